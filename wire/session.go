@@ -1,0 +1,130 @@
+package wire
+
+import (
+	"context"
+)
+
+// The interfaces in this file are what wire needs from the SQL layer. They are
+// declared here, by their user; sql.Session implements them and cmd/cdcdb
+// connects the two.
+
+// StartupInfo is what a client said in its StartupMessage, after auth.
+type StartupInfo struct {
+	User            string
+	Database        string
+	ApplicationName string
+	// Options holds every other startup parameter (DateStyle, TimeZone,
+	// client_encoding, search_path, options, ...), as sent.
+	Options map[string]string
+	// RemoteAddr is the client's address, for logs.
+	RemoteAddr string
+}
+
+// SessionFactory makes one Session per authenticated connection.
+type SessionFactory interface {
+	NewSession(ctx context.Context, info StartupInfo) (Session, error)
+}
+
+// FieldDescription describes one result column, as RowDescription sends it.
+type FieldDescription struct {
+	Name         string
+	TableOID     uint32 // 0 when the column is not a table column
+	ColumnNumber int16  // attnum within TableOID, or 0
+	TypeOID      uint32
+	TypeSize     int16 // pg_type.typlen: -1 for variable length
+	TypeModifier int32 // atttypmod, -1 for none
+}
+
+// Session is one client's SQL session. wire calls it from a single goroutine
+// per connection. Cancellation reaches a running statement through the
+// context wire passes to Execute (CancelRequest cancels it).
+type Session interface {
+	// Parse parses query text into its statements. The simple query protocol
+	// executes all of them in order; the extended protocol allows at most one
+	// (an empty query yields none). paramTypes are the OIDs the client declared
+	// in Parse (0 means "infer"); the simple protocol passes nil.
+	// A syntax error anywhere fails the whole text.
+	Parse(ctx context.Context, query string, paramTypes []uint32) ([]PreparedStatement, error)
+
+	// ParameterStatus returns the runtime parameters PostgreSQL reports in
+	// ParameterStatus messages after startup, by name.
+	ParameterStatus() map[string]string
+
+	// TxStatus is the ReadyForQuery status: 'I' idle, 'T' in a transaction
+	// block, 'E' in a failed transaction block.
+	TxStatus() byte
+
+	// Close ends the session, rolling back any open transaction.
+	Close()
+}
+
+// PreparedStatement is one parsed statement, as a Parse message or one
+// statement of a simple query produces it.
+type PreparedStatement interface {
+	// ParamTypes reports the OID of each $n parameter, inferred where the
+	// client left it 0.
+	ParamTypes() []uint32
+	// Fields describes the rows the statement returns, or nil if it returns
+	// none (a plain INSERT, DDL, ...). COPY TO reports nil here.
+	Fields() []FieldDescription
+	// Bind supplies parameter values and result formats, making a portal.
+	// params[i] is nil for NULL; paramFormats and resultFormats follow the
+	// Bind message rules (none = all text, one = applies to all).
+	Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (Portal, error)
+	// Close releases what the statement holds.
+	Close()
+}
+
+// Portal is a bound statement ready to run.
+type Portal interface {
+	// Fields is the same as the statement's Fields.
+	Fields() []FieldDescription
+	// Execute runs the portal, or resumes it where an earlier Execute with a
+	// row limit stopped. maxRows 0 means all rows. It returns the command tag
+	// ("SELECT 3", "INSERT 0 1", ...) when the portal completed, or
+	// suspended=true when it stopped at maxRows with rows left.
+	Execute(ctx context.Context, maxRows int, out ResultWriter) (tag string, suspended bool, err error)
+	// Close releases the portal; a suspended one is abandoned.
+	Close()
+}
+
+// ResultWriter is how a portal hands its output to the connection.
+type ResultWriter interface {
+	// WriteRow sends one DataRow. Each value is already encoded in the
+	// format Bind asked for; nil is NULL. The slices may be reused after the
+	// call returns.
+	WriteRow(values [][]byte) error
+	// Notice sends a NoticeResponse (err.Severity NOTICE or WARNING).
+	Notice(n *NoticeInfo)
+	// ParameterChanged tells the client a runtime parameter changed (SET).
+	ParameterChanged(name, value string)
+	// CopyIn starts COPY FROM STDIN: it sends CopyInResponse and returns a
+	// reader that yields the client's CopyData bytes, reports io.EOF at
+	// CopyDone and an error at CopyFail.
+	CopyIn(binary bool, columns int) (CopyReader, error)
+	// CopyOut starts COPY TO STDOUT: it sends CopyOutResponse; each Write on
+	// the returned writer is one CopyData message; wire sends CopyDone when
+	// Execute returns.
+	CopyOut(binary bool, columns int) (CopyWriter, error)
+}
+
+// NoticeInfo is a NOTICE or WARNING sent during a statement.
+type NoticeInfo struct {
+	Severity string // "NOTICE", "WARNING", "INFO"
+	Code     string
+	Message  string
+	Detail   string
+	Hint     string
+}
+
+// CopyReader yields COPY FROM STDIN data: Next returns the payload of the next
+// CopyData message (valid until the following call), io.EOF after CopyDone,
+// or an error (57014 on CopyFail).
+type CopyReader interface {
+	Next() ([]byte, error)
+}
+
+// CopyWriter receives COPY TO STDOUT data, one CopyData message per Write.
+type CopyWriter interface {
+	Write(p []byte) (int, error)
+}
