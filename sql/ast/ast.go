@@ -629,7 +629,11 @@ type Literal struct {
 // ColumnRef is a (possibly qualified) column reference: c, t.c, s.t.c.
 type ColumnRef struct {
 	Parts []string
-	Pos   int
+	// Quoted is true when the last part was written in double quotes. Inside
+	// a flow definition such a name that is not a source column is read as a
+	// string literal (spec: the double-quoted string rule).
+	Quoted bool
+	Pos    int
 }
 
 // Param is $n (Index is n, 1-based).
