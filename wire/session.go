@@ -69,10 +69,30 @@ type PreparedStatement interface {
 	Fields() []FieldDescription
 	// Bind supplies parameter values and result formats, making a portal.
 	// params[i] is nil for NULL; paramFormats and resultFormats follow the
-	// Bind message rules (none = all text, one = applies to all).
+	// Bind message rules (none = all text, one = applies to all). wire has
+	// already checked their counts and that every format is 0 or 1, and the
+	// slices are the session's to keep.
 	Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (Portal, error)
-	// Close releases what the statement holds.
+	// Close releases what the statement holds. Portals already bound from it
+	// stay usable until they are closed themselves, as in PostgreSQL (a JDBC
+	// cursor portal outlives the unnamed statement it came from).
 	Close()
+}
+
+// SyncSession is an optional extension of Session. PostgreSQL runs the
+// messages of an extended-protocol batch, up to Sync, as one implicit
+// transaction (unless an explicit BEGIN is open), and likewise all the
+// statements of one simple Query: it commits at the end, and any error in
+// between aborts it -- including errors wire raises without calling the
+// Session (an unknown portal, a malformed Bind). Only wire sees Sync and its
+// own errors, so it reports both here: Sync is called once per batch, just
+// before each ReadyForQuery, with aborted set when an error was sent to the
+// client since the previous ReadyForQuery. An error it returns is sent before
+// ReadyForQuery. A Session that does not implement SyncSession must end its
+// implicit transactions by itself.
+type SyncSession interface {
+	Session
+	Sync(ctx context.Context, aborted bool) error
 }
 
 // Portal is a bound statement ready to run.

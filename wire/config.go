@@ -1,0 +1,80 @@
+package wire
+
+import (
+	"crypto/tls"
+	"log/slog"
+	"time"
+)
+
+// Config is what a Server needs to know beyond its SessionFactory. The zero
+// value is a usable trust-auth, clear-text server.
+type Config struct {
+	// Password, when set, makes every connection authenticate with
+	// SCRAM-SHA-256 against it, whatever user name the client gives. Empty
+	// means trust: any client is let in without a password.
+	Password string
+
+	// TLSConfig, when set, lets clients upgrade with SSLRequest. Without it
+	// the server answers SSLRequest with 'N' and the client goes on in clear
+	// text (or gives up, if it insists on TLS).
+	TLSConfig *tls.Config
+
+	// MaxMessageSize is the largest frontend message body accepted, in bytes;
+	// a bigger one ends the connection with FATAL 08P01. Zero means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
+
+	// MaxConnections caps concurrent sessions; the next client is refused
+	// with FATAL 53300. Cancel requests do not count. Zero means
+	// DefaultMaxConnections.
+	MaxConnections int
+
+	// IdleInTransactionTimeout ends a session that waits this long for the
+	// client while a transaction is open (status 'T' or 'E'), as PostgreSQL's
+	// idle_in_transaction_session_timeout does. Zero disables it.
+	IdleInTransactionTimeout time.Duration
+
+	// Logger receives connection-level events: protocol violations, panics,
+	// shutdown. Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+const (
+	// DefaultMaxMessageSize is a quarter of PostgreSQL's own 1 GiB limit:
+	// large enough for any realistic Bind or CopyData, small enough that one
+	// client cannot make the server allocate a gigabyte on a whim.
+	DefaultMaxMessageSize = 256 << 20
+
+	// DefaultMaxConnections is PostgreSQL's max_connections default.
+	DefaultMaxConnections = 100
+)
+
+const (
+	// authenticationTimeout bounds everything from accept to the first
+	// ReadyForQuery (PostgreSQL's authentication_timeout), so a client that
+	// connects and says nothing cannot hold a goroutine and a socket forever.
+	authenticationTimeout = time.Minute
+
+	// maxAuthMessageSize caps messages before the client has proven who it
+	// is: SASL tokens are tiny, and an unauthenticated peer should not be
+	// able to make us allocate MaxMessageSize bytes.
+	maxAuthMessageSize = 64 << 10
+
+	// farewellTimeout bounds the write of a final FATAL message to a client
+	// that may have stopped reading.
+	farewellTimeout = 2 * time.Second
+)
+
+// withDefaults fills the zero fields of c.
+func (c Config) withDefaults() Config {
+	if c.MaxMessageSize <= 0 {
+		c.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}

@@ -1,0 +1,322 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"cdcdb/pgerror"
+)
+
+// conn is one client connection, from accept to close. Everything except the
+// fields under mu is owned by the connection's own goroutine (run), which is
+// also the only goroutine that calls into its Session.
+type conn struct {
+	srv *Server
+	log *slog.Logger
+	raw net.Conn      // the accepted socket: deadlines and Close act here, TLS or not
+	rw  io.ReadWriter // raw, or the TLS layer over it once SSLRequest succeeded
+	tr  *transport
+	be  *pgproto3.Backend
+
+	pid       uint32
+	secretKey [4]byte
+	holdsSlot bool // guarded by srv.mu
+
+	info StartupInfo
+	sess Session
+
+	// Extended query protocol state: see extended.go.
+	stmts    map[string]*statement
+	portals  map[string]*portal
+	skipping bool // an extended-protocol message failed: ignore all until Sync
+	aborted  bool // an error was reported since the last ReadyForQuery
+
+	// closing is set once a FATAL went out: the connection ends after the
+	// message being handled.
+	closing bool
+
+	// result is handed to every Execute; reused, like the message values
+	// below, so that sending a row does not allocate.
+	result   resultWriter
+	dataRow  pgproto3.DataRow
+	copyData pgproto3.CopyData
+
+	// mu guards what the Shutdown and CancelRequest goroutines touch.
+	mu                sync.Mutex
+	waiting           bool // blocked on the client with no statement running
+	deadlineSet       bool
+	shutdownRequested bool
+	cancelStmt        context.CancelFunc // cancels the running session call, if any
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{
+		srv:     s,
+		log:     s.log.With("remote", nc.RemoteAddr().String()),
+		raw:     nc,
+		rw:      nc,
+		stmts:   make(map[string]*statement),
+		portals: make(map[string]*portal),
+	}
+	c.result.c = c
+	return c
+}
+
+// run serves the connection until it ends. The deferred calls run bottom-up:
+// a panic is turned into a FATAL for the client first, then the session is
+// closed (rolling back), then the socket, then the server forgets us.
+func (c *conn) run() {
+	defer c.srv.forget(c)
+	defer c.raw.Close()
+	defer c.closeSession()
+	defer c.recoverPanic()
+
+	if !c.handshake() {
+		return
+	}
+	c.serve()
+}
+
+// serve is the message loop after startup.
+func (c *conn) serve() {
+	for !c.closing {
+		msg, err := c.readMessage()
+		if err != nil {
+			c.endAfterReadError(err)
+			return
+		}
+		if c.skipping {
+			// After an extended-protocol error PostgreSQL discards everything
+			// up to Sync, so the rest of a pipelined batch cannot run against
+			// state the failed message was supposed to set up.
+			switch msg.(type) {
+			case *pgproto3.Sync, *pgproto3.Terminate:
+			default:
+				continue
+			}
+		}
+		switch m := msg.(type) {
+		case *pgproto3.Query:
+			c.simpleQuery(m.String)
+		case *pgproto3.Parse:
+			c.extended(c.parse(m))
+		case *pgproto3.Bind:
+			c.extended(c.bind(m))
+		case *pgproto3.Describe:
+			c.extended(c.describe(m))
+		case *pgproto3.Execute:
+			c.extended(c.execute(m))
+		case *pgproto3.Close:
+			c.extended(c.closeObject(m))
+		case *pgproto3.Sync:
+			c.sync()
+		case *pgproto3.Flush:
+			c.tr.Flush()
+		case *pgproto3.Terminate:
+			return
+		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+			// The tail of a COPY FROM STDIN that failed on our side: the
+			// client kept sending until it saw the error. PostgreSQL drops
+			// these, and so do we.
+		case *pgproto3.FunctionCall:
+			// The fastpath interface is obsolete; reply as to a simple query.
+			c.sendError(pgerror.New(pgerror.FeatureNotSupported, "fastpath function calls are not supported"))
+			c.readyForQuery()
+		default:
+			c.sendFatal(pgerror.New(pgerror.ProtocolViolation, "invalid frontend message type %s", messageType(msg)))
+			return
+		}
+		if c.tr.failed() {
+			c.log.Debug("connection lost", "err", errors.Join(c.tr.readErr, c.tr.writeErr))
+			return
+		}
+	}
+}
+
+var (
+	errShuttingDown      = errors.New("server shutting down")
+	errIdleInTransaction = errors.New("idle-in-transaction timeout")
+)
+
+// readMessage waits for the next message between statements: the only wait
+// that Shutdown may interrupt and that the idle-in-transaction timeout
+// applies to.
+func (c *conn) readMessage() (pgproto3.FrontendMessage, error) {
+	var timeout time.Duration
+	if t := c.srv.cfg.IdleInTransactionTimeout; t > 0 {
+		if s := c.sess.TxStatus(); s == 'T' || s == 'E' {
+			timeout = t
+		}
+	}
+	if !c.beginWait(timeout) {
+		return nil, errShuttingDown
+	}
+	msg, err := c.be.Receive()
+	interrupted := c.endWait()
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		if interrupted {
+			return nil, errShuttingDown
+		}
+		if timeout > 0 {
+			return nil, errIdleInTransaction
+		}
+	}
+	return msg, err
+}
+
+// endAfterReadError says goodbye in the way the read failure calls for.
+func (c *conn) endAfterReadError(err error) {
+	switch {
+	case errors.Is(err, errShuttingDown):
+		c.sendFatal(&pgerror.Error{Code: pgerror.AdminShutdown, Message: "terminating connection due to administrator command"})
+	case errors.Is(err, errIdleInTransaction):
+		c.sendFatal(&pgerror.Error{Code: pgerror.IdleInTransactionSessionTimeout, Message: "terminating connection due to idle-in-transaction timeout"})
+	case c.tr.failed():
+		c.log.Debug("connection closed by client", "err", err)
+	default:
+		c.sendFatal(protocolError(err))
+	}
+}
+
+// beginWait marks the connection as idle, so Shutdown may interrupt it, and
+// arms the read deadline. It reports false when Shutdown already asked us to
+// stop. Taking mu here and in requestShutdown orders the two deadline writes:
+// whichever comes second wins, and both sides check the flag under the lock.
+func (c *conn) beginWait(timeout time.Duration) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.shutdownRequested {
+		return false
+	}
+	c.waiting = true
+	if timeout > 0 {
+		c.raw.SetReadDeadline(time.Now().Add(timeout))
+		c.deadlineSet = true
+	}
+	return true
+}
+
+// endWait undoes beginWait and reports whether Shutdown came meanwhile.
+func (c *conn) endWait() (shutdownRequested bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waiting = false
+	if c.deadlineSet {
+		c.raw.SetReadDeadline(time.Time{})
+		c.deadlineSet = false
+	}
+	return c.shutdownRequested
+}
+
+// requestShutdown is Shutdown's first, gentle step: an idle connection is
+// woken at once (its read fails on a past deadline); a busy one finds the flag
+// when it next waits for the client.
+func (c *conn) requestShutdown() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.shutdownRequested = true
+	if c.waiting {
+		c.raw.SetReadDeadline(time.Unix(1, 0))
+		c.deadlineSet = true
+	}
+}
+
+// callContext returns the context for one call into the Session and
+// registers its cancel function, so a CancelRequest arriving meanwhile cancels
+// exactly this call, and one arriving between calls cancels nothing (as in
+// PostgreSQL, where a cancel for an idle backend is a no-op).
+func (c *conn) callContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(c.srv.stopCtx)
+	c.mu.Lock()
+	c.cancelStmt = cancel
+	c.mu.Unlock()
+	return ctx, func() {
+		c.mu.Lock()
+		c.cancelStmt = nil
+		c.mu.Unlock()
+		cancel()
+	}
+}
+
+func (c *conn) cancelRunning() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancelStmt != nil {
+		c.cancelStmt()
+	}
+}
+
+// send queues one message. pgproto3's Backend encodes into its own buffer;
+// moving that into the transport right away keeps the Backend's buffer small
+// and reused, and leaves the transport as the one place that decides when
+// bytes hit the socket. An error is either a dead socket (the loop notices via
+// tr.failed) or a message that cannot be encoded (too many columns, say),
+// which fails the statement.
+func (c *conn) send(msg pgproto3.BackendMessage) error {
+	c.be.Send(msg)
+	if err := c.be.Flush(); err != nil {
+		if c.tr.failed() {
+			return err
+		}
+		return pgerror.New(pgerror.ProgramLimitExceeded, "cannot send %T to the client: %v", msg, err)
+	}
+	return nil
+}
+
+func (c *conn) readyForQuery() {
+	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.aborted = false
+}
+
+// recoverPanic keeps a bug in one session from taking the server down: the
+// client is told (XX000), the stack is logged, and the connection ends.
+func (c *conn) recoverPanic() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	c.log.Error("panic while serving connection; closing it", "pid", c.pid, "panic", r, "stack", string(debug.Stack()))
+	if c.be != nil {
+		c.sendFatal(&pgerror.Error{
+			Code:    pgerror.InternalError,
+			Message: "terminating connection because of an internal error",
+			Hint:    "The server log has the details.",
+		})
+	}
+}
+
+// closeSession releases everything the session holds. It also runs after a
+// panic, when the session may be in a bad state, so each call is guarded on
+// its own: one failing Close must not keep the others, least of all
+// Session.Close and its rollback, from running.
+func (c *conn) closeSession() {
+	if c.sess == nil {
+		return
+	}
+	c.cancelRunning()
+	for name := range c.portals {
+		c.guard("closing a portal", func() { c.closePortal(name) })
+	}
+	for name := range c.stmts {
+		c.guard("closing a statement", func() { c.closeStatement(name) })
+	}
+	c.guard("closing the session", c.sess.Close)
+}
+
+func (c *conn) guard(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("panic while "+what, "pid", c.pid, "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	f()
+}

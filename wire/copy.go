@@ -1,0 +1,120 @@
+package wire
+
+import (
+	"io"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"cdcdb/pgerror"
+)
+
+// COPY moves data in CopyData messages instead of rows. For COPY FROM STDIN
+// the portal pulls the client's messages through a CopyReader while Execute
+// runs; for COPY TO STDOUT it pushes them through a CopyWriter, and wire adds
+// CopyDone when Execute succeeds.
+
+func copyFormats(binary bool, columns int) (overall byte, perColumn []uint16) {
+	var f uint16
+	if binary {
+		f = 1
+	}
+	perColumn = make([]uint16, max(columns, 0))
+	for i := range perColumn {
+		perColumn[i] = f
+	}
+	return byte(f), perColumn
+}
+
+func (w *resultWriter) CopyIn(binary bool, columns int) (CopyReader, error) {
+	if err := w.startCopy(); err != nil {
+		return nil, err
+	}
+	overall, perColumn := copyFormats(binary, columns)
+	if err := w.c.send(&pgproto3.CopyInResponse{OverallFormat: overall, ColumnFormatCodes: perColumn}); err != nil {
+		return nil, err
+	}
+	// Nothing is flushed here on purpose: the first Next blocks on the
+	// socket, and the transport flushes before any blocking read.
+	w.copyIn = &copyReader{c: w.c}
+	return w.copyIn, nil
+}
+
+func (w *resultWriter) CopyOut(binary bool, columns int) (CopyWriter, error) {
+	if err := w.startCopy(); err != nil {
+		return nil, err
+	}
+	overall, perColumn := copyFormats(binary, columns)
+	if err := w.c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: perColumn}); err != nil {
+		return nil, err
+	}
+	w.copyOut = true
+	return copyWriter{w.c}, nil
+}
+
+// copyReader hands the portal the payloads of the client's CopyData messages.
+type copyReader struct {
+	c    *conn
+	done bool
+	err  error // what Next returns once done: io.EOF, or why the copy failed
+}
+
+func (r *copyReader) Next() ([]byte, error) {
+	for !r.done {
+		msg, err := r.c.be.Receive()
+		if err != nil {
+			r.done = true
+			if r.c.tr.failed() {
+				r.err = err
+			} else {
+				// The stream can no longer be trusted: report and hang up.
+				fatal := *protocolError(err)
+				fatal.Severity = pgerror.SeverityFatal
+				r.err = &fatal
+			}
+			break
+		}
+		switch m := msg.(type) {
+		case *pgproto3.CopyData:
+			return m.Data, nil
+		case *pgproto3.CopyDone:
+			r.done, r.err = true, io.EOF
+		case *pgproto3.CopyFail:
+			r.done = true
+			r.err = pgerror.New(pgerror.QueryCanceled, "COPY from stdin failed: %s", m.Message)
+		case *pgproto3.Flush, *pgproto3.Sync:
+			// Clients that pipeline send these during copy-in; PostgreSQL
+			// ignores them here.
+		default:
+			r.done = true
+			r.err = pgerror.New(pgerror.ProtocolViolation, "unexpected message type %s during COPY from stdin", messageType(msg))
+		}
+	}
+	return nil, r.err
+}
+
+// drain reads to the end of the client's data after a portal that returned
+// without doing so, and reports how the client ended it.
+func (r *copyReader) drain() error {
+	for {
+		if _, err := r.Next(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// copyWriter sends each Write as one CopyData message.
+type copyWriter struct{ c *conn }
+
+func (w copyWriter) Write(p []byte) (int, error) {
+	c := w.c
+	c.copyData.Data = p
+	err := c.send(&c.copyData)
+	c.copyData.Data = nil
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

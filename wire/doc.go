@@ -1,0 +1,49 @@
+// Package wire speaks the PostgreSQL frontend/backend protocol, version 3.0,
+// on behalf of a SQL Session it knows only through the interfaces in
+// session.go.
+//
+// # What it owns
+//
+// Everything between the socket and a Session call: the startup packets
+// (SSLRequest with the TLS upgrade, GSSENCRequest refused, CancelRequest,
+// protocol-version negotiation), authentication (trust, or SCRAM-SHA-256
+// against one configured password), the simple and extended query protocols
+// (named and unnamed statements and portals, row-limited Execute,
+// skip-until-Sync after an error, pipelining), COPY IN and OUT framing,
+// NoticeResponse and ParameterStatus, turning errors into ErrorResponse with
+// all of PostgreSQL's fields, and the connection-level limits: maximum
+// message size, maximum connections, idle-in-transaction timeout, graceful
+// shutdown. It is the only package that imports pgproto3.
+//
+// # What it must not do
+//
+// It never looks inside SQL: no parsing, no AST, no transaction semantics
+// (BEGIN/COMMIT, the implicit transaction of a multi-statement Query) and no
+// value encoding -- rows arrive already encoded in the format the client
+// asked for. It reads the transaction status only to fill ReadyForQuery, to
+// arm the idle-in-transaction timer and to drop portals when no transaction
+// is open. It imports nothing of cdcdb but pgerror.
+//
+// # How data flows
+//
+// Server.Serve accepts a socket and gives it a conn, whose one goroutine owns
+// the connection: handshake (startup.go, auth.go, scram.go) builds a
+// StartupInfo and asks the SessionFactory for a Session, then serve (conn.go)
+// reads one message at a time through pgproto3.Backend and dispatches it to
+// simple.go or extended.go, which call Session.Parse, PreparedStatement.Bind
+// and Portal.Execute. Execute writes rows, notices and COPY data to a
+// ResultWriter (result.go, copy.go), which queues protocol messages in the
+// connection's output buffer (transport.go). That buffer reaches the socket
+// when it fills, at Sync or Flush, and before any read that would block, so
+// a pipelining client gets many replies per write and a waiting one is never
+// kept waiting.
+//
+// Two other goroutines reach into a live connection, both under conn.mu: a
+// CancelRequest (another connection's handshake) cancels the context of the
+// Session call in progress, and Shutdown wakes connections idling between
+// statements with a past read deadline so they can say FATAL 57P01 and go.
+//
+// Every Session call is made from the connection's goroutine, which recovers
+// from a panic in any of them: the client gets FATAL XX000, the log gets the
+// stack, the connection closes and the server carries on.
+package wire

@@ -1,0 +1,120 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"cdcdb/pgerror"
+)
+
+// SQLSTATEs wire raises that pgerror does not name.
+const (
+	duplicateCursor  = "42P03"
+	cannotConnectNow = "57P03"
+)
+
+// statementError turns what a Session call returned into the error the
+// client gets. A *pgerror.Error passes through untouched. Cancellation is
+// recognised even when the session returned the bare context error, so a
+// CancelRequest always produces PostgreSQL's 57014 (or, when Shutdown
+// cancelled the statement, 57P01 and the end of the connection).
+func (c *conn) statementError(err error) *pgerror.Error {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		if c.srv.stopCtx.Err() != nil {
+			return &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.AdminShutdown,
+				Message: "terminating connection due to administrator command"}
+		}
+		return pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+	case errors.Is(err, context.DeadlineExceeded):
+		return pgerror.New(pgerror.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return pgerror.As(err)
+}
+
+// sendError reports err to the client as an ErrorResponse. A FATAL (or
+// PANIC) one also ends the connection, as in PostgreSQL.
+func (c *conn) sendError(err error) {
+	pe := c.statementError(err)
+	sev := pe.Severity
+	if sev == "" {
+		sev = pgerror.SeverityError
+	}
+	if sev == pgerror.SeverityFatal || sev == "PANIC" {
+		c.closing = true
+	}
+	c.aborted = true
+	c.send(&pgproto3.ErrorResponse{
+		Severity:            sev,
+		SeverityUnlocalized: sev,
+		Code:                pe.Code,
+		Message:             pe.Message,
+		Detail:              pe.Detail,
+		Hint:                pe.Hint,
+		Position:            int32(pe.Position),
+		SchemaName:          pe.Schema,
+		TableName:           pe.Table,
+		ColumnName:          pe.Column,
+		ConstraintName:      pe.Constraint,
+	})
+}
+
+// sendFatal sends a FATAL error and pushes it out right away: the connection
+// is about to close, and a client that stopped reading must not hold us.
+func (c *conn) sendFatal(e *pgerror.Error) {
+	f := *e
+	f.Severity = pgerror.SeverityFatal
+	if c.be == nil || c.tr.writeErr != nil {
+		return
+	}
+	c.raw.SetWriteDeadline(time.Now().Add(farewellTimeout))
+	c.sendError(&f)
+	c.tr.Flush()
+}
+
+// protocolError describes a message pgproto3 could not decode.
+func protocolError(err error) *pgerror.Error {
+	var tooBig *pgproto3.ExceededMaxBodyLenErr
+	if errors.As(err, &tooBig) {
+		return pgerror.New(pgerror.ProtocolViolation, "invalid message length: %d bytes exceeds the limit of %d", tooBig.ActualBodyLen, tooBig.MaxExpectedBodyLen)
+	}
+	return pgerror.New(pgerror.ProtocolViolation, "invalid frontend message: %v", err)
+}
+
+// noticeResponse converts what the session sends into the wire message.
+func noticeResponse(n *NoticeInfo) *pgproto3.NoticeResponse {
+	sev := n.Severity
+	if sev == "" {
+		sev = pgerror.SeverityNotice
+	}
+	code := n.Code
+	if code == "" {
+		code = pgerror.SuccessfulCompletion
+	}
+	return &pgproto3.NoticeResponse{
+		Severity:            sev,
+		SeverityUnlocalized: sev,
+		Code:                code,
+		Message:             n.Message,
+		Detail:              n.Detail,
+		Hint:                n.Hint,
+	}
+}
+
+// messageType names a frontend message by its type byte, as the client sent
+// it ('Q', 'P', ...): pgproto3 does not expose the byte, but re-encoding the
+// message starts with it. Only error paths use this.
+func messageType(msg pgproto3.FrontendMessage) string {
+	if b, err := msg.Encode(nil); err == nil && len(b) > 0 {
+		return fmt.Sprintf("%q", b[0])
+	}
+	return fmt.Sprintf("%T", msg)
+}
