@@ -1,0 +1,30 @@
+// Package pgtests shows cdcdb working end to end: the real binary, built once
+// per test run, started on 127.0.0.1:0 with a data file in a temporary
+// directory, and driven by real clients: pgx v5 in all five query execution
+// modes, lib/pq through database/sql, and psql as a subprocess. It also kills
+// the server mid-write and restarts it to show that committed data survives,
+// and compares output with a real PostgreSQL 15 where the behaviour is plain
+// PostgreSQL.
+//
+// It owns no production code and must not reach into the server's packages:
+// everything goes through the wire, except the read-only consistency check
+// of the data file after the server has exited.
+//
+// Servers come from package pgserver. Tests that need a client or the
+// reference server skip when it is missing, except under CI (CI=true), where
+// a missing tool is a failure.
+//
+// Setting PGTESTS_AGAINST=postgres15 runs the client tests (the ones that
+// only speak SQL) against the reference PostgreSQL 15 instead of cdcdb, to
+// check that their expectations are PostgreSQL's:
+//
+//	PGTESTS_AGAINST=postgres15 go test ./pgtests -run 'Pgx|LibPq|Psql'
+//
+// PGTESTS_CDCDB_BIN=/path/to/cdcdb uses that binary instead of building
+// ./cmd/cdcdb (a race-detector build, say).
+//
+// The message-loop fuzz test runs its seed corpus in every test run; fuzz it
+// for real with
+//
+//	go test ./pgtests -run '^$' -fuzz FuzzMessageAfterStartup -fuzztime 1m
+package pgtests

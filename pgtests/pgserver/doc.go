@@ -1,0 +1,14 @@
+// Package pgserver runs database servers for end-to-end tests: the cdcdb
+// binary (built once, started on 127.0.0.1:0 with its data file in a temporary
+// directory, stopped, killed and restarted at will) and a real PostgreSQL 15
+// (initdb into a temporary directory, started with pg_ctl) to compare against.
+// It also finds the psql client.
+//
+// It must not know anything about SQL or the wire protocol: it starts and
+// stops processes and tells where to connect. Tests talk to the servers with
+// real clients (pgx, lib/pq, psql).
+//
+// Data passes one way: a test asks for a server, gets its address and DSNs,
+// and the server is stopped when the test ends (t.Cleanup), with its stderr
+// logged when the test failed.
+package pgserver

@@ -1,0 +1,177 @@
+package pgserver
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// PostgresBinDir is where Debian's postgresql-15 package puts the server.
+const PostgresBinDir = "/usr/lib/postgresql/15/bin"
+
+// FindPsql returns the path of a psql client: psql on PATH, else the one of
+// PostgreSQL 15's package.
+func FindPsql() (string, error) {
+	if p, err := exec.LookPath("psql"); err == nil {
+		return p, nil
+	}
+	p := filepath.Join(PostgresBinDir, "psql")
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("psql is neither on PATH nor at %s (install postgresql-client-15)", p)
+	}
+	return p, nil
+}
+
+// Postgres is a real PostgreSQL 15 server in a temporary directory, owned by
+// the postgres OS user when the tests run as root (PostgreSQL refuses to run
+// as root). User cdcdb is its superuser, trust auth, database main exists.
+type Postgres struct {
+	dir    string // holds data/, sock/ and log
+	port   int
+	asUser string // OS user to run the binaries as, "" for the current one
+}
+
+// StartPostgres initdbs and starts a PostgreSQL 15 on a free port of
+// 127.0.0.1. Stop it with Stop.
+func StartPostgres() (*Postgres, error) {
+	for _, tool := range []string{"initdb", "pg_ctl", "postgres", "psql"} {
+		if _, err := os.Stat(filepath.Join(PostgresBinDir, tool)); err != nil {
+			return nil, fmt.Errorf("PostgreSQL 15 server binaries not found in %s (install postgresql-15): %v", PostgresBinDir, err)
+		}
+	}
+	p := &Postgres{}
+	if os.Geteuid() == 0 {
+		p.asUser = "postgres"
+	}
+	// Not t.TempDir: its parents are 0700 root, which the postgres user
+	// cannot enter.
+	dir, err := os.MkdirTemp("", "cdcdb-pg15-")
+	if err != nil {
+		return nil, err
+	}
+	p.dir = dir
+	if err := p.prepareDirs(); err != nil {
+		p.removeDir()
+		return nil, err
+	}
+	if out, err := p.run("initdb", "-D", p.dataDir(), "-U", User, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
+		p.removeDir()
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	// A free port can be taken between our check and the server's bind;
+	// try a few.
+	var startErr error
+	for range 5 {
+		if p.port, err = freePort(); err != nil {
+			p.removeDir()
+			return nil, err
+		}
+		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50", p.port, p.sockDir())
+		out, err := p.run("pg_ctl", "-D", p.dataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
+		if err == nil {
+			startErr = nil
+			break
+		}
+		startErr = fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, p.Log())
+	}
+	if startErr != nil {
+		p.removeDir()
+		return nil, startErr
+	}
+	if out, err := p.run("psql", "-X", "-q", "-h", "127.0.0.1", "-p", strconv.Itoa(p.port), "-U", User, "-d", "postgres", "-c", "CREATE DATABASE main"); err != nil {
+		_ = p.Stop()
+		return nil, fmt.Errorf("create database main: %v\n%s", err, out)
+	}
+	return p, nil
+}
+
+func (p *Postgres) prepareDirs() error {
+	if err := os.Chmod(p.dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range []string{p.dataDir(), p.sockDir()} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return err
+		}
+	}
+	if p.asUser == "" {
+		return nil
+	}
+	u, err := user.Lookup(p.asUser)
+	if err != nil {
+		return fmt.Errorf("running as root, PostgreSQL needs the %q OS user: %v", p.asUser, err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	for _, d := range []string{p.dir, p.dataDir(), p.sockDir()} {
+		if err := os.Chown(d, uid, gid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Postgres) dataDir() string { return filepath.Join(p.dir, "data") }
+func (p *Postgres) sockDir() string { return filepath.Join(p.dir, "sock") }
+
+// run runs one of PostgreSQL's programs, as the postgres OS user when needed.
+func (p *Postgres) run(tool string, args ...string) ([]byte, error) {
+	path := filepath.Join(PostgresBinDir, tool)
+	var cmd *exec.Cmd
+	if p.asUser != "" {
+		cmd = exec.Command("runuser", append([]string{"-u", p.asUser, "--", path}, args...)...)
+	} else {
+		cmd = exec.Command(path, args...)
+	}
+	cmd.Dir = p.dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "PGCONNECT_TIMEOUT=10")
+	return cmd.CombinedOutput()
+}
+
+// Host is the loopback address the server listens on.
+func (p *Postgres) Host() string { return "127.0.0.1" }
+
+// Port is the server's TCP port.
+func (p *Postgres) Port() int { return p.port }
+
+// URL is a pgx connection URL for database db.
+func (p *Postgres) URL(db string) string { return URL(p.Host(), p.port, db, "") }
+
+// KeyValueDSN is a lib/pq connection string for database db.
+func (p *Postgres) KeyValueDSN(db string) string { return KeyValueDSN(p.Host(), p.port, db, "") }
+
+// Log is the server's log file.
+func (p *Postgres) Log() string {
+	b, _ := os.ReadFile(filepath.Join(p.dir, "log"))
+	return string(b)
+}
+
+// Stop stops the server (fast shutdown) and removes its directory.
+func (p *Postgres) Stop() error {
+	out, err := p.run("pg_ctl", "-D", p.dataDir(), "-m", "fast", "-w", "-t", "60", "stop")
+	if err != nil {
+		err = fmt.Errorf("pg_ctl stop: %v\n%s", err, out)
+	}
+	p.removeDir()
+	return err
+}
+
+func (p *Postgres) removeDir() {
+	if p.dir != "" && strings.Contains(p.dir, "cdcdb-pg15-") {
+		_ = os.RemoveAll(p.dir)
+	}
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,66 @@
+package pgtests
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func TestConnectionLimitAnswers53300(t *testing.T) {
+	srv := startServer(t)
+	dial := func() (*pgconn.PgConn, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return pgconn.Connect(ctx, srv.URL())
+	}
+	const ceiling = 1000 // far above any sensible limit: a server without one fails here
+	var open []*pgconn.PgConn
+	t.Cleanup(func() {
+		for _, c := range open {
+			_ = c.Close(context.Background())
+		}
+	})
+	var refusal error
+	for len(open) < ceiling {
+		c, err := dial()
+		if err != nil {
+			refusal = err
+			break
+		}
+		open = append(open, c)
+	}
+	if refusal == nil {
+		t.Fatalf("%d connections were all accepted: no connection limit", ceiling)
+	}
+	pgErr := requireSQLState(t, refusal, "53300")
+	if pgErr.Message != "sorry, too many clients already" || pgErr.Severity != "FATAL" {
+		t.Errorf("refusal: %s %q, want FATAL %q", pgErr.Severity, pgErr.Message, "sorry, too many clients already")
+	}
+	t.Logf("refused connection number %d", len(open)+1)
+
+	// The sessions already in are unaffected, and a freed slot is usable.
+	if err := open[0].Ping(context.Background()); err != nil {
+		t.Errorf("an admitted session after the refusal: %v", err)
+	}
+	if err := open[len(open)-1].Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	open = open[:len(open)-1]
+	var again *pgconn.PgConn
+	waitFor(t, 10*time.Second, "a connection in the freed slot", func() bool {
+		c, err := dial()
+		if err != nil {
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "53300" {
+				t.Fatalf("connecting into a freed slot: %v", err)
+			}
+			return false
+		}
+		again = c
+		return true
+	})
+	open = append(open, again)
+}
