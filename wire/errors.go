@@ -41,15 +41,18 @@ func (c *conn) statementError(err error) *pgerror.Error {
 }
 
 // sendError reports err to the client as an ErrorResponse. A FATAL (or
-// PANIC) one also ends the connection, as in PostgreSQL.
+// PANIC) one also ends the connection, as in PostgreSQL, so it is pushed out
+// at once, with a deadline: a client that stopped reading must not hold us.
 func (c *conn) sendError(err error) {
 	pe := c.statementError(err)
 	sev := pe.Severity
 	if sev == "" {
 		sev = pgerror.SeverityError
 	}
-	if sev == pgerror.SeverityFatal || sev == "PANIC" {
+	fatal := sev == pgerror.SeverityFatal || sev == "PANIC"
+	if fatal {
 		c.closing = true
+		c.raw.SetWriteDeadline(time.Now().Add(farewellTimeout))
 	}
 	c.aborted = true
 	c.send(&pgproto3.ErrorResponse{
@@ -65,19 +68,19 @@ func (c *conn) sendError(err error) {
 		ColumnName:          pe.Column,
 		ConstraintName:      pe.Constraint,
 	})
+	if fatal {
+		c.tr.Flush()
+	}
 }
 
-// sendFatal sends a FATAL error and pushes it out right away: the connection
-// is about to close, and a client that stopped reading must not hold us.
+// sendFatal reports e with severity FATAL; the connection then ends.
 func (c *conn) sendFatal(e *pgerror.Error) {
-	f := *e
-	f.Severity = pgerror.SeverityFatal
 	if c.be == nil || c.tr.writeErr != nil {
 		return
 	}
-	c.raw.SetWriteDeadline(time.Now().Add(farewellTimeout))
+	f := *e
+	f.Severity = pgerror.SeverityFatal
 	c.sendError(&f)
-	c.tr.Flush()
 }
 
 // protocolError describes a message pgproto3 could not decode.

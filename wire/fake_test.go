@@ -361,7 +361,8 @@ func (p *fakePortal) copyIn(binaryFormat bool, out ResultWriter) (string, bool, 
 }
 
 // countBinaryCopyRows walks PostgreSQL's binary COPY format: signature,
-// flags, header extension, then tuples of length-prefixed fields, then -1.
+// flags, header extension, then tuples of length-prefixed fields, then -1
+// (or just the end of the data).
 func countBinaryCopyRows(b []byte) (int, error) {
 	bad := pgerror.New(pgerror.BadCopyFileFormat, "invalid COPY file header")
 	const sig = "PGCOPY\n\xff\r\n\x00"
@@ -377,6 +378,9 @@ func countBinaryCopyRows(b []byte) (int, error) {
 	b = b[ext:]
 	rows := 0
 	for {
+		if len(b) == 0 {
+			return rows, nil // the trailer is optional; pgx leaves it out
+		}
 		if len(b) < 2 {
 			return 0, bad
 		}
