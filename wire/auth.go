@@ -72,5 +72,5 @@ func (c *conn) receiveAuth() (pgproto3.FrontendMessage, error) {
 }
 
 func unexpectedAuthMessage(msg pgproto3.FrontendMessage) error {
-	return pgerror.New(pgerror.ProtocolViolation, "expected SASL response, got message type %s", messageType(msg))
+	return pgerror.New(pgerror.ProtocolViolation, "expected SASL response, got message type %d", messageType(msg))
 }

@@ -136,7 +136,7 @@ func TestPasswordForms(t *testing.T) {
 }
 
 // selfSignedTLS makes a server certificate for 127.0.0.1, valid for an hour.
-func selfSignedTLS(t *testing.T) *tls.Config {
+func selfSignedTLS(t testing.TB) *tls.Config {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {

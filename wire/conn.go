@@ -39,6 +39,7 @@ type conn struct {
 	portals  map[string]*portal
 	skipping bool // an extended-protocol message failed: ignore all until Sync
 	aborted  bool // an error was reported since the last ReadyForQuery
+	ready    bool // ReadyForQuery was the last thing sent: the client has the turn
 
 	// closing is set once a FATAL went out: the connection ends after the
 	// message being handled.
@@ -132,7 +133,7 @@ func (c *conn) serve() {
 			c.sendError(pgerror.New(pgerror.FeatureNotSupported, "fastpath function calls are not supported"))
 			c.readyForQuery()
 		default:
-			c.sendFatal(pgerror.New(pgerror.ProtocolViolation, "invalid frontend message type %s", messageType(msg)))
+			c.sendFatal(pgerror.New(pgerror.ProtocolViolation, "invalid frontend message type %d", messageType(msg)))
 			return
 		}
 		if c.tr.failed() {
@@ -148,11 +149,12 @@ var (
 )
 
 // readMessage waits for the next message between statements: the only wait
-// that Shutdown may interrupt and that the idle-in-transaction timeout
-// applies to.
+// that Shutdown may interrupt. The idle-in-transaction timeout applies, as in
+// PostgreSQL, only once ReadyForQuery has told the client it is its turn, not
+// between the messages of a batch.
 func (c *conn) readMessage() (pgproto3.FrontendMessage, error) {
 	var timeout time.Duration
-	if t := c.srv.cfg.IdleInTransactionTimeout; t > 0 {
+	if t := c.srv.cfg.IdleInTransactionTimeout; t > 0 && c.ready {
 		if s := c.sess.TxStatus(); s == 'T' || s == 'E' {
 			timeout = t
 		}
@@ -162,6 +164,9 @@ func (c *conn) readMessage() (pgproto3.FrontendMessage, error) {
 	}
 	msg, err := c.be.Receive()
 	interrupted := c.endWait()
+	if err == nil {
+		c.ready = false
+	}
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		if interrupted {
 			return nil, errShuttingDown
@@ -275,6 +280,7 @@ func (c *conn) send(msg pgproto3.BackendMessage) error {
 func (c *conn) readyForQuery() {
 	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
 	c.aborted = false
+	c.ready = true
 }
 
 // recoverPanic keeps a bug in one session from taking the server down: the
@@ -310,6 +316,7 @@ func (c *conn) closeSession() {
 		c.guard("closing a statement", func() { c.closeStatement(name) })
 	}
 	c.guard("closing the session", c.sess.Close)
+	c.log.Debug("session ended")
 }
 
 func (c *conn) guard(what string, f func()) {

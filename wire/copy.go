@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -85,8 +86,13 @@ func (r *copyReader) Next() ([]byte, error) {
 			// Clients that pipeline send these during copy-in; PostgreSQL
 			// ignores them here.
 		default:
+			// PostgreSQL gives up on the connection here ("protocol
+			// synchronization was lost"): a client that sends queries in
+			// the middle of its COPY data cannot be trusted to be where it
+			// thinks it is.
 			r.done = true
-			r.err = pgerror.New(pgerror.ProtocolViolation, "unexpected message type %s during COPY from stdin", messageType(msg))
+			r.err = &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.ProtocolViolation,
+				Message: fmt.Sprintf("unexpected message type 0x%02X during COPY from stdin", messageType(msg))}
 		}
 	}
 	return nil, r.err

@@ -94,7 +94,7 @@ func TestCopyTo(t *testing.T) {
 }
 
 // TestCopyInExtendedProtocol runs COPY FROM through Parse/Bind/Execute with
-// the Flush and Sync that PostgreSQL ignores during copy-in, then checks that
+// the Flush and Sync that PostgreSQL ignores during copy-in, and checks that
 // COPY messages left over after a failed copy are dropped.
 func TestCopyInExtendedProtocol(t *testing.T) {
 	ts := startServer(t, Config{})
@@ -111,20 +111,37 @@ func TestCopyInExtendedProtocol(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 
-	// An unexpected message ends the copy with 08P01; the client's remaining
-	// CopyData and CopyDone are dropped rather than taken as errors.
+	// A failed copy leaves the client's remaining CopyData and CopyDone to
+	// be dropped rather than taken as errors.
 	c.send(query("copy t from stdin"))
 	if m := describeMsg(c.receive()); m != "CopyInResponse" {
 		t.Fatalf("got %s", m)
 	}
-	c.send(&pgproto3.CopyData{Data: []byte("a\n")}, &pgproto3.Describe{ObjectType: 'S'}, &pgproto3.CopyData{Data: []byte("b\n")}, &pgproto3.CopyDone{})
+	c.send(&pgproto3.CopyFail{Message: "stop"}, &pgproto3.CopyData{Data: []byte("late\n")}, &pgproto3.CopyDone{})
 	got = c.untilReady()
-	want = []string{"Error ERROR 08P01 unexpected message type 'D' during COPY from stdin", "Ready I"}
+	want = []string{"Error ERROR 57014 COPY from stdin failed: stop", "Ready I"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 	c.send(query("select 1"))
 	if got := c.untilReady(); !slices.Equal(got, []string{"Fields n:23:0", "Row 1", "Complete SELECT 1", "Ready I"}) {
 		t.Fatalf("after failed copy: %q", got)
+	}
+}
+
+// TestCopyInUnexpectedMessage checks that a message other than CopyData,
+// CopyDone, CopyFail, Flush or Sync in the middle of COPY data ends the
+// connection with FATAL 08P01, as in PostgreSQL.
+func TestCopyInUnexpectedMessage(t *testing.T) {
+	ts := startServer(t, Config{})
+	c := startRaw(t, ts.addr)
+	c.send(query("copy t from stdin"))
+	if m := describeMsg(c.receive()); m != "CopyInResponse" {
+		t.Fatalf("got %s", m)
+	}
+	c.send(&pgproto3.CopyData{Data: []byte("a\n")}, &pgproto3.Describe{ObjectType: 'S'})
+	want := []string{"Error FATAL 08P01 unexpected message type 0x44 during COPY from stdin"}
+	if got := c.expectClosed(); !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }

@@ -3,7 +3,6 @@ package wire
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -112,12 +111,13 @@ func noticeResponse(n *NoticeInfo) *pgproto3.NoticeResponse {
 	}
 }
 
-// messageType names a frontend message by its type byte, as the client sent
-// it ('Q', 'P', ...): pgproto3 does not expose the byte, but re-encoding the
-// message starts with it. Only error paths use this.
-func messageType(msg pgproto3.FrontendMessage) string {
+// messageType is the type byte of a frontend message, as the client sent it
+// ('Q', 'P', ...), for error messages in PostgreSQL's wording. pgproto3 does
+// not expose the byte, but re-encoding the message starts with it; only error
+// paths use this.
+func messageType(msg pgproto3.FrontendMessage) byte {
 	if b, err := msg.Encode(nil); err == nil && len(b) > 0 {
-		return fmt.Sprintf("%q", b[0])
+		return b[0]
 	}
-	return fmt.Sprintf("%T", msg)
+	return 0
 }

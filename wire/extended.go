@@ -75,7 +75,8 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if _, dup := c.portals[m.DestinationPortal]; dup {
-			return pgerror.New(duplicateCursor, "portal \"%s\" already exists", m.DestinationPortal)
+			// PostgreSQL words it as a cursor, whatever made the portal.
+			return pgerror.New(duplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
 		}
 	} else {
 		c.closePortal("")

@@ -232,7 +232,7 @@ func TestExtendedProtocolRules(t *testing.T) {
 		{"duplicate portal", []pgproto3.FrontendMessage{
 			&pgproto3.Bind{PreparedStatement: "s", DestinationPortal: "p", Parameters: [][]byte{nil}},
 			&pgproto3.Bind{PreparedStatement: "s", DestinationPortal: "p", Parameters: [][]byte{nil}}},
-			[]string{"BindComplete", "Error ERROR 42P03 portal \"p\" already exists"}},
+			[]string{"BindComplete", "Error ERROR 42P03 cursor \"p\" already exists"}},
 		{"missing portal", []pgproto3.FrontendMessage{&pgproto3.Execute{Portal: "nope"}},
 			[]string{"Error ERROR 34000 portal \"nope\" does not exist"}},
 		{"parameter count", []pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "s"}},

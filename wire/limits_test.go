@@ -56,7 +56,8 @@ func TestMaxMessageSize(t *testing.T) {
 
 // TestIdleInTransactionTimeout checks that a client idling inside a
 // transaction block is cut off with FATAL 25P03 and its session rolled back
-// (closed), while one idling outside a transaction is left alone.
+// (closed), while one idling outside a transaction, or pausing in the middle
+// of a batch, is left alone.
 func TestIdleInTransactionTimeout(t *testing.T) {
 	ts := startServer(t, Config{IdleInTransactionTimeout: 100 * time.Millisecond})
 
@@ -85,6 +86,14 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		c.send(query("select 1"))
 		c.untilReady()
+	}
+	// A pause inside a batch, before ReadyForQuery, is not idling: the
+	// client is not done talking.
+	c.send(&pgproto3.Parse{Query: "select 1"})
+	time.Sleep(150 * time.Millisecond)
+	c.send(&pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	if got := c.untilReady(); got[len(got)-1] != "Ready T" {
+		t.Fatalf("batch with a pause: %q", got)
 	}
 	c.send(query("commit"))
 	c.untilReady()
