@@ -129,7 +129,9 @@ func (c *conn) serve() {
 			// client kept sending until it saw the error. PostgreSQL drops
 			// these, and so do we.
 		case *pgproto3.FunctionCall:
-			// The fastpath interface is obsolete; reply as to a simple query.
+			// The fastpath interface (libpq's PQfn, its large-object calls)
+			// needs function OIDs we do not have; it is answered like a
+			// failed simple query.
 			c.sendError(pgerror.New(pgerror.FeatureNotSupported, "fastpath function calls are not supported"))
 			c.readyForQuery()
 		default:
@@ -188,6 +190,7 @@ func (c *conn) endAfterReadError(err error) {
 	case c.tr.failed():
 		c.log.Debug("connection closed by client", "err", err)
 	default:
+		c.log.Info("protocol violation; closing connection", "err", err)
 		c.sendFatal(protocolError(err))
 	}
 }

@@ -33,10 +33,12 @@
 // simple.go or extended.go, which call Session.Parse, PreparedStatement.Bind
 // and Portal.Execute. Execute writes rows, notices and COPY data to a
 // ResultWriter (result.go, copy.go), which queues protocol messages in the
-// connection's output buffer (transport.go). That buffer reaches the socket
-// when it fills, at Sync or Flush, and before any read that would block, so
-// a pipelining client gets many replies per write and a waiting one is never
-// kept waiting.
+// connection's output buffer (transport.go). Just before each ReadyForQuery a
+// Session that implements SyncSession hears that PostgreSQL's implicit
+// transaction ends there, and whether an error aborted it. The output buffer
+// reaches the socket when it fills, at Sync or Flush, and before any read
+// that would block, so a pipelining client gets many replies per write and a
+// waiting one is never kept waiting.
 //
 // Two other goroutines reach into a live connection, both under conn.mu: a
 // CancelRequest (another connection's handshake) cancels the context of the

@@ -90,6 +90,11 @@ type PreparedStatement interface {
 // client since the previous ReadyForQuery. An error it returns is sent before
 // ReadyForQuery. A Session that does not implement SyncSession must end its
 // implicit transactions by itself.
+//
+// One difference in timing: for a simple Query PostgreSQL commits before the
+// last statement's CommandComplete, so a failed commit replaces it. A Session
+// that wants that commits in the last statement's Execute (Parse told it which
+// is last) and finds nothing left to do in Sync.
 type SyncSession interface {
 	Session
 	Sync(ctx context.Context, aborted bool) error
