@@ -1,0 +1,494 @@
+package types
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"cdcdb/pgerror"
+)
+
+// intervalFieldOverflow is SQLSTATE 22015, which pgerror does not name.
+const intervalFieldOverflow = "22015"
+
+// interval units and what one of each adds.
+type ivUnit int
+
+const (
+	ivMicro ivUnit = iota
+	ivMilli
+	ivSecond
+	ivMinute
+	ivHour
+	ivDay
+	ivWeek
+	ivMonth
+	ivYear
+	ivDecade
+	ivCentury
+	ivMillennium
+)
+
+var ivUnits = map[string]ivUnit{
+	"microsecond": ivMicro, "microseconds": ivMicro, "us": ivMicro, "usec": ivMicro, "usecs": ivMicro, "useconds": ivMicro, "usecond": ivMicro,
+	"millisecond": ivMilli, "milliseconds": ivMilli, "ms": ivMilli, "msec": ivMilli, "msecs": ivMilli, "mseconds": ivMilli, "msecond": ivMilli,
+	"second": ivSecond, "seconds": ivSecond, "s": ivSecond, "sec": ivSecond, "secs": ivSecond,
+	"minute": ivMinute, "minutes": ivMinute, "m": ivMinute, "min": ivMinute, "mins": ivMinute,
+	"hour": ivHour, "hours": ivHour, "h": ivHour, "hr": ivHour, "hrs": ivHour,
+	"day": ivDay, "days": ivDay, "d": ivDay,
+	"week": ivWeek, "weeks": ivWeek, "w": ivWeek,
+	"month": ivMonth, "months": ivMonth, "mon": ivMonth, "mons": ivMonth,
+	"year": ivYear, "years": ivYear, "y": ivYear, "yr": ivYear, "yrs": ivYear,
+	"decade": ivDecade, "decades": ivDecade, "dec": ivDecade, "decs": ivDecade,
+	"century": ivCentury, "centuries": ivCentury, "c": ivCentury, "cent": ivCentury,
+	"millennium": ivMillennium, "millennia": ivMillennium, "millenniums": ivMillennium, "mil": ivMillennium, "mils": ivMillennium,
+}
+
+// ivAcc accumulates an interval with room to detect overflow.
+type ivAcc struct {
+	months, days, micros float64
+	any                  bool
+}
+
+func (a *ivAcc) add(val float64, u ivUnit) {
+	ival, frac := math.Modf(val)
+	a.any = true
+	switch u {
+	case ivMicro:
+		a.micros += math.RoundToEven(val)
+	case ivMilli:
+		a.micros += math.RoundToEven(val * 1000)
+	case ivSecond:
+		a.micros += math.RoundToEven(val * 1e6)
+	case ivMinute:
+		a.micros += math.RoundToEven(val * 60e6)
+	case ivHour:
+		a.micros += math.RoundToEven(val * 3600e6)
+	case ivDay:
+		a.days += ival
+		a.micros += math.RoundToEven(frac * usPerDay)
+	case ivWeek:
+		a.addFractDays(ival*7, frac*7)
+	case ivMonth:
+		a.months += ival
+		a.addFractDays(0, frac*30)
+	case ivYear:
+		a.months += ival*12 + math.RoundToEven(frac*12)
+	case ivDecade:
+		a.months += ival*120 + math.RoundToEven(frac*120)
+	case ivCentury:
+		a.months += ival*1200 + math.RoundToEven(frac*1200)
+	case ivMillennium:
+		a.months += ival*12000 + math.RoundToEven(frac*12000)
+	}
+}
+
+func (a *ivAcc) addFractDays(days, fractDays float64) {
+	whole, frac := math.Modf(fractDays)
+	a.days += days + whole
+	a.micros += math.RoundToEven(frac * usPerDay)
+}
+
+// parseInterval is interval_in for PostgreSQL's own syntax ('1 year 2 mons 3
+// days 04:05:06', '@ 1 day ago', units with fractions, bare numbers as
+// seconds, SQL 'Y-M' and 'D H:M:S') and ISO 8601 ('P1Y2M3DT4H5M6S',
+// 'P0001-02-03T04:05:06').
+func parseInterval(s string) (IntervalValue, error) {
+	bad := func() (IntervalValue, error) {
+		return IntervalValue{}, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
+	}
+	t := strings.ToLower(trimSpace(s))
+	var acc ivAcc
+	if strings.HasPrefix(t, "p") {
+		if !parseISOInterval(t[1:], &acc) {
+			return bad()
+		}
+	} else {
+		t = strings.TrimPrefix(t, "@")
+		toks, ok := tokenizeInterval(t)
+		if !ok || len(toks) == 0 {
+			return bad()
+		}
+		ago := false
+		for i := 0; i < len(toks); i++ {
+			tk := toks[i]
+			switch tk.kind {
+			case 'a':
+				if tk.text == "ago" && acc.any {
+					ago = true
+					continue
+				}
+				return bad()
+			case 't':
+				if !addTimeField(tk.text, &acc) {
+					return bad()
+				}
+			case 'y':
+				// SQL standard year-month: [-]Y-M
+				neg := strings.HasPrefix(tk.text, "-")
+				p := strings.SplitN(strings.TrimLeft(tk.text, "+-"), "-", 2)
+				y, err1 := strconv.ParseFloat(p[0], 64)
+				m, err2 := strconv.ParseFloat(p[1], 64)
+				if err1 != nil || err2 != nil {
+					return bad()
+				}
+				v := y*12 + m
+				if neg {
+					v = -v
+				}
+				acc.months += v
+				acc.any = true
+			case 'n':
+				val, err := strconv.ParseFloat(tk.text, 64)
+				if err != nil {
+					return bad()
+				}
+				if i+1 < len(toks) && toks[i+1].kind == 'a' && toks[i+1].text != "ago" {
+					u, ok := ivUnits[toks[i+1].text]
+					if !ok {
+						return bad()
+					}
+					acc.add(val, u)
+					i++
+				} else if i+1 < len(toks) && toks[i+1].kind == 't' {
+					acc.add(val, ivDay)
+				} else {
+					acc.add(val, ivSecond)
+				}
+			}
+		}
+		if ago {
+			acc.months, acc.days, acc.micros = -acc.months, -acc.days, -acc.micros
+		}
+	}
+	if !acc.any {
+		return bad()
+	}
+	if math.Abs(acc.months) > math.MaxInt32 || math.Abs(acc.days) > math.MaxInt32 || math.Abs(acc.micros) >= 9.2e18 {
+		return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
+	}
+	return IntervalValue{Months: int32(acc.months), Days: int32(acc.days), Micros: int64(acc.micros)}, nil
+}
+
+type ivToken struct {
+	kind byte // 'n' number, 'a' word, 't' h:m[:s], 'y' year-month
+	text string
+}
+
+func tokenizeInterval(s string) ([]ivToken, bool) {
+	var toks []ivToken
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case isSpace(c) || c == ',':
+			i++
+		case isDigit(c) || c == '.' || c == '+' || c == '-':
+			j := i
+			if c == '+' || c == '-' {
+				j++
+			}
+			start := j
+			for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+				j++
+			}
+			if j == start {
+				return nil, false
+			}
+			kind := byte('n')
+			if j < len(s) && s[j] == ':' {
+				for j < len(s) && (isDigit(s[j]) || s[j] == '.' || s[j] == ':') {
+					j++
+				}
+				kind = 't'
+			} else if j+1 < len(s) && s[j] == '-' && isDigit(s[j+1]) {
+				j++
+				for j < len(s) && isDigit(s[j]) {
+					j++
+				}
+				kind = 'y'
+			}
+			toks = append(toks, ivToken{kind, s[i:j]})
+			i = j
+		case isAlpha(c):
+			j := i
+			for j < len(s) && isAlpha(s[j]) {
+				j++
+			}
+			toks = append(toks, ivToken{'a', s[i:j]})
+			i = j
+		default:
+			return nil, false
+		}
+	}
+	return toks, true
+}
+
+// addTimeField adds [-]h:m[:s[.f]].
+func addTimeField(s string, acc *ivAcc) bool {
+	neg := strings.HasPrefix(s, "-")
+	p := strings.Split(strings.TrimLeft(s, "+-"), ":")
+	if len(p) > 3 {
+		return false
+	}
+	var v [3]float64
+	for i, x := range p {
+		if x == "" {
+			return false
+		}
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil || (i < len(p)-1 && strings.Contains(x, ".")) {
+			return false
+		}
+		v[i] = f
+	}
+	if len(p) == 2 && strings.Contains(p[1], ".") {
+		// m:s.f, as PostgreSQL reads two fields with a fraction
+		v[0], v[1], v[2] = 0, v[0], v[1]
+	}
+	us := math.RoundToEven((v[0]*3600 + v[1]*60 + v[2]) * 1e6)
+	if neg {
+		us = -us
+	}
+	acc.micros += us
+	acc.any = true
+	return true
+}
+
+// parseISOInterval reads what follows 'P': designators (nY nM nW nD T nH nM
+// nS) or the alternative YYYY-MM-DDTHH:MM:SS.
+func parseISOInterval(s string, acc *ivAcc) bool {
+	if s == "" {
+		return false
+	}
+	if len(s) >= 4 && isDigit(s[0]) && strings.Contains(s, "-") {
+		datePart, timePart, _ := strings.Cut(s, "t")
+		p := strings.Split(datePart, "-")
+		if len(p) != 3 {
+			return false
+		}
+		var v [3]float64
+		for i, x := range p {
+			f, err := strconv.ParseFloat(x, 64)
+			if err != nil {
+				return false
+			}
+			v[i] = f
+		}
+		acc.add(v[0], ivYear)
+		acc.add(v[1], ivMonth)
+		acc.add(v[2], ivDay)
+		if timePart != "" {
+			return addTimeField(timePart, acc)
+		}
+		return true
+	}
+	inTime := false
+	for s != "" {
+		if s[0] == 't' {
+			if inTime {
+				return false
+			}
+			inTime = true
+			s = s[1:]
+			continue
+		}
+		j := 0
+		if j < len(s) && (s[j] == '-' || s[j] == '+') {
+			j++
+		}
+		for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+			j++
+		}
+		if j == 0 || j >= len(s) {
+			return false
+		}
+		val, err := strconv.ParseFloat(s[:j], 64)
+		if err != nil {
+			return false
+		}
+		var u ivUnit
+		switch s[j] {
+		case 'y':
+			u = ivYear
+		case 'm':
+			u = ivMonth
+			if inTime {
+				u = ivMinute
+			}
+		case 'w':
+			u = ivWeek
+		case 'd':
+			u = ivDay
+		case 'h':
+			u = ivHour
+		case 's':
+			u = ivSecond
+		default:
+			return false
+		}
+		if inTime != (u == ivHour || u == ivMinute || u == ivSecond) {
+			return false
+		}
+		acc.add(val, u)
+		s = s[j+1:]
+	}
+	return true
+}
+
+// appendInterval prints in PostgreSQL's default IntervalStyle "postgres".
+func appendInterval(dst []byte, iv IntervalValue) []byte {
+	year := iv.Months / 12
+	mon := iv.Months % 12
+	isZero, isBefore := true, false
+	part := func(v int64, unit string) {
+		if v == 0 {
+			return
+		}
+		if !isZero {
+			dst = append(dst, ' ')
+		}
+		if isBefore && v > 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, v, 10)
+		dst = append(dst, ' ')
+		dst = append(dst, unit...)
+		if v != 1 {
+			dst = append(dst, 's')
+		}
+		isBefore = v < 0
+		isZero = false
+	}
+	part(int64(year), "year")
+	part(int64(mon), "mon")
+	part(int64(iv.Days), "day")
+	us := iv.Micros
+	if isZero || us != 0 {
+		if !isZero {
+			dst = append(dst, ' ')
+		}
+		neg := us < 0
+		if neg {
+			dst = append(dst, '-')
+		} else if isBefore {
+			dst = append(dst, '+')
+		}
+		u := uint64(us)
+		if neg {
+			u = -u
+		}
+		dst = appendInt(dst, int64(u/3600e6), 2)
+		dst = append(dst, ':')
+		dst = appendInt(dst, int64(u/60e6%60), 2)
+		dst = append(dst, ':')
+		dst = appendInt(dst, int64(u/1e6%60), 2)
+		dst = appendFraction(dst, int64(u%1e6))
+	}
+	return dst
+}
+
+// roundInterval applies an interval modifier: fields drop what is below the
+// last named field, precision rounds the seconds (AdjustIntervalForTypmod).
+func roundInterval(iv IntervalValue, typmod int32) IntervalValue {
+	if typmod < 0 {
+		return iv
+	}
+	rng := int(typmod>>16) & 0x7fff
+	prec := int(typmod & 0xffff)
+	trunc := func(unit int64) { iv.Micros = iv.Micros / unit * unit }
+	switch rng {
+	case intervalFullRange:
+	case IntervalYear:
+		iv.Months = iv.Months / 12 * 12
+		iv.Days, iv.Micros = 0, 0
+	case IntervalMonth, IntervalYear | IntervalMonth:
+		iv.Days, iv.Micros = 0, 0
+	case IntervalDay:
+		iv.Micros = 0
+	case IntervalHour, IntervalDay | IntervalHour:
+		trunc(3600e6)
+	case IntervalMinute, IntervalDay | IntervalHour | IntervalMinute, IntervalHour | IntervalMinute:
+		trunc(60e6)
+	}
+	if prec != intervalFullPrecision && prec < MaxTimePrecision {
+		iv.Micros = roundMicros(iv.Micros, int32(prec))
+	}
+	return iv
+}
+
+// intervalSpan is an interval's length as PostgreSQL compares intervals: a
+// month is 30 days, a day 24 hours. It is a 128-bit count of microseconds.
+func intervalSpan(iv IntervalValue) (hi int64, lo uint64) {
+	days := int64(iv.Months)*30 + int64(iv.Days)
+	// days * usPerDay as 128 bits
+	neg := days < 0
+	ud := uint64(days)
+	if neg {
+		ud = -ud
+	}
+	h, l := bits.Mul64(ud, usPerDay)
+	if neg {
+		l = ^l + 1
+		h = ^h
+		if l == 0 {
+			h++
+		}
+	}
+	// + micros (sign-extended)
+	m := uint64(iv.Micros)
+	var mh uint64
+	if iv.Micros < 0 {
+		mh = math.MaxUint64
+	}
+	l2, carry := bits.Add64(l, m, 0)
+	h2, _ := bits.Add64(h, mh, carry)
+	return int64(h2), l2
+}
+
+func compareInterval(a, b IntervalValue) int {
+	ah, al := intervalSpan(a)
+	bh, bl := intervalSpan(b)
+	switch {
+	case ah < bh:
+		return -1
+	case ah > bh:
+		return 1
+	case al < bl:
+		return -1
+	case al > bl:
+		return 1
+	}
+	return 0
+}
+
+// IntervalFromSpan builds the interval that a 128-bit span (see Compare for
+// intervals) stands for, as days and microseconds: the inverse of the
+// comparison's view, used to decode index keys.
+func IntervalFromSpan(hi int64, lo uint64) IntervalValue {
+	neg := hi < 0
+	h, l := uint64(hi), lo
+	if neg {
+		l = ^l + 1
+		h = ^h
+		if l == 0 {
+			h++
+		}
+	}
+	q, r := bits.Div64(h%usPerDay, l, usPerDay) // h < usPerDay for every interval
+	days := int64(q)
+	iv := IntervalValue{Micros: int64(r)}
+	if days > math.MaxInt32 {
+		iv.Months, iv.Days = int32(days/30), int32(days%30)
+	} else {
+		iv.Days = int32(days)
+	}
+	if neg {
+		iv.Months, iv.Days, iv.Micros = -iv.Months, -iv.Days, -iv.Micros
+	}
+	return iv
+}
+
+// IntervalSpan exposes intervalSpan for key encoding.
+func IntervalSpan(iv IntervalValue) (hi int64, lo uint64) { return intervalSpan(iv) }
