@@ -74,7 +74,10 @@ func ParseBinary(t T, b []byte) (Value, error) {
 		}
 		return string(b), nil
 	case Char:
-		return string(b), nil
+		if len(b) == 0 || b[0] == 0 {
+			return "", nil
+		}
+		return string(b[:1]), nil
 	case JSON:
 		if err := validJSON(string(b)); err != nil {
 			return nil, err
@@ -176,11 +179,17 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 		if !ok {
 			return wrong()
 		}
+		if math.IsNaN(x) {
+			return binary.BigEndian.AppendUint32(dst, 0x7fc00000), nil // PostgreSQL's NaN
+		}
 		return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(x))), nil
 	case Float8:
 		x, ok := v.(float64)
 		if !ok {
 			return wrong()
+		}
+		if math.IsNaN(x) {
+			return binary.BigEndian.AppendUint64(dst, 0x7ff8000000000000), nil // PostgreSQL's NaN
 		}
 		return binary.BigEndian.AppendUint64(dst, math.Float64bits(x)), nil
 	case Numeric:
@@ -189,7 +198,16 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 			return wrong()
 		}
 		return appendNumericBinary(dst, x), nil
-	case Text, Varchar, Bpchar, Name, Unknown, Char, JSON, Xml:
+	case Char:
+		x, ok := v.(string)
+		if !ok {
+			return wrong()
+		}
+		if x == "" {
+			return append(dst, 0), nil
+		}
+		return append(dst, x[0]), nil
+	case Text, Varchar, Bpchar, Name, Unknown, JSON, Xml:
 		x, ok := v.(string)
 		if !ok {
 			return wrong()
@@ -278,10 +296,11 @@ func appendNumericBinary(dst []byte, d *apd.Decimal) []byte {
 		head(0, 0, numericNaN, 0)
 		return dst
 	case apd.Infinite:
+		// PostgreSQL sends infinities with dscale 32.
 		if d.Negative {
-			head(0, 0, numericNInf, 0)
+			head(0, 0, numericNInf, 32)
 		} else {
-			head(0, 0, numericPInf, 0)
+			head(0, 0, numericPInf, 32)
 		}
 		return dst
 	}

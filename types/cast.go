@@ -167,6 +167,13 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		}
 		return s, nil
 	}
+	if f == Char && isIntType(t) {
+		s, _ := v.(string)
+		if s == "" {
+			return int64(0), nil
+		}
+		return int64(int8(s[0])), nil
+	}
 	if isStringType(f) {
 		s, ok := v.(string)
 		if !ok {
@@ -202,10 +209,13 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		switch {
 		case isIntType(t):
 			if isOidType(f) {
-				return checkIntRange(int64(uint32(x)), t)
+				if t == Int8 {
+					return int64(uint32(x)), nil
+				}
+				return checkIntRange(int64(int32(uint32(x))), t)
 			}
 			return checkIntRange(x, t)
-		case isOidType(t):
+		case isOidType(t) && (isIntType(f) || isOidType(f)):
 			if f == Int8 && (x < 0 || x > math.MaxUint32) {
 				return nil, intRangeError(Oid)
 			}
@@ -269,7 +279,7 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		}
 	case *apd.Decimal:
 		switch {
-		case isIntType(t) || isOidType(t):
+		case isIntType(t):
 			switch x.Form {
 			case apd.NaN, apd.NaNSignaling:
 				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert NaN to %s", sqlName(t))
@@ -284,18 +294,12 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 			if err != nil {
 				return nil, intRangeError(t)
 			}
-			if isOidType(t) {
-				if n < 0 || n > math.MaxUint32 {
-					return nil, intRangeError(Oid)
-				}
-				return n, nil
-			}
 			return checkIntRange(n, t)
 		case t == Float8 || t == Float4:
 			var r float64
 			switch x.Form {
 			case apd.NaN, apd.NaNSignaling:
-				r = math.NaN()
+				r = NaN
 			case apd.Infinite:
 				r = math.Inf(1)
 				if x.Negative {
@@ -308,8 +312,8 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 				}
 				var err error
 				r, err = strconv.ParseFloat(x.Text('e'), bits)
-				if err != nil {
-					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+				if err != nil || (r == 0 && !x.IsZero()) {
+					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "\"%s\" is out of range for type %s", appendNumeric(nil, x), sqlName(t))
 				}
 			}
 			return r, nil
@@ -346,12 +350,6 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 				return normalizeJSONB(x)
 			}
 			return x, nil
-		}
-		if f == Char && isIntType(t) {
-			if x == "" {
-				return int64(0), nil
-			}
-			return int64(int8(x[0])), nil
 		}
 	}
 	return nil, cannotCast(from, to)

@@ -45,49 +45,114 @@ var ivUnits = map[string]ivUnit{
 	"millennium": ivMillennium, "millennia": ivMillennium, "millenniums": ivMillennium, "mil": ivMillennium, "mils": ivMillennium,
 }
 
-// ivAcc accumulates an interval with room to detect overflow.
+// ivAcc accumulates an interval in 64-bit fields, noting any overflow.
 type ivAcc struct {
-	months, days, micros float64
-	any                  bool
+	months, days, micros int64
+	any, overflow        bool
 }
 
-func (a *ivAcc) add(val float64, u ivUnit) {
-	ival, frac := math.Modf(val)
+func (a *ivAcc) mulAdd(dst *int64, v, mul int64) {
+	hi, lo := bits.Mul64(uint64(abs64(v)), uint64(mul))
+	if hi != 0 || lo > math.MaxInt64 {
+		a.overflow = true
+		return
+	}
+	p := int64(lo)
+	if v < 0 {
+		p = -p
+	}
+	sum := *dst + p
+	if (p > 0 && sum < *dst) || (p < 0 && sum > *dst) {
+		a.overflow = true
+		return
+	}
+	*dst = sum
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// add adds ival+frac units (frac has ival's sign and |frac| < 1), carrying
+// fractions down as PostgreSQL does: months of 30 days, days of 24 hours.
+func (a *ivAcc) add(ival int64, frac float64, u ivUnit) {
 	a.any = true
+	round := func(f float64) int64 { return int64(math.RoundToEven(f)) }
 	switch u {
 	case ivMicro:
-		a.micros += math.RoundToEven(val)
+		a.mulAdd(&a.micros, ival, 1)
+		a.mulAdd(&a.micros, round(frac), 1)
 	case ivMilli:
-		a.micros += math.RoundToEven(val * 1000)
+		a.mulAdd(&a.micros, ival, 1000)
+		a.mulAdd(&a.micros, round(frac*1000), 1)
 	case ivSecond:
-		a.micros += math.RoundToEven(val * 1e6)
+		a.mulAdd(&a.micros, ival, 1e6)
+		a.mulAdd(&a.micros, round(frac*1e6), 1)
 	case ivMinute:
-		a.micros += math.RoundToEven(val * 60e6)
+		a.mulAdd(&a.micros, ival, 60e6)
+		a.mulAdd(&a.micros, round(frac*60e6), 1)
 	case ivHour:
-		a.micros += math.RoundToEven(val * 3600e6)
+		a.mulAdd(&a.micros, ival, 3600e6)
+		a.mulAdd(&a.micros, round(frac*3600e6), 1)
 	case ivDay:
-		a.days += ival
-		a.micros += math.RoundToEven(frac * usPerDay)
+		a.mulAdd(&a.days, ival, 1)
+		a.mulAdd(&a.micros, round(frac*usPerDay), 1)
 	case ivWeek:
-		a.addFractDays(ival*7, frac*7)
+		a.mulAdd(&a.days, ival, 7)
+		a.addFractDays(frac * 7)
 	case ivMonth:
-		a.months += ival
-		a.addFractDays(0, frac*30)
+		a.mulAdd(&a.months, ival, 1)
+		a.addFractDays(frac * 30)
 	case ivYear:
-		a.months += ival*12 + math.RoundToEven(frac*12)
+		a.mulAdd(&a.months, ival, 12)
+		a.mulAdd(&a.months, round(frac*12), 1)
 	case ivDecade:
-		a.months += ival*120 + math.RoundToEven(frac*120)
+		a.mulAdd(&a.months, ival, 120)
+		a.mulAdd(&a.months, round(frac*120), 1)
 	case ivCentury:
-		a.months += ival*1200 + math.RoundToEven(frac*1200)
+		a.mulAdd(&a.months, ival, 1200)
+		a.mulAdd(&a.months, round(frac*1200), 1)
 	case ivMillennium:
-		a.months += ival*12000 + math.RoundToEven(frac*12000)
+		a.mulAdd(&a.months, ival, 12000)
+		a.mulAdd(&a.months, round(frac*12000), 1)
 	}
 }
 
-func (a *ivAcc) addFractDays(days, fractDays float64) {
+func (a *ivAcc) addFractDays(fractDays float64) {
 	whole, frac := math.Modf(fractDays)
-	a.days += days + whole
-	a.micros += math.RoundToEven(frac * usPerDay)
+	a.mulAdd(&a.days, int64(whole), 1)
+	a.mulAdd(&a.micros, int64(math.RoundToEven(frac*usPerDay)), 1)
+}
+
+// splitNumber reads [sign]digits[.digits] into a whole part and a fraction
+// of the same sign.
+func splitNumber(s string) (ival int64, frac float64, ok bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	ip, fp, _ := strings.Cut(s, ".")
+	if ip == "" && fp == "" {
+		return 0, 0, false
+	}
+	if ip != "" {
+		n, err := strconv.ParseInt(ip, 10, 64)
+		if err != nil || !allDigits(ip) {
+			return 0, 0, false
+		}
+		ival = n
+	}
+	if fp != "" {
+		if !allDigits(fp) {
+			return 0, 0, false
+		}
+		frac, _ = strconv.ParseFloat("0."+fp, 64)
+	}
+	if neg {
+		ival, frac = -ival, -frac
+	}
+	return ival, frac, true
 }
 
 // parseInterval is interval_in for PostgreSQL's own syntax ('1 year 2 mons 3
@@ -128,20 +193,19 @@ func parseInterval(s string) (IntervalValue, error) {
 				// SQL standard year-month: [-]Y-M
 				neg := strings.HasPrefix(tk.text, "-")
 				p := strings.SplitN(strings.TrimLeft(tk.text, "+-"), "-", 2)
-				y, err1 := strconv.ParseFloat(p[0], 64)
-				m, err2 := strconv.ParseFloat(p[1], 64)
-				if err1 != nil || err2 != nil {
+				y, yf, ok1 := splitNumber(p[0])
+				m, mf, ok2 := splitNumber(p[1])
+				if !ok1 || !ok2 || yf != 0 || mf != 0 {
 					return bad()
 				}
-				v := y*12 + m
 				if neg {
-					v = -v
+					y, m = -y, -m
 				}
-				acc.months += v
-				acc.any = true
+				acc.add(y, 0, ivYear)
+				acc.add(m, 0, ivMonth)
 			case 'n':
-				val, err := strconv.ParseFloat(tk.text, 64)
-				if err != nil {
+				ival, frac, ok := splitNumber(tk.text)
+				if !ok {
 					return bad()
 				}
 				if i+1 < len(toks) && toks[i+1].kind == 'a' && toks[i+1].text != "ago" {
@@ -149,12 +213,12 @@ func parseInterval(s string) (IntervalValue, error) {
 					if !ok {
 						return bad()
 					}
-					acc.add(val, u)
+					acc.add(ival, frac, u)
 					i++
 				} else if i+1 < len(toks) && toks[i+1].kind == 't' {
-					acc.add(val, ivDay)
+					acc.add(ival, frac, ivDay)
 				} else {
-					acc.add(val, ivSecond)
+					acc.add(ival, frac, ivSecond)
 				}
 			}
 		}
@@ -165,10 +229,10 @@ func parseInterval(s string) (IntervalValue, error) {
 	if !acc.any {
 		return bad()
 	}
-	if math.Abs(acc.months) > math.MaxInt32 || math.Abs(acc.days) > math.MaxInt32 || math.Abs(acc.micros) >= 9.2e18 {
+	if acc.overflow || acc.months > math.MaxInt32 || acc.months < math.MinInt32 || acc.days > math.MaxInt32 || acc.days < math.MinInt32 {
 		return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 	}
-	return IntervalValue{Months: int32(acc.months), Days: int32(acc.days), Micros: int64(acc.micros)}, nil
+	return IntervalValue{Months: int32(acc.months), Days: int32(acc.days), Micros: acc.micros}, nil
 }
 
 type ivToken struct {
@@ -225,33 +289,38 @@ func tokenizeInterval(s string) ([]ivToken, bool) {
 	return toks, true
 }
 
-// addTimeField adds [-]h:m[:s[.f]].
+// addTimeField adds [-]h:m[:s[.f]] (or m:s.f).
 func addTimeField(s string, acc *ivAcc) bool {
 	neg := strings.HasPrefix(s, "-")
 	p := strings.Split(strings.TrimLeft(s, "+-"), ":")
 	if len(p) > 3 {
 		return false
 	}
-	var v [3]float64
+	var whole [3]int64
+	var frac float64
 	for i, x := range p {
 		if x == "" {
 			return false
 		}
-		f, err := strconv.ParseFloat(x, 64)
-		if err != nil || (i < len(p)-1 && strings.Contains(x, ".")) {
+		w, f, ok := splitNumber(x)
+		if !ok || (f != 0 && i < len(p)-1) || (strings.Contains(x, ".") && i < len(p)-1) {
 			return false
 		}
-		v[i] = f
+		whole[i], frac = w, f
 	}
 	if len(p) == 2 && strings.Contains(p[1], ".") {
 		// m:s.f, as PostgreSQL reads two fields with a fraction
-		v[0], v[1], v[2] = 0, v[0], v[1]
+		whole[0], whole[1], whole[2] = 0, whole[0], whole[1]
 	}
-	us := math.RoundToEven((v[0]*3600 + v[1]*60 + v[2]) * 1e6)
+	var us int64
+	acc.mulAdd(&us, whole[0], 3600e6)
+	acc.mulAdd(&us, whole[1], 60e6)
+	acc.mulAdd(&us, whole[2], 1e6)
+	acc.mulAdd(&us, int64(math.RoundToEven(frac*1e6)), 1)
 	if neg {
 		us = -us
 	}
-	acc.micros += us
+	acc.mulAdd(&acc.micros, us, 1)
 	acc.any = true
 	return true
 }
@@ -268,17 +337,13 @@ func parseISOInterval(s string, acc *ivAcc) bool {
 		if len(p) != 3 {
 			return false
 		}
-		var v [3]float64
-		for i, x := range p {
-			f, err := strconv.ParseFloat(x, 64)
-			if err != nil {
+		for i, u := range []ivUnit{ivYear, ivMonth, ivDay} {
+			w, f, ok := splitNumber(p[i])
+			if !ok {
 				return false
 			}
-			v[i] = f
+			acc.add(w, f, u)
 		}
-		acc.add(v[0], ivYear)
-		acc.add(v[1], ivMonth)
-		acc.add(v[2], ivDay)
 		if timePart != "" {
 			return addTimeField(timePart, acc)
 		}
@@ -304,8 +369,8 @@ func parseISOInterval(s string, acc *ivAcc) bool {
 		if j == 0 || j >= len(s) {
 			return false
 		}
-		val, err := strconv.ParseFloat(s[:j], 64)
-		if err != nil {
+		w, f, ok := splitNumber(s[:j])
+		if !ok {
 			return false
 		}
 		var u ivUnit
@@ -331,7 +396,7 @@ func parseISOInterval(s string, acc *ivAcc) bool {
 		if inTime != (u == ivHour || u == ivMinute || u == ivSecond) {
 			return false
 		}
-		acc.add(val, u)
+		acc.add(w, f, u)
 		s = s[j+1:]
 	}
 	return true

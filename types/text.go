@@ -298,6 +298,9 @@ func parseBool(s string) (Value, error) {
 	return nil, invalidSyntax(Bool, s)
 }
 
+// NaN is the float NaN PostgreSQL uses (the quiet NaN with no payload).
+var NaN = math.Float64frombits(0x7ff8000000000000)
+
 // parseFloat is float4in/float8in: strtod's syntax plus NaN and Infinity;
 // overflow and underflow to zero are out of range.
 func parseFloat(s string, bits int) (Value, error) {
@@ -315,7 +318,7 @@ func parseFloat(s string, bits int) (Value, error) {
 		if lt != "nan" {
 			return nil, invalidSyntax(oid, s)
 		}
-		return math.NaN(), nil
+		return NaN, nil
 	case "inf", "infinity":
 		if lt[0] == '-' {
 			return math.Inf(-1), nil
