@@ -28,5 +28,18 @@
 // Durability: Commit fsyncs the file before returning unless the DB was opened
 // with Options.NoSync (meant for tests).
 //
+// Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
+// of two encodings agrees with types.Compare of the values (reversed for
+// Desc), NULL last ascending and first descending. Encodings are
+// self-delimiting, so a composite key is the concatenation of its columns'
+// encodings and compares column by column. Values that compare equal encode
+// equal (1.0 and 1.00, -0 and 0, '1 mon' and '30 days'), which is what a
+// unique index needs; DecodeKey therefore returns an equal value in a
+// canonical form, and exact values live in the row.
+//
+// Rows: EncodeRow and DecodeRow store a row's values with a tag per value,
+// so a row decodes without its schema and values keep their exact form
+// (numeric scale, interval fields). Decoded values never alias the input.
+//
 // This package must not import sql/, catalog/, cdcexec/ or wire/.
 package storage
