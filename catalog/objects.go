@@ -1,0 +1,219 @@
+package catalog
+
+import (
+	"strings"
+
+	"cdcdb/types"
+)
+
+// OID is an object identifier, shared by every kind of object as in
+// PostgreSQL's pg_class / pg_namespace / pg_type numbering.
+type OID = uint32
+
+// FirstUserOID is where OIDs of user objects start, as in PostgreSQL.
+const FirstUserOID OID = 16384
+
+// Well-known OIDs of built-in schemas, matching PostgreSQL 15.
+const (
+	PgCatalogNamespace         OID = 11
+	PublicNamespace            OID = 2200
+	InformationSchemaNamespace OID = 13000 // PostgreSQL's varies by install; clients look it up by name
+	CdcdbNamespace             OID = 16383 // cdcdb's own system views (cdcdb.flows)
+)
+
+// Schema is a namespace.
+type Schema struct {
+	OID     OID    `json:"oid"`
+	Name    string `json:"name"`
+	Comment string `json:"comment,omitempty"`
+	// System schemas are built in and cannot be dropped.
+	System bool `json:"-"`
+}
+
+// TableKind says what a relation is.
+type TableKind string
+
+// Relation kinds.
+const (
+	KindTable     TableKind = "table"
+	KindStreaming TableKind = "streaming" // target of AUTO CDC flows; written only by flows
+	KindView      TableKind = "view"
+)
+
+// Column is one column of a table. Attnum is stable for the life of the
+// column and never reused, so stored rows are laid out by Attnum: a row's
+// value for a column is at index Attnum-1 of the stored tuple.
+type Column struct {
+	Name    string  `json:"name"`
+	Type    types.T `json:"type"`
+	Attnum  int16   `json:"attnum"`
+	NotNull bool    `json:"not_null,omitempty"`
+	// Default is the default expression in SQL text, "" for none.
+	Default string `json:"default,omitempty"`
+	// Identity marks serial columns: Default then reads nextval of the
+	// table's sequence named here.
+	Sequence string `json:"sequence,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+	Dropped  bool   `json:"dropped,omitempty"`
+}
+
+// Constraint is a UNIQUE, CHECK or FOREIGN KEY constraint (the primary key
+// is Table.PrimaryKey; NOT NULL lives on the column).
+type Constraint struct {
+	OID  OID    `json:"oid"`
+	Name string `json:"name"`
+	// Kind is "u" unique, "c" check, "f" foreign key, "p" primary key — the
+	// letters of pg_constraint.contype.
+	Kind    string  `json:"kind"`
+	Columns []int16 `json:"columns,omitempty"` // attnums
+	Check   string  `json:"check,omitempty"`   // CHECK expression text
+	// Foreign key target.
+	RefTable   OID     `json:"ref_table,omitempty"`
+	RefColumns []int16 `json:"ref_columns,omitempty"`
+	OnDelete   string  `json:"on_delete,omitempty"`
+	OnUpdate   string  `json:"on_update,omitempty"`
+	// Index is the OID of the index that enforces a unique or primary key
+	// constraint.
+	Index OID `json:"index,omitempty"`
+}
+
+// Index is a secondary index: its keys are the indexed columns followed by
+// the row's storage key, in the space IndexSpace(OID).
+type Index struct {
+	OID     OID     `json:"oid"`
+	Name    string  `json:"name"`
+	Columns []int16 `json:"columns"` // attnums
+	Desc    []bool  `json:"desc,omitempty"`
+	Unique  bool    `json:"unique,omitempty"`
+	Primary bool    `json:"primary,omitempty"`
+}
+
+// Table is a relation: a plain table, a streaming table or a view.
+type Table struct {
+	OID     OID       `json:"oid"`
+	Schema  OID       `json:"schema"`
+	Name    string    `json:"name"`
+	Kind    TableKind `json:"kind"`
+	Columns []Column  `json:"columns"`
+	// PrimaryKey lists the attnums of the primary key; empty means rows are
+	// keyed by a hidden row number.
+	PrimaryKey     []int16      `json:"primary_key,omitempty"`
+	PrimaryKeyName string       `json:"primary_key_name,omitempty"`
+	PrimaryKeyOID  OID          `json:"primary_key_oid,omitempty"`
+	Constraints    []Constraint `json:"constraints,omitempty"`
+	Indexes        []Index      `json:"indexes,omitempty"`
+	// NextAttnum is the attnum the next added column gets.
+	NextAttnum int16 `json:"next_attnum"`
+	// ViewQuery is a view's defining query text.
+	ViewQuery string `json:"view_query,omitempty"`
+	Comment   string `json:"comment,omitempty"`
+	// Options are reloptions set by ALTER TABLE ... SET (k = v).
+	Options map[string]string `json:"options,omitempty"`
+	// Period names the period columns of SCD TYPE 2 and BITEMPORAL targets
+	// ("" when the table has none); set by the first flow into it.
+	StoredAs string `json:"stored_as,omitempty"`
+	// SchemaFromFlow is true for a streaming table declared without
+	// columns: its first flow gives it its columns.
+	SchemaFromFlow bool `json:"schema_from_flow,omitempty"`
+	// RowType is the OID of the table's composite type in pg_type.
+	RowType OID `json:"row_type"`
+}
+
+// LiveColumns returns the columns that are not dropped, in attnum order.
+func (t *Table) LiveColumns() []Column {
+	out := make([]Column, 0, len(t.Columns))
+	for _, c := range t.Columns {
+		if !c.Dropped {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Column finds a live column by name (names are compared exactly: the
+// parser has already folded unquoted names).
+func (t *Table) Column(name string) (*Column, bool) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if !c.Dropped && c.Name == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// ColumnByAttnum finds a column by attnum, dropped or not.
+func (t *Table) ColumnByAttnum(attnum int16) *Column {
+	for i := range t.Columns {
+		if t.Columns[i].Attnum == attnum {
+			return &t.Columns[i]
+		}
+	}
+	return nil
+}
+
+// DataSpace is the storage space holding a table's rows.
+func DataSpace(table OID) string { return "t/" + oidString(table) }
+
+// IndexSpace is the storage space holding an index's entries.
+func IndexSpace(index OID) string { return "i/" + oidString(index) }
+
+// HistorySpace is the storage space holding a table's superseded row
+// versions with their commit-time periods.
+func HistorySpace(table OID) string { return "h/" + oidString(table) }
+
+// FlowSpace is the storage space holding a flow's private state (its
+// per-key event history), under the given suffix.
+func FlowSpace(flow OID, part string) string { return "f/" + oidString(flow) + "/" + part }
+
+func oidString(o OID) string {
+	var b [10]byte
+	i := len(b)
+	if o == 0 {
+		return "0"
+	}
+	for o > 0 {
+		i--
+		b[i] = byte('0' + o%10)
+		o /= 10
+	}
+	return string(b[i:])
+}
+
+// Flow is an AUTO CDC flow: it applies the rows written to Source to Target.
+type Flow struct {
+	OID    OID    `json:"oid"`
+	Schema OID    `json:"schema"`
+	Name   string `json:"name"`
+	Source OID    `json:"source"`
+	Target OID    `json:"target"`
+	// Definition is the CREATE FLOW statement as written; the flow's
+	// expressions are planned from it.
+	Definition string `json:"definition"`
+	// Dialect the definition was written in ("postgres" or "databricks").
+	Dialect    string   `json:"dialect,omitempty"`
+	StoredAs   string   `json:"stored_as"`
+	Keys       []string `json:"keys"`
+	SequenceBy string   `json:"sequence_by"`
+	Once       bool     `json:"once,omitempty"`
+	Comment    string   `json:"comment,omitempty"`
+	CreatedAt  int64    `json:"created_at"` // unix microseconds
+}
+
+// FlowStats are a flow's running counters, stored apart from the flow so
+// that applying events does not rewrite the catalog version.
+type FlowStats struct {
+	EventsApplied uint64 `json:"events_applied"`
+	RowsUpserted  uint64 `json:"rows_upserted"`
+	RowsDeleted   uint64 `json:"rows_deleted"`
+	// LastSequence is the text form of the highest sequence value applied;
+	// LastSequenceKey its order-preserving encoding, to compare with.
+	LastSequence    string `json:"last_sequence,omitempty"`
+	LastSequenceKey []byte `json:"last_sequence_key,omitempty"`
+	LastAppliedAt   int64  `json:"last_applied_at,omitempty"` // unix microseconds
+}
+
+// IsSystemSchemaName reports names clients may not create or drop.
+func IsSystemSchemaName(name string) bool {
+	return name == "pg_catalog" || name == "information_schema" || name == "cdcdb" || strings.HasPrefix(name, "pg_toast")
+}

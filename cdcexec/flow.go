@@ -1,0 +1,75 @@
+package cdcexec
+
+import (
+	"cdcdb/catalog"
+	"cdcdb/temporal"
+	"cdcdb/types"
+)
+
+// StoredAs is a flow's target form.
+type StoredAs string
+
+// The three target forms.
+const (
+	SCD1       StoredAs = "SCD TYPE 1"
+	SCD2       StoredAs = "SCD TYPE 2"
+	Bitemporal StoredAs = "BITEMPORAL"
+)
+
+// EventKind is what a source row asks for.
+type EventKind uint8
+
+// Event kinds: an upsert, a delete of its key, or a truncate of the target.
+const (
+	Upsert EventKind = iota
+	Delete
+	Truncate
+)
+
+// Event is one source row as the flow reads it.
+type Event struct {
+	Kind EventKind
+	// Key holds the KEYS values; all NULL for a truncate.
+	Key []types.Value
+	// Seq is SEQUENCE BY (one value, or the STRUCT fields); SysSeq is
+	// SYSTEM SEQUENCE BY for BITEMPORAL flows.
+	Seq, SysSeq []types.Value
+	// Values holds the target's data columns.
+	Values []types.Value
+	// Writes lists the data columns a COLUMNS TO UPDATE event writes (nil:
+	// all).
+	Writes temporal.ColumnSet
+}
+
+// Flow is a compiled flow: everything the executor needs to turn events
+// into target rows. (The sql package turns source rows into Events.)
+type Flow struct {
+	OID      catalog.OID
+	Name     string
+	StoredAs StoredAs
+	Target   *catalog.Table
+	// Rules drive replay: comparators, partial updates, tracked columns.
+	Rules temporal.Rules
+	// DataAttnums are the target attnums of the data columns, in the order
+	// of Event.Values; KeyPositions index Event.Values for the KEYS.
+	DataAttnums  []int16
+	KeyPositions []int
+	KeyNames     []string
+	// Period column attnums in the target (0 when the form has none).
+	StartAttnum, EndAttnum, SysStartAttnum, SysEndAttnum int16
+	// SeqType and SysSeqType are the period columns' types; FormatSeq
+	// renders a sequence value for messages and statistics.
+	SeqType, SysSeqType types.T
+	FormatSeq           func(seq []types.Value) string
+}
+
+// Stats counts what one Apply did.
+type Stats struct {
+	Events       uint64
+	RowsUpserted uint64
+	RowsDeleted  uint64
+	// MaxSeq is the highest sequence value among the applied events, and
+	// MaxSeqKey its order-preserving encoding (comparable bytewise).
+	MaxSeq    []types.Value
+	MaxSeqKey []byte
+}
