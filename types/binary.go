@@ -180,7 +180,7 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 			return wrong()
 		}
 		if math.IsNaN(x) {
-			return binary.BigEndian.AppendUint32(dst, 0x7fc00000), nil // PostgreSQL's NaN
+			return binary.BigEndian.AppendUint32(dst, 0x7fc00000|math.Float32bits(float32(x))&(1<<31)), nil // PostgreSQL's NaN
 		}
 		return binary.BigEndian.AppendUint32(dst, math.Float32bits(float32(x))), nil
 	case Float8:
@@ -189,7 +189,7 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 			return wrong()
 		}
 		if math.IsNaN(x) {
-			return binary.BigEndian.AppendUint64(dst, 0x7ff8000000000000), nil // PostgreSQL's NaN
+			return binary.BigEndian.AppendUint64(dst, 0x7ff8000000000000|math.Float64bits(x)&(1<<63)), nil // PostgreSQL's NaN
 		}
 		return binary.BigEndian.AppendUint64(dst, math.Float64bits(x)), nil
 	case Numeric:

@@ -180,10 +180,7 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 			return nil, cannotCast(from, to)
 		}
 		if t == Char {
-			if s == "" {
-				return "", nil
-			}
-			return s[:1], nil
+			return parseChar(s), nil
 		}
 		// Read as the target's input function, without the modifier, which
 		// CastIn applies afterwards with the right explicitness.
@@ -365,7 +362,7 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 			return x, nil
 		}
 		y, m, d := x.Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, loc).UTC(), nil
+		return LocalToUTC(y, m, d, 0, 0, 0, 0, loc), nil
 	case f == Timestamp && t == Date:
 		if inf {
 			return x, nil
@@ -382,7 +379,7 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 		}
 		y, m, d := x.Date()
 		h, mi, s := x.Clock()
-		r := time.Date(y, m, d, h, mi, s, x.Nanosecond(), loc).UTC()
+		r := LocalToUTC(y, m, d, h, mi, s, x.Nanosecond(), loc)
 		if !timestampInRange(r) {
 			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
 		}

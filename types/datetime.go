@@ -123,7 +123,7 @@ type dtFields struct {
 	usec               int64
 	bc, ampm, pm       bool
 	loc                *time.Location // zone named or offset given; nil if none
-	text               []string
+	namedZone          bool           // loc came from an IANA name
 }
 
 var monthNames = map[string]int{
@@ -291,7 +291,22 @@ func decodeDateTime(s string) (*dtFields, error) {
 	var nums []string
 	textMonth := 0
 	prevTime := false
-	for ti, tk := range toks {
+	posixAfterZone := false // "GMT+2" is two hours west, POSIX style
+	for ti := 0; ti < len(toks); ti++ {
+		tk := toks[ti]
+		if tk.kind == 'a' && tk.text == "j" && ti+1 < len(toks) && toks[ti+1].kind == 'n' && allDigits(toks[ti+1].text) && !f.haveDate {
+			jd, err := strconv.ParseInt(toks[ti+1].text, 10, 64)
+			if err != nil || jd > 1<<31 {
+				return nil, dtFieldRange
+			}
+			d := FromDays(jd - 2451545)
+			f.year, f.month, f.day = d.Year(), int(d.Month()), d.Day()
+			f.haveDate = true
+			ti++
+			continue
+		}
+		wasZone := posixAfterZone
+		posixAfterZone = false
 		switch tk.kind {
 		case 'd':
 			if f.haveDate {
@@ -363,8 +378,19 @@ func decodeDateTime(s string) (*dtFields, error) {
 					return nil, err
 				}
 				f.loc = loc
+				f.namedZone = !strings.ContainsAny(t, "+-") && zoneAbbrevs[t] == 0 && t != "utc" && t != "gmt" && t != "z" && t != "zulu" && t != "ut"
+				posixAfterZone = t == "gmt" || t == "utc" || t == "ut"
 			}
 		case 's':
+			if wasZone {
+				loc, ok := parseOffset(tk.text)
+				if !ok || loc == nil {
+					return nil, dtBadFormat
+				}
+				_, off := time.Unix(0, 0).In(loc).Zone()
+				f.loc = time.FixedZone("", -off)
+				break
+			}
 			if f.loc != nil || (!f.haveTime && !prevTime && !f.haveDate) {
 				return nil, dtBadFormat
 			}
@@ -754,7 +780,7 @@ func parseTimestamp(s string, withTZ bool, loc *time.Location) (time.Time, error
 		t, _ := specialDate(f.special, loc)
 		if withTZ && IsInfinite(t) == 0 && f.special != "epoch" {
 			y, m, d := t.Date()
-			t = time.Date(y, m, d, 0, 0, 0, 0, loc).UTC()
+			t = LocalToUTC(y, m, d, 0, 0, 0, 0, loc)
 		}
 		return t, nil
 	}
@@ -768,11 +794,42 @@ func parseTimestamp(s string, withTZ bool, loc *time.Location) (time.Time, error
 			zone = f.loc
 		}
 	}
-	t := time.Date(f.year, time.Month(f.month), f.day, f.hour, f.min, f.sec, int(f.usec)*1000, zone).UTC()
+	t := LocalToUTC(f.year, time.Month(f.month), f.day, f.hour, f.min, f.sec, int(f.usec)*1000, zone).UTC()
 	if !timestampInRange(t) {
 		return time.Time{}, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
 	}
 	return t, nil
+}
+
+// LocalToUTC returns the instant at which the wall clock of loc shows the
+// given date and time. Where a daylight-saving change makes that wall time
+// happen twice or never, it resolves as PostgreSQL does: a time in a
+// spring-forward gap is read with the offset from before the change, a time
+// in a fall-back overlap with the offset from after it.
+func LocalToUTC(year int, month time.Month, day, hour, min, sec, nsec int, loc *time.Location) time.Time {
+	naive := time.Date(year, month, day, hour, min, sec, nsec, time.UTC)
+	if loc == time.UTC {
+		return naive
+	}
+	const span = 36 * time.Hour
+	_, offBefore := naive.Add(-span).In(loc).Zone()
+	_, offAfter := naive.Add(span).In(loc).Zone()
+	try := func(off int) (time.Time, bool) {
+		t := naive.Add(-time.Duration(off) * time.Second)
+		_, o := t.In(loc).Zone()
+		return t, o == off
+	}
+	tb, okb := try(offBefore)
+	ta, oka := try(offAfter)
+	switch {
+	case okb && oka:
+		return ta // ambiguous (or no change at all): the later offset
+	case okb:
+		return tb
+	case oka:
+		return ta
+	}
+	return tb // in the gap
 }
 
 // wallAsUTC keeps t's wall clock and calls it UTC: how a timestamp without
@@ -784,6 +841,17 @@ func wallAsUTC(t time.Time) time.Time {
 }
 
 func parseTime(s string) (TimeOfDay, error) {
+	if t := trimSpace(s); (len(t) == 4 || len(t) == 6) && allDigits(t) {
+		// concatenated HHMM[SS]
+		t += "00"
+		h, _ := strconv.Atoi(t[:2])
+		m, _ := strconv.Atoi(t[2:4])
+		sec, _ := strconv.Atoi(t[4:6])
+		if h > 24 || m > 59 || sec > 60 || (h == 24 && (m != 0 || sec != 0)) {
+			return 0, dateTimeError(dtFieldRange, Time, s)
+		}
+		return TimeOfDay(((int64(h)*60+int64(m))*60 + int64(sec)) * 1e6), nil
+	}
 	f, err := decodeDateTime(s)
 	if err != nil {
 		return 0, dateTimeError(err, Time, s)
@@ -797,7 +865,7 @@ func parseTime(s string) (TimeOfDay, error) {
 	default:
 		return 0, dateTimeError(dtBadFormat, Time, s)
 	}
-	if !f.haveTime {
+	if !f.haveTime || f.namedZone && !f.haveDate {
 		return 0, dateTimeError(dtBadFormat, Time, s)
 	}
 	return TimeOfDay(((int64(f.hour)*60+int64(f.min))*60+int64(f.sec))*1e6 + f.usec), nil

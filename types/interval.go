@@ -49,6 +49,39 @@ var ivUnits = map[string]ivUnit{
 type ivAcc struct {
 	months, days, micros int64
 	any, overflow        bool
+	monthsOverflow       bool
+	fields               int // ivField bits seen: each may be given once
+}
+
+// Interval fields, as PostgreSQL's DTK_M masks: a string may name each once.
+const (
+	ivfYear = 1 << iota
+	ivfMonth
+	ivfWeek
+	ivfDay
+	ivfHour
+	ivfMinute
+	ivfSecond
+	ivfMilli
+	ivfMicro
+	ivfDecade
+	ivfCentury
+	ivfMillennium
+)
+
+var ivUnitField = map[ivUnit]int{
+	ivMicro: ivfMicro, ivMilli: ivfMilli, ivSecond: ivfSecond, ivMinute: ivfMinute, ivHour: ivfHour,
+	ivDay: ivfDay, ivWeek: ivfWeek, ivMonth: ivfMonth, ivYear: ivfYear, ivDecade: ivfDecade,
+	ivCentury: ivfCentury, ivMillennium: ivfMillennium,
+}
+
+// claim marks fields as given and reports whether any already was.
+func (a *ivAcc) claim(mask int) bool {
+	if a.fields&mask != 0 {
+		return false
+	}
+	a.fields |= mask
+	return true
 }
 
 func (a *ivAcc) mulAdd(dst *int64, v, mul int64) {
@@ -107,17 +140,27 @@ func (a *ivAcc) add(ival int64, frac float64, u ivUnit) {
 		a.mulAdd(&a.months, ival, 1)
 		a.addFractDays(frac * 30)
 	case ivYear:
-		a.mulAdd(&a.months, ival, 12)
+		a.monthsMul(ival, 12)
 		a.mulAdd(&a.months, round(frac*12), 1)
 	case ivDecade:
-		a.mulAdd(&a.months, ival, 120)
+		a.monthsMul(ival, 120)
 		a.mulAdd(&a.months, round(frac*120), 1)
 	case ivCentury:
-		a.mulAdd(&a.months, ival, 1200)
+		a.monthsMul(ival, 1200)
 		a.mulAdd(&a.months, round(frac*1200), 1)
 	case ivMillennium:
-		a.mulAdd(&a.months, ival, 12000)
+		a.monthsMul(ival, 12000)
 		a.mulAdd(&a.months, round(frac*12000), 1)
+	}
+}
+
+// monthsMul adds years (in months); overflowing there is PostgreSQL's
+// "interval out of range", not a bad field.
+func (a *ivAcc) monthsMul(v, mul int64) {
+	was := a.overflow
+	a.mulAdd(&a.months, v, mul)
+	if a.overflow && !was {
+		a.overflow, a.monthsOverflow = false, true
 	}
 }
 
@@ -186,7 +229,7 @@ func parseInterval(s string) (IntervalValue, error) {
 				}
 				return bad()
 			case 't':
-				if !addTimeField(tk.text, &acc) {
+				if !acc.claim(ivfHour|ivfMinute|ivfSecond) || !addTimeField(tk.text, &acc) {
 					return bad()
 				}
 			case 'y':
@@ -201,6 +244,9 @@ func parseInterval(s string) (IntervalValue, error) {
 				if neg {
 					y, m = -y, -m
 				}
+				if !acc.claim(ivfYear | ivfMonth) {
+					return bad()
+				}
 				acc.add(y, 0, ivYear)
 				acc.add(m, 0, ivMonth)
 			case 'n':
@@ -208,18 +254,27 @@ func parseInterval(s string) (IntervalValue, error) {
 				if !ok {
 					return bad()
 				}
+				if ival > math.MaxInt32 || ival < math.MinInt32 {
+					return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
+				}
+				u := ivSecond
 				if i+1 < len(toks) && toks[i+1].kind == 'a' && toks[i+1].text != "ago" {
-					u, ok := ivUnits[toks[i+1].text]
-					if !ok {
+					var ok bool
+					if u, ok = ivUnits[toks[i+1].text]; !ok {
 						return bad()
 					}
-					acc.add(ival, frac, u)
 					i++
 				} else if i+1 < len(toks) && toks[i+1].kind == 't' {
-					acc.add(ival, frac, ivDay)
-				} else {
-					acc.add(ival, frac, ivSecond)
+					u = ivDay
 				}
+				mask := ivUnitField[u]
+				if u == ivSecond && frac != 0 {
+					mask |= ivfMilli | ivfMicro
+				}
+				if !acc.claim(mask) {
+					return bad()
+				}
+				acc.add(ival, frac, u)
 			}
 		}
 		if ago {
@@ -229,7 +284,10 @@ func parseInterval(s string) (IntervalValue, error) {
 	if !acc.any {
 		return bad()
 	}
-	if acc.overflow || acc.months > math.MaxInt32 || acc.months < math.MinInt32 || acc.days > math.MaxInt32 || acc.days < math.MinInt32 {
+	if acc.monthsOverflow || (!acc.overflow && (acc.months > math.MaxInt32 || acc.months < math.MinInt32)) {
+		return IntervalValue{}, pgerror.New(pgerror.DatetimeFieldOverflow, "interval out of range")
+	}
+	if acc.overflow || acc.days > math.MaxInt32 || acc.days < math.MinInt32 {
 		return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 	}
 	return IntervalValue{Months: int32(acc.months), Days: int32(acc.days), Micros: acc.micros}, nil
@@ -356,6 +414,7 @@ func parseISOInterval(s string, acc *ivAcc) bool {
 				return false
 			}
 			inTime = true
+			acc.any = true
 			s = s[1:]
 			continue
 		}

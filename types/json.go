@@ -323,7 +323,7 @@ func (p *jsonParser) lexString() (jsonTok, error) {
 	var hiSurrogate rune = -1
 	for {
 		if p.pos >= len(p.s) {
-			return jsonTok{}, jsonError("The input string ended unexpectedly.")
+			return jsonTok{}, jsonError("Token \"%s\" is invalid.", p.s[start:])
 		}
 		c := p.s[p.pos]
 		switch {

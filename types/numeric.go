@@ -1,6 +1,7 @@
 package types
 
 import (
+	"math"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -30,12 +31,50 @@ func parseNumeric(s string) (*apd.Decimal, error) {
 	if !numericSyntax(t) {
 		return nil, invalidSyntax(Numeric, s)
 	}
-	d, _, err := apd.NewFromString(t)
-	if err != nil {
-		return nil, invalidSyntax(Numeric, s)
+	return buildNumeric(t)
+}
+
+// buildNumeric makes the Decimal of a literal numericSyntax accepted, without
+// apd's exponent limits (PostgreSQL's are wider).
+func buildNumeric(t string) (*apd.Decimal, error) {
+	d := new(apd.Decimal)
+	if t[0] == '-' || t[0] == '+' {
+		d.Negative = t[0] == '-'
+		t = t[1:]
 	}
+	mant, expPart, _ := strings.Cut(strings.ToLower(t), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	exp := int64(0)
+	if expPart != "" {
+		n, ok, inRange := scanInt(expPart, 64)
+		if !ok {
+			return nil, invalidSyntax(Numeric, t)
+		}
+		if !inRange || n > 1<<30 || n < -(1<<30) {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		exp = n
+	}
+	digits := strings.TrimLeft(intPart+frac, "0")
+	exp -= int64(len(frac))
+	if digits == "" {
+		digits = "0"
+	}
+	if _, ok := d.Coeff.SetString(digits, 10); !ok {
+		return nil, invalidSyntax(Numeric, t)
+	}
+	if exp > 0 && digits == "0" {
+		exp = 0
+	}
+	if exp < math.MinInt32 || exp > math.MaxInt32 {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	d.Exponent = int32(exp)
 	if d.IsZero() {
 		d.Negative = false
+		if d.Exponent > 0 {
+			d.Exponent = 0
+		}
 	}
 	if err := checkNumericRange(d); err != nil {
 		return nil, err

@@ -57,10 +57,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	case Name:
 		return truncateName(s), nil
 	case Char:
-		if s == "" {
-			return "", nil
-		}
-		return s[:1], nil
+		return parseChar(s), nil
 	case Bytea:
 		return parseBytea(s)
 	case UUID:
@@ -108,6 +105,9 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	if elem := ElemOf(t.OID); elem != 0 {
 		return parseArray(T{OID: elem, Typmod: t.Typmod}, s, loc)
 	}
+	if t.OID == Record {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
+	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "text input of type %s is not supported", FormatType(t))
 }
 
@@ -147,6 +147,9 @@ func AppendText(dst []byte, t T, v Value, loc *time.Location) []byte {
 	case *apd.Decimal:
 		return appendNumeric(dst, x)
 	case string:
+		if t.OID == Char {
+			return appendChar(dst, x)
+		}
 		if t.OID == JSONB {
 			if n, err := normalizeJSONB(x); err == nil {
 				return append(dst, n.(string)...)
@@ -315,8 +318,8 @@ func parseFloat(s string, bits int) (Value, error) {
 	lt := strings.ToLower(t)
 	switch strings.TrimLeft(lt, "+-") {
 	case "nan":
-		if lt != "nan" {
-			return nil, invalidSyntax(oid, s)
+		if lt[0] == '-' {
+			return math.Copysign(NaN, -1), nil // strtod keeps the sign
 		}
 		return NaN, nil
 	case "inf", "infinity":
@@ -324,6 +327,9 @@ func parseFloat(s string, bits int) (Value, error) {
 			return math.Inf(-1), nil
 		}
 		return math.Inf(1), nil
+	}
+	if h := strings.TrimLeft(lt, "+-"); strings.HasPrefix(h, "0x") && !strings.Contains(h, "p") {
+		t += "p0" // strtod reads hexadecimal without a binary exponent; Go wants one
 	}
 	f, err := strconv.ParseFloat(t, bits)
 	if err != nil {
@@ -432,6 +438,33 @@ func byteOffsetOfRune(s string, n int) int {
 		i++
 	}
 	return len(s)
+}
+
+// parseChar is charin: the first byte, or \ooo for any byte.
+func parseChar(s string) string {
+	if len(s) == 4 && s[0] == '\\' && isOctal(s[1]) && isOctal(s[2]) && isOctal(s[3]) && s[1] <= '3' {
+		c := (s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')
+		if c == 0 {
+			return ""
+		}
+		return string([]byte{c})
+	}
+	if s == "" {
+		return ""
+	}
+	return s[:1]
+}
+
+// appendChar is charout: bytes with the high bit set print as \ooo.
+func appendChar(dst []byte, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	c := s[0]
+	if c >= 0x80 {
+		return append(dst, '\\', '0'+c>>6, '0'+c>>3&7, '0'+c&7)
+	}
+	return append(dst, c)
 }
 
 // NameDataLen is PostgreSQL's NAMEDATALEN: names hold at most 63 bytes.
