@@ -342,6 +342,9 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 			return TimeOfDay(us), nil
 		}
 	case string:
+		if f == JSONB && (t == Bool || t == Numeric || t == Float4 || t == Float8 || isIntType(t)) {
+			return castJSONBScalar(x, from, to, loc)
+		}
 		if (f == JSON || f == JSONB) && (t == JSON || t == JSONB) {
 			if t == JSONB {
 				return normalizeJSONB(x)
@@ -405,4 +408,30 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 		return x, nil
 	}
 	return nil, cannotCast(from, to)
+}
+
+// castJSONBScalar is jsonb's casts to bool and the numeric types: the jsonb
+// must be a scalar of the matching kind.
+func castJSONBScalar(s string, from, to T, loc *time.Location) (Value, error) {
+	p := jsonParser{s: s}
+	n, err := p.document(true)
+	if err != nil {
+		return nil, err
+	}
+	kind := map[byte]string{'o': "object", 'a': "array", 's': "string", 'n': "numeric", 'b': "boolean", 'z': "null"}[n.kind]
+	want := byte('n')
+	if to.OID == Bool {
+		want = 'b'
+	}
+	if n.kind != want {
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot cast jsonb %s to type %s", kind, sqlName(to.OID))
+	}
+	if want == 'b' {
+		return n.str == "true", nil
+	}
+	d, err := parseNumeric(n.str)
+	if err != nil {
+		return nil, err
+	}
+	return castValue(d, Of(Numeric), to, true, loc)
 }

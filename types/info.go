@@ -143,11 +143,21 @@ func NumericPrecisionScale(typmod int32) (precision, scale int, ok bool) {
 }
 
 // TimePrecisionTypmod returns the modifier of time(p), timestamp(p) or
-// timestamptz(p). PostgreSQL reduces a precision above 6 to 6 with a warning;
-// so does this (without the warning).
+// timestamptz(p); typeName is any spelling of the type ("timestamptz",
+// "timestamp with time zone", ...), for the error message. PostgreSQL
+// reduces a precision above 6 to 6 with a warning; so does this (without the
+// warning).
 func TimePrecisionTypmod(typeName string, p int) (int32, error) {
 	if p < 0 {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "%s(%d) precision must not be negative", strings.ToUpper(typeName), p)
+		n := strings.ToLower(typeName)
+		base, tz := "TIMESTAMP", ""
+		if !strings.HasPrefix(n, "timestamp") {
+			base = "TIME"
+		}
+		if strings.HasSuffix(n, "tz") || strings.Contains(n, "with time zone") {
+			tz = " WITH TIME ZONE"
+		}
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "%s(%d)%s precision must not be negative", base, p, tz)
 	}
 	if p > MaxTimePrecision {
 		p = MaxTimePrecision

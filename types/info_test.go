@@ -139,6 +139,18 @@ func TestTypmodHelpers(t *testing.T) {
 	if _, err := CharTypmod("varchar", 0); err == nil || asPG(err).Message != "length for type varchar must be at least 1" {
 		t.Errorf("CharTypmod(0): %v", err)
 	}
+	if _, err := TimePrecisionTypmod("timestamp with time zone", -1); err == nil || asPG(err).Message != "TIMESTAMP(-1) WITH TIME ZONE precision must not be negative" {
+		t.Errorf("TimePrecisionTypmod(-1): %v", err)
+	}
+	if _, err := CharTypmod("char", 0); err == nil || asPG(err).Message != "length for type char must be at least 1" {
+		t.Errorf("CharTypmod(char, 0): %v", err)
+	}
+	if _, err := CharTypmod("varchar", 10485761); err == nil || asPG(err).Message != "length for type varchar cannot exceed 10485760" {
+		t.Errorf("CharTypmod(varchar, 10485761): %v", err)
+	}
+	if _, err := NumericTypmod(2, 3000); err == nil || asPG(err).Message != "NUMERIC scale 3000 must be between -1000 and 1000" {
+		t.Errorf("NumericTypmod(2, 3000): %v", err)
+	}
 	if m, _ := TimePrecisionTypmod("timestamp", 9); m != 6 {
 		t.Errorf("TimePrecisionTypmod(9) = %d", m)
 	}
