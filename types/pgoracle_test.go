@@ -152,7 +152,7 @@ func TestGoldenTextInput(t *testing.T) {
 
 // knownDifferences are inputs where cdcdb answers differently on purpose.
 var knownDifferences = map[string]string{
-	"int[]\t[0:1]={1,2}": "ArrayValue has no lower bounds, so arrays not starting at 1 are refused (0A000)",
+	"int[]\t[0:1]={1,2}":   "ArrayValue has no lower bounds, so arrays not starting at 1 are refused (0A000)",
 	"date\tTue 2025-07-18": "a day name before an ISO date is ignored, as it is before 'Jul 18 2025'; PostgreSQL refuses it",
 }
 
