@@ -91,6 +91,9 @@ func parseArray(elem T, s string, loc *time.Location) (Value, error) {
 	return a, nil
 }
 
+// maxArrayDims is PostgreSQL's MAXDIM.
+const maxArrayDims = 6
+
 type arrayParser struct {
 	src, s string
 	leaf   int // depth that holds the elements, -1 until one is seen
@@ -107,7 +110,12 @@ func (p *arrayParser) skipSpace() {
 // holds either brace groups or elements, never both.
 func (p *arrayParser) parseLevel(depth int, dims *[]int, out *[]*string) error {
 	p.s = p.s[1:] // '{'
-	mismatch := malformedArray(p.src, "Multidimensional arrays must have sub-arrays with matching dimensions.")
+	if depth >= maxArrayDims {
+		return pgerror.New(pgerror.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", depth+1, maxArrayDims)
+	}
+	mismatch := func() error {
+		return malformedArray(p.src, "Multidimensional arrays must have sub-arrays with matching dimensions.")
+	}
 	for len(*dims) <= depth {
 		*dims = append(*dims, -1)
 	}
@@ -162,14 +170,14 @@ func (p *arrayParser) parseLevel(depth int, dims *[]int, out *[]*string) error {
 	if (*dims)[depth] < 0 {
 		(*dims)[depth] = n
 	} else if (*dims)[depth] != n {
-		return mismatch
+		return mismatch()
 	}
 	return nil
 }
 
 // element reads a quoted or unquoted element; nil means NULL.
 func (p *arrayParser) element() (*string, error) {
-	unexpected := malformedArray(p.src, "Unexpected array element.")
+	unexpected := func() error { return malformedArray(p.src, "Unexpected array element.") }
 	var b strings.Builder
 	if p.s[0] == '"' {
 		p.s = p.s[1:]
@@ -191,7 +199,7 @@ func (p *arrayParser) element() (*string, error) {
 		}
 		p.skipSpace()
 		if p.s != "" && p.s[0] != ',' && p.s[0] != '}' {
-			return nil, unexpected
+			return nil, unexpected()
 		}
 		v := b.String()
 		return &v, nil
@@ -221,7 +229,7 @@ func (p *arrayParser) element() (*string, error) {
 		case c == '{':
 			return nil, malformedArray(p.src, "Unexpected \"{\" character.")
 		case c == '"':
-			return nil, unexpected
+			return nil, unexpected()
 		default:
 			b.WriteByte(c)
 			if !isSpace(c) {

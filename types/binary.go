@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -66,8 +65,8 @@ func ParseBinary(t T, b []byte) (Value, error) {
 	case Numeric:
 		return parseNumericBinary(b)
 	case Text, Varchar, Bpchar, Name, Unknown, Xml:
-		if !utf8.Valid(b) {
-			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		if err := checkUTF8(string(b)); err != nil {
+			return nil, err
 		}
 		if oid == Name {
 			return truncateName(string(b)), nil

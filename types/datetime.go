@@ -197,7 +197,9 @@ func tokenizeDateTime(s string) ([]dtToken, bool) {
 					}
 					parts++
 				}
-				if sep == '.' && parts == 2 {
+				if parts == 1 {
+					toks = append(toks, dtToken{'n', s[i:j]})
+				} else if sep == '.' && parts == 2 {
 					// a number with a fraction
 					toks = append(toks, dtToken{'n', s[i:k]})
 				} else {
@@ -483,7 +485,11 @@ func daysIn(year, month int, bc bool) int {
 // default DateStyle "ISO, MDY": a leading field of three or more digits is
 // the year), and forms with a month name such as 18-jul-2025.
 func (f *dtFields) decodeDateField(s string) error {
-	sep := s[strings.IndexAny(s, "-/.")]
+	si := strings.IndexAny(s, "-/.")
+	if si < 0 {
+		return dtBadFormat
+	}
+	sep := s[si]
 	parts := strings.Split(s, string(sep))
 	if len(parts) != 3 {
 		return dtBadFormat

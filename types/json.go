@@ -53,6 +53,14 @@ type jsonParser struct {
 	s     string
 	pos   int
 	build bool // build nodes and de-escape strings (jsonb)
+	depth int
+}
+
+// maxJSONDepth bounds nesting, where PostgreSQL's bound is its stack.
+const maxJSONDepth = 10000
+
+func stackDepthError() error {
+	return pgerror.New("54001", "stack depth limit exceeded")
 }
 
 type jsonTok struct {
@@ -86,9 +94,15 @@ func (p *jsonParser) document(build bool) (*jsonNode, error) {
 
 func (p *jsonParser) value(tok jsonTok) (*jsonNode, error) {
 	switch tok.kind {
-	case '{':
-		return p.object()
-	case '[':
+	case '{', '[':
+		p.depth++
+		defer func() { p.depth-- }()
+		if p.depth > maxJSONDepth {
+			return nil, stackDepthError()
+		}
+		if tok.kind == '{' {
+			return p.object()
+		}
 		return p.array()
 	case 's':
 		return &jsonNode{kind: 's', str: tok.str}, nil

@@ -29,6 +29,9 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
+	if err := checkUTF8(s); err != nil {
+		return nil, err
+	}
 	switch t.OID {
 	case Bool:
 		return parseBool(s)
@@ -150,11 +153,6 @@ func AppendText(dst []byte, t T, v Value, loc *time.Location) []byte {
 		if t.OID == Char {
 			return appendChar(dst, x)
 		}
-		if t.OID == JSONB {
-			if n, err := normalizeJSONB(x); err == nil {
-				return append(dst, n.(string)...)
-			}
-		}
 		return append(dst, x...)
 	case []byte:
 		dst = append(dst, `\x`...)
@@ -190,6 +188,41 @@ func AppendText(dst []byte, t T, v Value, loc *time.Location) []byte {
 		return appendFloat(dst, float64(x), true)
 	}
 	return fmt.Append(dst, v)
+}
+
+// checkUTF8 refuses text that is not UTF-8, as PostgreSQL does with any
+// client input in a UTF8 database (and with NUL bytes, which text cannot hold).
+func checkUTF8(s string) error {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == 0 {
+				return pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			want := 2
+			switch {
+			case c >= 0xf0:
+				want = 4
+			case c >= 0xe0:
+				want = 3
+			}
+			var b strings.Builder
+			for k := 0; k < want && i+k < len(s); k++ {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				fmt.Fprintf(&b, "0x%02x", s[i+k])
+			}
+			return pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", b.String())
+		}
+		i += n
+	}
+	return nil
 }
 
 func invalidSyntax(oid OID, s string) *pgerror.Error {

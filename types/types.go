@@ -93,8 +93,8 @@ func Of(oid OID) T { return T{OID: oid, Typmod: -1} }
 //	int2, int4, int8, oid, reg* types      int64
 //	float4, float8                         float64
 //	numeric                                *apd.Decimal (never mutated once made)
-//	text, varchar, bpchar, name, char,     string
-//	json, jsonb, unknown literals
+//	text, varchar, bpchar, name, char,     string (jsonb in its normalized
+//	json, jsonb, unknown literals          form, as ParseText and Cast make it)
 //	bytea                                  []byte
 //	date, timestamp, timestamptz           time.Time in UTC (date at midnight;
 //	                                       timestamp holds its wall clock as UTC)
