@@ -70,12 +70,15 @@ type keyGroup struct {
 // caller to roll back, on a NULL key or sequence, or on two different
 // events for one key and sequence value.
 func Apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, error) {
+	st, err := apply(ctx, tx, f, batch)
+	if err == nil && st.MaxSeq != nil {
+		st.MaxSeqKey, err = encodeSeq(nil, st.MaxSeq)
+	}
+	return st, err
+}
+
+func apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, error) {
 	var st Stats
-	defer func() {
-		if st.MaxSeq != nil {
-			st.MaxSeqKey, _ = encodeSeq(nil, st.MaxSeq)
-		}
-	}()
 	groups := map[string]*keyGroup{}
 	var order []*keyGroup
 	var truncateMark temporal.Seq

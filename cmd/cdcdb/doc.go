@@ -1,0 +1,10 @@
+// Command cdcdb runs the cdcdb server: a PostgreSQL-wire-compatible database
+// for change data capture with history, keeping everything in one bbolt
+// file.
+//
+//	go run ./cmd/cdcdb                       # 127.0.0.1:5433, data in ./cdcdb.db
+//	go run ./cmd/cdcdb -listen 127.0.0.1:0 -data /tmp/x.db -password secret
+//
+// It wires the pieces together (storage, the SQL engine, the wire server),
+// handles flags and signals, and nothing else.
+package main

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"cdcdb/sql"
+	"cdcdb/storage"
+	"cdcdb/wire"
+)
+
+// config is what the command line says.
+type config struct {
+	listen   string
+	data     string
+	password string
+	tlsCert  string
+	tlsKey   string
+	dialect  string
+	noSync   bool
+	idleTx   time.Duration
+	maxConns int
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	var cfg config
+	fs := flag.NewFlagSet("cdcdb", flag.ContinueOnError)
+	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
+	fs.StringVar(&cfg.data, "data", "cdcdb.db", "the database file (created if missing)")
+	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "password every client must give (SCRAM-SHA-256); default $CDCDB_PASSWORD")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM)")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
+	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
+	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
+	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := serve(cfg, log); err != nil {
+		fmt.Fprintln(os.Stderr, "cdcdb:", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(cfg config, log *slog.Logger) error {
+	if cfg.dialect != "postgres" && cfg.dialect != "databricks" {
+		return fmt.Errorf("-dialect must be postgres or databricks, not %q", cfg.dialect)
+	}
+	host, _, err := net.SplitHostPort(cfg.listen)
+	if err != nil {
+		return fmt.Errorf("-listen %q: %v", cfg.listen, err)
+	}
+	if cfg.password == "" && !isLoopback(host) {
+		return fmt.Errorf("refusing to listen on %s without a password: anyone who can reach it could read and change every table; set -password (or CDCDB_PASSWORD), or listen on 127.0.0.1", cfg.listen)
+	}
+	var tlsConfig *tls.Config
+	if cfg.tlsCert != "" || cfg.tlsKey != "" {
+		if cfg.tlsCert == "" || cfg.tlsKey == "" {
+			return errors.New("-tls-cert and -tls-key go together")
+		}
+		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
+		if err != nil {
+			return fmt.Errorf("loading TLS certificate: %v", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second})
+	if err != nil {
+		return fmt.Errorf("opening %s: %v", cfg.data, err)
+	}
+	defer db.Close()
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect})
+	if err != nil {
+		return fmt.Errorf("loading %s: %v", cfg.data, err)
+	}
+	srv := wire.NewServer(wire.Config{
+		Password:                 cfg.password,
+		TLSConfig:                tlsConfig,
+		MaxConnections:           cfg.maxConns,
+		IdleInTransactionTimeout: cfg.idleTx,
+		Logger:                   log,
+	}, engine)
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		return err
+	}
+	// Tests read this line to learn the port.
+	fmt.Fprintf(os.Stderr, "cdcdb listening on %s\n", ln.Addr())
+	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsConfig != nil, "auth", authMode(cfg.password))
+
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case sig := <-sigs:
+		log.Info("shutting down", "signal", sig.String())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	<-served
+	return nil
+}
+
+func authMode(password string) string {
+	if password == "" {
+		return "trust"
+	}
+	return "scram-sha-256"
+}
+
+// isLoopback reports whether host names only this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,729 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// planCtx is what planning one statement needs: the catalog it plans
+// against, the session (search_path, time zone) and the statement's
+// parameter types, which binding fills in as it infers them.
+type planCtx struct {
+	sess   *Session
+	cat    *catalog.Snapshot
+	params *paramSlots
+	// flowStrings makes a double-quoted name that resolves to no column a
+	// string literal (the double-quoted string rule of flow definitions).
+	flowStrings bool
+	notices     []string
+}
+
+// paramSlots holds the type of each $n: declared by the client, inferred
+// from context, or Unknown until then.
+type paramSlots struct {
+	types []types.T
+}
+
+func (p *paramSlots) get(i int) types.T {
+	if i < len(p.types) {
+		return p.types[i]
+	}
+	return types.Of(types.Unknown)
+}
+
+func (p *paramSlots) set(i int, t types.T) {
+	for len(p.types) <= i {
+		p.types = append(p.types, types.Of(types.Unknown))
+	}
+	p.types[i] = t
+}
+
+// binder binds expressions of one query level.
+type binder struct {
+	pc *planCtx
+	sc *scope
+	// agg is set while binding expressions evaluated after grouping (select
+	// list, HAVING, ORDER BY of an aggregating query).
+	agg *aggCtx
+	// inAggArgs is set while binding the arguments of an aggregate call.
+	inAggArgs bool
+}
+
+func (pc *planCtx) binder(sc *scope) *binder { return &binder{pc: pc, sc: sc} }
+
+func unknownT() types.T { return types.Of(types.Unknown) }
+func boolT() types.T    { return types.Of(types.Bool) }
+func textT() types.T    { return types.Of(types.Text) }
+func int8T() types.T    { return types.Of(types.Int8) }
+func int4T() types.T    { return types.Of(types.Int4) }
+
+// bind turns a syntax tree expression into an executable one.
+func (b *binder) bind(e ast.Expr) (expr, error) {
+	if b.agg != nil && !b.inAggArgs {
+		if ex, ok, err := b.agg.matchGroup(b, e); err != nil || ok {
+			return ex, err
+		}
+	}
+	switch e := e.(type) {
+	case *ast.Literal:
+		return bindLiteral(e)
+	case *ast.ColumnRef:
+		return b.bindColumn(e)
+	case *ast.Param:
+		if e.Index < 1 || e.Index > 65535 {
+			return nil, pgerror.New(pgerror.UndefinedParameter, "there is no parameter $%d", e.Index).WithPosition(e.Pos + 1)
+		}
+		return &paramRef{idx: e.Index - 1, t: b.pc.params.get(e.Index - 1)}, nil
+	case *ast.Unary:
+		return b.bindUnary(e)
+	case *ast.Binary:
+		return b.bindBinary(e)
+	case *ast.Like:
+		return b.bindLike(e)
+	case *ast.IsNull:
+		x, err := b.bind(e.X)
+		if err != nil {
+			return nil, err
+		}
+		return &isNullExpr{x: b.resolveUnknown(x), not: e.Not}, nil
+	case *ast.IsBool:
+		x, err := b.bindAs(e.X, boolT(), "IS "+e.Value)
+		if err != nil {
+			return nil, err
+		}
+		var want types.Value
+		switch e.Value {
+		case "TRUE":
+			want = true
+		case "FALSE":
+			want = false
+		}
+		return &isBoolExpr{x: x, not: e.Not, want: want}, nil
+	case *ast.Between:
+		return b.bindBetween(e)
+	case *ast.In:
+		return b.bindIn(e)
+	case *ast.Exists:
+		p, correlated, err := b.planSubquery(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		return &subqueryExpr{kind: subExists, plan: p, correlated: correlated}, nil
+	case *ast.Subquery:
+		p, correlated, err := b.planSubquery(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		cols := p.columns()
+		if len(cols) != 1 {
+			return nil, pgerror.New(pgerror.SyntaxError, "subquery must return only one column").WithPosition(e.Pos + 1)
+		}
+		return &subqueryExpr{kind: subScalar, plan: p, correlated: correlated, t: cols[0].t}, nil
+	case *ast.ArraySubquery:
+		p, correlated, err := b.planSubquery(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		cols := p.columns()
+		if len(cols) != 1 {
+			return nil, pgerror.New(pgerror.SyntaxError, "subquery must return only one column").WithPosition(e.Pos + 1)
+		}
+		return &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: arrayOf(cols[0].t)}, nil
+	case *ast.AnyAll:
+		return b.bindAnyAll(e)
+	case *ast.FuncCall:
+		return b.bindFunc(e)
+	case *ast.SpecialFunc:
+		return b.bindSpecial(e)
+	case *ast.Cast:
+		return b.bindCast(e)
+	case *ast.Case:
+		return b.bindCase(e)
+	case *ast.ArrayExpr:
+		return b.bindArray(e)
+	case *ast.Subscript:
+		return b.bindSubscript(e)
+	case *ast.RowExpr:
+		r := &rowExpr{}
+		for _, el := range e.Elems {
+			x, err := b.bind(el)
+			if err != nil {
+				return nil, err
+			}
+			r.elems = append(r.elems, b.resolveUnknown(x))
+		}
+		return r, nil
+	case *ast.Collate:
+		// cdcdb compares text bytewise (the C collation); COLLATE names are
+		// accepted and do not change the result.
+		return b.bind(e.X)
+	case *ast.FieldAccess:
+		return b.bindFieldAccess(e)
+	case *ast.Default:
+		return nil, pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context").WithPosition(e.Pos + 1)
+	}
+	return nil, pgerror.New(pgerror.FeatureNotSupported, "expression %T is not supported", e)
+}
+
+func bindLiteral(e *ast.Literal) (expr, error) {
+	switch e.Kind {
+	case ast.LitNull:
+		return &constExpr{v: nil, t: unknownT()}, nil
+	case ast.LitBool:
+		return &constExpr{v: e.Value == "true", t: boolT()}, nil
+	case ast.LitInteger:
+		n, err := strconv.ParseInt(e.Value, 10, 64)
+		if err != nil {
+			return numericLiteral(e)
+		}
+		if n >= -2147483648 && n <= 2147483647 {
+			return &constExpr{v: n, t: int4T()}, nil
+		}
+		return &constExpr{v: n, t: int8T()}, nil
+	case ast.LitNumeric:
+		return numericLiteral(e)
+	case ast.LitString:
+		return &constExpr{v: e.Value, t: unknownT()}, nil
+	case ast.LitBitString:
+		return &constExpr{v: e.Value, t: unknownT()}, nil
+	}
+	return nil, pgerror.New(pgerror.InternalError, "unknown literal kind %d", e.Kind)
+}
+
+func numericLiteral(e *ast.Literal) (expr, error) {
+	v, err := types.ParseText(types.Of(types.Numeric), e.Value)
+	if err != nil {
+		return nil, err
+	}
+	return &constExpr{v: v, t: types.Of(types.Numeric)}, nil
+}
+
+func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
+	level, idx, col, err := b.sc.resolveColumn(e)
+	if err != nil {
+		if b.pc.flowStrings && e.Quoted && len(e.Parts) == 1 && pgerror.CodeOf(err) == pgerror.UndefinedColumn {
+			b.pc.notices = append(b.pc.notices, "double-quoted name \""+e.Parts[0]+"\" is not a column of the source; reading it as a string literal")
+			return &constExpr{v: e.Parts[0], t: unknownT()}, nil
+		}
+		if len(e.Parts) == 1 && b.agg == nil {
+			// A bare name may be a whole-row reference to a table (SELECT t FROM t).
+			for _, r := range b.sc.rels {
+				if r.name == e.Parts[0] {
+					return b.wholeRow(r), nil
+				}
+			}
+		}
+		return nil, err
+	}
+	if b.agg != nil && !b.inAggArgs && level == 0 {
+		return nil, pgerror.New(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", qualifiedColName(e)).WithPosition(e.Pos + 1)
+	}
+	return &colRef{level: level, idx: idx, t: col.t, name: col.name}, nil
+}
+
+func qualifiedColName(e *ast.ColumnRef) string { return strings.Join(e.Parts, ".") }
+
+func (b *binder) wholeRow(r *scopeRel) expr {
+	re := &rowExpr{}
+	for i, c := range r.cols {
+		if c.hidden {
+			continue
+		}
+		re.elems = append(re.elems, &colRef{idx: r.offset + i, t: c.t, name: c.name})
+	}
+	return re
+}
+
+// bindAs binds e and coerces it to t (implicitly), naming the construct in
+// errors.
+func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (expr, error) {
+	x, err := b.bind(e)
+	if err != nil {
+		return nil, err
+	}
+	c, err := b.coerce(x, t)
+	if err != nil {
+		if t.OID == types.Bool {
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", construct, typeName(x.typ())).WithPosition(e.Position() + 1)
+		}
+		return nil, withPos(err, e)
+	}
+	return c, nil
+}
+
+// bindCondition binds a WHERE / ON / HAVING condition.
+func (b *binder) bindCondition(e ast.Expr, construct string) (expr, error) {
+	return b.bindAs(e, boolT(), construct)
+}
+
+func withPos(err error, e ast.Expr) error {
+	pe := pgerror.As(err)
+	if pe.Position == 0 && e != nil {
+		return pe.WithPosition(e.Position() + 1)
+	}
+	return pe
+}
+
+// coerce converts x to type t where PostgreSQL would do so implicitly:
+// unknown literals and parameters take the type; other types need an
+// implicit cast.
+func (b *binder) coerce(x expr, t types.T) (expr, error) {
+	xt := x.typ()
+	if t.OID == types.Unknown || (xt.OID == t.OID && (t.Typmod < 0 || xt.Typmod == t.Typmod)) {
+		return x, nil
+	}
+	if xt.OID == types.Unknown {
+		return b.resolveUnknownAs(x, t)
+	}
+	if xt.OID == t.OID {
+		return &castExpr{x: x, to: t}, nil
+	}
+	if !implicitCastOK(xt.OID, t.OID) {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeName(xt), typeName(t))
+	}
+	return &castExpr{x: x, to: t}, nil
+}
+
+// assign converts x to a column's type as INSERT and UPDATE do (assignment
+// casts: broader than implicit, narrower than explicit).
+func (b *binder) assign(x expr, t types.T, column string) (expr, error) {
+	xt := x.typ()
+	if xt.OID == types.Unknown {
+		return b.resolveUnknownAs(x, t)
+	}
+	if xt.OID == t.OID && (t.Typmod < 0 || xt.Typmod == t.Typmod) {
+		return x, nil
+	}
+	if xt.OID == t.OID || implicitCastOK(xt.OID, t.OID) || assignmentCastOK(xt.OID, t.OID) {
+		return &castExpr{x: x, to: t}, nil
+	}
+	return nil, pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", column, typeName(t), typeName(xt)).
+		WithHint("You will need to rewrite or cast the expression.")
+}
+
+// resolveUnknownAs gives an unknown-typed literal or parameter type t.
+func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
+	switch x := x.(type) {
+	case *constExpr:
+		if x.v == nil {
+			return &constExpr{v: nil, t: t}, nil
+		}
+		v, err := types.ParseText(t, x.v.(string))
+		if err != nil {
+			return nil, err
+		}
+		return &constExpr{v: v, t: t}, nil
+	case *paramRef:
+		b.pc.params.set(x.idx, t)
+		return &paramRef{idx: x.idx, t: t}, nil
+	}
+	return &castExpr{x: x, to: t}, nil
+}
+
+// resolveUnknown gives text to an expression still of unknown type, as
+// PostgreSQL does where no context decides.
+func (b *binder) resolveUnknown(x expr) expr {
+	if x.typ().OID != types.Unknown {
+		return x
+	}
+	r, err := b.resolveUnknownAs(x, textT())
+	if err != nil {
+		return x
+	}
+	return r
+}
+
+func (b *binder) bindUnary(e *ast.Unary) (expr, error) {
+	if e.Op == "NOT" {
+		x, err := b.bindAs(e.X, boolT(), "NOT")
+		if err != nil {
+			return nil, err
+		}
+		return &notExpr{x: x}, nil
+	}
+	// Fold -<number literal> so that -2147483648 is an int4, as in PostgreSQL.
+	if lit, ok := e.X.(*ast.Literal); ok && e.Op == "-" && (lit.Kind == ast.LitInteger || lit.Kind == ast.LitNumeric) {
+		return bindLiteral(&ast.Literal{Kind: lit.Kind, Value: "-" + lit.Value, Pos: e.Pos})
+	}
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	return bindUnaryOp(b, e.Op, x, e.Pos)
+}
+
+func (b *binder) bindBinary(e *ast.Binary) (expr, error) {
+	switch e.Op {
+	case "AND", "OR":
+		l, err := b.bindAs(e.L, boolT(), e.Op)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.bindAs(e.R, boolT(), e.Op)
+		if err != nil {
+			return nil, err
+		}
+		if e.Op == "AND" {
+			return &andExpr{l: l, r: r}, nil
+		}
+		return &orExpr{l: l, r: r}, nil
+	}
+	l, err := b.bind(e.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bind(e.R)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bindBinaryOp(b, e.Op, l, r)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	return x, nil
+}
+
+func (b *binder) bindBetween(e *ast.Between) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	lo, err := b.bind(e.Lo)
+	if err != nil {
+		return nil, err
+	}
+	hi, err := b.bind(e.Hi)
+	if err != nil {
+		return nil, err
+	}
+	ge, err := bindBinaryOp(b, ">=", x, lo)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	le, err := bindBinaryOp(b, "<=", x, hi)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	var res expr = &andExpr{l: ge, r: le}
+	if e.Symmetric {
+		ge2, _ := bindBinaryOp(b, ">=", x, hi)
+		le2, _ := bindBinaryOp(b, "<=", x, lo)
+		res = &orExpr{l: res, r: &andExpr{l: ge2, r: le2}}
+	}
+	if e.Not {
+		res = &notExpr{x: res}
+	}
+	return res, nil
+}
+
+func (b *binder) bindIn(e *ast.In) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	if e.Query != nil {
+		p, correlated, err := b.planSubquery(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		cols := p.columns()
+		if len(cols) != 1 {
+			return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
+		}
+		x, ct, err := b.unifyPair(x, cols[0].t)
+		if err != nil {
+			return nil, withPos(err, e)
+		}
+		return &subqueryExpr{kind: subIn, plan: p, correlated: correlated, x: x, cmpT: ct, not: e.Not, op: "="}, nil
+	}
+	items := []expr{x}
+	for _, it := range e.List {
+		v, err := b.bind(it)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+	}
+	ct, err := commonType(items, "IN")
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	for i := range items {
+		if items[i], err = b.coerce(items[i], ct); err != nil {
+			return nil, withPos(err, e)
+		}
+	}
+	return &inListExpr{x: items[0], list: items[1:], cmpT: ct, not: e.Not}, nil
+}
+
+// unifyPair coerces x and a value of type t to one comparable type.
+func (b *binder) unifyPair(x expr, t types.T) (expr, types.T, error) {
+	ct, err := commonType([]expr{x, &constExpr{t: t}}, "=")
+	if err != nil {
+		return nil, ct, err
+	}
+	x, err = b.coerce(x, ct)
+	return x, ct, err
+}
+
+func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	if e.Query != nil {
+		p, correlated, err := b.planSubquery(e.Query)
+		if err != nil {
+			return nil, err
+		}
+		cols := p.columns()
+		if len(cols) != 1 {
+			return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
+		}
+		x, ct, err := b.unifyPair(x, cols[0].t)
+		if err != nil {
+			return nil, withPos(err, e)
+		}
+		kind := subAny
+		if e.All {
+			kind = subAll
+		}
+		return &subqueryExpr{kind: kind, plan: p, correlated: correlated, x: x, cmpT: ct, op: e.Op}, nil
+	}
+	arr, err := b.bind(e.Array)
+	if err != nil {
+		return nil, err
+	}
+	elemT := unknownT()
+	if arr.typ().OID == types.Unknown {
+		// '{1,2}' literal: the array type follows x.
+		x = b.resolveUnknown(x)
+		if arr, err = b.coerce(arr, arrayOf(x.typ())); err != nil {
+			return nil, withPos(err, e)
+		}
+	}
+	if info, ok := types.Lookup(arr.typ().OID); ok && info.ElemOID != 0 {
+		elemT = types.Of(info.ElemOID)
+	} else {
+		return nil, pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side").WithPosition(e.Pos + 1)
+	}
+	x, ct, err := b.unifyPair(x, elemT)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	cmp, err := comparisonFunc(e.Op)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	return &anyArrayExpr{x: x, arr: arr, cmpT: ct, elemT: elemT, cmp: cmp, all: e.All}, nil
+}
+
+func (b *binder) bindCast(e *ast.Cast) (expr, error) {
+	t, err := b.pc.resolveType(&e.Type)
+	if err != nil {
+		return nil, err
+	}
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	if x.typ().OID == types.Unknown {
+		r, err := b.resolveUnknownAs(x, t)
+		if err != nil {
+			return nil, withPos(err, e.X)
+		}
+		return r, nil
+	}
+	if !explicitCastOK(x.typ().OID, t.OID) {
+		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", typeName(x.typ()), typeName(t)).WithPosition(e.Pos + 1)
+	}
+	return &castExpr{x: x, to: t, explicit: true}, nil
+}
+
+func (b *binder) bindCase(e *ast.Case) (expr, error) {
+	ce := &caseExpr{}
+	var operand expr
+	if e.Operand != nil {
+		var err error
+		if operand, err = b.bind(e.Operand); err != nil {
+			return nil, err
+		}
+	}
+	var results []expr
+	for _, w := range e.Whens {
+		var cond expr
+		var err error
+		if operand != nil {
+			v, err := b.bind(w.Cond)
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = bindBinaryOp(b, "=", operand, v); err != nil {
+				return nil, withPos(err, w.Cond)
+			}
+		} else if cond, err = b.bindCondition(w.Cond, "CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		r, err := b.bind(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		ce.conds = append(ce.conds, cond)
+		results = append(results, r)
+	}
+	if e.Else != nil {
+		r, err := b.bind(e.Else)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, r)
+	}
+	t, err := commonType(results, "CASE")
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	if t.OID == types.Unknown {
+		t = textT()
+	}
+	for i := range results {
+		if results[i], err = b.coerce(results[i], t); err != nil {
+			return nil, withPos(err, e)
+		}
+	}
+	ce.results = results[:len(e.Whens)]
+	if e.Else != nil {
+		ce.els = results[len(results)-1]
+	}
+	ce.t = t
+	return ce, nil
+}
+
+func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
+	var elems []expr
+	for _, el := range e.Elems {
+		x, err := b.bind(el)
+		if err != nil {
+			return nil, err
+		}
+		elems = append(elems, x)
+	}
+	t, err := commonType(elems, "ARRAY")
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	if t.OID == types.Unknown {
+		t = textT()
+	}
+	for i := range elems {
+		if elems[i], err = b.coerce(elems[i], t); err != nil {
+			return nil, withPos(err, e)
+		}
+	}
+	at := arrayOf(t)
+	if at.OID == 0 {
+		return nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", typeName(t)).WithPosition(e.Pos + 1)
+	}
+	return &arrayExpr{elems: elems, elem: t.OID, t: at}, nil
+}
+
+func (b *binder) bindSubscript(e *ast.Subscript) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	info, ok := types.Lookup(x.typ().OID)
+	if !ok || info.ElemOID == 0 {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.typ())).WithPosition(e.Pos + 1)
+	}
+	se := &subscriptExpr{x: x, elemT: types.Of(info.ElemOID), slice: e.Slice}
+	for _, p := range []struct {
+		src ast.Expr
+		dst *expr
+	}{{e.Index, &se.index}, {e.Lo, &se.lo}, {e.Hi, &se.hi}} {
+		if p.src == nil {
+			continue
+		}
+		if *p.dst, err = b.bindAs(p.src, int4T(), "array subscript"); err != nil {
+			return nil, err
+		}
+	}
+	return se, nil
+}
+
+func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	if re, ok := x.(*rowExpr); ok {
+		for _, el := range re.elems {
+			if c, ok := el.(*colRef); ok && c.name == e.Field {
+				return c, nil
+			}
+		}
+	}
+	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, typeName(x.typ())).WithPosition(e.Pos + 1)
+}
+
+// resolveType turns a type name into a type, expanding PostgreSQL's aliases
+// and the typmod arguments.
+func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
+	name := tn.Name
+	switch name {
+	case "serial", "serial4":
+		name = "int4"
+	case "bigserial", "serial8":
+		name = "int8"
+	case "smallserial", "serial2":
+		name = "int2"
+	}
+	t, ok := types.ByName(name)
+	if !ok {
+		return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", tn.Name).WithPosition(tn.Pos + 1)
+	}
+	if len(tn.Args) > 0 {
+		tm, err := typmodFor(t.OID, tn.Args)
+		if err != nil {
+			return types.T{}, withPosErr(err, tn.Pos)
+		}
+		t.Typmod = tm
+	}
+	for i := 0; i < tn.ArrayDims && i < 1; i++ {
+		at := arrayOf(t)
+		if at.OID == 0 {
+			return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s[]\" does not exist", tn.Name).WithPosition(tn.Pos + 1)
+		}
+		t = at
+	}
+	return t, nil
+}
+
+func withPosErr(err error, pos int) error {
+	pe := pgerror.As(err)
+	if pe.Position == 0 {
+		return pe.WithPosition(pos + 1)
+	}
+	return pe
+}
+
+// arrayOf returns the array type whose elements have type t (OID 0 if none).
+func arrayOf(t types.T) types.T {
+	info, ok := types.Lookup(t.OID)
+	if !ok || info.ArrayOID == 0 {
+		return types.T{OID: 0, Typmod: -1}
+	}
+	return types.T{OID: info.ArrayOID, Typmod: t.Typmod}
+}
+
+// typeName is a type as error messages spell it.
+func typeName(t types.T) string {
+	if t.OID == types.Unknown {
+		return "unknown"
+	}
+	return types.FormatType(t)
+}

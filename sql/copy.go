@@ -1,0 +1,665 @@
+package sql
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+	"cdcdb/wire"
+)
+
+// copyOptions are the parsed options of a COPY statement.
+type copyOptions struct {
+	format    string // "text", "csv", "binary"
+	delimiter byte
+	null      string
+	header    bool
+	quote     byte
+	escape    byte
+}
+
+func parseCopyOptions(opts map[string]string) (copyOptions, error) {
+	o := copyOptions{format: "text", delimiter: '\t', null: `\N`, quote: '"', escape: '"'}
+	if f, ok := opts["format"]; ok {
+		o.format = strings.ToLower(f)
+	}
+	switch o.format {
+	case "text":
+	case "csv":
+		o.delimiter, o.null = ',', ""
+	case "binary":
+	default:
+		return o, pgerror.New(pgerror.InvalidParameterValue, "COPY format \"%s\" not recognized", o.format)
+	}
+	for k, v := range opts {
+		switch k {
+		case "format", "encoding", "freeze", "force_quote", "force_not_null", "force_null":
+		case "delimiter":
+			if len(v) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+			}
+			o.delimiter = v[0]
+		case "null":
+			o.null = v
+		case "header":
+			b, err := normalizeBool(nil, v)
+			if err != nil && !strings.EqualFold(v, "match") {
+				return o, pgerror.New(pgerror.InvalidParameterValue, "header requires a Boolean value or \"match\"")
+			}
+			o.header = b == "on" || strings.EqualFold(v, "match")
+		case "quote":
+			if len(v) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote must be a single one-byte character")
+			}
+			o.quote = v[0]
+		case "escape":
+			if len(v) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape must be a single one-byte character")
+			}
+			o.escape = v[0]
+		default:
+			return o, pgerror.New(pgerror.SyntaxError, "option \"%s\" not recognized", k)
+		}
+	}
+	if _, ok := opts["escape"]; !ok && o.format == "csv" {
+		o.escape = o.quote
+	}
+	return o, nil
+}
+
+func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
+	opts, err := parseCopyOptions(st.Options)
+	if err != nil {
+		return nil, err
+	}
+	if st.From {
+		return pc.compileCopyFrom(st, opts)
+	}
+	var p plan
+	if st.Query != nil {
+		if p, err = pc.planQuery(st.Query, nil); err != nil {
+			return nil, err
+		}
+	} else {
+		t, _, err := pc.lookupTable(*st.Table)
+		if err != nil {
+			return nil, err
+		}
+		scan := newTableScan(t)
+		p = scan
+		if len(st.Columns) > 0 {
+			cols, err := targetColumns(t, st.Columns, st.Pos)
+			if err != nil {
+				return nil, err
+			}
+			var exprs []expr
+			var outs []outCol
+			for _, c := range cols {
+				i := scan.outputIndex(c.Attnum)
+				exprs = append(exprs, &colRef{idx: i, t: c.Type})
+				outs = append(outs, scan.cols[i])
+			}
+			p = &projectPlan{input: scan, exprs: exprs, cols: outs}
+		}
+	}
+	return &compiled{access: accessRead, exec: func(x *execCtx, out *resultSink) (string, error) {
+		return copyTo(x, p, opts, out.out)
+	}}, nil
+}
+
+func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, error) {
+	cols := p.columns()
+	w, err := out.CopyOut(o.format == "binary", len(cols))
+	if err != nil {
+		return "", err
+	}
+	it, err := p.open(x, nil)
+	if err != nil {
+		return "", err
+	}
+	defer it.close()
+	var buf []byte
+	if o.format == "binary" {
+		buf = append(buf, "PGCOPY\n\xff\r\n\x00"...)
+		buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0)
+	}
+	if o.header && o.format != "binary" {
+		for i, c := range cols {
+			if i > 0 {
+				buf = append(buf, o.delimiter)
+			}
+			buf = appendCopyField(buf, c.name, o)
+		}
+		buf = append(buf, '\n')
+	}
+	n := 0
+	for {
+		r, err := it.next()
+		if err != nil {
+			return "", err
+		}
+		if r == nil {
+			break
+		}
+		if o.format == "binary" {
+			buf = binary.BigEndian.AppendUint16(buf, uint16(len(cols)))
+			for i, v := range r[:len(cols)] {
+				if v == nil {
+					buf = binary.BigEndian.AppendUint32(buf, 0xFFFFFFFF)
+					continue
+				}
+				lenAt := len(buf)
+				buf = append(buf, 0, 0, 0, 0)
+				if buf, err = types.AppendBinary(buf, cols[i].t, v); err != nil {
+					return "", err
+				}
+				binary.BigEndian.PutUint32(buf[lenAt:], uint32(len(buf)-lenAt-4))
+			}
+		} else {
+			for i, v := range r[:len(cols)] {
+				if i > 0 {
+					buf = append(buf, o.delimiter)
+				}
+				if v == nil {
+					buf = append(buf, o.null...)
+					continue
+				}
+				buf = appendCopyField(buf, x.sess.formatValue(x, cols[i].t, v), o)
+			}
+			buf = append(buf, '\n')
+		}
+		n++
+		if len(buf) > 64<<10 {
+			if _, err := w.Write(buf); err != nil {
+				return "", err
+			}
+			buf = buf[:0]
+		}
+	}
+	if o.format == "binary" {
+		buf = append(buf, 0xFF, 0xFF)
+	}
+	if len(buf) > 0 {
+		if _, err := w.Write(buf); err != nil {
+			return "", err
+		}
+	}
+	return "COPY " + itoa(n), nil
+}
+
+// appendCopyField writes one non-NULL field in text or CSV form.
+func appendCopyField(buf []byte, s string, o copyOptions) []byte {
+	if o.format == "csv" {
+		needQuote := s == o.null || strings.IndexByte(s, o.delimiter) >= 0 || strings.IndexByte(s, o.quote) >= 0 ||
+			strings.ContainsAny(s, "\r\n") || (s != "" && s[0] == '\\' && s == `\.`)
+		if !needQuote {
+			return append(buf, s...)
+		}
+		buf = append(buf, o.quote)
+		for i := 0; i < len(s); i++ {
+			if s[i] == o.quote || s[i] == o.escape {
+				buf = append(buf, o.escape)
+			}
+			buf = append(buf, s[i])
+		}
+		return append(buf, o.quote)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			buf = append(buf, '\\', '\\')
+		case c == '\n':
+			buf = append(buf, '\\', 'n')
+		case c == '\r':
+			buf = append(buf, '\\', 'r')
+		case c == '\t':
+			buf = append(buf, '\\', 't')
+		case c == o.delimiter:
+			buf = append(buf, '\\', c)
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return buf
+}
+
+func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, error) {
+	if st.Query != nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "COPY (query) FROM is not valid")
+	}
+	t, schema, err := pc.lookupTable(*st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := pc.refuseDirectWrite(t, "copy to", st.Table.Pos); err != nil {
+		return nil, err
+	}
+	cols, err := targetColumns(t, st.Columns, st.Pos)
+	if err != nil {
+		return nil, err
+	}
+	w, err := pc.newTableWriter(t, schema)
+	if err != nil {
+		return nil, err
+	}
+	return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
+		return copyFrom(x, w, t, cols, o, out.out)
+	}}, nil
+}
+
+func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Column, o copyOptions, out wire.ResultWriter) (string, error) {
+	r, err := out.CopyIn(o.format == "binary", len(cols))
+	if err != nil {
+		return "", err
+	}
+	given := map[int16]bool{}
+	for _, c := range cols {
+		given[c.Attnum] = true
+	}
+	n := 0
+	lineNo := 0
+	insert := func(vals []types.Value) error {
+		tuple := make([]types.Value, w.width)
+		for i, c := range cols {
+			tuple[c.Attnum-1] = vals[i]
+		}
+		for _, c := range t.LiveColumns() {
+			if !given[c.Attnum] {
+				v, err := w.defaultValue(x, c.Attnum)
+				if err != nil {
+					return err
+				}
+				tuple[c.Attnum-1] = v
+			}
+		}
+		if _, err := w.insert(x, tuple); err != nil {
+			return err
+		}
+		n++
+		return x.checkCancel()
+	}
+	withContext := func(err error) error {
+		pe := pgerror.As(err)
+		if pe.Code == pgerror.QueryCanceled {
+			return pe
+		}
+		c := *pe
+		ctxLine := "COPY " + t.Name + ", line " + itoa(lineNo)
+		if c.Detail == "" {
+			c.Detail = ctxLine
+		} else {
+			c.Detail += "\n" + ctxLine
+		}
+		return &c
+	}
+	if o.format == "binary" {
+		err = readBinaryCopy(r, cols, func(vals []types.Value) error {
+			lineNo++
+			return insert(vals)
+		})
+	} else {
+		first := true
+		err = readTextCopy(r, o, func(fields []*string) error {
+			lineNo++
+			if first && o.header {
+				first = false
+				return nil
+			}
+			first = false
+			if len(fields) != len(cols) {
+				if len(fields) < len(cols) {
+					return pgerror.New(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", cols[len(fields)].Name)
+				}
+				return pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column")
+			}
+			vals := make([]types.Value, len(cols))
+			for i, f := range fields {
+				if f == nil {
+					continue
+				}
+				v, err := x.sess.parseParamText(cols[i].Type, *f)
+				if err != nil {
+					return err
+				}
+				vals[i] = v
+			}
+			return insert(vals)
+		})
+	}
+	if err != nil {
+		return "", withContext(err)
+	}
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "COPY " + itoa(n), nil
+}
+
+// readTextCopy splits text or CSV COPY data into rows of fields (nil for
+// NULL), across CopyData message boundaries.
+func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) error {
+	var pending []byte
+	for {
+		chunk, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		pending = append(pending, chunk...)
+		consumed, done, err := splitCopyRows(pending, o, false, row)
+		if err != nil {
+			return err
+		}
+		pending = append(pending[:0], pending[consumed:]...)
+		if done {
+			// "\." ends the data; drain what the client still sends.
+			for {
+				if _, err := r.Next(); err != nil {
+					if err == io.EOF {
+						return nil
+					}
+					return err
+				}
+			}
+		}
+	}
+	if len(pending) > 0 {
+		_, _, err := splitCopyRows(pending, o, true, row)
+		return err
+	}
+	return nil
+}
+
+// splitCopyRows parses complete rows from buf, returning how many bytes it
+// used; at the end of data (final) an unterminated last row counts too.
+func splitCopyRows(buf []byte, o copyOptions, final bool, row func([]*string) error) (int, bool, error) {
+	pos := 0
+	for pos < len(buf) {
+		end, fields, ok, err := parseCopyRow(buf[pos:], o, final)
+		if err != nil {
+			return pos, false, err
+		}
+		if !ok {
+			return pos, false, nil
+		}
+		line := buf[pos : pos+end]
+		pos += end
+		if o.format == "text" && (bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`))) {
+			return pos, true, nil
+		}
+		if o.format == "csv" && bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`)) {
+			return pos, true, nil
+		}
+		if err := row(fields); err != nil {
+			return pos, false, err
+		}
+	}
+	return pos, false, nil
+}
+
+// parseCopyRow parses one row at the start of b. ok is false when the row
+// is not complete yet.
+func parseCopyRow(b []byte, o copyOptions, final bool) (int, []*string, bool, error) {
+	if o.format == "csv" {
+		return parseCSVRow(b, o, final)
+	}
+	nl := bytes.IndexByte(b, '\n')
+	end := nl + 1
+	line := b
+	if nl < 0 {
+		if !final {
+			return 0, nil, false, nil
+		}
+		end = len(b)
+	} else {
+		line = b[:nl]
+	}
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	var fields []*string
+	var cur []byte
+	raw := true // field so far equals its raw text (for NULL detection)
+	rawStart := 0
+	flush := func(i int) {
+		s := string(cur)
+		if raw && string(line[rawStart:i]) == o.null {
+			fields = append(fields, nil)
+		} else {
+			fields = append(fields, &s)
+		}
+		cur = cur[:0]
+		raw = true
+		rawStart = i + 1
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == o.delimiter:
+			flush(i)
+		case c == '\\' && i+1 < len(line):
+			i++
+			raw = false
+			switch d := line[i]; d {
+			case 'n':
+				cur = append(cur, '\n')
+			case 'r':
+				cur = append(cur, '\r')
+			case 't':
+				cur = append(cur, '\t')
+			case 'b':
+				cur = append(cur, '\b')
+			case 'f':
+				cur = append(cur, '\f')
+			case 'v':
+				cur = append(cur, '\v')
+			case 'N':
+				if string(line[rawStart:i+1]) == o.null {
+					raw = true
+				}
+				cur = append(cur, '\\', 'N')
+			case 'x':
+				v, k := 0, 0
+				for k < 2 && i+1 < len(line) && isHex(line[i+1]) {
+					i++
+					v = v*16 + hexVal(line[i])
+					k++
+				}
+				cur = append(cur, byte(v))
+			default:
+				if d >= '0' && d <= '7' {
+					v := int(d - '0')
+					for k := 0; k < 2 && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '7'; k++ {
+						i++
+						v = v*8 + int(line[i]-'0')
+					}
+					cur = append(cur, byte(v))
+				} else {
+					cur = append(cur, d)
+				}
+			}
+		default:
+			cur = append(cur, c)
+		}
+	}
+	flush(len(line))
+	return end, fields, true, nil
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}
+
+// parseCSVRow parses one CSV record; quoted fields may span lines. An
+// unquoted field equal to the NULL string is NULL; a quoted one never is.
+func parseCSVRow(b []byte, o copyOptions, final bool) (int, []*string, bool, error) {
+	var fields []*string
+	var cur []byte
+	quoted, inQuotes, any := false, false, false
+	i := 0
+	emit := func() {
+		s := string(cur)
+		if !quoted && s == o.null {
+			fields = append(fields, nil)
+		} else {
+			fields = append(fields, &s)
+		}
+		cur, quoted, any = cur[:0], false, false
+	}
+	for i < len(b) {
+		c := b[i]
+		if inQuotes {
+			switch {
+			case c == o.escape && i+1 < len(b) && b[i+1] == o.quote && (o.escape != o.quote || true):
+				cur = append(cur, o.quote)
+				i += 2
+				continue
+			case c == o.escape && o.escape != o.quote && i+1 < len(b) && b[i+1] == o.escape:
+				cur = append(cur, o.escape)
+				i += 2
+				continue
+			case c == o.quote:
+				if i+1 >= len(b) && !final {
+					return 0, nil, false, nil // may be a doubled quote split across messages
+				}
+				inQuotes = false
+				i++
+				continue
+			}
+			cur = append(cur, c)
+			i++
+			continue
+		}
+		switch {
+		case c == o.quote:
+			inQuotes, quoted, any = true, true, true
+		case c == o.delimiter:
+			emit()
+		case c == '\n':
+			emit()
+			return i + 1, fields, true, nil
+		case c == '\r':
+			// dropped before \n
+		default:
+			cur = append(cur, c)
+			any = true
+		}
+		i++
+	}
+	if !final {
+		return 0, nil, false, nil
+	}
+	if inQuotes {
+		return 0, nil, false, pgerror.New(pgerror.BadCopyFileFormat, "unterminated CSV quoted field")
+	}
+	_ = any
+	emit()
+	return len(b), fields, true, nil
+}
+
+// readBinaryCopy parses PostgreSQL's binary COPY format.
+func readBinaryCopy(r wire.CopyReader, cols []catalog.Column, row func([]types.Value) error) error {
+	var buf []byte
+	headerDone := false
+	for {
+		chunk, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		buf = append(buf, chunk...)
+		pos := 0
+		if !headerDone {
+			if len(buf) < 19 {
+				continue
+			}
+			if !bytes.Equal(buf[:11], []byte("PGCOPY\n\xff\r\n\x00")) {
+				return pgerror.New(pgerror.BadCopyFileFormat, "COPY file signature not recognized")
+			}
+			extLen := int(binary.BigEndian.Uint32(buf[15:19]))
+			if len(buf) < 19+extLen {
+				continue
+			}
+			pos = 19 + extLen
+			headerDone = true
+		}
+		for {
+			if len(buf)-pos < 2 {
+				break
+			}
+			nf := int16(binary.BigEndian.Uint16(buf[pos:]))
+			if nf == -1 {
+				// The trailer: the client may still send (empty) CopyData
+				// before CopyDone; read up to it.
+				for {
+					if _, err := r.Next(); err != nil {
+						if err == io.EOF {
+							return nil
+						}
+						return err
+					}
+				}
+			}
+			if int(nf) != len(cols) {
+				return pgerror.New(pgerror.BadCopyFileFormat, "row field count is %d, expected %d", nf, len(cols))
+			}
+			p := pos + 2
+			vals := make([]types.Value, len(cols))
+			complete := true
+			for i := 0; i < int(nf); i++ {
+				if len(buf)-p < 4 {
+					complete = false
+					break
+				}
+				l := int32(binary.BigEndian.Uint32(buf[p:]))
+				p += 4
+				if l == -1 {
+					continue
+				}
+				if l < 0 || len(buf)-p < int(l) {
+					complete = false
+					break
+				}
+				v, err := types.ParseBinary(cols[i].Type, buf[p:p+int(l)])
+				if err != nil {
+					return err
+				}
+				vals[i] = v
+				p += int(l)
+			}
+			if !complete {
+				break
+			}
+			if err := row(vals); err != nil {
+				return err
+			}
+			pos = p
+		}
+		buf = append(buf[:0], buf[pos:]...)
+	}
+	if !headerDone && len(buf) > 0 {
+		return pgerror.New(pgerror.BadCopyFileFormat, "COPY file signature not recognized")
+	}
+	if headerDone && len(buf) > 0 {
+		return pgerror.New(pgerror.BadCopyFileFormat, "unexpected EOF in COPY data")
+	}
+	return nil
+}

@@ -1,0 +1,743 @@
+package sql
+
+import (
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// drop runs DROP TABLE / VIEW / INDEX / SCHEMA / FLOW / STREAMING TABLE.
+func (x *execCtx) drop(st *ast.Drop, out *resultSink) (string, error) {
+	pc := x.planCtx()
+	tag := "DROP " + string(st.Kind)
+	if st.Kind == ast.ObjectStreamingTable {
+		tag = "DROP TABLE"
+	}
+	for _, name := range st.Names {
+		var err error
+		switch st.Kind {
+		case ast.ObjectTable, ast.ObjectView, ast.ObjectStreamingTable:
+			err = x.dropRelation(pc, name, st)
+		case ast.ObjectSchema:
+			err = x.dropSchema(name, st)
+		case ast.ObjectIndex:
+			err = x.dropIndex(pc, name, st)
+		case ast.ObjectFlow:
+			err = x.dropFlow(pc, name, st)
+		default:
+			err = pgerror.New(pgerror.FeatureNotSupported, "DROP %s is not supported", st.Kind)
+		}
+		if err != nil {
+			return "", err
+		}
+		pc.cat = x.tx.catalog()
+	}
+	return tag, nil
+}
+
+func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop) error {
+	t, _, err := pc.lookupTable(name)
+	if err != nil {
+		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			x.notice("%s \"%s\" does not exist, skipping", relationWord(st.Kind), name.Name())
+			return nil
+		}
+		if pgerror.CodeOf(err) == pgerror.UndefinedTable && st.Kind == ast.ObjectView {
+			return pgerror.New(pgerror.UndefinedTable, "view \"%s\" does not exist", name.Name())
+		}
+		return err
+	}
+	switch {
+	case st.Kind == ast.ObjectView && t.Kind != catalog.KindView:
+		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a view", t.Name).WithHint("Use DROP TABLE to remove a table.")
+	case st.Kind != ast.ObjectView && t.Kind == catalog.KindView:
+		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP VIEW to remove a view.")
+	}
+	flows := append(x.tx.catalog().FlowsFrom(t.OID), x.tx.catalog().FlowsInto(t.OID)...)
+	if len(flows) > 0 {
+		if !st.Cascade {
+			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
+				WithDetail("flow %s depends on table %s", flows[0].Name, t.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		for _, f := range flows {
+			if _, still := x.tx.catalog().FlowsFrom(f.Source), true; still {
+				if err := x.removeFlow(f); err != nil {
+					return err
+				}
+				x.notice("drop cascades to flow %s", f.Name)
+			}
+		}
+	}
+	return x.removeTable(t)
+}
+
+func relationWord(k ast.ObjectKind) string {
+	if k == ast.ObjectView {
+		return "view"
+	}
+	return "table"
+}
+
+// removeTable deletes a relation and all of its storage.
+func (x *execCtx) removeTable(t *catalog.Table) error {
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	for _, sp := range []string{catalog.DataSpace(t.OID), catalog.HistorySpace(t.OID)} {
+		if x.tx.st.Space(sp) != nil {
+			if err := x.tx.st.DropSpace(sp); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ix := range t.Indexes {
+		if x.tx.st.Space(catalog.IndexSpace(ix.OID)) != nil {
+			if err := x.tx.st.DropSpace(catalog.IndexSpace(ix.OID)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range t.Columns {
+		if c.Sequence != "" && x.tx.st.Space(sequenceSpace(t.OID, c.Attnum)) != nil {
+			if err := x.tx.st.DropSpace(sequenceSpace(t.OID, c.Attnum)); err != nil {
+				return err
+			}
+		}
+	}
+	return ed.DropTable(t.OID)
+}
+
+func (x *execCtx) dropSchema(name ast.QualifiedName, st *ast.Drop) error {
+	cat := x.tx.catalog()
+	sc, ok := cat.Schema(name.Name())
+	if !ok {
+		if st.IfExists {
+			x.notice("schema \"%s\" does not exist, skipping", name.Name())
+			return nil
+		}
+		return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", name.Name())
+	}
+	if sc.System {
+		return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", sc.Name)
+	}
+	var inside []*catalog.Table
+	for _, t := range cat.Tables() {
+		if t.Schema == sc.OID {
+			inside = append(inside, t)
+		}
+	}
+	var flows []*catalog.Flow
+	for _, f := range cat.Flows() {
+		if f.Schema == sc.OID {
+			flows = append(flows, f)
+		}
+	}
+	if (len(inside) > 0 || len(flows) > 0) && !st.Cascade {
+		what := ""
+		if len(inside) > 0 {
+			what = "table " + sc.Name + "." + inside[0].Name
+		} else {
+			what = "flow " + sc.Name + "." + flows[0].Name
+		}
+		return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", sc.Name).
+			WithDetail("%s depends on schema %s", what, sc.Name).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, f := range flows {
+		if err := x.removeFlow(f); err != nil {
+			return err
+		}
+	}
+	for _, t := range inside {
+		for _, f := range x.tx.catalog().FlowsFrom(t.OID) {
+			if err := x.removeFlow(f); err != nil {
+				return err
+			}
+		}
+		for _, f := range x.tx.catalog().FlowsInto(t.OID) {
+			if err := x.removeFlow(f); err != nil {
+				return err
+			}
+		}
+		if err := x.removeTable(t); err != nil {
+			return err
+		}
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	return ed.DropSchema(sc.OID)
+}
+
+func (x *execCtx) dropIndex(pc *planCtx, name ast.QualifiedName, st *ast.Drop) error {
+	for _, t := range x.tx.catalog().Tables() {
+		for i, ix := range t.Indexes {
+			if ix.Name != name.Name() {
+				continue
+			}
+			if ix.Primary || ix.Unique && hasConstraintIndex(t, ix.OID) {
+				return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.Name, ix.Name, t.Name).
+					WithHint("You can drop constraint %s on table %s instead.", ix.Name, t.Name)
+			}
+			c := t.Clone()
+			c.Indexes = append(c.Indexes[:i:i], t.Indexes[i+1:]...)
+			if x.tx.st.Space(catalog.IndexSpace(ix.OID)) != nil {
+				if err := x.tx.st.DropSpace(catalog.IndexSpace(ix.OID)); err != nil {
+					return err
+				}
+			}
+			ed, err := x.tx.edit()
+			if err != nil {
+				return err
+			}
+			return ed.PutTable(c)
+		}
+	}
+	if st.IfExists {
+		x.notice("index \"%s\" does not exist, skipping", name.Name())
+		return nil
+	}
+	return pgerror.New(pgerror.UndefinedObject, "index \"%s\" does not exist", name.Name())
+}
+
+func hasConstraintIndex(t *catalog.Table, ix catalog.OID) bool {
+	for _, c := range t.Constraints {
+		if c.Index == ix {
+			return true
+		}
+	}
+	return false
+}
+
+// createIndex builds a secondary index over the table's existing rows.
+func (x *execCtx) createIndex(st *ast.CreateIndex) error {
+	pc := x.planCtx()
+	t, _, err := pc.lookupTable(st.Table)
+	if err != nil {
+		return err
+	}
+	if t.Kind == catalog.KindView {
+		return pgerror.New(pgerror.WrongObjectType, "cannot create index on relation \"%s\"", t.Name).WithDetail("This operation is not supported for views.")
+	}
+	name := st.Name
+	var cols []int16
+	var desc []bool
+	var colNames []string
+	for _, item := range st.Columns {
+		ref, ok := item.Expr.(*ast.ColumnRef)
+		if !ok || len(ref.Parts) != 1 {
+			return pgerror.New(pgerror.FeatureNotSupported, "only indexes on plain columns are supported").WithPosition(item.Expr.Position() + 1)
+		}
+		col, ok := t.Column(ref.Parts[0])
+		if !ok {
+			return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", ref.Parts[0]).WithPosition(ref.Pos + 1)
+		}
+		cols = append(cols, col.Attnum)
+		desc = append(desc, item.Desc)
+		colNames = append(colNames, col.Name)
+	}
+	if name == "" {
+		suffix := "_idx"
+		if st.Unique {
+			suffix = "_key"
+		}
+		name = truncateIdent(t.Name + "_" + joinNames(colNames) + suffix)
+	}
+	for _, other := range x.tx.catalog().Tables() {
+		if other.Schema != t.Schema {
+			continue
+		}
+		if other.Name == name {
+			return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+		}
+		for _, ix := range other.Indexes {
+			if ix.Name == name {
+				if st.IfNotExists {
+					x.notice("relation \"%s\" already exists, skipping", name)
+					return nil
+				}
+				return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+			}
+		}
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	oid, err := ed.NewOID()
+	if err != nil {
+		return err
+	}
+	ix := catalog.Index{OID: oid, Name: name, Columns: cols, Desc: desc, Unique: st.Unique}
+	sp, err := x.tx.st.CreateSpace(catalog.IndexSpace(oid))
+	if err != nil {
+		return err
+	}
+	// Fill the index from the table's rows.
+	data := x.tx.st.Space(catalog.DataSpace(t.OID))
+	cur := data.Cursor()
+	w := &tableWriter{table: t, schema: nil}
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		if err := x.checkCancel(); err != nil {
+			return err
+		}
+		vals, err := storage.DecodeRow(v)
+		if err != nil {
+			return err
+		}
+		tuple := storedTuple(t, vals)
+		key, ok, err := indexKey(&ix, k, tuple)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if ix.Unique && sp.Get(key) != nil {
+			sc, _ := x.tx.catalog().SchemaByOID(t.Schema)
+			w.schema = sc
+			e := pgerror.As(w.duplicateKey(x, cols, tuple, name))
+			return pgerror.New(pgerror.UniqueViolation, "could not create unique index \"%s\"", name).WithDetail("%s", replacePrefix(e.Detail, "Key ", "Key "))
+		}
+		if err := sp.Put(key, append([]byte(nil), k...)); err != nil {
+			return err
+		}
+	}
+	c := t.Clone()
+	c.Indexes = append(c.Indexes, ix)
+	return ed.PutTable(c)
+}
+
+func replacePrefix(s, old, new string) string {
+	if len(s) >= len(old) && s[:len(old)] == old {
+		return new + s[len(old):]
+	}
+	return s
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += "_"
+		}
+		out += n
+	}
+	return out
+}
+
+// createView stores a view's query after checking that it plans.
+func (x *execCtx) createView(st *ast.CreateView) error {
+	pc := x.planCtx()
+	schema, err := pc.creationSchema(st.Name)
+	if err != nil {
+		return err
+	}
+	p, err := pc.planQuery(st.Query, nil)
+	if err != nil {
+		return err
+	}
+	name := truncateIdent(st.Name.Name())
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	existing, exists := pc.cat.Table(schema.OID, name)
+	if exists && !(st.OrReplace && existing.Kind == catalog.KindView) {
+		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	var oid, rowType catalog.OID
+	if exists {
+		oid, rowType = existing.OID, existing.RowType
+	} else {
+		if oid, err = ed.NewOID(); err != nil {
+			return err
+		}
+		if rowType, err = ed.NewOID(); err != nil {
+			return err
+		}
+	}
+	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text}
+	for i, c := range p.columns() {
+		n := c.name
+		if i < len(st.Columns) {
+			n = st.Columns[i]
+		}
+		t.Columns = append(t.Columns, catalog.Column{Name: n, Type: c.t, Attnum: t.NextAttnum})
+		t.NextAttnum++
+	}
+	return ed.PutTable(t)
+}
+
+// truncate empties tables (and, for a flow source, is refused: a change log
+// is append-only).
+func (x *execCtx) truncate(st *ast.Truncate) error {
+	pc := x.planCtx()
+	for _, n := range st.Tables {
+		t, _, err := pc.lookupTable(n)
+		if err != nil {
+			return err
+		}
+		if err := pc.refuseDirectWrite(t, "truncate", n.Pos); err != nil {
+			return err
+		}
+		if err := x.tx.st.DropSpace(catalog.DataSpace(t.OID)); err != nil {
+			return err
+		}
+		if _, err := x.tx.st.CreateSpace(catalog.DataSpace(t.OID)); err != nil {
+			return err
+		}
+		for _, ix := range t.Indexes {
+			if ix.Primary {
+				continue
+			}
+			if err := x.tx.st.DropSpace(catalog.IndexSpace(ix.OID)); err != nil {
+				return err
+			}
+			if _, err := x.tx.st.CreateSpace(catalog.IndexSpace(ix.OID)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// alterTable applies ALTER TABLE actions in order to a copy of the table.
+func (x *execCtx) alterTable(st *ast.AlterTable) error {
+	pc := x.planCtx()
+	t, _, err := pc.lookupTable(st.Name)
+	if err != nil {
+		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			x.notice("relation \"%s\" does not exist, skipping", st.Name.Name())
+			return nil
+		}
+		return err
+	}
+	if t.Kind == catalog.KindView {
+		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	c := t.Clone()
+	for _, a := range st.Actions {
+		switch a := a.(type) {
+		case *ast.AddColumn:
+			if _, exists := c.Column(a.Column.Name); exists {
+				if a.IfNotExists {
+					x.notice("column \"%s\" of relation \"%s\" already exists, skipping", a.Column.Name, c.Name)
+					continue
+				}
+				return pgerror.New(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.Column.Name, c.Name)
+			}
+			col, err := pc.columnFromDef(c, &a.Column)
+			if err != nil {
+				return err
+			}
+			c.Columns = append(c.Columns, col)
+			if err := x.fillNewColumn(pc, c, col); err != nil {
+				return err
+			}
+			if col.Sequence != "" {
+				if _, err := x.tx.st.CreateSpace(sequenceSpace(c.OID, col.Attnum)); err != nil {
+					return err
+				}
+			}
+		case *ast.DropColumn:
+			col, ok := c.Column(a.Name)
+			if !ok {
+				if a.IfExists {
+					x.notice("column \"%s\" of relation \"%s\" does not exist, skipping", a.Name, c.Name)
+					continue
+				}
+				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Name, c.Name)
+			}
+			for _, k := range c.PrimaryKey {
+				if k == col.Attnum {
+					return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", a.Name, c.Name).
+						WithDetail("constraint %s on table %s depends on column %s", pkIndexName(c), c.Name, a.Name)
+				}
+			}
+			col.Dropped = true
+			col.Name = "........pg.dropped." + itoa(int(col.Attnum)) + "........"
+		case *ast.RenameColumn:
+			col, ok := c.Column(a.Old)
+			if !ok {
+				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", a.Old)
+			}
+			if _, exists := c.Column(a.New); exists {
+				return pgerror.New(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.New, c.Name)
+			}
+			col.Name = a.New
+		case *ast.RenameTable:
+			if _, exists := x.tx.catalog().Table(c.Schema, a.New); exists {
+				return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", a.New)
+			}
+			c.Name = a.New
+		case *ast.AlterColumn:
+			col, ok := c.Column(a.Column)
+			if !ok {
+				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Column, c.Name)
+			}
+			switch {
+			case a.SetDefault != nil:
+				text, err := pc.checkedExprText(a.SetDefault, col.Type, col.Name)
+				if err != nil {
+					return err
+				}
+				col.Default = text
+			case a.DropDefault:
+				col.Default = ""
+			case a.SetNotNull:
+				if err := x.checkNoNulls(c, col); err != nil {
+					return err
+				}
+				col.NotNull = true
+			case a.DropNotNull:
+				for _, k := range c.PrimaryKey {
+					if k == col.Attnum {
+						return pgerror.New(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", col.Name)
+					}
+				}
+				col.NotNull = false
+			case a.Type != nil:
+				return pgerror.New(pgerror.FeatureNotSupported, "ALTER COLUMN TYPE is not supported")
+			}
+		case *ast.AddConstraint:
+			if a.Constraint.Kind == ast.ConstraintPrimaryKey {
+				return pgerror.New(pgerror.FeatureNotSupported, "adding a primary key to an existing table is not supported")
+			}
+			if err := x.addConstraint(pc, ed, c, a.Constraint); err != nil {
+				return err
+			}
+			if err := x.validateNewConstraint(pc, t, c); err != nil {
+				return err
+			}
+		case *ast.DropConstraint:
+			found := false
+			for i, con := range c.Constraints {
+				if con.Name == a.Name {
+					c.Constraints = append(c.Constraints[:i:i], c.Constraints[i+1:]...)
+					if con.Index != 0 {
+						for j, ix := range c.Indexes {
+							if ix.OID == con.Index {
+								c.Indexes = append(c.Indexes[:j:j], c.Indexes[j+1:]...)
+								_ = x.tx.st.DropSpace(catalog.IndexSpace(ix.OID))
+								break
+							}
+						}
+					}
+					found = true
+					break
+				}
+			}
+			if !found {
+				if a.IfExists {
+					x.notice("constraint \"%s\" of relation \"%s\" does not exist, skipping", a.Name, c.Name)
+					continue
+				}
+				return pgerror.New(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", a.Name, c.Name)
+			}
+		case *ast.SetTableOptions:
+			if c.Options == nil {
+				c.Options = map[string]string{}
+			}
+			for k, v := range a.Options {
+				if err := x.setTableOption(c, k, v); err != nil {
+					return err
+				}
+			}
+		default:
+			return pgerror.New(pgerror.FeatureNotSupported, "ALTER TABLE action %T is not supported", a)
+		}
+	}
+	return ed.PutTable(c)
+}
+
+// fillNewColumn writes a new column's default into every existing row, as
+// PostgreSQL's ADD COLUMN ... DEFAULT does.
+func (x *execCtx) fillNewColumn(pc *planCtx, t *catalog.Table, col catalog.Column) error {
+	if col.Default == "" && !col.NotNull {
+		return nil
+	}
+	w, err := pc.newTableWriter(t, nil)
+	if err != nil {
+		return err
+	}
+	data := x.tx.st.Space(catalog.DataSpace(t.OID))
+	type upd struct {
+		k []byte
+		v []byte
+	}
+	var updates []upd
+	cur := data.Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		vals, err := storage.DecodeRow(v)
+		if err != nil {
+			return err
+		}
+		tuple := storedTuple(t, vals)
+		dv, err := w.defaultValue(x, col.Attnum)
+		if err != nil {
+			return err
+		}
+		if dv == nil && col.NotNull {
+			return pgerror.New(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.Name, t.Name)
+		}
+		tuple[col.Attnum-1] = dv
+		enc, err := storage.EncodeRow(nil, tuple)
+		if err != nil {
+			return err
+		}
+		updates = append(updates, upd{append([]byte(nil), k...), enc})
+	}
+	for _, u := range updates {
+		if err := data.Put(u.k, u.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *execCtx) checkNoNulls(t *catalog.Table, col *catalog.Column) error {
+	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		vals, err := storage.DecodeRow(v)
+		if err != nil {
+			return err
+		}
+		if storedTuple(t, vals)[col.Attnum-1] == nil {
+			return pgerror.New(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.Name, t.Name)
+		}
+	}
+	return nil
+}
+
+// validateNewConstraint checks existing rows against constraints added by
+// ALTER TABLE, building any new unique index.
+func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) error {
+	w, err := pc.newTableWriter(t, nil)
+	if err != nil {
+		return err
+	}
+	sc, _ := x.tx.catalog().SchemaByOID(t.Schema)
+	w.schema = sc
+	var fresh []*catalog.Index
+	for i := range t.Indexes {
+		known := false
+		for _, o := range old.Indexes {
+			if o.OID == t.Indexes[i].OID {
+				known = true
+			}
+		}
+		if !known {
+			if _, err := x.tx.st.CreateSpace(catalog.IndexSpace(t.Indexes[i].OID)); err != nil {
+				return err
+			}
+			fresh = append(fresh, &t.Indexes[i])
+		}
+	}
+	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		vals, err := storage.DecodeRow(v)
+		if err != nil {
+			return err
+		}
+		tuple := storedTuple(t, vals)
+		for _, ck := range w.checks {
+			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+			if err != nil {
+				return err
+			}
+			if r == false {
+				return pgerror.New(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", ck.name, t.Name)
+			}
+		}
+		for _, ix := range fresh {
+			key, ok, err := indexKey(ix, k, tuple)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			sp := x.tx.st.Space(catalog.IndexSpace(ix.OID))
+			if sp.Get(key) != nil {
+				return pgerror.New(pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.Name)
+			}
+			if err := sp.Put(key, append([]byte(nil), k...)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setTableOption validates ALTER TABLE ... SET (k = v).
+func (x *execCtx) setTableOption(t *catalog.Table, k, v string) error {
+	switch k {
+	case "history_retention":
+		if _, err := types.ParseText(types.Of(types.Interval), v); err != nil {
+			return pgerror.New(pgerror.InvalidParameterValue, "invalid value for history_retention: \"%s\"", v).WithHint("Give an interval, for example '90 days'.")
+		}
+		t.Options[k] = v
+		return nil
+	case "fillfactor", "autovacuum_enabled":
+		t.Options[k] = v
+		return nil
+	}
+	return pgerror.New(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", k)
+}
+
+// commentOn runs COMMENT ON TABLE | COLUMN | SCHEMA | VIEW.
+func (x *execCtx) commentOn(st *ast.CommentOn) error {
+	pc := x.planCtx()
+	text := ""
+	if st.Comment != nil {
+		text = *st.Comment
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	switch st.Kind {
+	case ast.ObjectSchema:
+		sc, ok := pc.cat.Schema(st.Name.Name())
+		if !ok {
+			return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", st.Name.Name())
+		}
+		c := *sc
+		c.Comment = text
+		return ed.PutSchema(&c)
+	case ast.ObjectTable, ast.ObjectView, ast.ObjectStreamingTable:
+		t, _, err := pc.lookupTable(st.Name)
+		if err != nil {
+			return err
+		}
+		c := t.Clone()
+		c.Comment = text
+		return ed.PutTable(c)
+	case ast.ObjectColumn:
+		if len(st.Name.Parts) < 2 {
+			return pgerror.New(pgerror.SyntaxError, "column name must be qualified")
+		}
+		tn := ast.QualifiedName{Parts: st.Name.Parts[:len(st.Name.Parts)-1], Pos: st.Name.Pos}
+		t, _, err := pc.lookupTable(tn)
+		if err != nil {
+			return err
+		}
+		c := t.Clone()
+		col, ok := c.Column(st.Name.Name())
+		if !ok {
+			return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", st.Name.Name(), t.Name)
+		}
+		col.Comment = text
+		return ed.PutTable(c)
+	}
+	return pgerror.New(pgerror.FeatureNotSupported, "COMMENT ON %s is not supported", st.Kind)
+}

@@ -1,0 +1,624 @@
+package sql
+
+import (
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
+	if st.With != nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before INSERT is not supported").WithPosition(st.Pos + 1)
+	}
+	t, schema, err := pc.lookupTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
+		return nil, err
+	}
+	cols, err := targetColumns(t, st.Columns, st.Pos)
+	if err != nil {
+		return nil, err
+	}
+	w, err := pc.newTableWriter(t, schema)
+	if err != nil {
+		return nil, err
+	}
+
+	// The source: VALUES rows bound straight to the target columns (so
+	// DEFAULT works and literals take the column types), or a query.
+	var valueRows [][]expr // nil entry = DEFAULT
+	var source plan
+	b := pc.binder(newScope(nil))
+	switch {
+	case st.Source == nil:
+		valueRows = [][]expr{make([]expr, len(cols))}
+	default:
+		if v, ok := st.Source.Body.(*ast.Values); ok && st.Source.OrderBy == nil && st.Source.Limit == nil && st.Source.With == nil {
+			for _, row := range v.Rows {
+				if len(row) > len(cols) {
+					return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns").WithPosition(row[len(cols)].Position() + 1)
+				}
+				if len(row) < len(cols) {
+					return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions").WithPosition(st.Pos + 1)
+				}
+				bound := make([]expr, len(row))
+				for i, e := range row {
+					if _, isDef := e.(*ast.Default); isDef {
+						continue
+					}
+					x, err := b.bind(e)
+					if err != nil {
+						return nil, err
+					}
+					if bound[i], err = b.assign(x, cols[i].Type, cols[i].Name); err != nil {
+						return nil, withPos(err, e)
+					}
+				}
+				valueRows = append(valueRows, bound)
+			}
+		} else {
+			p, err := pc.planQuery(st.Source, nil)
+			if err != nil {
+				return nil, err
+			}
+			pcols := p.columns()
+			if len(pcols) > len(cols) {
+				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns").WithPosition(st.Source.Pos + 1)
+			}
+			if len(pcols) < len(cols) && len(st.Columns) > 0 {
+				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions").WithPosition(st.Pos + 1)
+			}
+			cols = cols[:len(pcols)]
+			exprs := make([]expr, len(pcols))
+			for i, c := range pcols {
+				x, err := b.assign(&colRef{idx: i, t: c.t}, cols[i].Type, cols[i].Name)
+				if err != nil {
+					return nil, err
+				}
+				exprs[i] = x
+			}
+			source = &projectPlan{input: p, exprs: exprs, cols: pcols}
+		}
+	}
+
+	rowScope := tableColumnsScope(nil, t, tableAlias(st.Alias, t), schema.Name)
+	ret, err := pc.bindReturning(st.Returning, rowScope)
+	if err != nil {
+		return nil, err
+	}
+	conflict, err := pc.bindOnConflict(st, t, schema, w)
+	if err != nil {
+		return nil, err
+	}
+	c := &compiled{access: accessWrite}
+	if ret != nil {
+		c.fields = ret.cols
+	}
+	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		n := 0
+		write := func(vals []types.Value, defaults []bool) error {
+			tuple := make([]types.Value, w.width)
+			given := make(map[int16]bool, len(cols))
+			for i, col := range cols {
+				if defaults != nil && defaults[i] {
+					continue
+				}
+				tuple[col.Attnum-1] = vals[i]
+				given[col.Attnum] = true
+			}
+			for _, col := range t.LiveColumns() {
+				if !given[col.Attnum] {
+					v, err := w.defaultValue(x, col.Attnum)
+					if err != nil {
+						return err
+					}
+					tuple[col.Attnum-1] = v
+				}
+			}
+			if conflict != nil {
+				done, wrote, err := conflict.handle(x, out, tuple, ret)
+				if err != nil {
+					return err
+				}
+				if done {
+					if wrote {
+						n++
+					}
+					return nil
+				}
+			}
+			if _, err := w.insert(x, tuple); err != nil {
+				return err
+			}
+			n++
+			return ret.emit(x, out, scanRow(t, tuple))
+		}
+		if source != nil {
+			rows, err := drain(x, source, nil)
+			if err != nil {
+				return "", err
+			}
+			for _, r := range rows {
+				if err := x.checkCancel(); err != nil {
+					return "", err
+				}
+				if err := write(r, nil); err != nil {
+					return "", err
+				}
+			}
+		} else {
+			env := &evalEnv{x: x}
+			for _, r := range valueRows {
+				vals := make([]types.Value, len(r))
+				defaults := make([]bool, len(r))
+				for i, e := range r {
+					if e == nil {
+						defaults[i] = true
+						continue
+					}
+					v, err := e.eval(env)
+					if err != nil {
+						return "", err
+					}
+					vals[i] = v
+				}
+				if err := write(vals, defaults); err != nil {
+					return "", err
+				}
+			}
+		}
+		if err := w.finish(x); err != nil {
+			return "", err
+		}
+		return "INSERT 0 " + itoa(n), nil
+	}
+	return c, nil
+}
+
+func tableAlias(alias string, t *catalog.Table) string {
+	if alias != "" {
+		return alias
+	}
+	return t.Name
+}
+
+// onConflict is a bound ON CONFLICT clause.
+type onConflict struct {
+	t         *catalog.Table
+	w         *tableWriter
+	cols      []int16 // the arbiter: primary key or a unique index's columns
+	index     *catalog.Index
+	doNothing bool
+	set       map[int16]expr // over [existing row..., excluded row...]
+	where     expr
+}
+
+func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *catalog.Schema, w *tableWriter) (*onConflict, error) {
+	oc := st.OnConflict
+	if oc == nil {
+		return nil, nil
+	}
+	c := &onConflict{t: t, w: w, doNothing: oc.DoNothing}
+	// Find the arbiter: the constraint whose columns are those listed.
+	matches := func(cols []int16) bool {
+		if len(oc.Columns) == 0 {
+			return false
+		}
+		if len(cols) != len(oc.Columns) {
+			return false
+		}
+		for i, n := range oc.Columns {
+			col, ok := t.Column(n)
+			if !ok || col.Attnum != cols[i] {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case oc.Constraint != "":
+		if oc.Constraint == pkIndexName(t) && len(t.PrimaryKey) > 0 {
+			c.cols = t.PrimaryKey
+		}
+		for i := range t.Indexes {
+			if t.Indexes[i].Name == oc.Constraint && t.Indexes[i].Unique {
+				c.index = &t.Indexes[i]
+				c.cols = t.Indexes[i].Columns
+			}
+		}
+		if c.cols == nil {
+			return nil, pgerror.New(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", oc.Constraint, t.Name)
+		}
+	case len(oc.Columns) == 0 && oc.DoNothing:
+		// ON CONFLICT DO NOTHING with no arbiter: any unique violation.
+		c.cols = t.PrimaryKey
+	case matches(t.PrimaryKey):
+		c.cols = t.PrimaryKey
+	default:
+		for i := range t.Indexes {
+			if t.Indexes[i].Unique && matches(t.Indexes[i].Columns) {
+				c.index = &t.Indexes[i]
+				c.cols = t.Indexes[i].Columns
+			}
+		}
+		if c.cols == nil {
+			return nil, pgerror.New(pgerror.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+		}
+	}
+	if oc.DoNothing {
+		return c, nil
+	}
+	// DO UPDATE expressions see the existing row and EXCLUDED.
+	sc := tableColumnsScope(nil, t, tableAlias(st.Alias, t), schema.Name)
+	ex := tableColumnsScope(nil, t, "excluded", "")
+	sc.add(ex.rels[0])
+	b := pc.binder(sc)
+	c.set = map[int16]expr{}
+	for _, s := range oc.Set {
+		col, ok := t.Column(s.Column)
+		if !ok {
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", s.Column, t.Name).WithPosition(s.Pos + 1)
+		}
+		var x expr
+		if _, isDef := s.Value.(*ast.Default); isDef {
+			x = w.defaults[col.Attnum]
+			if x == nil {
+				x = &constExpr{t: col.Type}
+			}
+		} else {
+			v, err := b.bind(s.Value)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = b.assign(v, col.Type, col.Name); err != nil {
+				return nil, withPos(err, s.Value)
+			}
+		}
+		c.set[col.Attnum] = x
+	}
+	if oc.Where != nil {
+		var err error
+		if c.where, err = b.bindCondition(oc.Where, "WHERE"); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// handle resolves a conflict for a new tuple: done reports the row was
+// dealt with (skipped or updated), wrote that a row was updated.
+func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, ret *returning) (done, wrote bool, err error) {
+	sp := x.tx.st.Space(catalog.DataSpace(c.t.OID))
+	var existingKey []byte
+	if c.index == nil && len(c.t.PrimaryKey) > 0 {
+		key, err := primaryKey(c.t, tuple)
+		if err != nil {
+			return false, false, err
+		}
+		if sp.Get(key) != nil {
+			existingKey = key
+		}
+	} else if c.index != nil {
+		k, ok, err := indexKey(c.index, nil, tuple)
+		if err != nil {
+			return false, false, err
+		}
+		if ok {
+			if isp := x.tx.st.Space(catalog.IndexSpace(c.index.OID)); isp != nil {
+				if v := isp.Get(k); v != nil {
+					existingKey = append([]byte(nil), v...)
+				}
+			}
+		}
+	}
+	if existingKey == nil {
+		return false, false, nil
+	}
+	if c.doNothing {
+		return true, false, nil
+	}
+	raw := sp.Get(existingKey)
+	vals, err := storage.DecodeRow(raw)
+	if err != nil {
+		return false, false, err
+	}
+	old := storedTuple(c.t, vals)
+	row := append(scanRow(c.t, old), scanRow(c.t, tuple)...)
+	env := &evalEnv{row: row, x: x}
+	if c.where != nil {
+		v, err := c.where.eval(env)
+		if err != nil {
+			return false, false, err
+		}
+		if v != true {
+			return true, false, nil
+		}
+	}
+	updated := append([]types.Value(nil), old...)
+	for attnum, e := range c.set {
+		v, err := e.eval(env)
+		if err != nil {
+			return false, false, err
+		}
+		updated[attnum-1] = v
+	}
+	if err := c.w.replace(x, existingKey, old, updated); err != nil {
+		return false, false, err
+	}
+	return true, true, ret.emit(x, out, scanRow(c.t, updated))
+}
+
+// compileUpdate plans UPDATE: the rows to change come from a scan of the
+// target (with its storage keys), joined with FROM items, filtered by WHERE.
+func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
+	if st.With != nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before UPDATE is not supported").WithPosition(st.Pos + 1)
+	}
+	t, schema, err := pc.lookupTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := pc.refuseDirectWrite(t, "update", st.Table.Pos); err != nil {
+		return nil, err
+	}
+	w, err := pc.newTableWriter(t, schema)
+	if err != nil {
+		return nil, err
+	}
+	src, sc, err := pc.dmlSource(t, schema, st.Alias, st.From, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	b := pc.binder(sc)
+	type assignment struct {
+		attnum int16
+		e      expr
+	}
+	var sets []assignment
+	seen := map[string]bool{}
+	for _, s := range st.Set {
+		col, ok := t.Column(s.Column)
+		if !ok {
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", s.Column, t.Name).WithPosition(s.Pos + 1)
+		}
+		if seen[s.Column] {
+			return nil, pgerror.New(pgerror.DuplicateColumn, "multiple assignments to same column \"%s\"", s.Column).WithPosition(s.Pos + 1)
+		}
+		seen[s.Column] = true
+		var x expr
+		if _, isDef := s.Value.(*ast.Default); isDef {
+			x = w.defaults[col.Attnum]
+			if x == nil {
+				x = &constExpr{t: col.Type}
+			}
+		} else {
+			v, err := b.bind(s.Value)
+			if err != nil {
+				return nil, err
+			}
+			if x, err = b.assign(v, col.Type, col.Name); err != nil {
+				return nil, withPos(err, s.Value)
+			}
+		}
+		sets = append(sets, assignment{col.Attnum, x})
+	}
+	ret, err := pc.bindReturning(st.Returning, sc)
+	if err != nil {
+		return nil, err
+	}
+	nlive := len(t.LiveColumns())
+	keyIdx := len(src.columns()) - 1
+	c := &compiled{access: accessWrite, explainPlan: src}
+	if ret != nil {
+		c.fields = ret.cols
+	}
+	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		rows, err := drain(x, src, nil)
+		if err != nil {
+			return "", err
+		}
+		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+		done := map[string]bool{}
+		n := 0
+		for _, r := range rows {
+			if err := x.checkCancel(); err != nil {
+				return "", err
+			}
+			key := r[keyIdx].([]byte)
+			if done[string(key)] {
+				continue // a FROM join matched the row twice: update once
+			}
+			done[string(key)] = true
+			raw := dataSp.Get(key)
+			if raw == nil {
+				continue
+			}
+			vals, err := storage.DecodeRow(raw)
+			if err != nil {
+				return "", err
+			}
+			old := storedTuple(t, vals)
+			updated := append([]types.Value(nil), old...)
+			env := &evalEnv{row: r, x: x}
+			for _, s := range sets {
+				v, err := s.e.eval(env)
+				if err != nil {
+					return "", err
+				}
+				updated[s.attnum-1] = v
+			}
+			if err := w.replace(x, key, old, updated); err != nil {
+				return "", err
+			}
+			n++
+			if ret != nil {
+				row := append(scanRow(t, updated), r[nlive:]...)
+				if err := ret.emit(x, out, row); err != nil {
+					return "", err
+				}
+			}
+		}
+		return "UPDATE " + itoa(n), nil
+	}
+	return c, nil
+}
+
+// dmlSource plans the rows an UPDATE or DELETE acts on: the target's scan
+// with storage keys, the extra FROM/USING items, and WHERE. The returned
+// scope has the target's columns first; the key is the plan's last column.
+func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias string, from []ast.TableExpr, where ast.Expr) (plan, *scope, error) {
+	scan := newTableScan(t)
+	sc := tableColumnsScope(nil, t, tableAlias(alias, t), schema.Name)
+	if alias != "" {
+		sc.rels[0].schema = ""
+	}
+	var p plan = scan
+	if len(from) > 0 {
+		fromScope := newScope(nil)
+		fp, err := pc.planFrom(from, fromScope)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range fromScope.rels {
+			sc.add(r)
+		}
+		p = &joinPlan{left: scan, right: fp, kind: ast.JoinCross, cols: append(append([]outCol(nil), scan.columns()...), fp.columns()...)}
+	}
+	if where != nil {
+		cond, err := pc.binder(sc).bindCondition(where, "WHERE")
+		if err != nil {
+			return nil, nil, err
+		}
+		p = pushFilter(p, cond)
+	}
+	// Carry the storage key as the last column.
+	cols := p.columns()
+	keyed := withKeyColumn(p)
+	exprs := make([]expr, 0, len(cols)+1)
+	keyPos := len(scan.cols)
+	for i, c := range cols {
+		idx := i
+		if i >= keyPos {
+			idx++ // the key column sits between the target's and FROM's columns
+		}
+		exprs = append(exprs, &colRef{idx: idx, t: c.t})
+	}
+	kcols := keyed.columns()
+	exprs = append(exprs, &colRef{idx: keyPos, t: kcols[keyPos].t})
+	out := append(append([]outCol(nil), cols...), outCol{name: "ctid", t: types.Of(types.Bytea)})
+	return &projectPlan{input: keyed, exprs: exprs, cols: out}, sc, nil
+}
+
+// withKeyColumn turns on the storage-key column of the target scan at the
+// bottom left of a DML source plan, shifting the join's right side.
+func withKeyColumn(p plan) plan {
+	switch n := p.(type) {
+	case *tableScan:
+		c := *n
+		c.withKey = true
+		return &c
+	case *filterPlan:
+		inner := withKeyColumn(n.input)
+		return &filterPlan{input: inner, cond: shiftAfter(n.cond, len(leftmostScan(n.input).cols), 1)}
+	case *joinPlan:
+		c := *n
+		c.left = withKeyColumn(n.left)
+		w := len(leftmostScan(n.left).cols)
+		if c.cond != nil {
+			c.cond = shiftAfter(c.cond, w, 1)
+		}
+		c.cols = append(append([]outCol(nil), c.left.columns()...), n.right.columns()...)
+		return &c
+	}
+	return p
+}
+
+func leftmostScan(p plan) *tableScan {
+	switch n := p.(type) {
+	case *tableScan:
+		return n
+	case *filterPlan:
+		return leftmostScan(n.input)
+	case *joinPlan:
+		return leftmostScan(n.left)
+	}
+	return nil
+}
+
+// shiftAfter moves current-level column references at or after position
+// from by delta, for inserting a column into the row layout.
+func shiftAfter(e expr, from, delta int) expr {
+	return mapColumns(e, func(c *colRef) *colRef {
+		if c.level == 0 && c.idx >= from {
+			n := *c
+			n.idx += delta
+			return &n
+		}
+		return c
+	})
+}
+
+func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
+	if st.With != nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before DELETE is not supported").WithPosition(st.Pos + 1)
+	}
+	t, schema, err := pc.lookupTable(st.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := pc.refuseDirectWrite(t, "delete from", st.Table.Pos); err != nil {
+		return nil, err
+	}
+	w, err := pc.newTableWriter(t, schema)
+	if err != nil {
+		return nil, err
+	}
+	src, sc, err := pc.dmlSource(t, schema, st.Alias, st.Using, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	ret, err := pc.bindReturning(st.Returning, sc)
+	if err != nil {
+		return nil, err
+	}
+	keyIdx := len(src.columns()) - 1
+	c := &compiled{access: accessWrite, explainPlan: src}
+	if ret != nil {
+		c.fields = ret.cols
+	}
+	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		rows, err := drain(x, src, nil)
+		if err != nil {
+			return "", err
+		}
+		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+		n := 0
+		for _, r := range rows {
+			if err := x.checkCancel(); err != nil {
+				return "", err
+			}
+			key := r[keyIdx].([]byte)
+			raw := dataSp.Get(key)
+			if raw == nil {
+				continue // already deleted through another USING match
+			}
+			vals, err := storage.DecodeRow(raw)
+			if err != nil {
+				return "", err
+			}
+			if err := w.remove(x, key, storedTuple(t, vals)); err != nil {
+				return "", err
+			}
+			n++
+			if err := ret.emit(x, out, r[:keyIdx]); err != nil {
+				return "", err
+			}
+		}
+		return "DELETE " + itoa(n), nil
+	}
+	return c, nil
+}

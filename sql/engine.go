@@ -1,0 +1,116 @@
+package sql
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/wire"
+)
+
+// Options configure an Engine.
+type Options struct {
+	Logger *slog.Logger
+	// Dialect is the default SQL dialect of new sessions: "postgres" (the
+	// default) or "databricks".
+	Dialect string
+}
+
+// Engine is the SQL side of one database file, shared by every session.
+type Engine struct {
+	db   *storage.DB
+	log  *slog.Logger
+	opts Options
+
+	// writer is a one-slot semaphore in front of storage's single writer,
+	// so a session waiting to write can be cancelled.
+	writer chan struct{}
+
+	mu  sync.Mutex
+	cat *catalog.Snapshot
+
+	parsed  parseCache
+	flows   flowCache
+	started time.Time
+}
+
+// NewEngine opens the SQL engine over an open storage file.
+func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Dialect == "" {
+		opts.Dialect = dialectPostgres
+	}
+	e := &Engine{db: db, log: opts.Logger, opts: opts, writer: make(chan struct{}, 1), started: time.Now()}
+	err := db.View(func(tx *storage.Tx) error {
+		snap, err := catalog.Load(tx)
+		e.cat = snap
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// NewSession implements wire.SessionFactory.
+func (e *Engine) NewSession(ctx context.Context, info wire.StartupInfo) (wire.Session, error) {
+	return newSession(e, info)
+}
+
+// catalogFor returns the catalog matching what tx sees: the shared snapshot
+// when its version matches, else one loaded from tx itself.
+func (e *Engine) catalogFor(tx *storage.Tx) (*catalog.Snapshot, error) {
+	v := catalog.StoredVersion(tx)
+	e.mu.Lock()
+	c := e.cat
+	e.mu.Unlock()
+	if c.Version == v {
+		return c, nil
+	}
+	snap, err := catalog.Load(tx)
+	if err != nil {
+		return nil, err
+	}
+	e.installCatalog(snap)
+	return snap, nil
+}
+
+// installCatalog makes snap the shared catalog if it is newer.
+func (e *Engine) installCatalog(snap *catalog.Snapshot) {
+	e.mu.Lock()
+	if snap.Version > e.cat.Version {
+		e.cat = snap
+	}
+	e.mu.Unlock()
+}
+
+// acquireWriter waits for the storage writer slot.
+func (e *Engine) acquireWriter(ctx context.Context) error {
+	select {
+	case e.writer <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case e.writer <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return cancelError(ctx)
+	}
+}
+
+func (e *Engine) releaseWriter() { <-e.writer }
+
+// cancelError turns a context's end into PostgreSQL's error for it.
+func cancelError(ctx context.Context) error {
+	if ctx.Err() == context.DeadlineExceeded {
+		return pgerror.New(pgerror.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+}

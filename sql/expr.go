@@ -1,0 +1,375 @@
+package sql
+
+import (
+	"context"
+	"time"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// Row is one row flowing between operators: a value per output column.
+type Row = []types.Value
+
+// execCtx is what one statement execution carries everywhere: the context
+// (for cancellation), the session, its transaction, the bound parameters and
+// the statement's notion of "now".
+type execCtx struct {
+	ctx    context.Context
+	sess   *Session
+	tx     *txn
+	params []types.Value
+	// now is the transaction's start time, as now() and CURRENT_TIMESTAMP
+	// report it in PostgreSQL.
+	now time.Time
+	// stmtNow is this statement's start, for statement_timestamp().
+	stmtNow time.Time
+	// out is the statement's result writer, for notices.
+	out *resultSink
+	// ticks counts rows for periodic cancellation checks.
+	ticks int
+	// subqueryCache holds the rows of uncorrelated subqueries, which run
+	// once per execution.
+	subqueryCache map[*subqueryExpr][]Row
+	// cteRows holds each WITH query's rows, computed on first use.
+	cteRows map[*cteDef][]Row
+	// recursiveRows is the working table of a recursive CTE being computed.
+	recursiveRows map[*cteDef][]Row
+}
+
+// checkCancel is called once per row by loops that may run long; it looks at
+// the context every 256 rows so cancellation is prompt and cheap.
+func (x *execCtx) checkCancel() error {
+	x.ticks++
+	if x.ticks&255 == 0 {
+		if err := x.ctx.Err(); err != nil {
+			return cancelError(x.ctx)
+		}
+	}
+	return nil
+}
+
+func (x *execCtx) location() *time.Location { return x.sess.location() }
+
+// evalEnv is the row an expression reads, with the rows of enclosing queries
+// for correlated subqueries.
+type evalEnv struct {
+	row   Row
+	outer *evalEnv
+	x     *execCtx
+}
+
+// expr is a bound, typed, executable expression.
+type expr interface {
+	eval(env *evalEnv) (types.Value, error)
+	typ() types.T
+}
+
+// constExpr is a constant.
+type constExpr struct {
+	v types.Value
+	t types.T
+}
+
+func (e *constExpr) eval(*evalEnv) (types.Value, error) { return e.v, nil }
+func (e *constExpr) typ() types.T                       { return e.t }
+
+// colRef reads column idx of the row level levels out (0 = the current row).
+type colRef struct {
+	level int
+	idx   int
+	t     types.T
+	name  string
+}
+
+func (e *colRef) eval(env *evalEnv) (types.Value, error) {
+	for i := 0; i < e.level; i++ {
+		env = env.outer
+	}
+	return env.row[e.idx], nil
+}
+func (e *colRef) typ() types.T { return e.t }
+
+// paramRef reads a bound parameter ($n, 0-based idx).
+type paramRef struct {
+	idx int
+	t   types.T
+}
+
+func (e *paramRef) eval(env *evalEnv) (types.Value, error) {
+	if e.idx >= len(env.x.params) {
+		return nil, pgerror.New(pgerror.UndefinedParameter, "there is no parameter $%d", e.idx+1)
+	}
+	return env.x.params[e.idx], nil
+}
+func (e *paramRef) typ() types.T { return e.t }
+
+// castExpr converts a value to another type.
+type castExpr struct {
+	x        expr
+	to       types.T
+	explicit bool
+}
+
+func (e *castExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return castValue(env.x, v, e.x.typ(), e.to, e.explicit)
+}
+func (e *castExpr) typ() types.T { return e.to }
+
+// funcExpr calls a scalar function. Strict functions return NULL when any
+// argument is NULL without being called.
+type funcExpr struct {
+	name   string
+	args   []expr
+	fn     func(x *execCtx, args []types.Value) (types.Value, error)
+	strict bool
+	t      types.T
+}
+
+func (e *funcExpr) eval(env *evalEnv) (types.Value, error) {
+	var buf [4]types.Value
+	vals := buf[:0]
+	if len(e.args) > len(buf) {
+		vals = make([]types.Value, 0, len(e.args))
+	}
+	for _, a := range e.args {
+		v, err := a.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil && e.strict {
+			return nil, nil
+		}
+		vals = append(vals, v)
+	}
+	return e.fn(env.x, vals)
+}
+func (e *funcExpr) typ() types.T { return e.t }
+
+// andExpr and orExpr implement SQL's three-valued logic.
+type andExpr struct{ l, r expr }
+
+func (e *andExpr) eval(env *evalEnv) (types.Value, error) {
+	l, err := e.l.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if l == false {
+		return false, nil
+	}
+	r, err := e.r.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if r == false {
+		return false, nil
+	}
+	if l == nil || r == nil {
+		return nil, nil
+	}
+	return true, nil
+}
+func (e *andExpr) typ() types.T { return types.Of(types.Bool) }
+
+type orExpr struct{ l, r expr }
+
+func (e *orExpr) eval(env *evalEnv) (types.Value, error) {
+	l, err := e.l.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if l == true {
+		return true, nil
+	}
+	r, err := e.r.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if r == true {
+		return true, nil
+	}
+	if l == nil || r == nil {
+		return nil, nil
+	}
+	return false, nil
+}
+func (e *orExpr) typ() types.T { return types.Of(types.Bool) }
+
+type notExpr struct{ x expr }
+
+func (e *notExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return !v.(bool), nil
+}
+func (e *notExpr) typ() types.T { return types.Of(types.Bool) }
+
+// isNullExpr is x IS [NOT] NULL. For a row value, IS NULL means every field
+// is NULL and IS NOT NULL means none is, as in PostgreSQL.
+type isNullExpr struct {
+	x   expr
+	not bool
+}
+
+func (e *isNullExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if rec, ok := v.(types.RecordValue); ok {
+		all, none := true, true
+		for _, f := range rec.Fields {
+			if f == nil {
+				none = false
+			} else {
+				all = false
+			}
+		}
+		if e.not {
+			return none, nil
+		}
+		return all, nil
+	}
+	return (v == nil) != e.not, nil
+}
+func (e *isNullExpr) typ() types.T { return types.Of(types.Bool) }
+
+// isBoolExpr is x IS [NOT] TRUE | FALSE | UNKNOWN.
+type isBoolExpr struct {
+	x    expr
+	not  bool
+	want types.Value // true, false or nil for UNKNOWN
+}
+
+func (e *isBoolExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	return (v == e.want) != e.not, nil
+}
+func (e *isBoolExpr) typ() types.T { return types.Of(types.Bool) }
+
+// caseExpr is a searched CASE (a simple CASE is bound into one).
+type caseExpr struct {
+	conds   []expr
+	results []expr
+	els     expr
+	t       types.T
+}
+
+func (e *caseExpr) eval(env *evalEnv) (types.Value, error) {
+	for i, c := range e.conds {
+		v, err := c.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v == true {
+			return e.results[i].eval(env)
+		}
+	}
+	if e.els == nil {
+		return nil, nil
+	}
+	return e.els.eval(env)
+}
+func (e *caseExpr) typ() types.T { return e.t }
+
+// coalesceExpr returns its first non-NULL argument, evaluating lazily.
+type coalesceExpr struct {
+	args []expr
+	t    types.T
+}
+
+func (e *coalesceExpr) eval(env *evalEnv) (types.Value, error) {
+	for _, a := range e.args {
+		v, err := a.eval(env)
+		if err != nil || v != nil {
+			return v, err
+		}
+	}
+	return nil, nil
+}
+func (e *coalesceExpr) typ() types.T { return e.t }
+
+// inListExpr is x IN (a, b, ...), with SQL's NULL rules.
+type inListExpr struct {
+	x    expr
+	list []expr
+	cmpT types.T
+	not  bool
+}
+
+func (e *inListExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, nil
+	}
+	sawNull := false
+	for _, a := range e.list {
+		w, err := a.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if w == nil {
+			sawNull = true
+			continue
+		}
+		if types.Compare(e.cmpT, v, w) == 0 {
+			return !e.not, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return e.not, nil
+}
+func (e *inListExpr) typ() types.T { return types.Of(types.Bool) }
+
+// rowExpr builds a record.
+type rowExpr struct {
+	elems []expr
+}
+
+func (e *rowExpr) eval(env *evalEnv) (types.Value, error) {
+	rec := types.RecordValue{Types: make([]types.T, len(e.elems)), Fields: make([]types.Value, len(e.elems))}
+	for i, el := range e.elems {
+		v, err := el.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		rec.Types[i] = el.typ()
+		rec.Fields[i] = v
+	}
+	return rec, nil
+}
+func (e *rowExpr) typ() types.T { return types.Of(types.Record) }
+
+// arrayExpr builds an array from its elements.
+type arrayExpr struct {
+	elems []expr
+	elem  types.OID
+	t     types.T
+}
+
+func (e *arrayExpr) eval(env *evalEnv) (types.Value, error) {
+	arr := types.ArrayValue{Elem: e.elem, Elems: make([]types.Value, len(e.elems))}
+	for i, el := range e.elems {
+		v, err := el.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		arr.Elems[i] = v
+	}
+	return arr, nil
+}
+func (e *arrayExpr) typ() types.T { return e.t }

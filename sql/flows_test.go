@@ -1,0 +1,248 @@
+package sql_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/sqltest"
+)
+
+// The spec's SCD example events (spec §3), one INSERT row each.
+var usersEvents = []string{
+	"(124, 'Raul', 'Oaxaca', 'INSERT', 1)",
+	"(123, 'Isabel', 'Monterrey', 'INSERT', 1)",
+	"(125, 'Mercedes', 'Tijuana', 'INSERT', 2)",
+	"(126, 'Lily', 'Cancun', 'INSERT', 2)",
+	"(123, NULL, NULL, 'DELETE', 6)",
+	"(125, 'Mercedes', 'Guadalajara', 'UPDATE', 6)",
+	"(125, 'Mercedes', 'Mexicali', 'UPDATE', 5)",
+	"(123, 'Isabel', 'Chihuahua', 'UPDATE', 5)",
+}
+
+const usersSource = `CREATE TABLE users_cdf (userId int, name text, city text, operation text, sequenceNum int)`
+
+func usersFlow(storedAs, extra string) string {
+	return `CREATE OR REFRESH STREAMING TABLE users_current;
+CREATE FLOW apply_cdc AS AUTO CDC INTO users_current
+FROM stream(users_cdf) KEYS (userId)
+APPLY AS DELETE WHEN operation = "DELETE"
+` + extra + `
+SEQUENCE BY sequenceNum
+COLUMNS * EXCEPT (operation, sequenceNum)
+STORED AS ` + storedAs
+}
+
+const truncateClause = `APPLY AS TRUNCATE WHEN operation = "TRUNCATE"`
+
+// arrangements lists ways to deliver events: in the spec's order, reversed,
+// shuffled, in random batches, and some rows before CREATE FLOW.
+type arrangement struct {
+	name        string
+	beforeFlow  int     // how many batches go in before CREATE FLOW
+	batches     [][]int // event indexes per INSERT statement
+}
+
+func arrangements(n int, seed uint64) []arrangement {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	one := func(order []int) [][]int {
+		var b [][]int
+		for _, i := range order {
+			b = append(b, []int{i})
+		}
+		return b
+	}
+	inOrder := make([]int, n)
+	for i := range inOrder {
+		inOrder[i] = i
+	}
+	rev := make([]int, n)
+	for i := range rev {
+		rev[i] = n - 1 - i
+	}
+	var out []arrangement
+	out = append(out, arrangement{name: "spec order", batches: one(inOrder)})
+	out = append(out, arrangement{name: "reversed", batches: one(rev)})
+	out = append(out, arrangement{name: "one statement", batches: [][]int{inOrder}})
+	for k := 0; k < 6; k++ {
+		perm := rng.Perm(n)
+		var batches [][]int
+		for len(perm) > 0 {
+			size := 1 + rng.IntN(3)
+			size = min(size, len(perm))
+			batches = append(batches, perm[:size])
+			perm = perm[size:]
+		}
+		out = append(out, arrangement{name: fmt.Sprintf("shuffle %d", k), batches: batches, beforeFlow: rng.IntN(len(batches) + 1)})
+	}
+	return out
+}
+
+// runArrangement creates the source, delivers events (some before the flow
+// exists), and returns the target rows.
+func runArrangement(t *testing.T, events []string, flow string, a arrangement, query string) string {
+	t.Helper()
+	c := sqltest.Open(t).Conn()
+	c.MustExec(usersSource)
+	insert := func(batch []int) {
+		var vals []string
+		for _, i := range batch {
+			vals = append(vals, events[i])
+		}
+		c.MustExec("INSERT INTO users_cdf VALUES " + strings.Join(vals, ", "))
+	}
+	for _, b := range a.batches[:a.beforeFlow] {
+		insert(b)
+	}
+	c.MustExec(flow)
+	for _, b := range a.batches[a.beforeFlow:] {
+		insert(b)
+	}
+	return c.MustExec(query).String()
+}
+
+func TestSpecSCD1(t *testing.T) {
+	want := "124|Raul|Oaxaca\n125|Mercedes|Guadalajara\n126|Lily|Cancun\n"
+	for _, a := range arrangements(len(usersEvents), 1) {
+		got := runArrangement(t, usersEvents, usersFlow("SCD TYPE 1", truncateClause), a, "SELECT * FROM users_current ORDER BY userId")
+		if got != want {
+			t.Errorf("%s: got\n%swant\n%s", a.name, got, want)
+		}
+	}
+}
+
+func TestSpecSCD1Truncate(t *testing.T) {
+	events := append(append([]string(nil), usersEvents...), "(NULL, NULL, NULL, 'TRUNCATE', 3)")
+	want := "125|Mercedes|Guadalajara\n"
+	for _, a := range arrangements(len(events), 2) {
+		got := runArrangement(t, events, usersFlow("SCD TYPE 1", truncateClause), a, "SELECT * FROM users_current ORDER BY userId")
+		if got != want {
+			t.Errorf("%s: got\n%swant\n%s", a.name, got, want)
+		}
+	}
+}
+
+func TestSpecSCD2(t *testing.T) {
+	want := strings.Join([]string{
+		"123|Isabel|Monterrey|1|5",
+		"123|Isabel|Chihuahua|5|6",
+		"124|Raul|Oaxaca|1|NULL",
+		"125|Mercedes|Tijuana|2|5",
+		"125|Mercedes|Mexicali|5|6",
+		"125|Mercedes|Guadalajara|6|NULL",
+		"126|Lily|Cancun|2|NULL",
+	}, "\n") + "\n"
+	for _, a := range arrangements(len(usersEvents), 3) {
+		got := runArrangement(t, usersEvents, usersFlow("SCD TYPE 2", ""), a, "SELECT * FROM users_current ORDER BY userId, __START_AT")
+		if got != want {
+			t.Errorf("%s: got\n%swant\n%s", a.name, got, want)
+		}
+	}
+}
+
+func TestSpecSCD2TrackHistory(t *testing.T) {
+	want := strings.Join([]string{
+		"123|Isabel|Chihuahua|1|6",
+		"124|Raul|Oaxaca|1|NULL",
+		"125|Mercedes|Guadalajara|2|NULL",
+		"126|Lily|Cancun|2|NULL",
+	}, "\n") + "\n"
+	for _, a := range arrangements(len(usersEvents), 4) {
+		got := runArrangement(t, usersEvents, usersFlow("SCD TYPE 2", "")+"\nTRACK HISTORY ON * EXCEPT (city)", a, "SELECT * FROM users_current ORDER BY userId, __START_AT")
+		if got != want {
+			t.Errorf("%s: got\n%swant\n%s", a.name, got, want)
+		}
+	}
+}
+
+func TestSpecPartialUpdate(t *testing.T) {
+	for _, tc := range []struct{ clause, want string }{
+		{"", "1|NULL|30\n"},
+		{"IGNORE NULL UPDATES ON (name)", "1|A|30\n"},
+	} {
+		c := sqltest.Open(t).Conn()
+		c.MustExec("CREATE TABLE ev (id int, name text, amount int, seq int)")
+		c.MustExec("CREATE STREAMING TABLE tgt")
+		c.MustExec("CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id) " + tc.clause + " SEQUENCE BY seq COLUMNS * EXCEPT (seq)")
+		c.MustExec("INSERT INTO ev VALUES (1, 'A', 20, 1)")
+		c.MustExec("INSERT INTO ev VALUES (1, NULL, 30, 2)")
+		if got := c.MustExec("SELECT * FROM tgt").String(); got != tc.want {
+			t.Errorf("%q: got %q want %q", tc.clause, got, tc.want)
+		}
+	}
+}
+
+func TestSpecStructSequence(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec("CREATE TABLE ev (id int, v text, ts int, n int)")
+	c.MustExec("CREATE STREAMING TABLE tgt")
+	c.MustExec("CREATE FLOW f AS AUTO CDC INTO tgt FROM ev KEYS (id) SEQUENCE BY STRUCT(ts, n) COLUMNS id, v")
+	// Equal ts: the higher n wins, whatever the arrival order.
+	c.MustExec("INSERT INTO ev VALUES (1, 'b', 5, 2), (1, 'a', 5, 1), (1, 'old', 4, 9)")
+	if got := c.MustExec("SELECT * FROM tgt").String(); got != "1|b\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestFlowRefusals(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(usersSource)
+	c.MustExec("CREATE STREAMING TABLE tgt")
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'a', 'x', 'INSERT', 1)")
+	for _, tc := range []struct{ code, sql string }{
+		{pgerror.SyntaxError, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf SEQUENCE BY sequenceNum"},
+		{pgerror.SyntaxError, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId)"},
+		{pgerror.UndefinedColumn, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (nope) SEQUENCE BY sequenceNum"},
+		{pgerror.SyntaxError, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) KEYS (userId) SEQUENCE BY sequenceNum"},
+		{pgerror.FeatureNotSupported, `CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) APPLY AS TRUNCATE WHEN operation = "TRUNCATE" SEQUENCE BY sequenceNum STORED AS SCD TYPE 2`},
+		{pgerror.FeatureNotSupported, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum TRACK HISTORY ON (city)"},
+		{pgerror.FeatureNotSupported, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum SYSTEM SEQUENCE BY sequenceNum"},
+		{pgerror.UndefinedTable, "CREATE FLOW f AS AUTO CDC INTO nope FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum"},
+	} {
+		c.ExpectError(tc.code, tc.sql)
+	}
+	// Nothing of the refused statements was kept.
+	if got := c.MustExec("SELECT count(*) FROM cdcdb.flows").String(); got != "0\n" {
+		t.Fatalf("flows after refusals: %q", got)
+	}
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) APPLY AS DELETE WHEN operation = "DELETE" SEQUENCE BY sequenceNum COLUMNS * EXCEPT (operation, sequenceNum)`)
+	before := c.MustExec("SELECT * FROM tgt ORDER BY 1").String()
+	for _, tc := range []struct{ code, sql string }{
+		{pgerror.NotNullViolation, "INSERT INTO users_cdf VALUES (2, 'b', 'y', 'INSERT', NULL)"},
+		{pgerror.NotNullViolation, "INSERT INTO users_cdf VALUES (3, 'c', 'z', 'INSERT', 2), (NULL, 'b', 'y', 'INSERT', 3)"},
+		{pgerror.CardinalityViolation, "INSERT INTO users_cdf VALUES (4, 'd', 'w', 'INSERT', 2), (1, 'changed', 'x', 'INSERT', 1)"},
+		{pgerror.WrongObjectType, "INSERT INTO tgt VALUES (9, 'x', 'y')"},
+		{pgerror.WrongObjectType, "UPDATE users_cdf SET name = 'z'"},
+		{pgerror.WrongObjectType, "DELETE FROM users_cdf"},
+		{pgerror.DependentObjectsStillExist, "DROP TABLE users_cdf"},
+		{pgerror.DependentObjectsStillExist, "DROP TABLE tgt"},
+	} {
+		c.ExpectError(tc.code, tc.sql)
+		if after := c.MustExec("SELECT * FROM tgt ORDER BY 1").String(); after != before {
+			t.Fatalf("%s changed the target: %q -> %q", tc.sql, before, after)
+		}
+	}
+	if got := c.MustExec("SELECT count(*) FROM users_cdf").String(); got != "1\n" {
+		t.Fatalf("source rows after refusals: %q", got)
+	}
+	// An identical retry is accepted and changes nothing.
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'a', 'x', 'INSERT', 1)")
+	if after := c.MustExec("SELECT * FROM tgt ORDER BY 1").String(); after != before {
+		t.Fatalf("retry changed the target: %q -> %q", before, after)
+	}
+	c.MustExec("DROP TABLE users_cdf CASCADE")
+}
+
+func TestFlowsView(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(usersSource)
+	c.MustExec(usersFlow("SCD TYPE 2", ""))
+	c.MustExec("INSERT INTO users_cdf VALUES " + strings.Join(usersEvents, ", "))
+	got := c.MustExec("SELECT name, source, target, stored_as, keys, sequence_by, events_applied, last_sequence FROM cdcdb.flows").String()
+	want := "apply_cdc|users_cdf|users_current|SCD TYPE 2|{userid}|sequencenum|8|6\n"
+	if got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}

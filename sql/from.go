@@ -1,0 +1,489 @@
+package sql
+
+import (
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
+	"cdcdb/types"
+)
+
+// planFrom plans a FROM list: its items are cross-joined left to right, and
+// their relations are added to sc.
+func (pc *planCtx) planFrom(items []ast.TableExpr, sc *scope) (plan, error) {
+	var p plan
+	for _, item := range items {
+		ip, rels, err := pc.planTableExpr(item, sc)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rels {
+			sc.add(r)
+		}
+		if p == nil {
+			p = ip
+			continue
+		}
+		p = &joinPlan{left: p, right: ip, kind: ast.JoinCross, cols: append(append([]outCol(nil), p.columns()...), ip.columns()...)}
+	}
+	return p, nil
+}
+
+// planTableExpr plans one FROM item and returns the relations it brings into
+// scope (not yet added, so that ON conditions see exactly the join's sides).
+func (pc *planCtx) planTableExpr(t ast.TableExpr, sc *scope) (plan, []*scopeRel, error) {
+	switch t := t.(type) {
+	case *ast.TableRef:
+		return pc.planTableRef(t, sc)
+	case *ast.SubqueryTable:
+		parent := sc.parent
+		if t.Lateral {
+			parent = sc
+		}
+		p, err := pc.planQuery(t.Query, parent)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := ""
+		if t.Alias != nil {
+			name = t.Alias.Name
+		}
+		rel := relFromColumns(name, p.columns())
+		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+			return nil, nil, err
+		}
+		return p, []*scopeRel{rel}, nil
+	case *ast.FuncTable:
+		return pc.planFuncTable(t, sc)
+	case *ast.Join:
+		return pc.planJoin(t, sc)
+	}
+	return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "FROM item %T is not supported", t)
+}
+
+// applyAlias renames a relation and its leading columns per AS name (cols).
+func applyAlias(rel *scopeRel, a *ast.Alias, pos int) error {
+	if a == nil {
+		return nil
+	}
+	rel.name = a.Name
+	rel.schema = ""
+	if len(a.Columns) > len(rel.cols) {
+		return pgerror.New(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", a.Name, len(rel.cols), len(a.Columns)).WithPosition(pos + 1)
+	}
+	for i, c := range a.Columns {
+		rel.cols[i].name = c
+	}
+	return nil
+}
+
+func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, error) {
+	if len(t.Name.Parts) == 1 {
+		if def := sc.cte(t.Name.Parts[0]); def != nil {
+			if len(t.Periods) > 0 {
+				return nil, nil, periodOnNonTemporal(t)
+			}
+			rel := relFromColumns(def.name, def.cols)
+			if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+				return nil, nil, err
+			}
+			if w, ok := def.plan.(*workingTableScan); ok {
+				return w, []*scopeRel{rel}, nil
+			}
+			return &cteScan{def: def}, []*scopeRel{rel}, nil
+		}
+	}
+	if vt, ok := pc.lookupSystemTable(t.Name); ok {
+		if len(t.Periods) > 0 {
+			return nil, nil, periodOnNonTemporal(t)
+		}
+		rel := relFromColumns(t.Name.Name(), vt.cols)
+		rel.schema = vt.schema
+		for i := range rel.cols {
+			rel.cols[i].tableOID = vt.oid
+			rel.cols[i].attnum = int16(i + 1)
+		}
+		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+			return nil, nil, err
+		}
+		return &systemScan{vt: vt, pc: pc}, []*scopeRel{rel}, nil
+	}
+	tbl, schema, err := pc.lookupTable(t.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tbl.Kind == catalog.KindView {
+		stmts, err := parse.Parse(tbl.ViewQuery)
+		if err != nil || len(stmts) != 1 {
+			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
+		}
+		q, ok := stmts[0].(*ast.Select)
+		if !ok {
+			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
+		}
+		p, err := pc.planQuery(q, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		rel := relFromColumns(tbl.Name, p.columns())
+		for i, c := range tbl.LiveColumns() {
+			if i < len(rel.cols) {
+				rel.cols[i].name = c.Name
+			}
+		}
+		rel.schema = schema.Name
+		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+			return nil, nil, err
+		}
+		return p, []*scopeRel{rel}, nil
+	}
+	scan := newTableScan(tbl)
+	rel := &scopeRel{name: tbl.Name, schema: schema.Name, table: tbl}
+	for _, c := range scan.cols {
+		rel.cols = append(rel.cols, scopeCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
+	}
+	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+		return nil, nil, err
+	}
+	var p plan = scan
+	if len(t.Periods) > 0 {
+		if p, err = pc.applyPeriods(scan, tbl, t, sc); err != nil {
+			return nil, nil, err
+		}
+	}
+	return p, []*scopeRel{rel}, nil
+}
+
+func periodOnNonTemporal(t *ast.TableRef) error {
+	return pgerror.New(pgerror.WrongObjectType, "relation \"%s\" has no period %s", t.Name.Name(), t.Periods[0].Axis).WithPosition(t.Periods[0].Pos + 1)
+}
+
+// lookupTable resolves a table name through the session's search_path.
+func (pc *planCtx) lookupTable(q ast.QualifiedName) (*catalog.Table, *catalog.Schema, error) {
+	name := q.Name()
+	if len(q.Parts) > 3 {
+		return nil, nil, pgerror.New(pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", joinParts(q.Parts)).WithPosition(q.Pos + 1)
+	}
+	if len(q.Parts) == 3 && q.Parts[0] != "main" {
+		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
+	}
+	if s := q.Schema(); s != "" {
+		sc, ok := pc.cat.Schema(s)
+		if !ok {
+			return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", joinParts(q.Parts[len(q.Parts)-2:])).WithPosition(q.Pos + 1)
+		}
+		t, ok := pc.cat.Table(sc.OID, name)
+		if !ok {
+			return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", joinParts(q.Parts[len(q.Parts)-2:])).WithPosition(q.Pos + 1)
+		}
+		return t, sc, nil
+	}
+	for _, sname := range pc.sess.searchPath() {
+		sc, ok := pc.cat.Schema(sname)
+		if !ok {
+			continue
+		}
+		if t, ok := pc.cat.Table(sc.OID, name); ok {
+			return t, sc, nil
+		}
+	}
+	return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", name).WithPosition(q.Pos + 1)
+}
+
+func joinParts(parts []string) string {
+	s := ""
+	for i, p := range parts {
+		if i > 0 {
+			s += "."
+		}
+		s += p
+	}
+	return s
+}
+
+// creationSchema picks the schema a new object goes to: the one named, or
+// the first existing schema of search_path.
+func (pc *planCtx) creationSchema(q ast.QualifiedName) (*catalog.Schema, error) {
+	if len(q.Parts) == 3 && q.Parts[0] != "main" {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
+	}
+	if s := q.Schema(); s != "" {
+		sc, ok := pc.cat.Schema(s)
+		if !ok {
+			return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", s).WithPosition(q.Pos + 1)
+		}
+		return sc, nil
+	}
+	for _, sname := range pc.sess.searchPath() {
+		if catalog.IsSystemSchemaName(sname) {
+			continue
+		}
+		if sc, ok := pc.cat.Schema(sname); ok {
+			return sc, nil
+		}
+	}
+	return nil, pgerror.New(pgerror.UndefinedSchema, "no schema has been selected to create in").WithPosition(q.Pos + 1)
+}
+
+func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
+	lp, lrels, err := pc.planTableExpr(j.Left, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	rp, rrels, err := pc.planTableExpr(j.Right, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The join condition sees both sides (and outer levels).
+	js := newScope(sc.parent)
+	js.ctes = sc.ctes
+	for _, r := range lrels {
+		js.add(cloneRel(r))
+	}
+	lw := js.width
+	for _, r := range rrels {
+		js.add(cloneRel(r))
+	}
+	cols := append(append([]outCol(nil), lp.columns()...), rp.columns()...)
+	jp := &joinPlan{left: lp, right: rp, kind: j.Kind, cols: cols}
+	if j.Kind == ast.JoinCross && j.On == nil && len(j.Using) == 0 && !j.Natural {
+		return jp, append(lrels, rrels...), nil
+	}
+	b := pc.binder(js)
+	using := j.Using
+	if j.Natural {
+		using = nil
+		for _, lr := range lrels {
+			for _, lc := range lr.cols {
+				if lc.hidden {
+					continue
+				}
+				for _, rr := range rrels {
+					for _, rc := range rr.cols {
+						if !rc.hidden && rc.name == lc.name {
+							using = append(using, lc.name)
+						}
+					}
+				}
+			}
+		}
+	}
+	var conds []expr
+	if len(using) > 0 || j.Natural {
+		for _, name := range using {
+			li, lcol, err := findUsingColumn(js.rels[:len(lrels)], name, j)
+			if err != nil {
+				return nil, nil, err
+			}
+			ri, rcol, err := findUsingColumn(js.rels[len(lrels):], name, j)
+			if err != nil {
+				return nil, nil, err
+			}
+			eq, err := bindBinaryOp(b, "=", &colRef{idx: li, t: lcol.t}, &colRef{idx: ri, t: rcol.t})
+			if err != nil {
+				return nil, nil, withPos(err, nil)
+			}
+			conds = append(conds, eq)
+			jp.leftKeys = append(jp.leftKeys, eq.(*compareExpr).l)
+			jp.rightKeys = append(jp.rightKeys, shiftColumns(eq.(*compareExpr).r, -lw))
+			// The right side's column is merged into the left's: hide it
+			// from * and unqualified names.
+			for _, r := range rrels {
+				for i := range r.cols {
+					if r.cols[i].name == name {
+						r.cols[i].hidden = true
+					}
+				}
+			}
+		}
+	}
+	if j.On != nil {
+		cond, err := b.bindCondition(j.On, "JOIN/ON")
+		if err != nil {
+			return nil, nil, err
+		}
+		conds = append(conds, cond)
+		if len(using) == 0 {
+			jp.leftKeys, jp.rightKeys = equiJoinKeys(cond, lw)
+		}
+	}
+	for _, c := range conds {
+		if jp.cond == nil {
+			jp.cond = c
+		} else {
+			jp.cond = &andExpr{l: jp.cond, r: c}
+		}
+	}
+	rels := append(lrels, rrels...)
+	if j.Alias != nil {
+		merged := &scopeRel{name: j.Alias.Name}
+		for _, r := range rels {
+			for _, c := range r.cols {
+				if !c.hidden {
+					merged.cols = append(merged.cols, c)
+				}
+			}
+		}
+		if err := applyAlias(merged, j.Alias, j.Pos); err != nil {
+			return nil, nil, err
+		}
+		// Keep the row layout: project the visible columns.
+		var exprs []expr
+		var pcols []outCol
+		off := 0
+		for _, r := range rels {
+			for i, c := range r.cols {
+				if !c.hidden {
+					exprs = append(exprs, &colRef{idx: off + i, t: c.t})
+					pcols = append(pcols, cols[off+i])
+				}
+			}
+			off += len(r.cols)
+		}
+		return &projectPlan{input: jp, exprs: exprs, cols: pcols}, []*scopeRel{merged}, nil
+	}
+	return jp, rels, nil
+}
+
+func cloneRel(r *scopeRel) *scopeRel {
+	c := *r
+	c.cols = append([]scopeCol(nil), r.cols...)
+	return &c
+}
+
+func findUsingColumn(rels []*scopeRel, name string, j *ast.Join) (int, scopeCol, error) {
+	for _, r := range rels {
+		for i, c := range r.cols {
+			if c.name == name && !c.hidden {
+				return r.offset + i, c, nil
+			}
+		}
+	}
+	return 0, scopeCol{}, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, sideName(rels, j)).WithPosition(j.Pos + 1)
+}
+
+func sideName(rels []*scopeRel, j *ast.Join) string {
+	if len(rels) > 0 && rels[0].offset == 0 {
+		return "left"
+	}
+	return "right"
+}
+
+// equiJoinKeys extracts left = right column equalities from a join
+// condition so the join can hash; lw is the left side's width.
+func equiJoinKeys(cond expr, lw int) (left, right []expr) {
+	var visit func(e expr)
+	visit = func(e expr) {
+		switch e := e.(type) {
+		case *andExpr:
+			visit(e.l)
+			visit(e.r)
+		case *compareExpr:
+			if e.op != "=" {
+				return
+			}
+			ls, lok := sideOf(e.l, lw)
+			rs, rok := sideOf(e.r, lw)
+			if !lok || !rok || ls == rs {
+				return
+			}
+			l, r := e.l, e.r
+			if ls == 1 {
+				l, r = r, l
+			}
+			left = append(left, l)
+			right = append(right, shiftColumns(r, -lw))
+		}
+	}
+	visit(cond)
+	return left, right
+}
+
+// sideOf reports which join side (0 left, 1 right) an expression reads,
+// when it reads exactly one side's columns at the current level.
+func sideOf(e expr, lw int) (int, bool) {
+	switch e := e.(type) {
+	case *colRef:
+		if e.level != 0 {
+			return 0, false
+		}
+		if e.idx < lw {
+			return 0, true
+		}
+		return 1, true
+	case *castExpr:
+		return sideOf(e.x, lw)
+	}
+	return 0, false
+}
+
+// shiftColumns rebases current-level column references by delta (for
+// evaluating right-side keys against right rows alone).
+func shiftColumns(e expr, delta int) expr {
+	switch e := e.(type) {
+	case *colRef:
+		if e.level == 0 {
+			c := *e
+			c.idx += delta
+			return &c
+		}
+	case *castExpr:
+		c := *e
+		c.x = shiftColumns(e.x, delta)
+		return &c
+	}
+	return e
+}
+
+// cteScan reads a CTE's rows, computed once per execution.
+type cteScan struct {
+	def *cteDef
+}
+
+func (p *cteScan) columns() []outCol { return p.def.cols }
+
+func (p *cteScan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "CTE Scan on %s", p.def.name)
+}
+
+func (p *cteScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	if x.cteRows == nil {
+		x.cteRows = map[*cteDef][]Row{}
+	}
+	rows, ok := x.cteRows[p.def]
+	if !ok {
+		var err error
+		if rows, err = drain(x, p.def.plan, outer); err != nil {
+			return nil, err
+		}
+		x.cteRows[p.def] = rows
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+// drain runs a plan to completion and keeps its rows.
+func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
+	it, err := p.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer it.close()
+	var rows []Row
+	for {
+		r, err := it.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			return rows, nil
+		}
+		rows = append(rows, append(Row(nil), r...))
+	}
+}
+
+// typesOf lists plan column types.
+func typesOf(cols []outCol) []types.T { return colTypes(cols) }
+
+func qualifiedFromParts(parts []string) ast.QualifiedName {
+	return ast.QualifiedName{Parts: parts}
+}

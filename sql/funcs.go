@@ -1,0 +1,188 @@
+package sql
+
+import (
+	"strings"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// builtin is a scalar function: resolve checks and coerces the arguments
+// and gives the result type; call computes the result.
+type builtin struct {
+	resolve func(b *binder, args []expr) ([]expr, types.T, error)
+	call    func(x *execCtx, args []types.Value) (types.Value, error)
+	// strict functions return NULL for any NULL argument without being
+	// called.
+	strict bool
+}
+
+// builtins maps lower-case function names to implementations; filled by
+// the init functions of the funcs_*.go files.
+var builtins = map[string]*builtin{}
+
+func register(name string, b *builtin) { builtins[name] = b }
+
+// signature makes a resolver for fixed argument types (Unknown accepts any
+// type as is) and a fixed result type.
+func signature(ret types.OID, params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+	return func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != len(params) {
+			return nil, types.T{}, errNoFunction
+		}
+		out := make([]expr, len(args))
+		for i, a := range args {
+			if params[i] == types.Unknown {
+				out[i] = b.resolveUnknown(a)
+				continue
+			}
+			c, err := b.coerce(a, types.Of(params[i]))
+			if err != nil {
+				return nil, types.T{}, errNoFunction
+			}
+			out[i] = c
+		}
+		return out, types.Of(ret), nil
+	}
+}
+
+// variadicSig accepts min..max arguments (max < 0: any number), each
+// coerced to param.
+func variadicSig(ret, param types.OID, min, max int) func(*binder, []expr) ([]expr, types.T, error) {
+	return func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			return nil, types.T{}, errNoFunction
+		}
+		out := make([]expr, len(args))
+		for i, a := range args {
+			if param == types.Unknown {
+				out[i] = b.resolveUnknown(a)
+				continue
+			}
+			c, err := b.coerce(a, types.Of(param))
+			if err != nil {
+				return nil, types.T{}, errNoFunction
+			}
+			out[i] = c
+		}
+		return out, types.Of(ret), nil
+	}
+}
+
+// errNoFunction is replaced by PostgreSQL's full message where the call's
+// name and argument types are known.
+var errNoFunction = pgerror.New(pgerror.UndefinedFunction, "function does not exist")
+
+func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
+	name := fc.Name.Name()
+	if s := fc.Name.Schema(); s != "" && s != "pg_catalog" && s != "public" && s != "information_schema" {
+		return nil, pgerror.New(pgerror.UndefinedFunction, "function %s does not exist", joinParts(fc.Name.Parts)).WithPosition(fc.Pos + 1)
+	}
+	if fc.Over != nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "window functions are not supported yet").WithPosition(fc.Pos + 1)
+	}
+	if isAggregateName(name) {
+		if b.agg == nil {
+			return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed here").WithPosition(fc.Pos + 1)
+		}
+		if b.inAggArgs {
+			return nil, pgerror.New(pgerror.GroupingError, "aggregate function calls cannot be nested").WithPosition(fc.Pos + 1)
+		}
+		ex, _, err := b.agg.matchGroup(b, fc)
+		return ex, err
+	}
+	var args []expr
+	for _, a := range fc.Args {
+		x, err := b.bind(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+	}
+	switch name {
+	case "coalesce", "greatest", "least", "nullif":
+		return b.bindConditionalFunc(name, args, fc)
+	}
+	bi, ok := builtins[name]
+	if !ok {
+		return nil, noFunctionError(name, args, fc.Pos)
+	}
+	coerced, t, err := bi.resolve(b, args)
+	if err != nil {
+		if err == errNoFunction {
+			return nil, noFunctionError(name, args, fc.Pos)
+		}
+		return nil, withPos(err, fc)
+	}
+	return &funcExpr{name: name, args: coerced, fn: bi.call, strict: bi.strict, t: t}, nil
+}
+
+func noFunctionError(name string, args []expr, pos int) error {
+	return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).WithPosition(pos + 1).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// bindConditionalFunc binds COALESCE, GREATEST, LEAST and NULLIF, whose
+// arguments share one resolved type.
+func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall) (expr, error) {
+	upper := strings.ToUpper(name)
+	if len(args) == 0 || (name == "nullif" && len(args) != 2) {
+		return nil, noFunctionError(name, args, fc.Pos)
+	}
+	t, err := commonType(args, upper)
+	if err != nil {
+		return nil, withPos(err, fc)
+	}
+	if t.OID == types.Unknown {
+		t = textT()
+	}
+	for i := range args {
+		if args[i], err = b.coerce(args[i], t); err != nil {
+			return nil, withPos(err, fc)
+		}
+	}
+	switch name {
+	case "coalesce":
+		return &coalesceExpr{args: args, t: t}, nil
+	case "nullif":
+		return &funcExpr{name: name, args: args, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			if a[0] != nil && a[1] != nil && types.Compare(t, a[0], a[1]) == 0 {
+				return nil, nil
+			}
+			return a[0], nil
+		}}, nil
+	}
+	want := 1
+	if name == "least" {
+		want = -1
+	}
+	return &funcExpr{name: name, args: args, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		var best types.Value
+		for _, v := range a {
+			if v != nil && (best == nil || types.Compare(t, v, best)*want > 0) {
+				best = v
+			}
+		}
+		return best, nil
+	}}, nil
+}
+
+// bindSpecial binds the SQL-standard niladic functions.
+func (b *binder) bindSpecial(e *ast.SpecialFunc) (expr, error) {
+	name := map[string]string{
+		"CURRENT_DATE": "current_date", "CURRENT_TIMESTAMP": "now", "LOCALTIMESTAMP": "localtimestamp",
+		"CURRENT_TIME": "current_time", "LOCALTIME": "localtime",
+		"CURRENT_USER": "current_user", "SESSION_USER": "session_user", "USER": "current_user", "CURRENT_ROLE": "current_user",
+		"CURRENT_CATALOG": "current_database", "CURRENT_SCHEMA": "current_schema",
+	}[e.Name]
+	bi, ok := builtins[name]
+	if !ok {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", e.Name).WithPosition(e.Pos + 1)
+	}
+	args, t, err := bi.resolve(b, nil)
+	if err != nil {
+		return nil, withPos(err, e)
+	}
+	return &funcExpr{name: name, args: args, fn: bi.call, strict: bi.strict, t: t}, nil
+}

@@ -1,0 +1,204 @@
+package sql
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// numericArg resolves a one-argument numeric function that keeps its
+// argument's type (abs, sign, ceil, floor): integers, float8 or numeric.
+func sameNumericType(b *binder, args []expr) ([]expr, types.T, error) {
+	if len(args) < 1 {
+		return nil, types.T{}, errNoFunction
+	}
+	t := args[0].typ()
+	switch {
+	case t.OID == types.Unknown:
+		t = types.Of(types.Float8)
+	case t.OID == types.Float4:
+		t = types.Of(types.Float8)
+	case typeCategory(t.OID) != 'N' || isOidType(t.OID):
+		return nil, types.T{}, errNoFunction
+	}
+	t.Typmod = -1
+	out := make([]expr, len(args))
+	var err error
+	if out[0], err = b.coerce(args[0], t); err != nil {
+		return nil, types.T{}, errNoFunction
+	}
+	for i := 1; i < len(args); i++ {
+		if out[i], err = b.coerce(args[i], int4T()); err != nil {
+			return nil, types.T{}, errNoFunction
+		}
+	}
+	return out, t, nil
+}
+
+func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF func(z, x *apd.Decimal) error) *builtin {
+	return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 1 {
+			return nil, types.T{}, errNoFunction
+		}
+		out, t, err := sameNumericType(b, args)
+		if err == nil && isIntType(t.OID) && intF == nil {
+			// ceil/floor of an integer go through float8, as in PostgreSQL.
+			out[0] = &castExpr{x: out[0], to: types.Of(types.Float8)}
+			t = types.Of(types.Float8)
+		}
+		return out, t, err
+	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		switch v := a[0].(type) {
+		case int64:
+			return intF(v)
+		case float64:
+			return floatF(v), nil
+		case *apd.Decimal:
+			z := new(apd.Decimal)
+			if err := decF(z, v); err != nil {
+				return nil, err
+			}
+			return z, nil
+		}
+		return nil, pgerror.New(pgerror.InternalError, "unexpected numeric value %T", a[0])
+	}}
+}
+
+func init() {
+	register("abs", mathFn(func(v int64) (int64, error) {
+		if v == math.MinInt64 {
+			return 0, intRangeError(types.Int8)
+		}
+		if v < 0 {
+			return -v, nil
+		}
+		return v, nil
+	}, math.Abs, func(z, x *apd.Decimal) error { z.Abs(x); return nil }))
+	register("sign", mathFn(func(v int64) (int64, error) {
+		switch {
+		case v > 0:
+			return 1, nil
+		case v < 0:
+			return -1, nil
+		}
+		return 0, nil
+	}, func(v float64) float64 {
+		switch {
+		case v > 0:
+			return 1
+		case v < 0:
+			return -1
+		}
+		return 0
+	}, func(z, x *apd.Decimal) error { z.SetInt64(int64(x.Sign())); return nil }))
+	register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error { _, err := numericCtx.Ceil(z, x); return err }))
+	register("ceiling", builtins["ceil"])
+	register("floor", mathFn(nil, math.Floor, func(z, x *apd.Decimal) error { _, err := numericCtx.Floor(z, x); return err }))
+	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		scale := int64(0)
+		if len(a) == 2 {
+			scale = a[1].(int64)
+		}
+		switch v := a[0].(type) {
+		case float64:
+			return math.RoundToEven(v), nil
+		case *apd.Decimal:
+			z := new(apd.Decimal).Set(v)
+			return z, roundScale(z, int(scale))
+		}
+		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
+	}})
+	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		scale := int64(0)
+		if len(a) == 2 {
+			scale = a[1].(int64)
+		}
+		switch v := a[0].(type) {
+		case float64:
+			return math.Trunc(v), nil
+		case *apd.Decimal:
+			c := apd.BaseContext.WithPrecision(1000)
+			c.Rounding = apd.RoundDown
+			z := new(apd.Decimal)
+			_, err := c.Quantize(z, v, int32(-scale))
+			return z, err
+		}
+		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
+	}})
+	register("sqrt", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0].(float64) < 0 {
+			return nil, pgerror.New("2201F", "cannot take square root of a negative number")
+		}
+		return math.Sqrt(a[0].(float64)), nil
+	}})
+	register("power", &builtin{resolve: signature(types.Float8, types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return math.Pow(a[0].(float64), a[1].(float64)), nil
+	}})
+	register("pow", builtins["power"])
+	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return math.Exp(a[0].(float64)), nil
+	}})
+	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		v := a[0].(float64)
+		if v == 0 {
+			return nil, pgerror.New("2201E", "cannot take logarithm of zero")
+		}
+		if v < 0 {
+			return nil, pgerror.New("2201E", "cannot take logarithm of a negative number")
+		}
+		return math.Log(v), nil
+	}})
+	register("mod", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 2 {
+			return nil, types.T{}, errNoFunction
+		}
+		x, err := bindArithmetic(b, "%", args[0], args[1])
+		if err != nil {
+			return nil, types.T{}, errNoFunction
+		}
+		fe := x.(*funcExpr)
+		return fe.args, fe.t, nil
+	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		switch a[0].(type) {
+		case int64:
+			f, _ := intArith("%", types.Int8)
+			return f(x, a)
+		default:
+			f, _ := numericArith("%")
+			return f(x, a)
+		}
+	}})
+	register("random", &builtin{resolve: signature(types.Float8), call: func(*execCtx, []types.Value) (types.Value, error) {
+		return rand.Float64(), nil
+	}})
+	register("pi", &builtin{resolve: signature(types.Float8), call: func(*execCtx, []types.Value) (types.Value, error) {
+		return math.Pi, nil
+	}})
+}
+
+// roundResolve resolves round/trunc: round(float8), round(numeric [, int]).
+func roundResolve(b *binder, args []expr) ([]expr, types.T, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, types.T{}, errNoFunction
+	}
+	t := args[0].typ()
+	target := types.Of(types.Numeric)
+	if len(args) == 1 && (t.OID == types.Float8 || t.OID == types.Float4) {
+		target = types.Of(types.Float8)
+	}
+	out := make([]expr, len(args))
+	var err error
+	if out[0], err = b.coerce(args[0], target); err != nil {
+		return nil, types.T{}, errNoFunction
+	}
+	if len(args) == 2 {
+		if out[1], err = b.coerce(args[1], int4T()); err != nil {
+			return nil, types.T{}, errNoFunction
+		}
+	}
+	return out, target, nil
+}

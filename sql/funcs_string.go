@@ -1,0 +1,325 @@
+package sql
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+func textFn(f func(s string) types.Value) *builtin {
+	return &builtin{resolve: signature(types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return f(a[0].(string)), nil
+	}}
+}
+
+func init() {
+	register("lower", textFn(func(s string) types.Value { return strings.ToLower(s) }))
+	register("upper", textFn(func(s string) types.Value { return strings.ToUpper(s) }))
+	register("initcap", textFn(func(s string) types.Value {
+		var sb strings.Builder
+		prevAlnum := false
+		for _, r := range s {
+			if prevAlnum {
+				sb.WriteRune(unicode.ToLower(r))
+			} else {
+				sb.WriteRune(unicode.ToUpper(r))
+			}
+			prevAlnum = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
+		return sb.String()
+	}))
+	lengthFn := &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return int64(utf8.RuneCountInString(a[0].(string))), nil
+	}}
+	register("length", lengthFn)
+	register("char_length", lengthFn)
+	register("character_length", lengthFn)
+	register("octet_length", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return int64(len(a[0].(string))), nil
+	}})
+	register("reverse", textFn(func(s string) types.Value {
+		r := []rune(s)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return string(r)
+	}))
+	register("md5", textFn(func(s string) types.Value {
+		h := md5.Sum([]byte(s))
+		return hex.EncodeToString(h[:])
+	}))
+	register("quote_ident", textFn(func(s string) types.Value { return quoteIdent(s) }))
+	register("quote_literal", textFn(func(s string) types.Value { return quoteLiteral(s) }))
+	substr := &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) == 2 {
+			return signature(types.Text, types.Text, types.Int4)(b, args)
+		}
+		return signature(types.Text, types.Text, types.Int4, types.Int4)(b, args)
+	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		r := []rune(a[0].(string))
+		start := a[1].(int64)
+		end := int64(len(r)) + 1
+		if len(a) == 3 {
+			n := a[2].(int64)
+			if n < 0 {
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "negative substring length not allowed")
+			}
+			end = start + n
+		}
+		if start < 1 {
+			start = 1
+		}
+		if end > int64(len(r))+1 {
+			end = int64(len(r)) + 1
+		}
+		if start >= end {
+			return "", nil
+		}
+		return string(r[start-1 : end-1]), nil
+	}}
+	register("substr", substr)
+	register("substring", substr)
+	strpos := func(s, sub string) int64 {
+		i := strings.Index(s, sub)
+		if i < 0 {
+			return 0
+		}
+		return int64(utf8.RuneCountInString(s[:i])) + 1
+	}
+	register("strpos", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return strpos(a[0].(string), a[1].(string)), nil
+	}})
+	// The parser turns POSITION(a IN b) into position(a, b).
+	register("position", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return strpos(a[1].(string), a[0].(string)), nil
+	}})
+	register("replace", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[1].(string) == "" {
+			return a[0], nil
+		}
+		return strings.ReplaceAll(a[0].(string), a[1].(string), a[2].(string)), nil
+	}})
+	trimFn := func(f func(s, cut string) string) *builtin {
+		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) == 1 {
+				return signature(types.Text, types.Text)(b, args)
+			}
+			return signature(types.Text, types.Text, types.Text)(b, args)
+		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			cut := " "
+			if len(a) == 2 {
+				cut = a[1].(string)
+			}
+			return f(a[0].(string), cut), nil
+		}}
+	}
+	register("btrim", trimFn(strings.Trim))
+	register("trim", trimFn(strings.Trim))
+	register("ltrim", trimFn(strings.TrimLeft))
+	register("rtrim", trimFn(strings.TrimRight))
+	// concat and concat_ws take any types, each turned into text by its
+	// output function, and skip NULLs.
+	anyAsText := func(min int) func(b *binder, args []expr) ([]expr, types.T, error) {
+		return func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) < min {
+				return nil, types.T{}, errNoFunction
+			}
+			out := make([]expr, len(args))
+			for i, a := range args {
+				out[i] = toText(b.resolveUnknown(a))
+			}
+			return out, textT(), nil
+		}
+	}
+	register("concat", &builtin{resolve: anyAsText(1), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		var sb strings.Builder
+		for _, v := range a {
+			if v != nil {
+				sb.WriteString(v.(string))
+			}
+		}
+		return sb.String(), nil
+	}})
+	register("concat_ws", &builtin{resolve: anyAsText(2), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		var parts []string
+		for _, v := range a[1:] {
+			if v != nil {
+				parts = append(parts, v.(string))
+			}
+		}
+		return strings.Join(parts, a[0].(string)), nil
+	}})
+	register("left", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		r := []rune(a[0].(string))
+		n := int(a[1].(int64))
+		if n < 0 {
+			n = max(len(r)+n, 0)
+		}
+		return string(r[:min(n, len(r))]), nil
+	}})
+	register("right", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		r := []rune(a[0].(string))
+		n := int(a[1].(int64))
+		if n < 0 {
+			n = max(len(r)+n, 0)
+		}
+		n = min(n, len(r))
+		return string(r[len(r)-n:]), nil
+	}})
+	register("repeat", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		n := a[1].(int64)
+		if n <= 0 {
+			return "", nil
+		}
+		if int64(len(a[0].(string)))*n > 1<<28 {
+			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested length too large")
+		}
+		return strings.Repeat(a[0].(string), int(n)), nil
+	}})
+	pad := func(left bool) *builtin {
+		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) == 2 {
+				return signature(types.Text, types.Text, types.Int4)(b, args)
+			}
+			return signature(types.Text, types.Text, types.Int4, types.Text)(b, args)
+		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			r := []rune(a[0].(string))
+			n := int(a[1].(int64))
+			fill := []rune(" ")
+			if len(a) == 3 {
+				fill = []rune(a[2].(string))
+			}
+			if n <= len(r) || len(fill) == 0 {
+				return string(r[:max(min(n, len(r)), 0)]), nil
+			}
+			padding := make([]rune, 0, n-len(r))
+			for i := 0; len(padding) < n-len(r); i++ {
+				padding = append(padding, fill[i%len(fill)])
+			}
+			if left {
+				return string(padding) + string(r), nil
+			}
+			return string(r) + string(padding), nil
+		}}
+	}
+	register("lpad", pad(true))
+	register("rpad", pad(false))
+	register("split_part", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		n := a[2].(int64)
+		if n == 0 {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "field position must not be zero")
+		}
+		parts := []string{a[0].(string)}
+		if a[1].(string) != "" {
+			parts = strings.Split(a[0].(string), a[1].(string))
+		}
+		if n < 0 {
+			n = int64(len(parts)) + n + 1
+		}
+		if n < 1 || n > int64(len(parts)) {
+			return "", nil
+		}
+		return parts[n-1], nil
+	}})
+	register("starts_with", &builtin{resolve: signature(types.Bool, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return strings.HasPrefix(a[0].(string), a[1].(string)), nil
+	}})
+	register("chr", &builtin{resolve: signature(types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		n := a[0].(int64)
+		if n <= 0 || n > unicode.MaxRune {
+			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", n)
+		}
+		return string(rune(n)), nil
+	}})
+	register("ascii", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		r, _ := utf8.DecodeRuneInString(a[0].(string))
+		if a[0].(string) == "" {
+			return int64(0), nil
+		}
+		return int64(r), nil
+	}})
+	register("to_hex", &builtin{resolve: signature(types.Text, types.Int8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
+	}})
+	register("regexp_replace", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) == 3 {
+			return signature(types.Text, types.Text, types.Text, types.Text)(b, args)
+		}
+		return signature(types.Text, types.Text, types.Text, types.Text, types.Text)(b, args)
+	}, strict: true, call: regexpReplace})
+}
+
+var (
+	regexpMu    sync.Mutex
+	regexpCache = map[string]*regexp.Regexp{}
+)
+
+// regexpReplace is regexp_replace(source, pattern, replacement [, flags]):
+// flag g replaces every match, i ignores case; \1..\9 and \& in the
+// replacement insert groups as in PostgreSQL.
+func regexpReplace(_ *execCtx, a []types.Value) (types.Value, error) {
+	src, pat, repl := a[0].(string), a[1].(string), a[2].(string)
+	flags := ""
+	if len(a) == 4 {
+		flags = a[3].(string)
+	}
+	re, err := compileRegex(&regexpMu, regexpCache, pat, strings.Contains(flags, "i"))
+	if err != nil {
+		return nil, err
+	}
+	goRepl := convertReplacement(repl)
+	if strings.Contains(flags, "g") {
+		return re.ReplaceAllString(src, goRepl), nil
+	}
+	loc := re.FindStringSubmatchIndex(src)
+	if loc == nil {
+		return src, nil
+	}
+	var dst []byte
+	dst = re.ExpandString(dst, goRepl, src, loc)
+	return src[:loc[0]] + string(dst) + src[loc[1]:], nil
+}
+
+// convertReplacement turns PostgreSQL's \1 and \& into Go's ${1} and ${0},
+// and escapes Go's $.
+func convertReplacement(r string) string {
+	var sb strings.Builder
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		switch {
+		case c == '$':
+			sb.WriteString("$$")
+		case c == '\\' && i+1 < len(r) && r[i+1] >= '0' && r[i+1] <= '9':
+			sb.WriteString("${" + string(r[i+1]) + "}")
+			i++
+		case c == '\\' && i+1 < len(r) && r[i+1] == '&':
+			sb.WriteString("${0}")
+			i++
+		case c == '\\' && i+1 < len(r) && r[i+1] == '\\':
+			sb.WriteByte('\\')
+			i++
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
+}
+
+// quoteLiteral quotes a string as an SQL literal, as quote_literal does.
+func quoteLiteral(s string) string {
+	if strings.Contains(s, `\`) {
+		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

@@ -1,0 +1,256 @@
+package sql
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// bindJSONOrArrayOp resolves the json operators (->, ->>, #>, #>>, @>, <@,
+// ?) and the array ones (@>, <@, &&).
+func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
+	lt := l.typ().OID
+	if lt == types.Unknown && (op == "->" || op == "->>") {
+		var err error
+		if l, err = b.resolveUnknownAs(l, types.Of(types.JSONB)); err != nil {
+			return nil, err
+		}
+		lt = types.JSONB
+	}
+	if lt == types.JSON || lt == types.JSONB {
+		switch op {
+		case "->", "->>":
+			r = b.resolveUnknown(r)
+			if !isIntType(r.typ().OID) {
+				var err error
+				if r, err = b.coerce(r, textT()); err != nil {
+					return nil, operatorError(op, l.typ(), r.typ())
+				}
+			}
+			asText := op == "->>"
+			t := types.Of(lt)
+			if asText {
+				t = textT()
+			}
+			return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				return jsonExtract(a[0].(string), a[1], asText, lt == types.JSONB)
+			}}, nil
+		}
+		return nil, operatorError(op, l.typ(), r.typ())
+	}
+	if typeCategory(lt) == 'A' || typeCategory(r.typ().OID) == 'A' {
+		if l.typ().OID == types.Unknown {
+			var err error
+			if l, err = b.coerce(l, r.typ()); err != nil {
+				return nil, err
+			}
+		}
+		if r.typ().OID == types.Unknown {
+			var err error
+			if r, err = b.coerce(r, l.typ()); err != nil {
+				return nil, err
+			}
+		}
+		if l.typ().OID != r.typ().OID {
+			return nil, operatorError(op, l.typ(), r.typ())
+		}
+		info, _ := types.Lookup(l.typ().OID)
+		et := types.Of(info.ElemOID)
+		contains := func(a, b types.ArrayValue) bool {
+			for _, y := range b.Elems {
+				found := false
+				for _, x := range a.Elems {
+					if x != nil && y != nil && types.Compare(et, x, y) == 0 {
+						found = true
+						break
+					}
+				}
+				if !found {
+					return false
+				}
+			}
+			return true
+		}
+		var fn func(a, b types.ArrayValue) bool
+		switch op {
+		case "@>":
+			fn = contains
+		case "<@":
+			fn = func(a, b types.ArrayValue) bool { return contains(b, a) }
+		case "&&":
+			fn = func(a, b types.ArrayValue) bool {
+				for _, y := range b.Elems {
+					for _, x := range a.Elems {
+						if x != nil && y != nil && types.Compare(et, x, y) == 0 {
+							return true
+						}
+					}
+				}
+				return false
+			}
+		default:
+			return nil, operatorError(op, l.typ(), r.typ())
+		}
+		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: boolT(), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return fn(a[0].(types.ArrayValue), a[1].(types.ArrayValue)), nil
+		}}, nil
+	}
+	return nil, operatorError(op, l.typ(), r.typ())
+}
+
+// jsonExtract implements -> and ->>: a key of an object or an element of an
+// array (negative indexes count from the end).
+func jsonExtract(doc string, key types.Value, asText, binary bool) (types.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(doc)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type json")
+	}
+	var elem any
+	switch k := key.(type) {
+	case string:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, nil
+		}
+		if elem, ok = obj[k]; !ok {
+			return nil, nil
+		}
+	case int64:
+		arr, ok := v.([]any)
+		if !ok {
+			return nil, nil
+		}
+		i := int(k)
+		if i < 0 {
+			i += len(arr)
+		}
+		if i < 0 || i >= len(arr) {
+			return nil, nil
+		}
+		elem = arr[i]
+	}
+	if elem == nil {
+		if asText {
+			return nil, nil
+		}
+		return "null", nil
+	}
+	if s, ok := elem.(string); ok && asText {
+		return s, nil
+	}
+	if n, ok := elem.(json.Number); ok {
+		return n.String(), nil
+	}
+	if bv, ok := elem.(bool); ok {
+		return strconv.FormatBool(bv), nil
+	}
+	out, err := json.Marshal(elem)
+	if err != nil {
+		return nil, err
+	}
+	if binary {
+		// Re-read through the jsonb input function for jsonb's spacing.
+		v, err := types.ParseText(types.Of(types.JSONB), string(out))
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	return string(out), nil
+}
+
+// jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
+// sides become array elements.
+func jsonbConcat(_ *execCtx, a []types.Value) (types.Value, error) {
+	var l, r any
+	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(a[1].(string)), &r); err != nil {
+		return nil, err
+	}
+	var out any
+	lo, lok := l.(map[string]any)
+	ro, rok := r.(map[string]any)
+	if lok && rok {
+		for k, v := range ro {
+			lo[k] = v
+		}
+		out = lo
+	} else {
+		var arr []any
+		if la, ok := l.([]any); ok {
+			arr = append(arr, la...)
+		} else {
+			arr = append(arr, l)
+		}
+		if ra, ok := r.([]any); ok {
+			arr = append(arr, ra...)
+		} else {
+			arr = append(arr, r)
+		}
+		out = arr
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return types.ParseText(types.Of(types.JSONB), string(b))
+}
+
+// bindArrayConcat is array || array, array || element and element || array.
+func bindArrayConcat(b *binder, l, r expr) (expr, error) {
+	lt, rt := l.typ(), r.typ()
+	la, ra := typeCategory(lt.OID) == 'A', typeCategory(rt.OID) == 'A'
+	var at types.T
+	var err error
+	switch {
+	case la && ra:
+		at = lt
+		if r, err = b.coerce(r, at); err != nil {
+			return nil, operatorError("||", lt, rt)
+		}
+	case la:
+		at = lt
+		info, _ := types.Lookup(at.OID)
+		if rt.OID == types.Unknown {
+			// 'x' beside an array is read as an array literal, as in PostgreSQL.
+			if r, err = b.resolveUnknownAs(r, at); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if r, err = b.coerce(r, types.Of(info.ElemOID)); err != nil {
+			return nil, operatorError("||", lt, rt)
+		}
+		r = &arrayExpr{elems: []expr{r}, elem: info.ElemOID, t: at}
+	default:
+		at = rt
+		info, _ := types.Lookup(at.OID)
+		if lt.OID == types.Unknown {
+			if l, err = b.resolveUnknownAs(l, at); err != nil {
+				return nil, err
+			}
+			break
+		}
+		if l, err = b.coerce(l, types.Of(info.ElemOID)); err != nil {
+			return nil, operatorError("||", lt, rt)
+		}
+		l = &arrayExpr{elems: []expr{l}, elem: info.ElemOID, t: at}
+	}
+	return &funcExpr{name: "array_cat", args: []expr{l, r}, t: at, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil {
+			return a[1], nil
+		}
+		if a[1] == nil {
+			return a[0], nil
+		}
+		x, y := a[0].(types.ArrayValue), a[1].(types.ArrayValue)
+		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
+	}}, nil
+}

@@ -1,0 +1,744 @@
+package sql
+
+import (
+	"math"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// typeCategory is PostgreSQL's pg_type.typcategory, which drives implicit
+// conversions between types.
+func typeCategory(oid types.OID) byte {
+	switch oid {
+	case types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
+		types.Oid, types.Regclass, types.Regtype, types.Regproc, types.Regnamespace, types.Regrole, types.Regprocedure:
+		return 'N'
+	case types.Text, types.Varchar, types.Bpchar, types.Name, types.Char, types.Unknown:
+		return 'S'
+	case types.Date, types.Timestamp, types.Timestamptz, types.Time:
+		return 'D'
+	case types.Interval:
+		return 'T'
+	case types.Bool:
+		return 'B'
+	case types.JSON, types.JSONB:
+		return 'J'
+	case types.UUID:
+		return 'U'
+	case types.Bytea:
+		return 'X'
+	case types.Record:
+		return 'R'
+	}
+	if info, ok := types.Lookup(oid); ok && info.ElemOID != 0 {
+		return 'A'
+	}
+	return 'U'
+}
+
+// numericRank orders the numeric types by PostgreSQL's implicit widening.
+func numericRank(oid types.OID) int {
+	switch oid {
+	case types.Int2:
+		return 1
+	case types.Int4:
+		return 2
+	case types.Oid, types.Regclass, types.Regtype, types.Regproc, types.Regnamespace, types.Regrole, types.Regprocedure:
+		return 3
+	case types.Int8:
+		return 4
+	case types.Numeric:
+		return 5
+	case types.Float4:
+		return 6
+	case types.Float8:
+		return 7
+	}
+	return 0
+}
+
+func isIntType(oid types.OID) bool {
+	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
+}
+
+func isOidType(oid types.OID) bool {
+	r := numericRank(oid)
+	return r == 3
+}
+
+// implicitCastOK reports the conversions PostgreSQL applies without being
+// asked.
+func implicitCastOK(from, to types.OID) bool {
+	if from == to || from == types.Unknown {
+		return true
+	}
+	cf, ct := typeCategory(from), typeCategory(to)
+	switch {
+	case cf == 'N' && ct == 'N':
+		rf, rt := numericRank(from), numericRank(to)
+		if isOidType(to) {
+			return isIntType(from) || isOidType(from)
+		}
+		return rf < rt || (isOidType(from) && rt >= 3)
+	case cf == 'S' && ct == 'S':
+		return to != types.Char && to != types.Name || from == types.Unknown || from == types.Text || from == types.Varchar
+	case from == types.Date && (to == types.Timestamp || to == types.Timestamptz):
+		return true
+	case from == types.Timestamp && to == types.Timestamptz:
+		return true
+	case from == types.JSON && to == types.JSONB, from == types.JSONB && to == types.JSON:
+		return false
+	case ct == 'S' && to == types.Text && (cf == 'S'):
+		return true
+	}
+	return false
+}
+
+// assignmentCastOK adds what INSERT and UPDATE accept beyond implicit casts:
+// narrowing numerics, anything to a string type, and the reverse datetime
+// conversions.
+func assignmentCastOK(from, to types.OID) bool {
+	cf, ct := typeCategory(from), typeCategory(to)
+	switch {
+	case cf == 'N' && ct == 'N':
+		return true
+	case ct == 'S' && to != types.Char:
+		return true
+	case cf == 'D' && ct == 'D':
+		return !(from == types.Time || to == types.Time) || from == to
+	case from == types.JSON && to == types.JSONB, from == types.JSONB && to == types.JSON:
+		return true
+	}
+	return false
+}
+
+// explicitCastOK adds what CAST accepts: everything to and from text, and
+// the few special conversions.
+func explicitCastOK(from, to types.OID) bool {
+	if implicitCastOK(from, to) || assignmentCastOK(from, to) {
+		return true
+	}
+	cf, ct := typeCategory(from), typeCategory(to)
+	switch {
+	case cf == 'S' || ct == 'S':
+		return true
+	case from == types.Int4 && to == types.Bool, from == types.Bool && to == types.Int4:
+		return true
+	case cf == 'D' && to == types.Time:
+		return from == types.Timestamp || from == types.Timestamptz
+	case from == types.Interval && to == types.Time, from == types.Time && to == types.Interval:
+		return true
+	case cf == 'A' && ct == 'A':
+		return true
+	}
+	return false
+}
+
+// commonType finds the type several expressions (CASE branches, IN lists,
+// operands) are brought to, as PostgreSQL's UNION/CASE resolution does.
+func commonType(xs []expr, construct string) (types.T, error) {
+	var best types.T = unknownT()
+	for _, x := range xs {
+		t := x.typ()
+		if t.OID == types.Unknown {
+			continue
+		}
+		if best.OID == types.Unknown {
+			best = t
+			continue
+		}
+		if best.OID == t.OID {
+			if best.Typmod != t.Typmod {
+				best.Typmod = -1
+			}
+			continue
+		}
+		cb, ct := typeCategory(best.OID), typeCategory(t.OID)
+		switch {
+		case cb == 'N' && ct == 'N':
+			if numericRank(t.OID) > numericRank(best.OID) {
+				best = types.Of(t.OID)
+			}
+		case cb == 'S' && ct == 'S':
+			best = textT()
+		case cb == 'D' && ct == 'D' && best.OID != types.Time && t.OID != types.Time:
+			if dtRank(t.OID) > dtRank(best.OID) {
+				best = types.Of(t.OID)
+			}
+		default:
+			return best, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", construct, typeName(best), typeName(t))
+		}
+	}
+	return best, nil
+}
+
+func dtRank(oid types.OID) int {
+	switch oid {
+	case types.Date:
+		return 1
+	case types.Timestamp:
+		return 2
+	}
+	return 3
+}
+
+// operatorError is PostgreSQL's "operator does not exist".
+func operatorError(op string, l, r types.T) *pgerror.Error {
+	return pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r)).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// comparisonFunc maps a comparison operator to a test on Compare's result.
+func comparisonFunc(op string) (func(c int) bool, error) {
+	switch op {
+	case "=":
+		return func(c int) bool { return c == 0 }, nil
+	case "<>", "!=":
+		return func(c int) bool { return c != 0 }, nil
+	case "<":
+		return func(c int) bool { return c < 0 }, nil
+	case "<=":
+		return func(c int) bool { return c <= 0 }, nil
+	case ">":
+		return func(c int) bool { return c > 0 }, nil
+	case ">=":
+		return func(c int) bool { return c >= 0 }, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s", op)
+}
+
+// bindBinaryOp resolves an infix operator for its operand types.
+func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
+	switch op {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		return bindComparison(b, op, l, r)
+	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
+		ct, err := commonType([]expr{l, r}, op)
+		if err != nil {
+			return nil, err
+		}
+		if ct.OID == types.Unknown {
+			ct = textT()
+		}
+		if l, err = b.coerce(l, ct); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, ct); err != nil {
+			return nil, err
+		}
+		return &distinctExpr{l: l, r: r, t: ct, not: op == "IS NOT DISTINCT FROM"}, nil
+	case "||":
+		return bindConcat(b, l, r)
+	case "+", "-", "*", "/", "%", "^":
+		return bindArithmetic(b, op, l, r)
+	case "~", "~*", "!~", "!~*":
+		var err error
+		if l, err = b.coerce(b.resolveUnknown(l), textT()); err != nil {
+			return nil, operatorError(op, l.typ(), r.typ())
+		}
+		if r, err = b.coerce(r, textT()); err != nil {
+			return nil, operatorError(op, l.typ(), r.typ())
+		}
+		return newRegexMatch(op, l, r), nil
+	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "&&":
+		return bindJSONOrArrayOp(b, op, l, r)
+	}
+	return nil, operatorError(op, l.typ(), r.typ())
+}
+
+func bindComparison(b *binder, op string, l, r expr) (expr, error) {
+	lt, rt := l.typ(), r.typ()
+	var ct types.T
+	switch {
+	case lt.OID == types.Unknown && rt.OID == types.Unknown:
+		ct = textT()
+	case lt.OID == types.Unknown:
+		ct = rt
+	case rt.OID == types.Unknown:
+		ct = lt
+	default:
+		var err error
+		ct, err = commonType([]expr{l, r}, op)
+		if err != nil {
+			return nil, operatorError(op, lt, rt)
+		}
+	}
+	ct.Typmod = -1
+	var err error
+	if l, err = b.coerce(l, ct); err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, ct); err != nil {
+		return nil, err
+	}
+	test, err := comparisonFunc(op)
+	if err != nil {
+		return nil, err
+	}
+	return &compareExpr{l: l, r: r, t: ct, test: test, op: op}, nil
+}
+
+// compareExpr is a comparison of two values of one type.
+type compareExpr struct {
+	l, r expr
+	t    types.T
+	test func(int) bool
+	op   string
+}
+
+func (e *compareExpr) eval(env *evalEnv) (types.Value, error) {
+	a, err := e.l.eval(env)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	c, err := e.r.eval(env)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return e.test(types.Compare(e.t, a, c)), nil
+}
+func (e *compareExpr) typ() types.T { return boolT() }
+
+// distinctExpr is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
+type distinctExpr struct {
+	l, r expr
+	t    types.T
+	not  bool
+}
+
+func (e *distinctExpr) eval(env *evalEnv) (types.Value, error) {
+	a, err := e.l.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.r.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	var distinct bool
+	switch {
+	case a == nil && c == nil:
+		distinct = false
+	case a == nil || c == nil:
+		distinct = true
+	default:
+		distinct = types.Compare(e.t, a, c) != 0
+	}
+	return distinct != e.not, nil
+}
+func (e *distinctExpr) typ() types.T { return boolT() }
+
+func bindConcat(b *binder, l, r expr) (expr, error) {
+	lt, rt := l.typ(), r.typ()
+	la, ra := typeCategory(lt.OID) == 'A', typeCategory(rt.OID) == 'A'
+	if la || ra {
+		return bindArrayConcat(b, l, r)
+	}
+	if lt.OID == types.JSONB && rt.OID == types.JSONB {
+		return &funcExpr{name: "jsonb_concat", args: []expr{l, r}, fn: jsonbConcat, strict: true, t: types.Of(types.JSONB)}, nil
+	}
+	// text || anything (non-array) converts the other side to text, as
+	// PostgreSQL's anynonarray || text operators do.
+	if typeCategory(lt.OID) != 'S' && typeCategory(rt.OID) != 'S' {
+		return nil, operatorError("||", lt, rt)
+	}
+	l, r = b.resolveUnknown(l), b.resolveUnknown(r)
+	return &funcExpr{name: "textcat", args: []expr{toText(l), toText(r)}, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return a[0].(string) + a[1].(string), nil
+	}, strict: true, t: textT()}, nil
+}
+
+// toText converts an expression to text with its output function.
+func toText(x expr) expr {
+	if x.typ().OID == types.Text {
+		return x
+	}
+	return &castExpr{x: x, to: textT(), explicit: true}
+}
+
+func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
+	lt, rt := l.typ(), r.typ()
+	// Unknown literals take the other side's type, as PostgreSQL resolves
+	// "x + '1'".
+	if lt.OID == types.Unknown && rt.OID == types.Unknown {
+		return nil, pgerror.New(pgerror.AmbiguousFunction, "operator is not unique: unknown %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
+	if lt.OID == types.Unknown {
+		var err error
+		if l, err = b.resolveUnknownAs(l, unknownPeer(op, rt, true)); err != nil {
+			return nil, err
+		}
+		lt = l.typ()
+	}
+	if rt.OID == types.Unknown {
+		var err error
+		if r, err = b.resolveUnknownAs(r, unknownPeer(op, lt, false)); err != nil {
+			return nil, err
+		}
+		rt = r.typ()
+	}
+	if typeCategory(lt.OID) == 'N' && typeCategory(rt.OID) == 'N' {
+		rank := numericRank(lt.OID)
+		if numericRank(rt.OID) > rank {
+			rank = numericRank(rt.OID)
+		}
+		var t types.T
+		switch {
+		case lt.OID == rt.OID && rank != 3:
+			t = types.Of(lt.OID)
+		case (lt.OID == types.Float4) != (rt.OID == types.Float4) && rank == 6:
+			t = types.Of(types.Float8)
+		default:
+			for _, c := range []types.OID{types.Int2, types.Int4, types.Int8, types.Int8, types.Numeric, types.Float4, types.Float8} {
+				if numericRank(c) == rank || (rank == 3 && c == types.Int8) {
+					t = types.Of(c)
+					break
+				}
+			}
+		}
+		if op == "^" && t.OID != types.Numeric {
+			t = types.Of(types.Float8)
+		}
+		var err error
+		if l, err = b.coerce(l, t); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, t); err != nil {
+			return nil, err
+		}
+		fn, err := arithmeticFunc(op, t.OID)
+		if err != nil {
+			return nil, operatorError(op, lt, rt)
+		}
+		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: t}, nil
+	}
+	if fn, t, ok := datetimeArithmetic(op, lt.OID, rt.OID); ok {
+		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: types.Of(t)}, nil
+	}
+	return nil, operatorError(op, lt, rt)
+}
+
+// unknownPeer picks the type an unknown literal takes beside a typed operand
+// of an arithmetic operator: the same type, except that beside a datetime it
+// is an interval (now() - '1 day').
+func unknownPeer(op string, other types.T, unknownOnLeft bool) types.T {
+	switch other.OID {
+	case types.Timestamp, types.Timestamptz, types.Date, types.Time:
+		if op == "-" && unknownOnLeft {
+			return other
+		}
+		return types.Of(types.Interval)
+	}
+	return other
+}
+
+func arithmeticFunc(op string, t types.OID) (func(*execCtx, []types.Value) (types.Value, error), error) {
+	switch t {
+	case types.Int2, types.Int4, types.Int8:
+		return intArith(op, t)
+	case types.Float4, types.Float8:
+		return floatArith(op, t == types.Float4)
+	case types.Numeric:
+		return numericArith(op)
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "no arithmetic for type")
+}
+
+func intRangeError(t types.OID) error {
+	switch t {
+	case types.Int2:
+		return pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
+	case types.Int4:
+		return pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	return pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
+}
+
+func intFits(t types.OID, v int64) bool {
+	switch t {
+	case types.Int2:
+		return v >= math.MinInt16 && v <= math.MaxInt16
+	case types.Int4:
+		return v >= math.MinInt32 && v <= math.MaxInt32
+	}
+	return true
+}
+
+func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Value, error), error) {
+	check := func(v int64, overflow bool) (types.Value, error) {
+		if overflow || !intFits(t, v) {
+			return nil, intRangeError(t)
+		}
+		return v, nil
+	}
+	switch op {
+	case "+":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			s := x + y
+			return check(s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0))
+		}, nil
+	case "-":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			s := x - y
+			return check(s, (x >= 0 && y < 0 && s < 0) || (x < 0 && y > 0 && s >= 0))
+		}, nil
+	case "*":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if x == 0 || y == 0 {
+				return int64(0), nil
+			}
+			s := x * y
+			return check(s, s/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
+		}, nil
+	case "/":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if y == 0 {
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			if y == -1 {
+				return check(-x, x == math.MinInt64)
+			}
+			return x / y, nil
+		}, nil
+	case "%":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if y == 0 {
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			if y == -1 {
+				return int64(0), nil
+			}
+			return x % y, nil
+		}, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Value, error), error) {
+	round := func(v float64) (types.Value, error) {
+		if single {
+			f := float32(v)
+			if math.IsInf(float64(f), 0) && !math.IsInf(v, 0) {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+			}
+			return float64(f), nil
+		}
+		return v, nil
+	}
+	overflow := func(x, y, v float64) (types.Value, error) {
+		if math.IsInf(v, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+		}
+		return round(v)
+	}
+	switch op {
+	case "+":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			return overflow(x, y, x+y)
+		}, nil
+	case "-":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			return overflow(x, y, x-y)
+		}, nil
+	case "*":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			return overflow(x, y, x*y)
+		}, nil
+	case "/":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			if y == 0 {
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			return overflow(x, y, x/y)
+		}, nil
+	case "%":
+		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+	case "^":
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			if x == 0 && y < 0 {
+				return nil, pgerror.New("2201F", "zero raised to a negative power is undefined")
+			}
+			if x < 0 && y != math.Trunc(y) {
+				return nil, pgerror.New("2201F", "a negative number raised to a non-integer power yields a complex result")
+			}
+			return overflow(x, y, math.Pow(x, y))
+		}, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+// numericCtx is the arithmetic context for numeric: generous precision,
+// with PostgreSQL's result scales applied per operation.
+var numericCtx = apd.BaseContext.WithPrecision(1000)
+
+func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error), error) {
+	bin := func(f func(z, x, y *apd.Decimal) error) func(*execCtx, []types.Value) (types.Value, error) {
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			z := new(apd.Decimal)
+			if err := f(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal)); err != nil {
+				return nil, err
+			}
+			return z, nil
+		}
+	}
+	switch op {
+	case "+":
+		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Add(z, x, y); return err }), nil
+	case "-":
+		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Sub(z, x, y); return err }), nil
+	case "*":
+		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Mul(z, x, y); return err }), nil
+	case "/":
+		return bin(func(z, x, y *apd.Decimal) error {
+			if y.IsZero() {
+				return pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			return numericDivide(z, x, y)
+		}), nil
+	case "%":
+		return bin(func(z, x, y *apd.Decimal) error {
+			if y.IsZero() {
+				return pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			_, err := numericCtx.Rem(z, x, y)
+			return err
+		}), nil
+	case "^":
+		return bin(func(z, x, y *apd.Decimal) error {
+			_, err := apd.BaseContext.WithPrecision(40).Pow(z, x, y)
+			if err == nil {
+				return roundScale(z, max(16, -int(z.Exponent)))
+			}
+			return err
+		}), nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+// numericDivide divides with PostgreSQL's choice of result scale: at least
+// 16 significant digits, and no fewer decimals than either input shows.
+func numericDivide(z, x, y *apd.Decimal) error {
+	// Estimate the quotient's decimal weight from the operands' weights.
+	wx := int(x.NumDigits()) + int(x.Exponent)
+	wy := int(y.NumDigits()) + int(y.Exponent)
+	qweight := wx - wy
+	scale := 16 - qweight
+	if s := -int(x.Exponent); s > scale {
+		scale = s
+	}
+	if s := -int(y.Exponent); s > scale {
+		scale = s
+	}
+	if scale < 0 {
+		scale = 0
+	}
+	if scale > 1000 {
+		scale = 1000
+	}
+	c := apd.BaseContext.WithPrecision(uint32(max(qweight, 0) + scale + 10))
+	if _, err := c.Quo(z, x, y); err != nil {
+		return err
+	}
+	return roundScale(z, scale)
+}
+
+// roundScale rounds d half away from zero to scale decimals, as numeric does.
+func roundScale(d *apd.Decimal, scale int) error {
+	c := apd.BaseContext.WithPrecision(1000)
+	c.Rounding = apd.RoundHalfUp
+	_, err := c.Quantize(d, d, int32(-scale))
+	return err
+}
+
+func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
+	t := x.typ()
+	if t.OID == types.Unknown {
+		var err error
+		if x, err = b.resolveUnknownAs(x, types.Of(types.Numeric)); err != nil {
+			return nil, err
+		}
+		t = x.typ()
+	}
+	switch op {
+	case "+":
+		if typeCategory(t.OID) == 'N' || t.OID == types.Interval {
+			return x, nil
+		}
+	case "-":
+		switch {
+		case isIntType(t.OID):
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				v := a[0].(int64)
+				if v == math.MinInt64 || !intFits(t.OID, -v) {
+					return nil, intRangeError(t.OID)
+				}
+				return -v, nil
+			}}, nil
+		case t.OID == types.Float4 || t.OID == types.Float8:
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				return -a[0].(float64), nil
+			}}, nil
+		case t.OID == types.Numeric:
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				return new(apd.Decimal).Neg(a[0].(*apd.Decimal)), nil
+			}}, nil
+		case t.OID == types.Interval:
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				iv := a[0].(types.IntervalValue)
+				return types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
+			}}, nil
+		}
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s", op, typeName(t)).WithPosition(pos + 1).
+		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+}
+
+// bindLike binds LIKE / ILIKE / SIMILAR TO.
+func (b *binder) bindLike(e *ast.Like) (expr, error) {
+	x, err := b.bind(e.X)
+	if err != nil {
+		return nil, err
+	}
+	p, err := b.bind(e.Pattern)
+	if err != nil {
+		return nil, err
+	}
+	x = b.resolveUnknown(x)
+	if typeCategory(x.typ().OID) != 'S' {
+		op := "~~"
+		if e.ILike {
+			op = "~~*"
+		}
+		return nil, operatorError(op, x.typ(), p.typ()).WithPosition(e.Pos + 1)
+	}
+	if p, err = b.coerce(p, textT()); err != nil {
+		return nil, withPos(err, e.Pattern)
+	}
+	var esc expr
+	if e.Escape != nil {
+		if esc, err = b.bindAs(e.Escape, textT(), "ESCAPE"); err != nil {
+			return nil, err
+		}
+	}
+	return newLikeExpr(toText(x), p, esc, e.Not, e.ILike, e.Similar), nil
+}
+
+// caseFold lower-cases for ILIKE and ~* the way PostgreSQL does in the C
+// locale for ASCII, and by Unicode rules beyond it.
+func caseFold(s string) string { return strings.ToLower(s) }

@@ -1,0 +1,206 @@
+package sql
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// likeExpr matches text against a LIKE, ILIKE or SIMILAR TO pattern. A
+// constant pattern is compiled once; a computed one is compiled per distinct
+// value through a small cache.
+type likeExpr struct {
+	x, pattern, escape  expr
+	not, ilike, similar bool
+
+	mu    sync.Mutex
+	cache map[string]*regexp.Regexp
+}
+
+func newLikeExpr(x, pattern, escape expr, not, ilike, similar bool) *likeExpr {
+	return &likeExpr{x: x, pattern: pattern, escape: escape, not: not, ilike: ilike, similar: similar, cache: map[string]*regexp.Regexp{}}
+}
+
+func (e *likeExpr) typ() types.T { return boolT() }
+
+func (e *likeExpr) eval(env *evalEnv) (types.Value, error) {
+	s, err := e.x.eval(env)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	p, err := e.pattern.eval(env)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	esc := "\\"
+	if e.escape != nil {
+		v, err := e.escape.eval(env)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		esc = v.(string)
+	}
+	re, err := e.compile(p.(string), esc)
+	if err != nil {
+		return nil, err
+	}
+	return re.MatchString(s.(string)) != e.not, nil
+}
+
+func (e *likeExpr) compile(pattern, esc string) (*regexp.Regexp, error) {
+	key := esc + "\x00" + pattern
+	e.mu.Lock()
+	re, ok := e.cache[key]
+	e.mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	var src string
+	var err error
+	if e.similar {
+		src, err = similarToRegex(pattern, esc)
+	} else {
+		src, err = likeToRegex(pattern, esc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if e.ilike {
+		src = "(?i)" + src
+	}
+	re, err = regexp.Compile(src)
+	if err != nil {
+		return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+	}
+	e.mu.Lock()
+	if len(e.cache) > 64 {
+		e.cache = map[string]*regexp.Regexp{}
+	}
+	e.cache[key] = re
+	e.mu.Unlock()
+	return re, nil
+}
+
+// likeToRegex translates a LIKE pattern: % is any string, _ any one
+// character, the escape character quotes the next one.
+func likeToRegex(p, esc string) (string, error) {
+	escRune := rune(-1)
+	if esc != "" {
+		rs := []rune(esc)
+		if len(rs) != 1 {
+			return "", pgerror.New(pgerror.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
+		}
+		escRune = rs[0]
+	}
+	var sb strings.Builder
+	sb.WriteString("(?s)^")
+	rs := []rune(p)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == escRune:
+			if i+1 >= len(rs) {
+				return "", pgerror.New(pgerror.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+			}
+			i++
+			sb.WriteString(regexp.QuoteMeta(string(rs[i])))
+		case r == '%':
+			sb.WriteString(".*")
+		case r == '_':
+			sb.WriteString(".")
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	sb.WriteString("$")
+	return sb.String(), nil
+}
+
+// similarToRegex translates SQL's SIMILAR TO pattern to a regular
+// expression anchored at both ends.
+func similarToRegex(p, esc string) (string, error) {
+	var sb strings.Builder
+	sb.WriteString("(?s)^(?:")
+	rs := []rune(p)
+	escRune := rune(-1)
+	if esc != "" {
+		escRune = []rune(esc)[0]
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == escRune && i+1 < len(rs):
+			i++
+			sb.WriteString(regexp.QuoteMeta(string(rs[i])))
+		case r == '%':
+			sb.WriteString(".*")
+		case r == '_':
+			sb.WriteString(".")
+		case r == '.' || r == '^' || r == '$':
+			sb.WriteString("\\" + string(r))
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteString(")$")
+	return sb.String(), nil
+}
+
+// regexMatch is ~, ~*, !~ and !~*: POSIX-style regular expression matching
+// (RE2 syntax, which covers the expressions clients send).
+type regexMatch struct {
+	l, r     expr
+	not, ci  bool
+	mu       sync.Mutex
+	compiled map[string]*regexp.Regexp
+}
+
+func newRegexMatch(op string, l, r expr) *regexMatch {
+	return &regexMatch{l: l, r: r, not: strings.HasPrefix(op, "!"), ci: strings.HasSuffix(op, "*"), compiled: map[string]*regexp.Regexp{}}
+}
+
+func (e *regexMatch) typ() types.T { return boolT() }
+
+func (e *regexMatch) eval(env *evalEnv) (types.Value, error) {
+	s, err := e.l.eval(env)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	p, err := e.r.eval(env)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	re, err := compileRegex(&e.mu, e.compiled, p.(string), e.ci)
+	if err != nil {
+		return nil, err
+	}
+	return re.MatchString(s.(string)) != e.not, nil
+}
+
+// compileRegex compiles a PostgreSQL regular expression through a cache.
+func compileRegex(mu *sync.Mutex, cache map[string]*regexp.Regexp, p string, ci bool) (*regexp.Regexp, error) {
+	mu.Lock()
+	re, ok := cache[p]
+	mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	src := p
+	if ci {
+		src = "(?i)" + src
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+	}
+	mu.Lock()
+	if len(cache) > 64 {
+		clear(cache)
+	}
+	cache[p] = re
+	mu.Unlock()
+	return re, nil
+}

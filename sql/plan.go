@@ -1,0 +1,462 @@
+package sql
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// outCol describes one output column of a plan node.
+type outCol struct {
+	name     string
+	t        types.T
+	tableOID uint32
+	attnum   int16
+}
+
+// plan is a node of a query plan: a source of rows.
+type plan interface {
+	columns() []outCol
+	// open starts producing rows. outer is the row of the enclosing query
+	// for correlated subqueries (nil at the top).
+	open(x *execCtx, outer *evalEnv) (rowIter, error)
+	// explain appends this node's EXPLAIN lines at the given depth.
+	explain(depth int, out *[]string)
+}
+
+// rowIter yields rows; next returns a nil row at the end. A returned row is
+// valid until the next call; callers that keep it copy it.
+type rowIter interface {
+	next() (Row, error)
+	close()
+}
+
+func explainLine(out *[]string, depth int, format string, args ...any) {
+	prefix := ""
+	if depth > 0 {
+		prefix = strings.Repeat("      ", depth-1) + "  ->  "
+	}
+	*out = append(*out, prefix+fmt.Sprintf(format, args...))
+}
+
+// sliceIter yields a fixed list of rows.
+type sliceIter struct {
+	rows []Row
+	i    int
+}
+
+func (it *sliceIter) next() (Row, error) {
+	if it.i >= len(it.rows) {
+		return nil, nil
+	}
+	r := it.rows[it.i]
+	it.i++
+	return r, nil
+}
+func (it *sliceIter) close() {}
+
+// ---------------------------------------------------------------- VALUES
+
+// valuesPlan produces rows of expressions (VALUES, or a FROM-less SELECT's
+// single empty row).
+type valuesPlan struct {
+	rows [][]expr
+	cols []outCol
+}
+
+func (p *valuesPlan) columns() []outCol { return p.cols }
+
+func (p *valuesPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	env := &evalEnv{outer: outer, x: x}
+	rows := make([]Row, len(p.rows))
+	for i, r := range p.rows {
+		row := make(Row, len(r))
+		for j, e := range r {
+			v, err := e.eval(env)
+			if err != nil {
+				return nil, err
+			}
+			row[j] = v
+		}
+		rows[i] = row
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+func (p *valuesPlan) explain(depth int, out *[]string) {
+	if len(p.cols) == 0 {
+		explainLine(out, depth, "Result")
+		return
+	}
+	explainLine(out, depth, "Values Scan on \"*VALUES*\"")
+}
+
+// ---------------------------------------------------------------- filter
+
+type filterPlan struct {
+	input plan
+	cond  expr
+}
+
+func (p *filterPlan) columns() []outCol { return p.input.columns() }
+
+func (p *filterPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	in, err := p.input.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &filterIter{in: in, cond: p.cond, env: evalEnv{outer: outer, x: x}}, nil
+}
+
+func (p *filterPlan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Filter")
+	p.input.explain(depth+1, out)
+}
+
+type filterIter struct {
+	in   rowIter
+	cond expr
+	env  evalEnv
+}
+
+func (it *filterIter) next() (Row, error) {
+	for {
+		r, err := it.in.next()
+		if err != nil || r == nil {
+			return nil, err
+		}
+		if err := it.env.x.checkCancel(); err != nil {
+			return nil, err
+		}
+		it.env.row = r
+		v, err := it.cond.eval(&it.env)
+		if err != nil {
+			return nil, err
+		}
+		if v == true {
+			return r, nil
+		}
+	}
+}
+func (it *filterIter) close() { it.in.close() }
+
+// ---------------------------------------------------------------- project
+
+type projectPlan struct {
+	input plan
+	exprs []expr
+	cols  []outCol
+}
+
+func (p *projectPlan) columns() []outCol { return p.cols }
+
+func (p *projectPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	in, err := p.input.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &projectIter{in: in, exprs: p.exprs, env: evalEnv{outer: outer, x: x}}, nil
+}
+
+func (p *projectPlan) explain(depth int, out *[]string) { p.input.explain(depth, out) }
+
+type projectIter struct {
+	in    rowIter
+	exprs []expr
+	env   evalEnv
+}
+
+func (it *projectIter) next() (Row, error) {
+	r, err := it.in.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	it.env.row = r
+	out := make(Row, len(it.exprs))
+	for i, e := range it.exprs {
+		v, err := e.eval(&it.env)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+func (it *projectIter) close() { it.in.close() }
+
+// ---------------------------------------------------------------- sort
+
+type sortKey struct {
+	e          expr
+	desc       bool
+	nullsFirst bool
+}
+
+type sortPlan struct {
+	input plan
+	keys  []sortKey
+}
+
+func (p *sortPlan) columns() []outCol { return p.input.columns() }
+
+func (p *sortPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	in, err := p.input.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	defer in.close()
+	type keyed struct {
+		row  Row
+		keys []types.Value
+	}
+	var rows []keyed
+	env := &evalEnv{outer: outer, x: x}
+	for {
+		r, err := in.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			break
+		}
+		if err := x.checkCancel(); err != nil {
+			return nil, err
+		}
+		env.row = r
+		k := make([]types.Value, len(p.keys))
+		for i, sk := range p.keys {
+			if k[i], err = sk.e.eval(env); err != nil {
+				return nil, err
+			}
+		}
+		rows = append(rows, keyed{row: append(Row(nil), r...), keys: k})
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		return compareSortKeys(p.keys, rows[i].keys, rows[j].keys) < 0
+	})
+	out := make([]Row, len(rows))
+	for i := range rows {
+		out[i] = rows[i].row
+	}
+	return &sliceIter{rows: out}, nil
+}
+
+// compareSortKeys orders two rows' sort keys with each key's direction and
+// NULL placement.
+func compareSortKeys(keys []sortKey, a, b []types.Value) int {
+	for i, sk := range keys {
+		x, y := a[i], b[i]
+		var c int
+		switch {
+		case x == nil && y == nil:
+			c = 0
+		case x == nil:
+			if sk.nullsFirst {
+				return -1
+			}
+			return 1
+		case y == nil:
+			if sk.nullsFirst {
+				return 1
+			}
+			return -1
+		default:
+			c = types.Compare(sk.e.typ(), x, y)
+			if sk.desc {
+				c = -c
+			}
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func (p *sortPlan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Sort")
+	p.input.explain(depth+1, out)
+}
+
+// ---------------------------------------------------------------- limit
+
+type limitPlan struct {
+	input         plan
+	limit, offset expr
+}
+
+func (p *limitPlan) columns() []outCol { return p.input.columns() }
+
+func (p *limitPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	env := &evalEnv{outer: outer, x: x}
+	limit, offset := int64(-1), int64(0)
+	if p.limit != nil {
+		v, err := p.limit.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			limit = v.(int64)
+			if limit < 0 {
+				return nil, pgerror.New(pgerror.InvalidRowCountInLimit, "LIMIT must not be negative")
+			}
+		}
+	}
+	if p.offset != nil {
+		v, err := p.offset.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			offset = v.(int64)
+			if offset < 0 {
+				return nil, pgerror.New(pgerror.InvalidRowCountInResultOffset, "OFFSET must not be negative")
+			}
+		}
+	}
+	in, err := p.input.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &limitIter{in: in, limit: limit, offset: offset}, nil
+}
+
+func (p *limitPlan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Limit")
+	p.input.explain(depth+1, out)
+}
+
+type limitIter struct {
+	in            rowIter
+	limit, offset int64
+	seen          int64
+}
+
+func (it *limitIter) next() (Row, error) {
+	for it.offset > 0 {
+		r, err := it.in.next()
+		if err != nil || r == nil {
+			return nil, err
+		}
+		it.offset--
+	}
+	if it.limit >= 0 && it.seen >= it.limit {
+		return nil, nil
+	}
+	r, err := it.in.next()
+	if err != nil || r == nil {
+		return nil, err
+	}
+	it.seen++
+	return r, nil
+}
+func (it *limitIter) close() { it.in.close() }
+
+// ---------------------------------------------------------------- distinct
+
+// distinctPlan removes duplicate rows, or with on set keeps the first row of
+// each group of equal DISTINCT ON keys (the input is sorted by them).
+type distinctPlan struct {
+	input plan
+	on    []expr
+}
+
+func (p *distinctPlan) columns() []outCol { return p.input.columns() }
+
+func (p *distinctPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	in, err := p.input.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &distinctIter{in: in, p: p, seen: map[string]bool{}, env: evalEnv{outer: outer, x: x}}, nil
+}
+
+func (p *distinctPlan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Unique")
+	p.input.explain(depth+1, out)
+}
+
+type distinctIter struct {
+	in   rowIter
+	p    *distinctPlan
+	seen map[string]bool
+	env  evalEnv
+}
+
+func (it *distinctIter) next() (Row, error) {
+	for {
+		r, err := it.in.next()
+		if err != nil || r == nil {
+			return nil, err
+		}
+		var key string
+		if it.p.on != nil {
+			it.env.row = r
+			vals := make([]types.Value, len(it.p.on))
+			for i, e := range it.p.on {
+				if vals[i], err = e.eval(&it.env); err != nil {
+					return nil, err
+				}
+			}
+			key = rowKey(vals, exprTypes(it.p.on))
+		} else {
+			key = rowKey(r, colTypes(it.p.input.columns()))
+		}
+		if it.seen[key] {
+			continue
+		}
+		it.seen[key] = true
+		return r, nil
+	}
+}
+func (it *distinctIter) close() { it.in.close() }
+
+func exprTypes(es []expr) []types.T {
+	out := make([]types.T, len(es))
+	for i, e := range es {
+		out[i] = e.typ()
+	}
+	return out
+}
+
+func colTypes(cs []outCol) []types.T {
+	out := make([]types.T, len(cs))
+	for i, c := range cs {
+		out[i] = c.t
+	}
+	return out
+}
+
+// rowKey encodes values so that rows equal under SQL's grouping rules (NULL
+// equal to NULL, 1.0 equal to 1.00) get the same key.
+func rowKey(vals []types.Value, ts []types.T) string {
+	var sb strings.Builder
+	for i, v := range vals {
+		if v == nil {
+			sb.WriteString("\x00N")
+			continue
+		}
+		sb.WriteString("\x00V")
+		sb.WriteString(groupKeyText(ts[i], v))
+	}
+	return sb.String()
+}
+
+// groupKeyText is the grouping identity of one value: storage's
+// order-preserving key encoding, which already makes equal values (1.0 and
+// 1.00, -0 and 0) encode the same.
+func groupKeyText(t types.T, v types.Value) string {
+	b, err := storage.AppendKey(nil, v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func sortStable(rows []Row, less func(a, b Row) bool) {
+	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
+}

@@ -1,0 +1,580 @@
+package sql
+
+import (
+	"strconv"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// cteDef is a WITH query visible to the query it belongs to. Its rows are
+// computed once per execution and shared by every reference.
+type cteDef struct {
+	name string
+	plan plan
+	cols []outCol
+}
+
+// planQuery plans a full query expression at a new query level nested in
+// parent (nil at the top level).
+func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
+	sc := newScope(parent)
+	if sel.With != nil {
+		sc.ctes = map[string]*cteDef{}
+		for _, c := range sel.With.CTEs {
+			q, ok := c.Query.(*ast.Select)
+			if !ok {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "data-modifying statements in WITH are not supported").WithPosition(c.Pos + 1)
+			}
+			var p plan
+			var err error
+			if sel.With.Recursive && selectReferences(q, c.Name) {
+				p, err = pc.planRecursiveCTE(c, q, sc)
+			} else {
+				p, err = pc.planQuery(q, sc)
+			}
+			if err != nil {
+				return nil, err
+			}
+			cols := append([]outCol(nil), p.columns()...)
+			if len(c.Columns) > 0 {
+				if len(c.Columns) > len(cols) {
+					return nil, pgerror.New(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Name, len(cols), len(c.Columns)).WithPosition(c.Pos + 1)
+				}
+				for i, n := range c.Columns {
+					cols[i].name = n
+				}
+			}
+			sc.ctes[c.Name] = &cteDef{name: c.Name, plan: p, cols: cols}
+		}
+	}
+	var p plan
+	var err error
+	switch body := sel.Body.(type) {
+	case *ast.SelectCore:
+		return pc.planCore(body, sc, sel)
+	default:
+		p, err = pc.planSetExpr(body, sc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// ORDER BY / LIMIT over a set operation, VALUES or parenthesized query
+	// refer to its output columns.
+	if len(sel.OrderBy) > 0 {
+		outScope := newScope(sc)
+		outScope.add(relFromColumns("", p.columns()))
+		b := pc.binder(outScope)
+		var keys []sortKey
+		for _, o := range sel.OrderBy {
+			var e expr
+			if idx, ok, err := outputOrdinal(o.Expr, len(p.columns())); err != nil {
+				return nil, err
+			} else if ok {
+				c := p.columns()[idx]
+				e = &colRef{idx: idx, t: c.t}
+			} else if e, err = b.bind(o.Expr); err != nil {
+				return nil, err
+			}
+			keys = append(keys, sortKey{e: b.resolveUnknown(e), desc: o.Desc, nullsFirst: nullsFirst(o)})
+		}
+		p = &sortPlan{input: p, keys: keys}
+	}
+	return pc.planLimit(p, sel, sc)
+}
+
+func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope) (plan, error) {
+	if sel.Limit == nil && sel.Offset == nil {
+		return p, nil
+	}
+	b := pc.binder(newScope(sc))
+	lp := &limitPlan{input: p}
+	var err error
+	if sel.Limit != nil {
+		if lp.limit, err = b.bindAs(sel.Limit, int8T(), "LIMIT"); err != nil {
+			return nil, err
+		}
+	}
+	if sel.Offset != nil {
+		if lp.offset, err = b.bindAs(sel.Offset, int8T(), "OFFSET"); err != nil {
+			return nil, err
+		}
+	}
+	return lp, nil
+}
+
+// outputOrdinal recognizes ORDER BY / GROUP BY n.
+func outputOrdinal(e ast.Expr, n int) (int, bool, error) {
+	lit, ok := e.(*ast.Literal)
+	if !ok || lit.Kind != ast.LitInteger {
+		return 0, false, nil
+	}
+	i, err := strconv.Atoi(lit.Value)
+	if err != nil || i < 1 || i > n {
+		return 0, false, pgerror.New(pgerror.InvalidColumnReference, "ORDER BY position %s is not in select list", lit.Value).WithPosition(lit.Pos + 1)
+	}
+	return i - 1, true, nil
+}
+
+func relFromColumns(name string, cols []outCol) *scopeRel {
+	r := &scopeRel{name: name}
+	for _, c := range cols {
+		r.cols = append(r.cols, scopeCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
+	}
+	return r
+}
+
+// planSetExpr plans VALUES, a set operation or a parenthesized query.
+func (pc *planCtx) planSetExpr(body ast.SetExpr, sc *scope) (plan, error) {
+	switch body := body.(type) {
+	case *ast.Select:
+		return pc.planQuery(body, sc.parent)
+	case *ast.SelectCore:
+		return pc.planCore(body, newScope(sc.parent), &ast.Select{Body: body})
+	case *ast.Values:
+		return pc.planValues(body, sc)
+	case *ast.SetOp:
+		return pc.planSetOp(body, sc)
+	}
+	return nil, pgerror.New(pgerror.FeatureNotSupported, "query form %T is not supported", body)
+}
+
+func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
+	b := pc.binder(newScope(sc))
+	rows := make([][]expr, len(v.Rows))
+	width := -1
+	for i, r := range v.Rows {
+		if width >= 0 && len(r) != width {
+			return nil, pgerror.New(pgerror.SyntaxError, "VALUES lists must all be the same length").WithPosition(v.Pos + 1)
+		}
+		width = len(r)
+		for _, e := range r {
+			x, err := b.bind(e)
+			if err != nil {
+				return nil, err
+			}
+			rows[i] = append(rows[i], x)
+		}
+	}
+	cols := make([]outCol, width)
+	for j := 0; j < width; j++ {
+		column := make([]expr, len(rows))
+		for i := range rows {
+			column[i] = rows[i][j]
+		}
+		t, err := commonType(column, "VALUES")
+		if err != nil {
+			return nil, withPos(err, v.Rows[0][j])
+		}
+		if t.OID == types.Unknown {
+			t = textT()
+		}
+		for i := range rows {
+			if rows[i][j], err = b.coerce(rows[i][j], t); err != nil {
+				return nil, withPos(err, v.Rows[i][j])
+			}
+		}
+		cols[j] = outCol{name: "column" + strconv.Itoa(j+1), t: t}
+	}
+	return &valuesPlan{rows: rows, cols: cols}, nil
+}
+
+// planCore plans SELECT ... FROM ... WHERE ... GROUP BY ... HAVING, with the
+// ORDER BY and LIMIT of the query it heads (they may name its FROM columns).
+func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (plan, error) {
+	var input plan
+	if len(core.From) == 0 {
+		input = &valuesPlan{rows: [][]expr{{}}}
+	} else {
+		var err error
+		if input, err = pc.planFrom(core.From, sc); err != nil {
+			return nil, err
+		}
+	}
+	b := pc.binder(sc)
+	if core.Where != nil {
+		if containsAggregate(core.Where) {
+			return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in WHERE").WithPosition(core.Where.Position() + 1)
+		}
+		cond, err := b.bindCondition(core.Where, "WHERE")
+		if err != nil {
+			return nil, err
+		}
+		input = pushFilter(input, cond)
+	}
+
+	// Expand the select list.
+	type target struct {
+		ast   ast.Expr
+		name  string
+		bound expr
+		col   outCol
+	}
+	var targets []target
+	for _, t := range core.Targets {
+		if t.Star {
+			rels := sc.rels
+			if t.Table != nil {
+				r, err := sc.relByName(t.Table)
+				if err != nil {
+					return nil, err
+				}
+				rels = []*scopeRel{r}
+			}
+			if len(rels) == 0 && t.Table == nil {
+				return nil, pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid").WithPosition(t.Pos + 1)
+			}
+			for _, r := range rels {
+				for i, c := range r.cols {
+					if c.hidden {
+						continue
+					}
+					ref := &ast.ColumnRef{Parts: []string{r.name, c.name}, Pos: t.Pos}
+					targets = append(targets, target{ast: ref, name: c.name, bound: &colRef{idx: r.offset + i, t: c.t, name: c.name},
+						col: outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum}})
+				}
+			}
+			continue
+		}
+		name := t.Alias
+		if name == "" {
+			name = columnName(t.Expr)
+		}
+		targets = append(targets, target{ast: t.Expr, name: name})
+	}
+
+	// Decide whether this level aggregates.
+	aggregating := len(core.GroupBy) > 0 || (core.Having != nil)
+	for _, t := range targets {
+		if !aggregating && containsAggregate(t.ast) {
+			aggregating = true
+		}
+	}
+	for _, o := range sel.OrderBy {
+		if !aggregating && containsAggregate(o.Expr) {
+			aggregating = true
+		}
+	}
+
+	var agg *aggCtx
+	if aggregating {
+		agg = &aggCtx{}
+		for _, g := range core.GroupBy {
+			ge := g
+			// GROUP BY n and GROUP BY output-alias name select-list entries.
+			if idx, ok, err := outputOrdinal(g, len(targets)); err != nil {
+				return nil, err
+			} else if ok {
+				ge = targets[idx].ast
+			} else if ref, ok := g.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
+				if _, _, _, err := sc.resolveColumn(ref); err != nil {
+					for _, t := range targets {
+						if t.name == ref.Parts[0] {
+							ge = t.ast
+							break
+						}
+					}
+				}
+			}
+			if containsAggregate(ge) {
+				return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY").WithPosition(g.Position() + 1)
+			}
+			x, err := b.bind(ge)
+			if err != nil {
+				return nil, err
+			}
+			agg.groupFP = append(agg.groupFP, fingerprint(ge))
+			agg.groupExprs = append(agg.groupExprs, b.resolveUnknown(x))
+		}
+		b = &binder{pc: pc, sc: sc, agg: agg}
+	}
+
+	// Bind the select list.
+	for i := range targets {
+		t := &targets[i]
+		if t.bound != nil && agg == nil {
+			continue
+		}
+		x, err := b.bind(t.ast)
+		if err != nil {
+			return nil, err
+		}
+		x = b.resolveUnknown(x)
+		t.bound = x
+		col := outCol{name: t.name, t: x.typ()}
+		if ref, ok := t.ast.(*ast.ColumnRef); ok && agg == nil {
+			if lvl, _, sc2, err := sc.resolveColumn(ref); err == nil && lvl == 0 {
+				col.tableOID, col.attnum = sc2.tableOID, sc2.attnum
+			}
+		}
+		if t.col.tableOID != 0 && agg == nil {
+			col.tableOID, col.attnum = t.col.tableOID, t.col.attnum
+		}
+		t.col = col
+	}
+
+	var having expr
+	if core.Having != nil {
+		var err error
+		if having, err = b.bindCondition(core.Having, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+
+	// ORDER BY: output ordinals, output names, or expressions (added as
+	// hidden columns when not in the select list).
+	exprs := make([]expr, len(targets))
+	cols := make([]outCol, len(targets))
+	for i, t := range targets {
+		exprs[i], cols[i] = t.bound, t.col
+	}
+	visible := len(exprs)
+	var keys []sortKey
+	for _, o := range sel.OrderBy {
+		idx := -1
+		if i, ok, err := outputOrdinal(o.Expr, visible); err != nil {
+			return nil, err
+		} else if ok {
+			idx = i
+		} else if ref, ok := o.Expr.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
+			for i, t := range targets {
+				if t.name == ref.Parts[0] {
+					if _, ok := t.ast.(*ast.ColumnRef); ok || true {
+						idx = i
+						break
+					}
+				}
+			}
+			if idx >= 0 {
+				// A FROM column of the same name wins in PostgreSQL only when
+				// no output column has the name; an output alias wins here.
+			}
+		}
+		if idx < 0 {
+			fp := fingerprint(o.Expr)
+			for i, t := range targets {
+				if fingerprint(t.ast) == fp {
+					idx = i
+					break
+				}
+			}
+		}
+		if idx < 0 {
+			x, err := b.bind(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			x = b.resolveUnknown(x)
+			if core.Distinct && len(core.DistinctOn) == 0 {
+				return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list").WithPosition(o.Expr.Position() + 1)
+			}
+			exprs = append(exprs, x)
+			cols = append(cols, outCol{name: "?column?", t: x.typ()})
+			idx = len(exprs) - 1
+		}
+		keys = append(keys, sortKey{e: &colRef{idx: idx, t: cols[idx].t}, desc: o.Desc, nullsFirst: nullsFirst(o)})
+	}
+
+	var distinctOn []expr
+	for _, d := range core.DistinctOn {
+		idx := -1
+		if i, ok, err := outputOrdinal(d, visible); err != nil {
+			return nil, err
+		} else if ok {
+			idx = i
+		} else {
+			fp := fingerprint(d)
+			for i, t := range targets {
+				if fingerprint(t.ast) == fp {
+					idx = i
+					break
+				}
+			}
+		}
+		if idx < 0 {
+			x, err := b.bind(d)
+			if err != nil {
+				return nil, err
+			}
+			exprs = append(exprs, b.resolveUnknown(x))
+			cols = append(cols, outCol{name: "?column?", t: x.typ()})
+			idx = len(exprs) - 1
+		}
+		distinctOn = append(distinctOn, &colRef{idx: idx, t: cols[idx].t})
+	}
+
+	p := input
+	if agg != nil {
+		aggCols := make([]outCol, 0, len(agg.groupExprs)+len(agg.aggs))
+		for _, g := range agg.groupExprs {
+			aggCols = append(aggCols, outCol{name: "?column?", t: g.typ()})
+		}
+		for _, a := range agg.aggs {
+			aggCols = append(aggCols, outCol{name: a.fn.name, t: a.t})
+		}
+		p = &aggPlan{input: p, groupExprs: agg.groupExprs, aggs: agg.aggs, cols: aggCols}
+		if having != nil {
+			p = &filterPlan{input: p, cond: having}
+		}
+	}
+	p = &projectPlan{input: p, exprs: exprs, cols: cols}
+	if len(keys) > 0 {
+		p = &sortPlan{input: p, keys: keys}
+	}
+	if core.Distinct {
+		p = &distinctPlan{input: p, on: distinctOn}
+	}
+	p, err := pc.planLimit(p, sel, sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(exprs) > visible {
+		strip := make([]expr, visible)
+		for i := range strip {
+			strip[i] = &colRef{idx: i, t: cols[i].t}
+		}
+		p = &projectPlan{input: p, exprs: strip, cols: cols[:visible]}
+	}
+	return p, nil
+}
+
+// columnName is the output name PostgreSQL gives an unaliased select-list
+// expression.
+func columnName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.ColumnRef:
+		return e.Parts[len(e.Parts)-1]
+	case *ast.FuncCall:
+		return e.Name.Name()
+	case *ast.Cast:
+		if n := columnName(e.X); n != "?column?" {
+			return n
+		}
+		if e.Syntax == "literal" || true {
+			return castColumnName(e.Type)
+		}
+	case *ast.Case:
+		return "case"
+	case *ast.ArrayExpr, *ast.ArraySubquery:
+		return "array"
+	case *ast.Exists:
+		return "exists"
+	case *ast.RowExpr:
+		return "row"
+	case *ast.Subquery:
+		if core, ok := e.Query.Body.(*ast.SelectCore); ok && len(core.Targets) == 1 && !core.Targets[0].Star {
+			if core.Targets[0].Alias != "" {
+				return core.Targets[0].Alias
+			}
+			return columnName(core.Targets[0].Expr)
+		}
+	case *ast.SpecialFunc:
+		switch e.Name {
+		case "USER":
+			return "current_user"
+		}
+		return lower(e.Name)
+	case *ast.Collate:
+		return columnName(e.X)
+	case *ast.Subscript:
+		return columnName(e.X)
+	case *ast.FieldAccess:
+		return e.Field
+	case *ast.Literal:
+		if e.Kind == ast.LitBool {
+			return "bool"
+		}
+	}
+	return "?column?"
+}
+
+// castColumnName is the column name of a cast of a constant: the type's
+// name as PostgreSQL's FigureColname gives it (int4, text, timestamptz...).
+func castColumnName(tn ast.TypeName) string {
+	switch tn.Name {
+	case "serial", "serial4":
+		return "int4"
+	case "bigserial", "serial8":
+		return "int8"
+	}
+	if t, ok := types.ByName(tn.Name); ok {
+		if info, ok := types.Lookup(t.OID); ok {
+			if tn.ArrayDims > 0 {
+				return info.Name
+			}
+			return info.Name
+		}
+	}
+	return tn.Name
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// pushFilter adds a WHERE condition above input, letting a table scan turn
+// equalities on its primary key into a direct lookup.
+func pushFilter(input plan, cond expr) plan {
+	if scan, ok := input.(*tableScan); ok {
+		return scan.withFilter(cond)
+	}
+	return &filterPlan{input: input, cond: cond}
+}
+
+// planSubquery plans a subquery in an expression, nested in the binder's
+// scope; it reports whether the subquery reads the outer row.
+func (b *binder) planSubquery(sel *ast.Select) (plan, bool, error) {
+	probe := newScope(b.sc)
+	p, err := b.pc.planQuery(sel, probe)
+	if err != nil {
+		return nil, false, err
+	}
+	return p, probe.correlated || scopeTreeCorrelated(probe), nil
+}
+
+// scopeTreeCorrelated is true when a query planned under s resolved a name
+// above s; resolveColumn marks every scope it passes.
+func scopeTreeCorrelated(s *scope) bool { return s.correlated }
+
+// selectReferences reports whether a query names a table called name
+// (a recursive CTE's reference to itself).
+func selectReferences(sel *ast.Select, name string) bool {
+	found := false
+	var visitTable func(t ast.TableExpr)
+	var visitSet func(s ast.SetExpr)
+	visitTable = func(t ast.TableExpr) {
+		switch t := t.(type) {
+		case *ast.TableRef:
+			if len(t.Name.Parts) == 1 && t.Name.Parts[0] == name {
+				found = true
+			}
+		case *ast.Join:
+			visitTable(t.Left)
+			visitTable(t.Right)
+		case *ast.SubqueryTable:
+			visitSet(t.Query.Body)
+		}
+	}
+	visitSet = func(s ast.SetExpr) {
+		switch s := s.(type) {
+		case *ast.SelectCore:
+			for _, f := range s.From {
+				visitTable(f)
+			}
+		case *ast.SetOp:
+			visitSet(s.Left)
+			visitSet(s.Right)
+		case *ast.Select:
+			visitSet(s.Body)
+		}
+	}
+	visitSet(sel.Body)
+	return found
+}

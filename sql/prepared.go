@@ -1,0 +1,464 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
+	"cdcdb/types"
+	"cdcdb/wire"
+)
+
+// parsedStmt is one statement of a query text.
+type parsedStmt struct {
+	stmt ast.Statement
+	text string
+}
+
+// parseCache keeps the syntax trees of recently parsed texts: drivers send
+// the same statements again and again, and trees are never modified.
+type parseCache struct {
+	mu      sync.Mutex
+	entries map[string][]parsedStmt
+}
+
+const parseCacheSize = 1024
+
+func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
+	key := dialect + "\x00" + query
+	e.parsed.mu.Lock()
+	if p, ok := e.parsed.entries[key]; ok {
+		e.parsed.mu.Unlock()
+		return p, nil
+	}
+	e.parsed.mu.Unlock()
+	opts := parse.Options{}
+	if dialect == dialectDatabricks {
+		opts.Dialect = parse.DialectDatabricks
+	}
+	stmts, err := parse.ParseWithOptions(query, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]parsedStmt, len(stmts))
+	for i, st := range stmts {
+		out[i] = parsedStmt{stmt: st, text: query}
+	}
+	if len(query) < 64<<10 {
+		e.parsed.mu.Lock()
+		if e.parsed.entries == nil || len(e.parsed.entries) >= parseCacheSize {
+			e.parsed.entries = map[string][]parsedStmt{}
+		}
+		e.parsed.entries[key] = out
+		e.parsed.mu.Unlock()
+	}
+	return out, nil
+}
+
+// access says what a statement needs from storage.
+type access int
+
+const (
+	accessNone  access = iota // session state only (SET, SHOW, BEGIN, ...)
+	accessRead                // a consistent snapshot
+	accessWrite               // the single writer
+)
+
+// compiled is a planned statement, valid for one catalog version.
+type compiled struct {
+	stmt       ast.Statement
+	text       string
+	fields     []outCol
+	params     []types.T
+	catVersion uint64
+	access     access
+	// query streams rows (SELECT); exec runs everything else to completion.
+	query plan
+	exec  func(x *execCtx, out *resultSink) (string, error)
+	// explainPlan is the plan EXPLAIN shows for a statement run by exec
+	// (the row source of an UPDATE or DELETE).
+	explainPlan plan
+	// notices raised while planning, sent on execution.
+	notices []string
+}
+
+// preparedStatement implements wire.PreparedStatement.
+type preparedStatement struct {
+	s        *Session
+	c        *compiled
+	declared []types.T
+}
+
+func (p *preparedStatement) ParamTypes() []uint32 {
+	out := make([]uint32, len(p.c.params))
+	for i, t := range p.c.params {
+		out[i] = uint32(t.OID)
+		if t.OID == types.Unknown {
+			out[i] = uint32(types.Text)
+		}
+	}
+	return out
+}
+
+func (p *preparedStatement) Fields() []wire.FieldDescription { return fieldDescriptions(p.c.fields) }
+
+func fieldDescriptions(cols []outCol) []wire.FieldDescription {
+	if cols == nil {
+		return nil
+	}
+	out := make([]wire.FieldDescription, len(cols))
+	for i, c := range cols {
+		size := int16(-1)
+		if info, ok := types.Lookup(c.t.OID); ok {
+			size = info.Len
+		}
+		out[i] = wire.FieldDescription{Name: c.name, TableOID: c.tableOID, ColumnNumber: c.attnum,
+			TypeOID: uint32(c.t.OID), TypeSize: size, TypeModifier: c.t.Typmod}
+	}
+	return out
+}
+
+func (p *preparedStatement) Close() {}
+
+func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (wire.Portal, error) {
+	c := p.c
+	if len(params) != len(c.params) {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
+	}
+	vals := make([]types.Value, len(params))
+	for i, raw := range params {
+		if raw == nil {
+			continue
+		}
+		t := c.params[i]
+		if t.OID == types.Unknown {
+			t = textT()
+		}
+		format := int16(0)
+		switch {
+		case len(paramFormats) == 1:
+			format = paramFormats[0]
+		case i < len(paramFormats):
+			format = paramFormats[i]
+		}
+		var err error
+		if format == 1 {
+			vals[i], err = types.ParseBinary(t, raw)
+		} else {
+			vals[i], err = p.s.parseParamText(t, string(raw))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	formats := make([]int16, len(c.fields))
+	for i := range formats {
+		switch {
+		case len(resultFormats) == 1:
+			formats[i] = resultFormats[0]
+		case i < len(resultFormats):
+			formats[i] = resultFormats[i]
+		}
+	}
+	return &portal{ps: p, params: vals, formats: formats}, nil
+}
+
+// portal implements wire.Portal.
+type portal struct {
+	ps      *preparedStatement
+	params  []types.Value
+	formats []int16
+
+	// A query suspended by a row limit keeps its iterator and transaction.
+	running *runningQuery
+	done    bool
+}
+
+type runningQuery struct {
+	x     *execCtx
+	it    rowIter
+	tx    *txn
+	owned bool // the transaction is this query's own, not a block's
+	rows  int
+	cols  []outCol
+}
+
+func (p *portal) Fields() []wire.FieldDescription { return p.ps.Fields() }
+
+func (p *portal) Close() {
+	if p.running != nil {
+		p.running.it.close()
+		if p.running.owned {
+			p.running.tx.rollback()
+		}
+		p.running = nil
+	}
+}
+
+func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
+	s := p.ps.s
+	if p.running != nil {
+		return p.resume(maxRows, out)
+	}
+	if p.done {
+		// Re-executing a completed portal yields nothing more, as in
+		// PostgreSQL.
+		return "SELECT 0", false, nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.c.text)
+			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
+			p.Close()
+			s.failBlock()
+		}
+	}()
+	if s.block == nil && p.ps.c.access != accessNone {
+		// Until Sync, statements share one implicit transaction.
+		s.block = &txBlock{implicit: true, start: time.Now()}
+	}
+	tag, suspended, err = p.execute(ctx, maxRows, out)
+	if err != nil {
+		s.failBlock()
+		return "", false, err
+	}
+	return tag, suspended, nil
+}
+
+func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter) (string, bool, error) {
+	s := p.ps.s
+	c := p.ps.c
+	if s.block != nil && s.block.failed {
+		if tr, ok := c.stmt.(*ast.Transaction); !ok || (tr.Kind != ast.TxRollback && tr.Kind != ast.TxCommit && tr.Kind != ast.TxRollbackTo) {
+			return "", false, errAborted
+		}
+	}
+	if d, err := parseDurationSetting(s.settings["statement_timeout"]); err == nil && d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	x := &execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
+	if s.block != nil {
+		x.now = s.block.start.UTC().Truncate(time.Microsecond)
+	}
+	sink := &resultSink{out: out, s: s, formats: p.formats, cols: c.fields}
+	x.out = sink
+	for _, n := range c.notices {
+		out.Notice(&wire.NoticeInfo{Severity: "NOTICE", Code: pgerror.SuccessfulCompletion, Message: n})
+	}
+	if c.access == accessNone {
+		tag, err := c.exec(x, sink)
+		p.done = true
+		return tag, false, err
+	}
+	tx, owned, err := s.txFor(ctx, c.access)
+	if err != nil {
+		return "", false, err
+	}
+	finish := func(err error) error {
+		if !owned {
+			return err
+		}
+		if err != nil {
+			tx.rollback()
+			return err
+		}
+		if tx.writer {
+			return tx.commit()
+		}
+		tx.rollback()
+		return nil
+	}
+	x.tx = tx
+	if cat := tx.catalog(); cat.Version != c.catVersion {
+		nc, err := s.compile(c.stmt, c.text, p.ps.declared, cat)
+		if err != nil {
+			return "", false, finish(err)
+		}
+		if !sameFields(nc.fields, c.fields) {
+			return "", false, finish(pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type"))
+		}
+		c = nc
+		p.ps.c = nc
+	}
+	if c.query == nil {
+		tag, err := c.exec(x, sink)
+		p.done = true
+		return tag, false, finish(err)
+	}
+	it, err := c.query.open(x, nil)
+	if err != nil {
+		return "", false, finish(err)
+	}
+	p.running = &runningQuery{x: x, it: it, tx: tx, owned: owned, cols: c.fields}
+	tag, suspended, err := p.resume(maxRows, out)
+	if err != nil {
+		return "", false, err
+	}
+	return tag, suspended, nil
+}
+
+// resume streams rows of a running query until maxRows or the end.
+func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error) {
+	r := p.running
+	sink := &resultSink{out: out, s: p.ps.s, formats: p.formats, cols: r.cols}
+	sent := 0
+	for maxRows <= 0 || sent < maxRows {
+		row, err := r.it.next()
+		if err != nil {
+			p.Close()
+			return "", false, err
+		}
+		if row == nil {
+			r.it.close()
+			if r.owned {
+				if r.tx.writer {
+					err = r.tx.commit()
+				} else {
+					r.tx.rollback()
+				}
+			}
+			p.running = nil
+			p.done = true
+			if err != nil {
+				return "", false, err
+			}
+			return "SELECT " + itoa(r.rows), false, nil
+		}
+		if err := sink.row(r.x, row[:len(r.cols)]); err != nil {
+			p.Close()
+			return "", false, err
+		}
+		r.rows++
+		sent++
+	}
+	return "", true, nil
+}
+
+func sameFields(a, b []outCol) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].t.OID != b[i].t.OID {
+			return false
+		}
+	}
+	return true
+}
+
+// txFor returns the transaction a statement runs in: the block's write
+// transaction if it has one, a new write transaction (kept by the block, if
+// any) for a write, or a fresh snapshot for a read. owned reports whether
+// the caller must end it.
+func (s *Session) txFor(ctx context.Context, a access) (*txn, bool, error) {
+	b := s.block
+	if b != nil && b.tx != nil {
+		return b.tx, false, nil
+	}
+	if a == accessWrite {
+		tx, err := s.engine.beginTxn(ctx, true)
+		if err != nil {
+			return nil, false, err
+		}
+		if b != nil {
+			b.tx = tx
+			return tx, false, nil
+		}
+		return tx, true, nil
+	}
+	tx, err := s.engine.beginTxn(ctx, false)
+	return tx, true, err
+}
+
+// resultSink encodes rows for the client in the formats Bind asked for.
+type resultSink struct {
+	out     wire.ResultWriter
+	cols    []outCol
+	s       *Session
+	formats []int16
+	buf     [][]byte
+	scratch []byte
+}
+
+func (r *resultSink) row(x *execCtx, row Row) error {
+	if cap(r.buf) < len(row) {
+		r.buf = make([][]byte, len(row))
+	}
+	r.buf = r.buf[:len(row)]
+	r.scratch = r.scratch[:0]
+	offsets := make([]int, 0, len(row)+1)
+	cols := r.cols
+	for i, v := range row {
+		offsets = append(offsets, len(r.scratch))
+		if v == nil {
+			continue
+		}
+		t := cols[i].t
+		var err error
+		if i < len(r.formats) && r.formats[i] == 1 {
+			r.scratch, err = types.AppendBinary(r.scratch, t, v)
+		} else {
+			r.scratch = append(r.scratch, r.s.formatValue(x, t, v)...)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	offsets = append(offsets, len(r.scratch))
+	for i, v := range row {
+		if v == nil {
+			r.buf[i] = nil
+			continue
+		}
+		r.buf[i] = r.scratch[offsets[i]:offsets[i+1]]
+	}
+	return r.out.WriteRow(r.buf)
+}
+
+// notice sends a NOTICE or WARNING to the client.
+func (r *resultSink) notice(severity, code, format string, args ...any) {
+	r.out.Notice(&wire.NoticeInfo{Severity: severity, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// formatValue is a value's text output, with the session's time zone and
+// the catalog lookups the reg* types need.
+func (s *Session) formatValue(x *execCtx, t types.T, v types.Value) string {
+	switch t.OID {
+	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole:
+		return s.formatRegValue(x, t.OID, v.(int64))
+	}
+	return types.FormatTextIn(t, v, s.loc)
+}
+
+// parseParamText reads a text-format parameter (session time zone applies).
+func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
+	return parseTextIn(t, raw, s.loc)
+}
+
+func itoa(n int) string { return formatInt(int64(n)) }
+
+// compile plans a statement against a catalog.
+func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, cat *catalog.Snapshot) (*compiled, error) {
+	pc := &planCtx{sess: s, cat: cat, params: &paramSlots{types: append([]types.T(nil), declared...)}}
+	c, err := pc.compileStatement(stmt)
+	if err != nil {
+		return nil, err
+	}
+	c.stmt, c.text, c.catVersion = stmt, text, cat.Version
+	c.params = pc.params.types
+	c.notices = append(c.notices, pc.notices...)
+	for i, t := range c.params {
+		if t.OID == types.Unknown {
+			c.params[i] = textT()
+		}
+	}
+	return c, nil
+}

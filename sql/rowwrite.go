@@ -1,0 +1,520 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// tableWriter writes rows of one table inside a statement: it fills
+// defaults, checks constraints, maintains indexes and reports written rows
+// to the flows that read the table.
+type tableWriter struct {
+	table    *catalog.Table
+	schema   *catalog.Schema
+	defaults map[int16]expr // by attnum
+	checks   []boundCheck
+	width    int // stored tuple width
+	// appended collects the tuples inserted into a flow source, applied to
+	// its flows at the end of the statement.
+	flowSource bool
+	appended   [][]types.Value
+}
+
+type boundCheck struct {
+	name string
+	e    expr
+}
+
+func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableWriter, error) {
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, width: int(t.NextAttnum - 1)}
+	b := pc.binder(newScope(nil))
+	for _, c := range t.LiveColumns() {
+		if c.Default == "" || c.Sequence != "" {
+			continue
+		}
+		e, err := parse.ParseExpr(c.Default)
+		if err != nil {
+			return nil, pgerror.New(pgerror.DataCorrupted, "default of column \"%s\" is unreadable: %v", c.Name, err)
+		}
+		x, err := b.bind(e)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.assign(x, c.Type, c.Name); err != nil {
+			return nil, err
+		}
+		w.defaults[c.Attnum] = x
+	}
+	if len(t.Constraints) > 0 {
+		rowScope := newScope(nil)
+		rowScope.add(tupleRel(t))
+		cb := pc.binder(rowScope)
+		for _, con := range t.Constraints {
+			if con.Kind != "c" {
+				continue
+			}
+			e, err := parse.ParseExpr(con.Check)
+			if err != nil {
+				return nil, pgerror.New(pgerror.DataCorrupted, "check constraint \"%s\" is unreadable: %v", con.Name, err)
+			}
+			x, err := cb.bindCondition(e, "CHECK")
+			if err != nil {
+				return nil, err
+			}
+			w.checks = append(w.checks, boundCheck{name: con.Name, e: x})
+		}
+	}
+	w.flowSource = len(pc.cat.FlowsFrom(t.OID)) > 0
+	return w, nil
+}
+
+// tupleRel is a scope relation over a stored tuple (positions by attnum),
+// for CHECK constraints.
+func tupleRel(t *catalog.Table) *scopeRel {
+	r := &scopeRel{name: t.Name}
+	cols := make([]scopeCol, t.NextAttnum-1)
+	for i := range cols {
+		cols[i] = scopeCol{name: "", t: types.Of(types.Unknown), hidden: true}
+	}
+	for _, c := range t.LiveColumns() {
+		cols[c.Attnum-1] = scopeCol{name: c.Name, t: c.Type, tableOID: t.OID, attnum: c.Attnum}
+	}
+	r.cols = cols
+	return r
+}
+
+// defaultValue evaluates a column's default (NULL when it has none).
+func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error) {
+	if c := w.table.ColumnByAttnum(attnum); c != nil && c.Sequence != "" {
+		return nextSerial(x, w.table, c)
+	}
+	e, ok := w.defaults[attnum]
+	if !ok {
+		return nil, nil
+	}
+	return e.eval(&evalEnv{x: x})
+}
+
+// check validates a complete tuple against NOT NULL and CHECK constraints.
+func (w *tableWriter) check(x *execCtx, tuple []types.Value) error {
+	for _, c := range w.table.LiveColumns() {
+		if c.NotNull && tuple[c.Attnum-1] == nil {
+			return pgerror.New(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, w.table.Name).
+				WithDetail("Failing row contains %s.", w.describeTuple(x, tuple))
+		}
+	}
+	for _, ck := range w.checks {
+		v, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+		if err != nil {
+			return err
+		}
+		if v == false {
+			e := pgerror.New(pgerror.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", w.table.Name, ck.name).
+				WithDetail("Failing row contains %s.", w.describeTuple(x, tuple))
+			e.Constraint = ck.name
+			return e
+		}
+	}
+	return nil
+}
+
+// describeTuple renders a row as PostgreSQL's "Failing row contains (...)".
+func (w *tableWriter) describeTuple(x *execCtx, tuple []types.Value) string {
+	var parts []string
+	for _, c := range w.table.LiveColumns() {
+		v := tuple[c.Attnum-1]
+		if v == nil {
+			parts = append(parts, "null")
+		} else {
+			parts = append(parts, x.sess.formatValue(x, c.Type, v))
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// storageKey computes a tuple's key: its primary key, or a new row number.
+func (w *tableWriter) storageKey(sp *storage.Space, tuple []types.Value) ([]byte, error) {
+	if len(w.table.PrimaryKey) == 0 {
+		n, err := sp.NextSequence()
+		if err != nil {
+			return nil, err
+		}
+		return storage.AppendKey(nil, int64(n))
+	}
+	return primaryKey(w.table, tuple)
+}
+
+func primaryKey(t *catalog.Table, tuple []types.Value) ([]byte, error) {
+	var key []byte
+	var err error
+	for _, a := range t.PrimaryKey {
+		if key, err = storage.AppendKey(key, tuple[a-1]); err != nil {
+			return nil, err
+		}
+	}
+	return key, nil
+}
+
+func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value, constraint string) error {
+	var names, vals []string
+	for _, a := range cols {
+		c := w.table.ColumnByAttnum(a)
+		names = append(names, c.Name)
+		v := tuple[a-1]
+		if v == nil {
+			vals = append(vals, "null")
+		} else {
+			vals = append(vals, x.sess.formatValue(x, c.Type, v))
+		}
+	}
+	e := pgerror.New(pgerror.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", constraint).
+		WithDetail("Key (%s)=(%s) already exists.", strings.Join(names, ", "), strings.Join(vals, ", "))
+	e.Table, e.Constraint, e.Schema = w.table.Name, constraint, w.schema.Name
+	return e
+}
+
+// insert stores a new tuple. It fails with 23505 if the key exists, unless
+// the caller checked for that (ON CONFLICT).
+func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
+	if err := w.check(x, tuple); err != nil {
+		return nil, err
+	}
+	sp := x.tx.st.Space(catalog.DataSpace(w.table.OID))
+	if sp == nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", w.table.Name)
+	}
+	key, err := w.storageKey(sp, tuple)
+	if err != nil {
+		return nil, err
+	}
+	if len(w.table.PrimaryKey) > 0 && sp.Get(key) != nil {
+		return nil, w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+	}
+	if err := w.addIndexEntries(x, key, tuple); err != nil {
+		return nil, err
+	}
+	val, err := storage.EncodeRow(nil, tuple)
+	if err != nil {
+		return nil, err
+	}
+	if err := sp.Put(key, val); err != nil {
+		return nil, err
+	}
+	if w.flowSource {
+		w.appended = append(w.appended, tuple)
+		// Apply long statements' events in batches so memory stays flat;
+		// within one transaction the batching does not change the result.
+		if len(w.appended) >= flowBatchSize {
+			if err := w.finish(x); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return key, nil
+}
+
+// replace rewrites the tuple stored under oldKey (UPDATE).
+func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types.Value) error {
+	if err := w.check(x, tuple); err != nil {
+		return err
+	}
+	sp := x.tx.st.Space(catalog.DataSpace(w.table.OID))
+	newKey := oldKey
+	if len(w.table.PrimaryKey) > 0 {
+		var err error
+		if newKey, err = primaryKey(w.table, tuple); err != nil {
+			return err
+		}
+	}
+	if err := w.removeIndexEntries(x, oldKey, oldTuple); err != nil {
+		return err
+	}
+	if string(newKey) != string(oldKey) {
+		if sp.Get(newKey) != nil {
+			return w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+		}
+		if err := sp.Delete(oldKey); err != nil {
+			return err
+		}
+	}
+	if err := w.addIndexEntries(x, newKey, tuple); err != nil {
+		return err
+	}
+	val, err := storage.EncodeRow(nil, tuple)
+	if err != nil {
+		return err
+	}
+	return sp.Put(newKey, val)
+}
+
+// remove deletes the tuple stored under key.
+func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error {
+	if err := w.removeIndexEntries(x, key, tuple); err != nil {
+		return err
+	}
+	return x.tx.st.Space(catalog.DataSpace(w.table.OID)).Delete(key)
+}
+
+// indexKey is an index entry's key: the indexed values, then (for a
+// non-unique index) the row's storage key to keep entries distinct. ok is
+// false for a unique index entry with a NULL, which PostgreSQL does not
+// consider equal to anything.
+func indexKey(ix *catalog.Index, rowKey []byte, tuple []types.Value) (key []byte, ok bool, err error) {
+	for i, a := range ix.Columns {
+		v := tuple[a-1]
+		if v == nil && ix.Unique {
+			return nil, false, nil
+		}
+		if len(ix.Desc) > i && ix.Desc[i] {
+			key, err = storage.AppendKeyDesc(key, v)
+		} else {
+			key, err = storage.AppendKey(key, v)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	if !ix.Unique {
+		key = append(key, rowKey...)
+	}
+	return key, true, nil
+}
+
+func (w *tableWriter) addIndexEntries(x *execCtx, rowKey []byte, tuple []types.Value) error {
+	for i := range w.table.Indexes {
+		ix := &w.table.Indexes[i]
+		if ix.Primary {
+			continue
+		}
+		sp := x.tx.st.Space(catalog.IndexSpace(ix.OID))
+		if sp == nil {
+			return pgerror.New(pgerror.DataCorrupted, "storage for index \"%s\" is missing", ix.Name)
+		}
+		k, ok, err := indexKey(ix, rowKey, tuple)
+		if err != nil || !ok {
+			return err
+		}
+		if ix.Unique && sp.Get(k) != nil {
+			return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
+		}
+		if err := sp.Put(k, rowKey); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *tableWriter) removeIndexEntries(x *execCtx, rowKey []byte, tuple []types.Value) error {
+	for i := range w.table.Indexes {
+		ix := &w.table.Indexes[i]
+		if ix.Primary {
+			continue
+		}
+		sp := x.tx.st.Space(catalog.IndexSpace(ix.OID))
+		if sp == nil {
+			continue
+		}
+		k, ok, err := indexKey(ix, rowKey, tuple)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := sp.Delete(k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// flowBatchSize is how many source rows a statement buffers before applying
+// them to the flows that read the table.
+const flowBatchSize = 4096
+
+// finish runs the end-of-statement work: applying appended source rows to
+// the flows that read the table.
+func (w *tableWriter) finish(x *execCtx) error {
+	if len(w.appended) == 0 {
+		return nil
+	}
+	rows := w.appended
+	w.appended = nil
+	return x.sess.engine.applyFlows(x, w.table, rows)
+}
+
+// refuseDirectWrite rejects INSERT/UPDATE/DELETE that would bypass the
+// change-data-capture contract.
+func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) error {
+	if t.Kind == catalog.KindStreaming {
+		return pgerror.New(pgerror.WrongObjectType, "cannot %s streaming table \"%s\"", verb, t.Name).WithPosition(pos + 1).
+			WithHint("A streaming table is written only by its AUTO CDC flows; write change events to the flow's source instead.")
+	}
+	if t.Kind == catalog.KindView {
+		return pgerror.New(pgerror.WrongObjectType, "cannot %s view \"%s\"", verb, t.Name).WithPosition(pos + 1)
+	}
+	if verb != "insert into" {
+		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {
+			return pgerror.New(pgerror.WrongObjectType, "cannot %s table \"%s\" because flow \"%s\" reads it", verb, t.Name, flows[0].Name).WithPosition(pos + 1).
+				WithHint("The source of an AUTO CDC flow is an append-only change log: insert new change events instead.")
+		}
+	}
+	return nil
+}
+
+// tableColumnsScope makes a scope exposing a table's live columns in scan
+// order (the layout tableScan produces), under the given name.
+func tableColumnsScope(parent *scope, t *catalog.Table, name, schema string) *scope {
+	sc := newScope(parent)
+	r := &scopeRel{name: name, schema: schema, table: t}
+	for _, c := range t.LiveColumns() {
+		r.cols = append(r.cols, scopeCol{name: c.Name, t: c.Type, tableOID: t.OID, attnum: c.Attnum})
+	}
+	sc.add(r)
+	return sc
+}
+
+// targetColumns resolves an INSERT column list (or every column).
+func targetColumns(t *catalog.Table, names []string, pos int) ([]catalog.Column, error) {
+	if len(names) == 0 {
+		return t.LiveColumns(), nil
+	}
+	seen := map[string]bool{}
+	var out []catalog.Column
+	for _, n := range names {
+		c, ok := t.Column(n)
+		if !ok {
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.Name).WithPosition(pos + 1)
+		}
+		if seen[n] {
+			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", n).WithPosition(pos + 1)
+		}
+		seen[n] = true
+		out = append(out, *c)
+	}
+	return out, nil
+}
+
+// returningPlan binds a RETURNING list over a table's columns.
+type returning struct {
+	exprs []expr
+	cols  []outCol
+}
+
+func (pc *planCtx) bindReturning(targets []ast.Target, sc *scope) (*returning, error) {
+	if len(targets) == 0 {
+		return nil, nil
+	}
+	b := pc.binder(sc)
+	r := &returning{}
+	for _, t := range targets {
+		if t.Star {
+			for _, rel := range sc.rels {
+				if t.Table != nil && rel.name != t.Table.Name() {
+					continue
+				}
+				for i, c := range rel.cols {
+					if c.hidden {
+						continue
+					}
+					r.exprs = append(r.exprs, &colRef{idx: rel.offset + i, t: c.t})
+					r.cols = append(r.cols, outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
+				}
+			}
+			continue
+		}
+		x, err := b.bind(t.Expr)
+		if err != nil {
+			return nil, err
+		}
+		x = b.resolveUnknown(x)
+		name := t.Alias
+		if name == "" {
+			name = columnName(t.Expr)
+		}
+		col := outCol{name: name, t: x.typ()}
+		if ref, ok := x.(*colRef); ok && ref.level == 0 {
+			if c := scopeColumnAt(sc, ref.idx); c != nil {
+				col.tableOID, col.attnum = c.tableOID, c.attnum
+			}
+		}
+		r.exprs = append(r.exprs, x)
+		r.cols = append(r.cols, col)
+	}
+	return r, nil
+}
+
+func scopeColumnAt(sc *scope, idx int) *scopeCol {
+	for _, r := range sc.rels {
+		if idx >= r.offset && idx < r.offset+len(r.cols) {
+			return &r.cols[idx-r.offset]
+		}
+	}
+	return nil
+}
+
+// emit evaluates RETURNING for one row and sends it.
+func (r *returning) emit(x *execCtx, out *resultSink, row Row) error {
+	if r == nil {
+		return nil
+	}
+	env := &evalEnv{row: row, x: x}
+	vals := make(Row, len(r.exprs))
+	for i, e := range r.exprs {
+		v, err := e.eval(env)
+		if err != nil {
+			return err
+		}
+		vals[i] = v
+	}
+	return out.row(x, vals)
+}
+
+// scanRow converts a stored tuple to the scan layout (live columns).
+func scanRow(t *catalog.Table, tuple []types.Value) Row {
+	live := t.LiveColumns()
+	row := make(Row, len(live))
+	for i, c := range live {
+		if int(c.Attnum-1) < len(tuple) {
+			row[i] = tuple[c.Attnum-1]
+		}
+	}
+	return row
+}
+
+// storedTuple widens a decoded tuple to the table's current width (rows
+// written before ADD COLUMN are shorter).
+func storedTuple(t *catalog.Table, vals []types.Value) []types.Value {
+	w := int(t.NextAttnum - 1)
+	if len(vals) >= w {
+		return vals
+	}
+	out := make([]types.Value, w)
+	copy(out, vals)
+	return out
+}
+
+func tagf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// nextSerial draws the next value of a serial column's sequence.
+func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, error) {
+	sp := x.tx.st.Space(sequenceSpace(t.OID, c.Attnum))
+	if sp == nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "sequence of column \"%s\" is missing", c.Name)
+	}
+	n, err := sp.NextSequence()
+	if err != nil {
+		return nil, err
+	}
+	v := int64(n)
+	if !intFits(c.Type.OID, v) {
+		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\"", c.Sequence)
+	}
+	return v, nil
+}

@@ -1,0 +1,266 @@
+package sql
+
+import (
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// tableScan reads a table's current rows from its data space. When the
+// WHERE clause fixes every primary key column, it reads one key instead of
+// scanning.
+type tableScan struct {
+	table *catalog.Table
+	cols  []outCol
+	// phys[i] is the stored tuple position of output column i.
+	phys   []int
+	filter expr
+	// keyExprs, when set, give the value of each primary key column.
+	keyExprs []expr
+	// withKey appends each row's storage key as a last, hidden column, for
+	// UPDATE and DELETE.
+	withKey bool
+}
+
+func newTableScan(t *catalog.Table) *tableScan {
+	s := &tableScan{table: t}
+	for _, c := range t.LiveColumns() {
+		s.cols = append(s.cols, outCol{name: c.Name, t: c.Type, tableOID: t.OID, attnum: c.Attnum})
+		s.phys = append(s.phys, int(c.Attnum-1))
+	}
+	return s
+}
+
+func (s *tableScan) columns() []outCol {
+	if s.withKey {
+		return append(append([]outCol(nil), s.cols...), outCol{name: "ctid", t: types.Of(types.Bytea)})
+	}
+	return s.cols
+}
+
+func (s *tableScan) explain(depth int, out *[]string) {
+	name := s.table.Name
+	if s.keyExprs != nil {
+		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
+	} else {
+		explainLine(out, depth, "Seq Scan on %s", name)
+	}
+	if s.filter != nil {
+		explainLine(out, depth+1, "Filter")
+	}
+}
+
+func pkIndexName(t *catalog.Table) string {
+	if t.PrimaryKeyName != "" {
+		return t.PrimaryKeyName
+	}
+	return t.Name + "_pkey"
+}
+
+// withFilter attaches a WHERE condition, recognizing primary key equalities.
+func (s *tableScan) withFilter(cond expr) plan {
+	c := *s
+	if c.filter == nil {
+		c.filter = cond
+	} else {
+		c.filter = &andExpr{l: c.filter, r: cond}
+	}
+	if len(s.table.PrimaryKey) > 0 && c.keyExprs == nil {
+		eqs := map[int]expr{}
+		collectKeyEqualities(c.filter, eqs)
+		keys := make([]expr, 0, len(s.table.PrimaryKey))
+		for _, attnum := range s.table.PrimaryKey {
+			idx := s.outputIndex(attnum)
+			e, ok := eqs[idx]
+			if !ok {
+				keys = nil
+				break
+			}
+			keys = append(keys, e)
+		}
+		c.keyExprs = keys
+	}
+	return &c
+}
+
+func (s *tableScan) outputIndex(attnum int16) int {
+	for i, c := range s.cols {
+		if c.attnum == attnum {
+			return i
+		}
+	}
+	return -1
+}
+
+// collectKeyEqualities finds conjuncts "column = expression not reading the
+// current row", by column index.
+func collectKeyEqualities(e expr, out map[int]expr) {
+	switch e := e.(type) {
+	case *andExpr:
+		collectKeyEqualities(e.l, out)
+		collectKeyEqualities(e.r, out)
+	case *compareExpr:
+		if e.op != "=" {
+			return
+		}
+		for _, side := range [2][2]expr{{e.l, e.r}, {e.r, e.l}} {
+			col, val := side[0], side[1]
+			if c, ok := col.(*castExpr); ok && !c.explicit {
+				col = c.x
+			}
+			ref, ok := col.(*colRef)
+			if !ok || ref.level != 0 || readsCurrentRow(val) {
+				continue
+			}
+			out[ref.idx] = val
+			return
+		}
+	}
+}
+
+// readsCurrentRow reports whether an expression reads a column of the row
+// being filtered (level 0) or is volatile.
+func readsCurrentRow(e expr) bool {
+	switch e := e.(type) {
+	case *constExpr, *paramRef:
+		return false
+	case *colRef:
+		return e.level == 0
+	case *castExpr:
+		return readsCurrentRow(e.x)
+	case *funcExpr:
+		for _, a := range e.args {
+			if readsCurrentRow(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	sp := x.tx.st.Space(catalog.DataSpace(s.table.OID))
+	if sp == nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", s.table.Name)
+	}
+	it := &scanIter{s: s, x: x, env: evalEnv{outer: outer, x: x}}
+	if s.keyExprs != nil {
+		key, ok, err := s.pointKey(x, outer)
+		if err != nil {
+			return nil, err
+		}
+		it.point = true
+		if ok {
+			if v := sp.Get(key); v != nil {
+				it.pointKey, it.pointVal = key, v
+			}
+		}
+		return it, nil
+	}
+	it.cur = sp.Cursor()
+	return it, nil
+}
+
+// pointKey evaluates the key expressions into a storage key; ok is false
+// when a key value is NULL or cannot be a value of the column (no row).
+func (s *tableScan) pointKey(x *execCtx, outer *evalEnv) ([]byte, bool, error) {
+	env := &evalEnv{outer: outer, x: x}
+	var key []byte
+	for i, e := range s.keyExprs {
+		v, err := e.eval(env)
+		if err != nil {
+			return nil, false, err
+		}
+		if v == nil {
+			return nil, false, nil
+		}
+		col := s.table.ColumnByAttnum(s.table.PrimaryKey[i])
+		if e.typ().OID != col.Type.OID {
+			if v, err = castValue(x, v, e.typ(), col.Type, false); err != nil {
+				return nil, false, nil
+			}
+		}
+		if key, err = storage.AppendKey(key, v); err != nil {
+			return nil, false, err
+		}
+	}
+	return key, true, nil
+}
+
+type scanIter struct {
+	s        *tableScan
+	x        *execCtx
+	env      evalEnv
+	cur      *storage.Cursor
+	started  bool
+	point    bool
+	pointKey []byte
+	pointVal []byte
+	done     bool
+}
+
+func (it *scanIter) next() (Row, error) {
+	for {
+		var k, v []byte
+		switch {
+		case it.point:
+			if it.done || it.pointVal == nil {
+				return nil, nil
+			}
+			it.done = true
+			k, v = it.pointKey, it.pointVal
+		case !it.started:
+			it.started = true
+			k, v = it.cur.First()
+		default:
+			k, v = it.cur.Next()
+		}
+		if k == nil {
+			return nil, nil
+		}
+		if err := it.x.checkCancel(); err != nil {
+			return nil, err
+		}
+		row, err := it.s.decode(k, v)
+		if err != nil {
+			return nil, err
+		}
+		if it.s.filter != nil {
+			it.env.row = row
+			ok, err := it.s.filter.eval(&it.env)
+			if err != nil {
+				return nil, err
+			}
+			if ok != true {
+				continue
+			}
+		}
+		return row, nil
+	}
+}
+
+func (it *scanIter) close() {}
+
+// decode turns a stored tuple into the scan's output row.
+func (s *tableScan) decode(k, v []byte) (Row, error) {
+	stored, err := storage.DecodeRow(v)
+	if err != nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", s.table.Name, err)
+	}
+	n := len(s.cols)
+	if s.withKey {
+		n++
+	}
+	row := make(Row, n)
+	for i, p := range s.phys {
+		if p < len(stored) {
+			row[i] = stored[p]
+		}
+	}
+	if s.withKey {
+		row[len(s.cols)] = append([]byte(nil), k...)
+	}
+	return row, nil
+}

@@ -1,0 +1,239 @@
+package sql
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/types"
+	"cdcdb/wire"
+)
+
+var sessionIDs atomic.Int32
+
+// Session is one client connection's SQL state.
+type Session struct {
+	engine   *Engine
+	id       int32
+	user     string
+	settings map[string]string // by lower-case name
+	loc      *time.Location
+	block    *txBlock
+}
+
+// txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
+// implicit one PostgreSQL wraps around the statements of one simple Query or
+// of one extended-protocol batch (up to Sync).
+type txBlock struct {
+	implicit bool
+	tx       *txn // the block's write transaction, opened by its first write
+	failed   bool
+	start    time.Time
+}
+
+func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
+	s := &Session{engine: e, id: sessionIDs.Add(1), user: info.User, settings: map[string]string{}, loc: time.UTC}
+	if s.user == "" {
+		s.user = "cdcdb"
+	}
+	for k, d := range settingDefs {
+		s.settings[k] = d.def
+	}
+	s.settings["session_authorization"] = s.user
+	s.settings["application_name"] = info.ApplicationName
+	s.settings["cdcdb.dialect"] = e.opts.Dialect
+	// Startup options are applied like SET; a bad one fails the connection
+	// as it does in PostgreSQL.
+	for k, v := range info.Options {
+		lk := strings.ToLower(k)
+		if lk == "user" || lk == "database" || lk == "replication" || lk == "options" {
+			continue
+		}
+		if _, ok := settingDefs[lk]; !ok {
+			continue
+		}
+		if err := s.setSetting(lk, v, false); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// ParameterStatus implements wire.Session.
+func (s *Session) ParameterStatus() map[string]string {
+	out := map[string]string{}
+	for k, d := range settingDefs {
+		if d.report {
+			out[d.name] = s.settings[k]
+		}
+	}
+	return out
+}
+
+// TxStatus implements wire.Session.
+func (s *Session) TxStatus() byte {
+	switch {
+	case s.block == nil || s.block.implicit:
+		return 'I'
+	case s.block.failed:
+		return 'E'
+	}
+	return 'T'
+}
+
+// Close implements wire.Session.
+func (s *Session) Close() {
+	s.endBlock(false)
+}
+
+func (s *Session) location() *time.Location { return s.loc }
+
+// searchPath lists the schemas unqualified names are looked up in:
+// pg_catalog first (as PostgreSQL does implicitly), then search_path with
+// "$user" resolved.
+func (s *Session) searchPath() []string {
+	out := []string{"pg_catalog"}
+	for _, p := range splitSearchPath(s.settings["search_path"]) {
+		if p == `"$user"` {
+			// "$user" names the user's own schema; never a system one
+			// (the default user cdcdb shares its name with cdcdb's views).
+			if catalog.IsSystemSchemaName(s.user) {
+				continue
+			}
+			p = s.user
+		}
+		if p != "pg_catalog" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *Session) dialect() string { return s.settings["cdcdb.dialect"] }
+
+// setSetting changes a run-time parameter.
+func (s *Session) setSetting(name, value string, local bool) error {
+	ln := strings.ToLower(name)
+	d, ok := settingDefs[ln]
+	if !ok {
+		if strings.Contains(ln, ".") {
+			// Custom (placeholder) parameters, as PostgreSQL allows.
+			s.settings[ln] = value
+			return nil
+		}
+		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	}
+	if d.readOnly {
+		return pgerror.New("55P02", "parameter \"%s\" cannot be changed", d.name)
+	}
+	if d.normalize != nil {
+		v, err := d.normalize(s, value)
+		if err != nil {
+			return err
+		}
+		value = v
+	}
+	if ln == "timezone" {
+		loc, err := loadLocation(value)
+		if err != nil {
+			return pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", value)
+		}
+		s.loc = loc
+	}
+	s.settings[ln] = value
+	return nil
+}
+
+// showSetting returns a parameter's current value.
+func (s *Session) showSetting(name string) (string, error) {
+	ln := strings.ToLower(name)
+	if v, ok := s.settings[ln]; ok {
+		return v, nil
+	}
+	return "", pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+}
+
+// Parse implements wire.Session.
+func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) ([]wire.PreparedStatement, error) {
+	stmts, err := s.engine.parse(query, s.dialect())
+	if err != nil {
+		return nil, err
+	}
+	declared := make([]types.T, len(paramTypes))
+	for i, o := range paramTypes {
+		if o == 0 {
+			declared[i] = unknownT()
+		} else {
+			declared[i] = types.Of(types.OID(o))
+		}
+	}
+	out := make([]wire.PreparedStatement, 0, len(stmts))
+	for _, st := range stmts {
+		c, err := s.compile(st.stmt, st.text, declared, s.planningCatalog())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &preparedStatement{s: s, c: c, declared: declared})
+	}
+	return out, nil
+}
+
+// Sync implements wire.SyncSession: it ends the implicit transaction of a
+// simple Query or an extended-protocol batch, committing it unless an error
+// was reported in between.
+func (s *Session) Sync(ctx context.Context, aborted bool) error {
+	if s.block == nil || !s.block.implicit {
+		return nil
+	}
+	return s.endBlock(!aborted)
+}
+
+// planningCatalog is the catalog new statements are planned against: the
+// open block's own (with its uncommitted DDL) or the latest committed one.
+func (s *Session) planningCatalog() *catalog.Snapshot {
+	if s.block != nil && s.block.tx != nil {
+		return s.block.tx.catalog()
+	}
+	return s.engine.catalogSnapshot()
+}
+
+// endBlock finishes the current transaction block, committing its write
+// transaction when commit is set and the block did not fail.
+func (s *Session) endBlock(commit bool) error {
+	b := s.block
+	if b == nil {
+		return nil
+	}
+	s.block = nil
+	if b.tx == nil {
+		return nil
+	}
+	if commit && !b.failed {
+		return b.tx.commit()
+	}
+	b.tx.rollback()
+	return nil
+}
+
+// failBlock records an error inside a block: PostgreSQL aborts the block,
+// so its writes are rolled back now and later statements get 25P02.
+func (s *Session) failBlock() {
+	b := s.block
+	if b == nil {
+		return
+	}
+	if b.tx != nil {
+		b.tx.rollback()
+		b.tx = nil
+	}
+	if b.implicit {
+		s.block = nil
+		return
+	}
+	b.failed = true
+}
+
+var errAborted = pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")

@@ -1,0 +1,233 @@
+package sql
+
+import (
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// setOpPlan is UNION / INTERSECT / EXCEPT [ALL].
+type setOpPlan struct {
+	op          string
+	all         bool
+	left, right plan
+	cols        []outCol
+}
+
+func (p *setOpPlan) columns() []outCol { return p.cols }
+
+func (p *setOpPlan) explain(depth int, out *[]string) {
+	name := map[string]string{"UNION": "Append", "INTERSECT": "HashSetOp Intersect", "EXCEPT": "HashSetOp Except"}[p.op]
+	explainLine(out, depth, "%s", name)
+	p.left.explain(depth+1, out)
+	p.right.explain(depth+1, out)
+}
+
+func (pc *planCtx) planSetOp(s *ast.SetOp, sc *scope) (plan, error) {
+	l, err := pc.planSetExpr(s.Left, sc)
+	if err != nil {
+		return nil, err
+	}
+	r, err := pc.planSetExpr(s.Right, sc)
+	if err != nil {
+		return nil, err
+	}
+	return unifySetOp(s.Op, s.All, l, r, s.Pos)
+}
+
+// unifySetOp brings both inputs to common column types and builds the node.
+func unifySetOp(op string, all bool, l, r plan, pos int) (plan, error) {
+	lc, rc := l.columns(), r.columns()
+	if len(lc) != len(rc) {
+		return nil, pgerror.New(pgerror.SyntaxError, "each %s query must have the same number of columns", op).WithPosition(pos + 1)
+	}
+	cols := make([]outCol, len(lc))
+	lx, rx := make([]expr, len(lc)), make([]expr, len(lc))
+	needL, needR := false, false
+	for i := range lc {
+		t, err := commonType([]expr{&constExpr{t: lc[i].t}, &constExpr{t: rc[i].t}}, op)
+		if err != nil {
+			return nil, pgerror.As(err).WithPosition(pos + 1)
+		}
+		if t.OID == types.Unknown {
+			t = textT()
+		}
+		cols[i] = outCol{name: lc[i].name, t: t}
+		lx[i] = &colRef{idx: i, t: lc[i].t}
+		rx[i] = &colRef{idx: i, t: rc[i].t}
+		if lc[i].t.OID != t.OID {
+			lx[i], needL = &castExpr{x: lx[i], to: t}, true
+		}
+		if rc[i].t.OID != t.OID {
+			rx[i], needR = &castExpr{x: rx[i], to: t}, true
+		}
+	}
+	if needL {
+		l = &projectPlan{input: l, exprs: lx, cols: cols}
+	}
+	if needR {
+		r = &projectPlan{input: r, exprs: rx, cols: cols}
+	}
+	return &setOpPlan{op: op, all: all, left: l, right: r, cols: cols}, nil
+}
+
+func (p *setOpPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	left, err := drain(x, p.left, outer)
+	if err != nil {
+		return nil, err
+	}
+	right, err := drain(x, p.right, outer)
+	if err != nil {
+		return nil, err
+	}
+	ts := colTypes(p.cols)
+	var out []Row
+	switch p.op {
+	case "UNION":
+		if p.all {
+			out = append(left, right...)
+			break
+		}
+		seen := map[string]bool{}
+		for _, r := range append(left, right...) {
+			k := rowKey(r, ts)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	case "INTERSECT", "EXCEPT":
+		counts := map[string]int{}
+		for _, r := range right {
+			counts[rowKey(r, ts)]++
+		}
+		emitted := map[string]bool{}
+		for _, r := range left {
+			k := rowKey(r, ts)
+			inRight := counts[k] > 0
+			keep := inRight == (p.op == "INTERSECT")
+			if p.all {
+				if inRight {
+					counts[k]--
+				}
+			} else {
+				if emitted[k] {
+					continue
+				}
+			}
+			if keep {
+				emitted[k] = true
+				out = append(out, r)
+			} else if !p.all {
+				emitted[k] = true
+			}
+		}
+	}
+	return &sliceIter{rows: out}, nil
+}
+
+// recursiveCTE computes WITH RECURSIVE: the non-recursive term seeds a
+// working table; the recursive term runs over the working table until it
+// produces no new rows (UNION drops rows already seen).
+type recursiveCTE struct {
+	def  *cteDef
+	seed plan
+	step plan
+	all  bool
+	cols []outCol
+}
+
+func (p *recursiveCTE) columns() []outCol { return p.cols }
+
+func (p *recursiveCTE) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Recursive Union")
+	p.seed.explain(depth+1, out)
+	p.step.explain(depth+1, out)
+}
+
+func (p *recursiveCTE) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	seed, err := drain(x, p.seed, outer)
+	if err != nil {
+		return nil, err
+	}
+	ts := colTypes(p.cols)
+	seen := map[string]bool{}
+	var result []Row
+	add := func(rows []Row) []Row {
+		var fresh []Row
+		for _, r := range rows {
+			if !p.all {
+				k := rowKey(r, ts)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			fresh = append(fresh, r)
+		}
+		result = append(result, fresh...)
+		return fresh
+	}
+	work := add(seed)
+	if x.recursiveRows == nil {
+		x.recursiveRows = map[*cteDef][]Row{}
+	}
+	for len(work) > 0 {
+		if err := x.ctx.Err(); err != nil {
+			return nil, cancelError(x.ctx)
+		}
+		x.recursiveRows[p.def] = work
+		next, err := drain(x, p.step, outer)
+		if err != nil {
+			return nil, err
+		}
+		work = add(next)
+	}
+	delete(x.recursiveRows, p.def)
+	return &sliceIter{rows: result}, nil
+}
+
+// workingTableScan reads the current working table of a recursive CTE.
+type workingTableScan struct{ def *cteDef }
+
+func (p *workingTableScan) columns() []outCol { return p.def.cols }
+func (p *workingTableScan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "WorkTable Scan on %s", p.def.name)
+}
+func (p *workingTableScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
+	return &sliceIter{rows: x.recursiveRows[p.def]}, nil
+}
+
+func (pc *planCtx) planRecursiveCTE(c ast.CTE, q *ast.Select, sc *scope) (plan, error) {
+	so, ok := q.Body.(*ast.SetOp)
+	if !ok || so.Op != "UNION" {
+		return nil, pgerror.New(pgerror.InvalidRecursion, "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", c.Name).WithPosition(c.Pos + 1)
+	}
+	seed, err := pc.planSetExpr(so.Left, newScope(sc))
+	if err != nil {
+		return nil, err
+	}
+	cols := append([]outCol(nil), seed.columns()...)
+	for i, n := range c.Columns {
+		if i < len(cols) {
+			cols[i].name = n
+		}
+	}
+	def := &cteDef{name: c.Name, cols: cols}
+	inner := newScope(sc)
+	inner.ctes = map[string]*cteDef{c.Name: def}
+	// References to the CTE inside its own recursive term read the
+	// working table.
+	def.plan = &workingTableScan{def: def}
+	stepRaw, err := pc.planSetExpr(so.Right, inner)
+	if err != nil {
+		return nil, err
+	}
+	u, err := unifySetOp("UNION", true, seed, stepRaw, so.Pos)
+	if err != nil {
+		return nil, err
+	}
+	sp := u.(*setOpPlan)
+	rc := &recursiveCTE{def: def, seed: sp.left, step: sp.right, all: so.All, cols: cols}
+	return rc, nil
+}

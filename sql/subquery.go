@@ -1,0 +1,273 @@
+package sql
+
+import (
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+type subqueryKind int
+
+const (
+	subScalar subqueryKind = iota
+	subExists
+	subIn
+	subAny
+	subAll
+	subArray
+)
+
+// subqueryExpr evaluates a subquery inside an expression. An uncorrelated
+// subquery runs once per statement execution (its rows are cached in the
+// execCtx); a correlated one runs for each outer row.
+type subqueryExpr struct {
+	kind       subqueryKind
+	plan       plan
+	correlated bool
+	t          types.T
+	// For IN / ANY / ALL: the left operand, the comparison type and operator.
+	x    expr
+	cmpT types.T
+	op   string
+	not  bool
+}
+
+func (e *subqueryExpr) typ() types.T {
+	switch e.kind {
+	case subScalar, subArray:
+		return e.t
+	}
+	return boolT()
+}
+
+// rows runs the subquery, or returns the rows of its earlier run when it
+// does not depend on the outer row. EXISTS and scalar subqueries stop early.
+func (e *subqueryExpr) rows(env *evalEnv, limit int) ([]Row, error) {
+	if !e.correlated {
+		if rows, ok := env.x.subqueryCache[e]; ok {
+			return rows, nil
+		}
+		limit = 0 // cache complete results only
+	}
+	it, err := e.plan.open(env.x, env)
+	if err != nil {
+		return nil, err
+	}
+	defer it.close()
+	var rows []Row
+	for {
+		r, err := it.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			break
+		}
+		rows = append(rows, append(Row(nil), r...))
+		if limit > 0 && len(rows) >= limit {
+			break
+		}
+	}
+	if !e.correlated {
+		if env.x.subqueryCache == nil {
+			env.x.subqueryCache = map[*subqueryExpr][]Row{}
+		}
+		env.x.subqueryCache[e] = rows
+	}
+	return rows, nil
+}
+
+func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
+	switch e.kind {
+	case subExists:
+		rows, err := e.rows(env, 1)
+		if err != nil {
+			return nil, err
+		}
+		return len(rows) > 0, nil
+	case subScalar:
+		rows, err := e.rows(env, 2)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) > 1 {
+			return nil, pgerror.New(pgerror.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+		}
+		if len(rows) == 0 {
+			return nil, nil
+		}
+		return rows[0][0], nil
+	case subArray:
+		rows, err := e.rows(env, 0)
+		if err != nil {
+			return nil, err
+		}
+		info, _ := types.Lookup(e.t.OID)
+		arr := types.ArrayValue{Elem: info.ElemOID, Elems: make([]types.Value, len(rows))}
+		for i, r := range rows {
+			arr.Elems[i] = r[0]
+		}
+		return arr, nil
+	}
+	// IN, ANY, ALL.
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := e.rows(env, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		switch e.kind {
+		case subIn:
+			return e.not, nil
+		case subAny:
+			return false, nil
+		}
+		return true, nil
+	}
+	if v == nil {
+		return nil, nil
+	}
+	test, _ := comparisonFunc(e.op)
+	sawNull := false
+	for _, r := range rows {
+		w := r[0]
+		if w == nil {
+			sawNull = true
+			continue
+		}
+		ok := test(types.Compare(e.cmpT, v, w))
+		switch e.kind {
+		case subIn:
+			if ok {
+				return !e.not, nil
+			}
+		case subAny:
+			if ok {
+				return true, nil
+			}
+		case subAll:
+			if !ok {
+				return false, nil
+			}
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	switch e.kind {
+	case subIn:
+		return e.not, nil
+	case subAny:
+		return false, nil
+	}
+	return true, nil
+}
+
+// anyArrayExpr is x op ANY|ALL (array).
+type anyArrayExpr struct {
+	x, arr      expr
+	cmpT, elemT types.T
+	cmp         func(int) bool
+	all         bool
+}
+
+func (e *anyArrayExpr) typ() types.T { return boolT() }
+
+func (e *anyArrayExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	a, err := e.arr.eval(env)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	arr := a.(types.ArrayValue)
+	if len(arr.Elems) == 0 {
+		return e.all, nil
+	}
+	if v == nil {
+		return nil, nil
+	}
+	sawNull := false
+	for _, w := range arr.Elems {
+		if w == nil {
+			sawNull = true
+			continue
+		}
+		if e.elemT.OID != e.cmpT.OID {
+			if w, err = castValue(env.x, w, e.elemT, e.cmpT, false); err != nil {
+				return nil, err
+			}
+		}
+		ok := e.cmp(types.Compare(e.cmpT, v, w))
+		if ok && !e.all {
+			return true, nil
+		}
+		if !ok && e.all {
+			return false, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return e.all, nil
+}
+
+// subscriptExpr is arr[i] or arr[lo:hi] on a one-dimensional array with
+// PostgreSQL's default lower bound of 1.
+type subscriptExpr struct {
+	x             expr
+	index, lo, hi expr
+	elemT         types.T
+	slice         bool
+}
+
+func (e *subscriptExpr) typ() types.T {
+	if e.slice {
+		return e.x.typ()
+	}
+	return e.elemT
+}
+
+func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
+	a, err := e.x.eval(env)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	arr := a.(types.ArrayValue)
+	n := int64(len(arr.Elems))
+	if !e.slice {
+		iv, err := e.index.eval(env)
+		if err != nil || iv == nil {
+			return nil, err
+		}
+		i := iv.(int64)
+		if i < 1 || i > n {
+			return nil, nil
+		}
+		return arr.Elems[i-1], nil
+	}
+	lo, hi := int64(1), n
+	if e.lo != nil {
+		v, err := e.lo.eval(env)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		lo = max(v.(int64), 1)
+	}
+	if e.hi != nil {
+		v, err := e.hi.eval(env)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		hi = min(v.(int64), n)
+	}
+	out := types.ArrayValue{Elem: arr.Elem}
+	if lo <= hi {
+		out.Elems = append([]types.Value(nil), arr.Elems[lo-1:hi]...)
+	}
+	return out, nil
+}

@@ -1,0 +1,54 @@
+package sql
+
+import (
+	"strings"
+	"time"
+
+	"cdcdb/catalog"
+	"cdcdb/types"
+)
+
+// cdcdb.flows: one row per AUTO CDC flow, with its progress.
+func init() {
+	ts := types.Of(types.Timestamptz)
+	registerSystemTable(&systemTable{schema: "cdcdb", name: "flows", cols: []outCol{
+		{name: "name", t: textT()}, {name: "source", t: textT()}, {name: "target", t: textT()},
+		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
+		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
+		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
+	}, rows: func(x *execCtx) ([]Row, error) {
+		cat := x.catalogOf()
+		var rows []Row
+		for _, f := range cat.Flows() {
+			st := catalog.ReadFlowStats(x.tx.st, f.OID)
+			keys := types.ArrayValue{Elem: types.Text}
+			for _, k := range f.Keys {
+				keys.Elems = append(keys.Elems, k)
+			}
+			var last, applied types.Value
+			if st.LastSequence != "" {
+				last = st.LastSequence
+			}
+			if st.LastAppliedAt != 0 {
+				applied = time.UnixMicro(st.LastAppliedAt).UTC()
+			}
+			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
+				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
+				time.UnixMicro(f.CreatedAt).UTC(), applied})
+		}
+		return rows, nil
+	}})
+}
+
+// relationName is schema.table, or just table in public.
+func relationName(cat *catalog.Snapshot, oid catalog.OID) string {
+	t, ok := cat.TableByOID(oid)
+	if !ok {
+		return ""
+	}
+	sc, _ := cat.SchemaByOID(t.Schema)
+	if sc == nil || sc.Name == "public" {
+		return t.Name
+	}
+	return strings.Join([]string{sc.Name, t.Name}, ".")
+}

@@ -1,0 +1,296 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// typmodFor turns typmod arguments (varchar(10), numeric(10,2),
+// timestamp(3)) into a type modifier.
+func typmodFor(oid types.OID, args []int) (int32, error) {
+	switch oid {
+	case types.Varchar, types.Bpchar:
+		name := "varchar"
+		if oid == types.Bpchar {
+			name = "char"
+		}
+		if len(args) != 1 {
+			return 0, pgerror.New(pgerror.SyntaxError, "invalid type modifier")
+		}
+		return types.CharTypmod(name, args[0])
+	case types.Numeric:
+		switch len(args) {
+		case 1:
+			return types.NumericTypmod(args[0], 0)
+		case 2:
+			return types.NumericTypmod(args[0], args[1])
+		}
+	case types.Time, types.Timestamp, types.Timestamptz:
+		if len(args) == 1 {
+			return types.TimePrecisionTypmod(types.FormatType(types.Of(oid)), args[0])
+		}
+	case types.Interval:
+		if len(args) == 1 {
+			return types.IntervalTypmod(0, args[0])
+		}
+	}
+	return 0, pgerror.New(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", types.FormatType(types.Of(oid)))
+}
+
+// isRegType reports the object-identifier alias types (regclass, ...),
+// whose text forms need the catalog.
+func isRegType(oid types.OID) bool {
+	switch oid {
+	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole:
+		return true
+	}
+	return false
+}
+
+// castValue converts a non-NULL value between types. x may be nil where no
+// session applies (then times use UTC and reg* names are not resolved).
+func castValue(x *execCtx, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
+	loc := time.UTC
+	if x != nil {
+		loc = x.location()
+	}
+	if isRegType(to.OID) && typeCategory(from.OID) == 'S' && x != nil {
+		return x.sess.parseRegValue(x, to.OID, v.(string))
+	}
+	if isRegType(from.OID) && typeCategory(to.OID) == 'S' && x != nil {
+		s := x.sess.formatRegValue(x, from.OID, v.(int64))
+		return types.CastIn(s, types.Of(types.Text), to, explicit, loc)
+	}
+	if isRegType(to.OID) || isRegType(from.OID) {
+		if n, ok := v.(int64); ok && typeCategory(to.OID) == 'N' {
+			return n, nil
+		}
+	}
+	return types.CastIn(v, from, to, explicit, loc)
+}
+
+// parseTextIn reads a value's text form with the session's time zone.
+func parseTextIn(t types.T, s string, loc *time.Location) (types.Value, error) {
+	return types.ParseTextIn(t, s, loc)
+}
+
+// formatAny prints a value whose SQL type is only known from its Go type.
+func formatAny(t types.T, v types.Value) string {
+	if t.OID == types.Unknown || t.OID == types.Record {
+		t = types.Of(goValueType(v))
+	}
+	return types.FormatText(t, v)
+}
+
+// goValueType guesses the SQL type of a value from its Go representation.
+func goValueType(v types.Value) types.OID {
+	switch v.(type) {
+	case bool:
+		return types.Bool
+	case int64:
+		return types.Int8
+	case float64:
+		return types.Float8
+	case *apd.Decimal:
+		return types.Numeric
+	case string:
+		return types.Text
+	case []byte:
+		return types.Bytea
+	case time.Time:
+		return types.Timestamptz
+	case types.TimeOfDay:
+		return types.Time
+	case types.IntervalValue:
+		return types.Interval
+	case types.UUIDValue:
+		return types.UUID
+	case types.RecordValue:
+		return types.Record
+	}
+	return types.Text
+}
+
+// compareValues orders two non-NULL values by their Go representation, for
+// sequence values whose fields may have different types.
+func compareValues(a, b any) int {
+	ta, tb := goValueType(a), goValueType(b)
+	if ta != tb {
+		// Mixed numeric representations compare as numeric.
+		if typeCategory(ta) == 'N' && typeCategory(tb) == 'N' {
+			da, err1 := types.CastIn(a, types.Of(ta), types.Of(types.Numeric), true, time.UTC)
+			db, err2 := types.CastIn(b, types.Of(tb), types.Of(types.Numeric), true, time.UTC)
+			if err1 == nil && err2 == nil {
+				return types.Compare(types.Of(types.Numeric), da, db)
+			}
+		}
+		return strings.Compare(types.FormatText(types.Of(ta), a), types.FormatText(types.Of(tb), b))
+	}
+	return types.Compare(types.Of(ta), a, b)
+}
+
+// decodeTuple decodes a stored row of a table to its full width.
+func decodeTuple(t *catalog.Table, raw []byte) ([]types.Value, error) {
+	vals, err := storage.DecodeRow(raw)
+	if err != nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", t.Name, err)
+	}
+	return storedTuple(t, vals), nil
+}
+
+// formatRegValue prints an OID as its reg* type shows it: a relation, type,
+// schema or function name, or the number when nothing has that OID.
+func (s *Session) formatRegValue(x *execCtx, oid types.OID, v int64) string {
+	if v == 0 {
+		return "-"
+	}
+	var cat *catalog.Snapshot
+	if x != nil && x.tx != nil {
+		cat = x.tx.catalog()
+	} else {
+		cat = s.engine.catalogSnapshot()
+	}
+	switch oid {
+	case types.Regclass:
+		if t, ok := cat.TableByOID(uint32(v)); ok {
+			sc, _ := cat.SchemaByOID(t.Schema)
+			if s.schemaVisible(sc.Name) {
+				return quoteIdent(t.Name)
+			}
+			return quoteIdent(sc.Name) + "." + quoteIdent(t.Name)
+		}
+		for _, byName := range systemTables {
+			for _, st := range byName {
+				if uint32(v) == st.oid {
+					return st.name
+				}
+			}
+		}
+	case types.Regtype:
+		if _, ok := types.Lookup(types.OID(v)); ok {
+			return types.FormatType(types.Of(types.OID(v)))
+		}
+	case types.Regnamespace:
+		if sc, ok := cat.SchemaByOID(uint32(v)); ok {
+			return quoteIdent(sc.Name)
+		}
+	case types.Regrole:
+		return s.user
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// schemaVisible reports whether a schema is on the search path, so its
+// objects print unqualified.
+func (s *Session) schemaVisible(name string) bool {
+	for _, p := range s.searchPath() {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRegValue resolves a name to an OID for a reg* cast ('t'::regclass).
+func (s *Session) parseRegValue(x *execCtx, oid types.OID, text string) (types.Value, error) {
+	if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
+		return n, nil
+	}
+	cat := s.engine.catalogSnapshot()
+	if x != nil && x.tx != nil {
+		cat = x.tx.catalog()
+	}
+	parts := splitQualifiedName(text)
+	switch oid {
+	case types.Regclass:
+		pc := &planCtx{sess: s, cat: cat, params: &paramSlots{}}
+		q := qualifiedFromParts(parts)
+		if vt, ok := pc.lookupSystemTable(q); ok {
+			return int64(vt.oid), nil
+		}
+		t, _, err := pc.lookupTable(q)
+		if err != nil {
+			return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", text)
+		}
+		return int64(t.OID), nil
+	case types.Regtype:
+		name := strings.ToLower(strings.TrimSpace(text))
+		if t, ok := types.ByName(canonicalTypeName(name)); ok {
+			return int64(t.OID), nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", text)
+	case types.Regnamespace:
+		if sc, ok := cat.Schema(parts[len(parts)-1]); ok {
+			return int64(sc.OID), nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", text)
+	case types.Regrole:
+		return int64(10), nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
+}
+
+// canonicalTypeName maps SQL spellings to pg_type names for ::regtype.
+func canonicalTypeName(name string) string {
+	switch name {
+	case "integer", "int":
+		return "int4"
+	case "bigint":
+		return "int8"
+	case "smallint":
+		return "int2"
+	case "real":
+		return "float4"
+	case "double precision", "float":
+		return "float8"
+	case "boolean":
+		return "bool"
+	case "character varying":
+		return "varchar"
+	case "character":
+		return "bpchar"
+	case "timestamp without time zone":
+		return "timestamp"
+	case "timestamp with time zone":
+		return "timestamptz"
+	case "time without time zone":
+		return "time"
+	case "decimal":
+		return "numeric"
+	}
+	return name
+}
+
+// splitQualifiedName splits a.b."C" into parts, folding unquoted parts.
+func splitQualifiedName(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	inQuote := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' && inQuote && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case c == '"':
+			inQuote = !inQuote
+		case c == '.' && !inQuote:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case !inQuote:
+			cur.WriteString(strings.ToLower(string(c)))
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	parts = append(parts, strings.TrimSpace(cur.String()))
+	return parts
+}
