@@ -32,12 +32,20 @@ func TestPgxCoreSQLInEveryQueryExecMode(t *testing.T) {
 	for _, mode := range allExecModes {
 		t.Run(mode.String(), func(t *testing.T) {
 			srv := startTarget(t)
-			conn := connectMode(t, srv.URL, mode)
-			t.Run("CreateInsertSelectUpdateDelete", func(t *testing.T) { checkCRUD(t, conn) })
-			t.Run("TypesRoundTrip", func(t *testing.T) { checkTypesRoundTrip(t, conn) })
-			t.Run("ErrorsCarrySQLSTATE", func(t *testing.T) { checkErrorSQLStates(t, conn) })
-			t.Run("Transactions", func(t *testing.T) { checkTransactions(t, conn) })
-			t.Run("CopyFromAndCopyTo", func(t *testing.T) { checkCopy(t, conn) })
+			// One server per mode, one connection per check: a check that
+			// fails half-way cannot leave a transaction open for the next.
+			for _, check := range []struct {
+				name string
+				run  func(*testing.T, *pgx.Conn)
+			}{
+				{"CreateInsertSelectUpdateDelete", checkCRUD},
+				{"TypesRoundTrip", checkTypesRoundTrip},
+				{"ErrorsCarrySQLSTATE", checkErrorSQLStates},
+				{"Transactions", checkTransactions},
+				{"CopyFromAndCopyTo", checkCopy},
+			} {
+				t.Run(check.name, func(t *testing.T) { check.run(t, connectMode(t, srv.URL, mode)) })
+			}
 		})
 	}
 }

@@ -406,4 +406,3 @@ func truncateIdent(s string) string {
 	}
 	return s[:cut]
 }
-

@@ -21,13 +21,13 @@ var (
 
 // propEvent is one change event of a random stream.
 type propEvent struct {
-	k1      int
-	k2      string
-	a, b    *int   // data columns; nil is NULL
-	c       *string
-	op      string // "U", "D" or "T"
-	ts, n   int    // sequence: ts alone, or STRUCT(ts, n)
-	writes  []string
+	k1     int
+	k2     string
+	a, b   *int // data columns; nil is NULL
+	c      *string
+	op     string // "U", "D" or "T"
+	ts, n  int    // sequence: ts alone, or STRUCT(ts, n)
+	writes []string
 }
 
 func ip(v int) *int       { return &v }

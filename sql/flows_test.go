@@ -40,9 +40,9 @@ const truncateClause = `APPLY AS TRUNCATE WHEN operation = "TRUNCATE"`
 // arrangements lists ways to deliver events: in the spec's order, reversed,
 // shuffled, in random batches, and some rows before CREATE FLOW.
 type arrangement struct {
-	name        string
-	beforeFlow  int     // how many batches go in before CREATE FLOW
-	batches     [][]int // event indexes per INSERT statement
+	name       string
+	beforeFlow int     // how many batches go in before CREATE FLOW
+	batches    [][]int // event indexes per INSERT statement
 }
 
 func arrangements(n int, seed uint64) []arrangement {

@@ -41,15 +41,28 @@ func (q QualifiedName) Schema() string {
 	return q.Parts[len(q.Parts)-2]
 }
 
-// TypeName is a type as written: Name is the canonical lower-case name with
-// multi-word names joined by one space ("double precision", "timestamp with
-// time zone", "character varying"); Schema is "pg_catalog" when written so.
+// TypeName is a type as written. The SQL-standard keyword spellings are
+// canonicalised to PostgreSQL's internal names, as its grammar does: INT and
+// INTEGER are "int4", SMALLINT "int2", BIGINT "int8", REAL "float4", FLOAT
+// and DOUBLE PRECISION "float8" (FLOAT(p) by p), DECIMAL/NUMERIC "numeric",
+// BOOLEAN "bool", CHARACTER VARYING/VARCHAR "varchar", CHAR/CHARACTER
+// "bpchar", BIT VARYING "varbit", TIMESTAMP [WITHOUT TIME ZONE] "timestamp",
+// TIMESTAMP WITH TIME ZONE "timestamptz", TIME WITH TIME ZONE "timetz".
+// Any other name (int4, text, jsonb, serial, "char", a user's type) is kept
+// as written, lower-cased unless quoted. Schema is "pg_catalog" when written
+// so.
 type TypeName struct {
-	Schema    string
-	Name      string
-	Args      []int // typmod arguments: varchar(10), numeric(10,2)
-	ArrayDims int   // number of [] suffixes (or ARRAY)
-	Pos       int
+	Schema string
+	Name   string
+	// Args are the typmod arguments: varchar(10), numeric(10,2),
+	// timestamp(3), interval(6). CHAR and BIT without a length get [1]
+	// except in a typed constant (char 'abc'), as in PostgreSQL.
+	Args      []int
+	ArrayDims int // number of [] suffixes (or ARRAY)
+	// IntervalFields is the field qualifier of an interval type, upper-case:
+	// "DAY", "DAY TO SECOND", ...; the second precision, if any, is Args.
+	IntervalFields string
+	Pos            int
 }
 
 // ---------------------------------------------------------------- queries
@@ -303,9 +316,10 @@ type Copy struct {
 
 // Truncate is TRUNCATE [TABLE] t, ....
 type Truncate struct {
-	Tables  []QualifiedName
-	Cascade bool
-	Pos     int
+	Tables          []QualifiedName
+	Cascade         bool
+	RestartIdentity bool // RESTART IDENTITY: reset the tables' sequences
+	Pos             int
 }
 
 // ---------------------------------------------------------------- DDL
@@ -462,14 +476,15 @@ type RenameTable struct{ New string }
 // AddConstraint is ADD [CONSTRAINT name] ....
 type AddConstraint struct{ Constraint TableConstraint }
 
-// DropConstraint is DROP CONSTRAINT [IF EXISTS] name.
+// DropConstraint is DROP CONSTRAINT [IF EXISTS] name [CASCADE].
 type DropConstraint struct {
 	Name     string
 	IfExists bool
+	Cascade  bool
 }
 
 // AlterColumn is ALTER [COLUMN] c SET DEFAULT e | DROP DEFAULT | SET NOT NULL
-// | DROP NOT NULL | TYPE t.
+// | DROP NOT NULL | [SET DATA] TYPE t [USING e].
 type AlterColumn struct {
 	Column      string
 	SetDefault  Expr
@@ -477,6 +492,7 @@ type AlterColumn struct {
 	SetNotNull  bool
 	DropNotNull bool
 	Type        *TypeName
+	Using       Expr // TYPE t USING e: how to compute the new value; nil if absent
 }
 
 // SetTableOptions is SET ( name = value, ... ), e.g. history_retention.
@@ -495,7 +511,9 @@ type CommentOn struct {
 // ---------------------------------------------------------------- AUTO CDC
 
 // CreateFlow is CREATE FLOW name AS AUTO CDC [ONCE] INTO ..., or the older
-// APPLY CHANGES INTO spelling (Name empty: the flow takes its target's name).
+// APPLY CHANGES INTO spelling (then Name is the target's name: the flow
+// takes its target's name, and a leading LIVE. is dropped from Target and
+// Source).
 type CreateFlow struct {
 	Name              string
 	Comment           string
@@ -515,8 +533,11 @@ type CreateFlow struct {
 	ColumnsToUpdate   string
 	// Text is the whole statement as written, kept in the catalog.
 	Text string
-	// Clauses records the position of each clause by its canonical name
-	// ("KEYS", "SEQUENCE BY", ...), so later checks can point at one.
+	// Clauses records the position of each clause by its canonical name, so
+	// later checks can point at one: "INTO", "FROM", "KEYS", "IGNORE NULL
+	// UPDATES", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN", "SEQUENCE
+	// BY", "SYSTEM SEQUENCE BY", "COLUMNS", "STORED AS", "TRACK HISTORY ON",
+	// "COLUMNS TO UPDATE".
 	Clauses map[string]int
 	Pos     int
 }
@@ -563,7 +584,12 @@ type Transaction struct {
 }
 
 // Set is SET [SESSION|LOCAL] name = value | TO value | TIME ZONE ..., and
-// SET TRANSACTION / SET SESSION CHARACTERISTICS (Name "transaction").
+// SET TRANSACTION / SET SESSION CHARACTERISTICS (Name "transaction", Values
+// the modes as string literals such as "ISOLATION LEVEL SERIALIZABLE" and
+// "READ ONLY"; Local is true for SET TRANSACTION, which applies to the
+// current transaction only). Words and strings in Values are LitString
+// literals; numbers are numeric literals. SET TIME ZONE is Name "timezone",
+// SET NAMES "client_encoding", SET SCHEMA "search_path".
 type Set struct {
 	Name    string // lower-cased; "timezone" for SET TIME ZONE
 	Values  []Expr // nil with Default
@@ -596,10 +622,14 @@ type Deallocate struct {
 	Pos  int
 }
 
-// Explain is EXPLAIN [ANALYZE] [VERBOSE] statement.
+// Explain is EXPLAIN [ANALYZE] [VERBOSE] statement or EXPLAIN (options)
+// statement.
 type Explain struct {
 	Analyze bool
 	Verbose bool
+	// Options are all options given, names lower-cased, values as written
+	// ("true" for a bare option): analyze, verbose, costs, format, ...
+	Options map[string]string
 	Stmt    Statement
 	Pos     int
 }
@@ -616,7 +646,7 @@ const (
 	LitInteger               // an integer that fits int64
 	LitNumeric               // a decimal or integer too large for int64: numeric
 	LitString                // '...' of type unknown until context decides
-	LitBitString             // B'0101' / X'1F'
+	LitBitString             // B'0101' / X'1F': Value is "b0101" / "x1F", the form bit_in reads
 )
 
 // Literal is a constant as written.
@@ -626,7 +656,9 @@ type Literal struct {
 	Pos   int
 }
 
-// ColumnRef is a (possibly qualified) column reference: c, t.c, s.t.c.
+// ColumnRef is a (possibly qualified) column reference: c, t.c, s.t.c. In
+// an expression (not a select list, where it is a Target with Star),
+// t.* is a ColumnRef whose last part is "*", as in count(t.*).
 type ColumnRef struct {
 	Parts []string
 	// Quoted is true when the last part was written in double quotes. Inside
@@ -658,6 +690,9 @@ type Binary struct {
 	Op   string
 	L, R Expr
 	Pos  int
+	// OpPos is where the operator was written, which is where PostgreSQL
+	// points its errors about an operator ("operator does not exist").
+	OpPos int
 }
 
 // Like is x [NOT] LIKE | ILIKE | SIMILAR TO pattern [ESCAPE e].
@@ -668,6 +703,7 @@ type Like struct {
 	ILike      bool
 	Similar    bool
 	Pos        int
+	OpPos      int // where [NOT] LIKE / ILIKE / SIMILAR was written
 }
 
 // IsNull is x IS [NOT] NULL (also ISNULL / NOTNULL).
@@ -691,6 +727,7 @@ type Between struct {
 	Not       bool
 	Symmetric bool
 	Pos       int
+	OpPos     int // where [NOT] BETWEEN was written
 }
 
 // In is x [NOT] IN (list) or x [NOT] IN (subquery).
@@ -700,6 +737,7 @@ type In struct {
 	Query *Select
 	Not   bool
 	Pos   int
+	OpPos int // where [NOT] IN was written
 }
 
 // Exists is EXISTS (subquery).
@@ -714,7 +752,9 @@ type Subquery struct {
 	Pos   int
 }
 
-// AnyAll is x op ANY|SOME|ALL (array expression or subquery).
+// AnyAll is x op ANY|SOME|ALL (array expression or subquery). For
+// x [NOT] LIKE | ILIKE ANY (...) Op is the operator LIKE stands for: "~~",
+// "!~~", "~~*" or "!~~*".
 type AnyAll struct {
 	Op    string
 	X     Expr
@@ -722,6 +762,7 @@ type AnyAll struct {
 	Array Expr    // set for ANY(array)
 	Query *Select // set for ANY(subquery)
 	Pos   int
+	OpPos int // where the operator was written
 }
 
 // FuncCall is a function or aggregate call, maybe a window function.
@@ -767,9 +808,14 @@ type Cast struct {
 	Type TypeName
 	// Syntax says how it was written: "::", "CAST", "literal".
 	Syntax string
-	// IntervalFields is the qualifier of INTERVAL '...' DAY TO SECOND, if any.
+	// IntervalFields is the qualifier of INTERVAL '...' DAY TO SECOND, if any
+	// (the same as Type.IntervalFields).
 	IntervalFields string
 	Pos            int
+	// OpPos is where PostgreSQL points errors about the cast: the :: for
+	// x::t, the CAST or type keyword otherwise. Errors about the value of
+	// a typed constant point at the string, X's Pos.
+	OpPos int
 }
 
 // Case is CASE [operand] WHEN ... THEN ... [ELSE ...] END.
@@ -820,6 +866,7 @@ type Collate struct {
 	X         Expr
 	Collation QualifiedName
 	Pos       int
+	OpPos     int // where COLLATE was written
 }
 
 // RowExpr is ROW(a, b) or (a, b).
