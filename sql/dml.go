@@ -38,6 +38,11 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 		valueRows = [][]expr{make([]expr, len(cols))}
 	default:
 		if v, ok := st.Source.Body.(*ast.Values); ok && st.Source.OrderBy == nil && st.Source.Limit == nil && st.Source.With == nil {
+			if len(st.Columns) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(cols) {
+				// Without a column list, VALUES may fill only the leading
+				// columns; the rest take their defaults.
+				cols = cols[:len(v.Rows[0])]
+			}
 			for _, row := range v.Rows {
 				if len(row) > len(cols) {
 					return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns").WithPosition(row[len(cols)].Position() + 1)
