@@ -233,24 +233,37 @@ func checkTransactions(t *testing.T, conn *pgx.Conn) {
 	}
 
 	// After an error inside a transaction block, everything fails with 25P02
-	// until the block ends; COMMIT then rolls back.
-	for _, end := range []string{"COMMIT", "ROLLBACK"} {
-		mustExec(t, conn, "BEGIN")
-		mustExec(t, conn, "INSERT INTO txt VALUES (4, 'lost')")
-		_, err := conn.Exec(ctx, "SELECT * FROM nope")
-		requireSQLState(t, err, "42P01")
-		wantTx("after an error in a transaction", 'E')
-		_, err = conn.Exec(ctx, "SELECT 1")
-		requireSQLState(t, err, "25P02")
-		_, err = conn.Exec(ctx, "INSERT INTO txt VALUES ($1, 'lost')", int32(5))
-		requireSQLState(t, err, "25P02")
-		wantTx("after 25P02", 'E')
-		if tag := mustExec(t, conn, end); tag.String() != "ROLLBACK" {
-			t.Errorf("%s of a failed transaction: tag %q, want ROLLBACK", end, tag)
-		}
-		wantTx("after "+end+" of a failed transaction", 'I')
-		if got := ids(); !slices.Equal(got, []int64{1, 2, 3}) {
-			t.Errorf("rows after %s of a failed transaction = %v, want [1 2 3]", end, got)
+	// until the block ends; COMMIT then rolls back. The error may come from
+	// planning the statement or from executing it.
+	for _, failing := range []struct{ sql, code string }{
+		{"SELECT * FROM nope", "42P01"},
+		{"INSERT INTO txt VALUES (1, 'duplicate')", "23505"},
+	} {
+		for _, end := range []string{"COMMIT", "ROLLBACK"} {
+			t.Run(failing.code+"Then"+end, func(t *testing.T) {
+				t.Cleanup(func() {
+					if pc.TxStatus() != 'I' {
+						_, _ = conn.Exec(context.Background(), "ROLLBACK")
+					}
+				})
+				mustExec(t, conn, "BEGIN")
+				mustExec(t, conn, "INSERT INTO txt VALUES (4, 'lost')")
+				_, err := conn.Exec(ctx, failing.sql)
+				requireSQLState(t, err, failing.code)
+				wantTx("after an error in a transaction", 'E')
+				_, err = conn.Exec(ctx, "SELECT 1")
+				requireSQLState(t, err, "25P02")
+				_, err = conn.Exec(ctx, "INSERT INTO txt VALUES ($1, 'lost')", int32(5))
+				requireSQLState(t, err, "25P02")
+				wantTx("after 25P02", 'E')
+				if tag := mustExec(t, conn, end); tag.String() != "ROLLBACK" {
+					t.Errorf("%s of a failed transaction: tag %q, want ROLLBACK", end, tag)
+				}
+				wantTx("after "+end+" of a failed transaction", 'I')
+				if got := ids(); !slices.Equal(got, []int64{1, 2, 3}) {
+					t.Errorf("rows after %s of a failed transaction = %v, want [1 2 3]", end, got)
+				}
+			})
 		}
 	}
 }
