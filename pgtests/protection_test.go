@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 func TestConnectionLimitAnswers53300(t *testing.T) {
@@ -63,4 +66,27 @@ func TestConnectionLimitAnswers53300(t *testing.T) {
 		return true
 	})
 	open = append(open, again)
+}
+
+func TestIdleInTransactionTimeoutEndsOnlyTheIdleTransaction(t *testing.T) {
+	srv := startServer(t, pgserver.WithArgs("-idle-in-transaction-timeout", "500ms"))
+	idleOutside := openRaw(t, srv.URL())
+	idleInside := openRaw(t, srv.URL())
+	idleInside.send(&pgproto3.Query{String: "BEGIN"})
+	requireTranscript(t, idleInside.transcript(1), []string{"CommandComplete BEGIN", "ReadyForQuery T"})
+
+	_ = idleInside.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	msg, err := idleInside.fe.Receive()
+	if err != nil {
+		t.Fatalf("waiting for the timeout: %v", err)
+	}
+	e, ok := msg.(*pgproto3.ErrorResponse)
+	if !ok || e.Code != "25P03" || e.Severity != "FATAL" {
+		t.Fatalf("after idling in a transaction: %s, want a FATAL 25P03", describeMessage(msg))
+	}
+	requireHangUp(t, idleInside.conn)
+
+	// A session idle outside a transaction for as long is left alone.
+	idleOutside.send(&pgproto3.Query{String: "SELECT 1"})
+	requireTranscript(t, idleOutside.transcript(1), []string{"RowDescription ?column?", "DataRow 1", "CommandComplete SELECT 1", "ReadyForQuery I"})
 }

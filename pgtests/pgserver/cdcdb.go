@@ -155,7 +155,7 @@ func Start(t testing.TB, bin string, opts ...Option) *Server {
 		}
 	})
 	if err := s.start(); err != nil {
-		t.Fatalf("start cdcdb: %v\ncdcdb output:\n%s", err, s.Output())
+		t.Fatalf("start cdcdb: %v", err) // the cleanup above logs its output
 	}
 	return s
 }
@@ -229,7 +229,7 @@ func (s *Server) Restart() {
 func (s *Server) StartAgain() {
 	s.t.Helper()
 	if err := s.start(); err != nil {
-		s.t.Fatalf("start cdcdb again: %v\ncdcdb output:\n%s", err, s.Output())
+		s.t.Fatalf("start cdcdb again: %v", err) // Start's cleanup logs its output
 	}
 }
 
