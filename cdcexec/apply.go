@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
 	"cdcdb/temporal"
@@ -43,20 +44,26 @@ func Drop(tx *storage.Tx, flow catalog.OID) error {
 }
 
 // Reset forgets every event of a flow and empties its target, for a full
-// refresh.
-func Reset(tx *storage.Tx, f *Flow) error {
+// refresh. The target's rows end now (its history keeps them); the rebuild
+// then writes new versions.
+func Reset(tx *storage.Tx, f *Flow, target *history.Table) error {
 	if err := Drop(tx, f.OID); err != nil {
 		return err
 	}
 	if err := Prepare(tx, f); err != nil {
 		return err
 	}
-	sp := catalog.DataSpace(f.Target.OID)
-	if err := tx.DropSpace(sp); err != nil {
-		return err
+	var keys [][]byte
+	c := target.Data().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
 	}
-	_, err := tx.CreateSpace(sp)
-	return err
+	for _, k := range keys {
+		if err := target.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // keyGroup collects one key's new events of a batch.
@@ -69,15 +76,15 @@ type keyGroup struct {
 // Apply applies a batch of events, in any order. It fails, leaving the
 // caller to roll back, on a NULL key or sequence, or on two different
 // events for one key and sequence value.
-func Apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, error) {
-	st, err := apply(ctx, tx, f, batch)
+func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event) (Stats, error) {
+	st, err := apply(ctx, tx, f, target, batch)
 	if err == nil && st.MaxSeq != nil {
 		st.MaxSeqKey, err = encodeSeq(nil, st.MaxSeq)
 	}
 	return st, err
 }
 
-func apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, error) {
+func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event) (Stats, error) {
 	var st Stats
 	groups := map[string]*keyGroup{}
 	var order []*keyGroup
@@ -114,8 +121,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, 
 		g.events = append(g.events, te)
 	}
 	events := tx.Space(catalog.FlowSpace(f.OID, eventsPart))
-	target := tx.Space(catalog.DataSpace(f.Target.OID))
-	if events == nil || target == nil {
+	if events == nil {
 		return st, pgerror.New(pgerror.DataCorrupted, "storage of flow \"%s\" is missing", f.Name)
 	}
 	mark, err := f.truncateMark(tx)
@@ -139,18 +145,18 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, batch []Event) (Stats, 
 					return st, err
 				}
 			}
-			return st, f.replayAll(ctx, tx, events, target, mark, &st)
+			return st, f.replayAll(ctx, events, target, mark, &st)
 		}
 	}
 	for _, g := range order {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		history, err := f.mergeKey(events, g)
+		hist, err := f.mergeKey(events, g)
 		if err != nil {
 			return st, err
 		}
-		if err := f.rewriteKey(target, g.encKey, history, mark, &st); err != nil {
+		if err := f.rewriteKey(target, g.encKey, hist, mark, &st); err != nil {
 			return st, err
 		}
 	}
@@ -340,20 +346,22 @@ func (f *Flow) conflictError(err error) error {
 		WithHint("Events for a key need distinct sequence values; an identical retry is accepted. The statement was not applied.")
 }
 
-// rewriteKey replaces a key's target rows with the replay of its history.
-func (f *Flow) rewriteKey(target *storage.Space, encKey []byte, history []temporal.Event, mark temporal.Seq, st *Stats) error {
+// rewriteKey replaces a key's target rows with the replay of its history,
+// touching only the rows that change (so unchanged rows keep their commit-time
+// version).
+func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) error {
 	var old [][]byte
-	c := target.Cursor()
+	c := target.Data().Cursor()
 	for k, _ := c.Seek(encKey); k != nil && strings.HasPrefix(string(k), string(encKey)); k, _ = c.Next() {
 		old = append(old, append([]byte(nil), k...))
 	}
-	rows, err := f.replay(history, mark)
+	rows, err := f.replay(events, mark)
 	if err != nil {
 		return err
 	}
 	fresh := make(map[string][]byte, len(rows))
 	for _, r := range rows {
-		k, v, err := f.targetRow(encKey, r)
+		k, v, err := f.targetRow(encKey, r, target.Now())
 		if err != nil {
 			return err
 		}
@@ -368,10 +376,11 @@ func (f *Flow) rewriteKey(target *storage.Space, encKey []byte, history []tempor
 		}
 	}
 	for k, v := range fresh {
-		if prev := target.Get([]byte(k)); prev != nil && string(prev) == string(v) {
+		// Compare past the version start: same values, same row.
+		if prev := target.Data().Get([]byte(k)); prev != nil && string(prev[8:]) == string(v[8:]) {
 			continue
 		}
-		if err := target.Put([]byte(k), v); err != nil {
+		if err := target.PutEncoded([]byte(k), v); err != nil {
 			return err
 		}
 		st.RowsUpserted++
@@ -418,7 +427,7 @@ func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowV
 
 // targetRow encodes one target row and its storage key: the key, then the
 // business start and system start that tell a key's versions apart.
-func (f *Flow) targetRow(encKey []byte, r targetRowValues) ([]byte, []byte, error) {
+func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, []byte, error) {
 	k := append([]byte(nil), encKey...)
 	var err error
 	if f.StoredAs != SCD1 {
@@ -445,7 +454,7 @@ func (f *Flow) targetRow(encKey []byte, r targetRowValues) ([]byte, []byte, erro
 		tuple[f.SysStartAttnum-1] = f.seqValue(r.sysStart, true)
 		tuple[f.SysEndAttnum-1] = f.seqValue(r.sysEnd, true)
 	}
-	v, err := storage.EncodeRow(nil, tuple)
+	v, err := history.Encode(now, tuple)
 	return k, v, err
 }
 
@@ -467,35 +476,13 @@ func (f *Flow) seqValue(s temporal.Seq, system bool) types.Value {
 	return rec
 }
 
-// replayAll rebuilds every key of the flow, after a truncate.
-func (f *Flow) replayAll(ctx context.Context, tx *storage.Tx, events, target *storage.Space, mark temporal.Seq, st *Stats) error {
-	// Every target row goes; surviving keys are written back.
-	var old [][]byte
-	c := target.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		old = append(old, append([]byte(nil), k...))
-	}
-	for _, k := range old {
-		if err := target.Delete(k); err != nil {
-			return err
-		}
-	}
-	deleted := uint64(len(old))
+// replayAll replays every key of the flow, after a truncate moved the
+// mark: each key's rows are rewritten where they change. Every target row
+// comes from some key's events, so visiting the events visits every row.
+func (f *Flow) replayAll(ctx context.Context, events *storage.Space, target *history.Table, mark temporal.Seq, st *Stats) error {
 	ec := events.Cursor()
 	var curKey []byte
-	var history []temporal.Event
-	flush := func() error {
-		if curKey == nil {
-			return nil
-		}
-		before := st.RowsUpserted
-		err := f.rewriteKey(target, curKey, history, mark, st)
-		written := st.RowsUpserted - before
-		if written <= deleted {
-			deleted -= written
-		}
-		return err
-	}
+	var hist []temporal.Event
 	for k, v := ec.First(); k != nil; k, v = ec.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -509,18 +496,19 @@ func (f *Flow) replayAll(ctx context.Context, tx *storage.Tx, events, target *st
 			return err
 		}
 		if curKey == nil || string(prefix) != string(curKey) {
-			if err := flush(); err != nil {
-				return err
+			if curKey != nil {
+				if err := f.rewriteKey(target, curKey, hist, mark, st); err != nil {
+					return err
+				}
 			}
 			curKey = append([]byte(nil), prefix...)
-			history = history[:0]
+			hist = hist[:0]
 		}
-		history = append(history, e)
+		hist = append(hist, e)
 	}
-	if err := flush(); err != nil {
-		return err
+	if curKey != nil {
+		return f.rewriteKey(target, curKey, hist, mark, st)
 	}
-	st.RowsDeleted += deleted
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/types"
@@ -321,7 +322,7 @@ func (x *execCtx) storeNewTable(t *catalog.Table) error {
 	if err != nil {
 		return err
 	}
-	if _, err := x.tx.st.CreateSpace(catalog.DataSpace(t.OID)); err != nil {
+	if err := history.Create(x.tx.st, t.OID); err != nil {
 		return err
 	}
 	for _, ix := range t.Indexes {

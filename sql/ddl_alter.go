@@ -2,9 +2,9 @@ package sql
 
 import (
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -87,12 +87,8 @@ func (x *execCtx) removeTable(t *catalog.Table) error {
 	if err != nil {
 		return err
 	}
-	for _, sp := range []string{catalog.DataSpace(t.OID), catalog.HistorySpace(t.OID)} {
-		if x.tx.st.Space(sp) != nil {
-			if err := x.tx.st.DropSpace(sp); err != nil {
-				return err
-			}
-		}
+	if err := history.Drop(x.tx.st, t.OID); err != nil {
+		return err
 	}
 	for _, ix := range t.Indexes {
 		if x.tx.st.Space(catalog.IndexSpace(ix.OID)) != nil {
@@ -285,11 +281,10 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 		if err := x.checkCancel(); err != nil {
 			return err
 		}
-		vals, err := storage.DecodeRow(v)
+		tuple, err := decodeTuple(t, v)
 		if err != nil {
 			return err
 		}
-		tuple := storedTuple(t, vals)
 		key, ok, err := indexKey(&ix, k, tuple)
 		if err != nil {
 			return err
@@ -385,11 +380,20 @@ func (x *execCtx) truncate(st *ast.Truncate) error {
 		if err := pc.refuseDirectWrite(t, "truncate", n.Pos); err != nil {
 			return err
 		}
-		if err := x.tx.st.DropSpace(catalog.DataSpace(t.OID)); err != nil {
+		// Every row version ends now; the history keeps them.
+		rows, err := x.tx.rows(t)
+		if err != nil {
 			return err
 		}
-		if _, err := x.tx.st.CreateSpace(catalog.DataSpace(t.OID)); err != nil {
-			return err
+		var keys [][]byte
+		c := rows.Data().Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			keys = append(keys, append([]byte(nil), k...))
+		}
+		for _, k := range keys {
+			if err := rows.Delete(k); err != nil {
+				return err
+			}
 		}
 		for _, ix := range t.Indexes {
 			if ix.Primary {
@@ -577,11 +581,10 @@ func (x *execCtx) fillNewColumn(pc *planCtx, t *catalog.Table, col catalog.Colum
 	var updates []upd
 	cur := data.Cursor()
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		vals, err := storage.DecodeRow(v)
+		tuple, err := decodeTuple(t, v)
 		if err != nil {
 			return err
 		}
-		tuple := storedTuple(t, vals)
 		dv, err := w.defaultValue(x, col.Attnum)
 		if err != nil {
 			return err
@@ -590,7 +593,8 @@ func (x *execCtx) fillNewColumn(pc *planCtx, t *catalog.Table, col catalog.Colum
 			return pgerror.New(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.Name, t.Name)
 		}
 		tuple[col.Attnum-1] = dv
-		enc, err := storage.EncodeRow(nil, tuple)
+		// Adding a column does not start a new version of the row.
+		enc, err := history.Encode(history.Start(v), tuple)
 		if err != nil {
 			return err
 		}
@@ -607,11 +611,11 @@ func (x *execCtx) fillNewColumn(pc *planCtx, t *catalog.Table, col catalog.Colum
 func (x *execCtx) checkNoNulls(t *catalog.Table, col *catalog.Column) error {
 	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		vals, err := storage.DecodeRow(v)
+		tuple, err := decodeTuple(t, v)
 		if err != nil {
 			return err
 		}
-		if storedTuple(t, vals)[col.Attnum-1] == nil {
+		if tuple[col.Attnum-1] == nil {
 			return pgerror.New(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.Name, t.Name)
 		}
 	}
@@ -644,11 +648,10 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 	}
 	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		vals, err := storage.DecodeRow(v)
+		tuple, err := decodeTuple(t, v)
 		if err != nil {
 			return err
 		}
-		tuple := storedTuple(t, vals)
 		for _, ck := range w.checks {
 			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -326,12 +325,10 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	if c.doNothing {
 		return true, false, nil
 	}
-	raw := sp.Get(existingKey)
-	vals, err := storage.DecodeRow(raw)
+	old, err := decodeTuple(c.t, sp.Get(existingKey))
 	if err != nil {
 		return false, false, err
 	}
-	old := storedTuple(c.t, vals)
 	row := append(scanRow(c.t, old), scanRow(c.t, tuple)...)
 	env := &evalEnv{row: row, x: x}
 	if c.where != nil {
@@ -442,11 +439,10 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 			if raw == nil {
 				continue
 			}
-			vals, err := storage.DecodeRow(raw)
+			old, err := decodeTuple(t, raw)
 			if err != nil {
 				return "", err
 			}
-			old := storedTuple(t, vals)
 			updated := append([]types.Value(nil), old...)
 			env := &evalEnv{row: r, x: x}
 			for _, s := range sets {
@@ -611,11 +607,11 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 			if raw == nil {
 				continue // already deleted through another USING match
 			}
-			vals, err := storage.DecodeRow(raw)
+			old, err := decodeTuple(t, raw)
 			if err != nil {
 				return "", err
 			}
-			if err := w.remove(x, key, storedTuple(t, vals)); err != nil {
+			if err := w.remove(x, key, old); err != nil {
 				return "", err
 			}
 			n++

@@ -679,7 +679,11 @@ func (x *execCtx) applyFlow(cf *cdcexec.Flow, f *catalog.Flow, rows [][]types.Va
 		}
 		events[i] = ev
 	}
-	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, events)
+	target, err := x.tx.rows(cf.Target)
+	if err != nil {
+		return err
+	}
+	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, target, events)
 	if err != nil {
 		if x.ctx.Err() != nil {
 			return cancelError(x.ctx)
@@ -755,7 +759,11 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 		if err != nil {
 			return err
 		}
-		if err := cdcexec.Reset(x.tx.st, cf); err != nil {
+		target, err := x.tx.rows(cf.Target)
+		if err != nil {
+			return err
+		}
+		if err := cdcexec.Reset(x.tx.st, cf, target); err != nil {
 			return err
 		}
 		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {

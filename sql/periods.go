@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"time"
+
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
@@ -26,20 +28,35 @@ func periodColumns(t *catalog.Table, axis ast.PeriodAxis) (start, end string, ok
 func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.TableRef, sc *scope) (plan, error) {
 	seen := map[ast.PeriodAxis]bool{}
 	var cond expr
+	scan = scan.copy()
 	for _, pcl := range ref.Periods {
 		if seen[pcl.Axis] {
 			return nil, pgerror.New(pgerror.SyntaxError, "FOR %s specified more than once for table \"%s\"", pcl.Axis, t.Name).WithPosition(pcl.Pos + 1)
 		}
 		seen[pcl.Axis] = true
-		if pcl.Op == ast.PeriodAll {
+		startName, endName, ok := periodColumns(t, pcl.Axis)
+		if !ok && pcl.Axis == ast.SystemTime && keepsCommitHistory(t) {
+			// Commit-time versions: the scan reads them from history.
+			b := pc.binder(newScope(sc.parent))
+			sr := &systemTimeRead{op: pcl.Op}
+			var err error
+			if pcl.A != nil {
+				if sr.a, err = b.bindTimeBound(pcl.A); err != nil {
+					return nil, err
+				}
+			}
+			if pcl.B != nil {
+				if sr.b, err = b.bindTimeBound(pcl.B); err != nil {
+					return nil, err
+				}
+			}
+			scan.sysTime = sr
 			continue
 		}
-		startName, endName, ok := periodColumns(t, pcl.Axis)
+		if pcl.Op == ast.PeriodAll && ok {
+			continue
+		}
 		if !ok {
-			if pcl.Axis == ast.SystemTime {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "FOR SYSTEM_TIME on \"%s\" needs commit-time history, which cdcdb does not keep yet", t.Name).WithPosition(pcl.Pos + 1).
-					WithHint("SYSTEM_TIME is available on BITEMPORAL targets.")
-			}
 			return nil, pgerror.New(pgerror.WrongObjectType, "relation \"%s\" has no period BUSINESS_TIME", t.Name).WithPosition(pcl.Pos + 1).
 				WithHint("BUSINESS_TIME is the __START_AT/__END_AT period of SCD TYPE 2 and BITEMPORAL targets.")
 		}
@@ -48,17 +65,19 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 		// Bounds may be any expression of the period's type, but not read
 		// the table itself.
 		b := pc.binder(newScope(sc.parent))
+		pe := &periodExpr{start: si, end: ei, op: pcl.Op, t: pt}
 		bound := func(e ast.Expr) (expr, error) {
 			x, err := b.bind(e)
 			if err != nil {
 				return nil, err
 			}
-			if x, err = b.coerce(x, pt); err != nil {
+			// Assignment rules let now() (timestamptz) bound a timestamp
+			// period, read in the session's time zone.
+			if x, err = b.assign(x, pt, startName); err != nil {
 				return nil, withPos(err, e)
 			}
 			return x, nil
 		}
-		pe := &periodExpr{start: si, end: ei, op: pcl.Op, t: pt}
 		var err error
 		if pe.a, err = bound(pcl.A); err != nil {
 			return nil, err
@@ -78,6 +97,59 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 		return scan, nil
 	}
 	return scan.withFilter(cond), nil
+}
+
+// bindTimeBound binds a commit-time bound: any expression that converts to
+// timestamptz (a timestamp is read in the session's time zone).
+func (b *binder) bindTimeBound(e ast.Expr) (expr, error) {
+	x, err := b.bind(e)
+	if err != nil {
+		return nil, err
+	}
+	if x, err = b.assign(x, types.Of(types.Timestamptz), "SYSTEM_TIME"); err != nil {
+		return nil, withPos(err, e)
+	}
+	return x, nil
+}
+
+// systemTimeRead is a FOR SYSTEM_TIME clause over commit-time versions.
+type systemTimeRead struct {
+	op   ast.PeriodOp
+	a, b expr
+}
+
+// bounds evaluates the clause into a commit-time range [from, to) in
+// microseconds (to < 0: unbounded); empty reports no version can match.
+func (r *systemTimeRead) bounds(env *evalEnv) (from, to int64, empty bool, err error) {
+	micros := func(e expr) (int64, bool, error) {
+		v, err := e.eval(env)
+		if err != nil || v == nil {
+			return 0, false, err
+		}
+		return v.(time.Time).UnixMicro(), true, nil
+	}
+	switch r.op {
+	case ast.PeriodAsOf:
+		a, ok, err := micros(r.a)
+		return a, a + 1, !ok, err
+	case ast.PeriodFromTo, ast.PeriodBetween:
+		a, okA, err := micros(r.a)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		b, okB, err := micros(r.b)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if !okA || !okB {
+			return 0, 0, true, nil
+		}
+		if r.op == ast.PeriodBetween {
+			b++ // BETWEEN includes its upper bound
+		}
+		return a, b, a >= b, nil
+	}
+	return 0, -1, false, nil
 }
 
 func mustColumn(t *catalog.Table, name string) *catalog.Column {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/parse"
@@ -25,6 +26,20 @@ type tableWriter struct {
 	// its flows at the end of the statement.
 	flowSource bool
 	appended   [][]types.Value
+	// rows writes the table's versions; opened on first write.
+	rows *history.Table
+}
+
+// store opens the table's rows at the transaction's commit time.
+func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
+	if w.rows == nil {
+		r, err := x.tx.rows(w.table)
+		if err != nil {
+			return nil, err
+		}
+		w.rows = r
+	}
+	return w.rows, nil
 }
 
 type boundCheck struct {
@@ -186,10 +201,11 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err := w.check(x, tuple); err != nil {
 		return nil, err
 	}
-	sp := x.tx.st.Space(catalog.DataSpace(w.table.OID))
-	if sp == nil {
-		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", w.table.Name)
+	rows, err := w.store(x)
+	if err != nil {
+		return nil, err
 	}
+	sp := rows.Data()
 	key, err := w.storageKey(sp, tuple)
 	if err != nil {
 		return nil, err
@@ -200,11 +216,7 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err := w.addIndexEntries(x, key, tuple); err != nil {
 		return nil, err
 	}
-	val, err := storage.EncodeRow(nil, tuple)
-	if err != nil {
-		return nil, err
-	}
-	if err := sp.Put(key, val); err != nil {
+	if err := rows.Put(key, tuple); err != nil {
 		return nil, err
 	}
 	if w.flowSource {
@@ -225,7 +237,11 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 	if err := w.check(x, tuple); err != nil {
 		return err
 	}
-	sp := x.tx.st.Space(catalog.DataSpace(w.table.OID))
+	rows, err := w.store(x)
+	if err != nil {
+		return err
+	}
+	sp := rows.Data()
 	newKey := oldKey
 	if len(w.table.PrimaryKey) > 0 {
 		var err error
@@ -240,18 +256,14 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 		if sp.Get(newKey) != nil {
 			return w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
 		}
-		if err := sp.Delete(oldKey); err != nil {
+		if err := rows.Delete(oldKey); err != nil {
 			return err
 		}
 	}
 	if err := w.addIndexEntries(x, newKey, tuple); err != nil {
 		return err
 	}
-	val, err := storage.EncodeRow(nil, tuple)
-	if err != nil {
-		return err
-	}
-	return sp.Put(newKey, val)
+	return rows.Put(newKey, tuple)
 }
 
 // remove deletes the tuple stored under key.
@@ -259,7 +271,11 @@ func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error 
 	if err := w.removeIndexEntries(x, key, tuple); err != nil {
 		return err
 	}
-	return x.tx.st.Space(catalog.DataSpace(w.table.OID)).Delete(key)
+	rows, err := w.store(x)
+	if err != nil {
+		return err
+	}
+	return rows.Delete(key)
 }
 
 // indexKey is an index entry's key: the indexed values, then (for a

@@ -2,7 +2,9 @@ package sql
 
 import (
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -21,6 +23,14 @@ type tableScan struct {
 	// withKey appends each row's storage key as a last, hidden column, for
 	// UPDATE and DELETE.
 	withKey bool
+	// sysTime reads committed versions (FOR SYSTEM_TIME) instead of the
+	// current rows.
+	sysTime *systemTimeRead
+}
+
+func (s *tableScan) copy() *tableScan {
+	c := *s
+	return &c
 }
 
 func newTableScan(t *catalog.Table) *tableScan {
@@ -41,9 +51,16 @@ func (s *tableScan) columns() []outCol {
 
 func (s *tableScan) explain(depth int, out *[]string) {
 	name := s.table.Name
-	if s.keyExprs != nil {
+	switch {
+	case s.sysTime != nil && s.keyExprs != nil && s.sysTime.op == ast.PeriodAsOf:
+		explainLine(out, depth, "History Seek using %s on %s (system time %s)", pkIndexName(s.table), name, s.sysTime.op)
+	case s.sysTime != nil && s.sysTime.op == ast.PeriodAll:
+		explainLine(out, depth, "History Scan on %s (every version)", name)
+	case s.sysTime != nil:
+		explainLine(out, depth, "History Scan on %s (current rows + versions ended after the lower bound)", name)
+	case s.keyExprs != nil:
 		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
-	} else {
+	default:
 		explainLine(out, depth, "Seq Scan on %s", name)
 	}
 	if s.filter != nil {
@@ -146,6 +163,9 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", s.table.Name)
 	}
 	it := &scanIter{s: s, x: x, env: evalEnv{outer: outer, x: x}}
+	if s.sysTime != nil {
+		return s.openVersions(x, outer)
+	}
 	if s.keyExprs != nil {
 		key, ok, err := s.pointKey(x, outer)
 		if err != nil {
@@ -245,10 +265,15 @@ func (it *scanIter) close() {}
 
 // decode turns a stored tuple into the scan's output row.
 func (s *tableScan) decode(k, v []byte) (Row, error) {
-	stored, err := storage.DecodeRow(v)
+	_, stored, err := history.Decode(v)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", s.table.Name, err)
 	}
+	return s.project(k, stored), nil
+}
+
+// project lays a stored tuple out as the scan's output row.
+func (s *tableScan) project(k []byte, stored []types.Value) Row {
 	n := len(s.cols)
 	if s.withKey {
 		n++
@@ -262,5 +287,57 @@ func (s *tableScan) decode(k, v []byte) (Row, error) {
 	if s.withKey {
 		row[len(s.cols)] = append([]byte(nil), k...)
 	}
-	return row, nil
+	return row
+}
+
+// openVersions reads the committed versions a FOR SYSTEM_TIME clause
+// selects: one seek per key for AS OF with the whole primary key given,
+// otherwise the current rows plus the versions that ended inside or after
+// the range (never older history).
+func (s *tableScan) openVersions(x *execCtx, outer *evalEnv) (rowIter, error) {
+	env := &evalEnv{outer: outer, x: x}
+	from, to, empty, err := s.sysTime.bounds(env)
+	if err != nil || empty {
+		return &sliceIter{}, err
+	}
+	var rows []Row
+	keep := func(v history.Version) error {
+		if err := x.checkCancel(); err != nil {
+			return err
+		}
+		row := s.project(v.Key, storedTuple(s.table, v.Tuple))
+		if s.filter != nil {
+			env.row = row
+			ok, err := s.filter.eval(env)
+			if err != nil || ok != true {
+				return err
+			}
+		}
+		rows = append(rows, row)
+		return nil
+	}
+	switch {
+	case s.sysTime.op == ast.PeriodAsOf && s.keyExprs != nil:
+		key, ok, err := s.pointKey(x, outer)
+		if err != nil || !ok {
+			return &sliceIter{}, err
+		}
+		v, found, err := history.GetAsOf(x.tx.st, s.table.OID, key, from)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			if err := keep(v); err != nil {
+				return nil, err
+			}
+		}
+	case s.sysTime.op == ast.PeriodAsOf:
+		err = history.ScanAsOf(x.tx.st, s.table.OID, from, keep)
+	default:
+		err = history.ScanOverlapping(x.tx.st, s.table.OID, from, to, keep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &sliceIter{rows: rows}, nil
 }

@@ -5,8 +5,10 @@ import (
 	"time"
 
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
+	"cdcdb/types"
 )
 
 // txn is one storage transaction with the catalog it sees. A write txn
@@ -21,7 +23,42 @@ type txn struct {
 	// afterCommit runs once the storage commit succeeded (e.g. to publish
 	// flow statistics).
 	afterCommit []func()
+	// commitTS is the commit time of this write transaction (microseconds),
+	// reserved on first use; versions it writes start then.
+	commitTS int64
+	// written lists the tables this transaction changed, for retention.
+	written map[uint32]*catalog.Table
 }
+
+// commitTime reserves this transaction's commit time.
+func (t *txn) commitTime() (int64, error) {
+	if t.commitTS == 0 {
+		ts, err := history.NextCommitTime(t.st, time.Now().UnixMicro())
+		if err != nil {
+			return 0, err
+		}
+		t.commitTS = ts
+	}
+	return t.commitTS, nil
+}
+
+// rows opens a table's rows for writing at this transaction's commit time.
+func (t *txn) rows(tbl *catalog.Table) (*history.Table, error) {
+	ts, err := t.commitTime()
+	if err != nil {
+		return nil, err
+	}
+	if t.written == nil {
+		t.written = map[uint32]*catalog.Table{}
+	}
+	t.written[tbl.OID] = tbl
+	return history.Open(t.st, tbl.OID, ts, keepsCommitHistory(tbl))
+}
+
+// keepsCommitHistory reports whether a table keeps its superseded versions
+// by commit time: every table but BITEMPORAL targets, whose system period
+// is their own column pair.
+func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORAL" }
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for the writer slot.
@@ -76,6 +113,10 @@ func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
 	}
+	if err := t.applyRetention(); err != nil {
+		t.rollback()
+		return err
+	}
 	err := t.st.Commit()
 	if err == nil && t.editor != nil {
 		t.engine.installCatalog(t.editor.Snapshot())
@@ -111,4 +152,32 @@ func (e *Engine) catalogSnapshot() *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cat
+}
+
+// applyRetention prunes, for each table this transaction wrote that has a
+// history_retention, the versions that ended before the retention window.
+func (t *txn) applyRetention() error {
+	for _, tbl := range t.written {
+		if err := pruneHistory(t.st, tbl, t.commitTS); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneHistory removes a table's versions older than its history_retention.
+func pruneHistory(st *storage.Tx, tbl *catalog.Table, now int64) error {
+	ret := tbl.Options["history_retention"]
+	if ret == "" {
+		return nil
+	}
+	v, err := types.ParseText(types.Of(types.Interval), ret)
+	if err != nil {
+		return err
+	}
+	iv := v.(types.IntervalValue)
+	nowT := time.UnixMicro(now).UTC()
+	cutoff := nowT.AddDate(0, -int(iv.Months), -int(iv.Days)).Add(-time.Duration(iv.Micros) * time.Microsecond)
+	_, err = history.Prune(st, tbl.OID, cutoff.UnixMicro())
+	return err
 }

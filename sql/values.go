@@ -8,8 +8,8 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/catalog"
+	"cdcdb/history"
 	"cdcdb/pgerror"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -139,7 +139,7 @@ func compareValues(a, b any) int {
 
 // decodeTuple decodes a stored row of a table to its full width.
 func decodeTuple(t *catalog.Table, raw []byte) ([]types.Value, error) {
-	vals, err := storage.DecodeRow(raw)
+	_, vals, err := history.Decode(raw)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", t.Name, err)
 	}

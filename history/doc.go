@@ -1,0 +1,24 @@
+// Package history keeps every committed version of a table's rows, so
+// queries can read a table as it was committed at any moment
+// (FOR SYSTEM_TIME AS OF).
+//
+// A table's current rows live in its data space, each value prefixed with
+// the commit time at which that version became current. When a version is
+// replaced or deleted, it moves to two history spaces with its system
+// period [start, end):
+//
+//	h/<table>   rowKey + start        -> end + row     (a key's versions, for point reads)
+//	hx/<table>  end + rowKey + start  -> (empty)        (versions by end, for whole-table reads)
+//
+// So AS OF t for one key is one seek, and AS OF t over a table reads the
+// current rows plus only the versions that ended after t, never the whole
+// history. Versions leave history only through Prune (a table's
+// history_retention); nothing else removes them.
+//
+// Commit times are microseconds since the Unix epoch, strictly increasing
+// across write transactions (the clock is kept in the file, so a restart or
+// a clock step back never reuses one).
+//
+// The package stores and finds versions; it does not know SQL or types
+// beyond the row codec.
+package history
