@@ -120,8 +120,8 @@ func TestPeriodBounds(t *testing.T) {
 	c.MustExec(usersFlow("SCD TYPE 2", ""))
 	c.MustExec("INSERT INTO users_cdf VALUES " + strings.Join(usersEvents, ", "))
 	for _, tc := range []struct{ q, want string }{
-		{"FOR BUSINESS_TIME AS OF 2", "Tijuana"},                  // at a start
-		{"FOR BUSINESS_TIME AS OF 5", "Mexicali"},                 // at an end: the next version
+		{"FOR BUSINESS_TIME AS OF 2", "Tijuana"},  // at a start
+		{"FOR BUSINESS_TIME AS OF 5", "Mexicali"}, // at an end: the next version
 		{"FOR BUSINESS_TIME AS OF 4", "Tijuana"},
 		{"FOR BUSINESS_TIME AS OF 100", "Guadalajara"},            // NULL end is open
 		{"FOR BUSINESS_TIME AS OF 1", ""},                         // before the first version
