@@ -20,13 +20,14 @@ func TestKill9WhileCommitsStreamKeepsEveryAcknowledgedOne(t *testing.T) {
 		conn     *pgx.Conn
 		acked    []int64
 		inFlight int64 // sent, not yet acknowledged: may or may not survive
+		err      error // why it stopped
 	}
 	ws := make([]*writer, writers)
 	for i := range ws {
 		ws[i] = &writer{conn: connect(t, srv.URL())}
 	}
 	ctx := testContext(t)
-	var ackCount atomic.Int64
+	var ackCount, stopped atomic.Int64
 	var wg sync.WaitGroup
 	for i, w := range ws {
 		wg.Go(func() {
@@ -35,7 +36,9 @@ func TestKill9WhileCommitsStreamKeepsEveryAcknowledgedOne(t *testing.T) {
 				w.inFlight = id
 				_, err := w.conn.Exec(ctx, "INSERT INTO acked VALUES ($1, $2, $3)", id, int32(i), fmt.Sprintf("payload %d", id))
 				if err != nil {
-					return // the server is gone
+					w.err = err // the server is gone, or failed the INSERT
+					stopped.Add(1)
+					return
 				}
 				w.acked = append(w.acked, id)
 				w.inFlight = 0
@@ -43,9 +46,18 @@ func TestKill9WhileCommitsStreamKeepsEveryAcknowledgedOne(t *testing.T) {
 			}
 		})
 	}
-	waitFor(t, 2*time.Minute, "400 acknowledged commits", func() bool { return ackCount.Load() >= 400 })
+	waitFor(t, 2*time.Minute, "400 acknowledged commits", func() bool { return ackCount.Load() >= 400 || stopped.Load() > 0 })
+	failedBeforeKill := stopped.Load() > 0
 	srv.Kill()
 	wg.Wait()
+	if failedBeforeKill {
+		for i, w := range ws {
+			if w.err != nil {
+				t.Errorf("writer %d failed before the kill: %v", i, w.err)
+			}
+		}
+		t.FailNow()
+	}
 
 	srv.StartAgain()
 	present := map[int64]bool{}
