@@ -1,91 +1,282 @@
 # GROUP BY, HAVING, aggregates with DISTINCT, ORDER BY and FILTER.
 
 CREATE TABLE sales (id int PRIMARY KEY, region text, product text, qty int, price numeric(8,2), sold date, ok boolean)
+----
+CREATE TABLE
 
 INSERT INTO sales VALUES (1, 'north', 'apple', 10, 1.50, '2024-01-05', true), (2, 'north', 'pear', 5, 2.00, '2024-01-20', true), (3, 'south', 'apple', 7, 1.40, '2024-02-02', false), (4, 'south', 'apple', 3, 1.60, '2024-02-10', true), (5, 'east', 'plum', NULL, 3.00, '2024-03-01', NULL), (6, 'north', 'apple', 2, 1.50, '2024-03-15', true)
+----
+INSERT 0 6
 
 SELECT region, count(*), sum(qty), avg(qty), min(price), max(price) FROM sales GROUP BY region ORDER BY region
+----
+region:text | count:int8 | sum:int8 | avg:numeric | min:numeric | max:numeric
+east | 1 | NULL | NULL | 3.00 | 3.00
+north | 3 | 17 | 5.6666666666666667 | 1.50 | 2.00
+south | 2 | 10 | 5.0000000000000000 | 1.40 | 1.60
+SELECT 3
 
 SELECT count(*), count(qty), sum(qty), avg(qty)::numeric(10,4) AS avg4, sum(price), avg(price) FROM sales
+----
+count:int8 | count:int8 | sum:int8 | avg4:numeric | sum:numeric | avg:numeric
+6 | 5 | 27 | 5.4000 | 11.00 | 1.8333333333333333
+SELECT 1
 
 SELECT sum(qty) FROM sales WHERE false
+----
+sum:int8
+NULL
+SELECT 1
 
 SELECT count(*) FROM sales WHERE false
+----
+count:int8
+0
+SELECT 1
 
 SELECT region FROM sales GROUP BY region HAVING sum(qty) > 10 ORDER BY region
+----
+region:text
+north
+SELECT 1
 
 SELECT region, sum(qty * price) AS revenue FROM sales GROUP BY region HAVING count(*) > 1 ORDER BY revenue DESC
+----
+region:text | revenue:numeric
+north | 28.00
+south | 14.60
+SELECT 2
 
 SELECT product, count(DISTINCT region) AS regions FROM sales GROUP BY product ORDER BY product
+----
+product:text | regions:int8
+apple | 2
+pear | 1
+plum | 1
+SELECT 3
 
 SELECT string_agg(product, ',' ORDER BY product) AS ps, string_agg(DISTINCT product, ';' ORDER BY product) AS dps FROM sales
+----
+ps:text | dps:text
+apple,apple,apple,apple,pear,plum | apple;pear;plum
+SELECT 1
 
 SELECT region, string_agg(product, '+' ORDER BY id DESC) FROM sales GROUP BY region ORDER BY region
+----
+region:text | string_agg:text
+east | plum
+north | apple+pear+apple
+south | apple+apple
+SELECT 3
 
 SELECT array_agg(id ORDER BY id DESC) AS ids, array_agg(DISTINCT region ORDER BY region) AS regions FROM sales
+----
+ids:_int4 | regions:_text
+{6,5,4,3,2,1} | {east,north,south}
+SELECT 1
 
 SELECT array_agg(qty ORDER BY id) FROM sales
+----
+array_agg:_int4
+{10,5,7,3,NULL,2}
+SELECT 1
 
 SELECT count(*) FILTER (WHERE ok) AS good, count(*) FILTER (WHERE NOT ok) AS bad, sum(qty) FILTER (WHERE region = 'north') AS north FROM sales
+----
+good:int8 | bad:int8 | north:int8
+4 | 1 | 17
+SELECT 1
 
 SELECT bool_and(ok) AS all_ok, bool_or(ok) AS any_ok, every(qty > 1) AS e FROM sales
+----
+all_ok:bool | any_ok:bool | e:bool
+f | t | t
+SELECT 1
 
 SELECT region, bool_and(ok) FROM sales GROUP BY region ORDER BY region
+----
+region:text | bool_and:bool
+east | NULL
+north | t
+south | f
+SELECT 3
 
 SELECT extract(month FROM sold) AS m, count(*) FROM sales GROUP BY 1 ORDER BY 1
+----
+m:numeric | count:int8
+1 | 2
+2 | 2
+3 | 2
+SELECT 3
 
 SELECT date_trunc('month', sold) AS month, sum(qty) FROM sales GROUP BY date_trunc('month', sold) ORDER BY month
+----
+month:timestamptz | sum:int8
+2024-01-01 00:00:00+00 | 15
+2024-02-01 00:00:00+00 | 10
+2024-03-01 00:00:00+00 | 2
+SELECT 3
 
 SELECT region AS r, count(*) FROM sales GROUP BY r ORDER BY r
+----
+r:text | count:int8
+east | 1
+north | 3
+south | 2
+SELECT 3
 
 SELECT region, product, sum(qty) FROM sales GROUP BY region, product ORDER BY region, product
+----
+region:text | product:text | sum:int8
+east | plum | NULL
+north | apple | 12
+north | pear | 5
+south | apple | 10
+SELECT 4
 
 SELECT qty % 2 AS parity, count(*) FROM sales GROUP BY qty % 2 ORDER BY parity NULLS LAST
+----
+parity:int4 | count:int8
+0 | 2
+1 | 3
+NULL | 1
+SELECT 3
 
 SELECT count(*) AS n FROM sales HAVING count(*) > 100
+----
+SELECT 0
 
 SELECT 1 AS one FROM sales HAVING sum(qty) > 0
+----
+one:int4
+1
+SELECT 1
 
 SELECT max(region), min(sold), max(ok::int) FROM sales
+----
+max:text | min:date | max:int4
+south | 2024-01-05 | 1
+SELECT 1
 
 SELECT sum(price * qty)::numeric(10,2), avg(price)::numeric(6,3) FROM sales WHERE ok
+----
+sum:numeric | avg:numeric
+32.80 | 1.650
+SELECT 1
 
 SELECT avg(x) FROM (VALUES (1), (2), (2)) v(x)
+----
+avg:numeric
+1.6666666666666667
+SELECT 1
 
 SELECT sum(x), avg(x) FROM (VALUES (1.5::float8), (2.25)) v(x)
+----
+sum:float8 | avg:float8
+3.75 | 1.875
+SELECT 1
 
 SELECT sum(x) FROM (VALUES (9223372036854775807::bigint), (1)) v(x)
+----
+sum:numeric
+9223372036854775808
+SELECT 1
 
 SELECT sum(x), avg(x) FROM (VALUES (interval '1 hour'), (interval '3 hours')) v(x)
+----
+sum:interval | avg:interval
+04:00:00 | 02:00:00
+SELECT 1
 
 SELECT stddev(qty)::numeric(10,4) AS sd, variance(qty)::numeric(10,4) AS var FROM sales
+----
+sd:numeric | var:numeric
+3.2094 | 10.3000
+SELECT 1
 
 SELECT json_agg(id ORDER BY id) AS j, jsonb_agg(region ORDER BY id) FILTER (WHERE id < 3) AS jb FROM sales
+----
+j:json | jb:jsonb
+[1, 2, 3, 4, 5, 6] | "[\"north\", \"north\"]"
+SELECT 1
 
 SELECT json_object_agg(product, qty ORDER BY product) FROM sales WHERE region = 'north' AND id < 3
+----
+json_object_agg:json
+"{ \"apple\" : 10, \"pear\" : 5 }"
+SELECT 1
 
 SELECT sum(DISTINCT qty) AS sd, count(DISTINCT (region, product)) AS pairs FROM sales
+----
+sd:int8 | pairs:int8
+27 | 4
+SELECT 1
 
 SELECT region, count(*) FROM sales GROUP BY region HAVING region > 'm' ORDER BY 1
+----
+region:text | count:int8
+north | 3
+south | 2
+SELECT 2
 
 SELECT count(*) + 1 AS c, sum(qty) / count(qty) AS avg_int FROM sales
+----
+c:int8 | avg_int:int8
+7 | 5
+SELECT 1
 
 SELECT region, max(qty) - min(qty) AS spread FROM sales GROUP BY region ORDER BY spread DESC NULLS LAST, region
+----
+region:text | spread:int4
+north | 8
+south | 4
+east | NULL
+SELECT 3
 
 SELECT sum(qty) OVER () FROM sales WHERE false
+----
+SELECT 0
 
 SELECT product FROM sales GROUP BY product ORDER BY count(*) DESC, product
+----
+product:text
+apple
+pear
+plum
+SELECT 3
 
 SELECT region, product FROM sales GROUP BY region
+----
+ERROR 42803 at 16: column "sales.product" must appear in the GROUP BY clause or be used in an aggregate function
 
 SELECT sum(count(*)) FROM sales
+----
+ERROR 42803 at 12: aggregate function calls cannot be nested
 
 SELECT sum('a') FROM sales
+----
+ERROR 42725 at 8: function sum(unknown) is not unique
 
 SELECT string_agg(id, ',') FROM sales
+----
+ERROR 42883 at 8: function string_agg(integer, unknown) does not exist
 
 SELECT count(*) FROM sales GROUP BY ()
+----
+count:int8
+6
+SELECT 1
 
 SELECT avg(DISTINCT qty)::numeric(10,3), min(DISTINCT region) FROM sales
+----
+avg:numeric | min:text
+5.400 | east
+SELECT 1
 
 SELECT region, array_agg(qty ORDER BY qty NULLS FIRST) FROM sales GROUP BY region ORDER BY region
+----
+region:text | array_agg:_int4
+east | {NULL}
+north | {2,5,10}
+south | {3,7}
+SELECT 3
