@@ -97,6 +97,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		if len(t.Periods) > 0 {
 			return nil, nil, periodOnNonTemporal(t)
 		}
+		if vt.query != "" {
+			return pc.planSystemView(vt, t)
+		}
 		rel := relFromColumns(t.Name.Name(), vt.cols)
 		rel.schema = vt.schema
 		for i := range rel.cols {

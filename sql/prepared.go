@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -90,11 +91,31 @@ type compiled struct {
 // preparedStatement implements wire.PreparedStatement.
 type preparedStatement struct {
 	s        *Session
-	c        *compiled
+	src      parsedStmt
+	c        *compiled // nil until planned
 	declared []types.T
 }
 
+// plan plans the statement if it is not planned yet.
+func (p *preparedStatement) plan() error {
+	if p.c != nil {
+		return nil
+	}
+	if p.s.block != nil && p.s.block.failed {
+		return errAborted
+	}
+	c, err := p.s.compile(p.src.stmt, p.src.text, p.declared, p.s.planningCatalog())
+	if err != nil {
+		return err
+	}
+	p.c = c
+	return nil
+}
+
 func (p *preparedStatement) ParamTypes() []uint32 {
+	if p.plan() != nil {
+		return nil
+	}
 	out := make([]uint32, len(p.c.params))
 	for i, t := range p.c.params {
 		out[i] = uint32(t.OID)
@@ -105,7 +126,12 @@ func (p *preparedStatement) ParamTypes() []uint32 {
 	return out
 }
 
-func (p *preparedStatement) Fields() []wire.FieldDescription { return fieldDescriptions(p.c.fields) }
+func (p *preparedStatement) Fields() []wire.FieldDescription {
+	if p.plan() != nil {
+		return nil
+	}
+	return fieldDescriptions(p.c.fields)
+}
 
 func fieldDescriptions(cols []outCol) []wire.FieldDescription {
 	if cols == nil {
@@ -126,6 +152,10 @@ func fieldDescriptions(cols []outCol) []wire.FieldDescription {
 func (p *preparedStatement) Close() {}
 
 func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramFormats []int16, resultFormats []int16) (wire.Portal, error) {
+	if err := p.plan(); err != nil {
+		p.s.abortBlockOnError()
+		return nil, err
+	}
 	c := p.c
 	if len(params) != len(c.params) {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
@@ -212,7 +242,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.c.text)
+			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.c.text, "stack", string(debug.Stack()))
 			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
 			p.Close()
 			s.failBlock()
@@ -330,7 +360,8 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 			if err != nil {
 				return "", false, err
 			}
-			return "SELECT " + itoa(r.rows), false, nil
+			// Like PostgreSQL, the tag counts the rows of this Execute.
+			return "SELECT " + itoa(sent), false, nil
 		}
 		if err := sink.row(r.x, row[:len(r.cols)]); err != nil {
 			p.Close()

@@ -160,6 +160,7 @@ func (s *Session) showSetting(name string) (string, error) {
 func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) ([]wire.PreparedStatement, error) {
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
+		s.abortBlockOnError()
 		return nil, err
 	}
 	declared := make([]types.T, len(paramTypes))
@@ -172,13 +173,27 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	}
 	out := make([]wire.PreparedStatement, 0, len(stmts))
 	for _, st := range stmts {
-		c, err := s.compile(st.stmt, st.text, declared, s.planningCatalog())
-		if err != nil {
+		out = append(out, &preparedStatement{s: s, src: st, declared: declared})
+	}
+	// A single statement is planned now, so the client learns its
+	// parameter and result types (and any error) at Parse. The statements
+	// of a multi-statement query are planned one by one as they run, since
+	// each may depend on what the previous ones created.
+	if len(out) == 1 {
+		if err := out[0].(*preparedStatement).plan(); err != nil {
+			s.abortBlockOnError()
 			return nil, err
 		}
-		out = append(out, &preparedStatement{s: s, c: c, declared: declared})
 	}
 	return out, nil
+}
+
+// abortBlockOnError aborts an explicit transaction block after an error
+// outside Execute (parse and planning errors), as PostgreSQL does.
+func (s *Session) abortBlockOnError() {
+	if s.block != nil && !s.block.implicit {
+		s.failBlock()
+	}
 }
 
 // Sync implements wire.SyncSession: it ends the implicit transaction of a

@@ -13,6 +13,9 @@ type systemTable struct {
 	oid    uint32
 	cols   []outCol
 	rows   func(x *execCtx) ([]Row, error)
+	// query, when set, makes this a system view: its defining SQL is
+	// planned where it is used, like a user view's (cols and rows unused).
+	query string
 }
 
 // systemTables holds every system relation by schema, then name.
@@ -68,8 +71,27 @@ func (p *systemScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sliceIter{rows: rows}, nil
+	// Rows may be a cache shared by concurrent statements: hand out copies.
+	return &copyingIter{rows: rows}, nil
 }
+
+// copyingIter returns a copy of each row, so no later operator can change
+// the rows it iterates.
+type copyingIter struct {
+	rows []Row
+	i    int
+}
+
+func (it *copyingIter) next() (Row, error) {
+	if it.i >= len(it.rows) {
+		return nil, nil
+	}
+	r := append(Row(nil), it.rows[it.i]...)
+	it.i++
+	return r, nil
+}
+
+func (it *copyingIter) close() {}
 
 // catalogOf is the catalog a running statement reads.
 func (x *execCtx) catalogOf() *catalog.Snapshot { return x.tx.catalog() }

@@ -47,7 +47,7 @@ func ParseBinary(t T, b []byte) (Value, error) {
 			return nil, err
 		}
 		return int64(binary.BigEndian.Uint64(b)), nil
-	case Oid, Regproc, Regprocedure, Regoper, Regclass, Regtype, Regnamespace, Regrole:
+	case Oid, Xid, Regproc, Regprocedure, Regoper, Regclass, Regtype, Regnamespace, Regrole:
 		if err := need(4); err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 			return append(dst, 1), nil
 		}
 		return append(dst, 0), nil
-	case Int2, Int4, Int8, Oid, Regproc, Regprocedure, Regoper, Regclass, Regtype, Regnamespace, Regrole:
+	case Int2, Int4, Int8, Oid, Xid, Regproc, Regprocedure, Regoper, Regclass, Regtype, Regnamespace, Regrole:
 		x, ok := v.(int64)
 		if !ok {
 			return wrong()

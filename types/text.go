@@ -43,6 +43,8 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 		return parseInt(s, 64, Int8)
 	case Oid, Regproc, Regprocedure, Regoper, Regclass, Regtype, Regnamespace, Regrole:
 		return parseOid(t.OID, s)
+	case Xid:
+		return parseOid(Oid, s)
 	case Float4:
 		return parseFloat(s, 32)
 	case Float8:
@@ -53,7 +55,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 			return nil, err
 		}
 		return applyNumericTypmod(d, t.Typmod)
-	case Text, Unknown, Xml, PgNodeTree:
+	case Text, Unknown, Xml, PgNodeTree, Aclitem:
 		return s, nil
 	case Varchar, Bpchar:
 		return applyCharTypmod(t, s, false)

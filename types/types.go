@@ -49,6 +49,7 @@ const (
 	UUID         OID = 2950
 	JSONB        OID = 3802
 	Aclitem      OID = 1033
+	Xid          OID = 28 // transaction ids in pg_class, pg_database
 
 	BoolArray        OID = 1000
 	ByteaArray       OID = 1001
@@ -74,6 +75,7 @@ const (
 	JSONArray        OID = 199
 	JSONBArray       OID = 3807
 	RegtypeArray     OID = 2211
+	XidArray         OID = 1011
 )
 
 // T is a column or expression type: a type OID and its type modifier
