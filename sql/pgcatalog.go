@@ -1,0 +1,377 @@
+package sql
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cdcdb/catalog"
+	"cdcdb/sql/pgdefs"
+	"cdcdb/types"
+)
+
+// The pg_catalog relations clients introspect. Every system catalog of
+// PostgreSQL 15 exists here with its real columns (names and types in
+// order, from postgres.bki through package pgdefs). A catalog's rows are
+// PostgreSQL's initial rows (built-in types, functions, access methods,
+// operator classes, collations, ...) and, for the catalogs that describe
+// user objects, rows made from cdcdb's own catalog: schemas, tables
+// (streaming tables are ordinary tables, relkind 'r'), views, columns,
+// defaults, constraints, indexes and comments. Catalogs of features cdcdb
+// does not have (triggers, rules, publications, ...) are empty, with their
+// columns, so that client queries that join them still run.
+
+// Relation OIDs of the catalogs this file fills with live rows, as in
+// PostgreSQL 15.
+const (
+	pgClassOID       = 1259
+	pgNamespaceOID   = 2615
+	pgConstraintOID  = 2606
+	pgTypeOID        = 1247
+	pgProcOID        = 1255
+	pgDatabaseOID    = 1262
+	heapAM           = 2
+	btreeAM          = 403
+	pgDefaultSpace   = 1663
+	superuserOID     = 10   // the bootstrap superuser: whoever is connected
+	dbOwnerRoleOID   = 6171 // pg_database_owner, which owns schema public
+	defaultCollation = 100
+	// cdcdb has one database. 5 is the OID initdb gives the first
+	// database that is not a template.
+	databaseOID = 5
+)
+
+// catalogSource makes a catalog's rows: static are PostgreSQL's initial
+// rows (already typed); the result is what queries see.
+type catalogSource func(x *execCtx, static []Row) ([]Row, error)
+
+// liveCatalogs are the catalogs whose rows depend on cdcdb's catalog or on
+// the session; the others show their initial rows as they are.
+var liveCatalogs = map[string]catalogSource{}
+
+// pgCatalogTable is a system catalog: its definition, its initial rows
+// parsed once, and a cache of its live rows for one committed catalog
+// snapshot.
+type pgCatalogTable struct {
+	def    *pgdefs.Catalog
+	vt     *systemTable
+	once   sync.Once
+	static []Row
+	err    error
+
+	mu       sync.Mutex
+	cacheKey *catalog.Snapshot
+	cacheFor string // the session user the cached rows were made for
+	cached   []Row
+}
+
+// pgCatalogTables maps catalog names to their tables, for the live sources
+// that read another catalog's initial rows (pg_type reads pg_opclass, ...).
+var pgCatalogTables = map[string]*pgCatalogTable{}
+
+func init() {
+	for _, def := range pgdefs.Catalogs() {
+		cols, ok := catalogColumns(def.Columns)
+		if !ok {
+			// pg_statistic_ext_data and pg_subscription_rel use types cdcdb
+			// has no values for (pg_ndistinct, pg_lsn, ...); both describe
+			// features cdcdb lacks.
+			continue
+		}
+		ct := &pgCatalogTable{def: def}
+		ct.vt = &systemTable{schema: "pg_catalog", name: def.Name, oid: def.OID, cols: cols, rows: ct.rows}
+		pgCatalogTables[def.Name] = ct
+		registerSystemTable(ct.vt)
+	}
+}
+
+// catalogColumns types a catalog's columns; false when a type is unknown.
+func catalogColumns(defs []pgdefs.Column) ([]outCol, bool) {
+	cols := make([]outCol, len(defs))
+	for i, c := range defs {
+		t, ok := types.ByName(c.Type)
+		if !ok {
+			return nil, false
+		}
+		cols[i] = outCol{name: c.Name, t: t}
+	}
+	return cols, true
+}
+
+// staticRows parses the initial rows with each column's type.
+func (ct *pgCatalogTable) staticRows() ([]Row, error) {
+	ct.once.Do(func() {
+		for _, fields := range ct.def.Rows() {
+			row := make(Row, len(fields))
+			for i, f := range fields {
+				if f.Null {
+					continue
+				}
+				t := ct.vt.cols[i].t
+				if t.OID == types.Regproc {
+					// The generator resolved function names to OIDs.
+					t = types.Of(types.Oid)
+				}
+				v, err := types.ParseText(t, f.Text)
+				if err != nil {
+					ct.err = fmt.Errorf("%s.%s: %q: %v", ct.def.Name, ct.vt.cols[i].name, f.Text, err)
+					return
+				}
+				row[i] = v
+			}
+			ct.static = append(ct.static, row)
+		}
+	})
+	return ct.static, ct.err
+}
+
+// rows is the systemTable row function: initial rows, made live where the
+// catalog describes user objects. Live rows are cached per committed
+// catalog snapshot (snapshots are immutable once committed; inside a
+// transaction that changed the catalog they are rebuilt each time).
+func (ct *pgCatalogTable) rows(x *execCtx) ([]Row, error) {
+	static, err := ct.staticRows()
+	if err != nil {
+		return nil, err
+	}
+	src, ok := liveCatalogs[ct.def.Name]
+	if !ok {
+		return static, nil
+	}
+	snap := x.catalogOf()
+	cacheable := x.tx.editor == nil
+	if cacheable {
+		ct.mu.Lock()
+		if ct.cacheKey == snap && ct.cacheFor == x.sess.user {
+			rows := ct.cached
+			ct.mu.Unlock()
+			return rows, nil
+		}
+		ct.mu.Unlock()
+	}
+	rows, err := src(x, static)
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		ct.mu.Lock()
+		ct.cacheKey, ct.cacheFor, ct.cached = snap, x.sess.user, rows
+		ct.mu.Unlock()
+	}
+	return rows, nil
+}
+
+// catalogRow builds rows of one catalog by column name; columns not set are
+// NULL. It exists so that the live sources below read as PostgreSQL's
+// column lists, and a misspelt column is caught at once.
+type catalogRow struct {
+	idx map[string]int
+	n   int
+	cat string
+}
+
+func rowBuilder(catalogName string) *catalogRow {
+	ct := pgCatalogTables[catalogName]
+	b := &catalogRow{idx: map[string]int{}, n: len(ct.vt.cols), cat: catalogName}
+	for i, c := range ct.vt.cols {
+		b.idx[c.name] = i
+	}
+	return b
+}
+
+// make returns a row with the given column values (name, value pairs).
+func (b *catalogRow) make(kv ...any) Row {
+	r := make(Row, b.n)
+	for i := 0; i+1 < len(kv); i += 2 {
+		name := kv[i].(string)
+		j, ok := b.idx[name]
+		if !ok {
+			panic("pg_catalog: " + b.cat + " has no column " + name)
+		}
+		r[j] = normalizeCatalogValue(kv[i+1])
+	}
+	return r
+}
+
+// col returns a column's position.
+func (b *catalogRow) col(name string) int {
+	j, ok := b.idx[name]
+	if !ok {
+		panic("pg_catalog: " + b.cat + " has no column " + name)
+	}
+	return j
+}
+
+// normalizeCatalogValue turns the Go values the live sources use into the
+// representations of package types (int64 for every integer and OID).
+func normalizeCatalogValue(v any) types.Value {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case float32:
+		return float64(x)
+	}
+	return v
+}
+
+// int2Vector makes an int2vector value (indkey, indoption).
+func int2Vector(vals []int16) types.ArrayValue {
+	a := types.ArrayValue{Elem: types.Int2, Elems: make([]types.Value, len(vals))}
+	for i, v := range vals {
+		a.Elems[i] = int64(v)
+	}
+	return a
+}
+
+// int2Array makes an int2[] value (conkey).
+func int2Array(vals []int16) types.ArrayValue {
+	a := int2Vector(vals)
+	return a
+}
+
+// oidVector makes an oidvector value (indclass, indcollation).
+func oidVector(vals []uint32) types.ArrayValue {
+	a := types.ArrayValue{Elem: types.Oid, Elems: make([]types.Value, len(vals))}
+	for i, v := range vals {
+		a.Elems[i] = int64(v)
+	}
+	return a
+}
+
+// textArray makes a text[] value.
+func textArray(vals []string) types.ArrayValue {
+	a := types.ArrayValue{Elem: types.Text, Elems: make([]types.Value, len(vals))}
+	for i, v := range vals {
+		a.Elems[i] = v
+	}
+	return a
+}
+
+// typeFacts are the pg_type columns that pg_attribute copies for a column.
+type typeFacts struct {
+	len       int16
+	byVal     bool
+	align     string
+	storage   string
+	collation uint32
+	typtype   string
+}
+
+var (
+	typeFactsOnce sync.Once
+	typeFactsMap  map[uint32]typeFacts
+)
+
+// typeFactsOf reads a built-in type's facts from PostgreSQL's pg_type rows.
+func typeFactsOf(oid types.OID) typeFacts {
+	typeFactsOnce.Do(func() {
+		typeFactsMap = map[uint32]typeFacts{}
+		ct := pgCatalogTables["pg_type"]
+		static, err := ct.staticRows()
+		if err != nil {
+			return
+		}
+		b := rowBuilder("pg_type")
+		for _, r := range static {
+			typeFactsMap[uint32(r[b.col("oid")].(int64))] = typeFacts{
+				len:       int16(r[b.col("typlen")].(int64)),
+				byVal:     r[b.col("typbyval")].(bool),
+				align:     r[b.col("typalign")].(string),
+				storage:   r[b.col("typstorage")].(string),
+				collation: uint32(r[b.col("typcollation")].(int64)),
+				typtype:   r[b.col("typtype")].(string),
+			}
+		}
+	})
+	if f, ok := typeFactsMap[uint32(oid)]; ok {
+		return f
+	}
+	return typeFacts{len: -1, align: "i", storage: "x", typtype: "b"}
+}
+
+// defaultOpclass finds the default btree operator class for a type, from
+// PostgreSQL's pg_opclass rows (text_ops for text, int4_ops for integer,
+// ...), so pg_index.indclass reads as PostgreSQL's would. Array types use
+// array_ops; a type with no class of its own gets 0.
+func defaultOpclass(t types.OID) uint32 {
+	ct := pgCatalogTables["pg_opclass"]
+	static, err := ct.staticRows()
+	if err != nil {
+		return 0
+	}
+	b := rowBuilder("pg_opclass")
+	want := int64(t)
+	if types.IsArray(t) && t != types.Int2Vector && t != types.OidVector {
+		want = int64(types.AnyArray)
+	}
+	if t == types.Varchar {
+		want = int64(types.Text) // varchar uses text_ops, as in PostgreSQL
+	}
+	for _, r := range static {
+		if r[b.col("opcmethod")] == int64(btreeAM) && r[b.col("opcintype")] == want && r[b.col("opcdefault")] == true {
+			return uint32(r[b.col("oid")].(int64))
+		}
+	}
+	return 0
+}
+
+// equalityOperator finds the = operator of a type in PostgreSQL's
+// pg_operator rows (for pg_constraint's conpfeqop and friends).
+func equalityOperator(t types.OID) uint32 {
+	ct := pgCatalogTables["pg_operator"]
+	static, err := ct.staticRows()
+	if err != nil {
+		return 0
+	}
+	b := rowBuilder("pg_operator")
+	for _, r := range static {
+		if r[b.col("oprname")] == "=" && r[b.col("oprleft")] == int64(t) && r[b.col("oprright")] == int64(t) {
+			return uint32(r[b.col("oid")].(int64))
+		}
+	}
+	return 0
+}
+
+// systemRelations lists every system relation sorted by OID, for pg_class
+// and pg_attribute.
+func systemRelations() []*systemTable {
+	var out []*systemTable
+	for _, byName := range systemTables {
+		for _, t := range byName {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// schemaOIDByName finds a schema's OID, for system relations.
+func schemaOIDByName(cat *catalog.Snapshot, name string) uint32 {
+	if sc, ok := cat.Schema(name); ok {
+		return sc.OID
+	}
+	return 0
+}
+
+// aclOwnerName replaces PostgreSQL's bootstrap superuser placeholder in
+// initial rows with the connected user's name.
+func aclOwnerName(v types.Value, user string) types.Value {
+	s, ok := v.(string)
+	if !ok || !strings.Contains(s, "POSTGRES") {
+		return v
+	}
+	return strings.ReplaceAll(s, "POSTGRES", user)
+}
+
+// attDroppedName is the name PostgreSQL gives a dropped column.
+func attDroppedName(attnum int16) string {
+	return "........pg.dropped." + strconv.Itoa(int(attnum)) + "........"
+}

@@ -1,0 +1,432 @@
+package sql
+
+import (
+	"sort"
+
+	"cdcdb/catalog"
+	"cdcdb/types"
+)
+
+// Live rows of the catalogs that describe user objects, made from cdcdb's
+// catalog. Everything is owned by the bootstrap superuser (OID 10), which
+// is whoever is connected: cdcdb has one role.
+
+func init() {
+	liveCatalogs["pg_namespace"] = livePgNamespace
+	liveCatalogs["pg_class"] = livePgClass
+	liveCatalogs["pg_attribute"] = livePgAttribute
+	liveCatalogs["pg_type"] = livePgType
+	liveCatalogs["pg_attrdef"] = livePgAttrdef
+	liveCatalogs["pg_constraint"] = livePgConstraint
+	liveCatalogs["pg_index"] = livePgIndex
+	liveCatalogs["pg_description"] = livePgDescription
+	liveCatalogs["pg_database"] = livePgDatabase
+	liveCatalogs["pg_authid"] = livePgAuthid
+	liveCatalogs["pg_proc"] = livePgProc
+}
+
+// relkindOf maps cdcdb's relation kinds to pg_class.relkind: a streaming
+// table is an ordinary table to clients.
+func relkindOf(t *catalog.Table) string {
+	if t.Kind == catalog.KindView {
+		return "v"
+	}
+	return "r"
+}
+
+func livePgNamespace(x *execCtx, _ []Row) ([]Row, error) {
+	b := rowBuilder("pg_namespace")
+	var rows []Row
+	for _, sc := range x.catalogOf().Schemas() {
+		owner := superuserOID
+		if sc.OID == catalog.PublicNamespace {
+			owner = dbOwnerRoleOID // as in PostgreSQL 15
+		}
+		rows = append(rows, b.make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner))
+	}
+	return rows, nil
+}
+
+func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
+	cat := x.catalogOf()
+	b := rowBuilder("pg_class")
+	var rows []Row
+	for _, st := range systemRelations() {
+		kind := "v"
+		rowType := uint32(0)
+		if ct, ok := pgCatalogTables[st.name]; ok && ct.vt == st {
+			kind = "r"
+			rowType = ct.def.RowType
+		}
+		natts := len(st.cols)
+		if st.query != "" {
+			cols, err := systemViewColumns(x, st)
+			if err != nil {
+				return nil, err
+			}
+			natts = len(cols)
+		}
+		shared := false
+		if ct, ok := pgCatalogTables[st.name]; ok && ct.vt == st {
+			shared = ct.def.Shared
+		}
+		rows = append(rows, classRow(b, st.oid, st.name, schemaOIDByName(cat, st.schema), rowType, kind, natts,
+			"relam", amFor(kind), "relisshared", shared, "relhasrules", kind == "v", "relhasindex", false))
+	}
+	for _, t := range cat.Tables() {
+		kind := relkindOf(t)
+		var opts types.Value
+		if len(t.Options) > 0 {
+			keys := make([]string, 0, len(t.Options))
+			for k := range t.Options {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			vals := make([]string, len(keys))
+			for i, k := range keys {
+				vals[i] = k + "=" + t.Options[k]
+			}
+			opts = textArray(vals)
+		}
+		checks := 0
+		for _, c := range t.Constraints {
+			if c.Kind == "c" {
+				checks++
+			}
+		}
+		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
+			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
+			"relhasrules", kind == "v", "reloptions", opts))
+		for _, ix := range t.Indexes {
+			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
+				"relam", btreeAM, "relhasindex", false))
+		}
+	}
+	return rows, nil
+}
+
+// amFor is a relation's access method: heap for tables, none for views.
+func amFor(kind string) uint32 {
+	switch kind {
+	case "r":
+		return heapAM
+	case "i":
+		return btreeAM
+	}
+	return 0
+}
+
+// classRow is a pg_class row with PostgreSQL's values for a relation that
+// has never been vacuumed or analyzed (reltuples -1), plus overrides.
+func classRow(b *catalogRow, oid uint32, name string, ns uint32, rowType uint32, kind string, natts int, more ...any) Row {
+	replident, frozen, minmxid := "n", int64(0), int64(0)
+	if kind == "r" {
+		replident, frozen, minmxid = "d", 3, 1 // FirstNormalTransactionId, FirstMultiXactId
+	}
+	kv := []any{
+		"oid", oid, "relname", name, "relnamespace", ns, "reltype", rowType, "reloftype", 0,
+		"relowner", superuserOID, "relam", 0, "relfilenode", filenodeOf(oid, kind), "reltablespace", 0,
+		"relpages", 0, "reltuples", float64(-1), "relallvisible", 0, "reltoastrelid", 0,
+		"relhasindex", false, "relisshared", false, "relpersistence", "p", "relkind", kind,
+		"relnatts", natts, "relchecks", 0, "relhasrules", false, "relhastriggers", false,
+		"relhassubclass", false, "relrowsecurity", false, "relforcerowsecurity", false,
+		"relispopulated", true, "relreplident", replident, "relispartition", false, "relrewrite", 0,
+		"relfrozenxid", frozen, "relminmxid", minmxid,
+	}
+	r := b.make(kv...)
+	for i := 0; i+1 < len(more); i += 2 {
+		r[b.col(more[i].(string))] = normalizeCatalogValue(more[i+1])
+	}
+	return r
+}
+
+// filenodeOf: views have no storage, so no file node.
+func filenodeOf(oid uint32, kind string) uint32 {
+	if kind == "v" {
+		return 0
+	}
+	return oid
+}
+
+func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
+	cat := x.catalogOf()
+	b := rowBuilder("pg_attribute")
+	var rows []Row
+	for _, st := range systemRelations() {
+		cols := st.cols
+		if st.query != "" {
+			var err error
+			if cols, err = systemViewColumns(x, st); err != nil {
+				return nil, err
+			}
+		}
+		for i, c := range cols {
+			rows = append(rows, attributeRow(b, st.oid, c.name, c.t, int16(i+1), false, false, false))
+		}
+	}
+	for _, t := range cat.Tables() {
+		for _, c := range t.Columns {
+			if c.Dropped {
+				r := attributeRow(b, t.OID, attDroppedName(c.Attnum), types.T{Typmod: -1}, c.Attnum, false, false, true)
+				rows = append(rows, r)
+				continue
+			}
+			rows = append(rows, attributeRow(b, t.OID, c.Name, c.Type, c.Attnum, c.NotNull, c.Default != "", false))
+		}
+		for _, ix := range t.Indexes {
+			for i, attnum := range ix.Columns {
+				c := t.ColumnByAttnum(attnum)
+				if c == nil {
+					continue
+				}
+				rows = append(rows, attributeRow(b, ix.OID, c.Name, c.Type, int16(i+1), false, false, false))
+			}
+		}
+	}
+	return rows, nil
+}
+
+func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int16, notNull, hasDef, dropped bool) Row {
+	f := typeFactsOf(t.OID)
+	ndims := 0
+	if types.IsArray(t.OID) && t.OID != types.Int2Vector && t.OID != types.OidVector {
+		ndims = 1
+	}
+	if dropped {
+		f = typeFacts{len: -1, align: "i", storage: "x"}
+	}
+	return b.make("attrelid", rel, "attname", name, "atttypid", uint32(t.OID), "attstattarget", -1,
+		"attlen", f.len, "attnum", attnum, "attndims", ndims, "attcacheoff", -1, "atttypmod", t.Typmod,
+		"attbyval", f.byVal, "attalign", f.align, "attstorage", f.storage, "attcompression", "",
+		"attnotnull", notNull, "atthasdef", hasDef, "atthasmissing", false, "attidentity", "",
+		"attgenerated", "", "attisdropped", dropped, "attislocal", true, "attinhcount", 0,
+		"attcollation", f.collation)
+}
+
+// livePgType adds each table's and view's composite row type to
+// PostgreSQL's built-in types.
+func livePgType(x *execCtx, static []Row) ([]Row, error) {
+	b := rowBuilder("pg_type")
+	rows := append([]Row(nil), static...)
+	for _, t := range x.catalogOf().Tables() {
+		if t.RowType == 0 {
+			continue
+		}
+		rows = append(rows, b.make("oid", t.RowType, "typname", t.Name, "typnamespace", t.Schema,
+			"typowner", superuserOID, "typlen", -1, "typbyval", false, "typtype", "c", "typcategory", "C",
+			"typispreferred", false, "typisdefined", true, "typdelim", ",", "typrelid", t.OID,
+			"typsubscript", 0, "typelem", 0, "typarray", 0,
+			"typinput", 2290, "typoutput", 2291, "typreceive", 2402, "typsend", 2403, // record_in/out/recv/send
+			"typmodin", 0, "typmodout", 0, "typanalyze", 0, "typalign", "d", "typstorage", "x",
+			"typnotnull", false, "typbasetype", 0, "typtypmod", -1, "typndims", 0, "typcollation", 0))
+	}
+	return rows, nil
+}
+
+// attrdefOID gives a column default its pg_attrdef OID. cdcdb keeps a
+// default on its column, not as an object of its own; the OID is derived
+// from the table and column so that it is stable across queries, and lies
+// in the top half of the OID space, which cdcdb's catalog never reaches.
+func attrdefOID(table uint32, attnum int16) uint32 {
+	return 0x80000000 | (table<<11 | uint32(attnum)&0x7ff)
+}
+
+func livePgAttrdef(x *execCtx, _ []Row) ([]Row, error) {
+	b := rowBuilder("pg_attrdef")
+	var rows []Row
+	for _, t := range x.catalogOf().Tables() {
+		for _, c := range t.Columns {
+			if c.Dropped || c.Default == "" {
+				continue
+			}
+			rows = append(rows, b.make("oid", attrdefOID(t.OID, c.Attnum), "adrelid", t.OID, "adnum", c.Attnum,
+				"adbin", c.Default))
+		}
+	}
+	return rows, nil
+}
+
+// fkAction maps a referential action to pg_constraint's letter.
+func fkAction(a string) string {
+	switch a {
+	case "CASCADE", "cascade":
+		return "c"
+	case "RESTRICT", "restrict":
+		return "r"
+	case "SET NULL", "set null":
+		return "n"
+	case "SET DEFAULT", "set default":
+		return "d"
+	}
+	return "a"
+}
+
+func livePgConstraint(x *execCtx, _ []Row) ([]Row, error) {
+	cat := x.catalogOf()
+	b := rowBuilder("pg_constraint")
+	var rows []Row
+	base := func(oid uint32, name string, t *catalog.Table, kind string, cols []int16, index uint32) []any {
+		return []any{"oid", oid, "conname", name, "connamespace", t.Schema, "contype", kind,
+			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", t.OID,
+			"contypid", 0, "conindid", index, "conparentid", 0, "confrelid", 0,
+			"confupdtype", " ", "confdeltype", " ", "confmatchtype", " ", "conislocal", true,
+			"coninhcount", 0, "connoinherit", false, "conkey", int2Vector(cols)}
+	}
+	for _, t := range cat.Tables() {
+		if len(t.PrimaryKey) > 0 {
+			// The primary key constraint shares its OID with the index that
+			// enforces it: cdcdb's catalog gives the pair one OID.
+			rows = append(rows, b.make(base(t.PrimaryKeyOID, t.PrimaryKeyName, t, "p", t.PrimaryKey, t.PrimaryKeyOID)...))
+		}
+		for _, c := range t.Constraints {
+			kv := base(c.OID, c.Name, t, c.Kind, c.Columns, c.Index)
+			switch c.Kind {
+			case "c":
+				kv = append(kv, "conbin", c.Check)
+				if len(c.Columns) == 0 {
+					kv = append(kv, "conkey", nil)
+				}
+			case "f":
+				ops := make([]uint32, len(c.Columns))
+				for i, a := range c.Columns {
+					if col := t.ColumnByAttnum(a); col != nil {
+						ops[i] = equalityOperator(col.Type.OID)
+					}
+				}
+				opArr := oidArray(ops)
+				kv = append(kv, "confrelid", c.RefTable, "confupdtype", fkAction(c.OnUpdate),
+					"confdeltype", fkAction(c.OnDelete), "confmatchtype", "s", "confkey", int2Vector(c.RefColumns),
+					"conpfeqop", opArr, "conppeqop", opArr, "conffeqop", opArr)
+				if ref, ok := cat.TableByOID(c.RefTable); ok {
+					kv = append(kv, "conindid", referencedIndex(ref, c.RefColumns))
+				}
+			}
+			rows = append(rows, b.make(kv...))
+		}
+	}
+	return rows, nil
+}
+
+// referencedIndex is the unique index of ref on exactly cols, which a
+// foreign key depends on (pg_constraint.conindid).
+func referencedIndex(ref *catalog.Table, cols []int16) uint32 {
+	for _, ix := range ref.Indexes {
+		if ix.Unique && sameInt16s(ix.Columns, cols) {
+			return ix.OID
+		}
+	}
+	return 0
+}
+
+func sameInt16s(a, b []int16) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func oidArray(vals []uint32) types.ArrayValue {
+	a := oidVector(vals)
+	return a
+}
+
+func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
+	b := rowBuilder("pg_index")
+	var rows []Row
+	for _, t := range x.catalogOf().Tables() {
+		for _, ix := range t.Indexes {
+			n := len(ix.Columns)
+			classes := make([]uint32, n)
+			colls := make([]uint32, n)
+			opts := make([]int16, n)
+			for i, a := range ix.Columns {
+				if c := t.ColumnByAttnum(a); c != nil {
+					classes[i] = defaultOpclass(c.Type.OID)
+					colls[i] = typeFactsOf(c.Type.OID).collation
+				}
+				if i < len(ix.Desc) && ix.Desc[i] {
+					opts[i] = 3 // INDOPTION_DESC | INDOPTION_NULLS_FIRST, DESC's default
+				}
+			}
+			rows = append(rows, b.make("indexrelid", ix.OID, "indrelid", t.OID, "indnatts", n, "indnkeyatts", n,
+				"indisunique", ix.Unique, "indnullsnotdistinct", false, "indisprimary", ix.Primary,
+				"indisexclusion", false, "indimmediate", true, "indisclustered", false, "indisvalid", true,
+				"indcheckxmin", false, "indisready", true, "indislive", true, "indisreplident", false,
+				"indkey", int2Vector(ix.Columns), "indcollation", oidVector(colls), "indclass", oidVector(classes),
+				"indoption", int2Vector(opts)))
+		}
+	}
+	return rows, nil
+}
+
+// livePgDescription adds the comments on schemas, tables and columns to
+// PostgreSQL's descriptions of built-in objects.
+func livePgDescription(x *execCtx, static []Row) ([]Row, error) {
+	b := rowBuilder("pg_description")
+	rows := append([]Row(nil), static...)
+	cat := x.catalogOf()
+	for _, sc := range cat.Schemas() {
+		if sc.Comment != "" {
+			rows = append(rows, b.make("objoid", sc.OID, "classoid", pgNamespaceOID, "objsubid", 0, "description", sc.Comment))
+		}
+	}
+	for _, t := range cat.Tables() {
+		if t.Comment != "" {
+			rows = append(rows, b.make("objoid", t.OID, "classoid", pgClassOID, "objsubid", 0, "description", t.Comment))
+		}
+		for _, c := range t.Columns {
+			if !c.Dropped && c.Comment != "" {
+				rows = append(rows, b.make("objoid", t.OID, "classoid", pgClassOID, "objsubid", c.Attnum, "description", c.Comment))
+			}
+		}
+	}
+	return rows, nil
+}
+
+func livePgDatabase(x *execCtx, _ []Row) ([]Row, error) {
+	b := rowBuilder("pg_database")
+	return []Row{b.make("oid", databaseOID, "datname", "main", "datdba", superuserOID, "encoding", 6, // PG_UTF8
+		"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1,
+		"datfrozenxid", 3, "datminmxid", 1, "dattablespace", pgDefaultSpace, "datcollate", "C", "datctype", "C")}, nil
+}
+
+// livePgAuthid names the bootstrap superuser after the connected user.
+func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
+	b := rowBuilder("pg_authid")
+	rows := make([]Row, len(static))
+	for i, r := range static {
+		r = append(Row(nil), r...)
+		if r[b.col("oid")] == int64(superuserOID) {
+			r[b.col("rolname")] = x.sess.user
+		}
+		rows[i] = r
+	}
+	return rows, nil
+}
+
+// livePgProc shows the owner's name in function ACLs.
+func livePgProc(x *execCtx, static []Row) ([]Row, error) {
+	b := rowBuilder("pg_proc")
+	acl := b.col("proacl")
+	rows := make([]Row, len(static))
+	for i, r := range static {
+		if r[acl] != nil {
+			r = append(Row(nil), r...)
+			if a, ok := r[acl].(types.ArrayValue); ok {
+				elems := make([]types.Value, len(a.Elems))
+				for j, e := range a.Elems {
+					elems[j] = aclOwnerName(e, x.sess.user)
+				}
+				a.Elems = elems
+				r[acl] = a
+			}
+		}
+		rows[i] = r
+	}
+	return rows, nil
+}
