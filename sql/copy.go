@@ -249,6 +249,7 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 		return nil, err
 	}
 	return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
+		w.reset()
 		return copyFrom(x, w, t, cols, o, out.out)
 	}}, nil
 }

@@ -103,6 +103,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 		c.fields = ret.cols
 	}
 	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		w.reset()
 		n := 0
 		write := func(vals []types.Value, defaults []bool) error {
 			tuple := make([]types.Value, w.width)
@@ -419,6 +420,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 		c.fields = ret.cols
 	}
 	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		w.reset()
 		rows, err := drain(x, src, nil)
 		if err != nil {
 			return "", err
@@ -592,6 +594,7 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 		c.fields = ret.cols
 	}
 	c.exec = func(x *execCtx, out *resultSink) (string, error) {
+		w.reset()
 		rows, err := drain(x, src, nil)
 		if err != nil {
 			return "", err

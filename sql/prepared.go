@@ -101,7 +101,7 @@ func (p *preparedStatement) plan() error {
 	if p.c != nil {
 		return nil
 	}
-	if p.s.block != nil && p.s.block.failed {
+	if _, isTx := p.src.stmt.(*ast.Transaction); !isTx && p.s.block != nil && p.s.block.failed {
 		return errAborted
 	}
 	c, err := p.s.compile(p.src.stmt, p.src.text, p.declared, p.s.planningCatalog())

@@ -26,12 +26,22 @@ type tableWriter struct {
 	// its flows at the end of the statement.
 	flowSource bool
 	appended   [][]types.Value
-	// rows writes the table's versions; opened on first write.
-	rows *history.Table
+	// rows writes the table's versions in the transaction rowsTx; both are
+	// per execution (a compiled statement runs many times).
+	rows   *history.Table
+	rowsTx *txn
+}
+
+// reset clears what one execution left behind, before the next begins.
+func (w *tableWriter) reset() {
+	w.rows, w.rowsTx, w.appended = nil, nil, nil
 }
 
 // store opens the table's rows at the transaction's commit time.
 func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
+	if w.rowsTx != x.tx {
+		w.rows, w.rowsTx = nil, x.tx
+	}
 	if w.rows == nil {
 		r, err := x.tx.rows(w.table)
 		if err != nil {
