@@ -170,7 +170,7 @@ func (pc *planCtx) lookupTable(q ast.QualifiedName) (*catalog.Table, *catalog.Sc
 	if len(q.Parts) == 3 && q.Parts[0] != "main" {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
 	}
-	if s := q.Schema(); s != "" {
+	if s := pc.schemaName(q.Schema()); s != "" {
 		sc, ok := pc.cat.Schema(s)
 		if !ok {
 			return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", joinParts(q.Parts[len(q.Parts)-2:])).WithPosition(q.Pos + 1)
@@ -210,7 +210,7 @@ func (pc *planCtx) creationSchema(q ast.QualifiedName) (*catalog.Schema, error) 
 	if len(q.Parts) == 3 && q.Parts[0] != "main" {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
 	}
-	if s := q.Schema(); s != "" {
+	if s := pc.schemaName(q.Schema()); s != "" {
 		sc, ok := pc.cat.Schema(s)
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", s).WithPosition(q.Pos + 1)
@@ -489,4 +489,13 @@ func typesOf(cols []outCol) []types.T { return colTypes(cols) }
 
 func qualifiedFromParts(parts []string) ast.QualifiedName {
 	return ast.QualifiedName{Parts: parts}
+}
+
+// schemaName maps a schema name as written to the catalog's: in the
+// Databricks dialect the schema "default" (as in main.default.t) is public.
+func (pc *planCtx) schemaName(name string) string {
+	if name == "default" && pc.sess.dialect() == dialectDatabricks {
+		return "public"
+	}
+	return name
 }

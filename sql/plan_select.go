@@ -175,7 +175,12 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 				return nil, withPos(err, v.Rows[i][j])
 			}
 		}
-		cols[j] = outCol{name: "column" + strconv.Itoa(j+1), t: t}
+		// PostgreSQL names VALUES columns column1..; Databricks col1...
+		prefix := "column"
+		if pc.sess.dialect() == dialectDatabricks {
+			prefix = "col"
+		}
+		cols[j] = outCol{name: prefix + strconv.Itoa(j+1), t: t}
 	}
 	return &valuesPlan{rows: rows, cols: cols}, nil
 }
