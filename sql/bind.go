@@ -674,6 +674,11 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
 // and the typmod arguments.
 func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 	name := tn.Name
+	if pc.sess.dialect() == dialectDatabricks {
+		if alias, ok := databricksTypes[name]; ok && tn.Schema == "" {
+			name = alias
+		}
+	}
 	switch name {
 	case "serial", "serial4":
 		name = "int4"
@@ -726,4 +731,17 @@ func typeName(t types.T) string {
 		return "unknown"
 	}
 	return types.FormatType(t)
+}
+
+// databricksTypes maps Spark SQL type names to PostgreSQL's, for the
+// Databricks dialect.
+var databricksTypes = map[string]string{
+	"string":        "text",
+	"long":          "int8",
+	"short":         "int2",
+	"byte":          "int2",
+	"tinyint":       "int2",
+	"binary":        "bytea",
+	"timestamp_ntz": "timestamp",
+	"timestamp_ltz": "timestamptz",
 }

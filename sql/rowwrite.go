@@ -385,7 +385,8 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "cannot %s view \"%s\"", verb, t.Name).WithPosition(pos + 1)
 	}
-	if verb != "insert into" {
+	// INSERT and COPY append change events; nothing else may touch a source.
+	if verb != "insert into" && verb != "copy to" {
 		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {
 			return pgerror.New(pgerror.WrongObjectType, "cannot %s table \"%s\" because flow \"%s\" reads it", verb, t.Name, flows[0].Name).WithPosition(pos + 1).
 				WithHint("The source of an AUTO CDC flow is an append-only change log: insert new change events instead.")
