@@ -79,6 +79,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc *scope) (plan, []*scopeRel
 		}
 		args = append(args, x)
 	}
+	if tf, ok := tableFuncs[name]; ok {
+		return pc.planTableFunc(tf, t, b, args)
+	}
 	fs := &funcScan{name: name, ordinal: t.WithOrdinality}
 	switch name {
 	case "generate_series":

@@ -75,9 +75,10 @@ func init() {
 	for _, def := range pgdefs.Catalogs() {
 		cols, ok := catalogColumns(def.Columns)
 		if !ok {
-			// pg_statistic_ext_data and pg_subscription_rel use types cdcdb
-			// has no values for (pg_ndistinct, pg_lsn, ...); both describe
-			// features cdcdb lacks.
+			// pg_statistic_ext_data, pg_subscription and
+			// pg_subscription_rel use types cdcdb has no values for
+			// (pg_ndistinct, pg_lsn, ...); all describe features cdcdb
+			// lacks (extended statistics, logical replication).
 			continue
 		}
 		ct := &pgCatalogTable{def: def}
@@ -100,6 +101,11 @@ func catalogColumns(defs []pgdefs.Column) ([]outCol, bool) {
 	return cols, true
 }
 
+// templateRow names the catalogs whose initial rows are templates that
+// initdb fills in (pg_database's template1 row has ENCODING, LC_COLLATE,
+// ... in place of values); their rows are made live instead.
+var templateRow = map[string]bool{"pg_database": true}
+
 // staticRows parses the initial rows with each column's type.
 func (ct *pgCatalogTable) staticRows() ([]Row, error) {
 	ct.once.Do(func() {
@@ -116,12 +122,18 @@ func (ct *pgCatalogTable) staticRows() ([]Row, error) {
 				}
 				v, err := types.ParseText(t, f.Text)
 				if err != nil {
+					if templateRow[ct.def.Name] {
+						row = nil
+						break
+					}
 					ct.err = fmt.Errorf("%s.%s: %q: %v", ct.def.Name, ct.vt.cols[i].name, f.Text, err)
 					return
 				}
 				row[i] = v
 			}
-			ct.static = append(ct.static, row)
+			if row != nil {
+				ct.static = append(ct.static, row)
+			}
 		}
 	})
 	return ct.static, ct.err
@@ -173,9 +185,13 @@ type catalogRow struct {
 }
 
 func rowBuilder(catalogName string) *catalogRow {
-	ct := pgCatalogTables[catalogName]
-	b := &catalogRow{idx: map[string]int{}, n: len(ct.vt.cols), cat: catalogName}
-	for i, c := range ct.vt.cols {
+	return newRowBuilder(catalogName, pgCatalogTables[catalogName].vt.cols)
+}
+
+// newRowBuilder builds rows of any relation with the given columns.
+func newRowBuilder(name string, cols []outCol) *catalogRow {
+	b := &catalogRow{idx: map[string]int{}, n: len(cols), cat: name}
+	for i, c := range cols {
 		b.idx[c.name] = i
 	}
 	return b
@@ -228,12 +244,6 @@ func int2Vector(vals []int16) types.ArrayValue {
 	for i, v := range vals {
 		a.Elems[i] = int64(v)
 	}
-	return a
-}
-
-// int2Array makes an int2[] value (conkey).
-func int2Array(vals []int16) types.ArrayValue {
-	a := int2Vector(vals)
 	return a
 }
 

@@ -330,10 +330,8 @@ func sameInt16s(a, b []int16) bool {
 	return true
 }
 
-func oidArray(vals []uint32) types.ArrayValue {
-	a := oidVector(vals)
-	return a
-}
+// oidArray makes an oid[] value; arrays and vectors share a representation.
+func oidArray(vals []uint32) types.ArrayValue { return oidVector(vals) }
 
 func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_index")

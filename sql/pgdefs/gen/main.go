@@ -30,8 +30,7 @@ import (
 var systemViews = []string{
 	"pg_roles", "pg_shadow", "pg_group", "pg_user", "pg_views", "pg_tables", "pg_matviews",
 	"pg_indexes", "pg_sequences", "pg_settings", "pg_stat_all_tables", "pg_stat_sys_tables",
-	"pg_stat_user_tables", "pg_statio_all_tables", "pg_statio_sys_tables", "pg_statio_user_tables",
-	"pg_stat_all_indexes", "pg_stat_sys_indexes", "pg_stat_user_indexes", "pg_stat_activity",
+	"pg_stat_user_tables", "pg_stat_all_indexes", "pg_stat_sys_indexes", "pg_stat_user_indexes",
 }
 
 type column struct {
@@ -133,6 +132,13 @@ func readBKI(path string) ([]*catalog, error) {
 			cur.cols = append(cur.cols, column{name: w[0], typ: w[2], notNull: strings.Contains(line, "FORCE NOT NULL")})
 		case strings.HasPrefix(line, "insert ( "):
 			fields, err := splitInsert(strings.TrimSuffix(strings.TrimPrefix(line, "insert ( "), " )"))
+			for _, f := range fields {
+				if f != nil {
+					if v, ok := platformValues[*f]; ok {
+						*f = v
+					}
+				}
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", line, err)
 			}
@@ -143,6 +149,17 @@ func readBKI(path string) ([]*catalog, error) {
 		}
 	}
 	return cats, sc.Err()
+}
+
+// platformValues are the build constants initdb substitutes into the
+// bootstrap file, as on the 64-bit Linux build cdcdb mimics. The others
+// (POSTGRES, ENCODING, LC_COLLATE, ...) are left for package sql: they
+// depend on the session or describe the database, which cdcdb makes live.
+var platformValues = map[string]string{
+	"NAMEDATALEN":     "64",
+	"SIZEOF_POINTER":  "8",
+	"ALIGNOF_POINTER": "d",
+	"FLOAT8PASSBYVAL": "t",
 }
 
 // splitInsert splits the values of an insert command: words, or quoted

@@ -1,0 +1,147 @@
+package sql
+
+import (
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// tableFunc is a set-returning function with several output columns, used
+// in FROM: pg_show_all_settings() (behind pg_settings), pg_get_keywords(),
+// information_schema._pg_expandarray(). Where PostgreSQL declares the
+// function with OUT arguments, the columns are read from its pg_proc row,
+// so names and types are PostgreSQL's.
+type tableFunc struct {
+	// resolve checks and coerces the arguments and gives the columns.
+	resolve func(b *binder, args []expr) ([]expr, []outCol, error)
+	gen     func(x *execCtx, args []types.Value) ([]Row, error)
+	// strict functions return no rows for a NULL argument.
+	strict bool
+}
+
+// tableFuncs maps lower-case function names to table functions.
+var tableFuncs = map[string]*tableFunc{}
+
+// procOutColumns reads the OUT columns of a built-in function from
+// PostgreSQL's pg_proc rows.
+func procOutColumns(name string) []outCol {
+	ct := pgCatalogTables["pg_proc"]
+	static, err := ct.staticRows()
+	if err != nil {
+		return nil
+	}
+	b := rowBuilder("pg_proc")
+	for _, r := range static {
+		if r[b.col("proname")] != name {
+			continue
+		}
+		all, ok := r[b.col("proallargtypes")].(types.ArrayValue)
+		if !ok {
+			continue
+		}
+		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
+		names, _ := r[b.col("proargnames")].(types.ArrayValue)
+		var cols []outCol
+		for i, t := range all.Elems {
+			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {
+				continue
+			}
+			n := ""
+			if i < len(names.Elems) {
+				n, _ = names.Elems[i].(string)
+			}
+			cols = append(cols, outCol{name: n, t: types.Of(types.OID(t.(int64)))})
+		}
+		return cols
+	}
+	return nil
+}
+
+// tableFuncScan runs a table function.
+type tableFuncScan struct {
+	name string
+	tf   *tableFunc
+	args []expr
+	cols []outCol
+	// ordinal adds WITH ORDINALITY's counter.
+	ordinal bool
+}
+
+func (p *tableFuncScan) columns() []outCol { return p.cols }
+
+func (p *tableFuncScan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Function Scan on %s", p.name)
+}
+
+func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	env := &evalEnv{outer: outer, x: x}
+	vals := make([]types.Value, len(p.args))
+	for i, a := range p.args {
+		v, err := a.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil && p.tf.strict {
+			return &sliceIter{}, nil
+		}
+		vals[i] = v
+	}
+	rows, err := p.tf.gen(x, vals)
+	if err != nil {
+		return nil, err
+	}
+	if p.ordinal {
+		for i := range rows {
+			rows[i] = append(rows[i], int64(i+1))
+		}
+	}
+	return &sliceIter{rows: rows}, nil
+}
+
+// planTableFunc plans a table function in FROM.
+func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+	name := t.Call.Name.Name()
+	coerced, cols, err := tf.resolve(b, args)
+	if err != nil {
+		if err == errNoFunction {
+			return nil, nil, noFunctionError(name, args, t.Pos)
+		}
+		return nil, nil, withPos(err, t.Call)
+	}
+	cols = append([]outCol(nil), cols...)
+	if t.WithOrdinality {
+		cols = append(cols, outCol{name: "ordinality", t: int8T()})
+	}
+	p := &tableFuncScan{name: name, tf: tf, args: coerced, cols: cols, ordinal: t.WithOrdinality}
+	rel := relFromColumns(name, cols)
+	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+		return nil, nil, err
+	}
+	return p, []*scopeRel{rel}, nil
+}
+
+func init() {
+	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
+	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
+	// expand pg_index.indkey with it.
+	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		elem := types.ElemOf(args[0].typ().OID)
+		if elem == 0 {
+			return nil, nil, errNoFunction
+		}
+		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		arr, ok := a[0].(types.ArrayValue)
+		if !ok {
+			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
+		}
+		rows := make([]Row, len(arr.Elems))
+		for i, e := range arr.Elems {
+			rows[i] = Row{e, int64(i + 1)}
+		}
+		return rows, nil
+	}}
+}

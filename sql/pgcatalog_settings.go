@@ -1,0 +1,104 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"cdcdb/sql/pgdefs"
+	"cdcdb/types"
+)
+
+// pg_settings is PostgreSQL's view over pg_show_all_settings(). cdcdb lists
+// the parameters it has (SHOW ALL's), with their current values in this
+// session, described as PostgreSQL describes them (postgres
+// --describe-config, through package pgdefs): context, category, type,
+// bounds and help texts are PostgreSQL's.
+
+// settingUnits are the units of the parameters cdcdb has that carry one;
+// pg_settings shows such values as a number of the unit.
+var settingUnits = map[string]string{
+	"statement_timeout":                   "ms",
+	"lock_timeout":                        "ms",
+	"idle_in_transaction_session_timeout": "ms",
+	"work_mem":                            "kB",
+}
+
+func init() {
+	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 0 {
+			return nil, nil, errNoFunction
+		}
+		return nil, procOutColumns("pg_show_all_settings"), nil
+	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+		var rows []Row
+		for _, name := range settingNames() {
+			rows = append(rows, settingRow(x, name))
+		}
+		return rows, nil
+	}}
+}
+
+// settingRow is one row of pg_show_all_settings().
+func settingRow(x *execCtx, name string) Row {
+	def := settingDefs[strings.ToLower(name)]
+	val, _ := x.sess.showSetting(name)
+	desc, known := pgdefs.SettingByName(name)
+	if !known {
+		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: "string"}
+		if def != nil {
+			desc.ShortDesc = def.desc
+		}
+	}
+	unit := settingUnits[strings.ToLower(name)]
+	boot, reset := def.def, def.def
+	if unit != "" {
+		val, boot, reset = inUnit(val, unit), inUnit(boot, unit), inUnit(reset, unit)
+	}
+	source := "default"
+	if val != boot {
+		source = "session"
+	}
+	if desc.Context == "internal" {
+		source = "override"
+	}
+	// describe-config does not list enum values: enumvals stays NULL.
+	var enumvals, minVal, maxVal types.Value
+	if desc.Min != "" {
+		minVal = desc.Min
+	}
+	if desc.Max != "" {
+		maxVal = desc.Max
+	}
+	var unitVal types.Value
+	if unit != "" {
+		unitVal = unit
+	}
+	return Row{def.name, val, unitVal, desc.Category, nilIfEmpty(desc.ShortDesc), nilIfEmpty(desc.ExtraDesc),
+		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
+}
+
+// inUnit converts a duration or memory setting to a number of unit.
+func inUnit(v, unit string) string {
+	switch unit {
+	case "ms":
+		d, err := parseDurationSetting(v)
+		if err != nil {
+			return v
+		}
+		return strconv.FormatInt(d.Milliseconds(), 10)
+	case "kB":
+		s := strings.TrimSpace(strings.ToUpper(v))
+		mult := int64(1)
+		for suffix, m := range map[string]int64{"KB": 1, "MB": 1024, "GB": 1024 * 1024, "TB": 1024 * 1024 * 1024} {
+			if strings.HasSuffix(s, suffix) {
+				s, mult = strings.TrimSpace(strings.TrimSuffix(s, suffix)), m
+			}
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return v
+		}
+		return strconv.FormatInt(n*mult, 10)
+	}
+	return v
+}
