@@ -499,7 +499,7 @@ func (p *parser) parseIndexElem() ast.OrderItem {
 		p.expectOp(")")
 	case isColID(t) && !p.peekN(1).isOp("(") && !p.peekN(1).isOp("."):
 		p.advance()
-		e = &ast.ColumnRef{Parts: []string{t.str}, Quoted: t.kind == tkQIdent, Pos: t.pos}
+		e = &ast.ColumnRef{Parts: []string{t.str}, Quoted: t.kind == tkQIdent && p.opts.Dialect != DialectDatabricks, Pos: t.pos}
 	default:
 		e = p.parsePrimary()
 		if _, ok := e.(*ast.FuncCall); !ok {

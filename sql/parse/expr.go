@@ -34,36 +34,52 @@ const (
 	precUnary
 )
 
+// exprMode qualifies an expression being parsed.
+type exprMode uint8
+
+const (
+	// modeRestricted is PostgreSQL's b_expr: no AND, OR, NOT, IS NULL,
+	// LIKE, IN, BETWEEN, AT TIME ZONE or COLLATE at its top level.
+	modeRestricted exprMode = 1 << iota
+	// modeTarget marks a select-list entry, which may be followed by an
+	// alias without AS. Many operator words are also bare labels there
+	// ("select 1 and" names the column "and"), so an operator word counts
+	// as one only when what follows can continue it.
+	modeTarget
+)
+
 // parseExpr parses a_expr, PostgreSQL's full expression.
-func (p *parser) parseExpr() ast.Expr { return p.parseExprPrec(precOr, false) }
+func (p *parser) parseExpr() ast.Expr { return p.parseExprPrec(precOr, 0) }
 
 // parseBExpr parses b_expr, the restricted expression PostgreSQL uses where
 // AND, NOT, IS NULL, LIKE, IN, BETWEEN and COLLATE would be ambiguous: the
 // lower bound of BETWEEN and a column's DEFAULT (so that DEFAULT 0 NOT NULL
 // reads as a default and a constraint).
-func (p *parser) parseBExpr() ast.Expr { return p.parseExprPrec(precOr, true) }
+func (p *parser) parseBExpr() ast.Expr { return p.parseExprPrec(precOr, modeRestricted) }
 
 // parseExprPrec parses an expression whose operators all bind at least as
-// tightly as min. restricted selects b_expr.
-func (p *parser) parseExprPrec(min int, restricted bool) ast.Expr {
+// tightly as min. The operands of its operators share its mode: they end
+// where it ends. Parenthesized parts and arguments start afresh.
+func (p *parser) parseExprPrec(min int, mode exprMode) ast.Expr {
 	p.enter()
-	left := p.parsePrefix(restricted)
-	left = p.parseInfix(left, min, restricted)
+	left := p.parsePrefix(mode)
+	left = p.parseInfix(left, min, mode)
 	p.leave()
 	return left
 }
 
 // parsePrefix parses prefix operators and then a primary.
-func (p *parser) parsePrefix(restricted bool) ast.Expr {
+func (p *parser) parsePrefix(mode exprMode) ast.Expr {
+	restricted := mode&modeRestricted != 0
 	t := p.peek()
 	switch {
 	case t.is("not") && !restricted:
 		p.advance()
-		x := p.parseExprPrec(precNot+1, false)
+		x := p.parseExprPrec(precNot+1, mode)
 		return &ast.Unary{Op: "NOT", X: x, Pos: t.pos}
 	case t.isOp("-") || t.isOp("+"):
 		p.advance()
-		x := p.parseExprPrec(precUnary, restricted)
+		x := p.parseExprPrec(precUnary, mode)
 		if lit, ok := x.(*ast.Literal); ok && t.str == "-" && (lit.Kind == ast.LitInteger || lit.Kind == ast.LitNumeric) {
 			// PostgreSQL folds the sign into a numeric constant (doNegate),
 			// which is how -9223372036854775808 is a bigint.
@@ -72,11 +88,11 @@ func (p *parser) parsePrefix(restricted bool) ast.Expr {
 		return &ast.Unary{Op: t.str, X: x, Pos: t.pos}
 	case isGenericOp(t):
 		p.advance()
-		x := p.parseExprPrec(precOp+1, restricted)
+		x := p.parseExprPrec(precOp+1, mode)
 		return &ast.Unary{Op: t.str, X: x, Pos: t.pos}
 	case t.is("operator") && p.operatorSyntaxAhead():
 		op := p.parseOperatorSyntax()
-		x := p.parseExprPrec(precOp+1, restricted)
+		x := p.parseExprPrec(precOp+1, mode)
 		return &ast.Unary{Op: op, X: x, Pos: t.pos}
 	}
 	return p.parsePrimary()
@@ -134,7 +150,7 @@ func (p *parser) operatorSyntaxAhead() bool {
 	for isColID(p.peekN(j)) && p.peekN(j+1).isOp(".") {
 		j += 2
 	}
-	return isAnyOperator(p.peekN(j)) && p.peekN(j+1).isOp(")")
+	return isAnyOperator(p.peekN(j))
 }
 
 // parseOperatorSyntax reads OPERATOR(schema.op) and returns op: operators
@@ -160,7 +176,11 @@ func (p *parser) parseOperatorSyntax() string {
 // just applied, so that "a = b = c" and "a LIKE b LIKE c" fail at the
 // second operator as in PostgreSQL, while postfix forms ("x IS NULL IS
 // NULL", "x IN (1) IN (...)") chain freely.
-func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
+func (p *parser) parseInfix(left ast.Expr, min int, mode exprMode) ast.Expr {
+	restricted := mode&modeRestricted != 0
+	// In a select list an operator word may be the alias instead; then it
+	// is an operator only if what follows can continue it.
+	target := mode&modeTarget != 0
 	nonassoc := precNone
 	for {
 		t := p.peek()
@@ -193,37 +213,34 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 				p.failAt(t)
 			}
 			p.advance()
-			left, nonassoc = p.parseOperatorRHS(left, t.str, t.pos, prec, restricted)
+			left, nonassoc = p.parseOperatorRHS(left, t.str, t.pos, prec, mode)
 			continue
 		case tkIdent:
 		default:
 			return left
 		}
-		// Word operators. Most of these words may also be a column alias
-		// without AS (PostgreSQL's bare labels: "select 1 and" names the
-		// column "and"), so each is an operator only when what follows can
-		// continue it.
+		// Word operators.
 		switch t.str {
 		case "or", "and":
 			prec = precOr
 			if t.str == "and" {
 				prec = precAnd
 			}
-			if restricted || prec < min || !canStartExpr(p.peekN(1)) {
+			if restricted || prec < min || target && !canStartExpr(p.peekN(1)) {
 				return left
 			}
 			p.advance()
-			right := p.parseExprPrec(prec+1, false)
+			right := p.parseExprPrec(prec+1, mode)
 			left = &ast.Binary{Op: strings.ToUpper(t.str), L: left, R: right, Pos: left.Position(), OpPos: t.pos}
 			nonassoc = precNone
 		case "is":
-			if precIs < min || restricted && !p.isDistinctAhead() || !p.isPredicateAhead() {
+			if precIs < min || restricted && !p.isDistinctAhead() || target && !p.isPredicateAhead() {
 				return left
 			}
 			if nonassoc == precIs {
 				p.failAt(t)
 			}
-			left, nonassoc = p.parseIs(left, restricted)
+			left, nonassoc = p.parseIs(left, mode)
 		case "isnull", "notnull":
 			if restricted || precIs < min {
 				return left
@@ -248,7 +265,7 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 				}
 				not = true
 				op = n
-			} else if !p.likeLevelAhead(t) {
+			} else if t.str == "similar" && !p.peekN(1).is("to") || target && !p.likeLevelAhead(t) {
 				return left
 			}
 			if nonassoc == precLike {
@@ -257,7 +274,7 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 			if not {
 				p.advance()
 			}
-			left, nonassoc = p.parseLikeLevel(left, op, not, t.pos)
+			left, nonassoc = p.parseLikeLevel(left, op, not, t.pos, mode)
 		case "at":
 			// AT alone may be an alias; AT TIME commits to AT TIME ZONE.
 			if restricted || precAt < min || !p.peekN(1).is("time") {
@@ -266,12 +283,12 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 			p.advance()
 			p.advance()
 			p.expectWord("zone")
-			zone := p.parseExprPrec(precAt+1, false)
+			zone := p.parseExprPrec(precAt+1, mode)
 			// PostgreSQL turns x AT TIME ZONE z into timezone(z, x).
 			left = &ast.FuncCall{Name: ast.QualifiedName{Parts: []string{"timezone"}, Pos: t.pos}, Args: []ast.Expr{zone, left}, Pos: left.Position()}
 			nonassoc = precNone
 		case "collate":
-			if restricted || precCollate < min || !isColID(p.peekN(1)) {
+			if restricted || precCollate < min || target && !isColID(p.peekN(1)) {
 				return left
 			}
 			p.advance()
@@ -283,7 +300,7 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 				return left
 			}
 			op := p.parseOperatorSyntax()
-			left, nonassoc = p.parseOperatorRHS(left, op, t.pos, precOp, restricted)
+			left, nonassoc = p.parseOperatorRHS(left, op, t.pos, precOp, mode)
 		default:
 			return left
 		}
@@ -292,7 +309,7 @@ func (p *parser) parseInfix(left ast.Expr, min int, restricted bool) ast.Expr {
 
 // parseOperatorRHS parses what follows a symbolic operator: op ANY|SOME|ALL
 // (...), or a right operand.
-func (p *parser) parseOperatorRHS(left ast.Expr, op string, opPos, prec int, restricted bool) (ast.Expr, int) {
+func (p *parser) parseOperatorRHS(left ast.Expr, op string, opPos, prec int, mode exprMode) (ast.Expr, int) {
 	if q := p.peek(); q.is("any") || q.is("some") || q.is("all") {
 		p.advance()
 		if !p.peek().isOp("(") {
@@ -307,7 +324,7 @@ func (p *parser) parseOperatorRHS(left ast.Expr, op string, opPos, prec int, res
 		}
 		return aa, precNone
 	}
-	right := p.parseExprPrec(prec+1, restricted)
+	right := p.parseExprPrec(prec+1, mode)
 	b := &ast.Binary{Op: op, L: left, R: right, Pos: left.Position(), OpPos: opPos}
 	if prec == precCmp {
 		return b, precCmp
@@ -361,7 +378,7 @@ func (p *parser) isDistinctAhead() bool {
 }
 
 // parseIs parses IS [NOT] NULL | TRUE | FALSE | UNKNOWN | DISTINCT FROM x.
-func (p *parser) parseIs(left ast.Expr, restricted bool) (ast.Expr, int) {
+func (p *parser) parseIs(left ast.Expr, mode exprMode) (ast.Expr, int) {
 	p.expectWord("is")
 	not := p.acceptWord("not")
 	t := p.peek()
@@ -375,7 +392,7 @@ func (p *parser) parseIs(left ast.Expr, restricted bool) (ast.Expr, int) {
 	case t.is("distinct"):
 		p.advance()
 		p.expectWord("from")
-		right := p.parseExprPrec(precIs+1, restricted)
+		right := p.parseExprPrec(precIs+1, mode)
 		op := "IS DISTINCT FROM"
 		if not {
 			op = "IS NOT DISTINCT FROM"
@@ -388,7 +405,7 @@ func (p *parser) parseIs(left ast.Expr, restricted bool) (ast.Expr, int) {
 
 // parseLikeLevel parses the BETWEEN / IN / LIKE / ILIKE / SIMILAR TO forms;
 // op is the keyword token and the NOT before it has been consumed.
-func (p *parser) parseLikeLevel(left ast.Expr, op *token, not bool, opPos int) (ast.Expr, int) {
+func (p *parser) parseLikeLevel(left ast.Expr, op *token, not bool, opPos int, mode exprMode) (ast.Expr, int) {
 	p.advance()
 	switch op.str {
 	case "between":
@@ -398,7 +415,7 @@ func (p *parser) parseLikeLevel(left ast.Expr, op *token, not bool, opPos int) (
 		}
 		lo := p.parseBExpr()
 		p.expectWord("and")
-		hi := p.parseExprPrec(precLike+1, false)
+		hi := p.parseExprPrec(precLike+1, mode)
 		return &ast.Between{X: left, Lo: lo, Hi: hi, Not: not, Symmetric: sym, Pos: left.Position(), OpPos: opPos}, precLike
 	case "in":
 		if !p.peek().isOp("(") {
@@ -425,11 +442,11 @@ func (p *parser) parseLikeLevel(left ast.Expr, op *token, not bool, opPos int) (
 		if not {
 			opName = "!" + opName
 		}
-		return p.parseOperatorRHS(left, opName, opPos, precLike, false)
+		return p.parseOperatorRHS(left, opName, opPos, precLike, mode)
 	}
-	lk.Pattern = p.parseExprPrec(precLike+1, false)
+	lk.Pattern = p.parseExprPrec(precLike+1, mode)
 	if p.acceptWord("escape") {
-		lk.Escape = p.parseExprPrec(precLike+1, false)
+		lk.Escape = p.parseExprPrec(precLike+1, mode)
 	}
 	return lk, precLike
 }
@@ -495,7 +512,10 @@ func (p *parser) parsePrimary() ast.Expr {
 func (p *parser) parseNamePrimary() ast.Expr {
 	first := p.advance()
 	parts := []string{first.str}
-	quoted := first.kind == tkQIdent
+	// Quoted means double quotes: `backquoted` Databricks names are
+	// ordinary case-insensitive names.
+	dq := p.opts.Dialect != DialectDatabricks
+	quoted := first.kind == tkQIdent && dq
 	star := false
 	for p.peek().isOp(".") {
 		n := p.peekN(1)
@@ -512,7 +532,7 @@ func (p *parser) parseNamePrimary() ast.Expr {
 		}
 		p.advance()
 		parts = append(parts, n.str)
-		quoted = n.kind == tkQIdent
+		quoted = n.kind == tkQIdent && dq
 	}
 	// PostgreSQL's func_name: a one-part name must be a type_function_name,
 	// a qualified one must start with a ColId.
@@ -681,7 +701,7 @@ func (p *parser) parseParenGroup(allowList bool) parenGroup {
 		if len(inner.elems) <= 1 {
 			first = p.parseIndirection(first)
 		}
-		g.elems = append(g.elems, p.parseInfix(first, precOr, false))
+		g.elems = append(g.elems, p.parseInfix(first, precOr, 0))
 	default:
 		g.elems = append(g.elems, p.parseExpr())
 	}

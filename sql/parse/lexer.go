@@ -202,7 +202,13 @@ func (lx *lexer) next() token {
 		}
 		return lx.delimited(start, '"', tkQIdent)
 	case c == '`' && lx.databricks:
-		return lx.delimited(start, '`', tkQIdent)
+		// Databricks identifiers are case-insensitive even when
+		// backquoted: `userId` names the column userid.
+		tok := lx.delimited(start, '`', tkQIdent)
+		if tok.kind == tkQIdent {
+			tok.str = strings.ToLower(tok.str)
+		}
+		return tok
 	case c == '$':
 		return lx.dollar(start)
 	case c == ':':

@@ -111,7 +111,7 @@ func TestLexer(t *testing.T) {
 func TestLexerDatabricks(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`"DELETE" 'x'`, `str:DELETE str:x`},
-		{"`My Col` `a``b`", "qid:My Col qid:a`b"},
+		{"`My Col` `a``b`", "qid:my col qid:a`b"}, // case-insensitive, as in Databricks
 		{`"a""b"`, `str:a"b`},
 		{"`unterminated", "error:unterminated quoted identifier at or near \"`unterminated\""},
 		{`"unterminated`, `error:unterminated quoted string at or near ""unterminated"`},

@@ -208,7 +208,8 @@ func TestDatabricksDialect(t *testing.T) {
 		t.Fatal(err)
 	}
 	cf := stmts[0].(*ast.CreateFlow)
-	if got := render(cf); got != `CREATE FLOW f AS AUTO CDC INTO "Target" FROM src KEYS ("UserId") APPLY AS DELETE WHEN (operation = 'DELETE') SEQUENCE BY seq` {
+	// Backquoted names are case-insensitive, as in Databricks.
+	if got := render(cf); got != `CREATE FLOW f AS AUTO CDC INTO target FROM src KEYS (userid) APPLY AS DELETE WHEN (operation = 'DELETE') SEQUENCE BY seq` {
 		t.Errorf("got %s", got)
 	}
 	// The same text in the PostgreSQL dialect: "DELETE" is a quoted name,
@@ -352,5 +353,20 @@ func TestDeepNesting(t *testing.T) {
 	src := "select " + strings.Repeat("(", 4000) + "1" + strings.Repeat(")", 4000)
 	if _, err := Parse(src); err != nil {
 		t.Errorf("4000 parentheses: %v", err)
+	}
+}
+
+func TestGroupByEmptySet(t *testing.T) {
+	core := parseOne(t, "select count(*) from t group by ()").(*ast.Select).Body.(*ast.SelectCore)
+	if core.GroupBy == nil || len(core.GroupBy) != 0 {
+		t.Errorf("GROUP BY (): got %#v, want an empty non-nil list", core.GroupBy)
+	}
+	core = parseOne(t, "select a from t group by (), a, ()").(*ast.Select).Body.(*ast.SelectCore)
+	if len(core.GroupBy) != 1 {
+		t.Errorf("GROUP BY (), a, (): got %#v", core.GroupBy)
+	}
+	core = parseOne(t, "select a from t").(*ast.Select).Body.(*ast.SelectCore)
+	if core.GroupBy != nil {
+		t.Errorf("no GROUP BY: got %#v", core.GroupBy)
 	}
 }

@@ -367,9 +367,20 @@ func (p *parser) parseSelectCore() *ast.SelectCore {
 		if !p.acceptWord("all") {
 			p.acceptWord("distinct")
 		}
-		c.GroupBy = []ast.Expr{p.parseGroupItem()}
-		for p.acceptOp(",") {
-			c.GroupBy = append(c.GroupBy, p.parseGroupItem())
+		// GROUP BY () is the empty grouping set: one group of all rows.
+		// It adds nothing to other items, and alone it leaves GroupBy
+		// empty but not nil.
+		c.GroupBy = []ast.Expr{}
+		for {
+			if p.peek().isOp("(") && p.peekN(1).isOp(")") {
+				p.advance()
+				p.advance()
+			} else {
+				c.GroupBy = append(c.GroupBy, p.parseGroupItem())
+			}
+			if !p.acceptOp(",") {
+				break
+			}
 		}
 	}
 	if p.acceptWord("having") {
@@ -388,15 +399,14 @@ func (p *parser) parseSelectCore() *ast.SelectCore {
 	return c
 }
 
-// parseGroupItem parses one GROUP BY entry. Grouping sets have no place in
-// the tree, so they are refused rather than read as calls of functions
-// named rollup or cube.
+// parseGroupItem parses one GROUP BY entry. Grouping sets other than ()
+// have no place in the tree, so they are refused rather than read as calls
+// of functions named rollup or cube.
 func (p *parser) parseGroupItem() ast.Expr {
 	t := p.peek()
 	switch {
 	case (t.is("rollup") || t.is("cube")) && p.peekN(1).isOp("("),
-		t.is("grouping") && p.peekN(1).is("sets"),
-		t.isOp("(") && p.peekN(1).isOp(")"):
+		t.is("grouping") && p.peekN(1).is("sets"):
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "grouping sets (ROLLUP, CUBE, GROUPING SETS) are not supported"))
 	}
 	return p.parseExpr()
@@ -419,7 +429,7 @@ func (p *parser) parseTarget() ast.Target {
 		p.advance()
 		return ast.Target{Star: true, Pos: t.pos}
 	}
-	e := p.parseExpr()
+	e := p.parseExprPrec(precOr, modeTarget)
 	tgt := ast.Target{Expr: e, Pos: t.pos}
 	if cr, ok := e.(*ast.ColumnRef); ok && cr.Parts[len(cr.Parts)-1] == "*" {
 		tgt.Expr = nil
@@ -562,6 +572,8 @@ func (p *parser) parseTablePrimary() ast.TableExpr {
 		return p.parseFuncTable(t, lateral)
 	}
 	if lateral {
+		// LATERAL takes a subquery or a function: the name needed a '('.
+		p.i += j
 		p.fail()
 	}
 	return p.parseRelationRest(t)
@@ -634,7 +646,7 @@ func (p *parser) parsePeriods() []ast.PeriodClause {
 			pc.Op = ast.PeriodBetween
 			pc.A = p.parseBExpr()
 			p.expectWord("and")
-			pc.B = p.parseExprPrec(precLike+1, false)
+			pc.B = p.parseExprPrec(precLike+1, 0)
 		case p.acceptWord("all"):
 			pc.Op = ast.PeriodAll
 		default:

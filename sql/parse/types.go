@@ -191,16 +191,18 @@ func (p *parser) parseSimpleTypeName(constCtx bool) ast.TypeName {
 				tn.Args = []int{n}
 				p.expectOp(")")
 			}
+			// WITH TIME commits to WITH TIME ZONE, as PostgreSQL's lookahead
+			// token WITH_LA does.
 			switch {
-			case p.peek().is("with") && p.peekN(1).is("time") && p.peekN(2).is("zone"):
+			case p.peek().is("with") && p.peekN(1).is("time"):
 				p.advance()
 				p.advance()
-				p.advance()
+				p.expectWord("zone")
 				tn.Name += "tz"
-			case p.peek().is("without") && p.peekN(1).is("time") && p.peekN(2).is("zone"):
+			case p.peek().is("without") && p.peekN(1).is("time"):
 				p.advance()
 				p.advance()
-				p.advance()
+				p.expectWord("zone")
 			}
 			return tn
 		case "interval":
