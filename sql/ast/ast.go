@@ -108,10 +108,13 @@ type SelectCore struct {
 	Targets    []Target
 	From       []TableExpr
 	Where      Expr
-	GroupBy    []Expr
-	Having     Expr
-	Windows    []NamedWindow
-	Pos        int
+	// GroupBy is nil without GROUP BY. GROUP BY () (the empty grouping set,
+	// one group of all rows even without aggregates) is a non-nil empty
+	// list; () among other items adds nothing and is dropped.
+	GroupBy []Expr
+	Having  Expr
+	Windows []NamedWindow
+	Pos     int
 }
 
 // Target is one entry of a select list. Star is `*` (Table nil) or
