@@ -537,6 +537,7 @@ func pushFilter(input plan, cond expr) plan {
 // scope; it reports whether the subquery reads the outer row.
 func (b *binder) planSubquery(sel *ast.Select) (plan, bool, error) {
 	probe := newScope(b.sc)
+	probe.probe = true
 	p, err := b.pc.planQuery(sel, probe)
 	if err != nil {
 		return nil, false, err

@@ -21,6 +21,10 @@ type scope struct {
 	correlated bool
 	// ctes visible at this level, by name.
 	ctes map[string]*cteDef
+	// probe marks the scope planSubquery puts between a subquery and its
+	// outer query to learn whether the subquery is correlated. It holds no
+	// relations and has no row at run time, so it is not a level.
+	probe bool
 }
 
 // scopeRel is one FROM item: a table, a subquery or a join's side.
@@ -80,7 +84,10 @@ func (s *scope) resolveColumn(ref *ast.ColumnRef) (level, idx int, col scopeCol,
 		schemaName = parts[len(parts)-3]
 	}
 	sawRel := false
-	for sc, lvl := s, 0; sc != nil; sc, lvl = sc.parent, lvl+1 {
+	for sc, lvl := s, 0; sc != nil; sc = sc.parent {
+		if sc.probe {
+			continue
+		}
 		found := -1
 		var fcol scopeCol
 		for _, r := range sc.rels {
@@ -107,6 +114,7 @@ func (s *scope) resolveColumn(ref *ast.ColumnRef) (level, idx int, col scopeCol,
 			}
 			return lvl, found, fcol, nil
 		}
+		lvl++
 	}
 	if relName != "" && !sawRel {
 		return 0, 0, scopeCol{}, pgerror.New(pgerror.UndefinedTable, "missing FROM-clause entry for table %q", relName).WithPosition(ref.Pos + 1)
