@@ -839,3 +839,43 @@ func init() {
 		return strings.Join(parts, sep), nil
 	}})
 }
+
+func init() {
+	// array_lower, array_upper, array_length and cardinality of a
+	// one-dimensional array (all cdcdb's arrays start at 1); psql's \d
+	// walks pg_publication_rel.prattrs with array_upper.
+	dimFn := func(f func(n int64) types.Value) *builtin {
+		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) != 2 || types.ElemOf(args[0].typ().OID) == 0 {
+				return nil, types.T{}, errNoFunction
+			}
+			d, err := b.coerce(args[1], int4T())
+			if err != nil {
+				return nil, types.T{}, errNoFunction
+			}
+			return []expr{args[0], d}, int4T(), nil
+		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			arr := a[0].(types.ArrayValue)
+			dim := a[1].(int64)
+			dims := arr.Dims
+			if dims == nil {
+				dims = []int{len(arr.Elems)}
+			}
+			if dim < 1 || dim > int64(len(dims)) || dims[dim-1] == 0 {
+				return nil, nil
+			}
+			return f(int64(dims[dim-1])), nil
+		}}
+	}
+	register("array_lower", dimFn(func(int64) types.Value { return int64(1) }))
+	register("array_upper", dimFn(func(n int64) types.Value { return n }))
+	register("array_length", dimFn(func(n int64) types.Value { return n }))
+	register("cardinality", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 1 || types.ElemOf(args[0].typ().OID) == 0 {
+			return nil, types.T{}, errNoFunction
+		}
+		return args, int4T(), nil
+	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return int64(len(a[0].(types.ArrayValue).Elems)), nil
+	}})
+}

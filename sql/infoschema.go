@@ -151,7 +151,7 @@ func isColumns(x *execCtx, b *catalogRow) ([]Row, error) {
 			kv = append(kv, "udt_name", info.Name)
 		}
 		if c.Default != "" {
-			kv = append(kv, "column_default", c.Default)
+			kv = append(kv, "column_default", storedExprText(c.Type, c.Default))
 		}
 		kv = append(kv, columnTypeFacts(c.Type)...)
 		rows = append(rows, b.make(kv...))

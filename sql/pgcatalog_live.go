@@ -240,7 +240,7 @@ func livePgAttrdef(x *execCtx, _ []Row) ([]Row, error) {
 				continue
 			}
 			rows = append(rows, b.make("oid", attrdefOID(t.OID, c.Attnum), "adrelid", t.OID, "adnum", c.Attnum,
-				"adbin", c.Default))
+				"adbin", storedExprText(c.Type, c.Default)))
 		}
 	}
 	return rows, nil
