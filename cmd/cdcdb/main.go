@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -25,6 +23,7 @@ type config struct {
 	password string
 	tlsCert  string
 	tlsKey   string
+	tlsMode  string
 	dialect  string
 	noSync   bool
 	idleTx   time.Duration
@@ -43,6 +42,7 @@ func run(args []string) int {
 	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "password every client must give (SCRAM-SHA-256); default $CDCDB_PASSWORD")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
+	fs.StringVar(&cfg.tlsMode, "tls", "", "auto: make a self-signed certificate on first start, kept beside the data file (DATA.crt, DATA.key), and reuse it")
 	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
@@ -69,16 +69,9 @@ func serve(cfg config, log *slog.Logger) error {
 	if cfg.password == "" && !isLoopback(host) {
 		return fmt.Errorf("refusing to listen on %s without a password: anyone who can reach it could read and change every table; set -password (or CDCDB_PASSWORD), or listen on 127.0.0.1", cfg.listen)
 	}
-	var tlsConfig *tls.Config
-	if cfg.tlsCert != "" || cfg.tlsKey != "" {
-		if cfg.tlsCert == "" || cfg.tlsKey == "" {
-			return errors.New("-tls-cert and -tls-key go together")
-		}
-		cert, err := tls.LoadX509KeyPair(cfg.tlsCert, cfg.tlsKey)
-		if err != nil {
-			return fmt.Errorf("loading TLS certificate: %v", err)
-		}
-		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	tlsConfig, tlsSource, err := tlsConfigFor(cfg.tlsMode, cfg.tlsCert, cfg.tlsKey, cfg.data, host)
+	if err != nil {
+		return err
 	}
 	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second})
 	if err != nil {
@@ -102,7 +95,7 @@ func serve(cfg config, log *slog.Logger) error {
 	}
 	// Tests read this line to learn the port.
 	fmt.Fprintf(os.Stderr, "cdcdb listening on %s\n", ln.Addr())
-	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsConfig != nil, "auth", authMode(cfg.password))
+	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsSource, "auth", authMode(cfg.password))
 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
