@@ -28,6 +28,7 @@ type config struct {
 	noSync   bool
 	idleTx   time.Duration
 	maxConns int
+	pprof    string
 }
 
 func main() {
@@ -47,6 +48,7 @@ func run(args []string) int {
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
+	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,6 +70,11 @@ func serve(cfg config, log *slog.Logger) error {
 	}
 	if cfg.password == "" && !isLoopback(host) {
 		return fmt.Errorf("refusing to listen on %s without a password: anyone who can reach it could read and change every table; set -password (or CDCDB_PASSWORD), or listen on 127.0.0.1", cfg.listen)
+	}
+	if cfg.pprof != "" {
+		if err := startPprof(cfg.pprof, log); err != nil {
+			return err
+		}
 	}
 	tlsConfig, tlsSource, err := tlsConfigFor(cfg.tlsMode, cfg.tlsCert, cfg.tlsKey, cfg.data, host)
 	if err != nil {
