@@ -63,7 +63,10 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 	// ORDER BY / LIMIT over a set operation, VALUES or parenthesized query
 	// refer to its output columns.
 	if len(sel.OrderBy) > 0 {
-		outScope := newScope(sc)
+		// The sort reads the set operation's output row, whose enclosing
+		// row is the parent query's: sc itself has no row level.
+		outScope := newScope(sc.parent)
+		outScope.ctes = sc.ctes
 		outScope.add(relFromColumns("", p.columns()))
 		b := pc.binder(outScope)
 		var keys []sortKey
@@ -88,7 +91,7 @@ func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope) (plan, error) {
 	if sel.Limit == nil && sel.Offset == nil {
 		return p, nil
 	}
-	b := pc.binder(newScope(sc))
+	b := pc.binder(newProbeScope(sc))
 	lp := &limitPlan{input: p}
 	var err error
 	if sel.Limit != nil {
@@ -141,7 +144,7 @@ func (pc *planCtx) planSetExpr(body ast.SetExpr, sc *scope) (plan, error) {
 }
 
 func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
-	b := pc.binder(newScope(sc))
+	b := pc.binder(newProbeScope(sc))
 	rows := make([][]expr, len(v.Rows))
 	width := -1
 	for i, r := range v.Rows {

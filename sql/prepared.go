@@ -292,6 +292,19 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if err != nil {
 		return "", false, err
 	}
+	if owned {
+		// A panic below must not leak the storage transaction: an open
+		// read transaction blocks bbolt from growing the file, so every
+		// later write would hang. Execute reports the panic itself.
+		defer func() {
+			if r := recover(); r != nil {
+				if p.running == nil || p.running.tx != tx {
+					tx.rollback()
+				}
+				panic(r)
+			}
+		}()
+	}
 	finish := func(err error) error {
 		if !owned {
 			return err

@@ -23,7 +23,9 @@ type scope struct {
 	ctes map[string]*cteDef
 	// probe marks the scope planSubquery puts between a subquery and its
 	// outer query to learn whether the subquery is correlated. It holds no
-	// relations and has no row at run time, so it is not a level.
+	// relations and has no row at run time, so it is not a level. LIMIT,
+	// OFFSET and VALUES rows are bound in such a scope too: they read only
+	// the enclosing query's row.
 	probe bool
 }
 
@@ -48,6 +50,9 @@ type scopeCol struct {
 }
 
 func newScope(parent *scope) *scope { return &scope{parent: parent} }
+
+// newProbeScope makes a scope that adds no run-time row level.
+func newProbeScope(parent *scope) *scope { return &scope{parent: parent, probe: true} }
 
 // add appends a relation, placing its columns after those already there.
 func (s *scope) add(r *scopeRel) {
