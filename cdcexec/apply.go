@@ -2,6 +2,7 @@ package cdcexec
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -217,16 +218,6 @@ func encodeSeq(dst []byte, seq []types.Value) ([]byte, error) {
 	return dst, nil
 }
 
-// eventKey is an event's storage key: key, sequence, system sequence.
-func eventKey(encKey []byte, e temporal.Event) ([]byte, error) {
-	k := append([]byte(nil), encKey...)
-	k, err := encodeSeq(k, e.Seq)
-	if err != nil {
-		return nil, err
-	}
-	return encodeSeq(k, e.SysSeq)
-}
-
 // encodeEvent stores what replay needs: kind, sequence lengths, sequences,
 // the written-columns set and the values.
 func encodeEvent(e temporal.Event) ([]byte, error) {
@@ -281,48 +272,68 @@ func decodeEvent(b []byte) (temporal.Event, error) {
 	return e, nil
 }
 
+// A key's history is stored as one value under its encoded KEYS tuple: its
+// events in sequence order, each length-prefixed. One value per key keeps
+// the number of stored entries at the number of keys (bbolt moves a node's
+// entries on every insert within a transaction, so inserting an entry per
+// event made large single-transaction loads quadratic), and a key's history
+// is read and written in one step, at a cost proportional to its length.
+
 // loadHistory reads a key's stored events in sequence order.
 func loadHistory(events *storage.Space, encKey []byte) ([]temporal.Event, error) {
+	return decodeHistory(events.Get(encKey))
+}
+
+func decodeHistory(b []byte) ([]temporal.Event, error) {
 	var out []temporal.Event
-	c := events.Cursor()
-	for k, v := c.Seek(encKey); k != nil && strings.HasPrefix(string(k), string(encKey)); k, v = c.Next() {
-		e, err := decodeEvent(v)
+	for len(b) > 0 {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || uint64(len(b)-w) < n {
+			return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow history")
+		}
+		e, err := decodeEvent(b[w : w+int(n)])
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, e)
+		b = b[w+int(n):]
+	}
+	return out, nil
+}
+
+func encodeHistory(events []temporal.Event) ([]byte, error) {
+	var out []byte
+	for _, e := range events {
+		v, err := encodeEvent(e)
+		if err != nil {
+			return nil, err
+		}
+		out = binary.AppendUvarint(out, uint64(len(v)))
+		out = append(out, v...)
 	}
 	return out, nil
 }
 
 // mergeKey adds a key's new events to its stored history and returns the
-// merged history.
+// merged history. Identical retries are dropped by Merge; a conflicting
+// event fails the whole statement.
 func (f *Flow) mergeKey(events *storage.Space, g *keyGroup) ([]temporal.Event, error) {
-	history, err := loadHistory(events, g.encKey)
+	hist, err := loadHistory(events, g.encKey)
 	if err != nil {
 		return nil, err
 	}
-	merged, err := f.Rules.Merge(history, g.events)
+	merged, err := f.Rules.Merge(hist, g.events)
 	if err != nil {
 		return nil, f.conflictError(err)
 	}
-	for _, e := range g.events {
-		k, err := eventKey(g.encKey, e)
-		if err != nil {
-			return nil, err
-		}
-		if events.Get(k) != nil {
-			continue // an identical retry: Merge checked it changes nothing
-		}
-		v, err := encodeEvent(e)
-		if err != nil {
-			return nil, err
-		}
-		if err := events.Put(k, v); err != nil {
-			return nil, err
-		}
+	if len(merged) == len(hist) {
+		return merged, nil // only retries: nothing new to store
 	}
-	return merged, nil
+	v, err := encodeHistory(merged)
+	if err != nil {
+		return nil, err
+	}
+	return merged, events.Put(g.encKey, v)
 }
 
 func (f *Flow) conflictError(err error) error {
@@ -478,51 +489,24 @@ func (f *Flow) seqValue(s temporal.Seq, system bool) types.Value {
 
 // replayAll replays every key of the flow, after a truncate moved the
 // mark: each key's rows are rewritten where they change. Every target row
-// comes from some key's events, so visiting the events visits every row.
+// comes from some key's events, so visiting the histories visits every row.
+// The cursor walks the events space while rewriteKey writes only the target
+// space, which bbolt allows.
 func (f *Flow) replayAll(ctx context.Context, events *storage.Space, target *history.Table, mark temporal.Seq, st *Stats) error {
 	ec := events.Cursor()
-	var curKey []byte
-	var hist []temporal.Event
 	for k, v := ec.First(); k != nil; k, v = ec.Next() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		e, err := decodeEvent(v)
+		h, err := decodeHistory(v)
 		if err != nil {
 			return err
 		}
-		prefix, err := keyPrefixOf(k, len(f.KeyPositions))
-		if err != nil {
+		if err := f.rewriteKey(target, k, h, mark, st); err != nil {
 			return err
 		}
-		if curKey == nil || string(prefix) != string(curKey) {
-			if curKey != nil {
-				if err := f.rewriteKey(target, curKey, hist, mark, st); err != nil {
-					return err
-				}
-			}
-			curKey = append([]byte(nil), prefix...)
-			hist = hist[:0]
-		}
-		hist = append(hist, e)
-	}
-	if curKey != nil {
-		return f.rewriteKey(target, curKey, hist, mark, st)
 	}
 	return nil
-}
-
-// keyPrefixOf cuts the encoded KEYS tuple off the front of an event key.
-func keyPrefixOf(k []byte, nkeys int) ([]byte, error) {
-	rest := k
-	for i := 0; i < nkeys; i++ {
-		_, r, err := storage.DecodeKey(rest)
-		if err != nil {
-			return nil, err
-		}
-		rest = r
-	}
-	return k[:len(k)-len(rest)], nil
 }
 
 // truncateMark reads the flow's latest truncate mark (nil if none).
