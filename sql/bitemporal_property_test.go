@@ -21,8 +21,8 @@ type biEvent struct {
 
 // biRow is one row of a BITEMPORAL target.
 type biRow struct {
-	key                      int
-	val                      string
+	key                        int
+	val                        string
 	bstart, bend, sstart, send string // "NULL" for open
 }
 
