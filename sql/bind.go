@@ -313,6 +313,14 @@ func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
 		if x.v == nil {
 			return &constExpr{v: nil, t: t}, nil
 		}
+		if isRegType(t.OID) {
+			// 'pg_class'::regclass: a name, resolved in the planned catalog.
+			v, err := b.pc.sess.regIn(b.pc.cat, t.OID, x.v.(string))
+			if err != nil {
+				return nil, err
+			}
+			return &constExpr{v: v, t: t}, nil
+		}
 		v, err := types.ParseText(t, x.v.(string))
 		if err != nil {
 			return nil, err

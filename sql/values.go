@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,7 +48,7 @@ func typmodFor(oid types.OID, args []int) (int32, error) {
 // whose text forms need the catalog.
 func isRegType(oid types.OID) bool {
 	switch oid {
-	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole:
+	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole, types.Regoper:
 		return true
 	}
 	return false
@@ -147,45 +146,10 @@ func decodeTuple(t *catalog.Table, raw []byte) ([]types.Value, error) {
 }
 
 // formatRegValue prints an OID as its reg* type shows it: a relation, type,
-// schema or function name, or the number when nothing has that OID.
+// schema, role or function name, or the number when nothing has that OID
+// (see regOut).
 func (s *Session) formatRegValue(x *execCtx, oid types.OID, v int64) string {
-	if v == 0 {
-		return "-"
-	}
-	var cat *catalog.Snapshot
-	if x != nil && x.tx != nil {
-		cat = x.tx.catalog()
-	} else {
-		cat = s.engine.catalogSnapshot()
-	}
-	switch oid {
-	case types.Regclass:
-		if t, ok := cat.TableByOID(uint32(v)); ok {
-			sc, _ := cat.SchemaByOID(t.Schema)
-			if s.schemaVisible(sc.Name) {
-				return quoteIdent(t.Name)
-			}
-			return quoteIdent(sc.Name) + "." + quoteIdent(t.Name)
-		}
-		for _, byName := range systemTables {
-			for _, st := range byName {
-				if uint32(v) == st.oid {
-					return st.name
-				}
-			}
-		}
-	case types.Regtype:
-		if _, ok := types.Lookup(types.OID(v)); ok {
-			return types.FormatType(types.Of(types.OID(v)))
-		}
-	case types.Regnamespace:
-		if sc, ok := cat.SchemaByOID(uint32(v)); ok {
-			return quoteIdent(sc.Name)
-		}
-	case types.Regrole:
-		return s.user
-	}
-	return strconv.FormatInt(v, 10)
+	return s.regOut(x, s.catalogFor(x), oid, v)
 }
 
 // schemaVisible reports whether a schema is on the search path, so its
@@ -199,43 +163,10 @@ func (s *Session) schemaVisible(name string) bool {
 	return false
 }
 
-// parseRegValue resolves a name to an OID for a reg* cast ('t'::regclass).
+// parseRegValue resolves a name to an OID for a reg* cast ('t'::regclass);
+// see regIn.
 func (s *Session) parseRegValue(x *execCtx, oid types.OID, text string) (types.Value, error) {
-	if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
-		return n, nil
-	}
-	cat := s.engine.catalogSnapshot()
-	if x != nil && x.tx != nil {
-		cat = x.tx.catalog()
-	}
-	parts := splitQualifiedName(text)
-	switch oid {
-	case types.Regclass:
-		pc := &planCtx{sess: s, cat: cat, params: &paramSlots{}}
-		q := qualifiedFromParts(parts)
-		if vt, ok := pc.lookupSystemTable(q); ok {
-			return int64(vt.oid), nil
-		}
-		t, _, err := pc.lookupTable(q)
-		if err != nil {
-			return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", text)
-		}
-		return int64(t.OID), nil
-	case types.Regtype:
-		name := strings.ToLower(strings.TrimSpace(text))
-		if t, ok := types.ByName(canonicalTypeName(name)); ok {
-			return int64(t.OID), nil
-		}
-		return nil, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", text)
-	case types.Regnamespace:
-		if sc, ok := cat.Schema(parts[len(parts)-1]); ok {
-			return int64(sc.OID), nil
-		}
-		return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", text)
-	case types.Regrole:
-		return int64(10), nil
-	}
-	return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
+	return s.regIn(s.catalogFor(x), oid, text)
 }
 
 // canonicalTypeName maps SQL spellings to pg_type names for ::regtype.

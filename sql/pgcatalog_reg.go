@@ -1,0 +1,223 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// The object identifier types (regclass, regtype, regproc, regprocedure,
+// regnamespace, regrole, regoper) read and print names of every object the
+// catalogs list: cdcdb's relations and indexes, PostgreSQL's built-in
+// catalogs, types and functions, and the roles. A name is resolved as
+// PostgreSQL resolves it: qualified, or through the search path with
+// pg_catalog first.
+
+// catalogFor is the catalog a reg* conversion reads: the statement's, or
+// the session's latest when there is no statement.
+func (s *Session) catalogFor(x *execCtx) *catalog.Snapshot {
+	if x != nil && x.tx != nil {
+		return x.tx.catalog()
+	}
+	return s.engine.catalogSnapshot()
+}
+
+// regIn resolves a reg* literal to an OID.
+func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (types.Value, error) {
+	trimmed := strings.TrimSpace(text)
+	if n, err := strconv.ParseInt(trimmed, 10, 64); err == nil {
+		return n, nil
+	}
+	if trimmed == "-" && (oid == types.Regproc || oid == types.Regclass || oid == types.Regtype) {
+		return int64(0), nil
+	}
+	switch oid {
+	case types.Regclass:
+		parts := splitQualifiedName(trimmed)
+		name := parts[len(parts)-1]
+		if len(parts) > 1 {
+			sc, ok := cat.Schema(parts[len(parts)-2])
+			if ok {
+				if o, _, found := relationInSchema(cat, sc, name); found {
+					return int64(o), nil
+				}
+			}
+		} else {
+			for _, sname := range s.searchPath() {
+				if sc, ok := cat.Schema(sname); ok {
+					if o, _, found := relationInSchema(cat, sc, name); found {
+						return int64(o), nil
+					}
+				}
+			}
+		}
+		return nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", text)
+	case types.Regtype:
+		name := strings.ToLower(trimmed)
+		if t, ok := types.ByName(canonicalTypeName(name)); ok {
+			return int64(t.OID), nil
+		}
+		parts := splitQualifiedName(trimmed)
+		last := parts[len(parts)-1]
+		for _, t := range cat.Tables() {
+			if t.Name == last && t.RowType != 0 {
+				if len(parts) == 1 || schemaNameOf(cat, t.Schema) == parts[len(parts)-2] {
+					return int64(t.RowType), nil
+				}
+			}
+		}
+		if r := staticRowByName("pg_type", "typname", last); r != nil {
+			return r[0], nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", text)
+	case types.Regnamespace:
+		parts := splitQualifiedName(trimmed)
+		if sc, ok := cat.Schema(parts[len(parts)-1]); ok {
+			return int64(sc.OID), nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", text)
+	case types.Regrole:
+		parts := splitQualifiedName(trimmed)
+		if parts[0] == s.user {
+			return int64(superuserOID), nil
+		}
+		if r := staticRowByName("pg_authid", "rolname", parts[0]); r != nil {
+			return r[0], nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", text)
+	case types.Regproc, types.Regprocedure:
+		name := trimmed
+		if i := strings.IndexByte(name, '('); i >= 0 {
+			name = name[:i] // regprocedure's argument list: the first by name
+		}
+		parts := splitQualifiedName(name)
+		if r := staticRowByName("pg_proc", "proname", parts[len(parts)-1]); r != nil {
+			return r[0], nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
+	case types.Regoper:
+		if r := staticRowByName("pg_operator", "oprname", trimmed); r != nil {
+			return r[0], nil
+		}
+		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s", text)
+	}
+	return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", types.FormatType(types.Of(oid)), text)
+}
+
+// regOut prints an OID as its reg* type does: the object's name, qualified
+// only when the search path would not find it, or the number when no
+// object has that OID.
+func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int64) string {
+	if v == 0 {
+		return "-"
+	}
+	switch oid {
+	case types.Regclass:
+		if name, schema, ok := relationNameOf(cat, uint32(v)); ok {
+			if x != nil && x.tx != nil && relationVisible(x, uint32(v)) {
+				return quoteIdent(name)
+			}
+			sname := schemaNameOf(cat, schema)
+			if x == nil && s.schemaVisible(sname) {
+				return quoteIdent(name)
+			}
+			return quoteIdent(sname) + "." + quoteIdent(name)
+		}
+	case types.Regtype:
+		if _, ok := types.Lookup(types.OID(v)); ok {
+			return types.FormatType(types.Of(types.OID(v)))
+		}
+		for _, t := range cat.Tables() {
+			if int64(t.RowType) == v {
+				sname := schemaNameOf(cat, t.Schema)
+				if s.schemaVisible(sname) {
+					return quoteIdent(t.Name)
+				}
+				return quoteIdent(sname) + "." + quoteIdent(t.Name)
+			}
+		}
+		if r := staticRowByOID("pg_type", v); r != nil {
+			return r[1].(string)
+		}
+	case types.Regnamespace:
+		if sc, ok := cat.SchemaByOID(uint32(v)); ok {
+			return quoteIdent(sc.Name)
+		}
+	case types.Regrole:
+		if v == superuserOID {
+			return quoteIdent(s.user)
+		}
+		if r := staticRowByOID("pg_authid", v); r != nil {
+			return quoteIdent(r[1].(string))
+		}
+	case types.Regproc, types.Regprocedure:
+		if r := staticRowByOID("pg_proc", v); r != nil {
+			name := r[1].(string)
+			if oid == types.Regprocedure {
+				b := rowBuilder("pg_proc")
+				var args []string
+				if in, ok := r[b.col("proargtypes")].(types.ArrayValue); ok {
+					for _, a := range in.Elems {
+						args = append(args, types.FormatType(types.Of(types.OID(a.(int64)))))
+					}
+				}
+				return name + "(" + strings.Join(args, ",") + ")"
+			}
+			return name
+		}
+	case types.Regoper:
+		if r := staticRowByOID("pg_operator", v); r != nil {
+			return r[1].(string)
+		}
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// schemaNameOf is a schema's name, "" when it is gone.
+func schemaNameOf(cat *catalog.Snapshot, oid uint32) string {
+	if sc, ok := cat.SchemaByOID(oid); ok {
+		return sc.Name
+	}
+	return ""
+}
+
+// staticRowByOID finds an initial row of a catalog by its oid column.
+func staticRowByOID(catalogName string, oid int64) Row {
+	ct, ok := pgCatalogTables[catalogName]
+	if !ok {
+		return nil
+	}
+	static, err := ct.staticRows()
+	if err != nil {
+		return nil
+	}
+	for _, r := range static {
+		if r[0] == oid {
+			return r
+		}
+	}
+	return nil
+}
+
+// staticRowByName finds the first initial row of a catalog whose column
+// holds name.
+func staticRowByName(catalogName, column, name string) Row {
+	ct, ok := pgCatalogTables[catalogName]
+	if !ok {
+		return nil
+	}
+	static, err := ct.staticRows()
+	if err != nil {
+		return nil
+	}
+	i := rowBuilder(catalogName).col(column)
+	for _, r := range static {
+		if r[i] == name {
+			return r
+		}
+	}
+	return nil
+}
