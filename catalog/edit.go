@@ -147,6 +147,7 @@ func (t *Table) Clone() *Table {
 	c := *t
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]int16(nil), t.PrimaryKey...)
+	c.KeyColumns = append([]int16(nil), t.KeyColumns...)
 	c.Constraints = append([]Constraint(nil), t.Constraints...)
 	c.Indexes = append([]Index(nil), t.Indexes...)
 	if t.Options != nil {

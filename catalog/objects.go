@@ -115,6 +115,10 @@ type Table struct {
 	// SchemaFromFlow is true for a streaming table declared without
 	// columns: its first flow gives it its columns.
 	SchemaFromFlow bool `json:"schema_from_flow,omitempty"`
+	// KeyColumns are the attnums of a streaming table's flow KEYS: its rows'
+	// storage keys begin with them, so a lookup by key reads only that key's
+	// rows (its versions, in start order).
+	KeyColumns []int16 `json:"key_columns,omitempty"`
 	// RowType is the OID of the table's composite type in pg_type.
 	RowType OID `json:"row_type"`
 }

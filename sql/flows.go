@@ -478,6 +478,11 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 		return err
 	}
 	tgt.StoredAs = string(d.storedAs)
+	tgt.KeyColumns = nil
+	for _, k := range d.keys {
+		c, _ := tgt.Column(d.data[k].Name)
+		tgt.KeyColumns = append(tgt.KeyColumns, c.Attnum)
+	}
 	if err := ed.PutTable(tgt); err != nil {
 		return err
 	}

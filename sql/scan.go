@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"bytes"
+
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
@@ -20,6 +22,9 @@ type tableScan struct {
 	filter expr
 	// keyExprs, when set, give the value of each primary key column.
 	keyExprs []expr
+	// prefixExprs, when set, give the value of each KEYS column of a
+	// streaming table: the scan reads only the rows under that key prefix.
+	prefixExprs []expr
 	// withKey appends each row's storage key as a last, hidden column, for
 	// UPDATE and DELETE.
 	withKey bool
@@ -60,6 +65,8 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "History Scan on %s (current rows + versions ended after the lower bound)", name)
 	case s.keyExprs != nil:
 		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
+	case s.prefixExprs != nil:
+		explainLine(out, depth, "Key Range Scan on %s (flow keys)", name)
 	default:
 		explainLine(out, depth, "Seq Scan on %s", name)
 	}
@@ -97,6 +104,20 @@ func (s *tableScan) withFilter(cond expr) plan {
 			keys = append(keys, e)
 		}
 		c.keyExprs = keys
+	}
+	if len(s.table.PrimaryKey) == 0 && len(s.table.KeyColumns) > 0 && c.prefixExprs == nil {
+		eqs := map[int]expr{}
+		collectKeyEqualities(c.filter, eqs)
+		var prefix []expr
+		for _, attnum := range s.table.KeyColumns {
+			e, ok := eqs[s.outputIndex(attnum)]
+			if !ok {
+				prefix = nil
+				break
+			}
+			prefix = append(prefix, e)
+		}
+		c.prefixExprs = prefix
 	}
 	return &c
 }
@@ -180,15 +201,32 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return it, nil
 	}
 	it.cur = sp.Cursor()
+	if s.prefixExprs != nil {
+		prefix, ok, err := s.encodeValues(x, outer, s.prefixExprs, s.table.KeyColumns)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return &sliceIter{}, nil
+		}
+		it.prefix = prefix
+	}
 	return it, nil
 }
 
 // pointKey evaluates the key expressions into a storage key; ok is false
 // when a key value is NULL or cannot be a value of the column (no row).
 func (s *tableScan) pointKey(x *execCtx, outer *evalEnv) ([]byte, bool, error) {
+	return s.encodeValues(x, outer, s.keyExprs, s.table.PrimaryKey)
+}
+
+// encodeValues evaluates key expressions for the columns attnums into an
+// order-preserving storage key; ok is false when a value is NULL or cannot
+// be a value of its column (no row can match).
+func (s *tableScan) encodeValues(x *execCtx, outer *evalEnv, exprs []expr, attnums []int16) ([]byte, bool, error) {
 	env := &evalEnv{outer: outer, x: x}
 	var key []byte
-	for i, e := range s.keyExprs {
+	for i, e := range exprs {
 		v, err := e.eval(env)
 		if err != nil {
 			return nil, false, err
@@ -196,7 +234,7 @@ func (s *tableScan) pointKey(x *execCtx, outer *evalEnv) ([]byte, bool, error) {
 		if v == nil {
 			return nil, false, nil
 		}
-		col := s.table.ColumnByAttnum(s.table.PrimaryKey[i])
+		col := s.table.ColumnByAttnum(attnums[i])
 		if e.typ().OID != col.Type.OID {
 			if v, err = castValue(x, v, e.typ(), col.Type, false); err != nil {
 				return nil, false, nil
@@ -211,6 +249,7 @@ func (s *tableScan) pointKey(x *execCtx, outer *evalEnv) ([]byte, bool, error) {
 
 type scanIter struct {
 	s        *tableScan
+	prefix   []byte // when set, only keys with this prefix
 	x        *execCtx
 	env      evalEnv
 	cur      *storage.Cursor
@@ -233,11 +272,15 @@ func (it *scanIter) next() (Row, error) {
 			k, v = it.pointKey, it.pointVal
 		case !it.started:
 			it.started = true
-			k, v = it.cur.First()
+			if it.prefix != nil {
+				k, v = it.cur.Seek(it.prefix)
+			} else {
+				k, v = it.cur.First()
+			}
 		default:
 			k, v = it.cur.Next()
 		}
-		if k == nil {
+		if k == nil || (it.prefix != nil && !bytes.HasPrefix(k, it.prefix)) {
 			return nil, nil
 		}
 		if err := it.x.checkCancel(); err != nil {

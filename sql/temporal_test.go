@@ -151,6 +151,10 @@ func TestPeriodBounds(t *testing.T) {
 	if got != "124|Oaxaca|Oaxaca\n125|Tijuana|Guadalajara\n126|Lily|Lily\n" && got != "124|Oaxaca|Oaxaca\n125|Tijuana|Guadalajara\n126|Cancun|Cancun\n" {
 		t.Errorf("join: got %q", got)
 	}
+	// A lookup by the flow's key reads only that key's versions.
+	if plan := c.MustExec("EXPLAIN SELECT city FROM users_current FOR BUSINESS_TIME AS OF $1 WHERE userId = $2").String(); !strings.Contains(plan, "Key Range Scan") {
+		t.Errorf("point business-time plan: %s", plan)
+	}
 	c.ExpectError(pgerror.WrongObjectType, "SELECT * FROM users_cdf FOR BUSINESS_TIME AS OF 3")
 	c.ExpectError(pgerror.SyntaxError, "SELECT * FROM users_current FOR BUSINESS_TIME AS OF 3 FOR BUSINESS_TIME AS OF 4")
 }
