@@ -347,7 +347,12 @@ type CreateTable struct {
 	AsQuery     *Select // CREATE TABLE ... AS query
 	WithNoData  bool
 	Comment     string
-	Pos         int
+	// Options are the storage parameters of WITH (name = value, ...),
+	// names lower-cased, values as written ("true" for a bare name); nil
+	// without WITH. PostgreSQL's (fillfactor, ...) may be ignored; cdcdb's
+	// own (history_retention) are the same as ALTER TABLE ... SET (...).
+	Options map[string]string
+	Pos     int
 }
 
 // ColumnDef is one column of CREATE TABLE or ALTER TABLE ADD COLUMN.

@@ -64,6 +64,9 @@ func (p *parser) parseCreate() ast.Statement {
 	case w.is("flow"):
 		return p.parseCreateFlow(t)
 	}
+	if w.kind == tkIdent && unsupportedObjects[w.str] {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", upperWord(w.str)))
+	}
 	p.fail()
 	return nil
 }
@@ -115,7 +118,7 @@ func (p *parser) parseCreateTable(start *token, temp bool) ast.Statement {
 		return ct
 	}
 	p.parseTableElements(ct)
-	p.refuseTableOptions()
+	p.parseTableOptions(ct)
 	return ct
 }
 
@@ -153,14 +156,33 @@ func (p *parser) parseCTASRest(ct *ast.CreateTable) {
 	}
 }
 
-// refuseTableOptions rejects the storage clauses after a table's elements,
-// which mean nothing to cdcdb's storage and would otherwise be ignored.
-func (p *parser) refuseTableOptions() {
-	t := p.peek()
-	switch {
-	case t.is("inherits"), t.is("partition"), t.is("using"), t.is("with"), t.is("without"),
-		t.is("on") && p.peekN(1).is("commit"), t.is("tablespace"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE TABLE option %s is not supported", strings.ToUpper(t.str)))
+// parseTableOptions parses the clauses after a table's elements: WITH
+// (storage parameters) is kept, WITHOUT OIDS and ON COMMIT PRESERVE ROWS
+// (PostgreSQL's defaults) are accepted, and the rest, which would change
+// what the table is, are refused rather than ignored.
+func (p *parser) parseTableOptions(ct *ast.CreateTable) {
+	for {
+		t := p.peek()
+		switch {
+		case t.is("with") && p.peekN(1).isOp("("):
+			p.advance()
+			if ct.Options != nil {
+				p.failAt(t)
+			}
+			ct.Options = p.parseRelOptions()
+		case t.is("without") && p.peekN(1).is("oids"):
+			p.advance()
+			p.advance()
+		case t.is("on") && p.peekN(1).is("commit") && p.peekN(2).is("preserve"):
+			p.advance()
+			p.advance()
+			p.advance()
+			p.expectWord("rows")
+		case t.is("inherits"), t.is("partition"), t.is("using"), t.is("on") && p.peekN(1).is("commit"), t.is("tablespace"):
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE TABLE option %s is not supported", strings.ToUpper(t.str)))
+		default:
+			return
+		}
 	}
 }
 
@@ -574,6 +596,8 @@ func (p *parser) parseDrop() ast.Statement {
 		d.Kind = ast.ObjectSequence
 	case p.acceptWord("flow"):
 		d.Kind = ast.ObjectFlow
+	case w.kind == tkIdent && unsupportedObjects[w.str]:
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", upperWord(w.str)))
 	default:
 		p.fail()
 	}
@@ -599,6 +623,9 @@ func (p *parser) parseDrop() ast.Statement {
 // and its RENAME forms.
 func (p *parser) parseAlter() ast.Statement {
 	t := p.expectWord("alter")
+	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", upperWord(w.str)))
+	}
 	p.expectWord("table")
 	at := &ast.AlterTable{Pos: t.pos}
 	at.IfExists = p.parseIfExists()

@@ -73,6 +73,16 @@ func TestOwnErrors(t *testing.T) {
 		{"create flow f as auto cdc into t", "42601", "syntax error at end of input", 33},
 		{"select 1 from t where x = $99999999999", "42601", "parameter number too large at or near \"$99999999999\"", 27},
 		{"select " + "'é", "42601", "unterminated quoted string at or near \"'é\"", 8},
+		{"vacuum analyze t", "0A000", "VACUUM is not supported", 1},
+		{"grant select on t to bob", "0A000", "GRANT is not supported", 1},
+		{"create sequence s", "0A000", "CREATE SEQUENCE is not supported", 1},
+		{"create materialized view v as select 1", "0A000", "CREATE MATERIALIZED is not supported", 1},
+		{"drop function f", "0A000", "DROP FUNCTION is not supported", 1},
+		{"alter sequence s restart", "0A000", "ALTER SEQUENCE is not supported", 1},
+		{"refresh materialized view v", "0A000", "REFRESH MATERIALIZED VIEW is not supported", 1},
+		{"create table t (a int) tablespace x", "0A000", "CREATE TABLE option TABLESPACE is not supported", 24},
+		{"create temp table t (a int) on commit drop", "0A000", "CREATE TABLE option ON is not supported", 29},
+		{"INSRT INTO t VALUES (1)", "42601", "syntax error at or near \"INSRT\"", 1},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -239,6 +239,9 @@ func (p *parser) parseStoredAs() string {
 // parseRefresh parses REFRESH STREAMING TABLE t [FULL].
 func (p *parser) parseRefresh() ast.Statement {
 	t := p.expectWord("refresh")
+	if m := p.peek(); m.is("materialized") {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "REFRESH MATERIALIZED VIEW is not supported"))
+	}
 	p.expectWords("streaming", "table")
 	r := &ast.RefreshStreamingTable{Pos: t.pos, Name: p.qualifiedName()}
 	r.Full = p.acceptWord("full")

@@ -25,10 +25,10 @@ type Options struct {
 }
 
 // maxDepth bounds the nesting of expressions, queries and table
-// expressions. PostgreSQL's grammar gives up at about 5000 nested
-// parentheses (bison's stack of 10000 states); so do we, well before the
-// goroutine stack could matter.
-const maxDepth = 5000
+// expressions. PostgreSQL's grammar gives up after about 10000 nested
+// parentheses (bison's stack of 10000 states) with "memory exhausted"; so
+// do we, long before the goroutine stack could matter.
+const maxDepth = 10000
 
 // Parse parses a semicolon-separated list of statements in the PostgreSQL
 // dialect. Empty statements are dropped. Any error is a *pgerror.Error.
@@ -387,8 +387,46 @@ func (p *parser) parseStatement() ast.Statement {
 	case "refresh":
 		return p.parseRefresh()
 	}
+	p.refuseKnownStatement(t, unsupportedStatements[t.str])
 	p.fail()
 	return nil
+}
+
+// unsupportedStatements are PostgreSQL statements cdcdb does not have. They
+// get 0A000 with the statement's name rather than a syntax error, which
+// would wrongly suggest a typo.
+var unsupportedStatements = map[string]bool{
+	"analyze": true, "analyse": true, "vacuum": true, "cluster": true, "reindex": true,
+	"checkpoint": true, "grant": true, "revoke": true, "listen": true, "unlisten": true,
+	"notify": true, "prepare": true, "execute": true, "do": true, "lock": true, "load": true,
+	"call": true, "fetch": true, "move": true, "close": true, "declare": true, "import": true,
+	"merge": true, "security": true, "reassign": true,
+}
+
+// unsupportedObjects are the object kinds of CREATE, DROP and ALTER that
+// cdcdb does not have.
+var unsupportedObjects = map[string]bool{
+	"sequence": true, "function": true, "procedure": true, "extension": true, "type": true,
+	"role": true, "user": true, "group": true, "database": true, "trigger": true,
+	"materialized": true, "domain": true, "aggregate": true, "operator": true, "collation": true,
+	"conversion": true, "cast": true, "policy": true, "publication": true, "subscription": true,
+	"rule": true, "server": true, "foreign": true, "event": true, "language": true,
+	"statistics": true, "tablespace": true, "text": true, "transform": true, "access": true,
+	"routine": true, "owned": true, "default": true, "system": true,
+}
+
+// refuseKnownStatement fails with 0A000 "VERB [OBJECT] is not supported"
+// when known is set; the object word is included when it is one of
+// unsupportedObjects.
+func (p *parser) refuseKnownStatement(verb *token, known bool) {
+	if !known {
+		return
+	}
+	name := upperWord(verb.str)
+	if n := p.peekN(1); n.kind == tkIdent && unsupportedObjects[n.str] {
+		name += " " + upperWord(n.str)
+	}
+	p.bail(p.errorAtPos(pgerror.FeatureNotSupported, verb.pos, "%s is not supported", name))
 }
 
 // parseWithStatement is WITH ... followed by a query or by INSERT, UPDATE

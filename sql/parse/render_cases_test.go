@@ -393,4 +393,10 @@ var renderCases = []struct{ in, want string }{
 		`SELECT 1 FROM t {for read only}`},
 	{`select (select 1 order by 1) order by 2`,
 		`SELECT (SELECT 1 ORDER BY 1) ORDER BY 2`},
+	{"create table pgbench_accounts(aid int not null,bid int,abalance int,filler char(84)) with (fillfactor=100)",
+		"CREATE TABLE pgbench_accounts (aid int4 NOT NULL, bid int4, abalance int4, filler bpchar(84)) WITH (fillfactor '100')"},
+	{"create temp table t (a int) without oids on commit preserve rows",
+		"CREATE TEMP TABLE t (a int4)"},
+	{"create table h (k int) with (history_retention = '30 days', autovacuum_enabled)",
+		"CREATE TABLE h (k int4) WITH (autovacuum_enabled 'true', history_retention '30 days')"},
 }

@@ -916,6 +916,9 @@ func (r *renderer) stmt(s ast.Statement) {
 			}
 			r.w(")")
 		}
+		if s.Options != nil {
+			r.w(" WITH (", sortedOptions(s.Options), ")")
+		}
 		if s.Comment != "" {
 			r.w(" COMMENT ", quote(s.Comment))
 		}
