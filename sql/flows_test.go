@@ -200,6 +200,10 @@ func TestFlowRefusals(t *testing.T) {
 		{pgerror.FeatureNotSupported, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum TRACK HISTORY ON (city)"},
 		{pgerror.FeatureNotSupported, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum SYSTEM SEQUENCE BY sequenceNum"},
 		{pgerror.UndefinedTable, "CREATE FLOW f AS AUTO CDC INTO nope FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum"},
+		{pgerror.SyntaxError, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum STORED AS BITEMPORAL"},
+		{pgerror.DatatypeMismatch, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum COLUMNS TO UPDATE city"},
+		{pgerror.DatatypeMismatch, "CREATE FLOW f AS AUTO CDC INTO tgt FROM users_cdf KEYS (userId) SEQUENCE BY '{}'::jsonb"},
+		{pgerror.WrongObjectType, "CREATE FLOW f AS AUTO CDC INTO users_cdf FROM users_cdf KEYS (userId) SEQUENCE BY sequenceNum"},
 	} {
 		c.ExpectError(tc.code, tc.sql)
 	}
@@ -245,4 +249,42 @@ func TestFlowsView(t *testing.T) {
 	if got != want {
 		t.Fatalf("got %q want %q", got, want)
 	}
+}
+
+// TestFlowSourceNamedLikePeriod refuses a source whose column would collide
+// with a target's period column.
+func TestFlowSourceNamedLikePeriod(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec("CREATE TABLE ev (id int, __START_AT int, seq int)")
+	c.MustExec("CREATE STREAMING TABLE tgt")
+	c.ExpectError(pgerror.DuplicateColumn, "CREATE FLOW f AS AUTO CDC INTO tgt FROM ev KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2")
+	if got := c.MustExec("SELECT count(*) FROM cdcdb.flows").String(); got != "0\n" {
+		t.Fatalf("flows: %q", got)
+	}
+}
+
+// TestApplyChangesSpellingAndDropFlow uses the older APPLY CHANGES INTO
+// spelling (the flow takes its target's name) and DROP FLOW.
+func TestApplyChangesSpellingAndDropFlow(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(usersSource)
+	c.MustExec("CREATE STREAMING TABLE users_current")
+	c.MustExec(`APPLY CHANGES INTO LIVE.users_current FROM STREAM(LIVE.users_cdf) KEYS (userId)
+		APPLY AS DELETE WHEN operation = "DELETE" SEQUENCE BY sequenceNum COLUMNS * EXCEPT (operation, sequenceNum)`)
+	c.MustExec("INSERT INTO users_cdf VALUES " + strings.Join(usersEvents, ", "))
+	if got := c.MustExec("SELECT * FROM users_current ORDER BY 1").String(); got != "124|Raul|Oaxaca\n125|Mercedes|Guadalajara\n126|Lily|Cancun\n" {
+		t.Fatalf("got %q", got)
+	}
+	if got := c.MustExec("SELECT name, target FROM cdcdb.flows").String(); got != "users_current|users_current\n" {
+		t.Fatalf("flows: %q", got)
+	}
+	c.ExpectError(pgerror.UndefinedObject, "DROP FLOW nope")
+	c.MustExec("DROP FLOW IF EXISTS nope")
+	c.MustExec("DROP FLOW users_current")
+	// The target keeps its rows; the source is an ordinary table again.
+	c.MustExec("INSERT INTO users_cdf VALUES (127, 'Ana', 'Lima', 'INSERT', 9)")
+	if got := c.MustExec("SELECT count(*) FROM users_current").String(); got != "3\n" {
+		t.Fatalf("after DROP FLOW: %q", got)
+	}
+	c.MustExec("DELETE FROM users_cdf WHERE userId = 127")
 }
