@@ -187,6 +187,9 @@ func TestCommitTimeTravel(t *testing.T) {
 		{"FOR SYSTEM_TIME ALL", "1|100\n1|150\n2|200\n2|250\n"},
 		{"FOR SYSTEM_TIME FROM '" + t1 + "' TO '" + t2 + "'", "1|100\n1|150\n2|200\n"},
 		{"FOR SYSTEM_TIME BETWEEN '" + t2 + "' AND '" + t3 + "'", "1|150\n2|200\n"},
+		{"FOR SYSTEM_TIME AS OF now() - interval '1 day'", ""},
+		{"FOR SYSTEM_TIME AS OF now()", "1|150\n2|250\n"},
+		{"FOR SYSTEM_TIME FROM '" + t2 + "' TO '" + t1 + "'", ""},
 	} {
 		if got := c.MustExec("SELECT * FROM acct " + tc.clause + " ORDER BY 1, 2").String(); got != tc.want {
 			t.Errorf("%s: got %q want %q", tc.clause, got, tc.want)
