@@ -44,7 +44,7 @@ func (p *parser) parseCreate() ast.Statement {
 			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "temporary and recursive views are not supported"))
 		}
 		return p.parseCreateView(t, orReplace)
-	case orReplace:
+	case orReplace && !(w.kind == tkIdent && unsupportedObjects[w.str]):
 		p.fail()
 	case w.is("table"):
 		return p.parseCreateTable(t, temp)
@@ -65,7 +65,7 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateFlow(t)
 	}
 	if w.kind == tkIdent && unsupportedObjects[w.str] {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", upperWord(w.str)))
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", p.objectKindAt(0)))
 	}
 	p.fail()
 	return nil
@@ -351,6 +351,14 @@ func (p *parser) refuseNullsDistinct() {
 	}
 }
 
+// refuseExistingIndex refuses UNIQUE / PRIMARY KEY USING INDEX name, which
+// adopts an existing index.
+func (p *parser) refuseExistingIndex() {
+	if t := p.peek(); t.is("using") && p.peekN(1).is("index") {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "constraints USING INDEX are not supported"))
+	}
+}
+
 // refuseIndexParameters refuses the index storage clauses of UNIQUE and
 // PRIMARY KEY (INCLUDE, WITH, USING INDEX TABLESPACE).
 func (p *parser) refuseIndexParameters() {
@@ -379,11 +387,13 @@ func (p *parser) parseTableConstraint() ast.TableConstraint {
 	case p.acceptWord("unique"):
 		tc.Kind = ast.ConstraintUnique
 		p.refuseNullsDistinct()
+		p.refuseExistingIndex()
 		tc.Columns = p.parenNameList()
 		p.refuseIndexParameters()
 	case p.acceptWord("primary"):
 		p.expectWord("key")
 		tc.Kind = ast.ConstraintPrimaryKey
+		p.refuseExistingIndex()
 		tc.Columns = p.parenNameList()
 		p.refuseIndexParameters()
 	case p.acceptWord("foreign"):
@@ -597,7 +607,7 @@ func (p *parser) parseDrop() ast.Statement {
 	case p.acceptWord("flow"):
 		d.Kind = ast.ObjectFlow
 	case w.kind == tkIdent && unsupportedObjects[w.str]:
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", upperWord(w.str)))
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", p.objectKindAt(0)))
 	default:
 		p.fail()
 	}
@@ -624,7 +634,7 @@ func (p *parser) parseDrop() ast.Statement {
 func (p *parser) parseAlter() ast.Statement {
 	t := p.expectWord("alter")
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", upperWord(w.str)))
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
 	}
 	p.expectWord("table")
 	at := &ast.AlterTable{Pos: t.pos}
@@ -796,6 +806,8 @@ func (p *parser) parseComment() ast.Statement {
 		co.Kind = ast.ObjectSchema
 	case p.acceptWord("flow"):
 		co.Kind = ast.ObjectFlow
+	case w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("constraint") || w.is("database")):
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "COMMENT ON %s is not supported", p.objectKindAt(0)))
 	default:
 		p.fail()
 	}

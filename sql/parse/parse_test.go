@@ -332,16 +332,16 @@ func TestPeriodClauses(t *testing.T) {
 
 func TestDeepNesting(t *testing.T) {
 	for _, src := range []string{
-		"select " + strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000),
-		"select " + strings.Repeat("- ", 100000) + "1",
-		"select 1" + strings.Repeat(" + (1", 100000),
-		"select " + strings.Repeat("not ", 100000) + "true",
-		"select " + strings.Repeat("array[", 100000) + "1" + strings.Repeat("]", 100000),
-		strings.Repeat("(", 100000) + "select 1" + strings.Repeat(")", 100000),
-		"select * from " + strings.Repeat("(", 100000) + "t",
-		"select * from a" + strings.Repeat(" join a", 100000) + strings.Repeat(" on true", 100000),
-		"select " + strings.Repeat("f(", 100000) + strings.Repeat(")", 100000),
-		"select " + strings.Repeat("case when x then ", 100000),
+		"select " + strings.Repeat("(", 20000) + "1" + strings.Repeat(")", 20000),
+		"select " + strings.Repeat("- ", 20000) + "1",
+		"select 1" + strings.Repeat(" + (1", 20000),
+		"select " + strings.Repeat("not ", 20000) + "true",
+		"select " + strings.Repeat("array[", 20000) + "1" + strings.Repeat("]", 20000),
+		strings.Repeat("(", 20000) + "select 1" + strings.Repeat(")", 20000),
+		"select * from " + strings.Repeat("(", 20000) + "t",
+		"select * from a" + strings.Repeat(" join a", 20000) + strings.Repeat(" on true", 20000),
+		"select " + strings.Repeat("f(", 20000) + strings.Repeat(")", 20000),
+		"select " + strings.Repeat("case when x then ", 20000),
 	} {
 		_, err := Parse(src)
 		pe := pgerror.As(err)

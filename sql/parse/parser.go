@@ -424,9 +424,23 @@ func (p *parser) refuseKnownStatement(verb *token, known bool) {
 	}
 	name := upperWord(verb.str)
 	if n := p.peekN(1); n.kind == tkIdent && unsupportedObjects[n.str] {
-		name += " " + upperWord(n.str)
+		name += " " + p.objectKindAt(1)
 	}
 	p.bail(p.errorAtPos(pgerror.FeatureNotSupported, verb.pos, "%s is not supported", name))
+}
+
+// objectKindAt names the unsupported object kind starting n tokens ahead,
+// with its second word where it has one (TEXT SEARCH, MATERIALIZED VIEW).
+func (p *parser) objectKindAt(n int) string {
+	w := p.peekN(n)
+	name := upperWord(w.str)
+	switch w.str {
+	case "text", "materialized", "foreign", "event", "access", "default", "owned":
+		if next := p.peekN(n + 1); next.kind == tkIdent {
+			name += " " + upperWord(next.str)
+		}
+	}
+	return name
 }
 
 // parseWithStatement is WITH ... followed by a query or by INSERT, UPDATE
