@@ -136,6 +136,10 @@ func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, e
 			buf = appendCopyField(buf, c.name, o)
 		}
 		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return "", err
+		}
+		buf = buf[:0]
 	}
 	n := 0
 	for {
@@ -174,12 +178,13 @@ func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, e
 			buf = append(buf, '\n')
 		}
 		n++
-		if len(buf) > 64<<10 {
-			if _, err := w.Write(buf); err != nil {
-				return "", err
-			}
-			buf = buf[:0]
+		// One CopyData message per row, as PostgreSQL sends them: clients
+		// (psycopg 3's Copy.rows, pgjdbc's CopyOut.readFromCopy) parse each
+		// message as exactly one row.
+		if _, err := w.Write(buf); err != nil {
+			return "", err
 		}
+		buf = buf[:0]
 	}
 	if o.format == "binary" {
 		buf = append(buf, 0xFF, 0xFF)

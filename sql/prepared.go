@@ -484,6 +484,9 @@ func (s *Session) formatValue(x *execCtx, t types.T, v types.Value) string {
 
 // parseParamText reads a text-format parameter (session time zone applies).
 func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
+	if isRegType(t.OID) {
+		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw) // $1::regtype given 'text'
+	}
 	return parseTextIn(t, raw, s.loc)
 }
 

@@ -96,6 +96,10 @@ func serve(cfg config, log *slog.Logger) error {
 		IdleInTransactionTimeout: cfg.idleTx,
 		Logger:                   log,
 	}, engine)
+	// Catch signals before announcing the address: whoever reads the
+	// listening line may stop the server at once.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
 		return err
@@ -104,8 +108,6 @@ func serve(cfg config, log *slog.Logger) error {
 	fmt.Fprintf(os.Stderr, "cdcdb listening on %s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsSource, "auth", authMode(cfg.password))
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

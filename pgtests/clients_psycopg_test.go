@@ -1,0 +1,41 @@
+package pgtests
+
+import (
+	"fmt"
+	"testing"
+)
+
+// psycopg2 and psycopg 3 (Debian's python3-psycopg2 and python3-psycopg)
+// against cdcdb: DDL with an AUTO CDC SCD TYPE 2 flow, parameterized writes
+// (psycopg 3 with server-side prepared statements), COPY in both
+// directions, the target and a FOR BUSINESS_TIME AS OF read, result
+// descriptions, binary results, the table OID and column number in result
+// metadata, and psycopg 3's TypeInfo catalog lookup. See
+// testdata/clients/cdcdb_psycopg.py.
+func TestPsycopg2(t *testing.T) {
+	requirePythonModule(t, "psycopg2", "python3-psycopg2")
+	s := startServer(t)
+	runClient(t, "PSYCOPG OK", nil, systemPython, clientProgram(t, "cdcdb_psycopg.py"), "psycopg2", s.KeyValueDSN())
+}
+
+func TestPsycopg3(t *testing.T) {
+	requirePythonModule(t, "psycopg", "python3-psycopg")
+	s := startServer(t)
+	runClient(t, "PSYCOPG OK", nil, systemPython, clientProgram(t, "cdcdb_psycopg.py"), "psycopg", s.KeyValueDSN())
+}
+
+// psycopg 3 with its default sslmode=prefer against -tls auto: the
+// connection is encrypted without any setting.
+func TestPsycopg3PrefersTLS(t *testing.T) {
+	requirePythonModule(t, "psycopg", "python3-psycopg")
+	s := startServer(t, withTLSAuto())
+	dsn := fmt.Sprintf("host=%s port=%d user=cdcdb dbname=main", s.Host(), s.Port())
+	out := runClient(t, "TLS OK", nil, systemPython, "-c", `
+import sys, psycopg
+with psycopg.connect(sys.argv[1]) as c:
+    assert c.pgconn.ssl_in_use, "not encrypted"
+    assert c.execute("SELECT 1").fetchone() == (1,)
+print("TLS OK")
+`, dsn)
+	_ = out
+}
