@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"sort"
 
 	"cdcdb/pgerror"
@@ -249,12 +248,4 @@ func catalogSpace(tx *storage.Tx) (*storage.Space, error) {
 		return sp, nil
 	}
 	return tx.CreateSpace(Space)
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("catalog: cannot encode %T: %v", v, err))
-	}
-	return b
 }

@@ -207,9 +207,11 @@ func GetAsOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Version, bool,
 	seek := make([]byte, 0, len(key)+8)
 	seek = append(seek, key...)
 	seek = binary.BigEndian.AppendUint64(seek, uint64(ts)+1)
+	// The version current at ts is the last one of the key starting at or
+	// before ts: one step back from where ts+1 would go.
 	c := byKey.Cursor()
-	k, v := c.Seek(seek)
-	if k == nil {
+	var k, v []byte
+	if sk, _ := c.Seek(seek); sk == nil {
 		k, v = c.Last()
 	} else {
 		k, v = c.Prev()

@@ -52,6 +52,10 @@ type binder struct {
 	agg *aggCtx
 	// inAggArgs is set while binding the arguments of an aggregate call.
 	inAggArgs bool
+	// win collects window calls where they are allowed (select list and
+	// ORDER BY); inWinArgs is set while binding a window call's arguments.
+	win       *windowCtx
+	inWinArgs bool
 }
 
 func (pc *planCtx) binder(sc *scope) *binder { return &binder{pc: pc, sc: sc} }
@@ -507,7 +511,7 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	elemT := unknownT()
+	var elemT types.T
 	if arr.typ().OID == types.Unknown {
 		// '{1,2}' literal: the array type follows x.
 		x = b.resolveUnknown(x)

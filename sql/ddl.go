@@ -22,7 +22,7 @@ func (pc *planCtx) compileDDL(stmt ast.Statement) (*compiled, error) {
 		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE SCHEMA", x.createSchema(st) }
 	case *ast.CreateTable:
 		if st.Streaming {
-			c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.createStreamingTable(pc, st, out) }
+			c.exec = func(x *execCtx, _ *resultSink) (string, error) { return x.createStreamingTable(st) }
 		} else {
 			c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.createTable(st, out) }
 		}

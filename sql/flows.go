@@ -60,8 +60,8 @@ func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 }
 
 // createStreamingTable runs CREATE [OR REFRESH] STREAMING TABLE.
-func (x *execCtx) createStreamingTable(pc *planCtx, st *ast.CreateTable, out *resultSink) (string, error) {
-	pc = x.planCtx()
+func (x *execCtx) createStreamingTable(st *ast.CreateTable) (string, error) {
+	pc := x.planCtx()
 	schema, err := pc.creationSchema(st.Name)
 	if err != nil {
 		return "", err

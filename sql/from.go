@@ -5,7 +5,6 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/parse"
-	"cdcdb/types"
 )
 
 // planFrom plans a FROM list: its items are cross-joined left to right, and
@@ -482,13 +481,6 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 		}
 		rows = append(rows, append(Row(nil), r...))
 	}
-}
-
-// typesOf lists plan column types.
-func typesOf(cols []outCol) []types.T { return colTypes(cols) }
-
-func qualifiedFromParts(parts []string) ast.QualifiedName {
-	return ast.QualifiedName{Parts: parts}
 }
 
 // schemaName maps a schema name as written to the catalog's: in the

@@ -47,29 +47,6 @@ func signature(ret types.OID, params ...types.OID) func(*binder, []expr) ([]expr
 	}
 }
 
-// variadicSig accepts min..max arguments (max < 0: any number), each
-// coerced to param.
-func variadicSig(ret, param types.OID, min, max int) func(*binder, []expr) ([]expr, types.T, error) {
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) < min || (max >= 0 && len(args) > max) {
-			return nil, types.T{}, errNoFunction
-		}
-		out := make([]expr, len(args))
-		for i, a := range args {
-			if param == types.Unknown {
-				out[i] = b.resolveUnknown(a)
-				continue
-			}
-			c, err := b.coerce(a, types.Of(param))
-			if err != nil {
-				return nil, types.T{}, errNoFunction
-			}
-			out[i] = c
-		}
-		return out, types.Of(ret), nil
-	}
-}
-
 // errNoFunction is replaced by PostgreSQL's full message where the call's
 // name and argument types are known.
 var errNoFunction = pgerror.New(pgerror.UndefinedFunction, "function does not exist")
@@ -80,7 +57,10 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 		return nil, pgerror.New(pgerror.UndefinedFunction, "function %s does not exist", joinParts(fc.Name.Parts)).WithPosition(fc.Pos + 1)
 	}
 	if fc.Over != nil {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "window functions are not supported yet").WithPosition(fc.Pos + 1)
+		return b.bindWindowCall(fc)
+	}
+	if _, ok := windowOnly[name]; ok {
+		return nil, pgerror.New(pgerror.WrongObjectType, "window function %s requires an OVER clause", name).WithPosition(fc.Pos + 1)
 	}
 	if isAggregateName(name) {
 		if b.agg == nil {

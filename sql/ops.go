@@ -2,7 +2,6 @@ package sql
 
 import (
 	"math"
-	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -631,32 +630,54 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-// numericDivide divides with PostgreSQL's choice of result scale: at least
-// 16 significant digits, and no fewer decimals than either input shows.
+// numericDivide divides as PostgreSQL's numeric division does: the
+// quotient is rounded to the scale select_div_scale picks, enough for 16
+// significant digits (numeric is never less precise than float8) and never
+// less than either operand's scale. Weights and leading digits are those of
+// numeric's base-10000 representation, so the scales match PostgreSQL's
+// digit for digit.
 func numericDivide(z, x, y *apd.Decimal) error {
-	// Estimate the quotient's decimal weight from the operands' weights.
-	wx := int(x.NumDigits()) + int(x.Exponent)
-	wy := int(y.NumDigits()) + int(y.Exponent)
-	qweight := wx - wy
-	scale := 16 - qweight
-	if s := -int(x.Exponent); s > scale {
-		scale = s
+	w1, d1 := numericLeadGroup(x)
+	w2, d2 := numericLeadGroup(y)
+	qweight := w1 - w2
+	if d1 <= d2 {
+		qweight--
 	}
-	if s := -int(y.Exponent); s > scale {
-		scale = s
-	}
-	if scale < 0 {
-		scale = 0
-	}
-	if scale > 1000 {
-		scale = 1000
-	}
-	c := apd.BaseContext.WithPrecision(uint32(max(qweight, 0) + scale + 10))
+	scale := 16 - qweight*4
+	scale = max(scale, numericDisplayScale(x), numericDisplayScale(y), 0)
+	scale = min(scale, 1000)
+	intDigits := max(int(x.NumDigits())+int(x.Exponent)-int(y.NumDigits())-int(y.Exponent)+1, 0)
+	c := apd.BaseContext.WithPrecision(uint32(intDigits + scale + 10))
 	if _, err := c.Quo(z, x, y); err != nil {
 		return err
 	}
 	return roundScale(z, scale)
 }
+
+// numericLeadGroup returns the weight (power of 10000) and value of the
+// leading base-10000 digit of d, as numeric stores it; 0, 0 for zero.
+func numericLeadGroup(d *apd.Decimal) (weight int, first int) {
+	if d.IsZero() {
+		return 0, 0
+	}
+	e := int(d.NumDigits()) + int(d.Exponent) - 1 // power of ten of the leading digit
+	weight = e / 4
+	if e < 0 && e%4 != 0 {
+		weight--
+	}
+	n := e - 4*weight + 1 // decimal digits in the leading group
+	digits := d.Coeff.String()
+	for i := 0; i < n; i++ {
+		first *= 10
+		if i < len(digits) {
+			first += int(digits[i] - '0')
+		}
+	}
+	return weight, first
+}
+
+// numericDisplayScale is the number of decimals a numeric shows.
+func numericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
 
 // roundScale rounds d half away from zero to scale decimals, as numeric does.
 func roundScale(d *apd.Decimal, scale int) error {
@@ -738,7 +759,3 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	}
 	return newLikeExpr(toText(x), p, esc, e.Not, e.ILike, e.Similar), nil
 }
-
-// caseFold lower-cases for ILIKE and ~* the way PostgreSQL does in the C
-// locale for ASCII, and by Unicode rules beyond it.
-func caseFold(s string) string { return strings.ToLower(s) }

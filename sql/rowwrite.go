@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"strings"
 
 	"cdcdb/catalog"
@@ -526,8 +525,6 @@ func storedTuple(t *catalog.Table, vals []types.Value) []types.Value {
 	copy(out, vals)
 	return out
 }
-
-func tagf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // nextSerial draws the next value of a serial column's sequence.
 func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, error) {
