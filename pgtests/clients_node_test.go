@@ -1,0 +1,26 @@
+package pgtests
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// node-postgres (npm pg, installed by .ci/run into testdata/clients/node
+// from its package-lock.json) against cdcdb: the AUTO CDC SCD TYPE 2 flow,
+// named prepared statements with parameters, binary results, the target
+// and a FOR BUSINESS_TIME AS OF read, the table OID and column numbers in
+// result fields, information_schema.columns. See
+// testdata/clients/node/cdcdb_node.js.
+func TestNodePostgres(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		requireTool(t, fmt.Errorf("node: %v (Debian package nodejs)", err))
+	}
+	dir := clientProgram(t, "node")
+	requireFile(t, filepath.Join(dir, "node_modules", "pg", "package.json"), "npm pg (npm ci in "+dir+")")
+	s := startServer(t)
+	runClient(t, "NODE OK", nil, node, filepath.Join(dir, "cdcdb_node.js"), s.Host(), strconv.Itoa(s.Port()))
+}
