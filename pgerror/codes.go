@@ -33,6 +33,9 @@ const (
 	BadCopyFileFormat             = "22P04"
 	UntranslatableCharacter       = "22P05"
 	InvalidJSONText               = "22032"
+	InvalidArgumentForNtile       = "22014"
+	InvalidArgumentForNthValue    = "22016"
+	InvalidPrecedingOrFollowing   = "22013"
 
 	IntegrityConstraintViolation = "23000"
 	NotNullViolation             = "23502"

@@ -205,6 +205,9 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		if containsAggregate(core.Where) {
 			return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in WHERE").WithPosition(core.Where.Position() + 1)
 		}
+		if containsWindow(core.Where) {
+			return nil, windowNotAllowed(core.Where, "WHERE")
+		}
 		cond, err := b.bindCondition(core.Where, "WHERE")
 		if err != nil {
 			return nil, err
@@ -288,6 +291,9 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 			if containsAggregate(ge) {
 				return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY").WithPosition(g.Position() + 1)
 			}
+			if containsWindow(ge) {
+				return nil, windowNotAllowed(ge, "GROUP BY")
+			}
 			x, err := b.bind(ge)
 			if err != nil {
 				return nil, err
@@ -297,6 +303,19 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		}
 		b = &binder{pc: pc, sc: sc, agg: agg}
 	}
+	if core.Having != nil && containsWindow(core.Having) {
+		return nil, windowNotAllowed(core.Having, "HAVING")
+	}
+	// Window calls are allowed from here on: the select list, DISTINCT ON
+	// and ORDER BY.
+	win := &windowCtx{named: map[string]*ast.WindowSpec{}}
+	for _, w := range core.Windows {
+		if _, dup := win.named[w.Name]; dup {
+			return nil, pgerror.New(pgerror.WindowingError, "window \"%s\" is already defined", w.Name)
+		}
+		win.named[w.Name] = w.Spec
+	}
+	b.win = win
 
 	// Bind the select list.
 	for i := range targets {
@@ -425,6 +444,9 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		if having != nil {
 			p = &filterPlan{input: p, cond: having}
 		}
+	}
+	if len(win.funcs) > 0 {
+		p = newWindowPlan(p, win)
 	}
 	p = &projectPlan{input: p, exprs: exprs, cols: cols}
 	if len(keys) > 0 {

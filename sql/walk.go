@@ -100,7 +100,7 @@ func fingerprintValue(sb *strings.Builder, v reflect.Value) {
 		sb.WriteByte('{')
 		for i := 0; i < v.NumField(); i++ {
 			name := v.Type().Field(i).Name
-			if name == "Pos" || name == "Quoted" {
+			if strings.HasSuffix(name, "Pos") || name == "Quoted" {
 				continue
 			}
 			sb.WriteString(name)

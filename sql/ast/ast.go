@@ -790,6 +790,7 @@ type FuncCall struct {
 // WindowSpec is OVER (...) or OVER name.
 type WindowSpec struct {
 	Ref         string // OVER name, or the base window in (name ...)
+	RefPos      int    // where Ref was written
 	PartitionBy []Expr
 	OrderBy     []OrderItem
 	Frame       *Frame

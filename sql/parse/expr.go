@@ -1104,7 +1104,8 @@ func (p *parser) parseFuncCall(name ast.QualifiedName, windowless bool) *ast.Fun
 		if p.peek().isOp("(") {
 			fc.Over = p.parseWindowSpec()
 		} else {
-			fc.Over = &ast.WindowSpec{Ref: p.colID()}
+			fc.Over = &ast.WindowSpec{RefPos: p.peek().pos}
+			fc.Over.Ref = p.colID()
 		}
 	}
 	return fc
@@ -1161,6 +1162,7 @@ func (p *parser) parseWindowSpec() *ast.WindowSpec {
 	p.expectOp("(")
 	w := &ast.WindowSpec{}
 	if t := p.peek(); isColID(t) && !(t.is("partition") || t.is("range") || t.is("rows") || t.is("groups")) {
+		w.RefPos = t.pos
 		w.Ref = p.colID()
 	}
 	if p.peek().is("partition") {

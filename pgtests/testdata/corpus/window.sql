@@ -80,12 +80,12 @@ f | 5 | none
 g | NULL | none
 SELECT 7
 
-SELECT player, first_value(player) OVER (PARTITION BY team ORDER BY pts DESC NULLS LAST) AS best FROM scores ORDER BY id
+SELECT player, first_value(player) OVER (PARTITION BY team ORDER BY pts DESC NULLS LAST, player) AS best FROM scores ORDER BY id
 ----
 player:text | best:text
-a | c
-b | c
-c | c
+a | b
+b | b
+c | b
 d | f
 e | f
 f | f
@@ -292,7 +292,7 @@ red | 3
 red | 3
 SELECT 7
 
-SELECT player FROM (SELECT player, row_number() OVER (PARTITION BY team ORDER BY pts DESC NULLS LAST) AS rn FROM scores) s WHERE rn = 1 ORDER BY player
+SELECT player FROM (SELECT player, row_number() OVER (PARTITION BY team ORDER BY pts DESC NULLS LAST, player DESC) AS rn FROM scores) s WHERE rn = 1 ORDER BY player
 ----
 player:text
 c
@@ -406,9 +406,9 @@ id:int4 | count:int8
 7 | 2
 SELECT 7
 
-SELECT rank(1) OVER (ORDER BY id) FROM scores
+SELECT ntile() OVER (ORDER BY id) FROM scores
 ----
-ERROR 42809 at 8: WITHIN GROUP is required for ordered-set aggregate rank
+ERROR 42883 at 8: function ntile() does not exist
 
 SELECT sum(sum(pts)) OVER () AS grand, team FROM scores GROUP BY team ORDER BY team
 ----
@@ -416,4 +416,120 @@ grand:numeric | team:text
 77 | blue
 77 | green
 77 | red
+SELECT 3
+
+SELECT id, ntile(0) OVER (ORDER BY id) FROM scores
+----
+ERROR 22014: argument of ntile must be greater than zero
+
+SELECT id, nth_value(id, 0) OVER (ORDER BY id) FROM scores
+----
+ERROR 22016: argument of nth_value must be greater than zero
+
+SELECT id, sum(pts) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM scores
+----
+ERROR 22013: frame starting offset must not be negative
+
+SELECT id, sum(pts) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM scores
+----
+ERROR 42P20 at 68: frame starting from current row cannot have preceding rows
+
+SELECT id, sum(pts) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) AS others FROM scores ORDER BY id
+----
+id:int4 | others:int8
+1 | 20
+2 | 30
+3 | 25
+4 | 20
+5 | 20
+6 | 7
+7 | 15
+SELECT 7
+
+SELECT id, count(*) OVER (ORDER BY pts ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE TIES) FROM scores ORDER BY id
+----
+id:int4 | count:int8
+1 | 3
+2 | 5
+3 | 5
+4 | 1
+5 | 7
+6 | 4
+7 | 2
+SELECT 7
+
+SELECT id, sum(pts) OVER (ORDER BY pts GROUPS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE GROUP) AS above FROM scores ORDER BY id
+----
+id:int4 | above:int8
+1 | 55
+2 | NULL
+3 | NULL
+4 | 72
+5 | NULL
+6 | 40
+7 | 65
+SELECT 7
+
+SELECT id, sum(pts) OVER (PARTITION BY team) FROM scores WINDOW w AS (ORDER BY id) ORDER BY id
+----
+id:int4 | sum:int8
+1 | 50
+2 | 50
+3 | 50
+4 | 20
+5 | 20
+6 | 20
+7 | 7
+SELECT 7
+
+SELECT id, sum(pts) OVER w FROM scores ORDER BY id
+----
+ERROR 42704 at 26: window "w" does not exist
+
+SELECT id, sum(pts) OVER (w ORDER BY id) FROM scores WINDOW w AS (PARTITION BY team) ORDER BY id
+----
+id:int4 | sum:int8
+1 | 10
+2 | 30
+3 | 50
+4 | 5
+5 | 5
+6 | 20
+7 | 7
+SELECT 7
+
+SELECT id, lower(player) OVER () FROM scores
+----
+ERROR 42809 at 12: OVER specified, but lower is not a window function nor an aggregate function
+
+SELECT id, sum(pts) OVER (ORDER BY player RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM scores
+----
+ERROR 0A000 at 57: RANGE with offset PRECEDING/FOLLOWING is not supported for column type text
+
+SELECT DISTINCT team, count(*) OVER (PARTITION BY team) FROM scores ORDER BY team
+----
+team:text | count:int8
+blue | 3
+green | 1
+red | 3
+SELECT 3
+
+SELECT id, percent_rank() OVER (PARTITION BY team ORDER BY pts) AS pr, cume_dist() OVER (PARTITION BY team ORDER BY pts) AS cd FROM scores ORDER BY id
+----
+id:int4 | pr:float8 | cd:float8
+1 | 0 | 0.3333333333333333
+2 | 0.5 | 1
+3 | 0.5 | 1
+4 | 0 | 0.3333333333333333
+5 | 1 | 1
+6 | 0.5 | 0.6666666666666666
+7 | 0 | 1
+SELECT 7
+
+SELECT d, count(*) OVER (ORDER BY d RANGE BETWEEN interval '1 day' PRECEDING AND CURRENT ROW) FROM (VALUES (DATE '2024-01-01'), (DATE '2024-01-02'), (DATE '2024-01-04')) v(d) ORDER BY d
+----
+d:date | count:int8
+2024-01-01 | 1
+2024-01-02 | 2
+2024-01-04 | 1
 SELECT 3
