@@ -524,6 +524,10 @@ func withKeyColumn(p plan) plan {
 		c := *n
 		c.withKey = true
 		return &c
+	case *indexScan:
+		c := *n
+		c.scan = withKeyColumn(n.scan).(*tableScan)
+		return &c
 	case *filterPlan:
 		inner := withKeyColumn(n.input)
 		return &filterPlan{input: inner, cond: shiftAfter(n.cond, len(leftmostScan(n.input).cols), 1)}
@@ -544,6 +548,8 @@ func leftmostScan(p plan) *tableScan {
 	switch n := p.(type) {
 	case *tableScan:
 		return n
+	case *indexScan:
+		return n.scan
 	case *filterPlan:
 		return leftmostScan(n.input)
 	case *joinPlan:

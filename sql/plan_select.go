@@ -553,7 +553,13 @@ func lower(s string) string {
 // equalities on its primary key into a direct lookup.
 func pushFilter(input plan, cond expr) plan {
 	if scan, ok := input.(*tableScan); ok {
-		return scan.withFilter(cond)
+		p := scan.withFilter(cond)
+		if s, ok := p.(*tableScan); ok {
+			if ix := chooseIndexScan(s); ix != nil {
+				return ix
+			}
+		}
+		return p
 	}
 	return &filterPlan{input: input, cond: cond}
 }

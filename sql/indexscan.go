@@ -1,0 +1,308 @@
+package sql
+
+import (
+	"bytes"
+
+	"cdcdb/catalog"
+	"cdcdb/history"
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// Index scans.
+//
+// A table scan whose filter fixes the leading columns of an index by
+// equality, and maybe bounds the next one, reads that index's key range
+// instead of the whole table: the secondary index's entries (the indexed
+// values, then the row's storage key for a non-unique index) point at the
+// rows, and the primary key is the order of the table's own data space.
+// Every row read is still checked against the whole filter, so the range
+// only has to contain the matching rows, never to be exact: NULL entries,
+// the ends of an exclusive bound and conjuncts the index cannot use are
+// left to the filter.
+
+// indexScan reads a table's rows through an index key range.
+type indexScan struct {
+	scan  *tableScan // columns, filter and row decoding of the scan it replaces
+	index *catalog.Index
+	eq    []expr      // values of the index's leading columns
+	lo    *indexBound // bounds of the column after them
+	hi    *indexBound
+}
+
+type indexBound struct {
+	e         expr
+	inclusive bool
+}
+
+// indexCond is one usable conjunct of a filter: column op value.
+type indexCond struct {
+	op  string // "=", "<", "<=", ">", ">="
+	val expr
+}
+
+func (p *indexScan) columns() []outCol { return p.scan.columns() }
+
+func (p *indexScan) explain(depth int, out *[]string) {
+	explainLine(out, depth, "Index Scan using %s on %s", p.index.Name, p.scan.table.Name)
+}
+
+// chooseIndexScan picks the index that fixes the most leading columns of
+// a table scan's filter, preferring one that also bounds the next column;
+// nil when no index helps or the scan already reads by key.
+func chooseIndexScan(s *tableScan) *indexScan {
+	if s.filter == nil || s.keyExprs != nil || s.prefixExprs != nil || s.sysTime != nil {
+		return nil
+	}
+	conds := map[int][]indexCond{}
+	collectIndexConds(s.filter, conds)
+	if len(conds) == 0 {
+		return nil
+	}
+	var best *indexScan
+	bestScore := 0
+	for i := range s.table.Indexes {
+		ix := &s.table.Indexes[i]
+		cand := &indexScan{scan: s, index: ix}
+		score := 0
+		for _, attnum := range ix.Columns {
+			col := s.outputIndex(attnum)
+			if col < 0 || !indexableType(s.cols[col].t) {
+				break
+			}
+			var eq expr
+			for _, c := range conds[col] {
+				if c.op == "=" && sameKeyFamily(c.val.typ(), s.cols[col].t) {
+					eq = c.val
+					break
+				}
+			}
+			if eq != nil {
+				cand.eq = append(cand.eq, eq)
+				score += 2
+				continue
+			}
+			for _, c := range conds[col] {
+				if !sameKeyFamily(c.val.typ(), s.cols[col].t) {
+					continue
+				}
+				switch c.op {
+				case ">", ">=":
+					if cand.lo == nil {
+						cand.lo = &indexBound{e: c.val, inclusive: c.op == ">="}
+					}
+				case "<", "<=":
+					if cand.hi == nil {
+						cand.hi = &indexBound{e: c.val, inclusive: c.op == "<="}
+					}
+				}
+			}
+			if cand.lo != nil || cand.hi != nil {
+				score++
+			}
+			break
+		}
+		if ix.Unique && len(cand.eq) == len(ix.Columns) {
+			score++ // at most one row
+		}
+		if score > bestScore {
+			best, bestScore = cand, score
+		}
+	}
+	return best
+}
+
+// collectIndexConds finds the conjuncts "column op value" of a filter,
+// where value does not read the row being filtered, by column index.
+func collectIndexConds(e expr, out map[int][]indexCond) {
+	switch e := e.(type) {
+	case *andExpr:
+		collectIndexConds(e.l, out)
+		collectIndexConds(e.r, out)
+	case *compareExpr:
+		flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+		if _, ok := flip[e.op]; !ok {
+			return
+		}
+		for i, side := range [2][2]expr{{e.l, e.r}, {e.r, e.l}} {
+			col, val := side[0], side[1]
+			if c, ok := col.(*castExpr); ok && !c.explicit {
+				col = c.x
+			}
+			ref, ok := col.(*colRef)
+			if !ok || ref.level != 0 || readsCurrentRow(val) {
+				continue
+			}
+			op := e.op
+			if i == 1 {
+				op = flip[op]
+			}
+			out[ref.idx] = append(out[ref.idx], indexCond{op: op, val: val})
+			return
+		}
+	}
+}
+
+// indexableType reports the column types whose index keys compare as the
+// column's values do (bpchar ignores trailing blanks, which its stored keys
+// keep).
+func indexableType(t types.T) bool { return t.OID != types.Bpchar }
+
+// sameKeyFamily reports whether a value of type v encodes as the key of a
+// column of type c would, so that it can bound an index range: the same
+// type, two integer types (all int64), or two string types.
+func sameKeyFamily(v, c types.T) bool {
+	switch {
+	case v.OID == c.OID:
+		return true
+	case isIntType(v.OID) && isIntType(c.OID):
+		return true
+	}
+	str := func(o types.OID) bool { return o == types.Text || o == types.Varchar || o == types.Name }
+	return str(v.OID) && str(c.OID)
+}
+
+// appendIndexKey appends one column's key encoding in the index's order.
+func appendIndexKey(dst []byte, ix *catalog.Index, col int, v types.Value) ([]byte, error) {
+	if col < len(ix.Desc) && ix.Desc[col] {
+		return storage.AppendKeyDesc(dst, v)
+	}
+	return storage.AppendKey(dst, v)
+}
+
+func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	s := p.scan
+	data := x.tx.st.Space(catalog.DataSpace(s.table.OID))
+	if data == nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", s.table.Name)
+	}
+	space := data
+	if !p.index.Primary {
+		if space = x.tx.st.Space(catalog.IndexSpace(p.index.OID)); space == nil {
+			return nil, pgerror.New(pgerror.DataCorrupted, "storage for index \"%s\" is missing", p.index.Name)
+		}
+	}
+	env := &evalEnv{outer: outer, x: x}
+	var prefix []byte
+	for i, e := range p.eq {
+		v, err := e.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return &sliceIter{}, nil // column = NULL holds for no row
+		}
+		if prefix, err = appendIndexKey(prefix, p.index, i, v); err != nil {
+			return nil, err
+		}
+	}
+	it := &indexIter{p: p, x: x, data: data, cur: space.Cursor(), prefix: prefix, start: prefix, env: evalEnv{outer: outer, x: x}}
+	// In key order the lower bound is the column's lower bound, or its
+	// upper one for a descending column.
+	lo, hi := p.lo, p.hi
+	desc := len(p.eq) < len(p.index.Desc) && p.index.Desc[len(p.eq)]
+	if desc {
+		lo, hi = hi, lo
+	}
+	bound := func(b *indexBound) ([]byte, bool, error) {
+		v, err := b.e.eval(env)
+		if err != nil || v == nil {
+			return nil, v == nil, err
+		}
+		k, err := appendIndexKey(append([]byte(nil), prefix...), p.index, len(p.eq), v)
+		return k, false, err
+	}
+	if lo != nil {
+		k, null, err := bound(lo)
+		if err != nil {
+			return nil, err
+		}
+		if null {
+			return &sliceIter{}, nil // a comparison with NULL holds for no row
+		}
+		it.start, it.skipPrefix = k, !lo.inclusive
+	}
+	if hi != nil {
+		k, null, err := bound(hi)
+		if err != nil {
+			return nil, err
+		}
+		if null {
+			return &sliceIter{}, nil
+		}
+		it.stop, it.stopInclusive = k, hi.inclusive
+	}
+	return it, nil
+}
+
+// indexIter walks an index key range and yields the rows it points at
+// that pass the scan's filter.
+type indexIter struct {
+	p      *indexScan
+	x      *execCtx
+	data   *storage.Space
+	cur    *storage.Cursor
+	env    evalEnv
+	prefix []byte // every key of the range starts with it
+	start  []byte // where the walk begins
+	// skipPrefix skips the keys extending start (an exclusive lower bound).
+	skipPrefix bool
+	// stop ends the walk: keys after it (and, when not inclusive, keys
+	// extending it) are out of range.
+	stop          []byte
+	stopInclusive bool
+	started       bool
+}
+
+func (it *indexIter) next() (Row, error) {
+	for {
+		var k, v []byte
+		if !it.started {
+			it.started = true
+			k, v = it.cur.Seek(it.start)
+		} else {
+			k, v = it.cur.Next()
+		}
+		if k == nil || !bytes.HasPrefix(k, it.prefix) {
+			return nil, nil
+		}
+		if it.skipPrefix && bytes.HasPrefix(k, it.start) {
+			continue
+		}
+		if it.stop != nil {
+			extends := bytes.HasPrefix(k, it.stop)
+			if (!it.stopInclusive && extends) || (!extends && bytes.Compare(k, it.stop) > 0) {
+				return nil, nil
+			}
+		}
+		if err := it.x.checkCancel(); err != nil {
+			return nil, err
+		}
+		rowKey, raw := k, v
+		if !it.p.index.Primary {
+			rowKey = v
+			if raw = it.data.Get(rowKey); raw == nil {
+				return nil, pgerror.New(pgerror.DataCorrupted, "index \"%s\" points at a missing row of \"%s\"", it.p.index.Name, it.p.scan.table.Name)
+			}
+		}
+		_, stored, err := history.Decode(raw)
+		if err != nil {
+			return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.p.scan.table.Name, err)
+		}
+		row := it.p.scan.project(rowKey, stored)
+		if f := it.p.scan.filter; f != nil {
+			it.env.row = row
+			ok, err := f.eval(&it.env)
+			if err != nil {
+				return nil, err
+			}
+			if ok != true {
+				continue
+			}
+		}
+		return row, nil
+	}
+}
+
+func (it *indexIter) close() {}
