@@ -13,6 +13,7 @@ import (
 // batch.
 func BenchmarkFlowIngestCopy(b *testing.B) {
 	c := sqltest.Open(b).Conn()
+	c.CopyChunk = 64 << 10
 	c.MustExec("CREATE TABLE ev (id bigint, name text, city text, op text, seq bigint)")
 	c.MustExec("CREATE STREAMING TABLE tgt")
 	c.MustExec("CREATE FLOW f AS AUTO CDC INTO tgt FROM ev KEYS (id) APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2")

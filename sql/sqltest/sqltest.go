@@ -40,6 +40,9 @@ func Open(t testing.TB) *DB {
 type Conn struct {
 	db   *DB
 	sess wire.Session
+	// CopyChunk is the size of the CopyData messages Copy sends; small by
+	// default so row parsing across message boundaries is exercised.
+	CopyChunk int
 }
 
 // Conn opens a session.
@@ -159,7 +162,7 @@ func (c *Conn) Copy(query, data string) (res Result, err error) {
 	if err != nil {
 		return Result{}, err
 	}
-	w := &writer{copyData: []byte(data)}
+	w := &writer{copyData: []byte(data), chunk: c.CopyChunk}
 	tag, _, err := portal.Execute(ctx, 0, w)
 	portal.Close()
 	if err != nil {
@@ -173,6 +176,7 @@ type writer struct {
 	rows     [][]string
 	notices  []string
 	copyData []byte
+	chunk    int
 	copyOut  strings.Builder
 }
 
@@ -193,7 +197,11 @@ func (w *writer) Notice(n *wire.NoticeInfo)           { w.notices = append(w.not
 func (w *writer) ParameterChanged(name, value string) {}
 
 func (w *writer) CopyIn(binary bool, columns int) (wire.CopyReader, error) {
-	return &copyReader{data: w.copyData}, nil
+	chunk := w.chunk
+	if chunk <= 0 {
+		chunk = 7
+	}
+	return &copyReader{data: w.copyData, chunk: chunk}, nil
 }
 
 func (w *writer) CopyOut(binary bool, columns int) (wire.CopyWriter, error) {
@@ -203,14 +211,15 @@ func (w *writer) CopyOut(binary bool, columns int) (wire.CopyWriter, error) {
 // copyReader hands COPY data over in small chunks, so row parsing across
 // message boundaries is exercised.
 type copyReader struct {
-	data []byte
+	data  []byte
+	chunk int
 }
 
 func (r *copyReader) Next() ([]byte, error) {
 	if len(r.data) == 0 {
 		return nil, io.EOF
 	}
-	n := min(len(r.data), 7)
+	n := min(len(r.data), r.chunk)
 	chunk := r.data[:n]
 	r.data = r.data[n:]
 	return chunk, nil
