@@ -439,19 +439,12 @@ func (b *binder) bindIn(e *ast.In) (expr, error) {
 		return nil, err
 	}
 	if e.Query != nil {
-		p, correlated, err := b.planSubquery(e.Query)
+		sq, err := b.bindComparedSubquery(x, e.Query, e)
 		if err != nil {
 			return nil, err
 		}
-		cols := p.columns()
-		if len(cols) != 1 {
-			return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
-		}
-		x, ct, err := b.unifyPair(x, cols[0].t)
-		if err != nil {
-			return nil, withPos(err, e)
-		}
-		return &subqueryExpr{kind: subIn, plan: p, correlated: correlated, x: x, cmpT: ct, not: e.Not, op: "="}, nil
+		sq.kind, sq.not, sq.op = subIn, e.Not, "="
+		return sq, nil
 	}
 	items := []expr{x}
 	for _, it := range e.List {
@@ -473,6 +466,24 @@ func (b *binder) bindIn(e *ast.In) (expr, error) {
 	return &inListExpr{x: items[0], list: items[1:], cmpT: ct, not: e.Not}, nil
 }
 
+// bindComparedSubquery plans the one-column subquery of x IN (query) or
+// x op ANY|ALL (query) and brings x and the column to one type.
+func (b *binder) bindComparedSubquery(x expr, q *ast.Select, at ast.Expr) (*subqueryExpr, error) {
+	p, correlated, err := b.planSubquery(q)
+	if err != nil {
+		return nil, err
+	}
+	cols := p.columns()
+	if len(cols) != 1 {
+		return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(at.Position() + 1)
+	}
+	x, ct, err := b.unifyPair(x, cols[0].t)
+	if err != nil {
+		return nil, withPos(err, at)
+	}
+	return &subqueryExpr{plan: p, correlated: correlated, x: x, cmpT: ct}, nil
+}
+
 // unifyPair coerces x and a value of type t to one comparable type.
 func (b *binder) unifyPair(x expr, t types.T) (expr, types.T, error) {
 	ct, err := commonType([]expr{x, &constExpr{t: t}}, "=")
@@ -489,23 +500,15 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 		return nil, err
 	}
 	if e.Query != nil {
-		p, correlated, err := b.planSubquery(e.Query)
+		sq, err := b.bindComparedSubquery(x, e.Query, e)
 		if err != nil {
 			return nil, err
 		}
-		cols := p.columns()
-		if len(cols) != 1 {
-			return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
-		}
-		x, ct, err := b.unifyPair(x, cols[0].t)
-		if err != nil {
-			return nil, withPos(err, e)
-		}
-		kind := subAny
+		sq.kind, sq.op = subAny, e.Op
 		if e.All {
-			kind = subAll
+			sq.kind = subAll
 		}
-		return &subqueryExpr{kind: kind, plan: p, correlated: correlated, x: x, cmpT: ct, op: e.Op}, nil
+		return sq, nil
 	}
 	arr, err := b.bind(e.Array)
 	if err != nil {

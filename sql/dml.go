@@ -358,21 +358,7 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 // compileUpdate plans UPDATE: the rows to change come from a scan of the
 // target (with its storage keys), joined with FROM items, filtered by WHERE.
 func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
-	if st.With != nil {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before UPDATE is not supported").WithPosition(st.Pos + 1)
-	}
-	t, schema, err := pc.lookupTable(st.Table)
-	if err != nil {
-		return nil, err
-	}
-	if err := pc.refuseDirectWrite(t, "update", st.Table.Pos); err != nil {
-		return nil, err
-	}
-	w, err := pc.newTableWriter(t, schema)
-	if err != nil {
-		return nil, err
-	}
-	src, sc, err := pc.dmlSource(t, schema, st.Alias, st.From, st.Where)
+	t, w, src, sc, err := pc.dmlTarget("UPDATE", "update", st.With, st.Table, st.Alias, st.From, st.Where, st.Pos)
 	if err != nil {
 		return nil, err
 	}
@@ -468,6 +454,30 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 		return "UPDATE " + itoa(n), nil
 	}
 	return c, nil
+}
+
+// dmlTarget resolves the table an UPDATE or DELETE changes, refuses the
+// tables that must not be changed directly, and plans the rows it acts on.
+func (pc *planCtx) dmlTarget(kw, verb string, with *ast.With, name ast.QualifiedName, alias string, from []ast.TableExpr, where ast.Expr, pos int) (*catalog.Table, *tableWriter, plan, *scope, error) {
+	if with != nil {
+		return nil, nil, nil, nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before %s is not supported", kw).WithPosition(pos + 1)
+	}
+	t, schema, err := pc.lookupTable(name)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if err := pc.refuseDirectWrite(t, verb, name.Pos); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	w, err := pc.newTableWriter(t, schema)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	src, sc, err := pc.dmlSource(t, schema, alias, from, where)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return t, w, src, sc, nil
 }
 
 // dmlSource plans the rows an UPDATE or DELETE acts on: the target's scan
@@ -572,21 +582,7 @@ func shiftAfter(e expr, from, delta int) expr {
 }
 
 func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
-	if st.With != nil {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before DELETE is not supported").WithPosition(st.Pos + 1)
-	}
-	t, schema, err := pc.lookupTable(st.Table)
-	if err != nil {
-		return nil, err
-	}
-	if err := pc.refuseDirectWrite(t, "delete from", st.Table.Pos); err != nil {
-		return nil, err
-	}
-	w, err := pc.newTableWriter(t, schema)
-	if err != nil {
-		return nil, err
-	}
-	src, sc, err := pc.dmlSource(t, schema, st.Alias, st.Using, st.Where)
+	t, w, src, sc, err := pc.dmlTarget("DELETE", "delete from", st.With, st.Table, st.Alias, st.Using, st.Where, st.Pos)
 	if err != nil {
 		return nil, err
 	}
