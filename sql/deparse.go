@@ -31,7 +31,10 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 		case ast.LitString:
 			sb.WriteString(quoteLiteral(e.Value))
 		case ast.LitBitString:
-			sb.WriteString("B" + quoteLiteral(e.Value))
+			// The value keeps its prefix: "b0101" or "x1F".
+			if e.Value != "" {
+				sb.WriteString(strings.ToUpper(e.Value[:1]) + quoteLiteral(e.Value[1:]))
+			}
 		}
 	case *ast.ColumnRef:
 		for i, p := range e.Parts {
