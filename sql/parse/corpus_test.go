@@ -47,6 +47,10 @@ func TestPostgresScripts(t *testing.T) {
 	dir := "/usr/share/postgresql/15/"
 	files := []string{"system_views.sql", "information_schema.sql", "system_functions.sql", "system_constraints.sql"}
 	if _, err := os.Stat(dir + files[0]); err != nil {
+		// CI installs postgresql-15 (.ci/run): there, missing scripts fail.
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("PostgreSQL 15's scripts are not installed: %v", err)
+		}
 		t.Skip("PostgreSQL 15's scripts are not installed")
 	}
 	views := 0
