@@ -316,6 +316,16 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			jp.cond = &andExpr{l: jp.cond, r: c}
 		}
 	}
+	// An inner join's ON is a filter like WHERE: its one-sided conjuncts
+	// go down to their side; an equality may make the right side a lookup.
+	var joined plan = jp
+	if jp.kind == ast.JoinInner && jp.cond != nil {
+		cond := jp.cond
+		jp.cond, jp.leftKeys, jp.rightKeys = nil, nil, nil
+		joined = pushIntoJoin(jp, cond)
+	} else {
+		jp.parameterize()
+	}
 	rels := append(lrels, rrels...)
 	if j.Alias != nil {
 		merged := &scopeRel{name: j.Alias.Name}
@@ -342,9 +352,9 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			}
 			off += len(r.cols)
 		}
-		return &projectPlan{input: jp, exprs: exprs, cols: pcols}, []*scopeRel{merged}, nil
+		return &projectPlan{input: joined, exprs: exprs, cols: pcols}, []*scopeRel{merged}, nil
 	}
-	return jp, rels, nil
+	return joined, rels, nil
 }
 
 func cloneRel(r *scopeRel) *scopeRel {

@@ -15,13 +15,17 @@ type joinPlan struct {
 	// hash join probes right rows by the left key.
 	leftKeys, rightKeys []expr
 	cols                []outCol
+	// param makes the join an index nested loop: the right side, a key or
+	// index lookup reading the left row as its enclosing row, is opened
+	// once per left row (see join_index.go).
+	param bool
 }
 
 func (p *joinPlan) columns() []outCol { return p.cols }
 
 func (p *joinPlan) explain(depth int, out *[]string) {
 	name := "Nested Loop"
-	if len(p.leftKeys) > 0 {
+	if len(p.leftKeys) > 0 && !p.param {
 		name = "Hash Join"
 	}
 	switch p.kind {
@@ -38,6 +42,9 @@ func (p *joinPlan) explain(depth int, out *[]string) {
 }
 
 func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+	if p.param {
+		return p.openParameterized(x, outer)
+	}
 	rightIt, err := p.right.open(x, outer)
 	if err != nil {
 		return nil, err

@@ -561,6 +561,9 @@ func pushFilter(input plan, cond expr) plan {
 		}
 		return p
 	}
+	if j, ok := input.(*joinPlan); ok {
+		return pushIntoJoin(j, cond)
+	}
 	return &filterPlan{input: input, cond: cond}
 }
 

@@ -1,0 +1,333 @@
+package sql
+
+import "cdcdb/sql/ast"
+
+// Index nested loop joins and filter pushdown into joins.
+//
+// When one equality of an inner or left join's condition compares a column
+// of the right side's table with an expression of the left row, and that
+// column starts an index (or the equalities give the whole primary key),
+// the join runs as a nested loop whose right side is an index lookup
+// parameterized by the left row: the right plan is opened once per left row
+// with that row as its enclosing row (level 1), exactly as a LATERAL
+// subquery is. A hash join would read the whole right table instead.
+//
+// A WHERE clause over an inner join is split: conjuncts that read one side
+// only move into that side (where a table scan can turn them into a key or
+// index lookup), the rest join the condition, whose equalities may then
+// parameterize the right side.
+
+// parameterize turns an inner or left equi-join into an index nested loop
+// when the right side can look up its matching rows by key; it reports
+// whether it did.
+func (p *joinPlan) parameterize() bool {
+	if p.param || p.cond == nil || (p.kind != ast.JoinInner && p.kind != ast.JoinCross && p.kind != ast.JoinLeft) {
+		return false
+	}
+	base := rightTableScan(p.right)
+	if base == nil {
+		return false
+	}
+	lw := len(p.left.columns())
+	var lookups []expr
+	for _, c := range conjuncts(p.cond) {
+		cmp, ok := c.(*compareExpr)
+		if !ok || cmp.op != "=" {
+			continue
+		}
+		ls, lok := sideOf(cmp.l, lw)
+		rs, rok := sideOf(cmp.r, lw)
+		if !lok || !rok || ls == rs {
+			continue
+		}
+		// Over the right row with the left row one level out.
+		if moved, ok := toParameterized(cmp, lw); ok {
+			lookups = append(lookups, moved)
+		}
+	}
+	if len(lookups) == 0 {
+		return false
+	}
+	right := pushFilter(base, andAll(lookups))
+	switch r := right.(type) {
+	case *indexScan:
+	case *tableScan:
+		if r.keyExprs == nil {
+			return false // no key to look up: a hash join reads less
+		}
+	default:
+		return false
+	}
+	p.right = right
+	p.param = true
+	p.leftKeys, p.rightKeys = nil, nil
+	return true
+}
+
+// rightTableScan returns the table scan a join's right side is (a plain
+// scan, or an index scan already chosen for its own filter), nil otherwise.
+func rightTableScan(p plan) *tableScan {
+	switch r := p.(type) {
+	case *tableScan:
+		if r.sysTime == nil && !r.withKey {
+			return r
+		}
+	case *indexScan:
+		return rightTableScan(r.scan)
+	}
+	return nil
+}
+
+// toParameterized rewrites an expression over the joined row so that it
+// reads the right row at level 0 and the left row at level 1; ok is false
+// for expressions it cannot see through.
+func toParameterized(e expr, lw int) (expr, bool) {
+	if !exprKnown(e) {
+		return nil, false
+	}
+	return mapColumns(e, func(c *colRef) *colRef {
+		n := *c
+		switch {
+		case c.level > 0:
+			n.level++
+		case c.idx >= lw:
+			n.idx -= lw
+		default:
+			n.level = 1
+		}
+		return &n
+	}), true
+}
+
+// conjuncts splits an AND tree.
+func conjuncts(e expr) []expr {
+	if a, ok := e.(*andExpr); ok {
+		return append(conjuncts(a.l), conjuncts(a.r)...)
+	}
+	return []expr{e}
+}
+
+// exprChildren lists the subexpressions of the expression kinds the
+// planner can move between row layouts; ok is false for any other kind
+// (subqueries and window values read rows of their own).
+func exprChildren(e expr) ([]expr, bool) {
+	switch e := e.(type) {
+	case *colRef, *constExpr, *paramRef:
+		return nil, true
+	case *castExpr:
+		return []expr{e.x}, true
+	case *funcExpr:
+		return e.args, true
+	case *andExpr:
+		return []expr{e.l, e.r}, true
+	case *orExpr:
+		return []expr{e.l, e.r}, true
+	case *notExpr:
+		return []expr{e.x}, true
+	case *isNullExpr:
+		return []expr{e.x}, true
+	case *isBoolExpr:
+		return []expr{e.x}, true
+	case *caseExpr:
+		out := append(append([]expr(nil), e.conds...), e.results...)
+		if e.els != nil {
+			out = append(out, e.els)
+		}
+		return out, true
+	case *coalesceExpr:
+		return e.args, true
+	case *inListExpr:
+		return append([]expr{e.x}, e.list...), true
+	case *compareExpr:
+		return []expr{e.l, e.r}, true
+	case *distinctExpr:
+		return []expr{e.l, e.r}, true
+	case *anyArrayExpr:
+		return []expr{e.x, e.arr}, true
+	case *arrayExpr:
+		return e.elems, true
+	case *rowExpr:
+		return e.elems, true
+	}
+	return nil, false
+}
+
+// exprKnown reports whether every node of e is one exprChildren knows.
+func exprKnown(e expr) bool {
+	kids, ok := exprChildren(e)
+	if !ok {
+		return false
+	}
+	for _, k := range kids {
+		if k != nil && !exprKnown(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowSides reports which sides of a join (0 left, 1 right) an expression
+// reads at the current level; ok is false when it cannot tell.
+func rowSides(e expr, lw int) (left, right, ok bool) {
+	if !exprKnown(e) {
+		return false, false, false
+	}
+	mapColumns(e, func(c *colRef) *colRef {
+		if c.level == 0 {
+			if c.idx < lw {
+				left = true
+			} else {
+				right = true
+			}
+		}
+		return c
+	})
+	return left, right, true
+}
+
+// pushIntoJoin adds a WHERE condition to a join: conjuncts that read only
+// the left side go down to it, and for an inner join conjuncts that read
+// only the right side go down to that side and the others into the join
+// condition. The rest of a left join's WHERE stays above it (moving it
+// into the join would change which rows come out NULL-extended).
+func pushIntoJoin(j *joinPlan, cond expr) plan {
+	inner := j.kind == ast.JoinInner || j.kind == ast.JoinCross
+	if !inner && j.kind != ast.JoinLeft {
+		return &filterPlan{input: j, cond: cond}
+	}
+	c := *j
+	lw := len(j.left.columns())
+	var rest []expr
+	for _, e := range conjuncts(cond) {
+		left, right, ok := rowSides(e, lw)
+		switch {
+		case ok && left && !right:
+			c.left = pushFilter(c.left, e)
+		case ok && right && !left && inner:
+			c.right = pushFilter(unwrapIndexScan(c.right), shiftAfter(e, lw, -lw))
+		default:
+			rest = append(rest, e)
+		}
+	}
+	if !inner {
+		if len(rest) == 0 {
+			return &c
+		}
+		return &filterPlan{input: &c, cond: andAll(rest)}
+	}
+	if len(rest) > 0 {
+		if c.cond != nil {
+			rest = append([]expr{c.cond}, rest...)
+		}
+		c.cond = andAll(rest)
+		c.kind = ast.JoinInner
+	}
+	if !c.param {
+		c.leftKeys, c.rightKeys = nil, nil
+		if c.cond != nil && !c.parameterize() {
+			c.leftKeys, c.rightKeys = equiJoinKeys(c.cond, lw)
+		}
+	}
+	return &c
+}
+
+// unwrapIndexScan returns the table scan an index scan was chosen for, so
+// that a filter added to it chooses the access path again.
+func unwrapIndexScan(p plan) plan {
+	if ix, ok := p.(*indexScan); ok {
+		return ix.scan
+	}
+	return p
+}
+
+// andAll joins conditions with AND.
+func andAll(es []expr) expr {
+	var out expr
+	for _, e := range es {
+		if out == nil {
+			out = e
+		} else {
+			out = &andExpr{l: out, r: e}
+		}
+	}
+	return out
+}
+
+// paramJoinIter runs an index nested loop: the right plan is opened for
+// each left row with that row as its enclosing row.
+type paramJoinIter struct {
+	p       *joinPlan
+	x       *execCtx
+	outer   *evalEnv
+	left    rowIter
+	right   rowIter
+	cur     Row
+	matched bool
+	env     evalEnv
+	rw      int
+}
+
+func (it *paramJoinIter) next() (Row, error) {
+	for {
+		if it.cur == nil {
+			l, err := it.left.next()
+			if err != nil || l == nil {
+				return nil, err
+			}
+			if err := it.x.checkCancel(); err != nil {
+				return nil, err
+			}
+			it.cur = append(Row(nil), l...)
+			it.matched = false
+			if it.right, err = it.p.right.open(it.x, &evalEnv{row: it.cur, outer: it.outer, x: it.x}); err != nil {
+				return nil, err
+			}
+		}
+		r, err := it.right.next()
+		if err != nil {
+			return nil, err
+		}
+		if r == nil {
+			it.right.close()
+			it.right = nil
+			cur := it.cur
+			it.cur = nil
+			if !it.matched && it.p.kind == ast.JoinLeft {
+				row := make(Row, len(cur)+it.rw)
+				copy(row, cur)
+				return row, nil
+			}
+			continue
+		}
+		row := make(Row, 0, len(it.cur)+len(r))
+		row = append(append(row, it.cur...), r...)
+		if it.p.cond != nil {
+			it.env.row = row
+			v, err := it.p.cond.eval(&it.env)
+			if err != nil {
+				return nil, err
+			}
+			if v != true {
+				continue
+			}
+		}
+		it.matched = true
+		return row, nil
+	}
+}
+
+func (it *paramJoinIter) close() {
+	if it.right != nil {
+		it.right.close()
+	}
+	it.left.close()
+}
+
+// openParameterized starts an index nested loop.
+func (p *joinPlan) openParameterized(x *execCtx, outer *evalEnv) (rowIter, error) {
+	left, err := p.left.open(x, outer)
+	if err != nil {
+		return nil, err
+	}
+	return &paramJoinIter{p: p, x: x, outer: outer, left: left, env: evalEnv{outer: outer, x: x}, rw: len(p.right.columns())}, nil
+}
