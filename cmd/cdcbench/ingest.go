@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The cdcdb side of the ingest workloads: a source table and an AUTO CDC
+// flow, nothing else. Column names match the PostgreSQL side's (pg.go), so
+// the same query reads both targets.
+const (
+	cdcdbSCD2DDL = `
+CREATE TABLE ev (id bigint, name text, city text, op text, seq bigint);
+CREATE STREAMING TABLE tgt;
+CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id)
+  APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq
+  COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2;`
+	cdcdbBitemporalDDL = `
+CREATE TABLE ev (id bigint, name text, city text, op text, seq bigint, st bigint);
+CREATE STREAMING TABLE tgt;
+CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id)
+  APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq SYSTEM SEQUENCE BY st
+  COLUMNS * EXCEPT (op, seq, st) STORED AS BITEMPORAL;`
+
+	scd2TargetQuery       = `SELECT id, name, city, __start_at, __end_at FROM tgt`
+	bitemporalTargetQuery = `SELECT id, name, city, __start_at, __end_at, __system_start_at, __system_end_at FROM tgt`
+)
+
+// ingestRun is one side's figures for one repetition.
+type ingestRun struct {
+	elapsed  time.Duration
+	batchLat []time.Duration
+}
+
+func (r ingestRun) rate(events int) float64 { return float64(events) / r.elapsed.Seconds() }
+
+// ingestWorkload is workloads 1 (SCD TYPE 2) and 2 (BITEMPORAL): the same
+// feed, COPYed batch by batch into cdcdb's flow and into the PostgreSQL
+// log-and-rebuild, then the two targets compared row for row.
+func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
+	shape, reps, name, key := b.sz.scd2, b.sz.scd2Reps, "SCD2 ingest", "scd2"
+	ddl, query := cdcdbSCD2DDL, scd2TargetQuery
+	if bitemporal {
+		shape, reps, name, key = b.sz.bitemporal, b.sz.bitemporalReps, "Bitemporal ingest", "bitemporal"
+		ddl, query = cdcdbBitemporalDDL, bitemporalTargetQuery
+	}
+	batches := generate(shape)
+	copies := make([][]byte, len(batches))
+	late := 0
+	for i, batch := range batches {
+		copies[i] = copyText(nil, batch, bitemporal)
+		for _, e := range batch {
+			if e.st < int64(i*shape.batch)+1 {
+				late++
+			}
+		}
+	}
+	b.logf("%s: %d events over %d keys in %d batches of %d", name, shape.events, shape.keys, len(batches), shape.batch)
+
+	var cdcRates, pgRates, rss, cdcP99, pgP99 []float64
+	var rows int64
+	for rep := range reps {
+		srv, err := b.newCdcdb()
+		if err != nil {
+			return err
+		}
+		cdcConn, pgConn, cdcRun, pgRun, err := b.ingestBoth(ctx, srv, copies, ddl, bitemporal, key, rep)
+		if err != nil {
+			_ = srv.stop()
+			return err
+		}
+		peak, err := srv.peakRSS()
+		if err == nil {
+			var d digest
+			d, err = compareTables(ctx, cdcConn, pgConn, query, query, name+" targets")
+			rows = d.rows
+		}
+		cdcConn.Close(ctx)
+		pgConn.Close(ctx)
+		if stopErr := srv.stop(); err == nil {
+			err = stopErr
+		}
+		if err != nil {
+			return err
+		}
+		cdcRates = append(cdcRates, cdcRun.rate(shape.events))
+		pgRates = append(pgRates, pgRun.rate(shape.events))
+		rss = append(rss, float64(peak))
+		cdcP99 = append(cdcP99, percentile(cdcRun.batchLat, 0.99).Seconds()*1000)
+		pgP99 = append(pgP99, percentile(pgRun.batchLat, 0.99).Seconds()*1000)
+		b.logf("%s rep %d: cdcdb %.0f events/s (peak RSS %s), PostgreSQL %.0f events/s; targets identical (%d rows)",
+			name, rep+1, cdcRun.rate(shape.events), mib(float64(peak)), pgRun.rate(shape.events), rows)
+	}
+	b.rep.add(figure{workload: name, metric: "events/s", cdcdb: median(cdcRates), pg: median(pgRates), unit: "events/s",
+		higherBetter: true, goal: ratioAtLeast(10)})
+	b.rep.add(figure{workload: name, metric: "batch p99", cdcdb: median(cdcP99), pg: median(pgP99), unit: "ms"})
+	b.rep.add(figure{workload: name, metric: "cdcdb peak RSS", cdcdb: maxOf(rss), unit: "bytes", goal: absoluteAtMost(512 << 20)})
+	b.rep.checks = append(b.rep.checks, fmt.Sprintf("%s: %d events (%d arrived after later-sequenced ones), both targets identical in every repetition: %d rows",
+		name, shape.events, late, rows))
+	return nil
+}
+
+// ingestBoth feeds the batches to cdcdb and to PostgreSQL (alternating
+// which goes first between repetitions, so neither always meets a cold or a
+// warm disk) and returns open connections for comparing the targets.
+func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byte, ddl string, bitemporal bool, key string, rep int) (cdcConn, pgConn *pgx.Conn, cdcRun, pgRun ingestRun, err error) {
+	cdcSide := func() error {
+		if cdcConn, err = pgx.Connect(ctx, srv.url()); err != nil {
+			return err
+		}
+		if err := execScript(ctx, cdcConn, ddl); err != nil {
+			return fmt.Errorf("cdcdb flow DDL: %v", err)
+		}
+		wait := b.profile(srv, key, rep)
+		cdcRun, err = timeBatches(copies, func(rows []byte) error {
+			_, err := cdcConn.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN")
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("cdcdb COPY: %v", err)
+		}
+		return wait()
+	}
+	pgSide := func() error {
+		if err := b.pg.freshDatabase(ctx, "bench"); err != nil {
+			return err
+		}
+		f, err := newPGFlow(ctx, b.pg.url("bench"), bitemporal)
+		if err != nil {
+			return fmt.Errorf("PostgreSQL schema: %v", err)
+		}
+		pgConn = f.conn
+		pgRun, err = timeBatches(copies, func(rows []byte) error { return f.apply(ctx, rows) })
+		if err != nil {
+			return fmt.Errorf("PostgreSQL batch: %v", err)
+		}
+		return nil
+	}
+	first, second := cdcSide, pgSide
+	if rep%2 == 1 {
+		first, second = pgSide, cdcSide
+	}
+	if err = first(); err == nil {
+		err = second()
+	}
+	if err != nil {
+		if cdcConn != nil {
+			cdcConn.Close(ctx)
+		}
+		if pgConn != nil {
+			pgConn.Close(ctx)
+		}
+	}
+	return cdcConn, pgConn, cdcRun, pgRun, err
+}
+
+// timeBatches applies every batch in order and times the whole and each.
+func timeBatches(copies [][]byte, apply func([]byte) error) (ingestRun, error) {
+	r := ingestRun{batchLat: make([]time.Duration, 0, len(copies))}
+	start := time.Now()
+	for i, rows := range copies {
+		t0 := time.Now()
+		if err := apply(rows); err != nil {
+			return r, fmt.Errorf("batch %d: %w", i+1, err)
+		}
+		r.batchLat = append(r.batchLat, time.Since(t0))
+	}
+	r.elapsed = time.Since(start)
+	return r, nil
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+)
+
+// goalKind is how a figure is judged against the issue's goal.
+type goalKind int
+
+const (
+	noGoal           goalKind = iota
+	goalRatioAtLeast          // cdcdb / PostgreSQL >= value (throughput)
+	goalAtMost                // cdcdb's own figure <= value (memory, growth)
+)
+
+type goal struct {
+	kind  goalKind
+	value float64
+}
+
+// ratioAtLeast: cdcdb must reach v times PostgreSQL's figure.
+func ratioAtLeast(v float64) goal { return goal{goalRatioAtLeast, v} }
+
+// absoluteAtMost: cdcdb's own figure must not exceed v.
+func absoluteAtMost(v float64) goal { return goal{goalAtMost, v} }
+
+// figure is one line of the report: a median over repetitions for cdcdb and
+// PostgreSQL (pg is NaN when the figure is cdcdb's alone).
+type figure struct {
+	workload, metric string
+	cdcdb, pg        float64
+	unit             string
+	// higherBetter marks throughputs; the chart draws only figures whose
+	// ratio has a direction.
+	higherBetter bool
+	goal         goal
+}
+
+func (f figure) hasPG() bool { return !math.IsNaN(f.pg) && f.pg != 0 }
+
+// ratio is cdcdb / PostgreSQL.
+func (f figure) ratio() float64 {
+	if !f.hasPG() {
+		return math.NaN()
+	}
+	return f.cdcdb / f.pg
+}
+
+func (f figure) goalText() string {
+	switch f.goal.kind {
+	case goalRatioAtLeast:
+		return "≥ " + trimFloat(f.goal.value) + "x PostgreSQL"
+	case goalAtMost:
+		return "≤ " + formatValue(f.goal.value, f.unit)
+	}
+	return ""
+}
+
+// met reports whether the goal is met; ok is false when there is no goal.
+func (f figure) met() (met, ok bool) {
+	switch f.goal.kind {
+	case goalRatioAtLeast:
+		return f.ratio() >= f.goal.value, true
+	case goalAtMost:
+		return f.cdcdb <= f.goal.value, true
+	}
+	return false, false
+}
+
+// status says met, or by how much the goal is missed.
+func (f figure) status() string {
+	met, ok := f.met()
+	switch {
+	case !ok:
+		return ""
+	case met:
+		return "met"
+	case f.goal.kind == goalRatioAtLeast:
+		return fmt.Sprintf("NOT met: %.2fx short", f.goal.value/f.ratio())
+	default:
+		return fmt.Sprintf("NOT met: %.2fx over", f.cdcdb/f.goal.value)
+	}
+}
+
+// report collects a run's figures and what was checked.
+type report struct {
+	quick      bool
+	machine    string
+	pgSettings string
+	figures    []figure
+	checks     []string
+	elapsed    time.Duration
+
+	loadMu           sync.Mutex
+	loadSum, loadMax float64
+	loadSamples      int
+}
+
+func (r *report) add(f figure) { r.figures = append(r.figures, f) }
+
+func (r *report) addLoad(l float64) {
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	r.loadSum += l
+	r.loadMax = max(r.loadMax, l)
+	r.loadSamples++
+}
+
+// loadText says how busy the machine was, with a warning when other work
+// kept the CPUs busier than the benchmark alone can (about one runnable
+// process per core: the client and one server at a time).
+func (r *report) loadText() string {
+	r.loadMu.Lock()
+	defer r.loadMu.Unlock()
+	if r.loadSamples == 0 {
+		return ""
+	}
+	mean := r.loadSum / float64(r.loadSamples)
+	s := fmt.Sprintf("1-minute load average during the run: mean %.1f, max %.1f, on %d cores", mean, r.loadMax, runtime.NumCPU())
+	if mean > 1.5*float64(runtime.NumCPU()) {
+		s += " — other processes competed for the CPUs; figures are noisy"
+	}
+	return s
+}
+
+func (r *report) title() string {
+	mode := "full sizes"
+	if r.quick {
+		mode = "-quick sizes (too small for conclusions)"
+	}
+	return "cdcbench: cdcdb vs PostgreSQL 15, " + mode
+}
+
+func (r *report) print(w io.Writer) {
+	fmt.Fprintln(w, r.title())
+	fmt.Fprintln(w, "machine:", r.machine)
+	fmt.Fprintln(w, "PostgreSQL:", r.pgSettings)
+	if l := r.loadText(); l != "" {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w, "medians over repetitions; ratio = cdcdb / PostgreSQL")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "workload\tmetric\tcdcdb\tPostgreSQL\tratio\tgoal\tstatus")
+	for _, f := range r.figures {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.workload, f.metric, formatValue(f.cdcdb, f.unit),
+			pgText(f), ratioText(f), f.goalText(), f.status())
+	}
+	tw.Flush()
+	if len(r.checks) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "checked:")
+		for _, c := range r.checks {
+			fmt.Fprintln(w, "  -", c)
+		}
+	}
+	if r.elapsed > 0 {
+		fmt.Fprintf(w, "\nrun took %s\n", r.elapsed.Round(time.Second))
+	}
+}
+
+// markdown renders the table for the README.
+func (r *report) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, on %s. PostgreSQL: `%s`. Medians over repetitions; ratio = cdcdb / PostgreSQL.", r.title(), r.machine, r.pgSettings)
+	if l := r.loadText(); l != "" {
+		fmt.Fprintf(&b, " %s.", strings.ToUpper(l[:1])+l[1:])
+	}
+	b.WriteString("\n\n")
+	b.WriteString("| workload | metric | cdcdb | PostgreSQL | ratio | goal | status |\n")
+	b.WriteString("| --- | --- | ---: | ---: | ---: | --- | --- |\n")
+	for _, f := range r.figures {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", f.workload, f.metric, formatValue(f.cdcdb, f.unit),
+			pgText(f), ratioText(f), f.goalText(), f.status())
+	}
+	if len(r.checks) > 0 {
+		b.WriteString("\nChecked in the same run:\n\n")
+		for _, c := range r.checks {
+			fmt.Fprintf(&b, "- %s\n", c)
+		}
+	}
+	if r.elapsed > 0 {
+		fmt.Fprintf(&b, "\nThe run took %s.\n", r.elapsed.Round(time.Second))
+	}
+	return b.String()
+}
+
+func pgText(f figure) string {
+	if !f.hasPG() {
+		return "—"
+	}
+	return formatValue(f.pg, f.unit)
+}
+
+func ratioText(f figure) string {
+	if !f.hasPG() || f.unit == "x" {
+		return "—"
+	}
+	return fmt.Sprintf("%.2fx", f.ratio())
+}
+
+// formatValue prints a figure in its unit: thousands separated for rates,
+// MiB for memory.
+func formatValue(v float64, unit string) string {
+	switch unit {
+	case "bytes":
+		return mib(v)
+	case "ms":
+		if v < 10 {
+			return fmt.Sprintf("%.3f ms", v)
+		}
+		return fmt.Sprintf("%.1f ms", v)
+	case "x":
+		return fmt.Sprintf("%.2fx", v)
+	}
+	return thousands(int64(math.Round(v))) + " " + unit
+}
+
+func mib(v float64) string { return fmt.Sprintf("%.0f MiB", v/(1<<20)) }
+
+func trimFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var out []byte
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// median of a non-empty sample (the mean of the middle two when even).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func maxOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return slices.Max(xs)
+}
+
+// percentile by nearest rank; it sorts its argument.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	i := int(math.Ceil(p*float64(len(ds)))) - 1
+	return ds[min(max(i, 0), len(ds)-1)]
+}

@@ -1,0 +1,65 @@
+package main
+
+import "time"
+
+// sizes are the knobs of one run. The full sizes are the (1,000,000
+// events over 100,000 keys, 10% deletes, 20% up to five batches late, COPY
+// batches of 1,000); durations and repetitions are chosen so that a full run
+// takes well under an hour on 2 cores while every median is over at least
+// three repetitions.
+type sizes struct {
+	scd2, bitemporal         feedShape
+	scd2Reps, bitemporalReps int
+
+	// Time-travel reads: readKeys keys with readVersions events each, then
+	// readGrowth times as many (history grows that much per key).
+	readKeys, readEvents, readGrowth int
+	readClients                      int
+	readFor                          time.Duration
+	readReps                         int
+	readSample                       int // queries whose rows are compared before timing
+
+	kvRows      int
+	pgbenchFor  time.Duration
+	pgbenchReps int
+
+	commitFor  time.Duration
+	commitReps int
+}
+
+func fullSizes() sizes {
+	scd2 := feedShape{events: 1_000_000, keys: 100_000, batch: 1000, deletes: 0.10, late: 0.20, maxLate: 5, seed: 1}
+	bi := scd2
+	bi.bitemporal, bi.seed = true, 2
+	return sizes{
+		scd2: scd2, bitemporal: bi,
+		scd2Reps: 3, bitemporalReps: 3,
+		readKeys: 10_000, readEvents: 100_000, readGrowth: 10,
+		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
+		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
+		commitFor: 10 * time.Second, commitReps: 3,
+	}
+}
+
+// quickSizes keep every code path (late events, deletes, identical updates,
+// backdated and restated bitemporal events, grown history) at a size that
+// finishes in well under two minutes, build included.
+func quickSizes() sizes {
+	scd2 := feedShape{events: 6_000, keys: 600, batch: 200, deletes: 0.10, late: 0.20, maxLate: 5, seed: 1}
+	bi := scd2
+	bi.bitemporal, bi.seed = true, 2
+	return sizes{
+		scd2: scd2, bitemporal: bi,
+		scd2Reps: 1, bitemporalReps: 1,
+		readKeys: 200, readEvents: 2_000, readGrowth: 10,
+		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
+		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
+		commitFor: time.Second, commitReps: 1,
+	}
+}
+
+// setReps overrides every repetition count (for a quicker look, or a
+// profile, at full sizes).
+func (s *sizes) setReps(n int) {
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps = n, n, n, n, n
+}

@@ -1,0 +1,9 @@
+package main
+
+import "syscall"
+
+// childProcAttr makes the kernel kill a server whose benchmark died (a panic,
+// Ctrl-C twice), so no cdcdb outlives its run.
+func childProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
