@@ -12,7 +12,12 @@ import (
 func (pc *planCtx) planFrom(items []ast.TableExpr, sc *scope) (plan, error) {
 	var p plan
 	for _, item := range items {
-		ip, rels, err := pc.planTableExpr(item, sc)
+		// A LATERAL item (or a function call) may read the items before it.
+		var left *scope
+		if p != nil {
+			left = sc
+		}
+		ip, rels, err := pc.planTableExpr(item, sc, left)
 		if err != nil {
 			return nil, err
 		}
@@ -23,25 +28,58 @@ func (pc *planCtx) planFrom(items []ast.TableExpr, sc *scope) (plan, error) {
 			p = ip
 			continue
 		}
-		p = &joinPlan{left: p, right: ip, kind: ast.JoinCross, cols: append(append([]outCol(nil), p.columns()...), ip.columns()...)}
+		p = crossJoin(p, ip)
 	}
 	return p, nil
 }
 
+// lateralInput is a FROM item that reads the row of the items before it:
+// it is joined to them by opening it again for each of their rows.
+type lateralInput struct{ plan }
+
+// crossJoin joins two FROM items; a lateral right side makes it a nested
+// loop that hands each left row to the right side.
+func crossJoin(left, right plan) *joinPlan {
+	j := &joinPlan{left: left, right: right, kind: ast.JoinCross, cols: append(append([]outCol(nil), left.columns()...), right.columns()...)}
+	if l, ok := right.(*lateralInput); ok {
+		j.right, j.param = l.plan, true
+	}
+	return j
+}
+
+// lateralScope is where a FROM item looks up names: after the items before
+// it (left, at the next level out, as the enclosing row of a lateral
+// input), or else straight in the enclosing query.
+func lateralScope(sc, left *scope) *scope {
+	if left != nil {
+		return left
+	}
+	return sc.parent
+}
+
 // planTableExpr plans one FROM item and returns the relations it brings into
 // scope (not yet added, so that ON conditions see exactly the join's sides).
-func (pc *planCtx) planTableExpr(t ast.TableExpr, sc *scope) (plan, []*scopeRel, error) {
+//
+// left, when set, holds the relations before the item that a LATERAL
+// subquery or a function call may read; the item then comes back as a
+// lateralInput when it does read them.
+func (pc *planCtx) planTableExpr(t ast.TableExpr, sc, left *scope) (plan, []*scopeRel, error) {
 	switch t := t.(type) {
 	case *ast.TableRef:
 		return pc.planTableRef(t, sc)
 	case *ast.SubqueryTable:
 		parent := sc.parent
 		if t.Lateral {
-			parent = sc
+			parent = lateralScope(sc, left)
 		}
-		p, err := pc.planQuery(t.Query, parent)
+		probe := newProbeScope(parent)
+		var p plan
+		p, err := pc.planQuery(t.Query, probe)
 		if err != nil {
 			return nil, nil, err
+		}
+		if t.Lateral && left != nil && probe.correlated {
+			p = &lateralInput{p}
 		}
 		name := ""
 		if t.Alias != nil {
@@ -53,7 +91,7 @@ func (pc *planCtx) planTableExpr(t ast.TableExpr, sc *scope) (plan, []*scopeRel,
 		}
 		return p, []*scopeRel{rel}, nil
 	case *ast.FuncTable:
-		return pc.planFuncTable(t, sc)
+		return pc.planFuncTable(t, sc, left)
 	case *ast.Join:
 		return pc.planJoin(t, sc)
 	}
@@ -228,13 +266,27 @@ func (pc *planCtx) creationSchema(q ast.QualifiedName) (*catalog.Schema, error) 
 }
 
 func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
-	lp, lrels, err := pc.planTableExpr(j.Left, sc)
+	lp, lrels, err := pc.planTableExpr(j.Left, sc, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	rp, rrels, err := pc.planTableExpr(j.Right, sc)
+	// The right side may read the left one laterally.
+	ls := newScope(sc.parent)
+	ls.ctes = sc.ctes
+	for _, r := range lrels {
+		ls.add(cloneRel(r))
+	}
+	rp, rrels, err := pc.planTableExpr(j.Right, sc, ls)
 	if err != nil {
 		return nil, nil, err
+	}
+	lateral := false
+	if l, ok := rp.(*lateralInput); ok {
+		if j.Kind == ast.JoinRight || j.Kind == ast.JoinFull {
+			return nil, nil, pgerror.New(pgerror.InvalidColumnReference, "invalid reference to FROM-clause entry for table \"%s\"", lrels[0].name).
+				WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
+		}
+		rp, lateral = l.plan, true
 	}
 	// The join condition sees both sides (and outer levels).
 	js := newScope(sc.parent)
@@ -247,7 +299,7 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 		js.add(cloneRel(r))
 	}
 	cols := append(append([]outCol(nil), lp.columns()...), rp.columns()...)
-	jp := &joinPlan{left: lp, right: rp, kind: j.Kind, cols: cols}
+	jp := &joinPlan{left: lp, right: rp, kind: j.Kind, cols: cols, param: lateral}
 	if j.Kind == ast.JoinCross && j.On == nil && len(j.Using) == 0 && !j.Natural {
 		return jp, append(lrels, rrels...), nil
 	}

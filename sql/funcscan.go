@@ -61,15 +61,16 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	return &sliceIter{rows: rows}, nil
 }
 
-func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc *scope) (plan, []*scopeRel, error) {
-	parent := sc.parent
-	if t.Lateral {
-		parent = sc
-	}
-	b := pc.binder(newScope(parent))
-	if t.Lateral {
-		b = pc.binder(sc)
-	}
+// A function call in FROM may read the items before it (left), as if it
+// were LATERAL; it then comes back as a lateralInput.
+func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rels []*scopeRel, err error) {
+	argScope := newScope(lateralScope(sc, left))
+	b := pc.binder(argScope)
+	defer func() {
+		if err == nil && left != nil && argScope.correlated {
+			p = &lateralInput{p}
+		}
+	}()
 	name := t.Call.Name.Name()
 	var args []expr
 	for _, a := range t.Call.Args {

@@ -744,3 +744,49 @@ ERROR 42803 at 25: aggregate functions are not allowed in WHERE
 SELECT id FROM emp GROUP BY id HAVING name = 'x'
 ----
 SELECT 0
+
+# LATERAL and functions in FROM reading the items before them.
+SELECT d.name, l.n FROM dept d LEFT JOIN LATERAL (SELECT name AS n FROM emp WHERE dept_id = d.id) l ON true ORDER BY d.id, l.n
+----
+name:text | n:text
+eng | ann
+eng | bob
+ops | cat
+ops | eve
+empty | NULL
+SELECT 5
+
+SELECT d.id, g FROM dept d, generate_series(1, d.id) g ORDER BY 1, 2
+----
+id:int4 | g:int4
+1 | 1
+2 | 1
+2 | 2
+3 | 1
+3 | 2
+3 | 3
+SELECT 6
+
+SELECT x, (SELECT sum(y) FROM generate_series(1, x) y) AS s FROM generate_series(1, 3) x
+----
+x:int4 | s:int8
+1 | 1
+2 | 3
+3 | 6
+SELECT 3
+
+SELECT * FROM (SELECT 1 AS a) s, LATERAL (SELECT s.a + 1 AS b) t
+----
+a:int4 | b:int4
+1 | 2
+SELECT 1
+
+SELECT e.name, c.cnt FROM emp e CROSS JOIN LATERAL (SELECT count(*) AS cnt FROM emp x WHERE x.boss = e.id) c ORDER BY e.id
+----
+name:text | cnt:int8
+ann | 2
+bob | 0
+cat | 2
+dan | 0
+eve | 0
+SELECT 5
