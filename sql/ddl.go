@@ -140,9 +140,17 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 			}
 			pk = []string{cd.Name}
 		}
+		// Named column constraints (and a second unnamed CHECK) come
+		// in Constraints rather than as the column's flags.
 		for _, con := range cd.Constraints {
-			if con.Kind == ast.ConstraintPrimaryKey && con.Name != "" {
-				pkName = con.Name
+			switch con.Kind {
+			case ast.ConstraintPrimaryKey:
+				if pk != nil {
+					return nil, pgerror.New(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name).WithPosition(con.Pos + 1)
+				}
+				pk, pkName = []string{cd.Name}, con.Name
+			case ast.ConstraintNotNull:
+				t.Columns[len(t.Columns)-1].NotNull = true
 			}
 		}
 	}
@@ -186,13 +194,8 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 			cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintForeignKey, Columns: []string{cd.Name}, Ref: cd.References, Pos: cd.Pos})
 		}
 		for _, nc := range cd.Constraints {
-			if nc.Name != "" && nc.Kind != ast.ConstraintPrimaryKey && nc.Kind != ast.ConstraintNotNull {
-				// Named column constraints replace the unnamed forms above.
-				for i := range cons {
-					if cons[i].Kind == nc.Kind && len(cons[i].Columns) == 1 && cons[i].Columns[0] == cd.Name && cons[i].Name == "" {
-						cons[i].Name = nc.Name
-					}
-				}
+			if nc.Kind != ast.ConstraintPrimaryKey && nc.Kind != ast.ConstraintNotNull {
+				cons = append(cons, nc)
 			}
 		}
 	}
@@ -257,6 +260,18 @@ func (pc *planCtx) checkedExprText(e ast.Expr, t types.T, column string) (string
 // addConstraint adds a UNIQUE, CHECK or FOREIGN KEY constraint to a table
 // being created or altered.
 func (x *execCtx) addConstraint(pc *planCtx, ed *catalog.Editor, t *catalog.Table, con ast.TableConstraint) error {
+	for _, c := range t.Constraints {
+		if con.Name != "" && c.Name == con.Name {
+			return pgerror.New(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", con.Name, t.Name)
+		}
+	}
+	if con.Kind == ast.ConstraintForeignKey {
+		oid, err := ed.NewOID()
+		if err != nil {
+			return err
+		}
+		return x.addForeignKey(pc, t, con, oid)
+	}
 	var attnums []int16
 	for _, n := range con.Columns {
 		col, ok := t.Column(n)
@@ -284,13 +299,13 @@ func (x *execCtx) addConstraint(pc *planCtx, ed *catalog.Editor, t *catalog.Tabl
 	case ast.ConstraintCheck:
 		name := con.Name
 		if name == "" {
-			col := "check"
-			if len(con.Columns) == 1 {
-				col = con.Columns[0] + "_check"
-			} else if cols := columnsOf(con.Check); len(cols) > 0 {
-				col = cols[0] + "_check"
+			// Named after the column when the expression reads exactly
+			// one, as PostgreSQL does; a column constraint is no different.
+			base := t.Name + "_check"
+			if cols := distinctNames(columnsOf(con.Check)); len(cols) == 1 {
+				base = t.Name + "_" + cols[0] + "_check"
 			}
-			name = truncateIdent(t.Name + "_" + col)
+			name = uniqueConstraintName(pc, t, base)
 		}
 		sc := newScope(nil)
 		sc.add(tupleRel(t))
@@ -298,8 +313,6 @@ func (x *execCtx) addConstraint(pc *planCtx, ed *catalog.Editor, t *catalog.Tabl
 			return err
 		}
 		t.Constraints = append(t.Constraints, catalog.Constraint{OID: oid, Name: name, Kind: "c", Columns: attnums, Check: deparseExpr(con.Check)})
-	case ast.ConstraintForeignKey:
-		return pgerror.New(pgerror.FeatureNotSupported, "FOREIGN KEY constraints are not supported yet").WithPosition(con.Pos + 1)
 	}
 	return nil
 }

@@ -71,6 +71,9 @@ func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 			}
 		}
 	}
+	if err := x.dropReferencingKeys(pc, t, st); err != nil {
+		return err
+	}
 	return x.removeTable(t)
 }
 
@@ -372,12 +375,12 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 // is append-only).
 func (x *execCtx) truncate(st *ast.Truncate) error {
 	pc := x.planCtx()
-	for _, n := range st.Tables {
-		t, _, err := pc.lookupTable(n)
-		if err != nil {
-			return err
-		}
-		if err := pc.refuseDirectWrite(t, "truncate", n.Pos); err != nil {
+	tables, err := x.truncateSet(pc, st)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := pc.refuseDirectWrite(t, "truncate", -1); err != nil {
 			return err
 		}
 		// Every row version ends now; the history keeps them.

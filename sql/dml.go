@@ -451,6 +451,9 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 				}
 			}
 		}
+		if err := w.finish(x); err != nil {
+			return "", err
+		}
 		return "UPDATE " + itoa(n), nil
 	}
 	return c, nil
@@ -623,6 +626,9 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 			if err := ret.emit(x, out, r[:keyIdx]); err != nil {
 				return "", err
 			}
+		}
+		if err := w.finish(x); err != nil {
+			return "", err
 		}
 		return "DELETE " + itoa(n), nil
 	}

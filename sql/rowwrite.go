@@ -29,6 +29,8 @@ type tableWriter struct {
 	// per execution (a compiled statement runs many times).
 	rows   *history.Table
 	rowsTx *txn
+	// fk enforces the foreign keys of and into the table (nil: none).
+	fk *fkState
 }
 
 // reset clears what one execution left behind, before the next begins.
@@ -96,6 +98,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 		}
 	}
 	w.flowSource = len(pc.cat.FlowsFrom(t.OID)) > 0
+	w.fk = pc.foreignKeys(t)
 	return w, nil
 }
 
@@ -228,6 +231,7 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err := rows.Put(key, tuple); err != nil {
 		return nil, err
 	}
+	w.fk.written(nil, tuple)
 	if w.flowSource {
 		w.appended = append(w.appended, tuple)
 		// Apply long statements' events in batches so memory stays flat;
@@ -272,7 +276,11 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 	if err := w.addIndexEntries(x, newKey, tuple); err != nil {
 		return err
 	}
-	return rows.Put(newKey, tuple)
+	if err := rows.Put(newKey, tuple); err != nil {
+		return err
+	}
+	w.fk.written(oldTuple, tuple)
+	return w.fk.parentChanged(x, oldTuple, tuple)
 }
 
 // remove deletes the tuple stored under key.
@@ -284,7 +292,10 @@ func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error 
 	if err != nil {
 		return err
 	}
-	return rows.Delete(key)
+	if err := rows.Delete(key); err != nil {
+		return err
+	}
+	return w.fk.parentChanged(x, tuple, nil)
 }
 
 // indexKey is an index entry's key: the indexed values, then (for a
@@ -366,6 +377,9 @@ const flowBatchSize = 4096
 // finish runs the end-of-statement work: applying appended source rows to
 // the flows that read the table.
 func (w *tableWriter) finish(x *execCtx) error {
+	if err := w.fk.endStatement(x); err != nil {
+		return err
+	}
 	if len(w.appended) == 0 {
 		return nil
 	}
