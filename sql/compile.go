@@ -49,11 +49,18 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 			return "DISCARD " + strings.ToUpper(st.What), nil
 		}}, nil
 	case *ast.Deallocate:
-		// Prepared statements live in the wire layer; SQL DEALLOCATE of a
-		// statement cdcdb never saw by that name is harmless.
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) {
+		// Prepared statements live in the wire layer, which drops them when
+		// its ResultWriter can (a writer that cannot has none to drop).
+		return &compiled{access: accessNone, exec: func(_ *execCtx, out *resultSink) (string, error) {
+			d, canDrop := out.out.(interface{ Deallocate(name string) bool })
 			if st.Name == "" {
+				if canDrop {
+					d.Deallocate("")
+				}
 				return "DEALLOCATE ALL", nil
+			}
+			if canDrop && !d.Deallocate(st.Name) {
+				return "", pgerror.New(pgerror.UndefinedPreparedStatement, "prepared statement \"%s\" does not exist", st.Name)
 			}
 			return "DEALLOCATE", nil
 		}}, nil

@@ -552,6 +552,9 @@ func lower(s string) string {
 // pushFilter adds a WHERE condition above input, letting a table scan turn
 // equalities on its primary key into a direct lookup.
 func pushFilter(input plan, cond expr) plan {
+	if p := reorderCrossJoins(input, cond); p != nil {
+		return p // a FROM list: see joinorder.go
+	}
 	if scan, ok := input.(*tableScan); ok {
 		p := scan.withFilter(cond)
 		if s, ok := p.(*tableScan); ok {

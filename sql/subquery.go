@@ -245,6 +245,9 @@ func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
 			return nil, err
 		}
 		i := iv.(int64)
+		if t := e.x.typ().OID; t == types.Int2Vector || t == types.OidVector {
+			i++ // int2vector and oidvector count from 0 (pg_index.indkey[0])
+		}
 		if i < 1 || i > n {
 			return nil, nil
 		}

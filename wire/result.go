@@ -40,6 +40,27 @@ func (w *resultWriter) ParameterChanged(name, value string) {
 	w.c.send(&pgproto3.ParameterStatus{Name: name, Value: value})
 }
 
+// Deallocate drops a prepared statement of this connection by name, all of
+// them for "": SQL DEALLOCATE reaches the statements the protocol's Parse
+// made (psqlODBC parses "_PLAN0x..." statements and drops them so). It
+// reports whether the statement existed.
+func (w *resultWriter) Deallocate(name string) bool {
+	c := w.c
+	if name == "" {
+		for n := range c.stmts {
+			if n != "" {
+				c.closeStatement(n)
+			}
+		}
+		return true
+	}
+	if _, ok := c.stmts[name]; !ok {
+		return false
+	}
+	c.closeStatement(name)
+	return true
+}
+
 // finish completes the output of an Execute that returned err: on success a
 // COPY TO ends with CopyDone, and a COPY FROM whose portal stopped reading
 // early has the rest of the client's data consumed, so the stream is back at a

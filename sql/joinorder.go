@@ -1,0 +1,284 @@
+package sql
+
+import "cdcdb/sql/ast"
+
+// Join order for a comma-separated FROM list with a WHERE clause
+// (FROM a, b, c WHERE a.x = c.y AND ...), the form catalog queries of
+// psqlODBC, pgjdbc and psql use. Planned as written, the list is a chain of
+// cross joins filtered at the end: with the catalogs' thousands of rows a
+// six-way list would build billions of rows before the filter. Instead the
+// WHERE conjuncts are placed where their relations meet: a conjunct on one
+// relation filters it, an equality between the relations joined so far and
+// the next one becomes a hash join's keys, and the next relation is one that
+// such an equality reaches (else the next in order). A projection then puts
+// the columns back in FROM-list order, so nothing above sees the change.
+// Conjuncts that hold subqueries stay on top, where their outer-row column
+// numbers still hold.
+
+// crossLeaf is one relation of the FROM list: its plan and where its columns
+// sit in the original row.
+type crossLeaf struct {
+	p      plan
+	offset int
+	width  int
+}
+
+// flattenCrossJoins lists the relations of a left-deep chain of plain cross
+// joins (as planFrom builds for a FROM list); false when p is not one.
+func flattenCrossJoins(p plan) ([]crossLeaf, bool) {
+	j, ok := p.(*joinPlan)
+	if !ok || j.kind != ast.JoinCross || j.cond != nil || len(j.leftKeys) > 0 || j.param {
+		return []crossLeaf{{p: p, width: len(p.columns())}}, false
+	}
+	left, _ := flattenCrossJoins(j.left)
+	off := 0
+	for _, l := range left {
+		off += l.width
+	}
+	return append(left, crossLeaf{p: j.right, offset: off, width: len(j.right.columns())}), true
+}
+
+// conjunct is one AND-ed part of the WHERE clause and the relations it
+// reads (a bit per leaf).
+type conjunct struct {
+	e       expr
+	leaves  uint64
+	onlyTop bool // holds a subquery, or reads columns no leaf has
+}
+
+func splitConjuncts(e expr, out []expr) []expr {
+	if a, ok := e.(*andExpr); ok {
+		return splitConjuncts(a.r, splitConjuncts(a.l, out))
+	}
+	return append(out, e)
+}
+
+// leavesOf finds the leaves an expression reads.
+func leavesOf(e expr, leaves []crossLeaf) (uint64, bool) {
+	var set uint64
+	ok := true
+	hasSubquery := false
+	mapColumns(e, func(c *colRef) *colRef {
+		if c.level != 0 {
+			return c
+		}
+		found := false
+		for i, l := range leaves {
+			if c.idx >= l.offset && c.idx < l.offset+l.width {
+				set |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			ok = false
+		}
+		return c
+	})
+	opened := visitBoundExpr(e, func(x expr) {
+		if _, isSub := x.(*subqueryExpr); isSub {
+			hasSubquery = true
+		}
+	})
+	return set, ok && opened && !hasSubquery
+}
+
+// visitBoundExpr visits an expression and its operands, not into subqueries. It
+// reports false when it meets an expression kind it cannot open, so that
+// callers stay conservative about what they did not see.
+func visitBoundExpr(e expr, f func(expr)) bool {
+	if e == nil {
+		return true
+	}
+	f(e)
+	all := func(xs ...expr) bool {
+		ok := true
+		for _, x := range xs {
+			ok = visitBoundExpr(x, f) && ok
+		}
+		return ok
+	}
+	switch x := e.(type) {
+	case *colRef, *constExpr, *paramRef, *subqueryExpr:
+		return true
+	case *andExpr:
+		return all(x.l, x.r)
+	case *orExpr:
+		return all(x.l, x.r)
+	case *notExpr:
+		return all(x.x)
+	case *compareExpr:
+		return all(x.l, x.r)
+	case *distinctExpr:
+		return all(x.l, x.r)
+	case *regexMatch:
+		return all(x.l, x.r)
+	case *likeExpr:
+		return all(x.x, x.pattern, x.escape)
+	case *funcExpr:
+		return all(x.args...)
+	case *castExpr:
+		return all(x.x)
+	case *isNullExpr:
+		return all(x.x)
+	case *isBoolExpr:
+		return all(x.x)
+	case *caseExpr:
+		return all(x.conds...) && all(x.results...) && all(x.els)
+	case *coalesceExpr:
+		return all(x.args...)
+	case *inListExpr:
+		return all(x.x) && all(x.list...)
+	case *subscriptExpr:
+		return all(x.x, x.index, x.lo, x.hi)
+	case *anyArrayExpr:
+		return all(x.x, x.arr)
+	case *rowExpr:
+		return all(x.elems...)
+	case *arrayExpr:
+		return all(x.elems...)
+	}
+	return false
+}
+
+// reorderCrossJoins plans FROM-list relations and their WHERE clause as
+// described above; it returns nil when the input is not such a list.
+func reorderCrossJoins(input plan, cond expr) plan {
+	leaves, ok := flattenCrossJoins(input)
+	if !ok || len(leaves) < 3 || len(leaves) > 64 {
+		return nil
+	}
+	var cs []conjunct
+	for _, e := range splitConjuncts(cond, nil) {
+		set, ok := leavesOf(e, leaves)
+		cs = append(cs, conjunct{e: e, leaves: set, onlyTop: !ok})
+	}
+	used := make([]bool, len(cs))
+	// remap moves a column of the original row to the physical row, whose
+	// leaves are in the order placed.
+	physOffset := make([]int, len(leaves))
+	remapTo := func(e expr, base int) expr {
+		return mapColumns(e, func(c *colRef) *colRef {
+			if c.level != 0 {
+				return c
+			}
+			for i, l := range leaves {
+				if c.idx >= l.offset && c.idx < l.offset+l.width {
+					n := *c
+					n.idx = physOffset[i] + (c.idx - l.offset) - base
+					return &n
+				}
+			}
+			return c
+		})
+	}
+	// leafPlan is a leaf with its own conjuncts as a filter.
+	leafPlan := func(i int) plan {
+		p := leaves[i].p
+		var own []expr
+		for k, c := range cs {
+			if !used[k] && !c.onlyTop && c.leaves == 1<<i {
+				used[k] = true
+				own = append(own, c.e)
+			}
+		}
+		if len(own) == 0 {
+			return p
+		}
+		saved := physOffset[i]
+		physOffset[i] = 0
+		var f expr
+		for _, e := range own {
+			e = remapTo(e, 0)
+			if f == nil {
+				f = e
+			} else {
+				f = &andExpr{l: f, r: e}
+			}
+		}
+		physOffset[i] = saved
+		return &filterPlan{input: p, cond: f}
+	}
+	placed := uint64(1)
+	order := []int{0}
+	physOffset[0] = 0
+	cur := leafPlan(0)
+	width := leaves[0].width
+	for len(order) < len(leaves) {
+		next := -1
+		for k, c := range cs {
+			if used[k] || c.onlyTop {
+				continue
+			}
+			rest := c.leaves &^ placed
+			if rest == 0 || rest&(rest-1) != 0 || c.leaves&placed == 0 {
+				continue
+			}
+			if ce, ok := c.e.(*compareExpr); ok && ce.op == "=" {
+				for i := range leaves {
+					if rest == 1<<i && (next < 0 || i < next) {
+						next = i
+					}
+				}
+			}
+		}
+		if next < 0 {
+			for i := range leaves {
+				if placed&(1<<i) == 0 {
+					next = i
+					break
+				}
+			}
+		}
+		right := leafPlan(next)
+		physOffset[next] = width
+		placed |= 1 << next
+		order = append(order, next)
+		var jc expr
+		for k, c := range cs {
+			if !used[k] && !c.onlyTop && c.leaves&^placed == 0 {
+				used[k] = true
+				e := remapTo(c.e, 0)
+				if jc == nil {
+					jc = e
+				} else {
+					jc = &andExpr{l: jc, r: e}
+				}
+			}
+		}
+		cols := append(append([]outCol(nil), cur.columns()...), right.columns()...)
+		jp := &joinPlan{left: cur, right: right, kind: ast.JoinCross, cols: cols}
+		if jc != nil {
+			jp.kind = ast.JoinInner
+			jp.cond = jc
+			jp.leftKeys, jp.rightKeys = equiJoinKeys(jc, width)
+		}
+		cur = jp
+		width += leaves[next].width
+	}
+	// Back to FROM-list order.
+	var exprs []expr
+	var cols []outCol
+	phys := cur.columns()
+	for i, l := range leaves {
+		for k := 0; k < l.width; k++ {
+			c := phys[physOffset[i]+k]
+			exprs = append(exprs, &colRef{idx: physOffset[i] + k, t: c.t, name: c.name})
+			cols = append(cols, c)
+		}
+	}
+	var out plan = &projectPlan{input: cur, exprs: exprs, cols: cols}
+	var top expr
+	for k, c := range cs {
+		if !used[k] {
+			if top == nil {
+				top = c.e
+			} else {
+				top = &andExpr{l: top, r: c.e}
+			}
+		}
+	}
+	if top != nil {
+		out = &filterPlan{input: out, cond: top}
+	}
+	return out
+}
