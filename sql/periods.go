@@ -87,6 +87,9 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 				return nil, err
 			}
 		}
+		if pcl.Axis == ast.BusinessTime && pcl.Op == ast.PeriodAsOf && pt.OID != types.Record {
+			scan.asOf = pe.a // lets a key range scan stop at the instant
+		}
 		if cond == nil {
 			cond = pe
 		} else {

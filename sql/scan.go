@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"cdcdb/catalog"
+	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -25,6 +26,14 @@ type tableScan struct {
 	// prefixExprs, when set, give the value of each KEYS column of a
 	// streaming table: the scan reads only the rows under that key prefix.
 	prefixExprs []expr
+	// asOf is the instant of a FOR BUSINESS_TIME AS OF read of an SCD TYPE 2
+	// or BITEMPORAL target (single-column period). Under a key prefix the
+	// rows follow in business start order (the start is the next part of
+	// the storage key, see cdcexec's targetRow), and only rows starting at
+	// or before the instant can hold it, so a key range scan stops there.
+	// SCD TYPE 2 versions of a key never overlap, so only the last of them
+	// can: that scan reads one row, however long the key's history.
+	asOf expr
 	// withKey appends each row's storage key as a last, hidden column, for
 	// UPDATE and DELETE.
 	withKey bool
@@ -65,6 +74,10 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "History Scan on %s (current rows + versions ended after the lower bound)", name)
 	case s.keyExprs != nil:
 		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
+	case s.prefixExprs != nil && s.asOf != nil && s.table.StoredAs == string(cdcexec.SCD2):
+		explainLine(out, depth, "Key Range Scan on %s (flow keys, last version starting at or before AS OF)", name)
+	case s.prefixExprs != nil && s.asOf != nil:
+		explainLine(out, depth, "Key Range Scan on %s (flow keys, versions starting at or before AS OF)", name)
 	case s.prefixExprs != nil:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys)", name)
 	default:
@@ -210,6 +223,21 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			return &sliceIter{}, nil
 		}
 		it.prefix = prefix
+		if s.asOf != nil {
+			at, err := s.asOf.eval(&evalEnv{outer: outer, x: x})
+			if err != nil {
+				return nil, err
+			}
+			if at == nil {
+				return &sliceIter{}, nil // AS OF NULL holds no row
+			}
+			// A bound the key encoding cannot express just leaves the
+			// range open: the filter still decides.
+			if stop, err := storage.AppendKey(append([]byte(nil), prefix...), at); err == nil {
+				it.stop = stop
+				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
+			}
+		}
 	}
 	return it, nil
 }
@@ -248,8 +276,13 @@ func (s *tableScan) encodeValues(x *execCtx, outer *evalEnv, exprs []expr, attnu
 }
 
 type scanIter struct {
-	s        *tableScan
-	prefix   []byte // when set, only keys with this prefix
+	s      *tableScan
+	prefix []byte // when set, only keys with this prefix
+	// stop, when set, is the prefix followed by the encoded AS OF instant:
+	// keys after it (and not extending it) start later. lastOnly reads
+	// just the last key at or before it (see tableScan.asOf).
+	stop     []byte
+	lastOnly bool
 	x        *execCtx
 	env      evalEnv
 	cur      *storage.Cursor
@@ -270,6 +303,13 @@ func (it *scanIter) next() (Row, error) {
 			}
 			it.done = true
 			k, v = it.pointKey, it.pointVal
+		case !it.started && it.lastOnly:
+			it.started = true
+			if k, v = it.cur.Seek(it.stop); k == nil {
+				k, v = it.cur.Last()
+			} else if !bytes.HasPrefix(k, it.stop) {
+				k, v = it.cur.Prev()
+			}
 		case !it.started:
 			it.started = true
 			if it.prefix != nil {
@@ -277,10 +317,13 @@ func (it *scanIter) next() (Row, error) {
 			} else {
 				k, v = it.cur.First()
 			}
+		case it.lastOnly:
+			return nil, nil
 		default:
 			k, v = it.cur.Next()
 		}
-		if k == nil || (it.prefix != nil && !bytes.HasPrefix(k, it.prefix)) {
+		if k == nil || (it.prefix != nil && !bytes.HasPrefix(k, it.prefix)) ||
+			(it.stop != nil && bytes.Compare(k, it.stop) > 0 && !bytes.HasPrefix(k, it.stop)) {
 			return nil, nil
 		}
 		if err := it.x.checkCancel(); err != nil {
