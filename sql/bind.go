@@ -682,6 +682,9 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
 			}
 		}
 	}
+	if f, ok := bindRecordField(x, e.Field); ok {
+		return f, nil // (keys).x of a named record (srf_targets.go)
+	}
 	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, typeName(x.typ())).WithPosition(e.Pos + 1)
 }
 

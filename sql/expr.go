@@ -352,7 +352,7 @@ func (e *rowExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	return rec, nil
 }
-func (e *rowExpr) typ() types.T { return types.Of(types.Record) }
+func (e *rowExpr) typ() types.T { return rowExprType(e.elems) }
 
 // arrayExpr builds an array from its elements.
 type arrayExpr struct {

@@ -235,6 +235,8 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 		return bindConcat(b, l, r)
 	case "+", "-", "*", "/", "%", "^":
 		return bindArithmetic(b, op, l, r)
+	case "&", "|", "#", "<<", ">>":
+		return bindBitwise(b, op, l, r)
 	case "~", "~*", "!~", "!~*":
 		var err error
 		if l, err = b.coerce(b.resolveUnknown(l), textT()); err != nil {

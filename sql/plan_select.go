@@ -191,6 +191,10 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 // planCore plans SELECT ... FROM ... WHERE ... GROUP BY ... HAVING, with the
 // ORDER BY and LIMIT of the query it heads (they may name its FROM columns).
 func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (plan, error) {
+	core, srfErr := rewriteTargetSRFs(core) // set-returning calls in the select list
+	if srfErr != nil {
+		return nil, srfErr
+	}
 	var input plan
 	if len(core.From) == 0 {
 		input = &valuesPlan{rows: [][]expr{{}}}

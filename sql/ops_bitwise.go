@@ -1,0 +1,79 @@
+package sql
+
+import (
+	"cdcdb/types"
+)
+
+// bindBitwise binds the integer bitwise operators & | # (xor) and the
+// shifts << >>. pgjdbc's getIndexInfo tests the DESC bit of
+// pg_index.indoption with "indoption[n] & 1::smallint". Both operands of
+// & | # take their common integer type (smallint & smallint is smallint);
+// a shift keeps the left operand's type and shifts by an integer.
+func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
+	l, r = b.resolveUnknownInt(l), b.resolveUnknownInt(r)
+	lt, rt := l.typ(), r.typ()
+	if !isIntType(lt.OID) || !isIntType(rt.OID) {
+		return nil, operatorError(op, lt, rt)
+	}
+	t := lt
+	if op == "<<" || op == ">>" {
+		var err error
+		if r, err = b.coerce(r, int4T()); err != nil {
+			return nil, operatorError(op, lt, rt)
+		}
+	} else {
+		t = widerInt(lt, rt)
+		var err error
+		if l, err = b.coerce(l, t); err != nil {
+			return nil, operatorError(op, lt, rt)
+		}
+		if r, err = b.coerce(r, t); err != nil {
+			return nil, operatorError(op, lt, rt)
+		}
+	}
+	return &funcExpr{name: op, args: []expr{l, r}, t: t, strict: true, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		x, y := a[0].(int64), a[1].(int64)
+		var v int64
+		switch op {
+		case "&":
+			v = x & y
+		case "|":
+			v = x | y
+		case "#":
+			v = x ^ y
+		case "<<":
+			v = x << (uint64(y) & 63)
+		case ">>":
+			v = x >> (uint64(y) & 63)
+		}
+		// Results wrap to the type's width, as PostgreSQL's do.
+		switch t.OID {
+		case types.Int2:
+			v = int64(int16(v))
+		case types.Int4:
+			v = int64(int32(v))
+		}
+		return v, nil
+	}}, nil
+}
+
+// resolveUnknownInt types an untyped literal operand of a bitwise operator
+// as integer.
+func (b *binder) resolveUnknownInt(x expr) expr {
+	if x.typ().OID != types.Unknown {
+		return x
+	}
+	if c, err := b.coerce(x, int4T()); err == nil {
+		return c
+	}
+	return x
+}
+
+// widerInt is the wider of two integer types.
+func widerInt(a, b types.T) types.T {
+	rank := map[types.OID]int{types.Int2: 1, types.Int4: 2, types.Int8: 3}
+	if rank[b.OID] > rank[a.OID] {
+		return types.Of(b.OID)
+	}
+	return types.Of(a.OID)
+}
