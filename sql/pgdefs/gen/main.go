@@ -163,7 +163,7 @@ var platformValues = map[string]string{
 }
 
 // splitInsert splits the values of an insert command: words, or quoted
-// strings with ” for a quote; _null_ is NULL.
+// strings in which a doubled single quote stands for one; _null_ is NULL.
 func splitInsert(s string) ([]*string, error) {
 	var out []*string
 	for i := 0; i < len(s); {
