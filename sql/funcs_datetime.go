@@ -1,0 +1,735 @@
+package sql
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// Date and time functions: date_trunc, extract/date_part, age, the make_*
+// constructors, justify_*, isfinite and timezone (AT TIME ZONE). to_char,
+// to_date and to_timestamp are in funcs_format.go.
+//
+// Values follow the types package: a timestamp is its wall clock held as
+// UTC, a timestamptz an instant shown in the session's time zone, a date a
+// midnight. Field-wise work on a timestamptz happens on its wall clock in
+// the session's zone, as in PostgreSQL.
+
+func init() {
+	register("localtime", overloaded(false, sig(types.Time, func(x *execCtx, _ []types.Value) (types.Value, error) {
+		w := x.now.In(x.location())
+		return types.TimeOfDay((int64(w.Hour()*3600+w.Minute()*60+w.Second()))*1e6 + int64(w.Nanosecond()/1000)), nil
+	})))
+	register("date_trunc", overloaded(true,
+		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+			return truncTimestamp(x, a[0].(string), a[1].(time.Time), true)
+		}, types.Text, types.Timestamptz),
+		sig(types.Timestamp, func(x *execCtx, a []types.Value) (types.Value, error) {
+			return truncTimestamp(x, a[0].(string), a[1].(time.Time), false)
+		}, types.Text, types.Timestamp),
+		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return truncInterval(a[0].(string), a[1].(types.IntervalValue))
+		}, types.Text, types.Interval),
+	))
+	extract := func(float bool) *builtin {
+		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+			return func(x *execCtx, a []types.Value) (types.Value, error) {
+				d, err := f(x, strings.ToLower(a[0].(string)), a[1])
+				if err != nil || d == nil {
+					return nil, err
+				}
+				if float {
+					f, _ := d.Float64()
+					return f, nil
+				}
+				return d, nil
+			}
+		}
+		ret := types.Numeric
+		if float {
+			ret = types.Float8
+		}
+		return overloaded(true,
+			sig(ret, wrap(extractDate), types.Text, types.Date),
+			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+				return extractTimestamp(x, u, v.(time.Time), true)
+			}), types.Text, types.Timestamptz),
+			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+				return extractTimestamp(x, u, v.(time.Time), false)
+			}), types.Text, types.Timestamp),
+			sig(ret, wrap(extractInterval), types.Text, types.Interval),
+			sig(ret, wrap(extractTime), types.Text, types.Time),
+		)
+	}
+	register("extract", extract(false))
+	register("date_part", extract(true))
+	register("age", overloaded(true,
+		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			return ageOf(wallClock(x, a[0].(time.Time), true), wallClock(x, a[1].(time.Time), true)), nil
+		}, types.Timestamptz, types.Timestamptz),
+		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return ageOf(a[0].(time.Time), a[1].(time.Time)), nil
+		}, types.Timestamp, types.Timestamp),
+		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			today := wallClock(x, x.now, true)
+			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+			return ageOf(midnight, wallClock(x, a[0].(time.Time), true)), nil
+		}, types.Timestamptz),
+		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			today := wallClock(x, x.now, true)
+			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+			return ageOf(midnight, a[0].(time.Time)), nil
+		}, types.Timestamp),
+	))
+	register("make_date", overloaded(true, sig(types.Date, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	}, types.Int4, types.Int4, types.Int4)))
+	register("make_time", overloaded(true, sig(types.Time, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		us, err := timeOfDayMicros(a[0].(int64), a[1].(int64), a[2].(float64))
+		return types.TimeOfDay(us), err
+	}, types.Int4, types.Int4, types.Float8)))
+	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return makeTimestamp(a, time.UTC)
+	}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8)))
+	register("make_timestamptz", overloaded(true,
+		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+			return makeTimestamp(a, x.location())
+		}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8),
+		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := types.LoadZone(a[6].(string))
+			if err != nil {
+				return nil, err
+			}
+			return makeTimestamp(a[:6], loc)
+		}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8, types.Text),
+	))
+	// make_interval(years, months, weeks, days, hours, mins, secs), each
+	// defaulting to 0.
+	var mk []fnOverload
+	for n := 0; n <= 7; n++ {
+		params := make([]types.OID, n)
+		for i := range params {
+			params[i] = types.Int4
+			if i == 6 {
+				params[i] = types.Float8
+			}
+		}
+		mk = append(mk, sig(types.Interval, makeInterval, params...))
+	}
+	register("make_interval", overloaded(true, mk...))
+	register("justify_days", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return justifyDays(a[0].(types.IntervalValue)), nil
+	}, types.Interval)))
+	register("justify_hours", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return justifyHours(a[0].(types.IntervalValue)), nil
+	}, types.Interval)))
+	register("justify_interval", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return justifyInterval(a[0].(types.IntervalValue)), nil
+	}, types.Interval)))
+	finite := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if t, ok := a[0].(time.Time); ok {
+			return types.IsInfinite(t) == 0, nil
+		}
+		return true, nil
+	}
+	register("isfinite", overloaded(true,
+		sig(types.Bool, finite, types.Date), sig(types.Bool, finite, types.Timestamptz),
+		sig(types.Bool, finite, types.Timestamp), sig(types.Bool, finite, types.Interval)))
+	register("timezone", overloaded(true,
+		sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return atZone(a[1].(time.Time), loc, true), nil
+		}, types.Text, types.Timestamptz),
+		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return atZone(a[1].(time.Time), loc, false), nil
+		}, types.Text, types.Timestamp),
+		sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return atZone(a[1].(time.Time), loc, true), nil
+		}, types.Interval, types.Timestamptz),
+		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return atZone(a[1].(time.Time), loc, false), nil
+		}, types.Interval, types.Timestamp),
+	))
+}
+
+// wallClock is a timestamp's fields: a timestamptz's in the session's time
+// zone, a timestamp's as stored.
+func wallClock(x *execCtx, t time.Time, zoned bool) time.Time {
+	if zoned && types.IsInfinite(t) == 0 {
+		return t.In(x.location())
+	}
+	return t
+}
+
+// unitAliases maps the spellings PostgreSQL accepts for a field to its
+// canonical name.
+var unitAliases = map[string]string{
+	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds", "useconds": "microseconds",
+	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds", "mseconds": "milliseconds",
+	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
+	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
+	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
+	"day": "day", "days": "day", "d": "day",
+	"week": "week", "weeks": "week", "w": "week",
+	"month": "month", "months": "month", "mon": "month", "mons": "month",
+	"quarter": "quarter", "qtr": "quarter",
+	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
+	"decade": "decade", "decades": "decade", "dec": "decade", "decs": "decade",
+	"century": "century", "centuries": "century", "c": "century", "cent": "century",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium", "millenniums": "millennium",
+	"dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear", "epoch": "epoch", "julian": "julian", "j": "julian",
+	"timezone": "timezone", "timezone_h": "timezone_hour", "timezone_hour": "timezone_hour", "timezone_m": "timezone_minute", "timezone_minute": "timezone_minute",
+}
+
+func unitNotRecognized(unit string, t types.OID) error {
+	return pgerror.New(pgerror.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, typeName(types.Of(t)))
+}
+
+func unitNotSupported(unit string, t types.OID) error {
+	return pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, typeName(types.Of(t)))
+}
+
+// truncTimestamp is date_trunc of a timestamp (or, zoned, a timestamptz,
+// truncated in the session's time zone).
+func truncTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (types.Value, error) {
+	typ := types.Timestamp
+	if zoned {
+		typ = types.Timestamptz
+	}
+	lower := strings.ToLower(unit)
+	u, ok := unitAliases[lower]
+	if !ok {
+		return nil, unitNotRecognized(lower, typ)
+	}
+	if types.IsInfinite(t) != 0 {
+		return t, nil
+	}
+	w := wallClock(x, t, zoned)
+	y, mo, d := w.Date()
+	h, mi, s := w.Clock()
+	ns := w.Nanosecond()
+	switch u {
+	case "microseconds":
+	case "milliseconds":
+		ns = ns / 1e6 * 1e6
+	case "second":
+		ns = 0
+	case "minute":
+		s, ns = 0, 0
+	case "hour":
+		mi, s, ns = 0, 0, 0
+	case "day":
+		h, mi, s, ns = 0, 0, 0, 0
+	case "week":
+		d -= (int(w.Weekday()) + 6) % 7
+		h, mi, s, ns = 0, 0, 0, 0
+	case "month", "quarter", "year", "decade", "century", "millennium":
+		d, h, mi, s, ns = 1, 0, 0, 0, 0
+		switch u {
+		case "quarter":
+			mo = (mo-1)/3*3 + 1
+		case "year":
+			mo = 1
+		case "decade":
+			mo, y = 1, floorDiv(y, 10)*10
+		case "century":
+			mo = 1
+			if y > 0 {
+				y = (y+99)/100*100 - 99
+			} else {
+				y = -((99-(y-1))/100*100 - 1)
+			}
+		case "millennium":
+			mo = 1
+			if y > 0 {
+				y = (y+999)/1000*1000 - 999
+			} else {
+				y = -((999-(y-1))/1000*1000 - 1)
+			}
+		}
+	default:
+		return nil, unitNotSupported(lower, typ)
+	}
+	out := time.Date(y, mo, d, h, mi, s, ns, w.Location())
+	if zoned {
+		return out.UTC(), nil
+	}
+	return out, nil
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// truncInterval is date_trunc of an interval.
+func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
+	lower := strings.ToLower(unit)
+	u, ok := unitAliases[lower]
+	if !ok {
+		return nil, unitNotRecognized(lower, types.Interval)
+	}
+	years, months := iv.Months/12, iv.Months%12
+	out := types.IntervalValue{}
+	timeFloor := func(per int64) int64 { return iv.Micros / per * per }
+	switch u {
+	case "millennium":
+		out.Months = years / 1000 * 1000 * 12
+	case "century":
+		out.Months = years / 100 * 100 * 12
+	case "decade":
+		out.Months = years / 10 * 10 * 12
+	case "year":
+		out.Months = years * 12
+	case "quarter":
+		out.Months = years*12 + months/3*3
+	case "month":
+		out.Months = iv.Months
+	case "day":
+		out.Months, out.Days = iv.Months, iv.Days
+	case "hour":
+		out.Months, out.Days, out.Micros = iv.Months, iv.Days, timeFloor(3600e6)
+	case "minute":
+		out.Months, out.Days, out.Micros = iv.Months, iv.Days, timeFloor(60e6)
+	case "second":
+		out.Months, out.Days, out.Micros = iv.Months, iv.Days, timeFloor(1e6)
+	case "milliseconds":
+		out.Months, out.Days, out.Micros = iv.Months, iv.Days, timeFloor(1e3)
+	case "microseconds":
+		out = iv
+	case "week":
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type interval", lower).
+			WithDetail("Months usually have fractional weeks.")
+	default:
+		return nil, unitNotSupported(lower, types.Interval)
+	}
+	return out, nil
+}
+
+// julianDay is the Julian day number of a calendar date.
+func julianDay(y int, m time.Month, d int) int64 {
+	return int64(types.Days(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))) + 2451545
+}
+
+// dateField computes the fields every date-like type shares; ok is false
+// for fields that are not about the date.
+func dateField(u string, w time.Time) (int64, bool) {
+	y, mo, d := w.Date()
+	switch u {
+	case "day":
+		return int64(d), true
+	case "month":
+		return int64(mo), true
+	case "year":
+		if y <= 0 {
+			return int64(y - 1), true // no year zero: 1 BC is -1
+		}
+		return int64(y), true
+	case "quarter":
+		return int64((mo-1)/3 + 1), true
+	case "week":
+		_, wk := w.ISOWeek()
+		return int64(wk), true
+	case "isoyear":
+		iy, _ := w.ISOWeek()
+		return int64(iy), true
+	case "decade":
+		return int64(floorDiv(y, 10)), true
+	case "century":
+		if y > 0 {
+			return int64((y + 99) / 100), true
+		}
+		return int64(-((99 - (y - 1)) / 100)), true
+	case "millennium":
+		if y > 0 {
+			return int64((y + 999) / 1000), true
+		}
+		return int64(-((999 - (y - 1)) / 1000)), true
+	case "dow":
+		return int64(w.Weekday()), true
+	case "isodow":
+		wd := int64(w.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		return wd, true
+	case "doy":
+		return int64(w.YearDay()), true
+	}
+	return 0, false
+}
+
+func extractDate(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+	u, ok := unitAliases[unit]
+	if !ok {
+		return nil, unitNotRecognized(unit, types.Date)
+	}
+	t := v.(time.Time)
+	if types.IsInfinite(t) != 0 {
+		return infiniteField(u, t, types.Date)
+	}
+	if n, ok := dateField(u, t); ok {
+		return apd.New(n, 0), nil
+	}
+	switch u {
+	case "epoch":
+		return apd.New(types.Days(t)*86400+946684800, 0), nil
+	case "julian":
+		return apd.New(julianDay(t.Date()), 0), nil
+	}
+	return nil, unitNotSupported(unit, types.Date)
+}
+
+// infiniteField is a field of an infinite date or timestamp: +-Infinity
+// for the fields that grow with time, NULL for the others.
+func infiniteField(u string, t time.Time, typ types.OID) (*apd.Decimal, error) {
+	switch u {
+	case "year", "decade", "century", "millennium", "julian", "isoyear", "epoch":
+		d := &apd.Decimal{Form: apd.Infinite}
+		d.Negative = types.IsInfinite(t) < 0
+		return d, nil
+	case "timezone", "timezone_hour", "timezone_minute":
+		if typ == types.Timestamptz {
+			return nil, nil
+		}
+		return nil, unitNotSupported(u, typ)
+	}
+	return nil, nil
+}
+
+func extractTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (*apd.Decimal, error) {
+	typ := types.Timestamp
+	if zoned {
+		typ = types.Timestamptz
+	}
+	u, ok := unitAliases[unit]
+	if !ok {
+		return nil, unitNotRecognized(unit, typ)
+	}
+	if types.IsInfinite(t) != 0 {
+		return infiniteField(u, t, typ)
+	}
+	w := wallClock(x, t, zoned)
+	if n, ok := dateField(u, w); ok {
+		return apd.New(n, 0), nil
+	}
+	secMicros := int64(w.Second())*1e6 + int64(w.Nanosecond()/1000)
+	switch u {
+	case "microseconds":
+		return apd.New(secMicros, 0), nil
+	case "milliseconds":
+		return apd.New(secMicros, -3), nil
+	case "second":
+		return apd.New(secMicros, -6), nil
+	case "minute":
+		return apd.New(int64(w.Minute()), 0), nil
+	case "hour":
+		return apd.New(int64(w.Hour()), 0), nil
+	case "epoch":
+		// Seconds since 1970-01-01 00:00 UTC (a timestamp's wall clock read
+		// as UTC), with six decimals.
+		return apd.New(types.Micros(t)+946684800e6, -6), nil
+	case "julian":
+		dayMicros := int64(w.Hour()*3600+w.Minute()*60)*1e6 + secMicros
+		frac := new(apd.Decimal)
+		if err := numericDivide(frac, apd.New(dayMicros, 0), apd.New(86400e6, 0)); err != nil {
+			return nil, err
+		}
+		out := new(apd.Decimal)
+		_, err := numericCtx.Add(out, apd.New(julianDay(w.Date()), 0), frac)
+		return out, err
+	case "timezone", "timezone_hour", "timezone_minute":
+		if !zoned {
+			return nil, unitNotSupported(unit, typ)
+		}
+		_, off := w.Zone()
+		switch u {
+		case "timezone_hour":
+			return apd.New(int64(off/3600), 0), nil
+		case "timezone_minute":
+			return apd.New(int64(off/60%60), 0), nil
+		}
+		return apd.New(int64(off), 0), nil
+	}
+	return nil, unitNotSupported(unit, typ)
+}
+
+func extractInterval(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+	u, ok := unitAliases[unit]
+	if !ok {
+		return nil, unitNotRecognized(unit, types.Interval)
+	}
+	iv := v.(types.IntervalValue)
+	years, months := int64(iv.Months/12), int64(iv.Months%12)
+	secMicros := iv.Micros % 60e6
+	switch u {
+	case "microseconds":
+		return apd.New(secMicros, 0), nil
+	case "milliseconds":
+		return apd.New(secMicros, -3), nil
+	case "second":
+		return apd.New(secMicros, -6), nil
+	case "minute":
+		return apd.New(iv.Micros/60e6%60, 0), nil
+	case "hour":
+		return apd.New(iv.Micros/3600e6, 0), nil
+	case "day":
+		return apd.New(int64(iv.Days), 0), nil
+	case "month":
+		return apd.New(months, 0), nil
+	case "quarter":
+		return apd.New(months/3+1, 0), nil
+	case "year":
+		return apd.New(years, 0), nil
+	case "decade":
+		return apd.New(years/10, 0), nil
+	case "century":
+		return apd.New(years/100, 0), nil
+	case "millennium":
+		return apd.New(years/1000, 0), nil
+	case "epoch":
+		// A year is 365.25 days of seconds, a month 30 days.
+		secs := 31557600*years + 30*86400*months + 86400*int64(iv.Days)
+		return apd.New(secs*1e6+iv.Micros, -6), nil
+	}
+	return nil, unitNotSupported(unit, types.Interval)
+}
+
+func extractTime(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+	u, ok := unitAliases[unit]
+	if !ok {
+		return nil, unitNotRecognized(unit, types.Time)
+	}
+	us := int64(v.(types.TimeOfDay))
+	switch u {
+	case "microseconds":
+		return apd.New(us%60e6, 0), nil
+	case "milliseconds":
+		return apd.New(us%60e6, -3), nil
+	case "second":
+		return apd.New(us%60e6, -6), nil
+	case "minute":
+		return apd.New(us/60e6%60, 0), nil
+	case "hour":
+		return apd.New(us/3600e6, 0), nil
+	case "epoch":
+		return apd.New(us, -6), nil
+	}
+	return nil, unitNotSupported(unit, types.Time)
+}
+
+// ageOf is PostgreSQL's age(): the field-wise difference of two wall
+// clocks, borrowing from the next larger field (a month borrows the length
+// of the month it starts from), with the sign of the whole.
+func ageOf(a, b time.Time) types.IntervalValue {
+	if types.IsInfinite(a) != 0 || types.IsInfinite(b) != 0 {
+		return types.IntervalValue{}
+	}
+	neg := a.Before(b)
+	y1, m1, d1 := a.Date()
+	y2, m2, d2 := b.Date()
+	usec := int64(a.Nanosecond()/1000 - b.Nanosecond()/1000)
+	sec := int64(a.Second() - b.Second())
+	min := int64(a.Minute() - b.Minute())
+	hour := int64(a.Hour() - b.Hour())
+	day := int64(d1 - d2)
+	mon := int64(m1 - m2)
+	year := int64(y1 - y2)
+	if neg {
+		usec, sec, min, hour, day, mon, year = -usec, -sec, -min, -hour, -day, -mon, -year
+	}
+	for usec < 0 {
+		usec += 1e6
+		sec--
+	}
+	for sec < 0 {
+		sec += 60
+		min--
+	}
+	for min < 0 {
+		min += 60
+		hour--
+	}
+	for hour < 0 {
+		hour += 24
+		day--
+	}
+	for day < 0 {
+		from := b
+		if neg {
+			from = a
+		}
+		day += int64(daysIn(from.Year(), from.Month()))
+		mon--
+	}
+	for mon < 0 {
+		mon += 12
+		year--
+	}
+	iv := types.IntervalValue{Months: int32(year*12 + mon), Days: int32(day), Micros: ((hour*60+min)*60+sec)*1e6 + usec}
+	if neg {
+		iv = types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
+	}
+	return iv
+}
+
+func daysIn(y int, m time.Month) int {
+	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+func makeDate(y, m, d int64) (types.Value, error) {
+	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+	}
+	if y < 0 {
+		y++ // 1 BC is year 0 of the proleptic calendar
+	}
+	return time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC), nil
+}
+
+func timeOfDayMicros(h, m int64, s float64) (int64, error) {
+	us := int64(math.Round(s * 1e6))
+	if h < 0 || h > 24 || m < 0 || m > 59 || s < 0 || s > 60 || (h == 24 && (m > 0 || us > 0)) {
+		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, m, types.FormatText(types.Of(types.Float8), s))
+	}
+	return (h*3600+m*60)*1e6 + us, nil
+}
+
+func makeTimestamp(a []types.Value, loc *time.Location) (types.Value, error) {
+	d, err := makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	if err != nil {
+		return nil, err
+	}
+	us, err := timeOfDayMicros(a[3].(int64), a[4].(int64), a[5].(float64))
+	if err != nil {
+		return nil, err
+	}
+	day := d.(time.Time)
+	if loc == time.UTC {
+		return day.Add(time.Duration(us) * time.Microsecond), nil
+	}
+	y, mo, dd := day.Date()
+	return types.LocalToUTC(y, mo, dd, 0, 0, 0, 0, loc).Add(time.Duration(us) * time.Microsecond), nil
+}
+
+func makeInterval(_ *execCtx, a []types.Value) (types.Value, error) {
+	field := func(i int) int64 {
+		if i < len(a) {
+			return a[i].(int64)
+		}
+		return 0
+	}
+	secs := 0.0
+	if len(a) == 7 {
+		secs = a[6].(float64)
+	}
+	return types.IntervalValue{
+		Months: int32(field(0)*12 + field(1)),
+		Days:   int32(field(2)*7 + field(3)),
+		Micros: (field(4)*60+field(5))*60e6 + int64(math.Round(secs*1e6)),
+	}, nil
+}
+
+func justifyDays(iv types.IntervalValue) types.IntervalValue {
+	whole := iv.Days / 30
+	iv.Days -= whole * 30
+	iv.Months += whole
+	switch {
+	case iv.Months > 0 && iv.Days < 0:
+		iv.Days += 30
+		iv.Months--
+	case iv.Months < 0 && iv.Days > 0:
+		iv.Days -= 30
+		iv.Months++
+	}
+	return iv
+}
+
+func justifyHours(iv types.IntervalValue) types.IntervalValue {
+	whole := iv.Micros / microsPerDay
+	iv.Micros -= whole * microsPerDay
+	iv.Days += int32(whole)
+	switch {
+	case iv.Days > 0 && iv.Micros < 0:
+		iv.Micros += microsPerDay
+		iv.Days--
+	case iv.Days < 0 && iv.Micros > 0:
+		iv.Micros -= microsPerDay
+		iv.Days++
+	}
+	return iv
+}
+
+func justifyInterval(iv types.IntervalValue) types.IntervalValue {
+	whole := iv.Micros / microsPerDay
+	iv.Micros -= whole * microsPerDay
+	iv.Days += int32(whole)
+	wholeMonths := iv.Days / 30
+	iv.Days -= wholeMonths * 30
+	iv.Months += wholeMonths
+	switch {
+	case iv.Months > 0 && (iv.Days < 0 || (iv.Days == 0 && iv.Micros < 0)):
+		iv.Days += 30
+		iv.Months--
+	case iv.Months < 0 && (iv.Days > 0 || (iv.Days == 0 && iv.Micros > 0)):
+		iv.Days -= 30
+		iv.Months++
+	}
+	switch {
+	case iv.Days > 0 && iv.Micros < 0:
+		iv.Micros += microsPerDay
+		iv.Days--
+	case iv.Days < 0 && iv.Micros > 0:
+		iv.Micros -= microsPerDay
+		iv.Days++
+	}
+	return iv
+}
+
+// zoneArg reads the zone of AT TIME ZONE / timezone(): a zone name, or an
+// interval giving the offset east of UTC.
+func zoneArg(v types.Value) (*time.Location, error) {
+	switch z := v.(type) {
+	case types.IntervalValue:
+		if z.Months != 0 || z.Days != 0 {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", types.FormatText(types.Of(types.Interval), z))
+		}
+		return time.FixedZone("", int(z.Micros/1e6)), nil
+	}
+	return types.LoadZone(v.(string))
+}
+
+// atZone is AT TIME ZONE: a timestamptz becomes the wall clock it shows
+// in loc (toWall), a timestamp's wall clock is read as a time in loc.
+func atZone(t time.Time, loc *time.Location, toWall bool) time.Time {
+	if types.IsInfinite(t) != 0 {
+		return t
+	}
+	if toWall {
+		return wallClockUTC(t.In(loc))
+	}
+	return types.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+}
