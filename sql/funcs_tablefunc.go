@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -141,6 +142,30 @@ func init() {
 		rows := make([]Row, len(arr.Elems))
 		for i, e := range arr.Elems {
 			rows[i] = Row{e, int64(i + 1)}
+		}
+		return rows, nil
+	}}
+}
+
+func init() {
+	// pg_get_keywords() lists the keywords of the SQL front end, with
+	// PostgreSQL's category codes and descriptions (psql's tab completion
+	// and tools that quote identifiers read it).
+	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
+		'T': "reserved (can be function or type name)", 'R': "reserved"}
+	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 0 {
+			return nil, nil, errNoFunction
+		}
+		return nil, procOutColumns("pg_get_keywords"), nil
+	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
+		var rows []Row
+		for _, k := range parse.Keywords() {
+			bareDesc := "requires AS"
+			if k.BareLabel {
+				bareDesc = "can be bare label"
+			}
+			rows = append(rows, Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
 		}
 		return rows, nil
 	}}
