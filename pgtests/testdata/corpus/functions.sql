@@ -605,3 +605,37 @@ SELECT DATE '2024-01-31' + interval '1 month' AS a, DATE '2024-03-31' - interval
 a:timestamp | b:timestamp | c:timestamp
 2024-02-29 00:00:00 | 2024-02-29 00:00:00 | 2024-03-01 10:00:00
 SELECT 1
+
+SELECT to_char(0, '999') AS a, to_char(0.5, '999.9') AS b, to_char(12345, '999') AS c, to_char(-485, '999S') AS d, to_char(485, 'S999') AS e, to_char(-485, '999PR') AS f, to_char(3.14159, 'FM990.99') AS g, to_char(1.5, 'FM999.99') AS h
+----
+a:text | b:text | c:text | d:text | e:text | f:text | g:text | h:text
+"   0" | "    .5" | " ###" | 485- | +485 | <485> | 3.14 | 1.5
+SELECT 1
+
+SELECT to_char(-0.5, '9.99') AS a, to_char(1234.567, '9G999D99') AS b, to_char(7, '99th') AS c, to_char(-7, 'MI99') AS d, to_char(42::float8, '999.999') AS e
+----
+a:text | b:text | c:text | d:text | e:text
+" -.50" | " 1,234.57" | "  7th" | - 7 | "  42.000"
+SELECT 1
+
+SELECT to_char(TIMESTAMP '2024-12-31 23:59:59', 'DDD IW IYYY "week" W') AS a, to_char(TIMESTAMP '2024-01-02 00:05:00', 'hh24:mi am DDth Dy mon') AS b, to_char(TIMESTAMPTZ '2024-06-01 12:00+00', 'YYYY-MM-DD"T"HH24:MI:SSOF') AS c
+----
+a:text | b:text | c:text
+366 01 2025 week 5 | 00:05 am 02nd Tue jan | 2024-06-01T12:00:00+00
+SELECT 1
+
+SELECT to_char(interval '2 days 03:04:05', 'DD HH24:MI:SS') AS a, to_char(DATE '2024-03-05', 'FMMonth FMDDth, YYYY') AS b
+----
+a:text | b:text
+02 03:04:05 | March 5th, 2024
+SELECT 1
+
+SELECT to_date('2024-13-01', 'YYYY-MM-DD')
+----
+ERROR 22008: date/time field value out of range: "2024-13-01"
+
+SELECT to_date('March 5 2024', 'Month DD YYYY') AS a, to_timestamp('05/03/2024 09:30 PM', 'DD/MM/YYYY HH12:MI AM') AS b
+----
+a:date | b:timestamptz
+2024-03-05 | 2024-03-05 21:30:00+00
+SELECT 1

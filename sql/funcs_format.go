@@ -1,0 +1,749 @@
+package sql
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// to_char, to_date and to_timestamp: PostgreSQL's template formatting
+// (formatting.c). A template is read into nodes, keywords (YYYY, Month,
+// HH24, 9, 0, ...) and literal text; FM before a keyword drops its padding,
+// TH/th after a numeric one adds an ordinal suffix.
+
+func init() {
+	dt := func(zoned bool) func(x *execCtx, a []types.Value) (types.Value, error) {
+		return func(x *execCtx, a []types.Value) (types.Value, error) {
+			t := a[0].(time.Time)
+			if types.IsInfinite(t) != 0 {
+				return nil, nil
+			}
+			return formatDateTime(wallClock(x, t, zoned), a[1].(string), zoned), nil
+		}
+	}
+	num := func(x *execCtx, a []types.Value) (types.Value, error) {
+		return formatNumber(a[0], a[1].(string))
+	}
+	register("to_char", overloaded(true,
+		sig(types.Text, dt(true), types.Timestamptz, types.Text),
+		sig(types.Text, dt(false), types.Timestamp, types.Text),
+		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return formatInterval(a[0].(types.IntervalValue), a[1].(string)), nil
+		}, types.Interval, types.Text),
+		sig(types.Text, num, types.Int4, types.Text),
+		sig(types.Text, num, types.Int8, types.Text),
+		sig(types.Text, num, types.Numeric, types.Text),
+		sig(types.Text, num, types.Float8, types.Text),
+		sig(types.Text, num, types.Float4, types.Text),
+	))
+	register("to_date", overloaded(true, sig(types.Date, func(x *execCtx, a []types.Value) (types.Value, error) {
+		f, err := parseDateTime(a[0].(string), a[1].(string))
+		if err != nil {
+			return nil, err
+		}
+		return makeDate(int64(f.year), int64(f.month), int64(f.day))
+	}, types.Text, types.Text)))
+	register("to_timestamp", overloaded(true,
+		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+			f, err := parseDateTime(a[0].(string), a[1].(string))
+			if err != nil {
+				return nil, err
+			}
+			d, err := makeDate(int64(f.year), int64(f.month), int64(f.day))
+			if err != nil {
+				return nil, err
+			}
+			day := d.(time.Time)
+			loc := x.location()
+			if f.zone != nil {
+				loc = f.zone
+			}
+			return types.LocalToUTC(day.Year(), day.Month(), day.Day(), f.hour, f.minute, f.second, f.micro*1000, loc), nil
+		}, types.Text, types.Text),
+		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			s := a[0].(float64)
+			switch {
+			case math.IsInf(s, 1):
+				return types.FromMicros(math.MaxInt64), nil
+			case math.IsInf(s, -1):
+				return types.FromMicros(math.MinInt64), nil
+			case math.IsNaN(s):
+				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp cannot be NaN")
+			}
+			return time.Unix(0, 0).UTC().Add(time.Duration(math.Round(s*1e6)) * time.Microsecond), nil
+		}, types.Float8),
+	))
+}
+
+// templateNode is one element of a template.
+type templateNode struct {
+	key     string // the keyword as written, "" for literal text
+	text    string // literal text
+	fm      bool   // FM before the keyword
+	ordinal string // "TH", "th" or ""
+}
+
+// dateKeywords are the datetime template keywords, longest first so that
+// HH24 is not read as HH.
+var dateKeywords = []string{
+	"Y,YYY", "y,yyy", "YYYY", "yyyy", "A.D.", "a.d.", "A.M.", "a.m.", "B.C.", "b.c.", "P.M.", "p.m.",
+	"HH24", "hh24", "HH12", "hh12", "IDDD", "iddd", "IYYY", "iyyy", "MONTH", "Month", "month",
+	"SSSSS", "sssss", "SSSS", "ssss", "DAY", "Day", "day", "DDD", "ddd", "IYY", "iyy", "MON", "Mon", "mon", "YYY", "yyy",
+	"AD", "ad", "AM", "am", "BC", "bc", "CC", "cc", "DD", "dd", "DY", "Dy", "dy", "HH", "hh", "ID", "id", "IW", "iw",
+	"IY", "iy", "MI", "mi", "MM", "mm", "MS", "ms", "OF", "of", "PM", "pm", "RM", "rm", "SS", "ss", "TZ", "tz", "US", "us",
+	"WW", "ww", "YY", "yy", "D", "d", "I", "i", "J", "j", "Q", "q", "W", "w", "Y", "y",
+}
+
+// parseTemplate splits a template into keywords and literal text.
+func parseTemplate(tmpl string, keywords []string) []templateNode {
+	var nodes []templateNode
+	lit := func(s string) {
+		if n := len(nodes); n > 0 && nodes[n-1].key == "" {
+			nodes[n-1].text += s
+			return
+		}
+		nodes = append(nodes, templateNode{text: s})
+	}
+	fm := false
+	for i := 0; i < len(tmpl); {
+		switch {
+		case strings.HasPrefix(tmpl[i:], "FM") || strings.HasPrefix(tmpl[i:], "fm"):
+			fm = true
+			i += 2
+			continue
+		case tmpl[i] == '"':
+			j := i + 1
+			var sb strings.Builder
+			for j < len(tmpl) && tmpl[j] != '"' {
+				if tmpl[j] == '\\' && j+1 < len(tmpl) {
+					j++
+				}
+				sb.WriteByte(tmpl[j])
+				j++
+			}
+			lit(sb.String())
+			i = j + 1
+			continue
+		case tmpl[i] == '\\' && i+1 < len(tmpl):
+			lit(tmpl[i+1 : i+2])
+			i += 2
+			continue
+		}
+		matched := ""
+		for _, k := range keywords {
+			if strings.HasPrefix(tmpl[i:], k) {
+				matched = k
+				break
+			}
+		}
+		if matched == "" {
+			lit(tmpl[i : i+1])
+			i++
+			continue
+		}
+		n := templateNode{key: matched, fm: fm}
+		fm = false
+		i += len(matched)
+		if strings.HasPrefix(tmpl[i:], "TH") || strings.HasPrefix(tmpl[i:], "th") {
+			n.ordinal = tmpl[i : i+2]
+			i += 2
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+// ordinalSuffix is the English ordinal suffix of n.
+func ordinalSuffix(n int64, upper bool) string {
+	s := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			s = "st"
+		case 2:
+			s = "nd"
+		case 3:
+			s = "rd"
+		}
+	}
+	if upper {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// caseLike gives a name the capitalization of the keyword: MONTH, Month or
+// month.
+func caseLike(key, name string) string {
+	switch {
+	case key == strings.ToUpper(key):
+		return strings.ToUpper(name)
+	case key == strings.ToLower(key):
+		return strings.ToLower(name)
+	}
+	return name
+}
+
+var romanMonths = []string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+// formatDateTime is to_char of a wall clock; zoned adds the zone fields.
+func formatDateTime(w time.Time, tmpl string, zoned bool) string {
+	var sb strings.Builder
+	y, mo, d := w.Date()
+	year := y
+	if year <= 0 {
+		year = 1 - year // BC years count from 1
+	}
+	num := func(n int64, width int, nd templateNode) {
+		s := strconv.FormatInt(n, 10)
+		if !nd.fm && len(s) < width {
+			s = strings.Repeat("0", width-len(s)) + s
+		}
+		sb.WriteString(s)
+		if nd.ordinal != "" {
+			sb.WriteString(ordinalSuffix(n, nd.ordinal == "TH"))
+		}
+	}
+	name := func(s string, nd templateNode, pad int) {
+		s = caseLike(nd.key, s)
+		if !nd.fm && len(s) < pad {
+			s += strings.Repeat(" ", pad-len(s))
+		}
+		sb.WriteString(s)
+	}
+	hour12 := w.Hour() % 12
+	if hour12 == 0 {
+		hour12 = 12
+	}
+	isoYear, isoWeek := w.ISOWeek()
+	for _, nd := range parseTemplate(tmpl, dateKeywords) {
+		switch strings.ToUpper(nd.key) {
+		case "":
+			sb.WriteString(nd.text)
+		case "Y,YYY":
+			sb.WriteString(strconv.Itoa(year/1000) + "," + strconv.FormatInt(int64(year%1000)+1000, 10)[1:])
+		case "YYYY":
+			num(int64(year), 4, nd)
+		case "YYY":
+			num(int64(year%1000), 3, nd)
+		case "YY":
+			num(int64(year%100), 2, nd)
+		case "Y":
+			num(int64(year%10), 1, nd)
+		case "IYYY":
+			num(int64(isoYear), 4, nd)
+		case "IYY":
+			num(int64(isoYear%1000), 3, nd)
+		case "IY":
+			num(int64(isoYear%100), 2, nd)
+		case "I":
+			num(int64(isoYear%10), 1, nd)
+		case "MM":
+			num(int64(mo), 2, nd)
+		case "DD":
+			num(int64(d), 2, nd)
+		case "DDD":
+			num(int64(w.YearDay()), 3, nd)
+		case "IDDD":
+			num(int64((isoWeek-1)*7+(int(w.Weekday())+6)%7+1), 3, nd)
+		case "D":
+			num(int64(w.Weekday())+1, 1, nd)
+		case "ID":
+			num(int64((int(w.Weekday())+6)%7+1), 1, nd)
+		case "W":
+			num(int64((d-1)/7+1), 1, nd)
+		case "WW":
+			num(int64((w.YearDay()-1)/7+1), 2, nd)
+		case "IW":
+			num(int64(isoWeek), 2, nd)
+		case "Q":
+			num(int64((mo-1)/3+1), 1, nd)
+		case "CC":
+			cc := (year + 99) / 100
+			if y <= 0 {
+				cc = -cc
+			}
+			num(int64(cc), 2, nd)
+		case "J":
+			num(julianDay(y, mo, d), 1, nd)
+		case "HH", "HH12":
+			num(int64(hour12), 2, nd)
+		case "HH24":
+			num(int64(w.Hour()), 2, nd)
+		case "MI":
+			num(int64(w.Minute()), 2, nd)
+		case "SS":
+			num(int64(w.Second()), 2, nd)
+		case "SSSS", "SSSSS":
+			num(int64(w.Hour()*3600+w.Minute()*60+w.Second()), 1, nd)
+		case "MS":
+			num(int64(w.Nanosecond()/1e6), 3, nd)
+		case "US":
+			num(int64(w.Nanosecond()/1e3), 6, nd)
+		case "AM", "PM":
+			s := "AM"
+			if w.Hour() >= 12 {
+				s = "PM"
+			}
+			sb.WriteString(caseLike(nd.key, s))
+		case "A.M.", "P.M.":
+			s := "A.M."
+			if w.Hour() >= 12 {
+				s = "P.M."
+			}
+			sb.WriteString(caseLike(nd.key, s))
+		case "AD", "BC":
+			s := "AD"
+			if y <= 0 {
+				s = "BC"
+			}
+			sb.WriteString(caseLike(nd.key, s))
+		case "A.D.", "B.C.":
+			s := "A.D."
+			if y <= 0 {
+				s = "B.C."
+			}
+			sb.WriteString(caseLike(nd.key, s))
+		case "MONTH":
+			name(mo.String(), nd, 9)
+		case "MON":
+			name(mo.String()[:3], nd, 0)
+		case "DAY":
+			name(w.Weekday().String(), nd, 9)
+		case "DY":
+			name(w.Weekday().String()[:3], nd, 0)
+		case "RM":
+			name(romanMonths[mo-1], nd, 4)
+		case "TZ":
+			if zoned {
+				abbr, _ := w.Zone()
+				sb.WriteString(caseLike(nd.key, abbr))
+			}
+		case "OF":
+			if zoned {
+				_, off := w.Zone()
+				sign := "+"
+				if off < 0 {
+					sign, off = "-", -off
+				}
+				sb.WriteString(sign + twoDigits(off/3600))
+				if off%3600 != 0 {
+					sb.WriteString(":" + twoDigits(off%3600/60))
+				}
+			}
+		}
+	}
+	return sb.String()
+}
+
+func twoDigits(n int) string {
+	if n < 10 {
+		return "0" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// formatInterval is to_char of an interval: its fields in the template's
+// places (hours may exceed 24, days are the interval's own).
+func formatInterval(iv types.IntervalValue, tmpl string) string {
+	us := iv.Micros
+	neg := us < 0
+	if neg {
+		us = -us
+	}
+	h, m, s := us/3600e6, us/60e6%60, us/1e6%60
+	years, months := int64(iv.Months/12), int64(iv.Months%12)
+	var sb strings.Builder
+	num := func(n int64, width int, nd templateNode) {
+		str := strconv.FormatInt(n, 10)
+		if !nd.fm && len(str) < width {
+			str = strings.Repeat("0", width-len(str)) + str
+		}
+		sb.WriteString(str)
+	}
+	for _, nd := range parseTemplate(tmpl, dateKeywords) {
+		switch strings.ToUpper(nd.key) {
+		case "":
+			sb.WriteString(nd.text)
+		case "YYYY", "YYY", "YY", "Y":
+			num(years, len(nd.key), nd)
+		case "MM":
+			num(months, 2, nd)
+		case "DD", "D", "DDD":
+			num(int64(iv.Days), 2, nd)
+		case "HH", "HH12":
+			num(h%12, 2, nd)
+		case "HH24":
+			num(h, 2, nd)
+		case "MI":
+			num(m, 2, nd)
+		case "SS":
+			num(s, 2, nd)
+		case "MS":
+			num(us/1000%1000, 3, nd)
+		case "US":
+			num(us%1e6, 6, nd)
+		default:
+			sb.WriteString(nd.key)
+		}
+	}
+	return sb.String()
+}
+
+// numberTemplate is a parsed numeric template.
+type numberTemplate struct {
+	intPos  []byte // '9', '0' and ',' (group separator) before the point, in order
+	frac    []byte // '9' and '0' after the point
+	point   bool
+	fm      bool
+	sign    string // "", "S<", "S>", "MI<", "MI>", "PL<", "PL>", "SG<", "SG>", "PR"
+	ordinal string // "TH" or "th" after the digits
+}
+
+// formatNumber is to_char of a number.
+func formatNumber(v types.Value, tmpl string) (types.Value, error) {
+	var d *apd.Decimal
+	switch n := v.(type) {
+	case int64:
+		d = apd.New(n, 0)
+	case float64:
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			d = &apd.Decimal{Form: apd.NaN}
+		} else {
+			var err error
+			if d, _, err = apd.NewFromString(strconv.FormatFloat(n, 'f', -1, 64)); err != nil {
+				return nil, err
+			}
+		}
+	case *apd.Decimal:
+		d = n
+	}
+	t := numberTemplate{}
+	seenDigits := false
+	up := strings.ToUpper(tmpl)
+	for i := 0; i < len(tmpl); {
+		switch {
+		case strings.HasPrefix(up[i:], "FM"):
+			t.fm = true
+			i += 2
+		case up[i] == '9' || up[i] == '0':
+			if t.point {
+				t.frac = append(t.frac, up[i])
+			} else {
+				t.intPos = append(t.intPos, up[i])
+			}
+			seenDigits = true
+			i++
+		case up[i] == '.' || up[i] == 'D':
+			t.point = true
+			i++
+		case up[i] == ',' || up[i] == 'G':
+			if !t.point {
+				t.intPos = append(t.intPos, ',')
+			}
+			i++
+		case strings.HasPrefix(up[i:], "MI"), strings.HasPrefix(up[i:], "PL"), strings.HasPrefix(up[i:], "SG"):
+			t.sign = up[i:i+2] + map[bool]string{false: "<", true: ">"}[seenDigits]
+			i += 2
+		case strings.HasPrefix(up[i:], "TH"):
+			t.ordinal = tmpl[i : i+2]
+			i += 2
+		case strings.HasPrefix(up[i:], "PR"):
+			t.sign = "PR"
+			i += 2
+		case up[i] == 'S':
+			t.sign = "S" + map[bool]string{false: "<", true: ">"}[seenDigits]
+			i++
+		default:
+			i++ // other template characters are not supported and print nothing
+		}
+	}
+	intDigits := 0
+	for _, c := range t.intPos {
+		if c != ',' {
+			intDigits++
+		}
+	}
+	neg := d.Negative && !d.IsZero()
+	abs := new(apd.Decimal).Abs(d)
+	if d.Form == apd.Finite {
+		if err := roundScale(abs, len(t.frac)); err != nil {
+			return nil, err
+		}
+	}
+	text := abs.Text('f')
+	ip, fp := text, ""
+	if i := strings.IndexByte(text, '.'); i >= 0 {
+		ip, fp = text[:i], text[i+1:]
+	}
+	fp += strings.Repeat("0", max(0, len(t.frac)-len(fp)))
+	overflow := d.Form != apd.Finite || (ip != "0" && len(ip) > intDigits)
+	if ip == "0" {
+		ip = ""
+	}
+	var body strings.Builder
+	started := false
+	digitIdx := intDigits - len(ip) // digits of ip start at this int position
+	pos := 0
+	for _, c := range t.intPos {
+		if c == ',' {
+			switch {
+			case overflow:
+				body.WriteByte(',')
+			case started:
+				body.WriteByte(',')
+			case !t.fm:
+				body.WriteByte(' ')
+			}
+			continue
+		}
+		switch {
+		case overflow:
+			body.WriteByte('#')
+		case pos >= digitIdx:
+			body.WriteByte(ip[pos-digitIdx])
+			started = true
+		case c == '0':
+			body.WriteByte('0')
+			started = true
+		case !t.fm:
+			body.WriteByte(' ')
+		}
+		pos++
+	}
+	if !overflow && !started && (!t.point || len(t.frac) == 0) && intDigits > 0 {
+		// A zero prints its last digit: to_char(0, '999') is "   0".
+		s := body.String()
+		body.Reset()
+		if len(s) > 0 {
+			body.WriteString(s[:len(s)-1])
+		}
+		body.WriteByte('0')
+	}
+	if t.point {
+		body.WriteByte('.')
+		fracOut := []byte(fp)
+		if overflow {
+			fracOut = []byte(strings.Repeat("#", len(t.frac)))
+		} else if t.fm {
+			// FM drops the trailing zeros that stand in 9 positions.
+			n := len(fracOut)
+			for n > 0 && t.frac[n-1] == '9' && fracOut[n-1] == '0' {
+				n--
+			}
+			fracOut = fracOut[:n]
+		}
+		body.Write(fracOut)
+	}
+	out := body.String()
+	if t.ordinal != "" && !neg && !overflow {
+		// TH suffixes the integer part; negative numbers get none.
+		n, _ := strconv.ParseInt("0"+ip, 10, 64)
+		out += ordinalSuffix(n, t.ordinal == "TH")
+	}
+	// The sign goes next to the first digit (or where the template says).
+	lead := strings.IndexFunc(out, func(r rune) bool { return r != ' ' })
+	if lead < 0 {
+		lead = len(out)
+	}
+	signChar := func(plus string) string {
+		if neg {
+			return "-"
+		}
+		return plus
+	}
+	switch t.sign {
+	case "":
+		if t.fm {
+			return signChar("") + strings.TrimLeft(out, " "), nil
+		}
+		return out[:lead] + signChar(" ") + out[lead:], nil
+	case "S<":
+		return out[:lead] + signChar("+") + out[lead:], nil
+	case "S>":
+		return out + signChar("+"), nil
+	case "MI<":
+		return signChar(" ") + out, nil
+	case "MI>":
+		return out + signChar(" "), nil
+	case "PL<":
+		return map[bool]string{true: "-", false: "+"}[neg] + out, nil
+	case "PL>":
+		return out + map[bool]string{true: "-", false: "+"}[neg], nil
+	case "SG<":
+		return map[bool]string{true: "-", false: "+"}[neg] + out, nil
+	case "SG>":
+		return out + map[bool]string{true: "-", false: "+"}[neg], nil
+	case "PR":
+		if neg {
+			return "<" + out[lead:] + ">", nil
+		}
+		return " " + out + " ", nil
+	}
+	return out, nil
+}
+
+// parsedDateTime is what to_date / to_timestamp read.
+type parsedDateTime struct {
+	year, month, day            int
+	hour, minute, second, micro int
+	pm, hasAMPM                 bool
+	zone                        *time.Location
+}
+
+// parseDateTime reads input against a template as PostgreSQL does outside
+// FX mode: a template separator matches any one separator (or none),
+// spaces are skipped, numbers take at most their field's width.
+func parseDateTime(input, tmpl string) (*parsedDateTime, error) {
+	f := &parsedDateTime{year: 1, month: 1, day: 1}
+	in := input
+	skipSpaces := func() {
+		in = strings.TrimLeft(in, " ")
+	}
+	readNum := func(key string, width int) (int, error) {
+		skipSpaces()
+		sign := 1
+		if strings.HasPrefix(in, "-") && (key == "YYYY" || key == "Y,YYY") {
+			sign, in = -1, in[1:]
+		}
+		n := 0
+		for n < len(in) && n < width && in[n] >= '0' && in[n] <= '9' {
+			n++
+		}
+		if n == 0 {
+			return 0, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", firstWord(in), key).
+				WithDetail("Value must be an integer.")
+		}
+		v, _ := strconv.Atoi(in[:n])
+		in = in[n:]
+		return sign * v, nil
+	}
+	readName := func(key string, names []string, n int) (int, error) {
+		skipSpaces()
+		for i, nm := range names {
+			cand := nm
+			if n > 0 {
+				cand = nm[:n]
+			}
+			if len(in) >= len(cand) && strings.EqualFold(in[:len(cand)], cand) {
+				in = in[len(cand):]
+				return i, nil
+			}
+		}
+		return 0, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", firstWord(in), key).
+			WithDetail("The given value did not match any of the allowed values for this field.")
+	}
+	months := []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	days := []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	var err error
+	for _, nd := range parseTemplate(tmpl, dateKeywords) {
+		key := strings.ToUpper(nd.key)
+		switch key {
+		case "":
+			for _, c := range nd.text {
+				switch {
+				case c == ' ':
+					skipSpaces()
+				case len(in) > 0 && !isAlnum(in[0]):
+					in = in[1:]
+				}
+			}
+			continue
+		case "YYYY", "IYYY":
+			f.year, err = readNum(key, 4)
+		case "YYY", "IYY":
+			f.year, err = readNum(key, 3)
+			f.year += 2000
+		case "YY", "IY":
+			f.year, err = readNum(key, 2)
+			if f.year < 70 {
+				f.year += 2000
+			} else {
+				f.year += 1900
+			}
+		case "MM":
+			f.month, err = readNum(key, 2)
+		case "DD":
+			f.day, err = readNum(key, 2)
+		case "HH", "HH12", "HH24":
+			f.hour, err = readNum(key, 2)
+		case "MI":
+			f.minute, err = readNum(key, 2)
+		case "SS":
+			f.second, err = readNum(key, 2)
+		case "MS":
+			var ms int
+			ms, err = readNum(key, 3)
+			f.micro = ms * 1000
+		case "US":
+			f.micro, err = readNum(key, 6)
+		case "MONTH":
+			var m int
+			m, err = readName(nd.key, months, 0)
+			f.month = m + 1
+		case "MON":
+			var m int
+			m, err = readName(nd.key, months, 3)
+			f.month = m + 1
+		case "DAY":
+			_, err = readName(nd.key, days, 0)
+		case "DY":
+			_, err = readName(nd.key, days, 3)
+		case "AM", "PM", "A.M.", "P.M.":
+			skipSpaces()
+			f.hasAMPM = true
+			switch up := strings.ToUpper(in); {
+			case strings.HasPrefix(up, "PM"), strings.HasPrefix(up, "P.M."):
+				f.pm = true
+			case strings.HasPrefix(up, "AM"), strings.HasPrefix(up, "A.M."):
+			default:
+				return nil, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", firstWord(in), nd.key)
+			}
+			in = in[min(len(in), len(strings.ReplaceAll(nd.key, ".", ""))+strings.Count(nd.key, ".")):]
+		case "TZ":
+			skipSpaces()
+			w := firstWord(in)
+			if f.zone, err = types.LoadZone(w); err == nil {
+				in = in[len(w):]
+			}
+		default:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "formatting field \"%s\" is only supported in to_char", nd.key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if f.hasAMPM {
+		if f.hour < 1 || f.hour > 12 {
+			return nil, pgerror.New(pgerror.InvalidDatetimeFormat, "hour \"%d\" is invalid for the 12-hour clock", f.hour).
+				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
+		}
+		f.hour %= 12
+		if f.pm {
+			f.hour += 12
+		}
+	}
+	if f.month < 1 || f.month > 12 || f.day < 1 || f.day > daysIn(f.year, time.Month(f.month)) ||
+		f.hour > 24 || f.minute > 59 || f.second > 60 {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", input)
+	}
+	return f, nil
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func firstWord(s string) string {
+	s = strings.TrimLeft(s, " ")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
