@@ -27,6 +27,46 @@ import (
 //     prints it again from its parse tree.
 //   - FOREIGN KEY constraints are not supported by cdcdb yet.
 func TestPsqlMetaCommandsMatchPostgres(t *testing.T) {
+	outputs := runOnBothWithSchema(t, "commands.sql")
+	got, want := outputs["cdcdb"], outputs["postgres15"]
+	for _, must := range []string{`Table "s.tgt"`, "__start_at", `Table "public.customers"`, "List of roles", "Timing is on."} {
+		if !strings.Contains(want, must) {
+			t.Fatalf("PostgreSQL's output lacks %q; the commands do not test what they should:\n%s", must, want)
+		}
+	}
+	if got != want {
+		t.Errorf("psql output differs from PostgreSQL 15's:\n%s", lineDiff(want, got))
+	}
+}
+
+// The catalog as introspection queries see it (testdata/psqlmeta/
+// catalog_queries.sql): pg_catalog's and information_schema's column sets,
+// the schema's relations, columns, defaults, indexes, constraints and
+// comments through pg_class, pg_attribute, pg_attrdef, pg_index,
+// pg_constraint and pg_description, the reg* casts, the catalog functions,
+// the system views and the information_schema views, all equal to
+// PostgreSQL 15's answers for the same schema.
+func TestCatalogQueriesMatchPostgres(t *testing.T) {
+	outputs := runOnBothWithSchema(t, "catalog_queries.sql", "-A")
+	got, want := outputs["cdcdb"], outputs["postgres15"]
+	for _, must := range []string{"pg_class|33|relpartbound|pg_node_tree", "customers|3|email|text",
+		"CREATE UNIQUE INDEX orders_customer_placed ON public.orders USING btree (customer_id, placed DESC)",
+		"s|tgt|__end_at|5||YES|integer"} {
+		if !strings.Contains(want, must) {
+			t.Fatalf("PostgreSQL's output lacks %q; the queries do not test what they should:\n%s", must, want)
+		}
+	}
+	if got != want {
+		t.Errorf("catalog queries answer differently from PostgreSQL 15:\n%s", lineDiff(want, got))
+	}
+}
+
+// runOnBothWithSchema makes testdata/psqlmeta/schema.sql (and the
+// streaming table s.tgt) on a fresh cdcdb and a fresh PostgreSQL 15
+// database, runs a psql script of that directory on both, and returns each
+// server's output with \timing's durations normalized.
+func runOnBothWithSchema(t *testing.T, script string, psqlArgs ...string) map[string]string {
+	t.Helper()
 	if againstPostgres() {
 		t.Skip("compares cdcdb with PostgreSQL; nothing to compare against itself")
 	}
@@ -34,7 +74,7 @@ func TestPsqlMetaCommandsMatchPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commands, err := filepath.Abs(filepath.Join("testdata", "psqlmeta", "commands.sql"))
+	commands, err := filepath.Abs(filepath.Join("testdata", "psqlmeta", script))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,21 +99,13 @@ CREATE FLOW f AS AUTO CDC INTO s.tgt FROM stream(s.src) KEYS (id) SEQUENCE BY se
 		if res := runPsql(t, to, dir, "-q", "-f", setup); res.exitCode != 0 {
 			t.Fatalf("%s: setup failed (exit %d):\n%s%s", to.name, res.exitCode, res.stdout, res.stderr)
 		}
-		res := runPsql(t, to, dir, "-f", commands)
+		res := runPsql(t, to, dir, append(append([]string(nil), psqlArgs...), "-f", commands)...)
 		if res.exitCode != 0 || res.stderr != "" {
 			t.Fatalf("%s: psql failed (exit %d):\nstderr:\n%s\nstdout:\n%s", to.name, res.exitCode, res.stderr, res.stdout)
 		}
 		outputs[to.name] = normalizeTiming(res.stdout)
 	}
-	got, want := outputs["cdcdb"], outputs["postgres15"]
-	for _, must := range []string{`Table "s.tgt"`, "__start_at", `Table "public.customers"`, "List of roles", "Timing is on."} {
-		if !strings.Contains(want, must) {
-			t.Fatalf("PostgreSQL's output lacks %q; the commands do not test what they should:\n%s", must, want)
-		}
-	}
-	if got != want {
-		t.Errorf("psql output differs from PostgreSQL 15's:\n%s", lineDiff(want, got))
-	}
+	return outputs
 }
 
 var timingLine = regexp.MustCompile(`(?m)^Time: [0-9.]+ ms$`)

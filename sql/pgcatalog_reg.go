@@ -94,6 +94,9 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 			name = name[:i] // regprocedure's argument list: the first by name
 		}
 		parts := splitQualifiedName(name)
+		if oid == types.Regproc && countStaticRows("pg_proc", "proname", parts[len(parts)-1]) > 1 {
+			return nil, pgerror.New(pgerror.AmbiguousFunction, "more than one function named \"%s\"", text)
+		}
 		if r := staticRowByName("pg_proc", "proname", parts[len(parts)-1]); r != nil {
 			return r[0], nil
 		}
@@ -200,6 +203,27 @@ func staticRowByOID(catalogName string, oid int64) Row {
 		}
 	}
 	return nil
+}
+
+// countStaticRows counts the initial rows of a catalog whose column holds
+// name.
+func countStaticRows(catalogName, column, name string) int {
+	ct, ok := pgCatalogTables[catalogName]
+	if !ok {
+		return 0
+	}
+	static, err := ct.staticRows()
+	if err != nil {
+		return 0
+	}
+	i := rowBuilder(catalogName).col(column)
+	n := 0
+	for _, r := range static {
+		if r[i] == name {
+			n++
+		}
+	}
+	return n
 }
 
 // staticRowByName finds the first initial row of a catalog whose column

@@ -44,9 +44,13 @@ func settingRow(x *execCtx, name string) Row {
 	val, _ := x.sess.showSetting(name)
 	desc, known := pgdefs.SettingByName(name)
 	if !known {
-		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: "string"}
-		if def != nil {
-			desc.ShortDesc = def.desc
+		// describe-config leaves out the preset (internal) parameters and
+		// knows nothing of cdcdb's own: describe them from cdcdb's
+		// definition.
+		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: settingVarType(def.def),
+			ShortDesc: def.desc}
+		if def.readOnly {
+			desc.Context, desc.Category = "internal", "Preset Options"
 		}
 	}
 	unit := settingUnits[strings.ToLower(name)]
@@ -75,6 +79,18 @@ func settingRow(x *execCtx, name string) Row {
 	}
 	return Row{def.name, val, unitVal, desc.Category, nilIfEmpty(desc.ShortDesc), nilIfEmpty(desc.ExtraDesc),
 		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
+}
+
+// settingVarType guesses a parameter's type from its default value.
+func settingVarType(def string) string {
+	switch def {
+	case "on", "off":
+		return "bool"
+	}
+	if _, err := strconv.Atoi(def); err == nil {
+		return "integer"
+	}
+	return "string"
 }
 
 // inUnit converts a duration or memory setting to a number of unit.

@@ -473,6 +473,21 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	return p, nil
 }
 
+// strongColumnName reports whether an expression's name is one that an
+// enclosing cast or CASE keeps (PostgreSQL's strength 2): anything named
+// except CASE, literals and casts of them, whose names are fallbacks.
+func strongColumnName(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Cast:
+		return strongColumnName(e.X)
+	case *ast.Case:
+		return e.Else != nil && strongColumnName(e.Else)
+	case *ast.Literal:
+		return false
+	}
+	return columnName(e) != "?column?"
+}
+
 // columnName is the output name PostgreSQL gives an unaliased select-list
 // expression.
 func columnName(e ast.Expr) string {
@@ -482,13 +497,18 @@ func columnName(e ast.Expr) string {
 	case *ast.FuncCall:
 		return e.Name.Name()
 	case *ast.Cast:
-		if n := columnName(e.X); n != "?column?" {
-			return n
+		// As PostgreSQL's FigureColname: a strong name of the operand (a
+		// column, a function) wins, else the cast's type names the column,
+		// so 'x'::oid::regtype is "regtype".
+		if strongColumnName(e.X) {
+			return columnName(e.X)
 		}
-		if e.Syntax == "literal" || true {
-			return castColumnName(e.Type)
-		}
+		return castColumnName(e.Type)
 	case *ast.Case:
+		// The ELSE result names a CASE when its name is strong.
+		if e.Else != nil && strongColumnName(e.Else) {
+			return columnName(e.Else)
+		}
 		return "case"
 	case *ast.ArrayExpr, *ast.ArraySubquery:
 		return "array"
