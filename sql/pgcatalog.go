@@ -256,8 +256,8 @@ func oidVector(vals []uint32) types.ArrayValue {
 	return a
 }
 
-// textArray makes a text[] value.
-func textArray(vals []string) types.ArrayValue {
+// catalogTextArray makes a text[] value.
+func catalogTextArray(vals []string) types.ArrayValue {
 	a := types.ArrayValue{Elem: types.Text, Elems: make([]types.Value, len(vals))}
 	for i, v := range vals {
 		a.Elems[i] = v

@@ -86,7 +86,7 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 			for i, k := range keys {
 				vals[i] = k + "=" + t.Options[k]
 			}
-			opts = textArray(vals)
+			opts = catalogTextArray(vals)
 		}
 		checks := 0
 		for _, c := range t.Constraints {

@@ -1,6 +1,7 @@
 package sql_test
 
 import (
+	"strings"
 	"testing"
 
 	"cdcdb/sql/pgdefs"
@@ -29,4 +30,73 @@ func TestSystemRelationsAreReadable(t *testing.T) {
 			t.Errorf("information_schema.%s: %v", v.Name, err)
 		}
 	}
+}
+
+// The catalog functions, casts and engine forms that introspection uses,
+// with the answers PostgreSQL 15 gives for the same objects (the pgtests
+// comparison checks many of them against a live PostgreSQL too).
+func TestCatalogFunctions(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE SCHEMA s;
+CREATE TABLE s.items (id int PRIMARY KEY, name varchar(20) NOT NULL DEFAULT 'x', qty int8 DEFAULT 5, price numeric(8,2));
+CREATE UNIQUE INDEX items_name_qty ON s.items (name, qty DESC);
+CREATE TABLE t (a int, b text);
+COMMENT ON TABLE s.items IS 'things';
+COMMENT ON COLUMN s.items.name IS 'what it is called';
+INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
+	cases := []struct{ query, want string }{
+		// Casts to and from the object identifier types.
+		{`SELECT 's.items'::regclass, 't'::regclass::oid > 16383, 'pg_class'::regclass::oid`, "s.items|t|1259"},
+		{`SELECT 'integer'::regtype, 'character varying'::regtype::oid, '1043'::oid::regtype`, "integer|1043|character varying"},
+		{`SELECT 's'::regnamespace::text, 'pg_catalog'::regnamespace::oid, 'now'::regproc::oid, 10::regrole`, "s|11|1299|cdcdb"},
+		{`SELECT '123'::oid, to_regclass('nope'), to_regclass('t')::text`, "123|NULL|t"},
+		// int2vector and oidvector subscripts count from 0.
+		{`SELECT i.indkey[0], i.indkey[1], i.indkey[2] IS NULL, i.indoption[1], array_length(i.indclass, 1)
+		  FROM pg_index i WHERE i.indexrelid = 's.items_name_qty'::regclass`, "2|3|t|3|2"},
+		{`SELECT format_type('s.items'::regclass::oid, NULL) IS NULL, format_type(1700, 524294), format_type(1043, 24)`,
+			"f|numeric(8,2)|character varying(20)"},
+		{`SELECT pg_get_indexdef('s.items_name_qty'::regclass), pg_get_indexdef('s.items_name_qty'::regclass, 2, true)`,
+			"CREATE UNIQUE INDEX items_name_qty ON s.items USING btree (name, qty DESC)|qty"},
+		{`SELECT pg_get_constraintdef(oid), contype FROM pg_constraint WHERE conrelid = 's.items'::regclass`, "PRIMARY KEY (id)|p"},
+		{`SELECT adnum, pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 's.items'::regclass ORDER BY 1`,
+			"2|'x'::character varying\n3|5"},
+		{`SELECT obj_description('s.items'::regclass, 'pg_class'), col_description('s.items'::regclass, 2),
+		  col_description('s.items'::regclass, 1), obj_description('now'::regproc, 'pg_proc')`,
+			"things|what it is called|NULL|current transaction time"},
+		{`SELECT pg_table_is_visible('t'::regclass), pg_table_is_visible('s.items'::regclass), pg_table_is_visible('pg_class'::regclass)`,
+			"t|f|t"},
+		{`SELECT has_table_privilege('s.items', 'SELECT, INSERT'), has_schema_privilege(10, 's', 'USAGE'), pg_has_role('cdcdb', 'MEMBER')`,
+			"t|t|t"},
+		{`SELECT current_schemas(true), pg_get_userbyid(10), pg_get_userbyid(6171), pg_encoding_to_char(6), pg_is_in_recovery()`,
+			"{pg_catalog,public}|cdcdb|pg_database_owner|UTF8|f"},
+		{`SELECT array_to_string(ARRAY['a', NULL, 'c'], ','), array_to_string(ARRAY[1, NULL], ',', '*'), quote_ident('a b')`,
+			`a,c|1,*|"a b"`},
+		{`SELECT pg_relation_size('t') > 0, pg_total_relation_size('t') >= pg_relation_size('t'), pg_size_pretty(10240::int8), pg_size_pretty(20971520::int8)`,
+			"t|t|10 kB|20 MB"},
+		{`SELECT count(*) FROM pg_get_keywords() WHERE catcode = 'R'`, "77"},
+		{`SELECT pg_stat_get_live_tuples('t'::regclass), n_live_tup, seq_scan FROM pg_stat_user_tables WHERE relname = 't'`, "2|2|0"},
+		{`SELECT rolname, rolsuper FROM pg_roles WHERE oid = 10`, "cdcdb|t"},
+		{`SELECT setting, unit, context FROM pg_settings WHERE name = 'statement_timeout'`, "0|ms|user"},
+		{`SELECT tablename, hasindexes FROM pg_tables WHERE schemaname = 's'`, "items|t"},
+		// Set-returning functions in a select list, named record fields.
+		{`SELECT (information_schema._pg_expandarray(ARRAY[7, 8])).n, information_schema._pg_expandarray(ARRAY[7, 8])`, "1|(7,1)\n2|(8,2)"},
+		{`SELECT r.k, (r.k).x FROM (SELECT information_schema._pg_expandarray(ARRAY['p']) AS k) r`, "(p,1)|p"},
+		{`SELECT a, generate_series(1, a) AS g FROM t ORDER BY 1, 2`, "1|1\n2|1\n2|2"},
+		// Integer bitwise operators.
+		{`SELECT 6::int2 & 3::int2, 4 | 1, 5 # 1, 1 << 3, -16 >> 2, pg_typeof(1::int2 | 2::int2)`, "2|5|4|8|-4|smallint"},
+		// A FROM list joined where its WHERE conjuncts meet gives what a
+		// cross join filtered at the end gives.
+		{`SELECT x.a, y.b FROM t x, t y, t z WHERE x.a = y.a AND y.a = z.a AND z.b <> 'two' ORDER BY 1`, "1|one"},
+		{`SELECT count(*) FROM t x, t y, t z WHERE x.a < y.a`, "2"},
+	}
+	for _, tc := range cases {
+		got := strings.TrimSuffix(c.MustExec(tc.query).String(), "\n")
+		if got != tc.want {
+			t.Errorf("%s\n got: %q\nwant: %q", tc.query, got, tc.want)
+		}
+	}
+	c.ExpectError("42725", `SELECT 'pg_get_expr'::regproc`)
+	c.ExpectError("42P01", `SELECT 'nope'::regclass`)
+	c.ExpectError("22023", `SELECT has_table_privilege('t', 'FLY')`)
+	c.ExpectError("0A000", `SELECT unnest(ARRAY[1]), generate_series(1, 2)`)
 }
