@@ -21,8 +21,10 @@ func textFn(f func(s string) types.Value) *builtin {
 }
 
 func init() {
-	register("lower", textFn(func(s string) types.Value { return strings.ToLower(s) }))
-	register("upper", textFn(func(s string) types.Value { return strings.ToUpper(s) }))
+	// Case mapping follows the C locale cdcdb collates in: ASCII letters
+	// only, as PostgreSQL with LC_CTYPE=C.
+	register("lower", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToLower) }))
+	register("upper", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToUpper) }))
 	register("initcap", textFn(func(s string) types.Value {
 		var sb strings.Builder
 		prevAlnum := false
@@ -39,12 +41,23 @@ func init() {
 	lengthFn := &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		return int64(utf8.RuneCountInString(a[0].(string))), nil
 	}}
-	register("length", lengthFn)
+	register("length", overloaded(true,
+		sig(types.Int4, lengthFn.call, types.Text),
+		sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return int64(len(a[0].([]byte))), nil
+		}, types.Bytea)))
 	register("char_length", lengthFn)
 	register("character_length", lengthFn)
-	register("octet_length", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	// octet_length of a character(n) counts its padding, as PostgreSQL's
+	// bpchar variant does.
+	octets := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if b, ok := a[0].([]byte); ok {
+			return int64(len(b)), nil
+		}
 		return int64(len(a[0].(string))), nil
-	}})
+	}
+	register("octet_length", overloaded(true,
+		sig(types.Int4, octets, types.Text), sig(types.Int4, octets, types.Bpchar), sig(types.Int4, octets, types.Bytea)))
 	register("reverse", textFn(func(s string) types.Value {
 		r := []rune(s)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
@@ -134,7 +147,7 @@ func init() {
 			}
 			out := make([]expr, len(args))
 			for i, a := range args {
-				out[i] = toText(b.resolveUnknown(a))
+				out[i] = asOutputText(b.resolveUnknown(a))
 			}
 			return out, textT(), nil
 		}
@@ -249,9 +262,13 @@ func init() {
 		}
 		return int64(r), nil
 	}})
-	register("to_hex", &builtin{resolve: signature(types.Text, types.Int8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
-		return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
-	}})
+	register("to_hex", overloaded(true,
+		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return strconv.FormatUint(uint64(uint32(a[0].(int64))), 16), nil
+		}, types.Int4),
+		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
+		}, types.Int8)))
 	register("regexp_replace", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 3 {
 			return signature(types.Text, types.Text, types.Text, types.Text)(b, args)
@@ -322,4 +339,15 @@ func quoteLiteral(s string) string {
 		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
 	}
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// asciiCase maps the case of ASCII letters and leaves every other
+// character as it is.
+func asciiCase(s string, to func(rune) rune) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 {
+			return to(r)
+		}
+		return r
+	}, s)
 }

@@ -73,7 +73,7 @@ func (e *likeExpr) compile(pattern, esc string) (*regexp.Regexp, error) {
 	}
 	re, err = regexp.Compile(src)
 	if err != nil {
-		return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+		return nil, regexError(err)
 	}
 	e.mu.Lock()
 	if len(e.cache) > 64 {
@@ -182,25 +182,25 @@ func (e *regexMatch) eval(env *evalEnv) (types.Value, error) {
 
 // compileRegex compiles a PostgreSQL regular expression through a cache.
 func compileRegex(mu *sync.Mutex, cache map[string]*regexp.Regexp, p string, ci bool) (*regexp.Regexp, error) {
-	mu.Lock()
-	re, ok := cache[p]
-	mu.Unlock()
-	if ok {
-		return re, nil
-	}
 	src := p
 	if ci {
 		src = "(?i)" + src
 	}
+	mu.Lock()
+	re, ok := cache[src]
+	mu.Unlock()
+	if ok {
+		return re, nil
+	}
 	re, err := regexp.Compile(src)
 	if err != nil {
-		return nil, pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+		return nil, regexError(err)
 	}
 	mu.Lock()
 	if len(cache) > 64 {
 		clear(cache)
 	}
-	cache[p] = re
+	cache[src] = re
 	mu.Unlock()
 	return re, nil
 }
