@@ -202,3 +202,155 @@ func roundResolve(b *binder, args []expr) ([]expr, types.T, error) {
 	}
 	return out, target, nil
 }
+
+// Overloads PostgreSQL resolves by type: an integer argument goes to the
+// float8 variant (the numeric category's preferred type), a numeric one to
+// the numeric variant.
+func init() {
+	signFloat := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		v := a[0].(float64)
+		switch {
+		case v > 0:
+			return 1.0, nil
+		case v < 0:
+			return -1.0, nil
+		}
+		return 0.0, nil
+	}
+	signNumeric := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return apd.New(int64(a[0].(*apd.Decimal).Sign()), 0), nil
+	}
+	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, signNumeric, types.Numeric)))
+	logFloat := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		v := a[0].(float64)
+		if err := checkLogArg(v == 0, v < 0); err != nil {
+			return nil, err
+		}
+		return math.Log10(v), nil
+	}
+	logNumeric := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if len(a) == 1 {
+			return numericLog(apd.New(10, 0), a[0].(*apd.Decimal))
+		}
+		return numericLog(a[0].(*apd.Decimal), a[1].(*apd.Decimal))
+	}
+	register("log", overloaded(true,
+		sig(types.Float8, logFloat, types.Float8),
+		sig(types.Numeric, logNumeric, types.Numeric),
+		sig(types.Numeric, logNumeric, types.Numeric, types.Numeric)))
+	register("log10", builtins["log"])
+	register("div", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		y := a[1].(*apd.Decimal)
+		if y.IsZero() {
+			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+		}
+		z := new(apd.Decimal)
+		_, err := numericCtx.QuoInteger(z, a[0].(*apd.Decimal), y)
+		return z, err
+	}, types.Numeric, types.Numeric)))
+	gcd := func(lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			g := x
+			for y != 0 {
+				g, y = y, g%y
+			}
+			if g < 0 {
+				g = -g
+			}
+			if !lcm {
+				return g, nil
+			}
+			if g == 0 {
+				return int64(0), nil
+			}
+			l := x / g * a[1].(int64)
+			if l < 0 {
+				l = -l
+			}
+			return l, nil
+		}
+	}
+	register("gcd", overloaded(true, sig(types.Int4, gcd(false), types.Int4, types.Int4), sig(types.Int8, gcd(false), types.Int8, types.Int8)))
+	register("lcm", overloaded(true, sig(types.Int4, gcd(true), types.Int4, types.Int4), sig(types.Int8, gcd(true), types.Int8, types.Int8)))
+	register("factorial", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		n := a[0].(int64)
+		if n < 0 {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "factorial of a negative number is undefined")
+		}
+		z := apd.New(1, 0)
+		for i := int64(2); i <= n; i++ {
+			if _, err := numericCtx.Mul(z, z, apd.New(i, 0)); err != nil {
+				return nil, err
+			}
+		}
+		return z, nil
+	}, types.Int8)))
+	register("scale", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return int64(numericDisplayScale(a[0].(*apd.Decimal))), nil
+	}, types.Numeric)))
+	register("setseed", overloaded(true, sig(types.Void, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		s := a[0].(float64)
+		if s < -1 || s > 1 || math.IsNaN(s) {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", types.FormatText(types.Of(types.Float8), s))
+		}
+		return "", nil
+	}, types.Float8)))
+	float1 := func(f func(float64) float64) *builtin {
+		return overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return f(a[0].(float64)), nil
+		}, types.Float8))
+	}
+	register("cbrt", float1(math.Cbrt))
+	register("degrees", float1(func(r float64) float64 { return r * 180 / math.Pi }))
+	register("radians", float1(func(d float64) float64 { return d * math.Pi / 180 }))
+	register("sin", float1(math.Sin))
+	register("cos", float1(math.Cos))
+	register("tan", float1(math.Tan))
+	register("asin", float1(math.Asin))
+	register("acos", float1(math.Acos))
+	register("atan", float1(math.Atan))
+	register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
+	register("atan2", overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return math.Atan2(a[0].(float64), a[1].(float64)), nil
+	}, types.Float8, types.Float8)))
+}
+
+func checkLogArg(zero, negative bool) error {
+	switch {
+	case zero:
+		return pgerror.New("2201E", "cannot take logarithm of zero")
+	case negative:
+		return pgerror.New("2201E", "cannot take logarithm of a negative number")
+	}
+	return nil
+}
+
+// numericLog is log(base, x) in numeric: enough decimals for 16
+// significant digits, and no fewer than either argument shows.
+func numericLog(base, x *apd.Decimal) (types.Value, error) {
+	if err := checkLogArg(x.IsZero() || base.IsZero(), x.Negative || base.Negative); err != nil {
+		return nil, err
+	}
+	c := apd.BaseContext.WithPrecision(60)
+	lx, lb := new(apd.Decimal), new(apd.Decimal)
+	if _, err := c.Ln(lx, x); err != nil {
+		return nil, err
+	}
+	if _, err := c.Ln(lb, base); err != nil {
+		return nil, err
+	}
+	if lb.IsZero() {
+		return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+	}
+	z := new(apd.Decimal)
+	if _, err := c.Quo(z, lx, lb); err != nil {
+		return nil, err
+	}
+	weight := 0
+	if !z.IsZero() {
+		weight = int(z.NumDigits()) + int(z.Exponent) - 1
+	}
+	scale := max(16-weight, numericDisplayScale(base), numericDisplayScale(x), 0)
+	return z, roundScale(z, min(scale, 1000))
+}

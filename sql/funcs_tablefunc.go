@@ -115,6 +115,11 @@ func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, arg
 	}
 	p := &tableFuncScan{name: name, tf: tf, args: coerced, cols: cols, ordinal: t.WithOrdinality}
 	rel := relFromColumns(name, cols)
+	if t.Alias != nil && len(t.Alias.Columns) == 0 && len(cols) == 1+boolInt(t.WithOrdinality) {
+		// A one-column function's column takes the alias's name too:
+		// FROM regexp_split_to_table(...) AS x reads x.
+		rel.cols[0].name = t.Alias.Name
+	}
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 		return nil, nil, err
 	}
@@ -169,4 +174,11 @@ func init() {
 		}
 		return rows, nil
 	}}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

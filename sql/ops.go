@@ -727,6 +727,25 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 				return types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
 			}}, nil
 		}
+	case "~":
+		if isIntType(t.OID) {
+			return &funcExpr{name: "~", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+				return ^a[0].(int64), nil
+			}}, nil
+		}
+	case "|/", "||/", "@":
+		// Square root, cube root and absolute value are their functions'
+		// operators.
+		fn := map[string]string{"|/": "sqrt", "||/": "cbrt", "@": "abs"}[op]
+		if typeCategory(t.OID) == 'N' {
+			bi := builtins[fn]
+			if bi.overloads != nil {
+				return b.bindOverloaded(fn, bi, []expr{x}, &ast.FuncCall{Pos: pos})
+			}
+			if args, rt, err := bi.resolve(b, []expr{x}); err == nil {
+				return &funcExpr{name: fn, args: args, fn: bi.call, strict: bi.strict, t: rt}, nil
+			}
+		}
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s", op, typeName(t)).WithPosition(pos + 1).
 		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")

@@ -160,6 +160,9 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 		}
 		return names, nil
 	}
+	if _, ok := tableFuncs[name]; ok {
+		return []string{alias}, nil
+	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "set-returning function %s is not supported in a select list", name).WithPosition(fc.Pos + 1)
 }
 
