@@ -21,8 +21,6 @@ import (
 //     (the reference server's main database has the same settings).
 //   - serial columns: cdcdb keeps their counters with the table, so no
 //     sequence relation is listed next to the table.
-//   - CHECK constraints print as written, not with PostgreSQL's implicit
-//     casts ("CHECK ((amount > 0))" for "CHECK (amount > 0::numeric)").
 //   - \d+ of a view prints the view's query as written, where PostgreSQL
 //     prints it again from its parse tree.
 //   - FOREIGN KEY constraints are not supported by cdcdb yet.

@@ -70,7 +70,7 @@ func init() {
 		}
 		return signature(types.Text, types.Oid, types.Bool)(b, args)
 	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
-		return constraintDef(x, uint32(a[0].(int64))), nil
+		return constraintDef(x, uint32(a[0].(int64)), len(a) > 1 && a[1] == true), nil
 	}})
 	register("pg_get_indexdef", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 1 {
@@ -368,7 +368,7 @@ func quoteColumns(t *catalog.Table, attnums []int16) string {
 }
 
 // constraintDef is pg_get_constraintdef.
-func constraintDef(x *execCtx, oid uint32) types.Value {
+func constraintDef(x *execCtx, oid uint32, pretty bool) types.Value {
 	cat := x.catalogOf()
 	for _, t := range cat.Tables() {
 		if len(t.PrimaryKey) > 0 && t.PrimaryKeyOID == oid {
@@ -382,7 +382,7 @@ func constraintDef(x *execCtx, oid uint32) types.Value {
 			case "u":
 				return "UNIQUE (" + quoteColumns(t, c.Columns) + ")"
 			case "c":
-				return "CHECK (" + c.Check + ")"
+				return "CHECK (" + checkExprText(t, c.Check, pretty) + ")"
 			case "f":
 				s := "FOREIGN KEY (" + quoteColumns(t, c.Columns) + ") REFERENCES "
 				if ref, ok := cat.TableByOID(c.RefTable); ok {

@@ -366,7 +366,7 @@ func isCheckConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind == "c" {
 			rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
-				"constraint_name", tc.c.Name, "check_clause", tc.c.Check))
+				"constraint_name", tc.c.Name, "check_clause", "("+checkExprText(tc.t, tc.c.Check, false)+")"))
 		}
 	}
 	for _, r := range userRelations(cat) {

@@ -283,7 +283,9 @@ func livePgConstraint(x *execCtx, _ []Row) ([]Row, error) {
 			switch c.Kind {
 			case "c":
 				kv = append(kv, "conbin", c.Check)
-				if len(c.Columns) == 0 {
+				if cols := checkColumns(t, c.Check); len(cols) > 0 {
+					kv = append(kv, "conkey", int2Vector(cols))
+				} else {
 					kv = append(kv, "conkey", nil)
 				}
 			case "f":

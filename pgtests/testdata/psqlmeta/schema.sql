@@ -16,7 +16,10 @@ CREATE TABLE public.orders (
   id bigint PRIMARY KEY,
   customer_id integer NOT NULL,
   placed date DEFAULT '2024-01-01',
-  note text
+  amount numeric(10,2) CHECK (amount > 0),
+  code varchar(8) CHECK (length(code) >= 2),
+  note text,
+  CONSTRAINT orders_note_or_code CHECK (note IS NOT NULL OR code IN ('a', 'b'))
 );
 CREATE UNIQUE INDEX orders_customer_placed ON orders (customer_id, placed DESC);
 CREATE VIEW public.big_customers AS SELECT id, name FROM customers WHERE balance > 100;
