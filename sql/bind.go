@@ -543,6 +543,10 @@ func (b *binder) bindCast(e *ast.Cast) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if arr, ok := e.X.(*ast.ArrayExpr); ok && len(arr.Elems) == 0 && types.IsArray(t.OID) {
+		// ARRAY[]::int[]: the cast gives the empty array its type.
+		return &constExpr{v: types.ArrayValue{Elem: types.ElemOf(t.OID), Elems: []types.Value{}}, t: t}, nil
+	}
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
@@ -619,6 +623,10 @@ func (b *binder) bindCase(e *ast.Case) (expr, error) {
 }
 
 func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
+	if len(e.Elems) == 0 {
+		return nil, pgerror.New(pgerror.IndeterminateDatatype, "cannot determine type of empty array").WithPosition(e.Pos + 1).
+			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
+	}
 	var elems []expr
 	for _, el := range e.Elems {
 		x, err := b.bind(el)
@@ -630,6 +638,15 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
 	t, err := commonType(elems, "ARRAY")
 	if err != nil {
 		return nil, withPos(err, e)
+	}
+	if types.IsArray(t.OID) {
+		// Sub-arrays make a multidimensional array of the same type.
+		for i := range elems {
+			if elems[i], err = b.coerce(elems[i], t); err != nil {
+				return nil, withPos(err, e)
+			}
+		}
+		return &nestedArrayExpr{elems: elems, t: t}, nil
 	}
 	if t.OID == types.Unknown {
 		t = textT()
@@ -647,6 +664,9 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
 }
 
 func (b *binder) bindSubscript(e *ast.Subscript) (expr, error) {
+	if inner, ok := e.X.(*ast.Subscript); ok && !e.Slice && !inner.Slice {
+		return b.bindMultiSubscript(e)
+	}
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err

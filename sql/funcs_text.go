@@ -13,7 +13,7 @@ import (
 )
 
 // More string functions: format, regexp_match(es), regexp_split_to_*,
-// translate, encode/decode, string_to_array / array_to_string,
+// translate, encode/decode, string_to_array,
 // quote_nullable, num_nulls / num_nonnulls.
 
 func init() {
@@ -107,35 +107,6 @@ func init() {
 	register("string_to_array", overloaded(false,
 		sig(types.TextArray, stringToArray, types.Text, types.Text),
 		sig(types.TextArray, stringToArray, types.Text, types.Text, types.Text)))
-	register("array_to_string", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) < 2 || len(args) > 3 || !types.IsArray(args[0].typ().OID) {
-			return nil, types.T{}, errNoFunction
-		}
-		out := []expr{args[0]}
-		for _, a := range args[1:] {
-			c, err := b.coerce(a, textT())
-			if err != nil {
-				return nil, types.T{}, errNoFunction
-			}
-			out = append(out, c)
-		}
-		return out, textT(), nil
-	}, call: func(x *execCtx, a []types.Value) (types.Value, error) {
-		if a[0] == nil || a[1] == nil {
-			return nil, nil
-		}
-		arr := a[0].(types.ArrayValue)
-		var parts []string
-		for _, v := range arr.Elems {
-			switch {
-			case v != nil:
-				parts = append(parts, x.sess.formatValue(x, types.Of(arr.Elem), v))
-			case len(a) == 3 && a[2] != nil:
-				parts = append(parts, a[2].(string))
-			}
-		}
-		return strings.Join(parts, a[1].(string)), nil
-	}})
 	register("encode", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
 		b := a[0].([]byte)
 		switch strings.ToLower(a[1].(string)) {

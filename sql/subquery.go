@@ -239,6 +239,9 @@ func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	arr := a.(types.ArrayValue)
 	n := int64(len(arr.Elems))
+	if !e.slice && len(arr.Dims) > 1 {
+		return nil, nil // one subscript of a multidimensional array selects nothing
+	}
 	if !e.slice {
 		iv, err := e.index.eval(env)
 		if err != nil || iv == nil {

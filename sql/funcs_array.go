@@ -1,0 +1,374 @@
+package sql
+
+import (
+	"strconv"
+	"strings"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// Array functions, multidimensional ARRAY[...] constructors and subscripts.
+//
+// A multidimensional array is one ArrayValue with Dims (lengths, outermost
+// first) and its elements flattened in row-major order, as PostgreSQL
+// stores it; every array here has lower bounds 1.
+
+func init() {
+	register("array_append", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+		return arrayAndElem(b, args[0], args[1], 0)
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		arr, ok := optArray(a[0])
+		if !ok {
+			return nil, oneDimOnly()
+		}
+		arr.Elems = append(append([]types.Value(nil), arr.Elems...), a[1])
+		arr.Dims = nil
+		return arr, nil
+	}, 2))
+	register("array_prepend", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+		return arrayAndElem(b, args[1], args[0], 1)
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		arr, ok := optArray(a[1])
+		if !ok {
+			return nil, oneDimOnly()
+		}
+		arr.Elems = append([]types.Value{a[0]}, arr.Elems...)
+		arr.Dims = nil
+		return arr, nil
+	}, 2))
+	register("array_cat", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+		t, err := commonType(args, "array_cat")
+		if err != nil || !types.IsArray(t.OID) {
+			return nil, types.T{}, errNoFunction
+		}
+		out := make([]expr, 2)
+		for i, a := range args {
+			if out[i], err = b.coerce(a, t); err != nil {
+				return nil, types.T{}, errNoFunction
+			}
+		}
+		return out, t, nil
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		switch {
+		case a[0] == nil:
+			return a[1], nil
+		case a[1] == nil:
+			return a[0], nil
+		}
+		x, y := a[0].(types.ArrayValue), a[1].(types.ArrayValue)
+		if len(x.Dims) > 1 || len(y.Dims) > 1 {
+			return nil, oneDimOnly()
+		}
+		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
+	}, 2))
+	register("array_remove", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+		return arrayAndElem(b, args[0], args[1], 0)
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		arr := a[0].(types.ArrayValue)
+		if len(arr.Dims) > 1 {
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+		}
+		out := types.ArrayValue{Elem: arr.Elem, Elems: []types.Value{}}
+		for _, v := range arr.Elems {
+			if !arrayElemsEqual(arr.Elem, v, a[1]) {
+				out.Elems = append(out.Elems, v)
+			}
+		}
+		return out, nil
+	}, 2))
+	register("array_replace", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+		out, t, err := arrayAndElem(b, args[0], args[1], 0)
+		if err != nil {
+			return nil, t, err
+		}
+		r, err := b.coerce(args[2], types.Of(types.ElemOf(t.OID)))
+		if err != nil {
+			return nil, types.T{}, errNoFunction
+		}
+		return append(out, r), t, nil
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		arr := a[0].(types.ArrayValue)
+		out := types.ArrayValue{Elem: arr.Elem, Dims: arr.Dims, Elems: make([]types.Value, len(arr.Elems))}
+		for i, v := range arr.Elems {
+			out.Elems[i] = v
+			if arrayElemsEqual(arr.Elem, v, a[1]) {
+				out.Elems[i] = a[2]
+			}
+		}
+		return out, nil
+	}, 3))
+	position := func(all bool) *builtin {
+		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) < 2 || len(args) > 3 || (all && len(args) != 2) {
+				return nil, types.T{}, errNoFunction
+			}
+			out, _, err := arrayAndElem(b, args[0], args[1], 0)
+			if err != nil {
+				return nil, types.T{}, err
+			}
+			if len(args) == 3 {
+				s, err := b.coerce(args[2], int4T())
+				if err != nil {
+					return nil, types.T{}, errNoFunction
+				}
+				out = append(out, s)
+			}
+			if all {
+				return out, types.Of(types.Int4Array), nil
+			}
+			return out, int4T(), nil
+		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			arr := a[0].(types.ArrayValue)
+			if len(arr.Dims) > 1 {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
+			}
+			start := 0
+			if len(a) == 3 {
+				if a[2] == nil {
+					return nil, pgerror.New(pgerror.NullValueNotAllowed, "initial position must not be null")
+				}
+				start = int(a[2].(int64)) - 1
+			}
+			found := types.ArrayValue{Elem: types.Int4, Elems: []types.Value{}}
+			for i := max(start, 0); i < len(arr.Elems); i++ {
+				if arrayElemsEqual(arr.Elem, arr.Elems[i], a[1]) {
+					if !all {
+						return int64(i + 1), nil
+					}
+					found.Elems = append(found.Elems, int64(i+1))
+				}
+			}
+			if all {
+				return found, nil
+			}
+			return nil, nil
+		}}
+	}
+	register("array_position", position(false))
+	register("array_positions", position(true))
+	register("array_ndims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
+		return args, int4T(), nil
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		arr := a[0].(types.ArrayValue)
+		if len(arr.Elems) == 0 {
+			return nil, nil
+		}
+		return int64(max(len(arr.Dims), 1)), nil
+	}, 1))
+	register("array_dims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
+		return args, textT(), nil
+	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		arr := a[0].(types.ArrayValue)
+		if len(arr.Elems) == 0 {
+			return nil, nil
+		}
+		var sb strings.Builder
+		for _, d := range arrayDims(arr) {
+			sb.WriteString("[1:" + strconv.Itoa(d) + "]")
+		}
+		return sb.String(), nil
+	}, 1))
+}
+
+// arrayFn makes a builtin whose first argument must be an array (for
+// array_prepend the second), with n arguments.
+func arrayFn(resolve func(b *binder, args []expr) ([]expr, types.T, error), call func(*execCtx, []types.Value) (types.Value, error), n int) *builtin {
+	strict := n == 1
+	return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != n {
+			return nil, types.T{}, errNoFunction
+		}
+		if n == 1 && !types.IsArray(args[0].typ().OID) {
+			return nil, types.T{}, errNoFunction
+		}
+		return resolve(b, args)
+	}, call: call, strict: strict}
+}
+
+// arrayAndElem resolves (anyarray, anyelement): the element takes the
+// array's element type, or an unknown array the element's array type.
+func arrayAndElem(b *binder, arr, elem expr, elemPos int) ([]expr, types.T, error) {
+	at := arr.typ()
+	if at.OID == types.Unknown {
+		et := b.resolveUnknown(elem).typ()
+		at = arrayOf(et)
+		if at.OID == 0 {
+			return nil, types.T{}, errNoFunction
+		}
+	}
+	et := types.ElemOf(at.OID)
+	if et == 0 {
+		return nil, types.T{}, errNoFunction
+	}
+	a, err := b.coerce(arr, at)
+	if err != nil {
+		return nil, types.T{}, errNoFunction
+	}
+	e, err := b.coerce(elem, types.Of(et))
+	if err != nil {
+		return nil, types.T{}, errNoFunction
+	}
+	if elemPos == 1 {
+		return []expr{e, a}, at, nil
+	}
+	return []expr{a, e}, at, nil
+}
+
+// optArray reads a possibly NULL array argument as a one-dimensional array
+// (a NULL array is empty); ok is false for a multidimensional one.
+func optArray(v types.Value) (types.ArrayValue, bool) {
+	if v == nil {
+		return types.ArrayValue{Elems: []types.Value{}}, true
+	}
+	arr := v.(types.ArrayValue)
+	return arr, len(arr.Dims) <= 1
+}
+
+func oneDimOnly() error {
+	return pgerror.New(pgerror.DataException, "argument must be empty or one-dimensional array")
+}
+
+// arrayElemsEqual is IS NOT DISTINCT FROM between array elements, the
+// comparison array_remove, array_replace and array_position use.
+func arrayElemsEqual(elem types.OID, a, b types.Value) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return types.Compare(types.Of(elem), a, b) == 0
+}
+
+func arrayDims(arr types.ArrayValue) []int {
+	if arr.Dims != nil {
+		return arr.Dims
+	}
+	return []int{len(arr.Elems)}
+}
+
+// nestedArrayExpr is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
+// multidimensional array from sub-arrays of matching dimensions.
+type nestedArrayExpr struct {
+	elems []expr
+	t     types.T
+}
+
+func (e *nestedArrayExpr) typ() types.T { return e.t }
+
+func (e *nestedArrayExpr) eval(env *evalEnv) (types.Value, error) {
+	out := types.ArrayValue{Elem: types.ElemOf(e.t.OID), Elems: []types.Value{}}
+	var sub []int
+	for i, el := range e.elems {
+		v, err := el.eval(env)
+		if err != nil {
+			return nil, err
+		}
+		var arr types.ArrayValue
+		if v != nil {
+			arr = v.(types.ArrayValue)
+		}
+		d := arrayDims(arr)
+		if len(arr.Elems) == 0 {
+			d = nil
+		}
+		if i == 0 {
+			sub = d
+		} else if !sameDims(sub, d) {
+			return nil, pgerror.New(pgerror.ArraySubscriptError, "multidimensional arrays must have array expressions with matching dimensions")
+		}
+		out.Elems = append(out.Elems, arr.Elems...)
+	}
+	if len(sub) == 0 {
+		return out, nil // sub-arrays all empty: an empty array
+	}
+	out.Dims = append([]int{len(e.elems)}, sub...)
+	return out, nil
+}
+
+func sameDims(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// multiSubscriptExpr is arr[i][j]...: one element of a multidimensional
+// array; fewer subscripts than dimensions, or one out of range, give NULL.
+type multiSubscriptExpr struct {
+	x       expr
+	indexes []expr
+	elemT   types.T
+}
+
+func (e *multiSubscriptExpr) typ() types.T { return e.elemT }
+
+func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	arr := v.(types.ArrayValue)
+	dims := arrayDims(arr)
+	if len(dims) != len(e.indexes) {
+		return nil, nil
+	}
+	pos := 0
+	for k, ie := range e.indexes {
+		iv, err := ie.eval(env)
+		if err != nil || iv == nil {
+			return nil, err
+		}
+		i := iv.(int64)
+		if i < 1 || i > int64(dims[k]) {
+			return nil, nil
+		}
+		pos = pos*dims[k] + int(i-1)
+	}
+	return arr.Elems[pos], nil
+}
+
+// bindMultiSubscript binds x[i][j]...: the subscripts of one element of a
+// multidimensional array.
+func (b *binder) bindMultiSubscript(e *ast.Subscript) (expr, error) {
+	var idx []ast.Expr
+	var base ast.Expr = e
+	for {
+		s, ok := base.(*ast.Subscript)
+		if !ok || s.Slice {
+			break
+		}
+		idx = append([]ast.Expr{s.Index}, idx...)
+		base = s.X
+	}
+	x, err := b.bind(base)
+	if err != nil {
+		return nil, err
+	}
+	elem := types.ElemOf(x.typ().OID)
+	if elem == 0 {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.typ())).WithPosition(e.Pos + 1)
+	}
+	me := &multiSubscriptExpr{x: x, elemT: types.Of(elem)}
+	for _, i := range idx {
+		ie, err := b.bindAs(i, int4T(), "array subscript")
+		if err != nil {
+			return nil, err
+		}
+		me.indexes = append(me.indexes, ie)
+	}
+	return me, nil
+}
