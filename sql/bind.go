@@ -527,6 +527,9 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 	} else {
 		return nil, pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side").WithPosition(e.Pos + 1)
 	}
+	if _, err := comparisonFunc(e.Op); err != nil {
+		return b.bindAnyOp(e, x, arr, elemT)
+	}
 	x, ct, err := b.unifyPair(x, elemT)
 	if err != nil {
 		return nil, withPos(err, e)

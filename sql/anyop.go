@@ -1,0 +1,75 @@
+package sql
+
+import (
+	"strings"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// anyOpExpr is x op ANY|ALL (array) for an operator other than a plain
+// comparison (LIKE, ILIKE, regular expressions...): the operator is bound
+// once over a two-value row (x, element) and applied to each element, with
+// SQL's three-valued logic across them.
+type anyOpExpr struct {
+	x, arr expr
+	op     expr
+	all    bool
+}
+
+func (e *anyOpExpr) typ() types.T { return boolT() }
+
+func (e *anyOpExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	a, err := e.arr.eval(env)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	pair := &evalEnv{row: Row{v, nil}, outer: env.outer, x: env.x}
+	sawNull := false
+	for _, w := range a.(types.ArrayValue).Elems {
+		pair.row[1] = w
+		r, err := e.op.eval(pair)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case r == nil:
+			sawNull = true
+		case r == true && !e.all:
+			return true, nil
+		case r == false && e.all:
+			return false, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return e.all, nil
+}
+
+// bindAnyOp binds x op ANY/ALL (array) for an operator comparisonFunc does
+// not know.
+func (b *binder) bindAnyOp(e *ast.AnyAll, x, arr expr, elemT types.T) (expr, error) {
+	x = b.resolveUnknown(x)
+	xr := &colRef{idx: 0, t: x.typ()}
+	er := &colRef{idx: 1, t: elemT}
+	var op expr
+	switch e.Op {
+	case "~~", "!~~", "~~*", "!~~*":
+		op = newLikeExpr(xr, er, nil, strings.HasPrefix(e.Op, "!"), strings.HasSuffix(e.Op, "*"), false)
+	default:
+		var err error
+		if op, err = bindBinaryOp(b, e.Op, xr, er); err != nil {
+			return nil, pgerror.As(err).WithPosition(e.OpPos + 1)
+		}
+	}
+	if op.typ().OID != types.Bool {
+		return nil, pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean").WithPosition(e.OpPos + 1)
+	}
+	return &anyOpExpr{x: x, arr: arr, op: op, all: e.All}, nil
+}
