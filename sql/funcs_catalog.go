@@ -132,6 +132,10 @@ func init() {
 		if !ok || t.Kind != catalog.KindView {
 			return nil, nil
 		}
+		pretty := len(a) > 1 && a[1] != false // true, or a wrap column
+		if s, ok := viewDefText(x, t.ViewQuery, pretty); ok {
+			return s, nil
+		}
 		return viewDefinition(t.ViewQuery), nil
 	}})
 	register("obj_description", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
@@ -519,9 +523,8 @@ var pgEncodings = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", 
 	"ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "WIN1250", "WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8U",
 	"SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"}
 
-// viewDefinition prints a view's query as pg_get_viewdef does: the text,
-// ended by a semicolon (cdcdb keeps the query as the user wrote it;
-// PostgreSQL prints it again from its parse tree).
+// viewDefinition prints a view's query as written, ended by a semicolon,
+// for the queries viewDefText cannot print as PostgreSQL would.
 func viewDefinition(query string) string {
 	q := strings.TrimSuffix(strings.TrimSpace(query), ";")
 	return " " + q + ";"
@@ -878,4 +881,21 @@ func init() {
 	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		return int64(len(a[0].(types.ArrayValue).Elems)), nil
 	}})
+}
+
+func init() {
+	// cdcdb has no rewrite rules or triggers (pg_rewrite and pg_trigger are
+	// empty; a view is planned from its query), so no OID names one and,
+	// as in PostgreSQL for an OID that is not a rule or trigger, the
+	// definition is NULL.
+	noObject := &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) == 1 {
+			return signature(types.Text, types.Oid)(b, args)
+		}
+		return signature(types.Text, types.Oid, types.Bool)(b, args)
+	}, strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+		return nil, nil
+	}}
+	register("pg_get_ruledef", noObject)
+	register("pg_get_triggerdef", noObject)
 }

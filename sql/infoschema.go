@@ -123,8 +123,12 @@ func isViews(x *execCtx, b *catalogRow) ([]Row, error) {
 		if r.t.Kind != catalog.KindView {
 			continue
 		}
+		def, ok := viewDefText(x, r.t.ViewQuery, false)
+		if !ok {
+			def = viewDefinition(r.t.ViewQuery)
+		}
 		rows = append(rows, b.make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
-			"view_definition", viewDefinition(r.t.ViewQuery), "check_option", "NONE", "is_updatable", "NO",
+			"view_definition", def, "check_option", "NONE", "is_updatable", "NO",
 			"is_insertable_into", "NO", "is_trigger_updatable", "NO", "is_trigger_deletable", "NO",
 			"is_trigger_insertable_into", "NO"))
 	}

@@ -37,6 +37,9 @@ func checkExprText(t *catalog.Table, stored string, pretty bool) string {
 type rulePrinter struct {
 	t      *catalog.Table
 	pretty bool
+	// qualifier, when set, prefixes column names (view definitions name
+	// every column with its relation).
+	qualifier string
 }
 
 const (
@@ -64,8 +67,11 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 	case *ast.ColumnRef:
 		name := e.Parts[len(e.Parts)-1]
 		c, ok := p.t.Column(name)
-		if !ok {
+		if !ok || (len(e.Parts) > 1 && p.qualifier != "" && e.Parts[len(e.Parts)-2] != p.qualifier) {
 			return "", types.T{}, false
+		}
+		if p.qualifier != "" {
+			return quoteIdent(p.qualifier) + "." + quoteIdent(name), c.Type, true
 		}
 		return quoteIdent(name), c.Type, true
 	case *ast.Literal:
@@ -324,4 +330,71 @@ func (p *rulePrinter) coerceConst(s string, st types.T, e ast.Expr, to types.T, 
 		return "", false
 	}
 	return constantText(types.Of(to.OID), v), true
+}
+
+// viewDefText prints a view's query as pg_get_viewdef does, for a query
+// over one relation: its columns qualified by the relation's name, one
+// target a line, FROM and WHERE on lines of their own, the WHERE clause as
+// analyzed. ok is false for queries of other shapes.
+func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
+	stmts, err := parse.Parse(query)
+	if err != nil || len(stmts) != 1 {
+		return "", false
+	}
+	sel, ok := stmts[0].(*ast.Select)
+	if !ok || sel.With != nil || len(sel.OrderBy) > 0 || sel.Limit != nil || sel.Offset != nil {
+		return "", false
+	}
+	core, ok := sel.Body.(*ast.SelectCore)
+	if !ok || core.Distinct || len(core.DistinctOn) > 0 || len(core.GroupBy) > 0 || core.Having != nil ||
+		len(core.Windows) > 0 || len(core.From) != 1 {
+		return "", false
+	}
+	ref, ok := core.From[0].(*ast.TableRef)
+	if !ok || len(ref.Periods) > 0 || (ref.Alias != nil && len(ref.Alias.Columns) > 0) {
+		return "", false
+	}
+	pc := &planCtx{sess: x.sess, cat: x.catalogOf(), params: &paramSlots{}}
+	t, _, err := pc.lookupTable(ref.Name)
+	if err != nil || t.Kind == catalog.KindView {
+		return "", false
+	}
+	rel := t.Name
+	if ref.Alias != nil {
+		rel = ref.Alias.Name
+	}
+	p := &rulePrinter{t: t, pretty: pretty, qualifier: rel}
+	var targets []string
+	for _, tg := range core.Targets {
+		if tg.Star {
+			if tg.Table != nil && tg.Table.Name() != rel {
+				return "", false
+			}
+			for _, c := range t.LiveColumns() {
+				targets = append(targets, quoteIdent(rel)+"."+quoteIdent(c.Name))
+			}
+			continue
+		}
+		s, _, ok := p.expr(tg.Expr, 0)
+		if !ok {
+			return "", false
+		}
+		if tg.Alias != "" && tg.Alias != columnName(tg.Expr) {
+			s += " AS " + quoteIdent(tg.Alias)
+		}
+		targets = append(targets, s)
+	}
+	from := qualifiedRelationName(x, t.OID)
+	if ref.Alias != nil {
+		from += " " + quoteIdent(ref.Alias.Name)
+	}
+	out := " SELECT " + strings.Join(targets, ",\n    ") + "\n   FROM " + from
+	if core.Where != nil {
+		w, _, ok := p.expr(core.Where, 0)
+		if !ok {
+			return "", false
+		}
+		out += "\n  WHERE " + w
+	}
+	return out + ";", true
 }

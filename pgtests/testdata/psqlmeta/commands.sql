@@ -12,6 +12,7 @@
 \di
 \dv
 \d big_customers
+\d+ big_customers
 \du
 \x
 SELECT id, name, active FROM customers ORDER BY id;
