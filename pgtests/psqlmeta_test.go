@@ -19,8 +19,6 @@ import (
 //     cdcdb.flows); the test lists \dn s.
 //   - \l lists only cdcdb's one database, main; the test lists \l main
 //     (the reference server's main database has the same settings).
-//   - serial columns: cdcdb keeps their counters with the table, so no
-//     sequence relation is listed next to the table.
 //   - \d+ of a view whose query is more than columns and simple
 //     conditions over one relation (joins, grouping, ...) prints the query
 //     as written, where PostgreSQL prints it again from its parse tree.

@@ -291,6 +291,9 @@ func relationNameOf(cat *catalog.Snapshot, oid uint32) (name string, schema uint
 			}
 		}
 	}
+	if s, ok := sequenceByOID(cat, oid); ok {
+		return s.name, s.schema, true
+	}
 	for _, st := range systemRelations() {
 		if st.oid == oid {
 			return st.name, schemaOIDByName(cat, st.schema), true
@@ -313,6 +316,11 @@ func relationInSchema(cat *catalog.Snapshot, sc *catalog.Schema, name string) (u
 			if ix.Name == name {
 				return ix.OID, "index", true
 			}
+		}
+	}
+	for _, s := range serialSequences(cat) {
+		if s.schema == sc.OID && s.name == name {
+			return s.oid, "sequence", true
 		}
 	}
 	if st, ok := systemTables[sc.Name][name]; ok {

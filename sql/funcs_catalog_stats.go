@@ -46,9 +46,10 @@ func init() {
 		}
 		return int64(sp.Count()), nil
 	}})
-	// cdcdb has no sequence relations (serial columns keep their counter
-	// with the table), so no OID names one.
 	register("pg_sequence_last_value", &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		if s, ok := sequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
+			return sequenceLastValue(x, s), nil
+		}
 		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", qualifiedRelationName(x, uint32(a[0].(int64))))
 	}})
 }

@@ -102,6 +102,9 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 				"relam", btreeAM, "relhasindex", false))
 		}
 	}
+	for _, s := range serialSequences(cat) {
+		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns)))
+	}
 	return rows, nil
 }
 
@@ -181,6 +184,11 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 				}
 				rows = append(rows, attributeRow(b, ix.OID, c.Name, c.Type, int16(i+1), false, false, false))
 			}
+		}
+	}
+	for _, s := range serialSequences(cat) {
+		for i, c := range sequenceColumns {
+			rows = append(rows, attributeRow(b, s.oid, c.name, c.t, int16(i+1), true, false, false))
 		}
 	}
 	return rows, nil

@@ -41,6 +41,8 @@ func TestCatalogFunctions(t *testing.T) {
 CREATE TABLE s.items (id int PRIMARY KEY, name varchar(20) NOT NULL DEFAULT 'x', qty int8 DEFAULT 5, price numeric(8,2));
 CREATE UNIQUE INDEX items_name_qty ON s.items (name, qty DESC);
 CREATE TABLE t (a int, b text);
+CREATE TABLE ser (id serial, v text);
+INSERT INTO ser (v) VALUES ('a'), ('b'), ('c');
 COMMENT ON TABLE s.items IS 'things';
 COMMENT ON COLUMN s.items.name IS 'what it is called';
 INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
@@ -78,6 +80,10 @@ INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
 		{`SELECT rolname, rolsuper FROM pg_roles WHERE oid = 10`, "cdcdb|t"},
 		{`SELECT setting, unit, context FROM pg_settings WHERE name = 'statement_timeout'`, "0|ms|user"},
 		{`SELECT tablename, hasindexes FROM pg_tables WHERE schemaname = 's'`, "items|t"},
+		// A serial column's sequence is a relation of its own to clients.
+		{`SELECT c.relkind, s.seqtypid::regtype, s.seqmax, pg_sequence_last_value(c.oid), d.refobjid::regclass, d.refobjsubid
+		  FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid JOIN pg_depend d ON d.objid = c.oid AND d.deptype = 'a'
+		  WHERE c.oid = 'ser_id_seq'::regclass`, "S|integer|2147483647|3|ser|1"},
 		// Set-returning functions in a select list, named record fields.
 		{`SELECT (information_schema._pg_expandarray(ARRAY[7, 8])).n, information_schema._pg_expandarray(ARRAY[7, 8])`, "1|(7,1)\n2|(8,2)"},
 		{`SELECT r.k, (r.k).x FROM (SELECT information_schema._pg_expandarray(ARRAY['p']) AS k) r`, "(p,1)|p"},

@@ -8,6 +8,9 @@
 \d orders
 \d+ orders
 \d s.tgt
+\d tags
+\d tags_id_seq
+\ds
 \d+ s.tgt
 \di
 \dv

@@ -22,6 +22,7 @@ CREATE TABLE public.orders (
   CONSTRAINT orders_note_or_code CHECK (note IS NOT NULL OR code IN ('a', 'b'))
 );
 CREATE UNIQUE INDEX orders_customer_placed ON orders (customer_id, placed DESC);
+CREATE TABLE public.tags (id serial PRIMARY KEY, label text NOT NULL, big bigserial);
 CREATE VIEW public.big_customers AS SELECT id, name FROM customers WHERE balance > 100;
 COMMENT ON TABLE customers IS 'people who buy';
 COMMENT ON COLUMN customers.email IS 'where to write';
