@@ -110,6 +110,11 @@ func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, arg
 		return nil, nil, withPos(err, t.Call)
 	}
 	cols = append([]outCol(nil), cols...)
+	if len(cols) == 1 && t.Alias != nil && len(t.Alias.Columns) == 0 {
+		// A function of one column names it after the alias, as
+		// generate_subscripts(a, 1) AS g names its column g.
+		cols[0].name = t.Alias.Name
+	}
 	if t.WithOrdinality {
 		cols = append(cols, outCol{name: "ordinality", t: int8T()})
 	}
@@ -181,4 +186,53 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+func init() {
+	// generate_subscripts(array, dim [, reverse]): the subscripts of a
+	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
+	// int2vector and oidvector subscripts start at 0; the lower bound is
+	// decided from the argument's type and passed on as a fourth argument.
+	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
+			return nil, nil, errNoFunction
+		}
+		d, err := b.coerce(args[1], int4T())
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		var reverse expr = &constExpr{v: false, t: boolT()}
+		if len(args) == 3 {
+			if reverse, err = b.coerce(args[2], boolT()); err != nil {
+				return nil, nil, errNoFunction
+			}
+		}
+		lower := int64(1)
+		if t := args[0].typ().OID; t == types.Int2Vector || t == types.OidVector {
+			lower = 0
+		}
+		out := []expr{args[0], d, reverse, &constExpr{v: lower, t: int4T()}}
+		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		arr := a[0].(types.ArrayValue)
+		dims := arr.Dims
+		if dims == nil {
+			dims = []int{len(arr.Elems)}
+		}
+		dim, lower := a[1].(int64), a[3].(int64)
+		if dim < 1 || dim > int64(len(dims)) {
+			return nil, nil
+		}
+		n := int64(dims[dim-1])
+		rows := make([]Row, 0, n)
+		for i := int64(0); i < n; i++ {
+			rows = append(rows, Row{lower + i})
+		}
+		if a[2] == true {
+			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+				rows[i], rows[j] = rows[j], rows[i]
+			}
+		}
+		return rows, nil
+	}}
 }

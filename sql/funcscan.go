@@ -72,6 +72,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		}
 	}()
 	name := t.Call.Name.Name()
+	if name == rowsFromName {
+		return pc.planRowsFrom(t, sc, left)
+	}
 	var args []expr
 	for _, a := range t.Call.Args {
 		x, err := b.bind(a)
