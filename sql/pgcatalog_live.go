@@ -376,7 +376,14 @@ func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
 // PostgreSQL's descriptions of built-in objects.
 func livePgDescription(x *execCtx, static []Row) ([]Row, error) {
 	b := rowBuilder("pg_description")
-	rows := append([]Row(nil), static...)
+	// Schemas' comments are cdcdb's (the built-in schemas carry
+	// PostgreSQL's), so PostgreSQL's rows for namespaces give way to them.
+	var rows []Row
+	for _, r := range static {
+		if r[1] != int64(pgNamespaceOID) {
+			rows = append(rows, r)
+		}
+	}
 	cat := x.catalogOf()
 	for _, sc := range cat.Schemas() {
 		if sc.Comment != "" {
