@@ -222,8 +222,20 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		}
 		return &aggregateFunc{name: name, newState: func() aggState { return &arrayAggState{elem: t.OID} }}, at, args, nil
 	}
+	if more, ok := moreAggregates[name]; ok {
+		fn, t, args, err := more(b, name, args)
+		if err == errNoFunction {
+			err = pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		return fn, t, args, err
+	}
 	return nil, types.T{}, nil, pgerror.New(pgerror.FeatureNotSupported, "aggregate %s is not supported", name)
 }
+
+// moreAggregates are aggregates resolved outside the switch above, by
+// files of their own concern (JSON, statistics).
+var moreAggregates = map[string]func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error){}
 
 func argTypeList(args []expr) string {
 	names := make([]string, len(args))

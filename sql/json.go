@@ -1,16 +1,13 @@
 package sql
 
 import (
-	"bytes"
 	"encoding/json"
-	"strconv"
 
-	"cdcdb/pgerror"
 	"cdcdb/types"
 )
 
-// bindJSONOrArrayOp resolves the json operators (->, ->>, #>, #>>, @>, <@,
-// ?) and the array ones (@>, <@, &&).
+// bindJSONOrArrayOp resolves the json operators (see bindJSONOp) and the
+// array ones (@>, <@, &&).
 func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 	lt := l.typ().OID
 	if lt == types.Unknown && (op == "->" || op == "->>") {
@@ -21,25 +18,7 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 		lt = types.JSONB
 	}
 	if lt == types.JSON || lt == types.JSONB {
-		switch op {
-		case "->", "->>":
-			r = b.resolveUnknown(r)
-			if !isIntType(r.typ().OID) {
-				var err error
-				if r, err = b.coerce(r, textT()); err != nil {
-					return nil, operatorError(op, l.typ(), r.typ())
-				}
-			}
-			asText := op == "->>"
-			t := types.Of(lt)
-			if asText {
-				t = textT()
-			}
-			return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
-				return jsonExtract(a[0].(string), a[1], asText, lt == types.JSONB)
-			}}, nil
-		}
-		return nil, operatorError(op, l.typ(), r.typ())
+		return bindJSONOp(b, op, l, r)
 	}
 	if typeCategory(lt) == 'A' || typeCategory(r.typ().OID) == 'A' {
 		if l.typ().OID == types.Unknown {
@@ -99,69 +78,6 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 		}}, nil
 	}
 	return nil, operatorError(op, l.typ(), r.typ())
-}
-
-// jsonExtract implements -> and ->>: a key of an object or an element of an
-// array (negative indexes count from the end).
-func jsonExtract(doc string, key types.Value, asText, binary bool) (types.Value, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(doc)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid input syntax for type json")
-	}
-	var elem any
-	switch k := key.(type) {
-	case string:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, nil
-		}
-		if elem, ok = obj[k]; !ok {
-			return nil, nil
-		}
-	case int64:
-		arr, ok := v.([]any)
-		if !ok {
-			return nil, nil
-		}
-		i := int(k)
-		if i < 0 {
-			i += len(arr)
-		}
-		if i < 0 || i >= len(arr) {
-			return nil, nil
-		}
-		elem = arr[i]
-	}
-	if elem == nil {
-		if asText {
-			return nil, nil
-		}
-		return "null", nil
-	}
-	if s, ok := elem.(string); ok && asText {
-		return s, nil
-	}
-	if n, ok := elem.(json.Number); ok {
-		return n.String(), nil
-	}
-	if bv, ok := elem.(bool); ok {
-		return strconv.FormatBool(bv), nil
-	}
-	out, err := json.Marshal(elem)
-	if err != nil {
-		return nil, err
-	}
-	if binary {
-		// Re-read through the jsonb input function for jsonb's spacing.
-		v, err := types.ParseText(types.Of(types.JSONB), string(out))
-		if err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	return string(out), nil
 }
 
 // jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both

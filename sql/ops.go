@@ -128,6 +128,8 @@ func explicitCastOK(from, to types.OID) bool {
 		return true
 	case from == types.Int4 && to == types.Bool, from == types.Bool && to == types.Int4:
 		return true
+	case from == types.JSONB && (ct == 'N' && !isOidType(to) || to == types.Bool):
+		return true // a jsonb number or boolean's value
 	case cf == 'D' && to == types.Time:
 		return from == types.Timestamp || from == types.Timestamptz
 	case from == types.Interval && to == types.Time, from == types.Time && to == types.Interval:
@@ -213,6 +215,9 @@ func comparisonFunc(op string) (func(c int) bool, error) {
 
 // bindBinaryOp resolves an infix operator for its operand types.
 func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
+	if lt := l.typ().OID; (lt == types.JSON || lt == types.JSONB) && jsonOperators[op] {
+		return bindJSONOp(b, op, l, r)
+	}
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		return bindComparison(b, op, l, r)
@@ -246,7 +251,7 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
 		return newRegexMatch(op, l, r), nil
-	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "&&":
+	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
 		return bindJSONOrArrayOp(b, op, l, r)
 	}
 	return nil, operatorError(op, l.typ(), r.typ())

@@ -248,7 +248,7 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 	case "_pg_expandarray":
 		return []string{"x", "n"}, nil
 	}
-	if cols := procOutColumns(name); len(cols) > 0 {
+	if cols := procOutColumns(name); len(cols) > 1 {
 		names := make([]string, len(cols))
 		for i, c := range cols {
 			names[i] = c.name

@@ -1,0 +1,846 @@
+package sql
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// The json and jsonb operators and functions. Values are their text (json
+// as written, jsonb normalized); see jsonvalue.go for the document model.
+
+// jsonOperators are the operators whose left operand decides for json.
+var jsonOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
+	"?": true, "?|": true, "?&": true, "-": true, "#-": true}
+
+// bindJSONOp binds an operator with a json or jsonb left operand.
+func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
+	lt := l.typ()
+	binary := lt.OID == types.JSONB
+	fail := func() error { return operatorError(op, l.typ(), r.typ()) }
+	coerce := func(t types.OID) error {
+		if t != types.Text {
+			if r.typ().OID == types.Unknown {
+				c, err := b.resolveUnknownAs(r, types.Of(t))
+				if err != nil {
+					return err
+				}
+				r = c
+			}
+		}
+		c, err := b.coerce(b.resolveUnknown(r), types.Of(t))
+		if err != nil {
+			return fail()
+		}
+		r = c
+		return nil
+	}
+	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (expr, error) {
+		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: types.Of(t), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			doc, err := parseJSONValue(a[0].(string))
+			if err != nil {
+				return nil, err
+			}
+			return fn(doc, a[1])
+		}}, nil
+	}
+	switch op {
+	case "->", "->>":
+		if r.typ().OID == types.Unknown {
+			r = b.resolveUnknown(r)
+		}
+		if isIntType(r.typ().OID) {
+			if err := coerce(types.Int4); err != nil {
+				return nil, err
+			}
+		} else if err := coerce(types.Text); err != nil {
+			return nil, err
+		}
+		out := lt.OID
+		if op == "->>" {
+			out = types.Text
+		}
+		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			var v *jsonVal
+			switch k := arg.(type) {
+			case string:
+				if doc.kind == jsonObject {
+					v = doc.member(k)
+				}
+			case int64:
+				if doc.kind == jsonArray {
+					i := int(k)
+					if i < 0 {
+						i += len(doc.elems)
+					}
+					if i >= 0 && i < len(doc.elems) {
+						v = doc.elems[i]
+					}
+				}
+			}
+			if v == nil {
+				return nil, nil
+			}
+			if op == "->>" {
+				return scalarText(v, binary), nil
+			}
+			return docText(v, binary), nil
+		})
+	case "#>", "#>>":
+		if err := coerce(types.TextArray); err != nil {
+			return nil, err
+		}
+		out := lt.OID
+		if op == "#>>" {
+			out = types.Text
+		}
+		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			v := jsonPath(doc, arg.(types.ArrayValue).Elems)
+			if v == nil {
+				return nil, nil
+			}
+			if op == "#>>" {
+				return scalarText(v, binary), nil
+			}
+			return docText(v, binary), nil
+		})
+	}
+	if !binary {
+		return nil, fail()
+	}
+	switch op {
+	case "@>", "<@":
+		if err := coerce(types.JSONB); err != nil {
+			return nil, err
+		}
+		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			other, err := parseJSONValue(arg.(string))
+			if err != nil {
+				return nil, err
+			}
+			if op == "<@" {
+				return jsonContains(other, doc), nil
+			}
+			return jsonContains(doc, other), nil
+		})
+	case "?":
+		if err := coerce(types.Text); err != nil {
+			return nil, err
+		}
+		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			return jsonHasKey(doc, arg.(string)), nil
+		})
+	case "?|", "?&":
+		if err := coerce(types.TextArray); err != nil {
+			return nil, err
+		}
+		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			all := op == "?&"
+			for _, k := range arg.(types.ArrayValue).Elems {
+				if k == nil {
+					continue
+				}
+				if jsonHasKey(doc, k.(string)) != all {
+					return !all, nil
+				}
+			}
+			return all, nil
+		})
+	case "-":
+		r = b.resolveUnknown(r)
+		switch rt := r.typ().OID; {
+		case isIntType(rt):
+			if err := coerce(types.Int4); err != nil {
+				return nil, err
+			}
+		case rt == types.TextArray:
+		default:
+			if err := coerce(types.Text); err != nil {
+				return nil, err
+			}
+		}
+		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			return jsonDelete(doc, arg)
+		})
+	case "#-":
+		if err := coerce(types.TextArray); err != nil {
+			return nil, err
+		}
+		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+			out, err := jsonSetPath(doc, arg.(types.ArrayValue).Elems, nil, false, 0)
+			if err != nil {
+				return nil, err
+			}
+			return asJSONB(jsonbText(out))
+		})
+	}
+	return nil, fail()
+}
+
+// jsonDelete is jsonb - text (a key, or matching string elements), jsonb
+// - int (an array element) and jsonb - text[] (several keys).
+func jsonDelete(doc *jsonVal, arg types.Value) (types.Value, error) {
+	switch k := arg.(type) {
+	case int64:
+		if doc.kind == jsonObject {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from object using integer index")
+		}
+		if doc.kind != jsonArray {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
+		}
+		i := int(k)
+		if i < 0 {
+			i += len(doc.elems)
+		}
+		out := *doc
+		out.elems = nil
+		for j, e := range doc.elems {
+			if j != i {
+				out.elems = append(out.elems, e)
+			}
+		}
+		return asJSONB(jsonbText(&out))
+	case string:
+		return jsonDelete(doc, types.ArrayValue{Elem: types.Text, Elems: []types.Value{k}})
+	}
+	keys := map[string]bool{}
+	for _, k := range arg.(types.ArrayValue).Elems {
+		if k != nil {
+			keys[k.(string)] = true
+		}
+	}
+	out := *doc
+	switch doc.kind {
+	case jsonObject:
+		out.keys, out.vals = nil, nil
+		for i, k := range doc.keys {
+			if !keys[k] {
+				out.keys = append(out.keys, k)
+				out.vals = append(out.vals, doc.vals[i])
+			}
+		}
+	case jsonArray:
+		out.elems = nil
+		for _, e := range doc.elems {
+			if !(e.kind == jsonString && keys[e.str]) {
+				out.elems = append(out.elems, e)
+			}
+		}
+	default:
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
+	}
+	return asJSONB(jsonbText(&out))
+}
+
+// jsonSetPath returns doc with the value at path replaced by val (nil
+// deletes it); create adds a missing last key or index.
+func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, depth int) (*jsonVal, error) {
+	if len(path) == 0 {
+		if val == nil {
+			return nil, nil
+		}
+		return val, nil
+	}
+	if path[0] == nil {
+		return nil, pgerror.New(pgerror.NullValueNotAllowed, "path element at position %d is null", depth+1)
+	}
+	step := path[0].(string)
+	out := *doc
+	switch doc.kind {
+	case jsonObject:
+		out.keys = append([]string(nil), doc.keys...)
+		out.vals = append([]*jsonVal(nil), doc.vals...)
+		for i, k := range out.keys {
+			if k != step {
+				continue
+			}
+			nv, err := jsonSetPath(out.vals[i], path[1:], val, create, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if nv == nil {
+				out.keys = append(out.keys[:i], out.keys[i+1:]...)
+				out.vals = append(out.vals[:i], out.vals[i+1:]...)
+			} else {
+				out.vals[i] = nv
+			}
+			return &out, nil
+		}
+		if create && len(path) == 1 && val != nil {
+			out.keys = append(out.keys, step)
+			out.vals = append(out.vals, val)
+		}
+	case jsonArray:
+		i, err := strconv.Atoi(step)
+		if err != nil {
+			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", depth+1, step)
+		}
+		out.elems = append([]*jsonVal(nil), doc.elems...)
+		if i < 0 {
+			i += len(out.elems)
+		}
+		if i >= 0 && i < len(out.elems) {
+			nv, err := jsonSetPath(out.elems[i], path[1:], val, create, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if nv == nil {
+				out.elems = append(out.elems[:i], out.elems[i+1:]...)
+			} else {
+				out.elems[i] = nv
+			}
+		} else if create && len(path) == 1 && val != nil {
+			if i < 0 {
+				out.elems = append([]*jsonVal{val}, out.elems...)
+			} else {
+				out.elems = append(out.elems, val)
+			}
+		}
+	}
+	return &out, nil
+}
+
+// jsonArg is a JSON function's document argument.
+func jsonArg(v types.Value) (*jsonVal, error) { return parseJSONValue(v.(string)) }
+
+func init() {
+	for _, binary := range []bool{false, true} {
+		prefix, docT := "json", types.JSON
+		if binary {
+			prefix, docT = "jsonb", types.JSONB
+		}
+		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			doc, err := jsonArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return doc.typeName(), nil
+		}, docT)))
+		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			doc, err := jsonArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			if doc.kind != jsonArray {
+				if doc.kind == jsonObject {
+					return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a non-array")
+				}
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a scalar")
+			}
+			return int64(len(doc.elems)), nil
+		}, docT)))
+		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			doc, err := jsonArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			stripped := stripNulls(doc)
+			if binary {
+				return asJSONB(jsonbText(stripped))
+			}
+			return compactJSON(stripped), nil
+		}, docT)))
+		extract := func(asText bool) func(*execCtx, []types.Value) (types.Value, error) {
+			return func(_ *execCtx, a []types.Value) (types.Value, error) {
+				doc, err := jsonArg(a[0])
+				if err != nil {
+					return nil, err
+				}
+				v := jsonPath(doc, a[1:])
+				if v == nil {
+					return nil, nil
+				}
+				if asText {
+					return scalarText(v, binary), nil
+				}
+				return docText(v, binary), nil
+			}
+		}
+		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
+		register(prefix+"_extract_path_text", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: types.Text, retArg: -1, call: extract(true)}))
+		register("to_"+prefix, &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+			if len(args) != 1 {
+				return nil, types.T{}, errNoFunction
+			}
+			return []expr{&jsonTextExpr{x: b.resolveUnknown(args[0])}}, types.Of(docT), nil
+		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			if a[0] == nil || !binary {
+				return a[0], nil
+			}
+			return asJSONB(a[0].(string))
+		}})
+		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			parts := make([]string, len(a))
+			for i, v := range a {
+				parts[i] = v.(string)
+			}
+			s := "[" + strings.Join(parts, ", ") + "]"
+			if binary {
+				return asJSONB(s)
+			}
+			return s, nil
+		}})
+		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			if len(a)%2 != 0 {
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "argument list must have even number of elements").
+					WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", prefix)
+			}
+			parts := make([]string, 0, len(a)/2)
+			for i := 0; i < len(a); i += 2 {
+				if a[i] == "null" {
+					return nil, pgerror.New(pgerror.NullValueNotAllowed, "argument %d cannot be null", i+1).WithHint("Object keys should be text.")
+				}
+				parts = append(parts, jsonKeyText(a[i].(string))+" : "+a[i+1].(string))
+			}
+			s := "{" + strings.Join(parts, ", ") + "}"
+			if binary {
+				return asJSONB(s)
+			}
+			return s, nil
+		}})
+		tableFuncs[prefix+"_each"] = jsonEachFunc(docT, docT, binary)
+		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
+		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
+		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
+		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+			if len(args) != 1 {
+				return nil, nil, errNoFunction
+			}
+			d, err := b.coerce(args[0], types.Of(docT))
+			if err != nil {
+				return nil, nil, errNoFunction
+			}
+			return []expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
+		}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+			doc, err := jsonArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			if doc.kind != jsonObject {
+				what := "a scalar"
+				if doc.kind == jsonArray {
+					what = "an array"
+				}
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s_object_keys on %s", prefix, what)
+			}
+			var rows []Row
+			seen := map[string]bool{}
+			for _, k := range doc.keys {
+				if !seen[k] {
+					seen[k] = true
+					rows = append(rows, Row{k})
+				}
+			}
+			return rows, nil
+		}}
+	}
+	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		doc, err := jsonArg(a[0])
+		if err != nil {
+			return nil, err
+		}
+		return jsonPretty(doc), nil
+	}, types.JSONB)))
+	set := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil || a[1] == nil || a[2] == nil {
+			return nil, nil // strict: jsonb_set of NULLs is NULL
+		}
+		doc, err := jsonArg(a[0])
+		if err != nil {
+			return nil, err
+		}
+		val, err := jsonArg(a[2])
+		if err != nil {
+			return nil, err
+		}
+		create := true
+		if len(a) == 4 && a[3] != nil {
+			create = a[3].(bool)
+		}
+		if doc.kind != jsonObject && doc.kind != jsonArray {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
+		}
+		out, err := jsonSetPath(doc, a[1].(types.ArrayValue).Elems, val, create, 0)
+		if err != nil {
+			return nil, err
+		}
+		return asJSONB(jsonbText(out))
+	}
+	register("jsonb_set", overloaded(false,
+		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
+		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
+	register("row_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 1 || args[0].typ().OID != types.Record {
+			return nil, types.T{}, errNoFunction
+		}
+		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
+}
+
+// jsonTextExpr is a value as to_json writes it.
+type jsonTextExpr struct{ x expr }
+
+func (e *jsonTextExpr) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil && e.x.typ().OID != types.Unknown {
+		return nil, nil
+	}
+	return toJSON(env.x, e.x.typ(), v), nil
+}
+func (e *jsonTextExpr) typ() types.T { return types.Of(types.JSON) }
+
+// jsonArgsResolver makes the arguments of json(b)_build_*: each value
+// written as to_json would (NULL as null); object keys must be scalars.
+func jsonArgsResolver(docT types.OID, object bool) func(b *binder, args []expr) ([]expr, types.T, error) {
+	return func(b *binder, args []expr) ([]expr, types.T, error) {
+		out := make([]expr, len(args))
+		for i, a := range args {
+			a = b.resolveUnknown(a)
+			if object && i%2 == 0 {
+				if t := a.typ().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
+					return nil, types.T{}, pgerror.New(pgerror.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+				}
+			}
+			out[i] = &nullAsJSON{&jsonTextExpr{x: a}}
+		}
+		return out, types.Of(docT), nil
+	}
+}
+
+// nullAsJSON writes SQL NULL as JSON null.
+type nullAsJSON struct{ x expr }
+
+func (e *nullAsJSON) eval(env *evalEnv) (types.Value, error) {
+	v, err := e.x.eval(env)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return "null", nil
+	}
+	return v, nil
+}
+func (e *nullAsJSON) typ() types.T { return e.x.typ() }
+
+// jsonKeyText turns a key's JSON text into the key's quoted string: an
+// object key is the scalar's text, so 1 becomes "1".
+func jsonKeyText(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		return s
+	}
+	return jsonQuote(s)
+}
+
+// compactJSON writes a value without spaces, as json_strip_nulls does.
+func compactJSON(v *jsonVal) string {
+	switch v.kind {
+	case jsonObject:
+		parts := make([]string, len(v.keys))
+		for i, k := range v.keys {
+			parts[i] = jsonQuote(k) + ":" + compactJSON(v.vals[i])
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case jsonArray:
+		parts := make([]string, len(v.elems))
+		for i, e := range v.elems {
+			parts[i] = compactJSON(e)
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	}
+	return v.raw
+}
+
+// stripNulls drops object members whose value is null, at every depth.
+func stripNulls(v *jsonVal) *jsonVal {
+	out := *v
+	switch v.kind {
+	case jsonObject:
+		out.keys, out.vals = nil, nil
+		for i, k := range v.keys {
+			if v.vals[i].kind != jsonNull {
+				out.keys = append(out.keys, k)
+				out.vals = append(out.vals, stripNulls(v.vals[i]))
+			}
+		}
+	case jsonArray:
+		out.elems = make([]*jsonVal, len(v.elems))
+		for i, e := range v.elems {
+			out.elems[i] = stripNulls(e)
+		}
+	}
+	return &out
+}
+
+// jsonEachFunc is json(b)_each(_text): an object's members as rows.
+func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
+	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		d, err := b.coerce(args[0], types.Of(docT))
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		return []expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		doc, err := jsonArg(a[0])
+		if err != nil {
+			return nil, err
+		}
+		if doc.kind != jsonObject {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s on a non-object", map[bool]string{false: "json_each", true: "jsonb_each"}[binary])
+		}
+		rows := make([]Row, len(doc.keys))
+		for i, k := range doc.keys {
+			var v types.Value = docText(doc.vals[i], binary)
+			if valT == types.Text {
+				v = scalarText(doc.vals[i], binary)
+			}
+			rows[i] = Row{k, v}
+		}
+		return rows, nil
+	}}
+}
+
+// jsonElementsFunc is json(b)_array_elements(_text): an array's elements
+// as rows.
+func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
+	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		d, err := b.coerce(args[0], types.Of(docT))
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		return []expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		doc, err := jsonArg(a[0])
+		if err != nil {
+			return nil, err
+		}
+		switch doc.kind {
+		case jsonObject:
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from an object")
+		case jsonArray:
+		default:
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from a scalar")
+		}
+		rows := make([]Row, len(doc.elems))
+		for i, e := range doc.elems {
+			if valT == types.Text {
+				rows[i] = Row{scalarText(e, binary)}
+			} else {
+				rows[i] = Row{docText(e, binary)}
+			}
+		}
+		return rows, nil
+	}}
+}
+
+// JSON aggregates: json_agg / jsonb_agg and json_object_agg /
+// jsonb_object_agg, each value written as to_json writes it.
+
+type jsonAggState struct {
+	binary bool
+	object bool
+	t, kt  types.T
+	parts  []string
+	some   bool
+}
+
+func (s *jsonAggState) add(x *execCtx, args []types.Value) error {
+	s.some = true
+	if !s.object {
+		s.parts = append(s.parts, toJSON(x, s.t, args[0]))
+		return nil
+	}
+	if args[0] == nil {
+		return pgerror.New(pgerror.NullValueNotAllowed, "field name must not be null")
+	}
+	key := jsonKeyText(toJSON(x, s.kt, args[0]))
+	if s.binary {
+		s.parts = append(s.parts, key+": "+toJSON(x, s.t, args[1]))
+	} else {
+		s.parts = append(s.parts, key+" : "+toJSON(x, s.t, args[1]))
+	}
+	return nil
+}
+
+func (s *jsonAggState) result(*execCtx) (types.Value, error) {
+	if !s.some {
+		return nil, nil
+	}
+	var out string
+	switch {
+	case s.object && s.binary:
+		out = "{" + strings.Join(s.parts, ", ") + "}"
+	case s.object:
+		out = "{ " + strings.Join(s.parts, ", ") + " }"
+	default:
+		out = "[" + strings.Join(s.parts, ", ") + "]"
+	}
+	if s.binary {
+		return asJSONB(out)
+	}
+	return out, nil
+}
+
+// statState computes the sample and population variance and standard
+// deviation (numeric for integer and numeric input, float8 for floats).
+type statState struct {
+	float  bool
+	pop    bool
+	stddev bool
+	vals   []types.Value
+}
+
+func (s *statState) add(_ *execCtx, args []types.Value) error {
+	if args[0] != nil {
+		s.vals = append(s.vals, args[0])
+	}
+	return nil
+}
+
+func (s *statState) result(x *execCtx) (types.Value, error) {
+	n := len(s.vals)
+	if n == 0 || (n == 1 && !s.pop) {
+		return nil, nil
+	}
+	if s.float {
+		var sum, sumSq float64
+		for _, v := range s.vals {
+			f, err := toFloat(v)
+			if err != nil {
+				return nil, err
+			}
+			sum += f
+			sumSq += f * f
+		}
+		fn := float64(n)
+		num := fn*sumSq - sum*sum
+		if num < 0 {
+			num = 0
+		}
+		den := fn * (fn - 1)
+		if s.pop {
+			den = fn * fn
+		}
+		v := num / den
+		if s.stddev {
+			return math.Sqrt(v), nil
+		}
+		return v, nil
+	}
+	return numericVariance(x, s.vals, s.pop, s.stddev)
+}
+
+func init() {
+	moreAggregates["json_agg"] = jsonAggregate(false, false)
+	moreAggregates["jsonb_agg"] = jsonAggregate(true, false)
+	moreAggregates["json_object_agg"] = jsonAggregate(false, true)
+	moreAggregates["jsonb_object_agg"] = jsonAggregate(true, true)
+	for name, mode := range map[string][2]bool{
+		"stddev": {false, true}, "stddev_samp": {false, true}, "stddev_pop": {true, true},
+		"variance": {false, false}, "var_samp": {false, false}, "var_pop": {true, false},
+	} {
+		pop, stddev := mode[0], mode[1]
+		moreAggregates[name] = func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+			if len(args) != 1 {
+				return nil, types.T{}, nil, errNoFunction
+			}
+			t := args[0].typ().OID
+			float := t == types.Float4 || t == types.Float8
+			if typeCategory(t) != 'N' || isOidType(t) {
+				return nil, types.T{}, nil, errNoFunction
+			}
+			rt := types.Numeric
+			if float {
+				rt = types.Float8
+			}
+			return &aggregateFunc{name: name, newState: func() aggState { return &statState{float: float, pop: pop, stddev: stddev} }}, types.Of(rt), args, nil
+		}
+	}
+}
+
+func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+	return func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+		want := 1
+		if object {
+			want = 2
+		}
+		if len(args) != want {
+			return nil, types.T{}, nil, errNoFunction
+		}
+		vt, kt := args[len(args)-1].typ(), args[0].typ()
+		rt := types.JSON
+		if binary {
+			rt = types.JSONB
+		}
+		return &aggregateFunc{name: name, newState: func() aggState {
+			return &jsonAggState{binary: binary, object: object, t: vt, kt: kt}
+		}}, types.Of(rt), args, nil
+	}
+}
+
+// numericVariance is the numeric variance or standard deviation as
+// PostgreSQL computes it: (N*sum(x^2) - sum(x)^2) / (N*(N-1)) (N*N for the
+// population) at division's scale, the root taken at the same scale.
+func numericVariance(x *execCtx, vals []types.Value, pop, stddev bool) (types.Value, error) {
+	sum, sumSq := new(apd.Decimal), new(apd.Decimal)
+	for _, v := range vals {
+		d, ok := v.(*apd.Decimal)
+		if !ok {
+			d = apd.New(v.(int64), 0)
+		}
+		sq := new(apd.Decimal)
+		if _, err := numericCtx.Mul(sq, d, d); err != nil {
+			return nil, err
+		}
+		if _, err := numericCtx.Add(sum, sum, d); err != nil {
+			return nil, err
+		}
+		if _, err := numericCtx.Add(sumSq, sumSq, sq); err != nil {
+			return nil, err
+		}
+	}
+	n := apd.New(int64(len(vals)), 0)
+	num, sq := new(apd.Decimal), new(apd.Decimal)
+	if _, err := numericCtx.Mul(num, n, sumSq); err != nil {
+		return nil, err
+	}
+	if _, err := numericCtx.Mul(sq, sum, sum); err != nil {
+		return nil, err
+	}
+	if _, err := numericCtx.Sub(num, num, sq); err != nil {
+		return nil, err
+	}
+	if num.Sign() <= 0 {
+		return apd.New(0, 0), nil
+	}
+	den := apd.New(int64(len(vals))*int64(len(vals)-1), 0)
+	if pop {
+		den = apd.New(int64(len(vals))*int64(len(vals)), 0)
+	}
+	z := new(apd.Decimal)
+	if err := numericDivide(z, num, den); err != nil {
+		return nil, err
+	}
+	if !stddev {
+		return z, nil
+	}
+	scale := numericDisplayScale(z)
+	r := new(apd.Decimal)
+	if _, err := apd.BaseContext.WithPrecision(uint32(scale+int(z.NumDigits())+10)).Sqrt(r, z); err != nil {
+		return nil, err
+	}
+	return r, roundScale(r, scale)
+}
