@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -199,5 +200,27 @@ func TestTLSAutoReusesCertificate(t *testing.T) {
 	}
 	if err := conn.Ping(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// -tls takes auto (or off), and auto excludes a certificate of one's own:
+// a mistyped or contradictory TLS setting stops the server at start, with
+// the reason, rather than serving without TLS.
+func TestTLSFlagsRefused(t *testing.T) {
+	if buildErr != nil {
+		t.Fatalf("cdcdb does not build: %v", buildErr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-tls", "yes"}, "-tls must be auto or off"},
+		{[]string{"-tls", "auto", "-tls-cert", "x.crt", "-tls-key", "x.key"}, "exclude each other"},
+		{[]string{"-tls-cert", "x.crt"}, "go together"},
+	} {
+		code, out := pgserver.RunUntilExit(t, cdcdbBin, pgserver.WithArgs(c.args...))
+		if code != 1 || !strings.Contains(out, c.want) {
+			t.Errorf("cdcdb %v: exit %d, output %q; want exit 1 saying %q", c.args, code, out, c.want)
+		}
 	}
 }
