@@ -17,9 +17,10 @@
 // Why the PostgreSQL side is written the way it is: the point of cdcdb is that
 // users do not have to hand-write out-of-order SCD2 logic. So PostgreSQL gets
 // the best set-based SQL we know for the same contract (an indexed event log,
-// then per batch a delete-and-rebuild of the touched keys' history with window
-// functions; see pg.go), and the benchmark refuses to report a figure unless
-// both targets hold exactly the same rows. Before measuring anything, that SQL
+// then per batch a delete-and-rebuild, with window functions, of the stretch
+// of each touched key's history that the batch can change; see pg.go), and
+// the benchmark refuses to report a figure unless both targets hold exactly
+// the same rows. Before measuring anything, that SQL
 // is run on the spec's own worked examples (spec §4 and the §5 walk-through)
 // and compared with the expected tables, and so is cdcdb.
 //

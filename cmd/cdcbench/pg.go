@@ -194,12 +194,12 @@ func (p *pgServer) removeDir() {
 // Design: every event goes into an append-only log with a primary key on
 // (key, sequence) — which also refuses two events for one key and sequence,
 // as the contract asks. Each batch is COPYed into a temporary table, appended
-// to the log, and then the history of every key the batch touches is deleted
-// and rebuilt from that key's whole log with window functions, all in one
-// transaction. Rebuilding from the log is what makes the result independent
-// of arrival order: a late event is just one more row of the log. The work
-// per batch is proportional to the touched keys' logs (reached through the
-// primary key index), never to the table.
+// to the log, and then, for every key the batch touches, the part of its
+// history the batch can change is deleted and rebuilt from the log with
+// window functions, all in one transaction. Rebuilding from the log is what
+// makes the result independent of arrival order: a late event is just one
+// more row of the log. The work per batch is proportional to the touched
+// keys' logs (reached through the primary key index), never to the table.
 // ---------------------------------------------------------------------------
 
 // pgSCD2Schema creates the log and the target. The target's primary key is
@@ -209,24 +209,37 @@ CREATE TABLE ev_log (id bigint NOT NULL, name text, city text, op text, seq bigi
 CREATE TABLE tgt (id bigint NOT NULL, name text, city text, __start_at bigint NOT NULL, __end_at bigint,
                   PRIMARY KEY (id, __start_at));`
 
-// pgSCD2Rebuild rebuilds the touched keys' SCD TYPE 2 history (spec §4),
-// replaying each key's events in sequence order, set-wise:
+// pgSCD2Rebuild brings the touched keys' SCD TYPE 2 history (spec §4) up to
+// date by replaying their events in sequence order, set-wise:
 //
 //   - a "boundary" event is one that ends the open version or starts a new
-//     one: a delete, the key's first event, an upsert after a delete, or an
-//     upsert whose values differ from the previous event's (the open version
-//     holds the values of the last upsert, so comparing with the previous
-//     event is comparing with the open version; an identical upsert adds
-//     nothing);
+//     one: a delete, the first event replayed, an upsert after a delete, or
+//     an upsert whose values differ from the previous event's (the open
+//     version holds the values of the last upsert, so comparing with the
+//     previous event is comparing with the open version; an identical upsert
+//     adds nothing);
 //   - each boundary upsert starts a version, which ends at the next boundary
 //     event (lead over the boundaries), NULL when there is none: open;
 //   - boundary deletes close versions and start none.
+//
+// Only the stretch a batch can change is replayed: versions that ended
+// before the key's earliest new sequence m stay as they are. The replay
+// starts at s0, the start of the version holding m (its first event is a
+// version start, so the replay finds the same state there), or at m itself
+// when m falls where the key had no version (the state there is "none", and
+// the events between the last delete and m can only be deletes). The key's
+// versions from s0 on are replaced. For events that arrive in order this
+// rewrites one version and adds one, instead of the key's whole history.
 //
 // "Identical" is IS NOT DISTINCT FROM, as cdcdb compares values (NULL equals
 // NULL). It runs in the batch's transaction, after COPY into ev_batch.
 const pgSCD2Rebuild = `
 INSERT INTO ev_log SELECT * FROM ev_batch;
-DELETE FROM tgt WHERE id IN (SELECT id FROM ev_batch);
+INSERT INTO touched (id, s0)
+SELECT b.id, coalesce((SELECT t.__start_at FROM tgt t WHERE t.id = b.id AND t.__start_at <= b.m
+                       AND (t.__end_at > b.m OR t.__end_at IS NULL)), b.m)
+FROM (SELECT id, min(seq) AS m FROM ev_batch GROUP BY id) b;
+DELETE FROM tgt t USING touched k WHERE t.id = k.id AND t.__start_at >= k.s0;
 INSERT INTO tgt (id, name, city, __start_at, __end_at)
 SELECT id, name, city, seq, next_seq
 FROM (
@@ -235,8 +248,8 @@ FROM (
 		SELECT id, name, city, seq, del,
 		       lag(seq) OVER w AS prev_seq, lag(del) OVER w AS prev_del,
 		       lag(name) OVER w AS prev_name, lag(city) OVER w AS prev_city
-		FROM (SELECT id, name, city, seq, coalesce(op = 'DELETE', false) AS del
-		      FROM ev_log WHERE id IN (SELECT id FROM ev_batch)) e
+		FROM (SELECT l.id, l.name, l.city, l.seq, coalesce(l.op = 'DELETE', false) AS del
+		      FROM ev_log l JOIN touched k ON k.id = l.id AND l.seq >= k.s0) e
 		WINDOW w AS (PARTITION BY id ORDER BY seq)
 	) e
 	WHERE del OR prev_seq IS NULL OR prev_del OR (name, city) IS DISTINCT FROM (prev_name, prev_city)
@@ -253,31 +266,51 @@ CREATE TABLE tgt (id bigint NOT NULL, name text, city text, __start_at bigint NO
                   __system_start_at bigint NOT NULL, __system_end_at bigint,
                   PRIMARY KEY (id, __start_at, __system_start_at));`
 
-// pgBitemporalRebuild rebuilds the touched keys' BITEMPORAL rows by the
-// spec's §5 definition, set-wise, for each touched key:
+// pgBitemporalRebuild brings the touched keys' BITEMPORAL rows up to date by
+// the spec's §5 definition, set-wise. Rebuilding a key from scratch would
+// replay its events at every one of its system times (events × system
+// times rows per key); instead only the system times from the batch's
+// earliest one (m) on are replayed, which for events learned in order is two
+// timelines per key:
 //
-//  1. sys: the key's distinct system times s, numbered (sn) with the next one;
-//  2. eff: the business timeline's events at each s — an event counts from
-//     its system time until a later-learned event with the same business time
-//     supersedes it (sup, by lead over (key, business time));
-//  3. bnd/ver: the SCD TYPE 2 replay of each timeline B(s), exactly as in
-//     pgSCD2Rebuild but partitioned by (key, sn) and ordered by business time;
-//  4. stays: a version (values and business period) is in B(s) for runs of
-//     consecutive sn — gaps and islands (sn minus row_number is constant
-//     along a run); each run is one row, whose system period goes from the
+//   - B(s) for s < m cannot change (the batch's events are all learned at
+//     m or later), so rows whose system period ended before m stay, and the
+//     rows that are still in B(m_prev) — m_prev being the key's last system
+//     time before m — are recomputed along with everything after;
+//   - touched: per key, m and m_prev (NULL when the batch reaches back
+//     before every earlier event: then the key is replayed from its start);
+//   - ev: the key's whole log, each event with the system time at which a
+//     later-learned event with the same business time supersedes it (sup);
+//   - sys: the key's system times from m_prev on, numbered (sn), each with
+//     the next one;
+//   - eff: the timeline's events at each such s — learned by s and not yet
+//     superseded;
+//   - bnd/ver: the SCD TYPE 2 replay of each timeline B(s), as in
+//     pgSCD2Rebuild but partitioned by (key, sn), in business order;
+//   - stays: a version (values and business period) is in B(s) for runs of
+//     consecutive sn (gaps and islands: sn minus row_number is constant
+//     along a run); each run is one row, whose system period runs from the
 //     run's first system time to the system time after its last (NULL when
-//     the run reaches the key's latest system time: still current).
+//     it reaches the key's latest: still current). A run starting at m_prev
+//     began earlier: it is the row already in B(m_prev), whose system start
+//     is kept.
+//
+// Then the rows whose system period reaches m or is open are replaced by
+// the recomputed ones.
 const pgBitemporalRebuild = `
 INSERT INTO ev_log SELECT * FROM ev_batch;
-DELETE FROM tgt WHERE id IN (SELECT id FROM ev_batch);
-INSERT INTO tgt (id, name, city, __start_at, __end_at, __system_start_at, __system_end_at)
+INSERT INTO touched (id, m, m_prev)
+SELECT b.id, b.m, (SELECT max(l.st) FROM ev_log l WHERE l.id = b.id AND l.st < b.m)
+FROM (SELECT id, min(st) AS m FROM ev_batch GROUP BY id) b;
+INSERT INTO fresh
 WITH ev AS (
-	SELECT id, name, city, seq, st, coalesce(op = 'DELETE', false) AS del,
-	       lead(st) OVER (PARTITION BY id, seq ORDER BY st) AS sup
-	FROM ev_log WHERE id IN (SELECT id FROM ev_batch)
+	SELECT l.id, l.name, l.city, l.seq, l.st, coalesce(l.op = 'DELETE', false) AS del,
+	       lead(l.st) OVER (PARTITION BY l.id, l.seq ORDER BY l.st) AS sup
+	FROM ev_log l JOIN touched t ON t.id = l.id
 ), sys AS (
-	SELECT id, st AS s, row_number() OVER (PARTITION BY id ORDER BY st) AS sn, lead(st) OVER (PARTITION BY id ORDER BY st) AS next_s
-	FROM (SELECT DISTINCT id, st FROM ev) d
+	SELECT id, s, row_number() OVER (PARTITION BY id ORDER BY s) AS sn, lead(s) OVER (PARTITION BY id ORDER BY s) AS next_s
+	FROM (SELECT DISTINCT e.id, e.st AS s FROM ev e JOIN touched t ON t.id = e.id
+	      WHERE t.m_prev IS NULL OR e.st >= t.m_prev) d
 ), eff AS (
 	SELECT x.id, x.sn, e.seq, e.del, e.name, e.city
 	FROM sys x JOIN ev e ON e.id = x.id AND e.st <= x.s AND (e.sup IS NULL OR x.s < e.sup)
@@ -303,10 +336,16 @@ WITH ev AS (
 	) q
 	GROUP BY id, name, city, b_start, b_end, run
 )
-SELECT t.id, t.name, t.city, t.b_start, t.b_end, s1.s, s2.next_s
-FROM stays t
-JOIN sys s1 ON s1.id = t.id AND s1.sn = t.first_sn
-JOIN sys s2 ON s2.id = t.id AND s2.sn = t.last_sn;
+SELECT r.id, r.name, r.city, r.b_start, r.b_end, coalesce(o.__system_start_at, s1.s), s2.next_s
+FROM stays r
+JOIN touched k ON k.id = r.id
+JOIN sys s1 ON s1.id = r.id AND s1.sn = r.first_sn
+JOIN sys s2 ON s2.id = r.id AND s2.sn = r.last_sn
+LEFT JOIN tgt o ON r.first_sn = 1 AND k.m_prev IS NOT NULL
+	AND o.id = r.id AND o.__start_at = r.b_start
+	AND o.__system_start_at <= k.m_prev AND (o.__system_end_at IS NULL OR o.__system_end_at > k.m_prev);
+DELETE FROM tgt t USING touched k WHERE t.id = k.id AND (t.__system_end_at IS NULL OR t.__system_end_at >= k.m);
+INSERT INTO tgt SELECT * FROM fresh;
 COMMIT;`
 
 // pgFlow is the PostgreSQL side of an ingest workload, on one connection.
@@ -321,13 +360,17 @@ func newPGFlow(ctx context.Context, url string, bitemporal bool) (*pgFlow, error
 		return nil, err
 	}
 	f := &pgFlow{conn: conn, bitemporal: bitemporal}
-	schema := pgSCD2Schema
+	schema, scratch := pgSCD2Schema, `
+		CREATE TEMP TABLE touched (id bigint PRIMARY KEY, s0 bigint NOT NULL) ON COMMIT DELETE ROWS;`
 	if bitemporal {
 		schema = pgBitemporalSchema
+		scratch = `
+		CREATE TEMP TABLE touched (id bigint PRIMARY KEY, m bigint NOT NULL, m_prev bigint) ON COMMIT DELETE ROWS;
+		CREATE TEMP TABLE fresh (LIKE tgt) ON COMMIT DELETE ROWS;`
 	}
 	// The batch table is temporary (no WAL) and emptied by each commit.
 	if err := execScript(ctx, conn, schema+`
-		CREATE TEMP TABLE ev_batch (LIKE ev_log) ON COMMIT DELETE ROWS;`); err != nil {
+		CREATE TEMP TABLE ev_batch (LIKE ev_log) ON COMMIT DELETE ROWS;`+scratch); err != nil {
 		conn.Close(ctx)
 		return nil, err
 	}
