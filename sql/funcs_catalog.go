@@ -3,9 +3,11 @@ package sql
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -906,4 +908,24 @@ func init() {
 	}}
 	register("pg_get_ruledef", noObject)
 	register("pg_get_triggerdef", noObject)
+}
+
+var (
+	quoteKeywordsOnce sync.Once
+	quoteKeywords     map[string]bool
+)
+
+// keywordsToQuote are the keywords quote_ident and the reg* types put in
+// double quotes, as PostgreSQL does: all but the unreserved ones, from the
+// front end's keyword table.
+func keywordsToQuote() map[string]bool {
+	quoteKeywordsOnce.Do(func() {
+		quoteKeywords = map[string]bool{}
+		for _, k := range parse.Keywords() {
+			if k.CatCode != 'U' {
+				quoteKeywords[k.Word] = true
+			}
+		}
+	})
+	return quoteKeywords
 }

@@ -160,18 +160,6 @@ func quoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// isReservedWord reports the few words that must always be quoted as names.
-func isReservedWord(s string) bool {
-	switch s {
-	case "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "both", "case", "cast",
-		"check", "collate", "column", "constraint", "create", "current_catalog", "current_date", "current_role",
-		"current_time", "current_timestamp", "current_user", "default", "deferrable", "desc", "distinct", "do",
-		"else", "end", "except", "false", "fetch", "for", "foreign", "from", "grant", "group", "having", "in",
-		"initially", "intersect", "into", "lateral", "leading", "limit", "localtime", "localtimestamp", "not",
-		"null", "offset", "on", "only", "or", "order", "placing", "primary", "references", "returning", "select",
-		"session_user", "some", "symmetric", "table", "then", "to", "trailing", "true", "union", "unique", "user",
-		"using", "variadic", "when", "where", "window", "with":
-		return true
-	}
-	return false
-}
+// isReservedWord reports the words quote_ident quotes: every PostgreSQL
+// keyword that is not unreserved (see keywordsToQuote).
+func isReservedWord(s string) bool { return keywordsToQuote()[s] }
