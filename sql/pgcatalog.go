@@ -23,21 +23,16 @@ import (
 // does not have (triggers, rules, publications, ...) are empty, with their
 // columns, so that client queries that join them still run.
 
-// Relation OIDs of the catalogs this file fills with live rows, as in
-// PostgreSQL 15.
+// Fixed OIDs of PostgreSQL 15 that live rows refer to: catalogs, access
+// methods, the default tablespace and roles.
 const (
-	pgClassOID       = 1259
-	pgNamespaceOID   = 2615
-	pgConstraintOID  = 2606
-	pgTypeOID        = 1247
-	pgProcOID        = 1255
-	pgDatabaseOID    = 1262
-	heapAM           = 2
-	btreeAM          = 403
-	pgDefaultSpace   = 1663
-	superuserOID     = 10   // the bootstrap superuser: whoever is connected
-	dbOwnerRoleOID   = 6171 // pg_database_owner, which owns schema public
-	defaultCollation = 100
+	pgClassOID     = 1259
+	pgNamespaceOID = 2615
+	heapAM         = 2
+	btreeAM        = 403
+	pgDefaultSpace = 1663
+	superuserOID   = 10   // the bootstrap superuser: whoever is connected
+	dbOwnerRoleOID = 6171 // pg_database_owner, which owns schema public
 	// cdcdb has one database. 5 is the OID initdb gives the first
 	// database that is not a template.
 	databaseOID = 5
