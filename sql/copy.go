@@ -93,7 +93,7 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 		scan := newTableScan(t)
 		p = scan
 		if len(st.Columns) > 0 {
-			cols, err := targetColumns(t, st.Columns, st.Pos)
+			cols, err := targetColumns(t, st.Columns, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -245,7 +245,7 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 	if err := pc.refuseDirectWrite(t, "copy to", st.Table.Pos); err != nil {
 		return nil, err
 	}
-	cols, err := targetColumns(t, st.Columns, st.Pos)
+	cols, err := targetColumns(t, st.Columns, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,18 @@ func (pc *planCtx) compileDDL(stmt ast.Statement) (*compiled, error) {
 	return c, nil
 }
 
+// lookupRelation resolves a relation named by a utility statement (ALTER,
+// DROP, COMMENT, CREATE INDEX): PostgreSQL reports those lookups without a
+// position in the statement, since they run at execution, not parse
+// analysis.
+func (pc *planCtx) lookupRelation(q ast.QualifiedName) (*catalog.Table, *catalog.Schema, error) {
+	t, s, err := pc.lookupTable(q)
+	if err != nil {
+		return nil, nil, pgerror.As(err).WithPosition(0)
+	}
+	return t, s, nil
+}
+
 // planCtx returns a planning context over the transaction's own catalog,
 // for statements that plan as they execute (DDL sees earlier DDL of its
 // transaction).
@@ -92,6 +104,9 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 	if _, exists := pc.cat.Table(schema.OID, name); exists {
 		if st.IfNotExists {
 			x.notice("relation \"%s\" already exists, skipping", name)
+			if st.AsQuery != nil {
+				return "CREATE TABLE AS", nil
+			}
 			return "CREATE TABLE", nil
 		}
 		return "", pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
@@ -124,9 +139,10 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 	seen := map[string]bool{}
 	var pk []string
 	pkName := ""
+	pkPos := 0 // a table constraint's position, for errors about its columns
 	for _, cd := range st.Columns {
 		if seen[cd.Name] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Name).WithPosition(cd.Pos + 1)
+			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Name)
 		}
 		seen[cd.Name] = true
 		col, err := pc.columnFromDef(t, &cd)
@@ -136,7 +152,7 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 		t.Columns = append(t.Columns, col)
 		if cd.PrimaryKey {
 			if pk != nil {
-				return nil, pgerror.New(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name).WithPosition(cd.Pos + 1)
+				return nil, pgerror.New(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", name).WithPosition(cd.PrimaryKeyPos + 1)
 			}
 			pk = []string{cd.Name}
 		}
@@ -161,12 +177,13 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 			}
 			pk = con.Columns
 			pkName = con.Name
+			pkPos = con.Pos + 1
 		}
 	}
 	for _, n := range pk {
 		col, ok := t.Column(n)
 		if !ok {
-			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", n)
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", n).WithPosition(pkPos)
 		}
 		col.NotNull = true
 		t.PrimaryKey = append(t.PrimaryKey, col.Attnum)

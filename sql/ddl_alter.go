@@ -38,14 +38,14 @@ func (x *execCtx) drop(st *ast.Drop, out *resultSink) (string, error) {
 }
 
 func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop) error {
-	t, _, err := pc.lookupTable(name)
+	t, _, err := pc.lookupRelation(name)
 	if err != nil {
 		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
 			x.notice("%s \"%s\" does not exist, skipping", relationWord(st.Kind), name.Name())
 			return nil
 		}
-		if pgerror.CodeOf(err) == pgerror.UndefinedTable && st.Kind == ast.ObjectView {
-			return pgerror.New(pgerror.UndefinedTable, "view \"%s\" does not exist", name.Name())
+		if pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			return pgerror.New(pgerror.UndefinedTable, "%s \"%s\" does not exist", relationWord(st.Kind), name.Name())
 		}
 		return err
 	}
@@ -70,6 +70,9 @@ func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 				x.notice("drop cascades to flow %s", f.Name)
 			}
 		}
+	}
+	if err := x.dropDependentViews(pc, t, st); err != nil {
+		return err
 	}
 	if err := x.dropReferencingKeys(pc, t, st); err != nil {
 		return err
@@ -215,7 +218,7 @@ func hasConstraintIndex(t *catalog.Table, ix catalog.OID) bool {
 // createIndex builds a secondary index over the table's existing rows.
 func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	pc := x.planCtx()
-	t, _, err := pc.lookupTable(st.Table)
+	t, _, err := pc.lookupRelation(st.Table)
 	if err != nil {
 		return err
 	}
@@ -233,7 +236,7 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 		}
 		col, ok := t.Column(ref.Parts[0])
 		if !ok {
-			return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", ref.Parts[0]).WithPosition(ref.Pos + 1)
+			return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", ref.Parts[0])
 		}
 		cols = append(cols, col.Attnum)
 		desc = append(desc, item.Desc)
@@ -416,7 +419,7 @@ func (x *execCtx) truncate(st *ast.Truncate) error {
 // alterTable applies ALTER TABLE actions in order to a copy of the table.
 func (x *execCtx) alterTable(st *ast.AlterTable) error {
 	pc := x.planCtx()
-	t, _, err := pc.lookupTable(st.Name)
+	t, _, err := pc.lookupRelation(st.Name)
 	if err != nil {
 		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
 			x.notice("relation \"%s\" does not exist, skipping", st.Name.Name())
@@ -721,7 +724,7 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 		c.Comment = text
 		return ed.PutSchema(&c)
 	case ast.ObjectTable, ast.ObjectView, ast.ObjectStreamingTable:
-		t, _, err := pc.lookupTable(st.Name)
+		t, _, err := pc.lookupRelation(st.Name)
 		if err != nil {
 			return err
 		}
@@ -733,7 +736,7 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 			return pgerror.New(pgerror.SyntaxError, "column name must be qualified")
 		}
 		tn := ast.QualifiedName{Parts: st.Name.Parts[:len(st.Name.Parts)-1], Pos: st.Name.Pos}
-		t, _, err := pc.lookupTable(tn)
+		t, _, err := pc.lookupRelation(tn)
 		if err != nil {
 			return err
 		}

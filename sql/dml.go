@@ -18,7 +18,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
 		return nil, err
 	}
-	cols, err := targetColumns(t, st.Columns, st.Pos)
+	cols, err := targetColumns(t, st.Columns, st.ColumnPos)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 					return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns").WithPosition(row[len(cols)].Position() + 1)
 				}
 				if len(row) < len(cols) {
-					return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions").WithPosition(st.Pos + 1)
+					return nil, moreTargetsError(st, len(row))
 				}
 				bound := make([]expr, len(row))
 				for i, e := range row {
@@ -74,7 +74,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns").WithPosition(st.Source.Pos + 1)
 			}
 			if len(pcols) < len(cols) && len(st.Columns) > 0 {
-				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions").WithPosition(st.Pos + 1)
+				return nil, moreTargetsError(st, len(pcols))
 			}
 			cols = cols[:len(pcols)]
 			exprs := make([]expr, len(pcols))
@@ -184,6 +184,15 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	return c, nil
 }
 
+// moreTargetsError points at the first target column no expression fills.
+func moreTargetsError(st *ast.Insert, filled int) error {
+	pos := st.Pos
+	if filled < len(st.ColumnPos) {
+		pos = st.ColumnPos[filled]
+	}
+	return pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions").WithPosition(pos + 1)
+}
+
 func tableAlias(alias string, t *catalog.Table) string {
 	if alias != "" {
 		return alias
@@ -197,6 +206,7 @@ type onConflict struct {
 	w         *tableWriter
 	cols      []int16 // the arbiter: primary key or a unique index's columns
 	index     *catalog.Index
+	anyUnique bool // DO NOTHING with no arbiter: any unique index conflicts
 	doNothing bool
 	set       map[int16]expr // over [existing row..., excluded row...]
 	where     expr
@@ -240,7 +250,7 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 		}
 	case len(oc.Columns) == 0 && oc.DoNothing:
 		// ON CONFLICT DO NOTHING with no arbiter: any unique violation.
-		c.cols = t.PrimaryKey
+		c.cols, c.anyUnique = t.PrimaryKey, true
 	case matches(t.PrimaryKey):
 		c.cols = t.PrimaryKey
 	default:
@@ -299,26 +309,18 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, ret *returning) (done, wrote bool, err error) {
 	sp := x.tx.st.Space(catalog.DataSpace(c.t.OID))
 	var existingKey []byte
-	if c.index == nil && len(c.t.PrimaryKey) > 0 {
-		key, err := primaryKey(c.t, tuple)
-		if err != nil {
-			return false, false, err
+	for i := range c.t.Indexes {
+		ix := &c.t.Indexes[i]
+		arbiter := ix.Unique && (c.anyUnique || (c.index == nil && ix.Primary) || c.index == ix)
+		if !arbiter {
+			continue
 		}
-		if sp.Get(key) != nil {
-			existingKey = key
+		if existingKey, err = conflictingRow(x, c.t, ix, tuple); err != nil || existingKey != nil {
+			break
 		}
-	} else if c.index != nil {
-		k, ok, err := indexKey(c.index, nil, tuple)
-		if err != nil {
-			return false, false, err
-		}
-		if ok {
-			if isp := x.tx.st.Space(catalog.IndexSpace(c.index.OID)); isp != nil {
-				if v := isp.Get(k); v != nil {
-					existingKey = append([]byte(nil), v...)
-				}
-			}
-		}
+	}
+	if err != nil {
+		return false, false, err
 	}
 	if existingKey == nil {
 		return false, false, nil
@@ -355,6 +357,28 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	return true, true, ret.emit(x, out, scanRow(c.t, updated))
 }
 
+// conflictingRow returns the storage key of the row a unique index (or the
+// primary key) already holds for tuple's values, nil when there is none.
+func conflictingRow(x *execCtx, t *catalog.Table, ix *catalog.Index, tuple []types.Value) ([]byte, error) {
+	if ix.Primary {
+		key, err := primaryKey(t, tuple)
+		if err != nil || x.tx.st.Space(catalog.DataSpace(t.OID)).Get(key) == nil {
+			return nil, err
+		}
+		return key, nil
+	}
+	k, ok, err := indexKey(ix, nil, tuple)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if isp := x.tx.st.Space(catalog.IndexSpace(ix.OID)); isp != nil {
+		if v := isp.Get(k); v != nil {
+			return append([]byte(nil), v...), nil
+		}
+	}
+	return nil, nil
+}
+
 // compileUpdate plans UPDATE: the rows to change come from a scan of the
 // target (with its storage keys), joined with FROM items, filtered by WHERE.
 func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
@@ -375,7 +399,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", s.Column, t.Name).WithPosition(s.Pos + 1)
 		}
 		if seen[s.Column] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "multiple assignments to same column \"%s\"", s.Column).WithPosition(s.Pos + 1)
+			return nil, pgerror.New(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", s.Column)
 		}
 		seen[s.Column] = true
 		var x expr

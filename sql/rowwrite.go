@@ -396,7 +396,10 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 			WithHint("A streaming table is written only by its AUTO CDC flows; write change events to the flow's source instead.")
 	}
 	if t.Kind == catalog.KindView {
-		return pgerror.New(pgerror.WrongObjectType, "cannot %s view \"%s\"", verb, t.Name).WithPosition(pos + 1)
+		// cdcdb's views are not updatable; PostgreSQL reports the same for
+		// the views it cannot update automatically.
+		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, t.Name).
+			WithDetail("Views that do not select from a single table or view are not automatically updatable.")
 	}
 	// INSERT and COPY append change events; nothing else may touch a source.
 	if verb != "insert into" && verb != "copy to" {
@@ -420,20 +423,25 @@ func tableColumnsScope(parent *scope, t *catalog.Table, name, schema string) *sc
 	return sc
 }
 
-// targetColumns resolves an INSERT column list (or every column).
-func targetColumns(t *catalog.Table, names []string, pos int) ([]catalog.Column, error) {
+// targetColumns resolves an INSERT or COPY column list (or every column);
+// errors point at the column where positions are given (INSERT).
+func targetColumns(t *catalog.Table, names []string, positions []int) ([]catalog.Column, error) {
 	if len(names) == 0 {
 		return t.LiveColumns(), nil
 	}
 	seen := map[string]bool{}
 	var out []catalog.Column
-	for _, n := range names {
+	for i, n := range names {
+		pos := 0
+		if i < len(positions) {
+			pos = positions[i] + 1
+		}
 		c, ok := t.Column(n)
 		if !ok {
-			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.Name).WithPosition(pos + 1)
+			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.Name).WithPosition(pos)
 		}
 		if seen[n] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", n).WithPosition(pos + 1)
+			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" specified more than once", n).WithPosition(pos)
 		}
 		seen[n] = true
 		out = append(out, *c)

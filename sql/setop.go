@@ -214,12 +214,13 @@ func (pc *planCtx) planRecursiveCTE(c ast.CTE, q *ast.Select, sc *scope) (plan, 
 		}
 	}
 	def := &cteDef{name: c.Name, cols: cols}
-	inner := newScope(sc)
-	inner.ctes = map[string]*cteDef{c.Name: def}
 	// References to the CTE inside its own recursive term read the
-	// working table.
+	// working table. planSetExpr plans a query under its scope's parent,
+	// so the CTE goes in a probe scope (no row level) under another one.
+	inner := newProbeScope(sc)
+	inner.ctes = map[string]*cteDef{c.Name: def}
 	def.plan = &workingTableScan{def: def}
-	stepRaw, err := pc.planSetExpr(so.Right, inner)
+	stepRaw, err := pc.planSetExpr(so.Right, newProbeScope(inner))
 	if err != nil {
 		return nil, err
 	}

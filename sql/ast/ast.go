@@ -259,6 +259,7 @@ type Insert struct {
 	Table      QualifiedName
 	Alias      string
 	Columns    []string
+	ColumnPos  []int   // where each of Columns was written
 	Source     *Select // nil means DEFAULT VALUES
 	OnConflict *OnConflict
 	Returning  []Target
@@ -357,18 +358,20 @@ type CreateTable struct {
 
 // ColumnDef is one column of CREATE TABLE or ALTER TABLE ADD COLUMN.
 type ColumnDef struct {
-	Name        string
-	Type        TypeName
-	NotNull     bool
-	Null        bool
-	PrimaryKey  bool
-	Unique      bool
-	Default     Expr
-	Check       Expr
-	References  *ForeignKeyRef
-	Collate     string
-	Constraints []TableConstraint // named column constraints, in order
-	Pos         int
+	Name       string
+	Type       TypeName
+	NotNull    bool
+	Null       bool
+	PrimaryKey bool
+	// PrimaryKeyPos is where an unnamed PRIMARY KEY was written.
+	PrimaryKeyPos int
+	Unique        bool
+	Default       Expr
+	Check         Expr
+	References    *ForeignKeyRef
+	Collate       string
+	Constraints   []TableConstraint // named column constraints, in order
+	Pos           int
 }
 
 // ConstraintKind is the kind of a table constraint.

@@ -260,6 +260,7 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 				col.Constraints = append(col.Constraints, ast.TableConstraint{Name: name, Kind: ast.ConstraintPrimaryKey, Columns: []string{col.Name}, Pos: ct.pos})
 			} else {
 				col.PrimaryKey = true
+				col.PrimaryKeyPos = ct.pos
 			}
 		case c.is("unique"):
 			p.advance()

@@ -20,8 +20,10 @@ func (p *parser) parseInsert(with *ast.With) *ast.Insert {
 	// '(' starts the column list unless it starts a parenthesized query.
 	if p.peek().isOp("(") && !startsQuery(p.peekN(1)) && !p.peekN(1).isOp("(") {
 		p.advance()
+		ins.ColumnPos = []int{p.peek().pos}
 		ins.Columns = []string{p.insertColumn()}
 		for p.acceptOp(",") {
+			ins.ColumnPos = append(ins.ColumnPos, p.peek().pos)
 			ins.Columns = append(ins.Columns, p.insertColumn())
 		}
 		p.expectOp(")")
