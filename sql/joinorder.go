@@ -144,7 +144,7 @@ func visitBoundExpr(e expr, f func(expr)) bool {
 // described above; it returns nil when the input is not such a list.
 func reorderCrossJoins(input plan, cond expr) plan {
 	leaves, ok := flattenCrossJoins(input)
-	if !ok || len(leaves) < 3 || len(leaves) > 64 {
+	if !ok || len(leaves) < 2 || len(leaves) > 64 {
 		return nil
 	}
 	var cs []conjunct
