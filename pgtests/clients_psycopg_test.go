@@ -30,12 +30,15 @@ func TestPsycopg3PrefersTLS(t *testing.T) {
 	requirePythonModule(t, "psycopg", "python3-psycopg")
 	s := startServer(t, withTLSAuto())
 	dsn := fmt.Sprintf("host=%s port=%d user=cdcdb dbname=main", s.Host(), s.Port())
-	out := runClient(t, "TLS OK", nil, systemPython, "-c", `
+	// libpq's default, stated so that no PGSSLMODE of the caller's changes it.
+	out := runClient(t, "TLS OK", []string{"PGSSLMODE=prefer"}, systemPython, "-c", `
 import sys, psycopg
 with psycopg.connect(sys.argv[1]) as c:
     assert c.pgconn.ssl_in_use, "not encrypted"
     assert c.execute("SELECT 1").fetchone() == (1,)
 print("TLS OK")
 `, dsn)
-	_ = out
+	if out == "" {
+		t.Fatal("no output")
+	}
 }
