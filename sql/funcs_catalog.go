@@ -929,3 +929,41 @@ func keywordsToQuote() map[string]bool {
 	})
 	return quoteKeywords
 }
+
+func init() {
+	register("getdatabaseencoding", &builtin{resolve: signature(types.Name), call: func(*execCtx, []types.Value) (types.Value, error) {
+		return "UTF8", nil
+	}})
+	// The built-in tablespaces have no directory of their own: PostgreSQL
+	// answers the empty string for them, and cdcdb has no other.
+	register("pg_tablespace_location", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+		return "", nil
+	}})
+	// The database's size: the bytes of every relation's data, history and
+	// indexes (see relationSize).
+	register("pg_database_size", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 1 {
+			return nil, types.T{}, errNoFunction
+		}
+		if t := args[0].typ().OID; t == types.Unknown || typeCategory(t) == 'S' {
+			return signature(types.Int8, types.Name)(b, args)
+		}
+		return signature(types.Int8, types.Oid)(b, args)
+	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		if n, ok := a[0].(string); ok && n != "main" {
+			return nil, pgerror.New("3D000", "database \"%s\" does not exist", n) // invalid_catalog_name
+		}
+		if o, ok := a[0].(int64); ok && o != databaseOID {
+			return nil, nil
+		}
+		var total int64
+		for _, t := range x.catalogOf().Tables() {
+			total += relationSize(x, t.OID, relationParts{data: true, history: true, indexes: true})
+		}
+		return total, nil
+	}})
+	// Built-in functions have no SQL-standard body (LANGUAGE internal).
+	register("pg_get_function_sqlbody", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+		return nil, nil
+	}})
+}

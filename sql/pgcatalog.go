@@ -70,10 +70,9 @@ func init() {
 	for _, def := range pgdefs.Catalogs() {
 		cols, ok := catalogColumns(def.Columns)
 		if !ok {
-			// pg_statistic_ext_data, pg_subscription and
-			// pg_subscription_rel use types cdcdb has no values for
-			// (pg_ndistinct, pg_lsn, ...); all describe features cdcdb
-			// lacks (extended statistics, logical replication).
+			// pg_statistic_ext_data uses types cdcdb has no values for
+			// (pg_ndistinct, pg_dependencies, pg_mcv_list), for extended
+			// statistics, which cdcdb lacks.
 			continue
 		}
 		ct := &pgCatalogTable{def: def}

@@ -87,6 +87,8 @@ var infos = []Info{
 	{OID: 2287, Name: "_record", Len: -1, ByVal: false, Category: 'P', ArrayOID: 0, ElemOID: 2249, Preferred: false},
 	{OID: 2950, Name: "uuid", Len: 16, ByVal: false, Category: 'U', ArrayOID: 2951, ElemOID: 0, Preferred: false},
 	{OID: 2951, Name: "_uuid", Len: -1, ByVal: false, Category: 'A', ArrayOID: 0, ElemOID: 2950, Preferred: false},
+	{OID: 3220, Name: "pg_lsn", Len: 8, ByVal: true, Category: 'U', ArrayOID: 3221, ElemOID: 0, Preferred: false},
+	{OID: 3221, Name: "_pg_lsn", Len: -1, ByVal: false, Category: 'A', ArrayOID: 0, ElemOID: 3220, Preferred: false},
 	{OID: 3802, Name: "jsonb", Len: -1, ByVal: false, Category: 'U', ArrayOID: 3807, ElemOID: 0, Preferred: false},
 	{OID: 3807, Name: "_jsonb", Len: -1, ByVal: false, Category: 'A', ArrayOID: 0, ElemOID: 3802, Preferred: false},
 	{OID: 4089, Name: "regnamespace", Len: 4, ByVal: true, Category: 'N', ArrayOID: 4090, ElemOID: 0, Preferred: false},
