@@ -192,9 +192,9 @@ func bindLiteral(e *ast.Literal) (expr, error) {
 	case ast.LitNumeric:
 		return numericLiteral(e)
 	case ast.LitString:
-		return &constExpr{v: e.Value, t: unknownT()}, nil
+		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
 	case ast.LitBitString:
-		return &constExpr{v: e.Value, t: unknownT()}, nil
+		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
 	}
 	return nil, pgerror.New(pgerror.InternalError, "unknown literal kind %d", e.Kind)
 }
@@ -312,6 +312,14 @@ func (b *binder) assign(x expr, t types.T, column string) (expr, error) {
 
 // resolveUnknownAs gives an unknown-typed literal or parameter type t.
 func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
+	return b.resolveUnknownTo(x, t, false)
+}
+
+// resolveUnknownTo gives an unknown-typed literal or parameter type t. A
+// literal is read as t's base type first, so that a malformed value is
+// reported at the literal; t's modifier (a length, a precision) applies
+// after, as the implicit or explicit (truncating) cast it is.
+func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error) {
 	switch x := x.(type) {
 	case *constExpr:
 		if x.v == nil {
@@ -321,12 +329,16 @@ func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
 			// 'pg_class'::regclass: a name, resolved in the planned catalog.
 			v, err := b.pc.sess.regIn(b.pc.cat, t.OID, x.v.(string))
 			if err != nil {
-				return nil, err
+				return nil, withPosErr(err, x.pos-1)
 			}
 			return &constExpr{v: v, t: t}, nil
 		}
-		v, err := types.ParseText(t, x.v.(string))
+		base := types.T{OID: t.OID, Typmod: -1}
+		v, err := types.ParseText(base, x.v.(string))
 		if err != nil {
+			return nil, withPosErr(err, x.pos-1)
+		}
+		if v, err = types.ApplyTypmod(v, t, explicit); err != nil {
 			return nil, err
 		}
 		return &constExpr{v: v, t: t}, nil
@@ -395,6 +407,10 @@ func (b *binder) bindBinary(e *ast.Binary) (expr, error) {
 	}
 	x, err := bindBinaryOp(b, e.Op, l, r)
 	if err != nil {
+		if pgerror.CodeOf(err) == pgerror.UndefinedFunction {
+			// "operator does not exist" points at the operator.
+			return nil, withPosErr(err, e.OpPos)
+		}
 		return nil, withPos(err, e)
 	}
 	return x, nil
@@ -555,11 +571,7 @@ func (b *binder) bindCast(e *ast.Cast) (expr, error) {
 		return nil, err
 	}
 	if x.typ().OID == types.Unknown {
-		r, err := b.resolveUnknownAs(x, t)
-		if err != nil {
-			return nil, withPos(err, e.X)
-		}
-		return r, nil
+		return b.resolveUnknownTo(x, t, true)
 	}
 	if !explicitCastOK(x.typ().OID, t.OID) {
 		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", typeName(x.typ()), typeName(t)).WithPosition(e.Pos + 1)

@@ -533,7 +533,13 @@ func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias str
 		if err != nil {
 			return nil, nil, err
 		}
-		p = pushFilter(p, cond)
+		if j, ok := p.(*joinPlan); ok {
+			// Not pushFilter: its FROM-list reordering would move the
+			// target from the left, where withKeyColumn finds it.
+			p = pushIntoJoin(j, cond)
+		} else {
+			p = pushFilter(p, cond)
+		}
 	}
 	// Carry the storage key as the last column.
 	cols := p.columns()

@@ -69,6 +69,10 @@ type expr interface {
 type constExpr struct {
 	v types.Value
 	t types.T
+	// pos is where a string literal was written (1-based, 0 when not
+	// known): errors reading it as some type point there, as
+	// PostgreSQL's do.
+	pos int
 }
 
 func (e *constExpr) eval(*evalEnv) (types.Value, error) { return e.v, nil }
