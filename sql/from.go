@@ -137,16 +137,7 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		if vt.query != "" {
 			return pc.planSystemView(vt, t)
 		}
-		rel := relFromColumns(t.Name.Name(), vt.cols)
-		rel.schema = vt.schema
-		for i := range rel.cols {
-			rel.cols[i].tableOID = vt.oid
-			rel.cols[i].attnum = int16(i + 1)
-		}
-		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
-			return nil, nil, err
-		}
-		return &systemScan{vt: vt, pc: pc}, []*scopeRel{rel}, nil
+		return pc.planSystemTable(vt, t)
 	}
 	tbl, schema, err := pc.lookupTable(t.Name)
 	if err != nil {

@@ -87,3 +87,24 @@ func systemViewColumns(x *execCtx, vt *systemTable) ([]outCol, error) {
 	systemViewCols.Store(vt, cols)
 	return cols, nil
 }
+
+// planSystemTable plans a reference to a system table. Its rows carry
+// PostgreSQL's system column tableoid (the relation's OID), which psql's
+// \dd and \dL join pg_description on; like the right side of JOIN USING
+// it is hidden from * and found only by a qualified name (l.tableoid).
+func (pc *planCtx) planSystemTable(vt *systemTable, t *ast.TableRef) (plan, []*scopeRel, error) {
+	scan := &systemScan{vt: vt, pc: pc}
+	rel := relFromColumns(t.Name.Name(), scan.columns())
+	rel.schema = vt.schema
+	for i := range rel.cols {
+		rel.cols[i].tableOID = vt.oid
+		rel.cols[i].attnum = int16(i + 1)
+	}
+	last := len(rel.cols) - 1
+	rel.cols[last].hidden = true
+	rel.cols[last].attnum = -6 // TableOidAttributeNumber
+	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+		return nil, nil, err
+	}
+	return scan, []*scopeRel{rel}, nil
+}

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
+	"cdcdb/types"
 )
 
 // systemTable is a read-only relation computed from the catalog on each
@@ -54,13 +55,16 @@ func (pc *planCtx) lookupSystemTable(q ast.QualifiedName) (*systemTable, bool) {
 	return t, ok
 }
 
-// systemScan reads a system relation.
+// systemScan reads a system relation. Its rows end with the hidden system
+// column tableoid (see planSystemTable).
 type systemScan struct {
 	vt *systemTable
 	pc *planCtx
 }
 
-func (p *systemScan) columns() []outCol { return p.vt.cols }
+func (p *systemScan) columns() []outCol {
+	return append(append([]outCol(nil), p.vt.cols...), outCol{name: "tableoid", t: types.Of(types.Oid)})
+}
 
 func (p *systemScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.vt.name)
@@ -72,21 +76,25 @@ func (p *systemScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
 		return nil, err
 	}
 	// Rows may be a cache shared by concurrent statements: hand out copies.
-	return &copyingIter{rows: rows}, nil
+	return &copyingIter{rows: rows, width: len(p.vt.cols), tableOID: int64(p.vt.oid)}, nil
 }
 
-// copyingIter returns a copy of each row, so no later operator can change
-// the rows it iterates.
+// copyingIter returns a copy of each row with its tableoid, so no later
+// operator can change the rows it iterates.
 type copyingIter struct {
-	rows []Row
-	i    int
+	rows     []Row
+	i        int
+	width    int // the relation's columns; tableoid follows them
+	tableOID int64
 }
 
 func (it *copyingIter) next() (Row, error) {
 	if it.i >= len(it.rows) {
 		return nil, nil
 	}
-	r := append(Row(nil), it.rows[it.i]...)
+	r := make(Row, it.width+1)
+	copy(r[:it.width], it.rows[it.i])
+	r[it.width] = it.tableOID
 	it.i++
 	return r, nil
 }
