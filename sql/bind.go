@@ -265,6 +265,16 @@ func (b *binder) bindCondition(e ast.Expr, construct string) (expr, error) {
 	return b.bindAs(e, boolT(), construct)
 }
 
+// withAssignPos positions an assignment's error as PostgreSQL does: a type
+// mismatch at the expression; a value too long or too precise for the
+// column is found at execution, so it has no position.
+func withAssignPos(err error, e ast.Expr) error {
+	if pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
+		return withPos(err, e)
+	}
+	return err
+}
+
 func withPos(err error, e ast.Expr) error {
 	pe := pgerror.As(err)
 	if pe.Position == 0 && e != nil {

@@ -59,7 +59,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 						return nil, err
 					}
 					if bound[i], err = b.assign(x, cols[i].Type, cols[i].Name); err != nil {
-						return nil, withPos(err, e)
+						return nil, withAssignPos(err, e)
 					}
 				}
 				valueRows = append(valueRows, bound)
@@ -290,7 +290,7 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 				return nil, err
 			}
 			if x, err = b.assign(v, col.Type, col.Name); err != nil {
-				return nil, withPos(err, s.Value)
+				return nil, withAssignPos(err, s.Value)
 			}
 		}
 		c.set[col.Attnum] = x
@@ -414,7 +414,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 				return nil, err
 			}
 			if x, err = b.assign(v, col.Type, col.Name); err != nil {
-				return nil, withPos(err, s.Value)
+				return nil, withAssignPos(err, s.Value)
 			}
 		}
 		sets = append(sets, assignment{col.Attnum, x})

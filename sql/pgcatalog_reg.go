@@ -131,6 +131,11 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 		}
 	case types.Regtype:
 		if _, ok := types.Lookup(types.OID(v)); ok {
+			if types.OID(v) == types.Bpchar {
+				// format_type_be: bpchar with no modifier given is
+				// "character" (with -1 given it would be "bpchar").
+				return "character"
+			}
 			return types.FormatType(types.Of(types.OID(v)))
 		}
 		for _, t := range cat.Tables() {

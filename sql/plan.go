@@ -16,6 +16,11 @@ type outCol struct {
 	t        types.T
 	tableOID uint32
 	attnum   int16
+	// pos is where a select-list entry was written (1-based, 0 if not
+	// known) and literal its value when it is an untyped literal ('x',
+	// NULL): a set operation gives such a column the other side's type.
+	pos     int
+	literal *constExpr
 }
 
 // plan is a node of a query plan: a source of rows.

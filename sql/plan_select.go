@@ -149,7 +149,11 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	width := -1
 	for i, r := range v.Rows {
 		if width >= 0 && len(r) != width {
-			return nil, pgerror.New(pgerror.SyntaxError, "VALUES lists must all be the same length").WithPosition(v.Pos + 1)
+			at := v.Pos
+			if len(r) > 0 {
+				at = r[0].Position() // PostgreSQL points at the odd list
+			}
+			return nil, pgerror.New(pgerror.SyntaxError, "VALUES lists must all be the same length").WithPosition(at + 1)
 		}
 		width = len(r)
 		for _, e := range r {
@@ -331,9 +335,13 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		if err != nil {
 			return nil, err
 		}
+		lit, _ := x.(*constExpr)
+		if lit != nil && lit.t.OID != types.Unknown {
+			lit = nil
+		}
 		x = b.resolveUnknown(x)
 		t.bound = x
-		col := outCol{name: t.name, t: x.typ()}
+		col := outCol{name: t.name, t: x.typ(), pos: t.ast.Position() + 1, literal: lit}
 		if ref, ok := t.ast.(*ast.ColumnRef); ok && agg == nil {
 			if lvl, _, sc2, err := sc.resolveColumn(ref); err == nil && lvl == 0 {
 				col.tableOID, col.attnum = sc2.tableOID, sc2.attnum

@@ -32,35 +32,65 @@ func (pc *planCtx) planSetOp(s *ast.SetOp, sc *scope) (plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unifySetOp(s.Op, s.All, l, r, s.Pos)
+	return pc.unifySetOp(s.Op, s.All, l, r, s.Pos)
 }
 
 // unifySetOp brings both inputs to common column types and builds the node.
-func unifySetOp(op string, all bool, l, r plan, pos int) (plan, error) {
+// An untyped literal column ('x', NULL) takes the other side's type, as in
+// PostgreSQL, where it is read as that type (and fails there if it cannot
+// be); errors point at the columns involved.
+func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, error) {
 	lc, rc := l.columns(), r.columns()
 	if len(lc) != len(rc) {
-		return nil, pgerror.New(pgerror.SyntaxError, "each %s query must have the same number of columns", op).WithPosition(pos + 1)
+		at := pos + 1
+		if len(rc) > 0 && rc[0].pos > 0 {
+			at = rc[0].pos
+		}
+		return nil, pgerror.New(pgerror.SyntaxError, "each %s query must have the same number of columns", op).WithPosition(at)
 	}
 	cols := make([]outCol, len(lc))
 	lx, rx := make([]expr, len(lc)), make([]expr, len(lc))
 	needL, needR := false, false
+	b := pc.binder(newScope(nil))
+	side := func(c outCol, t types.T, i int) (expr, bool, error) {
+		if c.literal != nil && t.OID != types.Text {
+			x, err := b.resolveUnknownAs(c.literal, t)
+			return x, true, err
+		}
+		var x expr = &colRef{idx: i, t: c.t}
+		if c.t.OID != t.OID {
+			return &castExpr{x: x, to: t}, true, nil
+		}
+		return x, false, nil
+	}
 	for i := range lc {
-		t, err := commonType([]expr{&constExpr{t: lc[i].t}, &constExpr{t: rc[i].t}}, op)
+		typeOf := func(c outCol) types.T {
+			if c.literal != nil {
+				return unknownT()
+			}
+			return c.t
+		}
+		t, err := commonType([]expr{&constExpr{t: typeOf(lc[i])}, &constExpr{t: typeOf(rc[i])}}, op)
 		if err != nil {
-			return nil, pgerror.As(err).WithPosition(pos + 1)
+			at := pos + 1
+			if rc[i].pos > 0 {
+				at = rc[i].pos
+			}
+			return nil, pgerror.As(err).WithPosition(at)
 		}
 		if t.OID == types.Unknown {
 			t = textT()
 		}
 		cols[i] = outCol{name: lc[i].name, t: t}
-		lx[i] = &colRef{idx: i, t: lc[i].t}
-		rx[i] = &colRef{idx: i, t: rc[i].t}
-		if lc[i].t.OID != t.OID {
-			lx[i], needL = &castExpr{x: lx[i], to: t}, true
+		var changed bool
+		if lx[i], changed, err = side(lc[i], t, i); err != nil {
+			return nil, err
 		}
-		if rc[i].t.OID != t.OID {
-			rx[i], needR = &castExpr{x: rx[i], to: t}, true
+		needL = needL || changed
+		if rx[i], changed, err = side(rc[i], t, i); err != nil {
+			return nil, err
 		}
+		needR = needR || changed
 	}
 	if needL {
 		l = &projectPlan{input: l, exprs: lx, cols: cols}
@@ -224,7 +254,7 @@ func (pc *planCtx) planRecursiveCTE(c ast.CTE, q *ast.Select, sc *scope) (plan, 
 	if err != nil {
 		return nil, err
 	}
-	u, err := unifySetOp("UNION", true, seed, stepRaw, so.Pos)
+	u, err := pc.unifySetOp("UNION", true, seed, stepRaw, so.Pos)
 	if err != nil {
 		return nil, err
 	}
