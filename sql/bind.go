@@ -2,7 +2,6 @@ package sql
 
 import (
 	"strconv"
-	"strings"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
@@ -225,12 +224,10 @@ func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
 		return nil, err
 	}
 	if b.agg != nil && !b.inAggArgs && level == 0 {
-		return nil, pgerror.New(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", qualifiedColName(e)).WithPosition(e.Pos + 1)
+		return b.ungroupedColumn(e, idx, col)
 	}
 	return &colRef{level: level, idx: idx, t: col.t, name: col.name}, nil
 }
-
-func qualifiedColName(e *ast.ColumnRef) string { return strings.Join(e.Parts, ".") }
 
 func (b *binder) wholeRow(r *scopeRel) expr {
 	re := &rowExpr{}

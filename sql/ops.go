@@ -306,9 +306,43 @@ func (e *compareExpr) eval(env *evalEnv) (types.Value, error) {
 	if err != nil || c == nil {
 		return nil, err
 	}
+	if ra, ok := a.(types.RecordValue); ok {
+		if rc, ok := c.(types.RecordValue); ok {
+			return e.compareRows(ra, rc), nil
+		}
+	}
 	return e.test(types.Compare(e.t, a, c)), nil
 }
 func (e *compareExpr) typ() types.T { return boolT() }
+
+// compareRows compares row values field by field as SQL does: the first
+// pair of fields that differ decides; a NULL before that makes the result
+// NULL, except that for = and <> a differing pair anywhere decides.
+func (e *compareExpr) compareRows(a, b types.RecordValue) types.Value {
+	sawNull := false
+	for i := range a.Fields {
+		if i >= len(b.Fields) {
+			break
+		}
+		x, y := a.Fields[i], b.Fields[i]
+		if x == nil || y == nil {
+			sawNull = true
+			continue
+		}
+		c := types.Compare(a.Types[i], x, y)
+		if c == 0 {
+			continue
+		}
+		if sawNull && e.op != "=" && e.op != "<>" && e.op != "!=" {
+			return nil
+		}
+		return e.test(c)
+	}
+	if sawNull {
+		return nil
+	}
+	return e.test(0)
+}
 
 // distinctExpr is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
 type distinctExpr struct {
