@@ -232,6 +232,7 @@ func (p *portal) Close() {
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
+	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
 	if p.running != nil {
 		return p.resume(maxRows, out)
 	}

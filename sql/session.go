@@ -59,6 +59,7 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 			return nil, err
 		}
 	}
+	registerActivity(s, info) // pg_stat_activity (activity.go)
 	return s, nil
 }
 
@@ -86,6 +87,7 @@ func (s *Session) TxStatus() byte {
 
 // Close implements wire.Session.
 func (s *Session) Close() {
+	defer unregisterActivity(s)
 	s.endBlock(false)
 }
 

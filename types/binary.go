@@ -89,6 +89,8 @@ func ParseBinary(t T, b []byte) (Value, error) {
 		return normalizeJSONB(string(b[1:]))
 	case Bytea:
 		return append([]byte{}, b...), nil
+	case Inet:
+		return parseInetBinary(b)
 	case UUID:
 		if err := need(16); err != nil {
 			return nil, err
@@ -224,6 +226,8 @@ func AppendBinary(dst []byte, t T, v Value) ([]byte, error) {
 			return wrong()
 		}
 		return append(dst, x...), nil
+	case Inet:
+		return appendInetBinary(dst, v)
 	case UUID:
 		x, ok := v.(UUIDValue)
 		if !ok {

@@ -65,6 +65,8 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 		return parseChar(s), nil
 	case Bytea:
 		return parseBytea(s)
+	case Inet:
+		return parseInet(s)
 	case UUID:
 		u, ok := parseUUID(s)
 		if !ok {

@@ -50,6 +50,7 @@ const (
 	JSONB        OID = 3802
 	Aclitem      OID = 1033
 	Xid          OID = 28 // transaction ids in pg_class, pg_database
+	Inet         OID = 869
 
 	BoolArray        OID = 1000
 	ByteaArray       OID = 1001

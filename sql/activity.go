@@ -1,0 +1,163 @@
+package sql
+
+import (
+	"net"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"cdcdb/types"
+	"cdcdb/wire"
+)
+
+// pg_stat_activity: one row per session of the engine, as
+// pg_stat_get_activity() reports them, with what each is doing. A session
+// records its own activity at the points it passes (start, each statement's
+// start and end, close) under its activity's lock, so another session reads
+// a consistent row without touching the session itself.
+
+// sessionActivity is what pg_stat_activity shows of one session.
+type sessionActivity struct {
+	mu           sync.Mutex
+	pid          int32
+	user         string
+	app          string
+	clientAddr   string // "" when unknown
+	clientPort   int64
+	backendStart time.Time
+	state        string // active, idle, idle in transaction, idle in transaction (aborted)
+	query        string
+	queryStart   time.Time
+	stateChange  time.Time
+	xactStart    time.Time // zero outside a transaction
+}
+
+// engineActivity is the set of an engine's sessions.
+type engineActivity struct {
+	mu       sync.Mutex
+	sessions map[*Session]*sessionActivity
+}
+
+var activities sync.Map // *Engine -> *engineActivity
+
+func activityOf(e *Engine) *engineActivity {
+	a, _ := activities.LoadOrStore(e, &engineActivity{sessions: map[*Session]*sessionActivity{}})
+	return a.(*engineActivity)
+}
+
+// registerActivity adds a new session, idle, to pg_stat_activity.
+func registerActivity(s *Session, info wire.StartupInfo) {
+	now := time.Now()
+	a := &sessionActivity{pid: s.id, user: s.user, app: info.ApplicationName, backendStart: now, state: "idle", stateChange: now}
+	if host, port, err := net.SplitHostPort(info.RemoteAddr); err == nil {
+		a.clientAddr = host
+		a.clientPort, _ = strconv.ParseInt(port, 10, 64)
+	}
+	ea := activityOf(s.engine)
+	ea.mu.Lock()
+	ea.sessions[s] = a
+	ea.mu.Unlock()
+}
+
+// unregisterActivity removes a closed session.
+func unregisterActivity(s *Session) {
+	ea := activityOf(s.engine)
+	ea.mu.Lock()
+	delete(ea.sessions, s)
+	ea.mu.Unlock()
+}
+
+func (s *Session) activity() *sessionActivity {
+	ea := activityOf(s.engine)
+	ea.mu.Lock()
+	defer ea.mu.Unlock()
+	return ea.sessions[s]
+}
+
+// beginStatement marks the session active with a statement; the returned
+// function marks it idle again (in or out of a transaction) when the
+// statement is done. Both run on the session's own goroutine.
+func (s *Session) beginStatement(query string) func() {
+	a := s.activity()
+	if a == nil {
+		return func() {}
+	}
+	now := time.Now()
+	a.mu.Lock()
+	a.state, a.query, a.queryStart, a.stateChange = "active", query, now, now
+	a.app = s.settings["application_name"]
+	if s.block != nil && a.xactStart.IsZero() {
+		a.xactStart = s.block.start
+	}
+	a.mu.Unlock()
+	return func() {
+		state := "idle"
+		switch s.TxStatus() {
+		case 'T':
+			state = "idle in transaction"
+		case 'E':
+			state = "idle in transaction (aborted)"
+		}
+		a.mu.Lock()
+		a.state, a.stateChange = state, time.Now()
+		if s.block != nil && !s.block.implicit {
+			a.xactStart = s.block.start
+		} else if state == "idle" {
+			a.xactStart = time.Time{}
+		}
+		a.mu.Unlock()
+	}
+}
+
+func init() {
+	// pg_stat_get_activity(pid): every session, or the one with that pid.
+	// Its columns are PostgreSQL's (from pg_proc); the ones about
+	// replication, SSL and GSSAPI, which the SQL layer does not see, are
+	// NULL.
+	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		pid, err := b.coerce(args[0], int4T())
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		return []expr{pid}, procOutColumns("pg_stat_get_activity"), nil
+	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+		cols := procOutColumns("pg_stat_get_activity")
+		b := newRowBuilder("pg_stat_get_activity", cols)
+		ea := activityOf(x.sess.engine)
+		ea.mu.Lock()
+		list := make([]*sessionActivity, 0, len(ea.sessions))
+		for _, sa := range ea.sessions {
+			list = append(list, sa)
+		}
+		ea.mu.Unlock()
+		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
+		var rows []Row
+		for _, sa := range list {
+			if a[0] != nil && int64(sa.pid) != a[0].(int64) {
+				continue
+			}
+			sa.mu.Lock()
+			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", superuserOID, "application_name", sa.app,
+				"state", sa.state, "query", sa.query, "backend_start", sa.backendStart.UTC().Truncate(time.Microsecond),
+				"state_change", sa.stateChange.UTC().Truncate(time.Microsecond), "backend_type", "client backend"}
+			if !sa.queryStart.IsZero() {
+				kv = append(kv, "query_start", sa.queryStart.UTC().Truncate(time.Microsecond))
+			}
+			if !sa.xactStart.IsZero() {
+				kv = append(kv, "xact_start", sa.xactStart.UTC().Truncate(time.Microsecond))
+			}
+			if sa.clientAddr != "" {
+				if v, err := types.ParseText(types.Of(types.Inet), sa.clientAddr); err == nil {
+					kv = append(kv, "client_addr", v, "client_port", sa.clientPort)
+				}
+			}
+			sa.mu.Unlock()
+			rows = append(rows, b.make(kv...))
+		}
+		return rows, nil
+	}}
+}
