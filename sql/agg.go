@@ -138,6 +138,16 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		}
 		return nil
 	}
+	written := argTypeList(args) // the types as called, for errors
+	noFunction := func() error {
+		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, written).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if (name == "sum" || name == "avg") && len(args) == 1 && args[0].typ().OID == types.Unknown {
+		// A literal of unknown type fits several of their overloads.
+		return nil, types.T{}, nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(unknown) is not unique", name).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
 	for i := range args {
 		args[i] = b.resolveUnknown(args[i])
 	}
@@ -206,7 +216,7 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		for i := range args {
 			x, err := b.coerce(args[i], textT())
 			if err != nil {
-				return nil, types.T{}, nil, err
+				return nil, types.T{}, nil, noFunction()
 			}
 			args[i] = x
 		}

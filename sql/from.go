@@ -21,6 +21,9 @@ func (pc *planCtx) planFrom(items []ast.TableExpr, sc *scope) (plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := uniqueRelNames(sc.rels, rels); err != nil {
+			return nil, err
+		}
 		for _, r := range rels {
 			sc.add(r)
 		}
@@ -279,6 +282,9 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 		}
 		rp, lateral = l.plan, true
 	}
+	if err := uniqueRelNames(lrels, rrels); err != nil {
+		return nil, nil, err
+	}
 	// The join condition sees both sides (and outer levels).
 	js := newScope(sc.parent)
 	js.ctes = sc.ctes
@@ -314,6 +320,12 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 		}
 	}
 	var conds []expr
+	// The USING columns merge into one column each, first in the join's
+	// output: the left side's value (the right's for RIGHT JOIN, the first
+	// non-NULL for FULL JOIN). The sides' own columns stay for qualified
+	// names and hide from * and unqualified ones.
+	merged := &scopeRel{}
+	var mergedExprs []expr
 	if len(using) > 0 || j.Natural {
 		for _, name := range using {
 			li, lcol, err := findUsingColumn(js.rels[:len(lrels)], name, j)
@@ -328,12 +340,22 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			if err != nil {
 				return nil, nil, withPos(err, nil)
 			}
+			cmp := eq.(*compareExpr)
 			conds = append(conds, eq)
-			jp.leftKeys = append(jp.leftKeys, eq.(*compareExpr).l)
-			jp.rightKeys = append(jp.rightKeys, shiftColumns(eq.(*compareExpr).r, -lw))
-			// The right side's column is merged into the left's: hide it
-			// from * and unqualified names.
-			for _, r := range rrels {
+			jp.leftKeys = append(jp.leftKeys, cmp.l)
+			jp.rightKeys = append(jp.rightKeys, shiftColumns(cmp.r, -lw))
+			var m expr
+			switch j.Kind {
+			case ast.JoinRight:
+				m = cmp.r
+			case ast.JoinFull:
+				m = &coalesceExpr{args: []expr{cmp.l, cmp.r}, t: cmp.l.typ()}
+			default:
+				m = cmp.l
+			}
+			mergedExprs = append(mergedExprs, m)
+			merged.cols = append(merged.cols, scopeCol{name: name, t: m.typ()})
+			for _, r := range append(append([]*scopeRel(nil), lrels...), rrels...) {
 				for i := range r.cols {
 					if r.cols[i].name == name {
 						r.cols[i].hidden = true
@@ -370,6 +392,19 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 		jp.parameterize()
 	}
 	rels := append(lrels, rrels...)
+	if len(merged.cols) > 0 {
+		exprs := append([]expr(nil), mergedExprs...)
+		var pcols []outCol
+		for _, c := range merged.cols {
+			pcols = append(pcols, outCol{name: c.name, t: c.t})
+		}
+		for i, c := range cols {
+			exprs = append(exprs, &colRef{idx: i, t: c.t})
+		}
+		cols = append(pcols, cols...)
+		joined = &projectPlan{input: joined, exprs: exprs, cols: cols}
+		rels = append([]*scopeRel{merged}, rels...)
+	}
 	if j.Alias != nil {
 		merged := &scopeRel{name: j.Alias.Name}
 		for _, r := range rels {
@@ -400,6 +435,19 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 	return joined, rels, nil
 }
 
+// uniqueRelNames refuses a FROM item whose name is already taken at the
+// same query level: a name must say which relation a column is from.
+func uniqueRelNames(have, added []*scopeRel) error {
+	for _, a := range added {
+		for _, h := range have {
+			if a.name != "" && a.name == h.name {
+				return pgerror.New(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", a.name)
+			}
+		}
+	}
+	return nil
+}
+
 func cloneRel(r *scopeRel) *scopeRel {
 	c := *r
 	c.cols = append([]scopeCol(nil), r.cols...)
@@ -414,7 +462,7 @@ func findUsingColumn(rels []*scopeRel, name string, j *ast.Join) (int, scopeCol,
 			}
 		}
 	}
-	return 0, scopeCol{}, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, sideName(rels, j)).WithPosition(j.Pos + 1)
+	return 0, scopeCol{}, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, sideName(rels, j))
 }
 
 func sideName(rels []*scopeRel, j *ast.Join) string {

@@ -246,10 +246,15 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 			}
 			for _, r := range rels {
 				for i, c := range r.cols {
-					if c.hidden {
+					// A JOIN USING side's merged column still belongs to
+					// its own table's t.*.
+					if c.hidden && (t.Table == nil || c.name == "") {
 						continue
 					}
 					ref := &ast.ColumnRef{Parts: []string{r.name, c.name}, Pos: t.Pos}
+					if r.name == "" {
+						ref.Parts = ref.Parts[1:]
+					}
 					targets = append(targets, target{ast: ref, name: c.name, bound: &colRef{idx: r.offset + i, t: c.t, name: c.name},
 						col: outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum}})
 				}
