@@ -46,13 +46,6 @@ type conjunct struct {
 	onlyTop bool // holds a subquery, or reads columns no leaf has
 }
 
-func splitConjuncts(e expr, out []expr) []expr {
-	if a, ok := e.(*andExpr); ok {
-		return splitConjuncts(a.r, splitConjuncts(a.l, out))
-	}
-	return append(out, e)
-}
-
 // leavesOf finds the leaves an expression reads.
 func leavesOf(e expr, leaves []crossLeaf) (uint64, bool) {
 	var set uint64
@@ -141,22 +134,32 @@ func visitBoundExpr(e expr, f func(expr)) bool {
 }
 
 // reorderCrossJoins plans FROM-list relations and their WHERE clause as
-// described above; it returns nil when the input is not such a list.
+// described above; it returns nil when the input is not such a list, or
+// when the written order already joins each relation to the ones before it
+// (then pushFilter's join pushdown, with its index nested loops, plans it).
 func reorderCrossJoins(input plan, cond expr) plan {
 	leaves, ok := flattenCrossJoins(input)
-	if !ok || len(leaves) < 2 || len(leaves) > 64 {
+	if !ok || len(leaves) < 3 || len(leaves) > 64 {
 		return nil
 	}
 	var cs []conjunct
-	for _, e := range splitConjuncts(cond, nil) {
+	for _, e := range conjuncts(cond) {
 		set, ok := leavesOf(e, leaves)
 		cs = append(cs, conjunct{e: e, leaves: set, onlyTop: !ok})
+	}
+	order := joinOrder(leaves, cs)
+	identity := true
+	for i, l := range order {
+		identity = identity && l == i
+	}
+	if identity {
+		return nil
 	}
 	used := make([]bool, len(cs))
 	// remap moves a column of the original row to the physical row, whose
 	// leaves are in the order placed.
 	physOffset := make([]int, len(leaves))
-	remapTo := func(e expr, base int) expr {
+	remap := func(e expr) expr {
 		return mapColumns(e, func(c *colRef) *colRef {
 			if c.level != 0 {
 				return c
@@ -164,16 +167,16 @@ func reorderCrossJoins(input plan, cond expr) plan {
 			for i, l := range leaves {
 				if c.idx >= l.offset && c.idx < l.offset+l.width {
 					n := *c
-					n.idx = physOffset[i] + (c.idx - l.offset) - base
+					n.idx = physOffset[i] + (c.idx - l.offset)
 					return &n
 				}
 			}
 			return c
 		})
 	}
-	// leafPlan is a leaf with its own conjuncts as a filter.
+	// leafPlan is a leaf with its own conjuncts pushed into it (a table
+	// scan turns them into key or index lookups).
 	leafPlan := func(i int) plan {
-		p := leaves[i].p
 		var own []expr
 		for k, c := range cs {
 			if !used[k] && !c.onlyTop && c.leaves == 1<<i {
@@ -182,35 +185,76 @@ func reorderCrossJoins(input plan, cond expr) plan {
 			}
 		}
 		if len(own) == 0 {
-			return p
+			return leaves[i].p
 		}
 		saved := physOffset[i]
 		physOffset[i] = 0
-		var f expr
-		for _, e := range own {
-			e = remapTo(e, 0)
-			if f == nil {
-				f = e
-			} else {
-				f = &andExpr{l: f, r: e}
+		f := remap(andAll(own))
+		physOffset[i] = saved
+		return pushFilter(leaves[i].p, f)
+	}
+	placed := uint64(1) << order[0]
+	cur := leafPlan(order[0])
+	width := leaves[order[0]].width
+	physOffset[order[0]] = 0
+	for _, next := range order[1:] {
+		right := leafPlan(next)
+		physOffset[next] = width
+		placed |= 1 << next
+		var jc []expr
+		for k, c := range cs {
+			if !used[k] && !c.onlyTop && c.leaves&^placed == 0 {
+				used[k] = true
+				jc = append(jc, remap(c.e))
 			}
 		}
-		physOffset[i] = saved
-		return &filterPlan{input: p, cond: f}
+		cols := append(append([]outCol(nil), cur.columns()...), right.columns()...)
+		jp := &joinPlan{left: cur, right: right, kind: ast.JoinCross, cols: cols}
+		if len(jc) > 0 {
+			jp.kind = ast.JoinInner
+			jp.cond = andAll(jc)
+			if !jp.parameterize() {
+				jp.leftKeys, jp.rightKeys = equiJoinKeys(jp.cond, width)
+			}
+		}
+		cur = jp
+		width += leaves[next].width
 	}
+	// Back to FROM-list order.
+	var exprs []expr
+	var cols []outCol
+	phys := cur.columns()
+	for i, l := range leaves {
+		for k := 0; k < l.width; k++ {
+			c := phys[physOffset[i]+k]
+			exprs = append(exprs, &colRef{idx: physOffset[i] + k, t: c.t, name: c.name})
+			cols = append(cols, c)
+		}
+	}
+	var out plan = &projectPlan{input: cur, exprs: exprs, cols: cols}
+	var top []expr
+	for k, c := range cs {
+		if !used[k] {
+			top = append(top, c.e)
+		}
+	}
+	if len(top) > 0 {
+		out = &filterPlan{input: out, cond: andAll(top)}
+	}
+	return out
+}
+
+// joinOrder picks the order to join the leaves in: the first leaf, then
+// repeatedly the first leaf an equality reaches from those placed, else
+// the next in the written order.
+func joinOrder(leaves []crossLeaf, cs []conjunct) []int {
 	placed := uint64(1)
 	order := []int{0}
-	physOffset[0] = 0
-	cur := leafPlan(0)
-	width := leaves[0].width
 	for len(order) < len(leaves) {
 		next := -1
-		for k, c := range cs {
-			if used[k] || c.onlyTop {
-				continue
-			}
+		for _, c := range cs {
 			rest := c.leaves &^ placed
-			if rest == 0 || rest&(rest-1) != 0 || c.leaves&placed == 0 {
+			if c.onlyTop || rest == 0 || rest&(rest-1) != 0 || c.leaves&placed == 0 {
 				continue
 			}
 			if ce, ok := c.e.(*compareExpr); ok && ce.op == "=" {
@@ -229,56 +273,8 @@ func reorderCrossJoins(input plan, cond expr) plan {
 				}
 			}
 		}
-		right := leafPlan(next)
-		physOffset[next] = width
 		placed |= 1 << next
 		order = append(order, next)
-		var jc expr
-		for k, c := range cs {
-			if !used[k] && !c.onlyTop && c.leaves&^placed == 0 {
-				used[k] = true
-				e := remapTo(c.e, 0)
-				if jc == nil {
-					jc = e
-				} else {
-					jc = &andExpr{l: jc, r: e}
-				}
-			}
-		}
-		cols := append(append([]outCol(nil), cur.columns()...), right.columns()...)
-		jp := &joinPlan{left: cur, right: right, kind: ast.JoinCross, cols: cols}
-		if jc != nil {
-			jp.kind = ast.JoinInner
-			jp.cond = jc
-			jp.leftKeys, jp.rightKeys = equiJoinKeys(jc, width)
-		}
-		cur = jp
-		width += leaves[next].width
 	}
-	// Back to FROM-list order.
-	var exprs []expr
-	var cols []outCol
-	phys := cur.columns()
-	for i, l := range leaves {
-		for k := 0; k < l.width; k++ {
-			c := phys[physOffset[i]+k]
-			exprs = append(exprs, &colRef{idx: physOffset[i] + k, t: c.t, name: c.name})
-			cols = append(cols, c)
-		}
-	}
-	var out plan = &projectPlan{input: cur, exprs: exprs, cols: cols}
-	var top expr
-	for k, c := range cs {
-		if !used[k] {
-			if top == nil {
-				top = c.e
-			} else {
-				top = &andExpr{l: top, r: c.e}
-			}
-		}
-	}
-	if top != nil {
-		out = &filterPlan{input: out, cond: top}
-	}
-	return out
+	return order
 }
