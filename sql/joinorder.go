@@ -4,16 +4,20 @@ import "cdcdb/sql/ast"
 
 // Join order for a comma-separated FROM list with a WHERE clause
 // (FROM a, b, c WHERE a.x = c.y AND ...), the form catalog queries of
-// psqlODBC, pgjdbc and psql use. Planned as written, the list is a chain of
-// cross joins filtered at the end: with the catalogs' thousands of rows a
-// six-way list would build billions of rows before the filter. Instead the
-// WHERE conjuncts are placed where their relations meet: a conjunct on one
-// relation filters it, an equality between the relations joined so far and
-// the next one becomes a hash join's keys, and the next relation is one that
-// such an equality reaches (else the next in order). A projection then puts
-// the columns back in FROM-list order, so nothing above sees the change.
-// Conjuncts that hold subqueries stay on top, where their outer-row column
-// numbers still hold.
+// psqlODBC and psql use. Joined in the written order, two relations that no
+// equality connects come first whenever the list names them first (psqlODBC
+// lists two pg_attribute aliases side by side): with the catalogs' thousands
+// of rows a six-way list then builds billions of rows. When that is so, the
+// relations are joined in another order instead: the first one, then each
+// time one that an equality reaches from those joined so far (else the next
+// in order); a conjunct on one relation is pushed into it, the others join
+// the condition of the first join that has all their relations, and that
+// join becomes an index nested loop or a hash join (join_index.go). A
+// projection then puts the columns back in FROM-list order, so nothing above
+// sees the change. Conjuncts that hold subqueries stay on top, where their
+// outer-row column numbers still hold. When the written order already
+// connects each relation to the ones before it, pushFilter's own join
+// pushdown plans the list.
 
 // crossLeaf is one relation of the FROM list: its plan and where its columns
 // sit in the original row.
