@@ -16,6 +16,45 @@ import (
 // stores it; every array here has lower bounds 1.
 
 func init() {
+	// unnest(array, ...) gives one row per element, the arrays side by
+	// side (a shorter one, or a NULL one, runs out as NULLs).
+	tableFuncs["unnest"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) == 0 {
+			return nil, nil, errNoFunction
+		}
+		out := make([]expr, len(args))
+		cols := make([]outCol, len(args))
+		for i, a := range args {
+			elem := types.ElemOf(a.typ().OID)
+			if elem == 0 {
+				return nil, nil, errNoFunction
+			}
+			out[i] = a
+			cols[i] = outCol{name: "unnest", t: types.Of(elem)}
+		}
+		return out, cols, nil
+	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+		n := 0
+		for _, v := range a {
+			if v != nil {
+				n = max(n, len(v.(types.ArrayValue).Elems))
+			}
+		}
+		rows := make([]Row, n)
+		for i := range rows {
+			if err := x.checkCancel(); err != nil {
+				return nil, err
+			}
+			row := make(Row, len(a))
+			for j, v := range a {
+				if v != nil && i < len(v.(types.ArrayValue).Elems) {
+					row[j] = v.(types.ArrayValue).Elems[i]
+				}
+			}
+			rows[i] = row
+		}
+		return rows, nil
+	}}
 	register("array_append", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
 	}, func(_ *execCtx, a []types.Value) (types.Value, error) {

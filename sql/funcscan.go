@@ -186,24 +186,6 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		fs.cols = []outCol{{name: "generate_series", t: ct}}
-	case "unnest":
-		if len(args) != 1 {
-			return nil, nil, noFunctionError(name, args, t.Pos)
-		}
-		at := args[0].typ()
-		info, ok := types.Lookup(at.OID)
-		if !ok || info.ElemOID == 0 {
-			return nil, nil, noFunctionError(name, args, t.Pos)
-		}
-		fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error {
-			for _, v := range a[0].(types.ArrayValue).Elems {
-				if err := emit(v); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		fs.cols = []outCol{{name: "unnest", t: types.Of(info.ElemOID)}}
 	default:
 		// A scalar function in FROM yields one row.
 		x, err := b.bind(t.Call)

@@ -124,12 +124,6 @@ empty:text | nested:text | n:int4
 "" | " $b$ " | 10
 SELECT 1
 
-SELECT B'1010' AS bits, X'1F' AS hex
-----
-bits:bit | hex:bit
-1010 | 00011111
-SELECT 1
-
 # Pattern operators.
 SELECT 'abc' ~ 'b' AS m1, 'ABC' ~* 'b' AS m2, 'abc' !~ 'z' AS m3, 'ABC' !~* 'b' AS m4
 ----
