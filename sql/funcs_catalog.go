@@ -216,8 +216,11 @@ func init() {
 	register("pg_get_statisticsobjdef_columns", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
 		return nil, nil // cdcdb has no extended statistics objects
 	}})
-	register("pg_get_function_arguments", procText(procArguments))
-	register("pg_get_function_identity_arguments", procText(procArguments))
+	register("pg_get_function_arguments", procText(func(r Row, b *catalogRow) string { return procArguments(r, b, true) }))
+	// The identity arguments differ from the arguments only by defaults,
+	// which cdcdb does not print (see procArguments).
+	register("pg_get_function_identity_arguments", procText(func(r Row, b *catalogRow) string { return procArguments(r, b, true) }))
+	register("pg_get_functiondef", procText(procDefinition))
 	register("pg_get_function_result", procText(procResult))
 	register("to_regclass", toReg(types.Regclass))
 	register("to_regtype", toReg(types.Regtype))
@@ -559,9 +562,11 @@ func procText(f func(r Row, b *catalogRow) string) *builtin {
 	}}
 }
 
-// procArguments is pg_get_function_arguments: "name type, ..." of the
-// input arguments (defaults are not shown: cdcdb keeps none).
-func procArguments(r Row, b *catalogRow) string {
+// procArguments is pg_get_function_arguments (withOut: the OUT arguments
+// too, marked OUT) and pg_get_function_identity_arguments: "name type, ..."
+// of the arguments. Defaults are not shown: PostgreSQL's initial rows keep
+// them as node trees, which cdcdb does not read.
+func procArguments(r Row, b *catalogRow, withOut bool) string {
 	var parts []string
 	names, _ := r[b.col("proargnames")].(types.ArrayValue)
 	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
@@ -571,7 +576,7 @@ func procArguments(r Row, b *catalogRow) string {
 			if i < len(modes.Elems) {
 				mode, _ = modes.Elems[i].(string)
 			}
-			if mode == "o" || mode == "t" {
+			if mode == "t" || (mode == "o" && !withOut) {
 				continue
 			}
 			parts = append(parts, argText(names, i, mode, t.(int64)))
@@ -588,6 +593,8 @@ func procArguments(r Row, b *catalogRow) string {
 func argText(names types.ArrayValue, i int, mode string, t int64) string {
 	s := ""
 	switch mode {
+	case "o":
+		s = "OUT "
 	case "b":
 		s = "INOUT "
 	case "v":
@@ -598,26 +605,39 @@ func argText(names types.ArrayValue, i int, mode string, t int64) string {
 			s += quoteIdent(n) + " "
 		}
 	}
-	return s + types.FormatType(types.Of(types.OID(t)))
+	return s + builtinTypeName(uint32(t))
 }
 
-// procResult is pg_get_function_result: the result type, SETOF for
-// set-returning functions, TABLE(...) for functions with OUT columns.
+// builtinTypeName prints a built-in type as format_type does: by its SQL
+// name when cdcdb has the type, else by its pg_type name (anyrange, ...).
+func builtinTypeName(oid uint32) string {
+	if _, ok := types.Lookup(types.OID(oid)); ok {
+		return types.FormatType(types.Of(types.OID(oid)))
+	}
+	if r := staticRowByOID("pg_type", int64(oid)); r != nil {
+		return quoteIdent(r[1].(string))
+	}
+	return "???"
+}
+
+// procResult is pg_get_function_result: TABLE(...) for functions with
+// TABLE columns, else the result type, SETOF for set-returning functions
+// (record for those with OUT arguments).
 func procResult(r Row, b *catalogRow) string {
 	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
 		names, _ := r[b.col("proargnames")].(types.ArrayValue)
 		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
-		var outs []string
+		var cols []string
 		for i, t := range all.Elems {
-			if i < len(modes.Elems) && (modes.Elems[i] == "o" || modes.Elems[i] == "t") {
-				outs = append(outs, argText(names, i, "i", t.(int64)))
+			if i < len(modes.Elems) && modes.Elems[i] == "t" {
+				cols = append(cols, argText(names, i, "i", t.(int64)))
 			}
 		}
-		if len(outs) > 0 && r[b.col("proretset")] == true {
-			return "TABLE(" + strings.Join(outs, ", ") + ")"
+		if len(cols) > 0 {
+			return "TABLE(" + strings.Join(cols, ", ") + ")"
 		}
 	}
-	s := types.FormatType(types.Of(types.OID(r[b.col("prorettype")].(int64))))
+	s := builtinTypeName(uint32(r[b.col("prorettype")].(int64)))
 	if r[b.col("proretset")] == true {
 		return "SETOF " + s
 	}
@@ -967,3 +987,73 @@ func init() {
 		return nil, nil
 	}})
 }
+
+// procDefinition is pg_get_functiondef for PostgreSQL's built-in functions,
+// laid out as ruleutils lays it out: header, RETURNS, LANGUAGE, the options
+// that differ from the defaults, and the body (for internal functions, the
+// C symbol).
+func procDefinition(r Row, b *catalogRow) string {
+	get := func(col string) types.Value { return r[b.col(col)] }
+	var sb strings.Builder
+	sb.WriteString("CREATE OR REPLACE FUNCTION pg_catalog." + quoteIdent(get("proname").(string)) + "(" + procArguments(r, b, true) + ")\n")
+	sb.WriteString(" RETURNS " + procReturns(r, b) + "\n")
+	lang := "internal"
+	if l := staticRowByOID("pg_language", get("prolang").(int64)); l != nil {
+		lang = l[1].(string)
+	}
+	sb.WriteString(" LANGUAGE " + lang + "\n")
+	var opts strings.Builder
+	if get("prokind") == "w" {
+		opts.WriteString(" WINDOW")
+	}
+	switch get("provolatile") {
+	case "i":
+		opts.WriteString(" IMMUTABLE")
+	case "s":
+		opts.WriteString(" STABLE")
+	}
+	switch get("proparallel") {
+	case "s":
+		opts.WriteString(" PARALLEL SAFE")
+	case "r":
+		opts.WriteString(" PARALLEL RESTRICTED")
+	}
+	if get("proisstrict") == true {
+		opts.WriteString(" STRICT")
+	}
+	if get("prosecdef") == true {
+		opts.WriteString(" SECURITY DEFINER")
+	}
+	if get("proleakproof") == true {
+		opts.WriteString(" LEAKPROOF")
+	}
+	defaultCost := 100.0
+	if lang == "internal" || lang == "c" {
+		defaultCost = 1
+	}
+	if c, ok := get("procost").(float64); ok && c != defaultCost {
+		opts.WriteString(" COST " + strconv.FormatFloat(c, 'g', -1, 64))
+	}
+	if n, ok := get("prorows").(float64); ok && n > 0 && n != 1000 {
+		opts.WriteString(" ROWS " + strconv.FormatFloat(n, 'g', -1, 64))
+	}
+	if s, ok := get("prosupport").(int64); ok && s != 0 {
+		if sr := staticRowByOID("pg_proc", s); sr != nil {
+			opts.WriteString(" SUPPORT " + quoteIdent(sr[1].(string)))
+		}
+	}
+	if opts.Len() > 0 {
+		sb.WriteString(opts.String() + "\n")
+	}
+	sb.WriteString("AS ")
+	if bin, ok := get("probin").(string); ok {
+		sb.WriteString(quoteLiteral(bin) + ", ")
+	}
+	src, _ := get("prosrc").(string)
+	sb.WriteString("$function$" + src + "$function$\n")
+	return sb.String()
+}
+
+// procReturns is a function definition's RETURNS clause, which is
+// pg_get_function_result's.
+func procReturns(r Row, b *catalogRow) string { return procResult(r, b) }

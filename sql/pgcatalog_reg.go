@@ -90,8 +90,23 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", text)
 	case types.Regproc, types.Regprocedure:
 		name := trimmed
-		if i := strings.IndexByte(name, '('); i >= 0 {
-			name = name[:i] // regprocedure's argument list: the first by name
+		if i := strings.IndexByte(name, '('); i >= 0 && oid == types.Regprocedure && strings.HasSuffix(name, ")") {
+			// name(argtype, ...): the function with exactly these inputs.
+			var want []int64
+			if args := strings.TrimSpace(name[i+1 : len(name)-1]); args != "" {
+				for _, a := range strings.Split(args, ",") {
+					t, err := s.regIn(cat, types.Regtype, a)
+					if err != nil {
+						return nil, err
+					}
+					want = append(want, t.(int64))
+				}
+			}
+			parts := splitQualifiedName(name[:i])
+			if r := procByArgs(parts[len(parts)-1], want); r != nil {
+				return r[0], nil
+			}
+			return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
 		}
 		parts := splitQualifiedName(name)
 		if oid == types.Regproc && countStaticRows("pg_proc", "proname", parts[len(parts)-1]) > 1 {
@@ -245,6 +260,33 @@ func staticRowByName(catalogName, column, name string) Row {
 	i := rowBuilder(catalogName).col(column)
 	for _, r := range static {
 		if r[i] == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// procByArgs finds a built-in function by name and input argument types.
+func procByArgs(name string, args []int64) Row {
+	ct := pgCatalogTables["pg_proc"]
+	static, err := ct.staticRows()
+	if err != nil {
+		return nil
+	}
+	b := rowBuilder("pg_proc")
+	for _, r := range static {
+		if r[b.col("proname")] != name {
+			continue
+		}
+		in, _ := r[b.col("proargtypes")].(types.ArrayValue)
+		if len(in.Elems) != len(args) {
+			continue
+		}
+		same := true
+		for i, a := range in.Elems {
+			same = same && a == args[i]
+		}
+		if same {
 			return r
 		}
 	}

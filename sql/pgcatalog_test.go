@@ -84,6 +84,11 @@ INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
 		{`SELECT c.relkind, s.seqtypid::regtype, s.seqmax, pg_sequence_last_value(c.oid), d.refobjid::regclass, d.refobjsubid
 		  FROM pg_class c JOIN pg_sequence s ON s.seqrelid = c.oid JOIN pg_depend d ON d.objid = c.oid AND d.deptype = 'a'
 		  WHERE c.oid = 'ser_id_seq'::regclass`, "S|integer|2147483647|3|ser|1"},
+		// Built-in functions described from PostgreSQL's pg_proc rows.
+		{`SELECT 'generate_series(integer, integer)'::regprocedure::oid, pg_get_function_result('pg_get_keywords'::regproc)`,
+			"1067|SETOF record"},
+		{`SELECT pg_get_functiondef('lower(text)'::regprocedure)`,
+			"CREATE OR REPLACE FUNCTION pg_catalog.lower(text)\n RETURNS text\n LANGUAGE internal\n IMMUTABLE PARALLEL SAFE STRICT\nAS $function$lower$function$\n"},
 		// Set-returning functions in a select list, named record fields.
 		{`SELECT (information_schema._pg_expandarray(ARRAY[7, 8])).n, information_schema._pg_expandarray(ARRAY[7, 8])`, "1|(7,1)\n2|(8,2)"},
 		{`SELECT r.k, (r.k).x FROM (SELECT information_schema._pg_expandarray(ARRAY['p']) AS k) r`, "(p,1)|p"},

@@ -17,6 +17,9 @@
 \d big_customers
 \d+ big_customers
 \du
+\df lower
+\sf now
+\db
 \x
 SELECT id, name, active FROM customers ORDER BY id;
 \x
