@@ -220,8 +220,12 @@ func (st *fkState) actOnChildren(x *execCtx, l *fkLink, action string, key, newK
 		if err := w.replace(x, ck, old, updated); err != nil {
 			return err
 		}
-		if sameKey(l.child, l.con.Columns, old, updated) {
-			return nil // SET DEFAULT back to the same key: nothing more changes
+		newVals, _ := keyOf(updated, l.con.Columns)
+		if oldVals, _ := keyOf(old, l.con.Columns); sameKey(l.child, l.con.Columns, oldVals, newVals) {
+			// SET DEFAULT to the very key removed: the row still
+			// references it, which PostgreSQL reports as NO ACTION would.
+			st.pendingParent = append(st.pendingParent, fkPending{link: l, vals: key})
+			return nil
 		}
 	}
 }
@@ -482,7 +486,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 	var refAttnums []int16
 	if len(ref.Columns) == 0 {
 		if len(parent.PrimaryKey) == 0 {
-			return pgerror.New(pgerror.InvalidForeignKey, "there is no primary key for referenced table \"%s\"", parent.Name)
+			return pgerror.New(pgerror.UndefinedObject, "there is no primary key for referenced table \"%s\"", parent.Name)
 		}
 		refAttnums = append(refAttnums, parent.PrimaryKey...)
 	} else {

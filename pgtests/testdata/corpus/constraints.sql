@@ -310,3 +310,149 @@ ALTER TABLE
 DELETE FROM author WHERE id = 30 RETURNING id
 ----
 DELETE 0
+
+# More foreign keys: self references, statement-end checks, SET DEFAULT,
+# RESTRICT, unique (non-key) targets, cascades through several tables.
+CREATE TABLE node (id int PRIMARY KEY, parent int REFERENCES node ON DELETE CASCADE, label text)
+----
+CREATE TABLE
+
+INSERT INTO node VALUES (1, NULL, 'root'), (2, 1, 'a'), (3, 2, 'b'), (4, 4, 'self')
+----
+INSERT 0 4
+
+INSERT INTO node VALUES (6, 5, 'later'), (5, 1, 'earlier')
+----
+INSERT 0 2
+
+INSERT INTO node VALUES (7, 70, 'orphan')
+----
+ERROR 23503: insert or update on table "node" violates foreign key constraint "node_parent_fkey"
+
+DELETE FROM node WHERE id = 1
+----
+DELETE 1
+
+SELECT id, parent, label FROM node ORDER BY id
+----
+id:int4 | parent:int4 | label:text
+4 | 4 | self
+SELECT 1
+
+CREATE TABLE team (code text UNIQUE, name text)
+----
+CREATE TABLE
+
+INSERT INTO team VALUES ('red', 'Red'), ('blue', 'Blue')
+----
+INSERT 0 2
+
+CREATE TABLE member (id int PRIMARY KEY, team_code text DEFAULT 'red' REFERENCES team (code) ON UPDATE RESTRICT ON DELETE SET DEFAULT)
+----
+CREATE TABLE
+
+INSERT INTO member VALUES (1, 'blue'), (2, 'red'), (3, NULL)
+----
+INSERT 0 3
+
+UPDATE team SET code = 'azure' WHERE code = 'blue'
+----
+ERROR 23503: update or delete on table "team" violates foreign key constraint "member_team_code_fkey" on table "member"
+
+DELETE FROM team WHERE code = 'blue'
+----
+DELETE 1
+
+SELECT id, team_code FROM member ORDER BY id
+----
+id:int4 | team_code:text
+1 | red
+2 | red
+3 | NULL
+SELECT 3
+
+DELETE FROM team WHERE code = 'red'
+----
+ERROR 23503: update or delete on table "team" violates foreign key constraint "member_team_code_fkey" on table "member"
+
+CREATE TABLE account (id int PRIMARY KEY)
+----
+CREATE TABLE
+
+CREATE TABLE ledger (id int PRIMARY KEY, account_id int NOT NULL REFERENCES account ON UPDATE CASCADE)
+----
+CREATE TABLE
+
+INSERT INTO account VALUES (1), (2)
+----
+INSERT 0 2
+
+INSERT INTO ledger VALUES (10, 1), (11, 1), (12, 2)
+----
+INSERT 0 3
+
+UPDATE account SET id = id + 100
+----
+UPDATE 2
+
+SELECT id, account_id FROM ledger ORDER BY id
+----
+id:int4 | account_id:int4
+10 | 101
+11 | 101
+12 | 102
+SELECT 3
+
+UPDATE account SET id = 1 WHERE id = 101
+----
+UPDATE 1
+
+UPDATE ledger SET account_id = 999 WHERE id = 10
+----
+ERROR 23503: insert or update on table "ledger" violates foreign key constraint "ledger_account_id_fkey"
+
+CREATE TABLE entry_note (ledger_id int REFERENCES ledger ON DELETE CASCADE, note text)
+----
+CREATE TABLE
+
+INSERT INTO entry_note VALUES (10, 'x'), (11, 'y'), (12, 'z')
+----
+INSERT 0 3
+
+TRUNCATE ledger
+----
+ERROR 0A000: cannot truncate a table referenced in a foreign key constraint
+
+TRUNCATE ledger CASCADE
+----
+TRUNCATE TABLE
+
+SELECT count(*) FROM entry_note
+----
+count:int8
+0
+SELECT 1
+
+DROP TABLE ledger
+----
+ERROR 2BP01: cannot drop table ledger because other objects depend on it
+
+DROP TABLE ledger CASCADE
+----
+DROP TABLE
+
+INSERT INTO entry_note VALUES (99, 'no longer checked')
+----
+INSERT 0 1
+
+CREATE TABLE bad_count (a int, b int, FOREIGN KEY (a, b) REFERENCES account (id))
+----
+ERROR 42830: number of referencing and referenced columns for foreign key disagree
+
+CREATE TABLE no_pk (x int)
+----
+CREATE TABLE
+
+CREATE TABLE to_no_pk (y int REFERENCES no_pk)
+----
+ERROR 42704: there is no primary key for referenced table "no_pk"

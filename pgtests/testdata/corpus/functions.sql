@@ -639,3 +639,103 @@ SELECT to_date('March 5 2024', 'Month DD YYYY') AS a, to_timestamp('05/03/2024 0
 a:date | b:timestamptz
 2024-03-05 | 2024-03-05 21:30:00+00
 SELECT 1
+
+SELECT array_dims(ARRAY[[1,2,3],[4,5,6]]) AS d, array_ndims(ARRAY[1]) AS n, unnest(ARRAY[[1,2],[3,4]]) AS flat
+----
+d:text | n:int4 | flat:int4
+[1:2][1:3] | 1 | 1
+[1:2][1:3] | 1 | 2
+[1:2][1:3] | 1 | 3
+[1:2][1:3] | 1 | 4
+SELECT 4
+
+SELECT ARRAY[ARRAY[1,2], ARRAY[3]]
+----
+ERROR 2202E: multidimensional arrays must have array expressions with matching dimensions
+
+SELECT ARRAY[]
+----
+ERROR 42P18 at 8: cannot determine type of empty array
+
+SELECT (ARRAY[[1,2],[3,4]])[1] AS partial, (ARRAY[[1,2],[3,4]])[1][3] AS outside, (ARRAY['a','b'])[0] AS zero
+----
+partial:int4 | outside:int4 | zero:text
+NULL | NULL | NULL
+SELECT 1
+
+SELECT array_append(NULL::int[], 1) AS a, array_cat(ARRAY[1], NULL) AS b, array_remove(ARRAY['a', NULL, 'b'], NULL) AS c, array_position(ARRAY[1, 2, 3, 2], 2, 3) AS d
+----
+a:_int4 | b:_int4 | c:_text | d:int4
+{1} | {1} | {a,b} | 4
+SELECT 1
+
+SELECT x, ord FROM unnest(ARRAY['p', 'q']) WITH ORDINALITY AS t(x, ord) ORDER BY ord DESC
+----
+x:text | ord:int8
+q | 2
+p | 1
+SELECT 2
+
+SELECT jsonb_agg(n ORDER BY n DESC) AS j, json_object_agg(n, n * n ORDER BY n) AS sq FROM generate_series(1, 3) AS n
+----
+j:jsonb | sq:json
+[3, 2, 1] | "{ \"1\" : 1, \"2\" : 4, \"3\" : 9 }"
+SELECT 1
+
+SELECT to_json(ARRAY[[1, 2], [3, 4]]) AS m, to_json(DATE '2024-01-02') AS d, to_json(TIMESTAMP '2024-01-02 03:04:05') AS ts, to_json(true) AS b, to_jsonb(1.50) AS n
+----
+m:json | d:json | ts:json | b:json | n:jsonb
+[[1,2],[3,4]] | "\"2024-01-02\"" | "\"2024-01-02T03:04:05\"" | true | 1.50
+SELECT 1
+
+SELECT '[1, [2, 3]]'::jsonb @> '[[3]]' AS nested, '{"a": [1, 2]}'::jsonb @> '{"a": [2]}' AS arr, '"x"'::jsonb ? 'x' AS scalar
+----
+nested:bool | arr:bool | scalar:bool
+t | t | t
+SELECT 1
+
+SELECT '{"a": {"b": 1}}'::jsonb #- '{a,b}' AS del, jsonb_set('[1, 2]', '{5}', '9') AS append_, jsonb_set('{"a": 1}', '{x,y}', '2') AS missing
+----
+del:jsonb | append_:jsonb | missing:jsonb
+"{\"a\": {}}" | [1, 2, 9] | "{\"a\": 1}"
+SELECT 1
+
+SELECT json_each.key, json_each.value FROM json_each('{"a": [1, 2], "b": {"c": 3}}') ORDER BY 1
+----
+key:text | value:json
+a | [1, 2]
+b | "{\"c\": 3}"
+SELECT 2
+
+SELECT jsonb_array_elements_text('{"a": 1}')
+----
+ERROR 22023: cannot extract elements from an object
+
+SELECT format('%3$s %1$s %2$s', 'a', 'b', 'c') AS pos, format('%-4s|', 'ab') AS left_, format('%*s|', 5, 'x') AS star, format('%s', ARRAY[1, 2]) AS arr
+----
+pos:text | left_:text | star:text | arr:text
+c a b | "ab  |" | "    x|" | {1,2}
+SELECT 1
+
+SELECT format('%z', 1)
+----
+ERROR 22023: unrecognized format() type specifier "z"
+
+SELECT regexp_matches('aXbXc', 'X', 'g') AS m
+----
+m:_text
+{X}
+{X}
+SELECT 2
+
+SELECT regexp_split_to_array('a,b;c', '[,;]') AS parts, regexp_replace('2024-01-02', '(\d+)-(\d+)-(\d+)', '\3/\2/\1') AS swapped
+----
+parts:_text | swapped:text
+{a,b,c} | 02/01/2024
+SELECT 1
+
+SELECT 'abc' ~ 'B' AS cs, 'abc' ~* 'B' AS ci, regexp_replace('aaa', 'a', 'b', 'g') AS g, 'a.c' SIMILAR TO 'a.c' AS sim
+----
+cs:bool | ci:bool | g:text | sim:bool
+f | t | bbb | t
+SELECT 1

@@ -411,3 +411,36 @@ SELECT 1::oid AS o, 'text'::regtype::int4 AS toid
 o:oid | toid:int4
 1 | 25
 SELECT 1
+
+# Serial types and their sequences.
+CREATE TABLE serials (a smallserial, b serial, c bigserial, note text)
+----
+CREATE TABLE
+
+INSERT INTO serials (note) VALUES ('x'), ('y') RETURNING a, b, c, pg_typeof(a), pg_typeof(c)
+----
+a:int2 | b:int4 | c:int8 | pg_typeof:2206 | pg_typeof:2206
+1 | 1 | 1 | smallint | bigint
+2 | 2 | 2 | smallint | bigint
+INSERT 0 2
+
+INSERT INTO serials (a, note) VALUES (10, 'given') RETURNING a, b
+----
+a:int2 | b:int4
+10 | 3
+INSERT 0 1
+
+INSERT INTO serials (note) VALUES ('z') RETURNING a, b, c
+----
+a:int2 | b:int4 | c:int8
+3 | 4 | 4
+INSERT 0 1
+
+SELECT a, b, c, note FROM serials ORDER BY b
+----
+a:int2 | b:int4 | c:int8 | note:text
+1 | 1 | 1 | x
+2 | 2 | 2 | y
+10 | 3 | 3 | given
+3 | 4 | 4 | z
+SELECT 4
