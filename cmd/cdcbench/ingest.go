@@ -34,6 +34,7 @@ CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id)
 type ingestRun struct {
 	elapsed  time.Duration
 	batchLat []time.Duration
+	written  int64 // bytes the server wrote to storage during the run
 }
 
 func (r ingestRun) rate(events int) float64 { return float64(events) / r.elapsed.Seconds() }
@@ -61,7 +62,7 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 	}
 	b.logf("%s: %d events over %d keys in %d batches of %d", name, shape.events, shape.keys, len(batches), shape.batch)
 
-	var cdcRates, pgRates, rss, cdcP99, pgP99 []float64
+	var cdcRates, pgRates, rss, cdcP99, pgP99, cdcWritten, pgWritten []float64
 	var rows int64
 	for rep := range reps {
 		srv, err := b.newCdcdb()
@@ -92,12 +93,15 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 		rss = append(rss, float64(peak))
 		cdcP99 = append(cdcP99, percentile(cdcRun.batchLat, 0.99).Seconds()*1000)
 		pgP99 = append(pgP99, percentile(pgRun.batchLat, 0.99).Seconds()*1000)
+		cdcWritten = append(cdcWritten, float64(cdcRun.written)/float64(shape.events))
+		pgWritten = append(pgWritten, float64(pgRun.written)/float64(shape.events))
 		b.logf("%s rep %d: cdcdb %.0f events/s (peak RSS %s), PostgreSQL %.0f events/s; targets identical (%d rows)",
 			name, rep+1, cdcRun.rate(shape.events), mib(float64(peak)), pgRun.rate(shape.events), rows)
 	}
 	b.rep.add(figure{workload: name, metric: "events/s", cdcdb: median(cdcRates), pg: median(pgRates), unit: "events/s",
 		higherBetter: true, goal: ratioAtLeast(10)})
 	b.rep.add(figure{workload: name, metric: "batch p99", cdcdb: median(cdcP99), pg: median(pgP99), unit: "ms"})
+	b.rep.add(figure{workload: name, metric: "written to disk per event", cdcdb: median(cdcWritten), pg: median(pgWritten), unit: "bytes/event"})
 	b.rep.add(figure{workload: name, metric: "cdcdb peak RSS", cdcdb: maxOf(rss), unit: "bytes", goal: absoluteAtMost(512 << 20)})
 	b.rep.checks = append(b.rep.checks, fmt.Sprintf("%s: %d events (%d arrived after later-sequenced ones), both targets identical in every repetition: %d rows",
 		name, shape.events, late, rows))
@@ -118,6 +122,10 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		// The profile starts half-way: the first batches meet small tables
 		// and would not show where a long ingest spends its time.
 		wait := func() error { return nil }
+		before, err := processWriteBytes(srv.cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
 		cdcRun, err = timeBatches(copies, func(i int, rows []byte) error {
 			if i == len(copies)/2 {
 				wait = b.profile(srv, key, rep)
@@ -128,6 +136,11 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err != nil {
 			return fmt.Errorf("cdcdb COPY: %v", err)
 		}
+		after, err := processWriteBytes(srv.cmd.Process.Pid)
+		if err != nil {
+			return err
+		}
+		cdcRun.written = after - before
 		return wait()
 	}
 	pgSide := func() error {
@@ -139,11 +152,17 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 			return fmt.Errorf("PostgreSQL schema: %v", err)
 		}
 		pgConn = f.conn
+		before, err := b.pg.writeBytes()
+		if err != nil {
+			return err
+		}
 		pgRun, err = timeBatches(copies, func(_ int, rows []byte) error { return f.apply(ctx, rows) })
 		if err != nil {
 			return fmt.Errorf("PostgreSQL batch: %v", err)
 		}
-		return nil
+		after, err := b.pg.writeBytes()
+		pgRun.written = after - before
+		return err
 	}
 	first, second := cdcSide, pgSide
 	if rep%2 == 1 {

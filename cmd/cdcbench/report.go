@@ -221,6 +221,8 @@ func formatValue(v float64, unit string) string {
 		return fmt.Sprintf("%.1f ms", v)
 	case "x":
 		return fmt.Sprintf("%.2fx", v)
+	case "bytes/event":
+		return fmt.Sprintf("%.1f KiB/event", v/1024)
 	}
 	return thousands(int64(math.Round(v))) + " " + unit
 }
