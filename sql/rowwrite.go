@@ -36,6 +36,11 @@ type tableWriter struct {
 // reset clears what one execution left behind, before the next begins.
 func (w *tableWriter) reset() {
 	w.rows, w.rowsTx, w.appended = nil, nil, nil
+	if w.fk != nil {
+		// A failed execution leaves its pending foreign key checks (and
+		// its children's writers) behind; they are not the next one's.
+		w.fk.pendingChild, w.fk.pendingParent, w.fk.children = nil, nil, nil
+	}
 }
 
 // store opens the table's rows at the transaction's commit time.
