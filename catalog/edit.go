@@ -21,6 +21,7 @@ type Editor struct {
 // for anyone still reading it.
 func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 	c := &Snapshot{
+		gen:          generations.Add(1),
 		Version:      s.Version + 1,
 		nextOID:      s.nextOID,
 		schemas:      make(map[OID]*Schema, len(s.schemas)),
@@ -96,6 +97,7 @@ func (e *Editor) del(prefix string, oid OID) error {
 
 // PutSchema adds or replaces a schema.
 func (e *Editor) PutSchema(sc *Schema) error {
+	e.snap.gen = generations.Add(1)
 	if old, ok := e.snap.schemas[sc.OID]; ok && old.Name != sc.Name {
 		delete(e.snap.schemaByName, old.Name)
 	}
@@ -106,6 +108,7 @@ func (e *Editor) PutSchema(sc *Schema) error {
 
 // DropSchema removes a schema (its contents must already be gone).
 func (e *Editor) DropSchema(oid OID) error {
+	e.snap.gen = generations.Add(1)
 	if old, ok := e.snap.schemas[oid]; ok {
 		delete(e.snap.schemaByName, old.Name)
 	}
@@ -116,6 +119,7 @@ func (e *Editor) DropSchema(oid OID) error {
 // PutTable adds or replaces a relation. Callers pass a new *Table (or a
 // Clone), never one that a Snapshot already holds.
 func (e *Editor) PutTable(t *Table) error {
+	e.snap.gen = generations.Add(1)
 	e.snap.tables[t.OID] = t
 	return e.put(prefTable, t.OID, t)
 }
@@ -123,18 +127,21 @@ func (e *Editor) PutTable(t *Table) error {
 // DropTable removes a relation from the catalog (its spaces are the
 // caller's to drop).
 func (e *Editor) DropTable(oid OID) error {
+	e.snap.gen = generations.Add(1)
 	delete(e.snap.tables, oid)
 	return e.del(prefTable, oid)
 }
 
 // PutFlow adds or replaces a flow.
 func (e *Editor) PutFlow(f *Flow) error {
+	e.snap.gen = generations.Add(1)
 	e.snap.flows[f.OID] = f
 	return e.put(prefFlow, f.OID, f)
 }
 
 // DropFlow removes a flow and its counters.
 func (e *Editor) DropFlow(oid OID) error {
+	e.snap.gen = generations.Add(1)
 	delete(e.snap.flows, oid)
 	if err := e.del(prefStats, oid); err != nil {
 		return err

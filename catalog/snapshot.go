@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"sort"
+	"sync/atomic"
 
 	"cdcdb/pgerror"
 	"cdcdb/storage"
@@ -28,6 +29,11 @@ const (
 type Snapshot struct {
 	Version uint64
 	nextOID OID
+	// gen identifies this snapshot's contents within the process: every
+	// snapshot made and every edit gets a new one. Version alone does not:
+	// an uncommitted version number is reused after a rollback, and the
+	// statements of one transaction all edit the same version.
+	gen uint64
 
 	schemas      map[OID]*Schema
 	schemaByName map[string]*Schema
@@ -38,6 +44,7 @@ type Snapshot struct {
 // Empty returns the catalog of a new database: the built-in schemas only.
 func Empty() *Snapshot {
 	s := &Snapshot{
+		gen:          generations.Add(1),
 		nextOID:      FirstUserOID,
 		schemas:      map[OID]*Schema{},
 		schemaByName: map[string]*Schema{},
@@ -50,6 +57,13 @@ func Empty() *Snapshot {
 	}
 	return s
 }
+
+var generations atomic.Uint64
+
+// Generation identifies the snapshot's contents: two snapshots (or one
+// snapshot before and after an edit) with the same generation are the same
+// catalog. Plans compiled against a catalog check it, not Version.
+func (s *Snapshot) Generation() uint64 { return s.gen }
 
 func builtinSchemas() []*Schema {
 	return []*Schema{

@@ -77,6 +77,7 @@ type compiled struct {
 	fields     []outCol
 	params     []types.T
 	catVersion uint64
+	catGen     uint64 // the catalog's Generation: Version is reused
 	access     access
 	// query streams rows (SELECT); exec runs everything else to completion.
 	query plan
@@ -321,7 +322,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		return nil
 	}
 	x.tx = tx
-	if cat := tx.catalog(); cat.Version != c.catVersion {
+	if cat := tx.catalog(); cat.Version != c.catVersion || cat.Generation() != c.catGen {
 		nc, err := s.compile(c.stmt, c.text, p.ps.declared, cat)
 		if err != nil {
 			return "", false, finish(err)
@@ -500,7 +501,7 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	if err != nil {
 		return nil, err
 	}
-	c.stmt, c.text, c.catVersion = stmt, text, cat.Version
+	c.stmt, c.text, c.catVersion, c.catGen = stmt, text, cat.Version, cat.Generation()
 	c.params = pc.params.types
 	c.notices = append(c.notices, pc.notices...)
 	for i, t := range c.params {

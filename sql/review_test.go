@@ -105,3 +105,49 @@ func TestPreparedInsertForeignKeyStateNotCarriedOver(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func sessExec(t *testing.T, db *sqltest.DB, sess wire.Session, query string) {
+	t.Helper()
+	if _, err := prepareNamed(t, db, sess, query, 0).run(); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// A statement planned inside a transaction that rolled back must be
+// planned again: the catalog version it saw is reused by the next DDL.
+func TestPreparedPlanFromRolledBackCatalogIsReplanned(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	sess := newSession(t, db)
+	sessExec(t, db, sess, `BEGIN`)
+	sessExec(t, db, sess, `CREATE TABLE t (a int)`)
+	sel := prepareNamed(t, db, sess, `SELECT * FROM t`, 0)
+	sessExec(t, db, sess, `ROLLBACK`)
+	c.MustExec(`CREATE TABLE t (b text, a int)`)
+	c.MustExec(`INSERT INTO t VALUES ('x', 7)`)
+	rows, err := sel.run()
+	if err == nil {
+		t.Fatalf("stale plan ran: %q", rows)
+	}
+	if pgerror.CodeOf(err) != pgerror.FeatureNotSupported {
+		t.Fatalf("got %v, want cached plan must not change result type", err)
+	}
+}
+
+// Two DDL statements of one transaction share a catalog version; a
+// statement prepared between them must see the second.
+func TestPreparedPlanReplannedAfterSecondDDLInTransaction(t *testing.T) {
+	db := sqltest.Open(t)
+	sess := newSession(t, db)
+	sessExec(t, db, sess, `BEGIN`)
+	sessExec(t, db, sess, `CREATE TABLE t (a int)`)
+	ins := prepareNamed(t, db, sess, `INSERT INTO t VALUES (1)`, 0)
+	sessExec(t, db, sess, `ALTER TABLE t ADD COLUMN b int DEFAULT 5`)
+	if _, err := ins.run(); err != nil {
+		t.Fatal(err)
+	}
+	sessExec(t, db, sess, `COMMIT`)
+	if got := db.Conn().MustExec(`SELECT a, b FROM t`).String(); got != "1|5\n" {
+		t.Fatalf("got %q", got)
+	}
+}
