@@ -25,7 +25,7 @@ func (p *joinPlan) parameterize() bool {
 		return false
 	}
 	base := rightTableScan(p.right)
-	if base == nil {
+	if base == nil || (base.filter != nil && !exprKnown(base.filter)) {
 		return false
 	}
 	lw := len(p.left.columns())
@@ -48,7 +48,13 @@ func (p *joinPlan) parameterize() bool {
 	if len(lookups) == 0 {
 		return false
 	}
-	right := pushFilter(base, andAll(lookups))
+	// The right side gets the left row as its enclosing row: what its
+	// filter read one level out is now two levels out.
+	fresh := newTableScan(base.table)
+	if base.filter != nil {
+		lookups = append([]expr{outerDeeper(base.filter)}, lookups...)
+	}
+	right := pushFilter(fresh, andAll(lookups))
 	switch r := right.(type) {
 	case *indexScan:
 	case *tableScan:
@@ -97,6 +103,19 @@ func toParameterized(e expr, lw int) (expr, bool) {
 		}
 		return &n
 	}), true
+}
+
+// outerDeeper moves an expression's references to enclosing rows one
+// level further out, for evaluation under one more enclosing row.
+func outerDeeper(e expr) expr {
+	return mapColumns(e, func(c *colRef) *colRef {
+		if c.level == 0 {
+			return c
+		}
+		n := *c
+		n.level++
+		return &n
+	})
 }
 
 // conjuncts splits an AND tree.
@@ -204,7 +223,11 @@ func pushIntoJoin(j *joinPlan, cond expr) plan {
 		case ok && left && !right:
 			c.left = pushFilter(c.left, e)
 		case ok && right && !left && inner:
-			c.right = pushFilter(unwrapIndexScan(c.right), shiftAfter(e, lw, -lw))
+			e = shiftAfter(e, lw, -lw)
+			if c.param {
+				e = outerDeeper(e) // the right side's enclosing row is the left row
+			}
+			c.right = pushFilter(unwrapIndexScan(c.right), e)
 		default:
 			rest = append(rest, e)
 		}

@@ -790,3 +790,27 @@ cat | 2
 dan | 0
 eve | 0
 SELECT 5
+
+# Joins inside correlated subqueries: the join's sides still read the outer row.
+SELECT d.name, (SELECT count(*) FROM emp e JOIN dept2 x ON x.dept_id = e.dept_id WHERE e.salary >= 90 AND x.dept_id = d.id) AS n FROM dept d ORDER BY d.id
+----
+name:text | n:int8
+eng | 1
+ops | 2
+empty | 0
+SELECT 3
+
+SELECT d.name, (SELECT max(e.salary) FROM emp e, emp b WHERE b.id = e.boss AND b.dept_id = d.id) AS top FROM dept d ORDER BY d.id
+----
+name:text | top:numeric
+eng | 90
+ops | 90
+empty | NULL
+SELECT 3
+
+SELECT d.name FROM dept d WHERE EXISTS (SELECT 1 FROM emp e JOIN emp b ON b.id = e.boss WHERE e.dept_id = d.id AND b.name = 'ann') ORDER BY 1
+----
+name:text
+eng
+ops
+SELECT 2
