@@ -20,6 +20,18 @@
 //
 //	PGTESTS_AGAINST=postgres15 go test ./pgtests -run 'Pgx|LibPq|Psql'
 //
+// TestSQLCorpus holds the SQL engine to PostgreSQL 15's answers: the
+// statements of testdata/corpus/*.sql run on a fresh cdcdb and in a fresh
+// database of the reference server, and both must give the answer recorded
+// in the file (PostgreSQL's). After adding statements, record the answers
+// with
+//
+//	CORPUS_REWRITE=1 go test ./pgtests -run TestSQLCorpus
+//
+// The few places cdcdb differs on purpose are listed, with the reason, in
+// corpus_differences_test.go. TestExplainUsesIndexes shows the planner
+// reading indexes for equalities, ranges and joins.
+//
 // PGTESTS_CDCDB_BIN=/path/to/cdcdb uses that binary instead of building
 // ./cmd/cdcdb (a race-detector build, say).
 //
