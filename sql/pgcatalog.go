@@ -33,6 +33,7 @@ const (
 	pgDefaultSpace = 1663
 	superuserOID   = 10   // the bootstrap superuser: whoever is connected
 	dbOwnerRoleOID = 6171 // pg_database_owner, which owns schema public
+	cCollation     = 950  // the "C" collation
 	// cdcdb has one database. 5 is the OID initdb gives the first
 	// database that is not a template.
 	databaseOID = 5

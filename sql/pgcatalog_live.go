@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
 
@@ -163,8 +164,20 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 				return nil, err
 			}
 		}
+		var defs []pgdefs.Column
+		if ct, ok := pgCatalogTables[st.name]; ok && ct.vt == st {
+			defs = ct.def.Columns
+		}
 		for i, c := range cols {
-			rows = append(rows, attributeRow(b, st.oid, c.name, c.t, int16(i+1), false, false, false))
+			notNull := i < len(defs) && defs[i].NotNull
+			r := attributeRow(b, st.oid, c.name, c.t, int16(i+1), notNull, false, false)
+			fromCatalog := defs != nil || (c.tableOID != 0 && c.tableOID < catalog.FirstUserOID)
+			if fromCatalog && r[b.col("attcollation")] != int64(0) {
+				// Collatable catalog columns use the C collation, and a view
+				// column that is one keeps it.
+				r[b.col("attcollation")] = int64(cCollation)
+			}
+			rows = append(rows, r)
 		}
 	}
 	for _, t := range cat.Tables() {

@@ -15,8 +15,9 @@ package pgdefs
 
 import "strings"
 
-// Column is one column of a catalog or view: its name and its pg_type name
-// (typname: int4, name, _text, oidvector, ...).
+// Column is one column of a catalog or view: its name, its pg_type name
+// (typname: int4, name, _text, oidvector, ...) and, for a catalog, its
+// attnotnull as the bootstrap loader sets it.
 type Column struct {
 	Name    string
 	Type    string

@@ -5,7 +5,8 @@
 -- TimeZone's spelling of UTC and the minor server version.
 \pset footer off
 \echo pg_catalog column sets
-SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod)
+SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod),
+       CASE WHEN c.relkind = 'r' THEN a.attnotnull END AS notnull, (SELECT collname FROM pg_collation WHERE oid = a.attcollation) AS coll
 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
 WHERE c.relnamespace = 'pg_catalog'::regnamespace AND a.attnum > 0
   AND c.relname IN ('pg_namespace', 'pg_class', 'pg_attribute', 'pg_type', 'pg_attrdef', 'pg_constraint',

@@ -37,6 +37,7 @@ var systemViews = []string{
 type column struct {
 	name, typ string
 	notNull   bool
+	forceNull bool
 }
 
 type catalog struct {
@@ -66,6 +67,7 @@ func run(share, postgres, out string) error {
 		return err
 	}
 	resolveRegproc(cats)
+	markNotNull(cats)
 	views, err := readSystemViews(filepath.Join(share, "system_views.sql"))
 	if err != nil {
 		return err
@@ -130,7 +132,8 @@ func readBKI(path string) ([]*catalog, error) {
 			if len(w) < 3 || w[1] != "=" {
 				return nil, fmt.Errorf("bad column line %q", line)
 			}
-			cur.cols = append(cur.cols, column{name: w[0], typ: w[2], notNull: strings.Contains(line, "FORCE NOT NULL")})
+			cur.cols = append(cur.cols, column{name: w[0], typ: w[2], notNull: strings.Contains(line, "FORCE NOT NULL"),
+				forceNull: strings.Contains(line, "FORCE NULL")})
 		case strings.HasPrefix(line, "insert ( "):
 			fields, err := splitInsert(strings.TrimSuffix(strings.TrimPrefix(line, "insert ( "), " )"))
 			for _, f := range fields {
@@ -206,6 +209,33 @@ func splitInsert(s string) ([]*string, error) {
 		}
 	}
 	return out, nil
+}
+
+// markNotNull sets each catalog column's attnotnull as the bootstrap loader
+// does: forced by FORCE NOT NULL, or, unless FORCE NULL, when the column and
+// every column before it are fixed-width and not null (the columns a C
+// struct reaches directly).
+func markNotNull(cats []*catalog) {
+	typlen := map[string]int{}
+	for _, c := range cats {
+		if c.name != "pg_type" {
+			continue
+		}
+		for _, r := range c.rows {
+			n, _ := strconv.Atoi(*r[4]) // typlen
+			typlen[*r[1]] = n
+		}
+	}
+	for _, c := range cats {
+		prefix := true
+		for i := range c.cols {
+			col := &c.cols[i]
+			if !col.notNull && !col.forceNull && prefix && typlen[col.typ] > 0 {
+				col.notNull = true
+			}
+			prefix = prefix && col.notNull
+		}
+	}
 }
 
 // resolveRegproc turns regproc values given by name into OIDs, as the
