@@ -385,6 +385,26 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		r.rows++
 		sent++
 	}
+	if r.tx.writer {
+		// The block's later statements may write the tables this portal
+		// reads: read the rest now, so that it sees the data as of its
+		// start (as PostgreSQL's portal snapshot does) and no storage
+		// cursor outlives a change to its bucket or the transaction.
+		var rest []Row
+		for {
+			row, err := r.it.next()
+			if err != nil {
+				p.Close()
+				return "", false, err
+			}
+			if row == nil {
+				break
+			}
+			rest = append(rest, append(Row(nil), row...))
+		}
+		r.it.close()
+		r.it = &sliceIter{rows: rest}
+	}
 	return "", true, nil
 }
 

@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -151,3 +152,46 @@ func TestPreparedPlanReplannedAfterSecondDDLInTransaction(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A portal suspended by a row limit inside a writing transaction keeps
+// returning the rows as of its start while later statements of the block
+// change the table it reads.
+func TestSuspendedPortalUnaffectedByLaterWritesInBlock(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE t (id int PRIMARY KEY, v text)`)
+	c.MustExec(`INSERT INTO t SELECT g, repeat('x', 200) FROM generate_series(1, 2000) g`)
+	sess := newSession(t, db)
+	ctx := context.Background()
+	sessExec(t, db, sess, `BEGIN`)
+	sessExec(t, db, sess, `INSERT INTO t VALUES (0, 'zero')`)
+	sts, err := sess.Parse(ctx, `SELECT id FROM t`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal, err := sts[0].Bind(ctx, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &rowsWriter{}
+	if _, susp, err := portal.Execute(ctx, 1000, w); err != nil || !susp {
+		t.Fatalf("first fetch: suspended %v, %v", susp, err)
+	}
+	sessExec(t, db, sess, `INSERT INTO t SELECT g, repeat('y', 300) FROM generate_series(5000, 9000) g`)
+	sessExec(t, db, sess, `DELETE FROM t WHERE id BETWEEN 900 AND 1500`)
+	if _, susp, err := portal.Execute(ctx, 0, w); err != nil || susp {
+		t.Fatalf("second fetch: suspended %v, %v", susp, err)
+	}
+	portal.Close()
+	sessExec(t, db, sess, `COMMIT`)
+	if len(w.rows) != 2001 {
+		t.Fatalf("got %d rows, want 2001", len(w.rows))
+	}
+	for i, r := range w.rows {
+		if r != itoaTest(i) {
+			t.Fatalf("row %d is %s", i, r)
+		}
+	}
+}
+
+func itoaTest(i int) string { return strconv.Itoa(i) }
