@@ -18,6 +18,13 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
 		return nil, err
 	}
+	if st.OnConflict != nil && !st.OnConflict.DoNothing {
+		// DO UPDATE rewrites stored rows: of a flow's source, change events
+		// the flow has already applied.
+		if err := pc.refuseDirectWrite(t, "update", st.Table.Pos); err != nil {
+			return nil, err
+		}
+	}
 	cols, err := targetColumns(t, st.Columns, st.ColumnPos)
 	if err != nil {
 		return nil, err

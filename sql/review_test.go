@@ -195,3 +195,22 @@ func TestSuspendedPortalUnaffectedByLaterWritesInBlock(t *testing.T) {
 }
 
 func itoaTest(i int) string { return strconv.Itoa(i) }
+
+// ON CONFLICT DO UPDATE would rewrite a change event of a flow's source
+// behind the flow's back (the target keeps the old event's effect, a
+// refresh shows the new one): it is refused like UPDATE.
+func TestOnConflictDoUpdateRefusedOnFlowSource(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE src (eid int PRIMARY KEY, id int, v text, seq int)`)
+	c.MustExec(`CREATE STREAMING TABLE tgt`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO tgt FROM src KEYS (id) SEQUENCE BY seq COLUMNS (id, v)`)
+	c.MustExec(`INSERT INTO src VALUES (1, 1, 'a', 1)`)
+	c.ExpectError(pgerror.WrongObjectType, `INSERT INTO src VALUES (1, 1, 'b', 2) ON CONFLICT (eid) DO UPDATE SET v = excluded.v, seq = excluded.seq`)
+	// DO NOTHING drops the event, which the flow never sees either.
+	c.MustExec(`INSERT INTO src VALUES (1, 1, 'b', 2) ON CONFLICT DO NOTHING`)
+	c.MustExec(`INSERT INTO src VALUES (2, 1, 'c', 3) ON CONFLICT DO NOTHING`)
+	if got := c.MustExec(`SELECT * FROM tgt`).String(); got != "1|c\n" {
+		t.Fatalf("got %q", got)
+	}
+}
