@@ -299,6 +299,9 @@ func relationNameOf(cat *catalog.Snapshot, oid uint32) (name string, schema uint
 	if s, ok := sequenceByOID(cat, oid); ok {
 		return s.name, s.schema, true
 	}
+	if ix := systemIndexByOID(oid); ix != nil {
+		return ix.def.Name, catalog.PgCatalogNamespace, true
+	}
 	for _, st := range systemRelations() {
 		if st.oid == oid {
 			return st.name, schemaOIDByName(cat, st.schema), true
@@ -330,6 +333,13 @@ func relationInSchema(cat *catalog.Snapshot, sc *catalog.Schema, name string) (u
 	}
 	if st, ok := systemTables[sc.Name][name]; ok {
 		return st.oid, "system", true
+	}
+	if sc.OID == catalog.PgCatalogNamespace {
+		for _, ix := range systemIndexes() {
+			if ix.def.Name == name {
+				return ix.def.OID, "index", true
+			}
+		}
 	}
 	return 0, "", false
 }
@@ -415,6 +425,9 @@ func constraintDef(x *execCtx, oid uint32, pretty bool) types.Value {
 			}
 		}
 	}
+	if ix := systemIndexByOID(oid); ix != nil && ix.def.Constraint != "" {
+		return systemConstraintDef(ix)
+	}
 	return nil
 }
 
@@ -453,6 +466,9 @@ func indexDef(x *execCtx, oid uint32, col int) types.Value {
 			return "CREATE " + unique + "INDEX " + quoteIdent(ix.Name) + " ON " + quoteIdent(sc.Name) + "." +
 				quoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
 		}
+	}
+	if ix := systemIndexByOID(oid); ix != nil {
+		return systemIndexDef(ix, col)
 	}
 	return nil
 }

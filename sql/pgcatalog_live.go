@@ -72,8 +72,9 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 			shared = ct.def.Shared
 		}
 		rows = append(rows, classRow(b, st.oid, st.name, schemaOIDByName(cat, st.schema), rowType, kind, natts,
-			"relam", amFor(kind), "relisshared", shared, "relhasrules", kind == "v", "relhasindex", false))
+			"relam", amFor(kind), "relisshared", shared, "relhasrules", kind == "v", "relhasindex", kind == "r" && catalogHasIndexes(st.name)))
 	}
+	rows = append(rows, systemIndexRows("pg_class")...)
 	for _, t := range cat.Tables() {
 		kind := relkindOf(t)
 		var opts types.Value
@@ -195,7 +196,7 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 				if c == nil {
 					continue
 				}
-				rows = append(rows, attributeRow(b, ix.OID, c.Name, c.Type, int16(i+1), false, false, false))
+				rows = append(rows, attributeRow(b, ix.OID, c.Name, indexKeyType(defaultOpclass(c.Type.OID), c.Type), int16(i+1), false, false, false))
 			}
 		}
 	}
@@ -204,6 +205,7 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 			rows = append(rows, attributeRow(b, s.oid, c.name, c.t, int16(i+1), true, false, false))
 		}
 	}
+	rows = append(rows, systemIndexRows("pg_attribute")...)
 	return rows, nil
 }
 
@@ -285,7 +287,7 @@ func fkAction(a string) string {
 func livePgConstraint(x *execCtx, _ []Row) ([]Row, error) {
 	cat := x.catalogOf()
 	b := rowBuilder("pg_constraint")
-	var rows []Row
+	rows := systemIndexRows("pg_constraint")
 	base := func(oid uint32, name string, t *catalog.Table, kind string, cols []int16, index uint32) []any {
 		return []any{"oid", oid, "conname", name, "connamespace", t.Schema, "contype", kind,
 			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", t.OID,
@@ -358,7 +360,7 @@ func oidArray(vals []uint32) types.ArrayValue { return oidVector(vals) }
 
 func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_index")
-	var rows []Row
+	rows := systemIndexRows("pg_index")
 	for _, t := range x.catalogOf().Tables() {
 		for _, ix := range t.Indexes {
 			n := len(ix.Columns)

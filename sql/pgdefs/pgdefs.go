@@ -140,3 +140,18 @@ func SettingByName(name string) (Setting, bool) {
 	}
 	return Setting{}, false
 }
+
+// Index is a btree index of a system catalog, with the constraint it backs:
+// "p" primary key, "u" unique, "" none.
+type Index struct {
+	Name       string
+	OID        uint32
+	Table      string
+	Unique     bool
+	Columns    []string
+	Opclasses  []string
+	Constraint string
+}
+
+// CatalogIndexes lists the system catalogs' indexes.
+func CatalogIndexes() []Index { return catalogIndexes }

@@ -20,6 +20,8 @@
 \df lower
 \sf now
 \db
+\d pg_catalog.pg_class
+\d pg_am_name_index
 \x
 SELECT id, name, active FROM customers ORDER BY id;
 \x
