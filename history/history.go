@@ -259,8 +259,10 @@ func scanEndedAfter(tx *storage.Tx, table uint32, ts int64, keep func(Version) (
 	if byEnd == nil || byKey == nil {
 		return nil
 	}
-	var from [8]byte
-	binary.BigEndian.PutUint64(from[:], uint64(ts)+1)
+	var from [8]byte // ends are commit times, never negative
+	if ts >= 0 {
+		binary.BigEndian.PutUint64(from[:], uint64(ts)+1)
+	}
 	c := byEnd.Cursor()
 	for k, _ := c.Seek(from[:]); k != nil; k, _ = c.Next() {
 		if len(k) < 16 {

@@ -214,3 +214,23 @@ func TestOnConflictDoUpdateRefusedOnFlowSource(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A commit-time range starting before 1970 (a negative microsecond count)
+// still finds the archived versions.
+func TestSystemTimeRangeFromBefore1970FindsHistory(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE t (id int PRIMARY KEY, v text)`)
+	c.MustExec(`INSERT INTO t VALUES (1, 'a')`)
+	c.MustExec(`UPDATE t SET v = 'b' WHERE id = 1`)
+	want := "1|a\n1|b\n"
+	for _, q := range []string{
+		`SELECT id, v FROM t FOR SYSTEM_TIME FROM TIMESTAMPTZ '1969-01-01 00:00:00+00' TO TIMESTAMPTZ '2200-01-01 00:00:00+00' ORDER BY v`,
+		`SELECT id, v FROM t FOR SYSTEM_TIME BETWEEN TIMESTAMPTZ '1900-01-01 00:00:00+00' AND TIMESTAMPTZ '2200-01-01 00:00:00+00' ORDER BY v`,
+		`SELECT id, v FROM t FOR SYSTEM_TIME FROM TIMESTAMPTZ '1970-01-01 00:00:01+00' TO TIMESTAMPTZ '2200-01-01 00:00:00+00' ORDER BY v`,
+	} {
+		if got := c.MustExec(q).String(); got != want {
+			t.Errorf("%s: got %q, want %q", q, got, want)
+		}
+	}
+}
