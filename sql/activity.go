@@ -33,17 +33,11 @@ type sessionActivity struct {
 	xactStart    time.Time // zero outside a transaction
 }
 
-// engineActivity is the set of an engine's sessions.
-type engineActivity struct {
-	mu       sync.Mutex
-	sessions map[*Session]*sessionActivity
-}
-
-var activities sync.Map // *Engine -> *engineActivity
-
-func activityOf(e *Engine) *engineActivity {
-	a, _ := activities.LoadOrStore(e, &engineActivity{sessions: map[*Session]*sessionActivity{}})
-	return a.(*engineActivity)
+// activities holds each engine's sessions; an engine leaves it with its
+// last session, so closed engines are not kept alive.
+var activities struct {
+	sync.Mutex
+	byEngine map[*Engine]map[*Session]*sessionActivity
 }
 
 // registerActivity adds a new session, idle, to pg_stat_activity.
@@ -54,25 +48,34 @@ func registerActivity(s *Session, info wire.StartupInfo) {
 		a.clientAddr = host
 		a.clientPort, _ = strconv.ParseInt(port, 10, 64)
 	}
-	ea := activityOf(s.engine)
-	ea.mu.Lock()
-	ea.sessions[s] = a
-	ea.mu.Unlock()
+	activities.Lock()
+	defer activities.Unlock()
+	if activities.byEngine == nil {
+		activities.byEngine = map[*Engine]map[*Session]*sessionActivity{}
+	}
+	m := activities.byEngine[s.engine]
+	if m == nil {
+		m = map[*Session]*sessionActivity{}
+		activities.byEngine[s.engine] = m
+	}
+	m[s] = a
 }
 
 // unregisterActivity removes a closed session.
 func unregisterActivity(s *Session) {
-	ea := activityOf(s.engine)
-	ea.mu.Lock()
-	delete(ea.sessions, s)
-	ea.mu.Unlock()
+	activities.Lock()
+	defer activities.Unlock()
+	m := activities.byEngine[s.engine]
+	delete(m, s)
+	if len(m) == 0 {
+		delete(activities.byEngine, s.engine)
+	}
 }
 
 func (s *Session) activity() *sessionActivity {
-	ea := activityOf(s.engine)
-	ea.mu.Lock()
-	defer ea.mu.Unlock()
-	return ea.sessions[s]
+	activities.Lock()
+	defer activities.Unlock()
+	return activities.byEngine[s.engine][s]
 }
 
 // beginStatement marks the session active with a statement; the returned
@@ -127,13 +130,12 @@ func init() {
 	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
 		cols := procOutColumns("pg_stat_get_activity")
 		b := newRowBuilder("pg_stat_get_activity", cols)
-		ea := activityOf(x.sess.engine)
-		ea.mu.Lock()
-		list := make([]*sessionActivity, 0, len(ea.sessions))
-		for _, sa := range ea.sessions {
+		activities.Lock()
+		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))
+		for _, sa := range activities.byEngine[x.sess.engine] {
 			list = append(list, sa)
 		}
-		ea.mu.Unlock()
+		activities.Unlock()
 		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
 		var rows []Row
 		for _, sa := range list {
