@@ -2,6 +2,7 @@ package sql
 
 import (
 	"bytes"
+	"slices"
 
 	"cdcdb/catalog"
 	"cdcdb/history"
@@ -29,6 +30,7 @@ type indexScan struct {
 	eq    []expr      // values of the index's leading columns
 	lo    *indexBound // bounds of the column after them
 	hi    *indexBound
+	in    []expr // or a list of values for it (IN): one range each
 }
 
 type indexBound struct {
@@ -36,10 +38,12 @@ type indexBound struct {
 	inclusive bool
 }
 
-// indexCond is one usable conjunct of a filter: column op value.
+// indexCond is one usable conjunct of a filter: column op value, or
+// column IN (list).
 type indexCond struct {
-	op  string // "=", "<", "<=", ">", ">="
-	val expr
+	op   string // "=", "<", "<=", ">", ">=", "in"
+	val  expr
+	list []expr
 }
 
 func (p *indexScan) columns() []outCol { return p.scan.columns() }
@@ -83,6 +87,11 @@ func chooseIndexScan(s *tableScan) *indexScan {
 				score += 2
 				continue
 			}
+			if list := inListFor(conds[col], s.cols[col].t); list != nil {
+				cand.in = list
+				score += 2
+				break
+			}
 			for _, c := range conds[col] {
 				if !sameKeyFamily(c.val.typ(), s.cols[col].t) {
 					continue
@@ -120,6 +129,21 @@ func collectIndexConds(e expr, out map[int][]indexCond) {
 	case *andExpr:
 		collectIndexConds(e.l, out)
 		collectIndexConds(e.r, out)
+	case *inListExpr:
+		col := e.x
+		if c, ok := col.(*castExpr); ok && !c.explicit {
+			col = c.x
+		}
+		ref, ok := col.(*colRef)
+		if e.not || !ok || ref.level != 0 {
+			return
+		}
+		for _, item := range e.list {
+			if readsCurrentRow(item) {
+				return
+			}
+		}
+		out[ref.idx] = append(out[ref.idx], indexCond{op: "in", list: e.list})
 	case *compareExpr:
 		flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 		if _, ok := flip[e.op]; !ok {
@@ -142,6 +166,24 @@ func collectIndexConds(e expr, out map[int][]indexCond) {
 			return
 		}
 	}
+}
+
+// inListFor returns the values of an IN list on a column whose keys they
+// can be encoded as, nil when there is none.
+func inListFor(conds []indexCond, colT types.T) []expr {
+	for _, c := range conds {
+		if c.op != "in" {
+			continue
+		}
+		usable := true
+		for _, v := range c.list {
+			usable = usable && sameKeyFamily(v.typ(), colT)
+		}
+		if usable {
+			return c.list
+		}
+	}
+	return nil
 }
 
 // indexableType reports the column types whose index keys compare as the
@@ -198,6 +240,33 @@ func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 	}
 	it := &indexIter{p: p, x: x, data: data, cur: space.Cursor(), prefix: prefix, start: prefix, env: evalEnv{outer: outer, x: x}}
+	if p.in != nil {
+		// One key range per distinct listed value, in key order.
+		seen := map[string]bool{}
+		for _, e := range p.in {
+			v, err := e.eval(env)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				continue // column = NULL holds for no row
+			}
+			k, err := appendIndexKey(append([]byte(nil), prefix...), p.index, len(p.eq), v)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[string(k)] {
+				seen[string(k)] = true
+				it.ranges = append(it.ranges, k)
+			}
+		}
+		if len(it.ranges) == 0 {
+			return &sliceIter{}, nil
+		}
+		slices.SortFunc(it.ranges, bytes.Compare)
+		it.prefix, it.start = it.ranges[0], it.ranges[0]
+		return it, nil
+	}
 	// In key order the lower bound is the column's lower bound, or its
 	// upper one for a descending column.
 	lo, hi := p.lo, p.hi
@@ -253,6 +322,10 @@ type indexIter struct {
 	stop          []byte
 	stopInclusive bool
 	started       bool
+	// ranges, for an IN list, are key prefixes walked one after another
+	// (ri is the current one).
+	ranges [][]byte
+	ri     int
 }
 
 func (it *indexIter) next() (Row, error) {
@@ -265,6 +338,11 @@ func (it *indexIter) next() (Row, error) {
 			k, v = it.cur.Next()
 		}
 		if k == nil || !bytes.HasPrefix(k, it.prefix) {
+			if it.ri+1 < len(it.ranges) {
+				it.ri++
+				it.prefix, it.start, it.started = it.ranges[it.ri], it.ranges[it.ri], false
+				continue
+			}
 			return nil, nil
 		}
 		if it.skipPrefix && bytes.HasPrefix(k, it.start) {

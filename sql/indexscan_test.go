@@ -15,7 +15,8 @@ import (
 // TestIndexScanMatchesTableScan is a property test of index scans: the
 // same random rows go to a table with ascending, descending and composite
 // indexes and to one without any, and random equality/range filters
-// (boundaries, NULLs, duplicates, empty ranges, mixed integer types) must
+// (boundaries, NULLs, duplicates, empty ranges, IN lists, mixed integer
+// types) must
 // give the same rows from both. INDEXSCAN_SEED=n replays a run.
 func TestIndexScanMatchesTableScan(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
@@ -61,8 +62,23 @@ func TestIndexScanMatchesTableScan(t *testing.T) {
 		return col + " " + op + " " + v
 	}
 	for i := 0; i < 300; i++ {
+		inList := func() string {
+			var vals []string
+			for n := rng.IntN(4); n >= 0; n-- {
+				if rng.IntN(6) == 0 {
+					vals = append(vals, "NULL")
+				} else {
+					vals = append(vals, strconv.Itoa(rng.IntN(50)-15))
+				}
+			}
+			return "(" + strings.Join(vals, ", ") + ")"
+		}
 		var where string
-		switch rng.IntN(6) {
+		switch rng.IntN(8) {
+		case 6:
+			where = "a IN " + inList()
+		case 7:
+			where = "s = 'k" + strconv.Itoa(rng.IntN(6)) + "' AND a IN " + inList()
 		case 0:
 			where = cond("a")
 		case 1:
@@ -85,7 +101,8 @@ func TestIndexScanMatchesTableScan(t *testing.T) {
 		}
 	}
 	// The plans did use the indexes.
-	for _, q := range []string{"SELECT id FROM ix WHERE a > 3", "SELECT id FROM ix WHERE b <= 3", "SELECT id FROM ix WHERE s = 'k1' AND a < 0", "SELECT id FROM ix WHERE id >= 100"} {
+	for _, q := range []string{"SELECT id FROM ix WHERE a > 3", "SELECT id FROM ix WHERE b <= 3", "SELECT id FROM ix WHERE s = 'k1' AND a < 0",
+		"SELECT id FROM ix WHERE id >= 100", "SELECT id FROM ix WHERE a IN (1, 5, 1)", "SELECT id FROM ix WHERE b IN (2, 3)"} {
 		if plan := c.MustExec("EXPLAIN " + q).String(); !strings.Contains(plan, "Index Scan") {
 			t.Errorf("EXPLAIN %s: %s", q, plan)
 		}
