@@ -140,35 +140,20 @@ func init() {
 	register("isfinite", overloaded(true,
 		sig(types.Bool, finite, types.Date), sig(types.Bool, finite, types.Timestamptz),
 		sig(types.Bool, finite, types.Timestamp), sig(types.Bool, finite, types.Interval)))
+	atZoneFn := func(toWall bool) func(*execCtx, []types.Value) (types.Value, error) {
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return atZone(a[1].(time.Time), loc, toWall), nil
+		}
+	}
 	register("timezone", overloaded(true,
-		sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			loc, err := zoneArg(a[0])
-			if err != nil {
-				return nil, err
-			}
-			return atZone(a[1].(time.Time), loc, true), nil
-		}, types.Text, types.Timestamptz),
-		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			loc, err := zoneArg(a[0])
-			if err != nil {
-				return nil, err
-			}
-			return atZone(a[1].(time.Time), loc, false), nil
-		}, types.Text, types.Timestamp),
-		sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			loc, err := zoneArg(a[0])
-			if err != nil {
-				return nil, err
-			}
-			return atZone(a[1].(time.Time), loc, true), nil
-		}, types.Interval, types.Timestamptz),
-		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			loc, err := zoneArg(a[0])
-			if err != nil {
-				return nil, err
-			}
-			return atZone(a[1].(time.Time), loc, false), nil
-		}, types.Interval, types.Timestamp),
+		sig(types.Timestamp, atZoneFn(true), types.Text, types.Timestamptz),
+		sig(types.Timestamptz, atZoneFn(false), types.Text, types.Timestamp),
+		sig(types.Timestamp, atZoneFn(true), types.Interval, types.Timestamptz),
+		sig(types.Timestamptz, atZoneFn(false), types.Interval, types.Timestamp),
 	))
 }
 
