@@ -112,6 +112,12 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	c.exec = func(x *execCtx, out *resultSink) (string, error) {
 		w.reset()
 		n := 0
+		// touched holds the keys of the rows this execution inserted or
+		// updated: DO UPDATE may not change one of them again.
+		var touched map[string]bool
+		if conflict != nil && !conflict.doNothing {
+			touched = map[string]bool{}
+		}
 		write := func(vals []types.Value, defaults []bool) error {
 			tuple := make([]types.Value, w.width)
 			given := make(map[int16]bool, len(cols))
@@ -132,7 +138,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				}
 			}
 			if conflict != nil {
-				done, wrote, err := conflict.handle(x, out, tuple, ret)
+				done, wrote, err := conflict.handle(x, out, tuple, ret, touched)
 				if err != nil {
 					return err
 				}
@@ -143,8 +149,12 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 					return nil
 				}
 			}
-			if _, err := w.insert(x, tuple); err != nil {
+			key, err := w.insert(x, tuple)
+			if err != nil {
 				return err
+			}
+			if touched != nil {
+				touched[string(key)] = true
 			}
 			n++
 			return ret.emit(x, out, scanRow(t, tuple))
@@ -313,7 +323,7 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 
 // handle resolves a conflict for a new tuple: done reports the row was
 // dealt with (skipped or updated), wrote that a row was updated.
-func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, ret *returning) (done, wrote bool, err error) {
+func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, ret *returning, touched map[string]bool) (done, wrote bool, err error) {
 	sp := x.tx.st.Space(catalog.DataSpace(c.t.OID))
 	var existingKey []byte
 	for i := range c.t.Indexes {
@@ -334,6 +344,10 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	}
 	if c.doNothing {
 		return true, false, nil
+	}
+	if touched[string(existingKey)] {
+		return false, false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
 	old, err := decodeTuple(c.t, sp.Get(existingKey))
 	if err != nil {
@@ -361,6 +375,13 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	if err := c.w.replace(x, existingKey, old, updated); err != nil {
 		return false, false, err
 	}
+	newKey := existingKey
+	if len(c.t.PrimaryKey) > 0 {
+		if newKey, err = primaryKey(c.t, updated); err != nil {
+			return false, false, err
+		}
+	}
+	touched[string(newKey)] = true
 	return true, true, ret.emit(x, out, scanRow(c.t, updated))
 }
 

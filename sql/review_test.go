@@ -234,3 +234,21 @@ func TestSystemTimeRangeFromBefore1970FindsHistory(t *testing.T) {
 		}
 	}
 }
+
+// As in PostgreSQL, one INSERT ... ON CONFLICT DO UPDATE may not change a
+// row twice (nor a row it inserted); DO NOTHING skips the repeats.
+func TestOnConflictDoUpdateCannotAffectRowTwice(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE t (id int PRIMARY KEY, v text)`)
+	c.MustExec(`INSERT INTO t VALUES (2, 'old')`)
+	c.ExpectError(pgerror.CardinalityViolation, `INSERT INTO t VALUES (1, 'a'), (1, 'b') ON CONFLICT (id) DO UPDATE SET v = excluded.v`)
+	c.ExpectError(pgerror.CardinalityViolation, `INSERT INTO t VALUES (2, 'a'), (2, 'b') ON CONFLICT (id) DO UPDATE SET v = excluded.v`)
+	// A row moved by DO UPDATE to a new key is the same row.
+	c.ExpectError(pgerror.CardinalityViolation, `INSERT INTO t VALUES (2, 'a'), (3, 'b') ON CONFLICT (id) DO UPDATE SET id = 3`)
+	c.MustExec(`INSERT INTO t VALUES (1, 'a'), (1, 'b') ON CONFLICT DO NOTHING`)
+	c.MustExec(`INSERT INTO t VALUES (2, 'new'), (4, 'd') ON CONFLICT (id) DO UPDATE SET v = excluded.v`)
+	if got := c.MustExec(`SELECT * FROM t ORDER BY id`).String(); got != "1|a\n2|new\n4|d\n" {
+		t.Fatalf("got %q", got)
+	}
+}
