@@ -698,14 +698,18 @@ func parseDateTime(input, tmpl string) (*parsedDateTime, error) {
 		case "AM", "PM", "A.M.", "P.M.":
 			skipSpaces()
 			f.hasAMPM = true
-			switch up := strings.ToUpper(in); {
-			case strings.HasPrefix(up, "PM"), strings.HasPrefix(up, "P.M."):
-				f.pm = true
-			case strings.HasPrefix(up, "AM"), strings.HasPrefix(up, "A.M."):
-			default:
+			matched := ""
+			for _, m := range []string{"A.M.", "P.M.", "AM", "PM"} {
+				if strings.HasPrefix(strings.ToUpper(in), m) {
+					matched = m
+					break
+				}
+			}
+			if matched == "" {
 				return nil, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid value \"%s\" for \"%s\"", firstWord(in), nd.key)
 			}
-			in = in[min(len(in), len(strings.ReplaceAll(nd.key, ".", ""))+strings.Count(nd.key, ".")):]
+			f.pm = matched[0] == 'P'
+			in = in[len(matched):]
 		case "TZ":
 			skipSpaces()
 			w := firstWord(in)
