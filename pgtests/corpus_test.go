@@ -39,7 +39,9 @@ import (
 // is "ERROR <SQLSTATE> [at <position>]: <message>". Values are PostgreSQL's
 // text output, NULL for a null, Go-quoted where they would be ambiguous.
 // Rows are compared in order when the statement has a top-level ORDER BY
-// and as a multiset otherwise (the file records them sorted).
+// and as a multiset otherwise (the file records them sorted), so an ORDER
+// BY must order the rows completely: ties come out in an order of
+// PostgreSQL's choosing.
 //
 // After editing a file, record PostgreSQL's answers with
 //
