@@ -450,13 +450,14 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				return err
 			}
 			c.Columns = append(c.Columns, col)
-			if err := x.fillNewColumn(pc, c, col); err != nil {
-				return err
-			}
 			if col.Sequence != "" {
+				// Before filling: the existing rows draw from it.
 				if _, err := x.tx.st.CreateSpace(sequenceSpace(c.OID, col.Attnum)); err != nil {
 					return err
 				}
+			}
+			if err := x.fillNewColumn(pc, c, col); err != nil {
+				return err
 			}
 		case *ast.DropColumn:
 			col, ok := c.Column(a.Name)

@@ -252,3 +252,16 @@ func TestOnConflictDoUpdateCannotAffectRowTwice(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// ADD COLUMN serial numbers the existing rows from the new sequence.
+func TestAddSerialColumnToNonEmptyTable(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE t (id int PRIMARY KEY)`)
+	c.MustExec(`INSERT INTO t VALUES (1), (2)`)
+	c.MustExec(`ALTER TABLE t ADD COLUMN s serial`)
+	c.MustExec(`INSERT INTO t (id) VALUES (3)`)
+	if got := c.MustExec(`SELECT id, s FROM t ORDER BY id`).String(); got != "1|1\n2|2\n3|3\n" {
+		t.Fatalf("got %q", got)
+	}
+}
