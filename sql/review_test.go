@@ -265,3 +265,23 @@ func TestAddSerialColumnToNonEmptyTable(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// An INSERT prepared before CREATE FLOW in the same transaction feeds the
+// flow: it is planned again when the catalog changes under the same
+// version.
+func TestPreparedInsertFeedsFlowCreatedLaterInTransaction(t *testing.T) {
+	db := sqltest.Open(t)
+	sess := newSession(t, db)
+	sessExec(t, db, sess, `BEGIN`)
+	sessExec(t, db, sess, `CREATE TABLE src (id int, v text, seq int)`)
+	ins := prepareNamed(t, db, sess, `INSERT INTO src VALUES (1, 'a', 1)`, 0)
+	sessExec(t, db, sess, `CREATE STREAMING TABLE tgt`)
+	sessExec(t, db, sess, `CREATE FLOW f AS AUTO CDC INTO tgt FROM src KEYS (id) SEQUENCE BY seq`)
+	if _, err := ins.run(); err != nil {
+		t.Fatal(err)
+	}
+	sessExec(t, db, sess, `COMMIT`)
+	if got := db.Conn().MustExec(`SELECT * FROM tgt`).String(); got != "1|a|1\n" {
+		t.Fatalf("got %q", got)
+	}
+}
