@@ -66,6 +66,8 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		}}, nil
 	case *ast.Explain:
 		return pc.compileExplain(st)
+	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:
+		return pc.compileCursor(stmt) // cursor.go
 	case *ast.CreateSchema, *ast.CreateTable, *ast.Drop, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)

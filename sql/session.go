@@ -88,6 +88,7 @@ func (s *Session) TxStatus() byte {
 // Close implements wire.Session.
 func (s *Session) Close() {
 	defer unregisterActivity(s)
+	defer s.closeCursors(true)
 	s.endBlock(false)
 }
 
@@ -225,6 +226,7 @@ func (s *Session) endBlock(commit bool) error {
 		return nil
 	}
 	s.block = nil
+	s.closeCursors(false) // cursors WITHOUT HOLD end with their block
 	if b.tx == nil {
 		return nil
 	}

@@ -380,6 +380,12 @@ func (p *parser) parseStatement() ast.Statement {
 		return p.parseDiscard()
 	case "deallocate":
 		return p.parseDeallocate()
+	case "declare":
+		return p.parseDeclare()
+	case "fetch", "move":
+		return p.parseFetch()
+	case "close":
+		return p.parseClose()
 	case "explain":
 		return p.parseExplain()
 	case "apply":
@@ -399,7 +405,7 @@ var unsupportedStatements = map[string]bool{
 	"analyze": true, "analyse": true, "vacuum": true, "cluster": true, "reindex": true,
 	"checkpoint": true, "grant": true, "revoke": true, "listen": true, "unlisten": true,
 	"notify": true, "prepare": true, "execute": true, "do": true, "lock": true, "load": true,
-	"call": true, "fetch": true, "move": true, "close": true, "declare": true, "import": true,
+	"call": true, "import": true,
 	"merge": true, "security": true, "reassign": true,
 }
 

@@ -51,6 +51,15 @@ def psycopg2_run():
     cur.execute("SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "WHERE n.nspname = %s AND c.relkind = 'r' ORDER BY 1", ("s",))
     check(cur.fetchall() == [("s.src",), ("s.tgt",)], "pg_class listing")
+    # A named (server-side) cursor reads the history a few rows at a time
+    # (DECLARE, then FETCH FORWARD itersize).
+    conn.autocommit = False
+    named = conn.cursor(name="history")
+    named.itersize = 2
+    named.execute(TARGET)
+    check([tuple(r) for r in named] == WANT, "named cursor rows")
+    named.close()
+    conn.commit()
     conn.close()
 
 

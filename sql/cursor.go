@@ -1,0 +1,223 @@
+package sql
+
+import (
+	"strconv"
+	"sync"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+)
+
+// SQL cursors: DECLARE ... CURSOR FOR query, FETCH, MOVE, CLOSE. psycopg's
+// server-side (named) cursors and psqlODBC's UseDeclareFetch mode (which
+// Tableau and Power BI turn on for large results) read big results through
+// them. A cursor's rows are computed when it is declared, inside the
+// declaring transaction, so every FETCH reads the snapshot of that moment,
+// in any direction (a cursor is as scrollable as PostgreSQL's SCROLL ones).
+// A cursor declared WITHOUT HOLD (the default) ends with its transaction
+// block, one WITH HOLD with the session or CLOSE.
+
+// sqlCursor is one declared cursor.
+type sqlCursor struct {
+	cols []outCol
+	rows []Row
+	// pos is the position as PostgreSQL counts it: 0 before the first row,
+	// len(rows)+1 after the last, else the row last fetched (1-based).
+	pos  int
+	hold bool
+}
+
+// cursors holds each session's cursors. Only the session's own goroutine
+// touches its map; the lock guards the outer map.
+var cursors struct {
+	sync.Mutex
+	bySession map[*Session]map[string]*sqlCursor
+}
+
+func (s *Session) cursorMap() map[string]*sqlCursor {
+	cursors.Lock()
+	defer cursors.Unlock()
+	if cursors.bySession == nil {
+		cursors.bySession = map[*Session]map[string]*sqlCursor{}
+	}
+	m := cursors.bySession[s]
+	if m == nil {
+		m = map[string]*sqlCursor{}
+		cursors.bySession[s] = m
+	}
+	return m
+}
+
+// closeCursors drops a session's cursors: all of them when the session
+// ends, else those without HOLD, when a transaction block ends.
+func (s *Session) closeCursors(all bool) {
+	cursors.Lock()
+	defer cursors.Unlock()
+	m := cursors.bySession[s]
+	for name, c := range m {
+		if all || !c.hold {
+			delete(m, name)
+		}
+	}
+	if all || len(m) == 0 {
+		delete(cursors.bySession, s)
+	}
+}
+
+func errNoCursor(name string) error {
+	return pgerror.New("34000", "cursor \"%s\" does not exist", name) // invalid_cursor_name
+}
+
+// compileCursor plans DECLARE, FETCH, MOVE and CLOSE.
+func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
+	s := pc.sess
+	switch st := stmt.(type) {
+	case *ast.DeclareCursor:
+		if st.Binary {
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "binary cursors are not supported").WithPosition(st.Pos + 1)
+		}
+		p, err := pc.planQuery(st.Query, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &compiled{access: accessRead, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			if !st.Hold && (s.block == nil || s.block.implicit) {
+				return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
+			}
+			m := s.cursorMap()
+			if _, dup := m[st.Name]; dup {
+				return "", pgerror.New("42P03", "cursor \"%s\" already exists", st.Name) // duplicate_cursor
+			}
+			rows, err := drain(x, p, nil)
+			if err != nil {
+				return "", err
+			}
+			cols := p.columns()
+			for i := range rows {
+				rows[i] = rows[i][:len(cols)]
+			}
+			m[st.Name] = &sqlCursor{cols: cols, rows: rows, hold: st.Hold}
+			return "DECLARE CURSOR", nil
+		}}, nil
+	case *ast.FetchCursor:
+		c, ok := s.cursorMap()[st.Name]
+		if !ok {
+			return nil, errNoCursor(st.Name)
+		}
+		out := &compiled{access: accessNone, exec: func(x *execCtx, sink *resultSink) (string, error) {
+			c, ok := s.cursorMap()[st.Name]
+			if !ok {
+				return "", errNoCursor(st.Name)
+			}
+			rows := c.fetch(st)
+			verb := "FETCH "
+			if st.Move {
+				verb = "MOVE "
+			} else {
+				for _, r := range rows {
+					if err := sink.row(x, r); err != nil {
+						return "", err
+					}
+				}
+			}
+			return verb + strconv.Itoa(len(rows)), nil
+		}}
+		if !st.Move {
+			out.fields = c.cols
+		}
+		return out, nil
+	case *ast.CloseCursor:
+		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) {
+			m := s.cursorMap()
+			if st.Name == "" {
+				for name := range m {
+					delete(m, name)
+				}
+				return "CLOSE CURSOR ALL", nil
+			}
+			if _, ok := m[st.Name]; !ok {
+				return "", errNoCursor(st.Name)
+			}
+			delete(m, st.Name)
+			return "CLOSE CURSOR", nil
+		}}, nil
+	}
+	return nil, pgerror.New(pgerror.InternalError, "not a cursor statement: %T", stmt)
+}
+
+// fetch moves the cursor as a FETCH or MOVE says and returns the rows it
+// passed over (in the order passed), as PostgreSQL's PerformPortalFetch.
+func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
+	n := len(c.rows)
+	step := func(forward bool, count int64, all bool) []Row {
+		var out []Row
+		for i := int64(0); all || i < count; i++ {
+			if forward {
+				if c.pos > n {
+					break
+				}
+				c.pos++
+				if c.pos > n {
+					break
+				}
+			} else {
+				if c.pos < 1 {
+					break
+				}
+				c.pos--
+				if c.pos < 1 {
+					break
+				}
+			}
+			out = append(out, c.rows[c.pos-1])
+		}
+		return out
+	}
+	switch f.Direction {
+	case "ABSOLUTE":
+		k := f.Count
+		if k < 0 {
+			k = int64(n) + 1 + k
+		}
+		switch {
+		case k <= 0:
+			c.pos = 0
+		case k > int64(n):
+			c.pos = n + 1
+		default:
+			c.pos = int(k)
+			return []Row{c.rows[k-1]}
+		}
+		return nil
+	case "RELATIVE":
+		if f.Count == 0 {
+			if c.pos >= 1 && c.pos <= n {
+				return []Row{c.rows[c.pos-1]}
+			}
+			return nil
+		}
+		forward := f.Count > 0
+		k := f.Count
+		if !forward {
+			k = -k
+		}
+		// Move k-1 rows without returning them, then return the k-th.
+		step(forward, k-1, false)
+		return step(forward, 1, false)
+	case "BACKWARD", "FORWARD":
+		if f.Count == 0 && !f.All {
+			return c.fetch(&ast.FetchCursor{Direction: "RELATIVE"}) // FETCH 0: the current row
+		}
+	}
+	switch f.Direction {
+	case "BACKWARD":
+		if f.Count < 0 {
+			return step(true, -f.Count, false)
+		}
+		return step(false, f.Count, f.All)
+	}
+	if f.Count < 0 {
+		return step(false, -f.Count, false)
+	}
+	return step(true, f.Count, f.All)
+}
