@@ -64,6 +64,9 @@ func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
 	b.inAggArgs = true
 	defer func() { b.inAggArgs = false }()
 	name := fc.Name.Name()
+	if fc.WithinGroup || orderedSetAggregates[name] {
+		return b.bindOrderedSet(fc)
+	}
 	spec := &aggSpec{distinct: fc.Distinct}
 	var args []expr
 	for _, a := range fc.Args {
@@ -124,6 +127,7 @@ var aggregateNames = map[string]bool{
 	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
 	"bit_and": true, "bit_or": true,
+	"percentile_cont": true, "percentile_disc": true, "mode": true,
 }
 
 func isAggregateName(name string) bool { return aggregateNames[name] }

@@ -497,6 +497,22 @@ func (b *binder) bindComparedSubquery(x expr, q *ast.Select, at ast.Expr) (*subq
 		return nil, err
 	}
 	cols := p.columns()
+	if row, ok := x.(*rowExpr); ok && len(cols) > 1 && len(row.elems) == len(cols) {
+		// (a, b) IN (SELECT x, y ...): field by field.
+		sq := &subqueryExpr{plan: p, correlated: correlated}
+		unified := &rowExpr{}
+		for i, el := range row.elems {
+			ux, ct, err := b.unifyPair(el, cols[i].t)
+			if err != nil {
+				return nil, withPos(err, at)
+			}
+			unified.elems = append(unified.elems, ux)
+			sq.rowTypes = append(sq.rowTypes, ct)
+			sq.subTypes = append(sq.subTypes, cols[i].t)
+		}
+		sq.x = unified
+		return sq, nil
+	}
 	if len(cols) != 1 {
 		return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(at.Position() + 1)
 	}

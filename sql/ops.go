@@ -159,6 +159,9 @@ func commonType(xs []expr, construct string) (types.T, error) {
 			}
 			continue
 		}
+		// Different types leave no modifier: greatest(numeric(10,2), 1) is
+		// a plain numeric, as select_common_type makes it.
+		best.Typmod = -1
 		cb, ct := typeCategory(best.OID), typeCategory(t.OID)
 		switch {
 		case cb == 'N' && ct == 'N':
@@ -379,7 +382,15 @@ func bindConcat(b *binder, l, r expr) (expr, error) {
 	if la || ra {
 		return bindArrayConcat(b, l, r)
 	}
-	if lt.OID == types.JSONB && rt.OID == types.JSONB {
+	if (lt.OID == types.JSONB && (rt.OID == types.JSONB || rt.OID == types.Unknown)) || (lt.OID == types.Unknown && rt.OID == types.JSONB) {
+		// jsonb || '{"k": 1}': the literal is read as jsonb.
+		var err error
+		if l, err = b.coerce(l, types.Of(types.JSONB)); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, types.Of(types.JSONB)); err != nil {
+			return nil, err
+		}
 		return &funcExpr{name: "jsonb_concat", args: []expr{l, r}, fn: jsonbConcat, strict: true, t: types.Of(types.JSONB)}, nil
 	}
 	// text || anything (non-array) converts the other side to text, as

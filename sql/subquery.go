@@ -29,6 +29,9 @@ type subqueryExpr struct {
 	cmpT types.T
 	op   string
 	not  bool
+	// rowTypes, for a row compared with a multi-column subquery, are the
+	// types each field pair is compared in (subTypes the subquery's own).
+	rowTypes, subTypes []types.T
 }
 
 func (e *subqueryExpr) typ() types.T {
@@ -130,6 +133,9 @@ func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
 		return nil, nil
 	}
 	test, _ := comparisonFunc(e.op)
+	if e.rowTypes != nil {
+		return e.rowIn(env, v.(types.RecordValue), rows)
+	}
 	sawNull := false
 	for _, r := range rows {
 		w := r[0]
@@ -163,6 +169,43 @@ func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// rowIn is (a, b) IN (SELECT x, y ...): true when some row equals the
+// row field by field, else NULL when some comparison met a NULL, else
+// false (NOT IN the opposite).
+func (e *subqueryExpr) rowIn(env *evalEnv, v types.RecordValue, rows []Row) (types.Value, error) {
+	sawNull := false
+	for _, r := range rows {
+		match, unknown := true, false
+		for i, t := range e.rowTypes {
+			x, y := v.Fields[i], r[i]
+			if x == nil || y == nil {
+				unknown = true
+				continue
+			}
+			if e.subTypes[i].OID != t.OID {
+				var err error
+				if y, err = castValue(env.x, y, e.subTypes[i], t, false); err != nil {
+					return nil, err
+				}
+			}
+			if types.Compare(t, x, y) != 0 {
+				match = false
+				break
+			}
+		}
+		switch {
+		case match && !unknown:
+			return !e.not, nil
+		case match:
+			sawNull = true
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return e.not, nil
 }
 
 // anyArrayExpr is x op ANY|ALL (array).
