@@ -38,6 +38,7 @@ func isPeriodColumnName(name string) bool {
 type flowCache struct {
 	mu      sync.Mutex
 	snap    *catalog.Snapshot
+	gen     uint64 // snap's Generation: an editor changes its snapshot in place
 	flows   map[catalog.OID]*cdcexec.Flow
 	extract map[catalog.OID]extractFunc
 }
@@ -620,8 +621,8 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		return "(" + strings.Join(parts, ",") + ")"
 	}
 	e.flows.mu.Lock()
-	if e.flows.snap != cat {
-		e.flows.snap = cat
+	if e.flows.snap != cat || e.flows.gen != cat.Generation() {
+		e.flows.snap, e.flows.gen = cat, cat.Generation()
 		e.flows.flows = map[catalog.OID]*cdcexec.Flow{}
 		e.flows.extract = map[catalog.OID]extractFunc{}
 	}
@@ -635,7 +636,7 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 func (e *Engine) cachedFlow(oid catalog.OID, cat *catalog.Snapshot) (*cdcexec.Flow, extractFunc) {
 	e.flows.mu.Lock()
 	defer e.flows.mu.Unlock()
-	if e.flows.snap != cat {
+	if e.flows.snap != cat || e.flows.gen != cat.Generation() {
 		return nil, nil
 	}
 	return e.flows.flows[oid], e.flows.extract[oid]

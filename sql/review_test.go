@@ -285,3 +285,22 @@ func TestPreparedInsertFeedsFlowCreatedLaterInTransaction(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// The compiled flow cached during CREATE FLOW is not reused after a later
+// DDL statement of the same transaction changed the source.
+func TestFlowRecompiledAfterSourceChangedInSameTransaction(t *testing.T) {
+	db := sqltest.Open(t)
+	c := db.Conn()
+	c.MustExec(`BEGIN`)
+	c.MustExec(`CREATE TABLE src (id int, v text, seq int)`)
+	c.MustExec(`CREATE STREAMING TABLE tgt`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO tgt FROM src KEYS (id) SEQUENCE BY seq COLUMNS (id, v)`)
+	c.MustExec(`ALTER TABLE src DROP COLUMN v`)
+	c.MustExec(`ALTER TABLE src ADD COLUMN v text`)
+	c.MustExec(`INSERT INTO src (id, v, seq) VALUES (1, 'a', 1)`)
+	c.MustExec(`COMMIT`)
+	c.MustExec(`INSERT INTO src (id, v, seq) VALUES (2, 'b', 1)`)
+	if got := c.MustExec(`SELECT * FROM tgt ORDER BY id`).String(); got != "1|a\n2|b\n" {
+		t.Fatalf("got %q", got)
+	}
+}
