@@ -8,7 +8,8 @@ import (
 // psycopg2 and psycopg 3 (Debian's python3-psycopg2 and python3-psycopg)
 // against cdcdb: DDL with an AUTO CDC SCD TYPE 2 flow, parameterized writes
 // (psycopg 3 with server-side prepared statements), COPY in both
-// directions, a psycopg2 named cursor (DECLARE / FETCH), the target and a FOR BUSINESS_TIME AS OF read, result
+// directions, server-side cursors (DECLARE / FETCH; psycopg 3 also
+// describes the cursor as a portal and reads pg_cursors), the target and a FOR BUSINESS_TIME AS OF read, result
 // descriptions, binary results, the table OID and column number in result
 // metadata, and psycopg 3's TypeInfo catalog lookup. See
 // testdata/clients/cdcdb_psycopg.py.

@@ -1,11 +1,16 @@
 package sql
 
 import (
+	"context"
+	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/types"
+	"cdcdb/wire"
 )
 
 // SQL cursors: DECLARE ... CURSOR FOR query, FETCH, MOVE, CLOSE. psycopg's
@@ -19,8 +24,12 @@ import (
 
 // sqlCursor is one declared cursor.
 type sqlCursor struct {
-	cols []outCol
-	rows []Row
+	name      string
+	statement string // the DECLARE statement, for pg_cursors
+	created   time.Time
+	scroll    bool
+	cols      []outCol
+	rows      []Row
 	// pos is the position as PostgreSQL counts it: 0 before the first row,
 	// len(rows)+1 after the last, else the row last fetched (1-based).
 	pos  int
@@ -80,7 +89,8 @@ func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &compiled{access: accessRead, exec: func(x *execCtx, _ *resultSink) (string, error) {
+		declare := &compiled{access: accessRead}
+		declare.exec = func(x *execCtx, _ *resultSink) (string, error) {
 			if !st.Hold && (s.block == nil || s.block.implicit) {
 				return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
 			}
@@ -96,9 +106,12 @@ func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
 			for i := range rows {
 				rows[i] = rows[i][:len(cols)]
 			}
-			m[st.Name] = &sqlCursor{cols: cols, rows: rows, hold: st.Hold}
+			// declare.text is the statement's text, set once compiled.
+			m[st.Name] = &sqlCursor{name: st.Name, statement: declare.text, created: x.stmtNow, scroll: st.Scroll,
+				cols: cols, rows: rows, hold: st.Hold}
 			return "DECLARE CURSOR", nil
-		}}, nil
+		}
+		return declare, nil
 	case *ast.FetchCursor:
 		c, ok := s.cursorMap()[st.Name]
 		if !ok {
@@ -220,4 +233,64 @@ func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
 		return step(false, -f.Count, false)
 	}
 	return step(true, f.Count, f.All)
+}
+
+// CursorPortal implements wire.CursorSession: a declared cursor seen as a
+// portal, which Execute reads forward from where FETCH left it.
+func (s *Session) CursorPortal(name string) (wire.Portal, bool) {
+	c, ok := s.cursorMap()[name]
+	if !ok {
+		return nil, false
+	}
+	return &cursorPortal{s: s, c: c}, true
+}
+
+type cursorPortal struct {
+	s *Session
+	c *sqlCursor
+}
+
+func (p *cursorPortal) Fields() []wire.FieldDescription { return fieldDescriptions(p.c.cols) }
+
+func (p *cursorPortal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (string, bool, error) {
+	f := &ast.FetchCursor{Direction: "FORWARD", Count: int64(maxRows), All: maxRows <= 0}
+	rows := p.c.fetch(f)
+	x := &execCtx{ctx: ctx, sess: p.s, now: time.Now().UTC(), stmtNow: time.Now().UTC()}
+	sink := &resultSink{out: out, s: p.s, cols: p.c.cols}
+	for _, r := range rows {
+		if err := sink.row(x, r); err != nil {
+			return "", false, err
+		}
+	}
+	more := p.c.pos < len(p.c.rows)
+	if maxRows > 0 && len(rows) == maxRows && more {
+		return "", true, nil
+	}
+	return "FETCH " + strconv.Itoa(len(rows)), false, nil
+}
+
+// Close leaves the cursor: it lives until CLOSE or the end of its block.
+func (p *cursorPortal) Close() {}
+
+func init() {
+	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
+	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 0 {
+			return nil, nil, errNoFunction
+		}
+		return nil, procOutColumns("pg_cursor"), nil
+	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+		m := x.sess.cursorMap()
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var rows []Row
+		for _, n := range names {
+			c := m[n]
+			rows = append(rows, Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
+		}
+		return rows, nil
+	}}
 }

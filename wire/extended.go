@@ -174,7 +174,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		// RowDescription says text throughout, as PostgreSQL's does.
 		return c.sendRowDescription(fields, nil)
 	case 'P':
-		po, ok := c.portals[m.Name]
+		po, ok := c.portalOrCursor(m.Name)
 		if !ok {
 			return errNoPortal(m.Name)
 		}
@@ -218,7 +218,7 @@ func resultFormat(formats []int16, i int) int16 {
 }
 
 func (c *conn) execute(m *pgproto3.Execute) error {
-	po, ok := c.portals[m.Portal]
+	po, ok := c.portalOrCursor(m.Portal)
 	if !ok {
 		return errNoPortal(m.Portal)
 	}
@@ -243,6 +243,23 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 		return c.send(&pgproto3.PortalSuspended{})
 	}
 	return c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+}
+
+// portalOrCursor finds a portal by name: one Bind made, else the
+// session's SQL cursor of that name (see CursorSession).
+func (c *conn) portalOrCursor(name string) (*portal, bool) {
+	if po, ok := c.portals[name]; ok {
+		return po, true
+	}
+	cs, ok := c.sess.(CursorSession)
+	if !ok || name == "" {
+		return nil, false
+	}
+	p, ok := cs.CursorPortal(name)
+	if !ok {
+		return nil, false
+	}
+	return &portal{p: p, fields: p.Fields()}, true
 }
 
 func (c *conn) closeObject(m *pgproto3.Close) error {

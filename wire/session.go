@@ -153,3 +153,11 @@ type CopyReader interface {
 type CopyWriter interface {
 	Write(p []byte) (int, error)
 }
+
+// CursorSession is a Session whose SQL cursors (DECLARE ... CURSOR) are
+// portals too, as in PostgreSQL: Describe and Execute of a portal name that
+// no Bind made reach the cursor of that name (psycopg 3's server-side
+// cursors describe theirs so). The portal reads rows in text format.
+type CursorSession interface {
+	CursorPortal(name string) (Portal, bool)
+}

@@ -219,6 +219,7 @@ var systemViews = []View{
 	{Name: "pg_stat_sys_indexes", SQL: "SELECT * FROM pg_stat_all_indexes\n    WHERE schemaname IN ('pg_catalog', 'information_schema') OR\n          schemaname ~ '^pg_toast'"},
 	{Name: "pg_stat_user_indexes", SQL: "SELECT * FROM pg_stat_all_indexes\n    WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND\n          schemaname !~ '^pg_toast'"},
 	{Name: "pg_stat_activity", SQL: "SELECT\n            S.datid AS datid,\n            D.datname AS datname,\n            S.pid,\n            S.leader_pid,\n            S.usesysid,\n            U.rolname AS usename,\n            S.application_name,\n            S.client_addr,\n            S.client_hostname,\n            S.client_port,\n            S.backend_start,\n            S.xact_start,\n            S.query_start,\n            S.state_change,\n            S.wait_event_type,\n            S.wait_event,\n            S.state,\n            S.backend_xid,\n            s.backend_xmin,\n            S.query_id,\n            S.query,\n            S.backend_type\n    FROM pg_stat_get_activity(NULL) AS S\n        LEFT JOIN pg_database AS D ON (S.datid = D.oid)\n        LEFT JOIN pg_authid AS U ON (S.usesysid = U.oid)"},
+	{Name: "pg_cursors", SQL: "SELECT * FROM pg_cursor() AS C"},
 }
 
 // infoSchemaViews are the views of information_schema.sql with their

@@ -102,6 +102,13 @@ def psycopg3_run():
 
             info = TypeInfo.fetch(conn, "text")
             check(info is not None and info.oid == 25 and info.array_oid == 1009, "TypeInfo text %r" % info)
+        # A server-side cursor: DECLARE, Describe of the cursor's portal,
+        # FETCH FORWARD, and CLOSE after a look at pg_cursors.
+        with conn.transaction():
+            with conn.cursor(name="history") as sc:
+                sc.execute(TARGET)
+                check([d.name for d in sc.description] == ["id", "v", "__start_at", "__end_at"], "server cursor description")
+                check(sc.fetchmany(4) == WANT[:4] and sc.fetchall() == WANT[4:], "server cursor rows")
 
 
 {"psycopg2": psycopg2_run, "psycopg": psycopg3_run}[DRIVER]()
