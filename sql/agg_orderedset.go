@@ -70,9 +70,11 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 			if vt.OID != types.Interval {
 				vt = types.Of(types.Float8)
 			}
-			if value, err = b.coerce(value, vt); err != nil {
+			c, err := b.coerce(value, vt)
+			if err != nil {
 				return nil, noFunction()
 			}
+			value = c
 		}
 		spec.fn = &aggregateFunc{name: name, newState: func() aggState { return &percentileState{cont: cont, t: vt} }}
 		spec.t, spec.args = vt, []expr{value, f}

@@ -102,9 +102,11 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				ct = int4T()
 			}
 			for i := range args {
-				if args[i], err = b.coerce(args[i], ct); err != nil {
+				c, err := b.coerce(args[i], ct)
+				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
+				args[i] = c
 			}
 			fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error {
 				start, stop, step := a[0].(int64), a[1].(int64), int64(1)
@@ -126,9 +128,11 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			}
 		case ct.OID == types.Numeric:
 			for i := range args {
-				if args[i], err = b.coerce(args[i], ct); err != nil {
+				c, err := b.coerce(args[i], ct)
+				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
+				args[i] = c
 			}
 			fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error {
 				v := new(apd.Decimal).Set(a[0].(*apd.Decimal))
@@ -158,13 +162,17 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
 			for i := 0; i < 2; i++ {
-				if args[i], err = b.coerce(args[i], ct); err != nil {
+				c, err := b.coerce(args[i], ct)
+				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
+				args[i] = c
 			}
-			if args[2], err = b.coerce(args[2], types.Of(types.Interval)); err != nil {
+			c, err := b.coerce(args[2], types.Of(types.Interval))
+			if err != nil {
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
+			args[2] = c
 			zoned := ct.OID == types.Timestamptz
 			fs.gen = func(x *execCtx, a []types.Value, emit func(types.Value) error) error {
 				v, stop, step := a[0].(time.Time), a[1].(time.Time), a[2].(types.IntervalValue)

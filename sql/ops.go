@@ -246,14 +246,21 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 	case "&", "|", "#", "<<", ">>":
 		return bindBitwise(b, op, l, r)
 	case "~", "~*", "!~", "!~*":
-		var err error
-		if l, err = b.coerce(b.resolveUnknown(l), textT()); err != nil {
+		lt, err := b.coerce(b.resolveUnknown(l), textT())
+		if err != nil {
+			if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+				return nil, err // the literal itself is bad
+			}
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
-		if r, err = b.coerce(r, textT()); err != nil {
+		rt, err := b.coerce(r, textT())
+		if err != nil {
+			if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+				return nil, err
+			}
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
-		return newRegexMatch(op, l, r), nil
+		return newRegexMatch(op, lt, rt), nil
 	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
 		return bindJSONOrArrayOp(b, op, l, r)
 	}

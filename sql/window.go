@@ -185,14 +185,22 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 	if len(args) < counts[0] || len(args) > counts[1] || fc.Star {
 		return noFunctionError(wf.name, args, fc.Pos)
 	}
-	var err error
+	// coerceArg converts argument i, leaving it as it was on failure so
+	// the error can name the types as called.
+	coerceArg := func(i int, t types.T) bool {
+		c, err := b.coerce(args[i], t)
+		if err == nil {
+			args[i] = c
+		}
+		return err == nil
+	}
 	switch wf.name {
 	case "row_number", "rank", "dense_rank":
 		wf.t = int8T()
 	case "percent_rank", "cume_dist":
 		wf.t = types.Of(types.Float8)
 	case "ntile":
-		if args[0], err = b.coerce(args[0], int4T()); err != nil {
+		if !coerceArg(0, int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
 		wf.t = int4T()
@@ -201,7 +209,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 		wf.t = args[0].typ()
 	case "nth_value":
 		args[0] = b.resolveUnknown(args[0])
-		if args[1], err = b.coerce(args[1], int4T()); err != nil {
+		if !coerceArg(1, int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
 		wf.t = args[0].typ()
@@ -209,10 +217,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 		if len(args) == 3 {
 			// The value and the default share a type, as lag(anycompatible,
 			// int, anycompatible) resolves them.
-			t, err := commonType(args[0:1:1], wf.name)
-			if err == nil {
-				t, err = commonType([]expr{args[0], args[2]}, wf.name)
-			}
+			t, err := commonType([]expr{args[0], args[2]}, wf.name)
 			if err != nil {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
@@ -220,7 +225,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 				t = textT()
 			}
 			for _, i := range []int{0, 2} {
-				if args[i], err = b.coerce(args[i], t); err != nil {
+				if !coerceArg(i, t) {
 					return noFunctionError(wf.name, args, fc.Pos)
 				}
 			}
@@ -228,7 +233,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 			args[0] = b.resolveUnknown(args[0])
 		}
 		if len(args) >= 2 {
-			if args[1], err = b.coerce(args[1], int4T()); err != nil {
+			if !coerceArg(1, int4T()) {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
 		}
