@@ -22,6 +22,9 @@ type Column struct {
 	Name    string
 	Type    string
 	NotNull bool
+	// Domain, for an information_schema column, is the information_schema
+	// domain it is of (sql_identifier, ...); Type is then its base type.
+	Domain string
 }
 
 // Catalog is one system catalog of postgres.bki.
@@ -155,3 +158,13 @@ type Index struct {
 
 // CatalogIndexes lists the system catalogs' indexes.
 func CatalogIndexes() []Index { return catalogIndexes }
+
+// Domain is a domain of information_schema.sql: its SQL type as written
+// (character varying(3), ...), its collation ("C" or ""), its CHECK
+// constraint (name and expression, over VALUE) and default, as written.
+type Domain struct {
+	Name, Type, Collate, CheckName, Check, Default string
+}
+
+// InfoSchemaDomains lists information_schema's domains.
+func InfoSchemaDomains() []Domain { return infoSchemaDomains }

@@ -48,7 +48,7 @@ func TestGeneratedDataIsUpToDate(t *testing.T) {
 // columns.
 func TestDefinitions(t *testing.T) {
 	c, ok := CatalogByName("pg_class")
-	if !ok || c.OID != 1259 || c.RowType != 83 || c.Columns[0].Name != "oid" || c.Columns[1] != (Column{"relname", "name", true}) {
+	if !ok || c.OID != 1259 || c.RowType != 83 || c.Columns[0].Name != "oid" || c.Columns[1] != (Column{Name: "relname", Type: "name", NotNull: true}) {
 		t.Fatalf("pg_class: %+v", c)
 	}
 	types, _ := CatalogByName("pg_type")

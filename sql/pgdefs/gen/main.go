@@ -38,7 +38,15 @@ type column struct {
 	name, typ string
 	notNull   bool
 	forceNull bool
+	domain    string // for information_schema columns: the domain they are of
 }
+
+// domain is a CREATE DOMAIN of information_schema.sql.
+type domain struct {
+	name, typ, collate, checkName, check, def string
+}
+
+var createDomain = regexp.MustCompile(`^CREATE DOMAIN (\w+) AS (.+?)(?: COLLATE "(\w+)")?(?: CONSTRAINT (\w+) CHECK \((.*)\))?(?: DEFAULT (.*))?$`)
 
 // index is a declare index line of the bootstrap file, with the
 // constraint system_constraints.sql makes of it ("p", "u" or "").
@@ -89,6 +97,23 @@ func run(share, postgres, out string) error {
 	if err != nil {
 		return err
 	}
+	isrc, err := os.ReadFile(filepath.Join(share, "information_schema.sql"))
+	if err != nil {
+		return err
+	}
+	var domains []domain
+	for _, stmt := range strings.Split(stripComments(string(isrc)), ";") {
+		stmt = strings.Join(strings.Fields(stmt), " ") // one line, single spaces
+		if i := strings.Index(stmt, "CREATE DOMAIN "); i >= 0 {
+			stmt = stmt[i:]
+		}
+		if m := createDomain.FindStringSubmatch(stmt); m != nil {
+			domains = append(domains, domain{name: m[1], typ: m[2], collate: m[3], checkName: m[4], check: m[5], def: m[6]})
+		}
+	}
+	if len(domains) != len(domainBase) {
+		return fmt.Errorf("information_schema.sql has %d domains, the generator knows %d", len(domains), len(domainBase))
+	}
 	cfg, err := exec.Command(postgres, "--describe-config").Output()
 	if err != nil {
 		return fmt.Errorf("%s --describe-config: %v", postgres, err)
@@ -99,6 +124,7 @@ func run(share, postgres, out string) error {
 	writeIndexes(&b, indexes)
 	writeViews(&b, views)
 	writeInfoSchema(&b, info)
+	writeDomains(&b, domains)
 	writeSettings(&b, string(cfg))
 	src, err := format.Source(b.Bytes())
 	if err != nil {
@@ -489,11 +515,11 @@ func selectColumns(body string, earlier []infoView, cats []*catalog) ([]column, 
 		}
 		name := strings.TrimSpace(it[idx+2:])
 		expr := strings.TrimSpace(it[:idx])
-		typ := ""
+		typ, dom := "", ""
 		if m := castType.FindStringSubmatch(expr); m != nil {
 			t := strings.ToLower(m[2])
 			if base, ok := domainBase[t]; ok {
-				typ = base
+				typ, dom = base, t
 			} else {
 				typ = t
 			}
@@ -508,7 +534,12 @@ func selectColumns(body string, earlier []infoView, cats []*catalog) ([]column, 
 		if typ == "" {
 			return nil, fmt.Errorf("cannot tell the type of %q", it)
 		}
-		cols = append(cols, column{name: name, typ: typ})
+		if dom == "" {
+			if c, ok := columnOfEarlier(body, earlier, expr); ok {
+				dom = c.domain
+			}
+		}
+		cols = append(cols, column{name: name, typ: typ, domain: dom})
 	}
 	return cols, nil
 }
@@ -637,7 +668,7 @@ func writeCatalogs(b *bytes.Buffer, cats []*catalog) {
 	for _, c := range cats {
 		fmt.Fprintf(b, "{Name: %q, OID: %s, RowType: %s, Shared: %v, Columns: []Column{", c.name, c.oid, orZero(c.rowtype), c.shared)
 		for _, col := range c.cols {
-			fmt.Fprintf(b, "{%q, %q, %v}, ", col.name, col.typ, col.notNull)
+			fmt.Fprintf(b, "{Name: %q, Type: %q, NotNull: %v}, ", col.name, col.typ, col.notNull)
 		}
 		b.WriteString("}, data: ")
 		var d strings.Builder
@@ -675,9 +706,18 @@ func writeInfoSchema(b *bytes.Buffer, views []infoView) {
 	for _, v := range views {
 		fmt.Fprintf(b, "{Name: %q, Columns: []Column{", v.name)
 		for _, c := range v.cols {
-			fmt.Fprintf(b, "{%q, %q, false}, ", c.name, c.typ)
+			fmt.Fprintf(b, "{Name: %q, Type: %q, Domain: %q}, ", c.name, c.typ, c.domain)
 		}
 		b.WriteString("}},\n")
+	}
+	b.WriteString("}\n\n")
+}
+
+func writeDomains(b *bytes.Buffer, domains []domain) {
+	b.WriteString("// infoSchemaDomains are the domains of information_schema.sql.\nvar infoSchemaDomains = []Domain{\n")
+	for _, d := range domains {
+		fmt.Fprintf(b, "{Name: %q, Type: %q, Collate: %q, CheckName: %q, Check: %q, Default: %q},\n",
+			d.name, d.typ, d.collate, d.checkName, d.check, d.def)
 	}
 	b.WriteString("}\n\n")
 }
