@@ -430,6 +430,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
 	}
+	if err := refuseColumnChangesUnderFlow(x.tx.catalog(), t, st.Actions); err != nil {
+		return err
+	}
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err
@@ -750,4 +753,28 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 		return ed.PutTable(c)
 	}
 	return pgerror.New(pgerror.FeatureNotSupported, "COMMENT ON %s is not supported", st.Kind)
+}
+
+// refuseColumnChangesUnderFlow stops ALTER TABLE from changing the columns
+// of a flow's source or target: a flow is compiled against those columns,
+// and the target's history was computed from them.
+func refuseColumnChangesUnderFlow(cat *catalog.Snapshot, t *catalog.Table, actions []ast.AlterAction) error {
+	flows := append(cat.FlowsFrom(t.OID), cat.FlowsInto(t.OID)...)
+	if len(flows) == 0 {
+		return nil
+	}
+	for _, a := range actions {
+		changes := false
+		switch a := a.(type) {
+		case *ast.AddColumn, *ast.DropColumn, *ast.RenameColumn:
+			changes = true
+		case *ast.AlterColumn:
+			changes = a.Type != nil
+		}
+		if changes {
+			return pgerror.New(pgerror.ObjectInUse, "cannot change the columns of table \"%s\" because flow \"%s\" uses it", t.Name, flows[0].Name).
+				WithHint("Drop the flow, change the table, and create the flow again; it rebuilds its target from the source.")
+		}
+	}
+	return nil
 }

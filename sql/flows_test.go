@@ -288,3 +288,26 @@ func TestApplyChangesSpellingAndDropFlow(t *testing.T) {
 	}
 	c.MustExec("DELETE FROM users_cdf WHERE userId = 127")
 }
+
+// TestAlterTableUnderFlowRefused: a flow's source and target keep their
+// columns while the flow exists; other ALTERs (retention, rename) work.
+func TestAlterTableUnderFlowRefused(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec("CREATE TABLE src (id int, v text, seq int)")
+	c.MustExec("CREATE STREAMING TABLE tgt")
+	c.MustExec("CREATE FLOW f AS AUTO CDC INTO tgt FROM src KEYS (id) SEQUENCE BY seq")
+	for _, q := range []string{
+		"ALTER TABLE src ADD COLUMN extra int",
+		"ALTER TABLE src DROP COLUMN v",
+		"ALTER TABLE src RENAME COLUMN v TO w",
+		"ALTER TABLE tgt ADD COLUMN extra int",
+	} {
+		c.ExpectError(pgerror.ObjectInUse, q)
+	}
+	c.MustExec("ALTER TABLE src SET (history_retention = '30 days')")
+	c.MustExec("ALTER TABLE src RENAME TO events")
+	c.MustExec("INSERT INTO events VALUES (1, 'a', 1)")
+	if got := c.MustExec("SELECT * FROM tgt").String(); got != "1|a|1\n" {
+		t.Fatalf("flow after rename: %q", got)
+	}
+}

@@ -242,7 +242,7 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 		// Apply long statements' events in batches so memory stays flat;
 		// within one transaction the batching does not change the result.
 		if len(w.appended) >= flowBatchSize {
-			if err := w.finish(x); err != nil {
+			if err := w.flushFlows(x); err != nil {
 				return nil, err
 			}
 		}
@@ -385,6 +385,14 @@ func (w *tableWriter) finish(x *execCtx) error {
 	if err := w.fk.endStatement(x); err != nil {
 		return err
 	}
+	return w.flushFlows(x)
+}
+
+// flushFlows applies the source rows buffered so far to the table's flows.
+// Long statements call it every flowBatchSize rows; it must not run the
+// end-of-statement checks (a foreign key's parent may come later in the
+// statement).
+func (w *tableWriter) flushFlows(x *execCtx) error {
 	if len(w.appended) == 0 {
 		return nil
 	}
