@@ -539,6 +539,24 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 		return nil, err
 	}
 	if e.Query != nil {
+		if _, err := comparisonFunc(e.Op); err != nil {
+			// LIKE and the other non-comparison operators run over the
+			// subquery's values gathered as an array.
+			p, correlated, err := b.planSubquery(e.Query)
+			if err != nil {
+				return nil, err
+			}
+			cols := p.columns()
+			if len(cols) != 1 {
+				return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
+			}
+			at := arrayOf(cols[0].t)
+			if at.OID == 0 {
+				return nil, operatorError(e.Op, x.typ(), cols[0].t).WithPosition(e.OpPos + 1)
+			}
+			arr := &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: at}
+			return b.bindAnyOp(e, x, arr, cols[0].t)
+		}
 		sq, err := b.bindComparedSubquery(x, e.Query, e)
 		if err != nil {
 			return nil, err

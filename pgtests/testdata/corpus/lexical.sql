@@ -340,3 +340,13 @@ ERROR 42601 at 20: syntax error at end of input
 INSRT INTO ord VALUES (1)
 ----
 ERROR 42601 at 1: syntax error at or near "INSRT"
+
+SELECT 'abc' LIKE ANY (SELECT 'a%' UNION SELECT 'x') AS l, 'abc' LIKE ALL (SELECT 'a%' UNION SELECT 'x') AS a, 'ABC' ILIKE ANY (ARRAY['a%']) AS i
+----
+l:bool | a:bool | i:bool
+t | f | t
+SELECT 1
+
+SELECT 0 ! ANY (SELECT 1)
+----
+ERROR 42883 at 10: operator does not exist: integer ! integer
