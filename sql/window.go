@@ -246,29 +246,9 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 // windowDefinition resolves OVER (...) or OVER name against the WINDOW
 // clause and binds its expressions.
 func (b *binder) windowDefinition(spec *ast.WindowSpec, pos int) (*windowDef, error) {
-	merged := *spec
-	if spec.Ref != "" {
-		base, ok := b.win.named[spec.Ref]
-		if !ok {
-			return nil, pgerror.New(pgerror.UndefinedObject, "window \"%s\" does not exist", spec.Ref).WithPosition(spec.RefPos + 1)
-		}
-		if len(spec.PartitionBy) > 0 {
-			return nil, pgerror.New(pgerror.WindowingError, "cannot override PARTITION BY clause of window \"%s\"", spec.Ref).WithPosition(pos + 1)
-		}
-		if len(spec.OrderBy) > 0 && len(base.OrderBy) > 0 {
-			return nil, pgerror.New(pgerror.WindowingError, "cannot override ORDER BY clause of window \"%s\"", spec.Ref).WithPosition(pos + 1)
-		}
-		if base.Frame != nil && (len(spec.PartitionBy) > 0 || len(spec.OrderBy) > 0 || spec.Frame != nil) {
-			return nil, pgerror.New(pgerror.WindowingError, "cannot copy window \"%s\" because it has a frame clause", spec.Ref).WithPosition(pos + 1)
-		}
-		merged.PartitionBy = base.PartitionBy
-		if len(spec.OrderBy) == 0 {
-			merged.OrderBy = base.OrderBy
-		}
-		if spec.Frame == nil {
-			merged.Frame = base.Frame
-		}
-		merged.Ref = ""
+	merged, err := b.mergeWindowRef(spec, pos, 0)
+	if err != nil {
+		return nil, err
 	}
 	// A call carrying only the window fingerprints the window itself.
 	def := &windowDef{fp: fingerprint(&ast.FuncCall{Over: &merged})}
@@ -292,6 +272,41 @@ func (b *binder) windowDefinition(spec *ast.WindowSpec, pos int) (*windowDef, er
 	}
 	def.frame = frame
 	return def, nil
+}
+
+// mergeWindowRef resolves OVER (name ...) against the WINDOW clause, through
+// named windows defined on other named windows, into one specification.
+func (b *binder) mergeWindowRef(spec *ast.WindowSpec, pos, depth int) (ast.WindowSpec, error) {
+	merged := *spec
+	if spec.Ref == "" {
+		return merged, nil
+	}
+	named, ok := b.win.named[spec.Ref]
+	if !ok || depth > len(b.win.named) {
+		return merged, pgerror.New(pgerror.UndefinedObject, "window \"%s\" does not exist", spec.Ref).WithPosition(spec.RefPos + 1)
+	}
+	base, err := b.mergeWindowRef(named, pos, depth+1)
+	if err != nil {
+		return merged, err
+	}
+	if len(spec.PartitionBy) > 0 {
+		return merged, pgerror.New(pgerror.WindowingError, "cannot override PARTITION BY clause of window \"%s\"", spec.Ref).WithPosition(pos + 1)
+	}
+	if len(spec.OrderBy) > 0 && len(base.OrderBy) > 0 {
+		return merged, pgerror.New(pgerror.WindowingError, "cannot override ORDER BY clause of window \"%s\"", spec.Ref).WithPosition(pos + 1)
+	}
+	if base.Frame != nil && (len(spec.OrderBy) > 0 || spec.Frame != nil) {
+		return merged, pgerror.New(pgerror.WindowingError, "cannot copy window \"%s\" because it has a frame clause", spec.Ref).WithPosition(pos + 1)
+	}
+	merged.PartitionBy = base.PartitionBy
+	if len(spec.OrderBy) == 0 {
+		merged.OrderBy = base.OrderBy
+	}
+	if spec.Frame == nil {
+		merged.Frame = base.Frame
+	}
+	merged.Ref, merged.RefPos = "", 0
+	return merged, nil
 }
 
 // windowFrame checks and binds a frame clause.

@@ -533,3 +533,27 @@ d:date | count:int8
 2024-01-02 | 2
 2024-01-04 | 1
 SELECT 3
+
+SELECT id, sum(pts) OVER w2 AS s, rank() OVER w2 AS r FROM scores WINDOW w1 AS (PARTITION BY team), w2 AS (w1 ORDER BY id) ORDER BY id
+----
+id:int4 | s:int8 | r:int8
+1 | 10 | 1
+2 | 30 | 2
+3 | 50 | 3
+4 | 5 | 1
+5 | 5 | 2
+6 | 20 | 3
+7 | 7 | 1
+SELECT 7
+
+SELECT id, sum(pts) OVER (w2 ROWS 1 PRECEDING) AS s FROM scores WINDOW w1 AS (PARTITION BY team), w2 AS (w1 ORDER BY id) ORDER BY id
+----
+id:int4 | s:int8
+1 | 10
+2 | 30
+3 | 40
+4 | 5
+5 | 5
+6 | 15
+7 | 7
+SELECT 7
