@@ -23,10 +23,6 @@ import (
 //     conditions over one relation (joins, grouping, ...) prints the query
 //     as written, where PostgreSQL prints it again from its parse tree.
 //   - FOREIGN KEY constraints are not supported by cdcdb yet.
-//   - information_schema's columns have the base types of PostgreSQL's
-//     information_schema domains (name for sql_identifier, ...), as
-//     PostgreSQL reports them to clients, so \d of an information_schema
-//     view shows the base types where PostgreSQL shows the domains.
 //   - \dx lists no extensions (PostgreSQL lists plpgsql).
 func TestPsqlMetaCommandsMatchPostgres(t *testing.T) {
 	outputs := runOnBothWithSchema(t, "commands.sql")

@@ -370,6 +370,9 @@ func formatTypeOID(x *execCtx, oid uint32, mod int32) string {
 			return qualifiedRelationName(x, t.OID)
 		}
 	}
+	if d := infoDomainByOID(oid); d != nil {
+		return domainTypeName(x, d)
+	}
 	// A built-in type cdcdb has no values for: its pg_type name.
 	if ct, ok := pgCatalogTables["pg_type"]; ok {
 		if static, err := ct.staticRows(); err == nil {
@@ -427,6 +430,11 @@ func constraintDef(x *execCtx, oid uint32, pretty bool) types.Value {
 	}
 	if ix := systemIndexByOID(oid); ix != nil && ix.def.Constraint != "" {
 		return systemConstraintDef(ix)
+	}
+	for _, d := range infoDomains() {
+		if d.conOID == oid && d.def.CheckName != "" {
+			return domainConstraintDef(d, pretty)
+		}
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ func init() {
 			panic("information_schema." + v.Name + ": a column type cdcdb does not know")
 		}
 		src := infoSchemaSources[v.Name]
+		infoSchemaColumnDefs[v.Name] = v.Columns
 		b := newRowBuilder("information_schema."+v.Name, cols)
 		registerSystemTable(&systemTable{schema: "information_schema", name: v.Name, cols: cols,
 			rows: func(x *execCtx) ([]Row, error) {

@@ -169,8 +169,24 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 		if ct, ok := pgCatalogTables[st.name]; ok && ct.vt == st {
 			defs = ct.def.Columns
 		}
+		var infoDefs []pgdefs.Column
+		if st.schema == "information_schema" {
+			infoDefs = infoSchemaColumnDefs[st.name]
+		}
 		for i, c := range cols {
 			notNull := i < len(defs) && defs[i].NotNull
+			if i < len(infoDefs) && infoDefs[i].Domain != "" {
+				if d := infoDomainByName(infoDefs[i].Domain); d != nil {
+					// A column of a domain: the domain's OID, no modifier of
+					// its own, the domain's collation.
+					r := attributeRow(b, st.oid, c.name, types.T{OID: types.OID(d.oid), Typmod: -1}, int16(i+1), false, false, false)
+					f := typeFactsOf(d.base.OID)
+					r[b.col("attlen")], r[b.col("attalign")], r[b.col("attstorage")] = int64(f.len), f.align, f.storage
+					r[b.col("attbyval")], r[b.col("attcollation")] = f.byVal, int64(d.collation)
+					rows = append(rows, r)
+					continue
+				}
+			}
 			r := attributeRow(b, st.oid, c.name, c.t, int16(i+1), notNull, false, false)
 			fromCatalog := defs != nil || (c.tableOID != 0 && c.tableOID < catalog.FirstUserOID)
 			if fromCatalog && r[b.col("attcollation")] != int64(0) {
@@ -231,6 +247,7 @@ func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int1
 func livePgType(x *execCtx, static []Row) ([]Row, error) {
 	b := rowBuilder("pg_type")
 	rows := append([]Row(nil), static...)
+	rows = append(rows, domainTypeRows(b)...)
 	for _, t := range x.catalogOf().Tables() {
 		if t.RowType == 0 {
 			continue
@@ -287,7 +304,7 @@ func fkAction(a string) string {
 func livePgConstraint(x *execCtx, _ []Row) ([]Row, error) {
 	cat := x.catalogOf()
 	b := rowBuilder("pg_constraint")
-	rows := systemIndexRows("pg_constraint")
+	rows := append(systemIndexRows("pg_constraint"), domainConstraintRows(b)...)
 	base := func(oid uint32, name string, t *catalog.Table, kind string, cols []int16, index uint32) []any {
 		return []any{"oid", oid, "conname", name, "connamespace", t.Schema, "contype", kind,
 			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", t.OID,

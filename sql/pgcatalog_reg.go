@@ -69,6 +69,9 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 				}
 			}
 		}
+		if d := infoDomainByName(last); d != nil && (len(parts) == 1 || parts[len(parts)-2] == "information_schema") {
+			return int64(d.oid), nil
+		}
 		if r := staticRowByName("pg_type", "typname", last); r != nil {
 			return r[0], nil
 		}
@@ -161,6 +164,9 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 				}
 				return quoteIdent(sname) + "." + quoteIdent(t.Name)
 			}
+		}
+		if d := infoDomainByOID(uint32(v)); d != nil {
+			return domainTypeName(x, d)
 		}
 		if r := staticRowByOID("pg_type", v); r != nil {
 			return r[1].(string)

@@ -40,6 +40,9 @@ type rulePrinter struct {
 	// qualifier, when set, prefixes column names (view definitions name
 	// every column with its relation).
 	qualifier string
+	// domainValue prints the column "value" as VALUE, a domain CHECK's
+	// placeholder for the checked value.
+	domainValue bool
 }
 
 const (
@@ -72,6 +75,9 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		}
 		if p.qualifier != "" {
 			return quoteIdent(p.qualifier) + "." + quoteIdent(name), c.Type, true
+		}
+		if p.domainValue && name == "value" {
+			return "VALUE", c.Type, true
 		}
 		return quoteIdent(name), c.Type, true
 	case *ast.Literal:

@@ -22,6 +22,8 @@
 \db
 \d pg_catalog.pg_class
 \d pg_am_name_index
+\d information_schema.tables
+\dD information_schema.*
 \x
 SELECT id, name, active FROM customers ORDER BY id;
 \x
