@@ -22,7 +22,6 @@ import (
 //   - \d+ of a view whose query is more than columns and simple
 //     conditions over one relation (joins, grouping, ...) prints the query
 //     as written, where PostgreSQL prints it again from its parse tree.
-//   - FOREIGN KEY constraints are not supported by cdcdb yet.
 //   - \dx lists no extensions (PostgreSQL lists plpgsql).
 func TestPsqlMetaCommandsMatchPostgres(t *testing.T) {
 	outputs := runOnBothWithSchema(t, "commands.sql")

@@ -75,6 +75,16 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 			"relam", amFor(kind), "relisshared", shared, "relhasrules", kind == "v", "relhasindex", kind == "r" && catalogHasIndexes(st.name)))
 	}
 	rows = append(rows, systemIndexRows("pg_class")...)
+	// PostgreSQL enforces a foreign key with triggers on both tables, so
+	// both have relhastriggers (psql lists foreign keys only then).
+	fkTables := map[uint32]bool{}
+	for _, t := range cat.Tables() {
+		for _, c := range t.Constraints {
+			if c.Kind == "f" {
+				fkTables[t.OID], fkTables[c.RefTable] = true, true
+			}
+		}
+	}
 	for _, t := range cat.Tables() {
 		kind := relkindOf(t)
 		var opts types.Value
@@ -98,7 +108,7 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 		}
 		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
 			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
-			"relhasrules", kind == "v", "reloptions", opts))
+			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID]))
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
 				"relam", btreeAM, "relhasindex", false))

@@ -14,7 +14,7 @@ CREATE TABLE public.customers (
 CREATE INDEX customers_name ON customers (name);
 CREATE TABLE public.orders (
   id bigint PRIMARY KEY,
-  customer_id integer NOT NULL,
+  customer_id integer NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
   placed date DEFAULT '2024-01-01',
   amount numeric(10,2) CHECK (amount > 0),
   code varchar(8) CHECK (length(code) >= 2),
