@@ -37,7 +37,7 @@ func compileJDBCProgram(t *testing.T) string {
 // the table OID and column number of the result), batch insert with
 // generated keys, and the DatabaseMetaData calls BI tools make:
 // getCatalogs, getSchemas, getTables, getColumns, getPrimaryKeys,
-// getIndexInfo, getTypeInfo. See testdata/clients/CdcdbJdbc.java.
+// getIndexInfo, getImportedKeys, getTypeInfo. See testdata/clients/CdcdbJdbc.java.
 func TestJDBC(t *testing.T) {
 	classes := compileJDBCProgram(t)
 	cp := classes + string(os.PathListSeparator) + pgjdbcJar

@@ -193,6 +193,9 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 			pkName = truncateIdent(name + "_pkey")
 		}
 		t.PrimaryKeyName = pkName
+		if err := checkIndexKeyCount(len(t.PrimaryKey)); err != nil {
+			return nil, err
+		}
 		if t.PrimaryKeyOID, err = ed.NewOID(); err != nil {
 			return nil, err
 		}
@@ -306,6 +309,9 @@ func (x *execCtx) addConstraint(pc *planCtx, ed *catalog.Editor, t *catalog.Tabl
 		name := con.Name
 		if name == "" {
 			name = truncateIdent(t.Name + "_" + strings.Join(con.Columns, "_") + "_key")
+		}
+		if err := checkIndexKeyCount(len(attnums)); err != nil {
+			return err
 		}
 		ixOID, err := ed.NewOID()
 		if err != nil {

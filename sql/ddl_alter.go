@@ -266,6 +266,9 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 			}
 		}
 	}
+	if err := checkIndexKeyCount(len(cols)); err != nil {
+		return err
+	}
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"cdcdb/pgerror"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -23,7 +24,22 @@ var settingUnits = map[string]string{
 	"work_mem":                            "kB",
 }
 
+// maxIndexKeys is PostgreSQL's INDEX_MAX_KEYS, which cdcdb keeps too:
+// clients read max_index_keys as the most key columns a constraint can
+// have (pgjdbc's getImportedKeys walks key positions 1..max_index_keys).
+const maxIndexKeys = 32
+
+// checkIndexKeyCount refuses an index (or key) of more columns.
+func checkIndexKeyCount(n int) error {
+	if n > maxIndexKeys {
+		return pgerror.New(pgerror.TooManyColumns, "cannot use more than %d columns in an index", maxIndexKeys)
+	}
+	return nil
+}
+
 func init() {
+	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
+		desc: "Shows the maximum number of index keys."})
 	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction

@@ -1,6 +1,7 @@
 package sql_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,6 +115,18 @@ INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
 		}
 	}
 	c.ExpectError("42725", `SELECT 'pg_get_expr'::regproc`)
+	// max_index_keys, which clients read as the bound on key columns, holds.
+	if r := c.MustExec("SHOW max_index_keys"); r.String() != "32\n" {
+		t.Errorf("max_index_keys: %q", r.String())
+	}
+	var cols, keys []string
+	for i := 0; i < 33; i++ {
+		cols = append(cols, "c"+strconv.Itoa(i)+" int")
+		keys = append(keys, "c"+strconv.Itoa(i))
+	}
+	c.MustExec("CREATE TABLE wide (" + strings.Join(cols, ", ") + ")")
+	c.ExpectError("54011", "CREATE INDEX wide_ix ON wide ("+strings.Join(keys, ", ")+")")
+	c.ExpectError("54011", "CREATE TABLE wider ("+strings.Join(cols, ", ")+", PRIMARY KEY ("+strings.Join(keys, ", ")+"))")
 	c.ExpectError("42P01", `SELECT 'nope'::regclass`)
 	c.ExpectError("22023", `SELECT has_table_privilege('t', 'FLY')`)
 }

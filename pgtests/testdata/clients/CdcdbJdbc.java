@@ -44,6 +44,7 @@ public class CdcdbJdbc {
             st.execute("CREATE FLOW s_f AS AUTO CDC INTO s.tgt FROM stream(s.src) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2");
             st.execute("CREATE TABLE s.items (id serial PRIMARY KEY, name varchar(20) NOT NULL, price numeric(8,2))");
             st.execute("CREATE INDEX items_name ON s.items (name)");
+            st.execute("CREATE TABLE s.orders (id int PRIMARY KEY, item int REFERENCES s.items (id) ON DELETE CASCADE)");
         }
 
         // Events with parameters.
@@ -114,7 +115,7 @@ public class CdcdbJdbc {
         List<String> schemas = column(md.getSchemas(), "TABLE_SCHEM");
         check(schemas.contains("s") && schemas.contains("public") && schemas.contains("pg_catalog"), "schemas: " + schemas);
         List<String> tables = column(md.getTables(null, "s", "%", new String[]{"TABLE"}), "TABLE_NAME");
-        check(tables.equals(List.of("items", "src", "tgt")), "tables of s: " + tables);
+        check(tables.equals(List.of("items", "orders", "src", "tgt")), "tables of s: " + tables);
         List<String> cols = new ArrayList<>();
         try (ResultSet rs = md.getColumns(null, "s", "tgt", "%")) {
             while (rs.next()) {
@@ -148,6 +149,14 @@ public class CdcdbJdbc {
         }
         Collections.sort(idx);
         check(idx.equals(List.of("items_name:name:true", "items_pkey:id:false")), "indexes of s.items: " + idx);
+        List<String> fks = new ArrayList<>();
+        try (ResultSet rs = md.getImportedKeys(null, "s", "orders")) {
+            while (rs.next()) {
+                fks.add(rs.getString("FKCOLUMN_NAME") + "->" + rs.getString("PKTABLE_NAME") + "." + rs.getString("PKCOLUMN_NAME")
+                        + ":" + rs.getShort("DELETE_RULE") + ":" + rs.getString("PK_NAME"));
+            }
+        }
+        check(fks.equals(List.of("item->items.id:" + DatabaseMetaData.importedKeyCascade + ":items_pkey")), "imported keys of s.orders: " + fks);
         List<String> typeNames = column(md.getTypeInfo(), "TYPE_NAME");
         check(typeNames.contains("int4") && typeNames.contains("text") && typeNames.contains("timestamptz"),
                 "type info lists built-in types: " + typeNames.size());
