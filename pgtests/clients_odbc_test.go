@@ -10,7 +10,8 @@ import (
 // prepares them as named statements and drops them with SQL DEALLOCATE),
 // the target and a FOR BUSINESS_TIME AS OF read, and the catalog calls BI
 // tools make through ODBC: SQLTables, SQLColumns, SQLPrimaryKeys (which
-// subscripts pg_index.indkey from 0), SQLStatistics, SQLGetTypeInfo. See
+// subscripts pg_index.indkey from 0), SQLStatistics, SQLForeignKeys,
+// SQLGetTypeInfo. See
 // testdata/clients/cdcdb_odbc.py.
 func TestODBC(t *testing.T) {
 	requireFile(t, "/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so", "odbc-postgresql")

@@ -1,7 +1,7 @@
 """Drives cdcdb through psqlODBC (odbc-postgresql, via unixODBC and pyodbc):
 DDL with an AUTO CDC flow, parameterized writes, the SCD2 target and a
 temporal read, and the catalog calls BI tools make through ODBC: SQLTables,
-SQLColumns, SQLPrimaryKeys, SQLStatistics, SQLGetTypeInfo.
+SQLColumns, SQLPrimaryKeys, SQLStatistics, SQLForeignKeys, SQLGetTypeInfo.
 argv: host port. Prints "ODBC OK" or fails with the reason."""
 
 import sys
@@ -29,6 +29,7 @@ for stmt in [
     "CREATE FLOW s_f AS AUTO CDC INTO s.tgt FROM stream(s.src) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2",
     "CREATE TABLE s.items (id int PRIMARY KEY, name varchar(20) NOT NULL)",
     "CREATE INDEX items_name ON s.items (name)",
+    "CREATE TABLE s.orders (id int PRIMARY KEY, item int REFERENCES s.items (id) ON DELETE CASCADE)",
 ]:
     cur.execute(stmt)
 for ev in [(1, "a", 1), (1, "b", 2), (2, "x", 1), (1, "c", 3)]:
@@ -41,7 +42,7 @@ cur.execute("SELECT v FROM s.tgt FOR BUSINESS_TIME AS OF 2 WHERE id = ?", 1)
 check([tuple(r) for r in cur.fetchall()] == [("b",)], "as of 2")
 
 tables = sorted(r.table_name for r in cur.tables(schema="s", tableType="TABLE").fetchall())
-check(tables == ["items", "src", "tgt"], "SQLTables %r" % tables)
+check(tables == ["items", "orders", "src", "tgt"], "SQLTables %r" % tables)
 cols = [(r.column_name, r.type_name, r.ordinal_position) for r in cur.columns(table="tgt", schema="s").fetchall()]
 check(cols == [("id", "int4", 1), ("v", "text", 2), ("seq", "int4", 3), ("__start_at", "int4", 4), ("__end_at", "int4", 5)],
       "SQLColumns %r" % cols)
@@ -52,6 +53,9 @@ check(pk == [("id", 1, "items_pkey")], "SQLPrimaryKeys %r" % pk)
 stats = sorted((r.index_name, r.column_name, r.non_unique) for r in cur.statistics(table="items", schema="s").fetchall()
                if r.index_name is not None)
 check(stats == [("items_name", "name", 1), ("items_pkey", "id", 0)], "SQLStatistics %r" % stats)
+fks = [(r.fkcolumn_name, r.pktable_name, r.pkcolumn_name, r.delete_rule, r.fk_name)
+       for r in cur.foreignKeys(foreignTable="orders", foreignSchema="s").fetchall()]
+check(fks == [("item", "items", "id", 0, "orders_item_fkey")], "SQLForeignKeys %r" % fks)  # 0: SQL_CASCADE
 types = {r.type_name for r in cur.getTypeInfo().fetchall()}
 check({"int4", "text", "varchar", "timestamptz"} <= types, "SQLGetTypeInfo %r" % sorted(types))
 conn.close()
