@@ -382,17 +382,18 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		} else if ok {
 			idx = i
 		} else if ref, ok := o.Expr.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
+			// A bare name is an output column's first (SQL-92 rule); two
+			// output columns of that name computing different things are
+			// ambiguous.
 			for i, t := range targets {
-				if t.name == ref.Parts[0] {
-					if _, ok := t.ast.(*ast.ColumnRef); ok || true {
-						idx = i
-						break
-					}
+				if t.name != ref.Parts[0] {
+					continue
 				}
-			}
-			if idx >= 0 {
-				// A FROM column of the same name wins in PostgreSQL only when
-				// no output column has the name; an output alias wins here.
+				if idx < 0 {
+					idx = i
+				} else if !sameOutputExpr(t.bound, targets[idx].bound, t.ast, targets[idx].ast) {
+					return nil, pgerror.New(pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", ref.Parts[0]).WithPosition(ref.Pos + 1)
+				}
 			}
 		}
 		if idx < 0 {
@@ -499,6 +500,17 @@ func strongColumnName(e ast.Expr) bool {
 		return false
 	}
 	return columnName(e) != "?column?"
+}
+
+// sameOutputExpr reports whether two select-list entries compute the same
+// thing: the same column, or the same expression as written.
+func sameOutputExpr(a, b expr, astA, astB ast.Expr) bool {
+	if ca, ok := a.(*colRef); ok {
+		if cb, ok := b.(*colRef); ok {
+			return ca.level == cb.level && ca.idx == cb.idx
+		}
+	}
+	return fingerprint(astA) == fingerprint(astB)
 }
 
 // columnName is the output name PostgreSQL gives an unaliased select-list
