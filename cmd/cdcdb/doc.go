@@ -4,7 +4,9 @@
 //
 //	go run ./cmd/cdcdb                       # 127.0.0.1:5433, data in ./cdcdb.db
 //	go run ./cmd/cdcdb -listen 127.0.0.1:0 -data /tmp/x.db -password secret
+//	go run ./cmd/cdcdb -tls auto             # TLS with a self-signed cdcdb.db.crt
 //
 // It wires the pieces together (storage, the SQL engine, the wire server),
-// handles flags and signals, and nothing else.
+// handles flags and signals (and makes -tls auto's certificate, tls.go),
+// and nothing else.
 package main
