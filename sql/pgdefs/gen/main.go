@@ -31,7 +31,7 @@ var systemViews = []string{
 	"pg_roles", "pg_shadow", "pg_group", "pg_user", "pg_views", "pg_tables", "pg_matviews",
 	"pg_indexes", "pg_sequences", "pg_settings", "pg_stat_all_tables", "pg_stat_sys_tables",
 	"pg_stat_user_tables", "pg_stat_all_indexes", "pg_stat_sys_indexes", "pg_stat_user_indexes",
-	"pg_stat_activity", "pg_cursors",
+	"pg_stat_activity", "pg_cursors", "pg_statio_all_tables", "pg_statio_sys_tables", "pg_statio_user_tables",
 }
 
 type column struct {
