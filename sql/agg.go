@@ -303,8 +303,8 @@ func (s *sumState) add(_ *execCtx, args []types.Value) error {
 		if s.dsum == nil {
 			s.dsum = new(apd.Decimal)
 		}
-		_, err := numericCtx.Add(s.dsum, s.dsum, v.(*apd.Decimal))
-		return err
+		_, err := exactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
+		return numericChecked(s.dsum, err)
 	case types.Float4, types.Float8:
 		s.fsum += v.(float64)
 	case types.Interval:

@@ -8,8 +8,9 @@ import (
 )
 
 func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
-	if st.With != nil {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before INSERT is not supported").WithPosition(st.Pos + 1)
+	ctes, err := pc.withScope(st.With)
+	if err != nil {
+		return nil, err
 	}
 	t, schema, err := pc.lookupTable(st.Table)
 	if err != nil {
@@ -38,7 +39,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	// DEFAULT works and literals take the column types), or a query.
 	var valueRows [][]expr // nil entry = DEFAULT
 	var source plan
-	b := pc.binder(newScope(nil))
+	b := pc.binder(newScope(ctes))
 	switch {
 	case st.Source == nil:
 		valueRows = [][]expr{make([]expr, len(cols))}
@@ -72,7 +73,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				valueRows = append(valueRows, bound)
 			}
 		} else {
-			p, err := pc.planQuery(st.Source, nil)
+			p, err := pc.planQuery(st.Source, ctes)
 			if err != nil {
 				return nil, err
 			}
@@ -410,7 +411,7 @@ func conflictingRow(x *execCtx, t *catalog.Table, ix *catalog.Index, tuple []typ
 // compileUpdate plans UPDATE: the rows to change come from a scan of the
 // target (with its storage keys), joined with FROM items, filtered by WHERE.
 func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
-	t, w, src, sc, err := pc.dmlTarget("UPDATE", "update", st.With, st.Table, st.Alias, st.From, st.Where, st.Pos)
+	t, w, src, sc, err := pc.dmlTarget("update", st.With, st.Table, st.Alias, st.From, st.Where)
 	if err != nil {
 		return nil, err
 	}
@@ -513,9 +514,10 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 
 // dmlTarget resolves the table an UPDATE or DELETE changes, refuses the
 // tables that must not be changed directly, and plans the rows it acts on.
-func (pc *planCtx) dmlTarget(kw, verb string, with *ast.With, name ast.QualifiedName, alias string, from []ast.TableExpr, where ast.Expr, pos int) (*catalog.Table, *tableWriter, plan, *scope, error) {
-	if with != nil {
-		return nil, nil, nil, nil, pgerror.New(pgerror.FeatureNotSupported, "WITH before %s is not supported", kw).WithPosition(pos + 1)
+func (pc *planCtx) dmlTarget(verb string, with *ast.With, name ast.QualifiedName, alias string, from []ast.TableExpr, where ast.Expr) (*catalog.Table, *tableWriter, plan, *scope, error) {
+	ctes, err := pc.withScope(with)
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
 	t, schema, err := pc.lookupTable(name)
 	if err != nil {
@@ -528,7 +530,7 @@ func (pc *planCtx) dmlTarget(kw, verb string, with *ast.With, name ast.Qualified
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	src, sc, err := pc.dmlSource(t, schema, alias, from, where)
+	src, sc, err := pc.dmlSource(t, schema, alias, from, where, ctes)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -538,15 +540,16 @@ func (pc *planCtx) dmlTarget(kw, verb string, with *ast.With, name ast.Qualified
 // dmlSource plans the rows an UPDATE or DELETE acts on: the target's scan
 // with storage keys, the extra FROM/USING items, and WHERE. The returned
 // scope has the target's columns first; the key is the plan's last column.
-func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias string, from []ast.TableExpr, where ast.Expr) (plan, *scope, error) {
+// ctes, when set, holds the statement's WITH queries.
+func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias string, from []ast.TableExpr, where ast.Expr, ctes *scope) (plan, *scope, error) {
 	scan := newTableScan(t)
-	sc := tableColumnsScope(nil, t, tableAlias(alias, t), schema.Name)
+	sc := tableColumnsScope(ctes, t, tableAlias(alias, t), schema.Name)
 	if alias != "" {
 		sc.rels[0].schema = ""
 	}
 	var p plan = scan
 	if len(from) > 0 {
-		fromScope := newScope(nil)
+		fromScope := newScope(ctes)
 		fp, err := pc.planFrom(from, fromScope)
 		if err != nil {
 			return nil, nil, err
@@ -643,7 +646,7 @@ func shiftAfter(e expr, from, delta int) expr {
 }
 
 func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
-	t, w, src, sc, err := pc.dmlTarget("DELETE", "delete from", st.With, st.Table, st.Alias, st.Using, st.Where, st.Pos)
+	t, w, src, sc, err := pc.dmlTarget("delete from", st.With, st.Table, st.Alias, st.Using, st.Where)
 	if err != nil {
 		return nil, err
 	}

@@ -245,8 +245,8 @@ func init() {
 			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 		}
 		z := new(apd.Decimal)
-		_, err := numericCtx.QuoInteger(z, a[0].(*apd.Decimal), y)
-		return z, err
+		_, err := exactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
+		return z, numericChecked(z, err)
 	}, types.Numeric, types.Numeric)))
 	gcd := func(lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {

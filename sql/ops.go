@@ -657,11 +657,11 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 	}
 	switch op {
 	case "+":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Add(z, x, y); return err }), nil
+		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Add(z, x, y); return numericChecked(z, err) }), nil
 	case "-":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Sub(z, x, y); return err }), nil
+		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Sub(z, x, y); return numericChecked(z, err) }), nil
 	case "*":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := numericCtx.Mul(z, x, y); return err }), nil
+		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Mul(z, x, y); return numericChecked(z, err) }), nil
 	case "/":
 		return bin(func(z, x, y *apd.Decimal) error {
 			if y.IsZero() {
@@ -674,16 +674,16 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 			if y.IsZero() {
 				return pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
-			_, err := numericCtx.Rem(z, x, y)
-			return err
+			_, err := exactCtx(x, y).Rem(z, x, y)
+			return numericChecked(z, err)
 		}), nil
 	case "^":
 		return bin(func(z, x, y *apd.Decimal) error {
 			_, err := apd.BaseContext.WithPrecision(40).Pow(z, x, y)
 			if err == nil {
-				return roundScale(z, max(16, -int(z.Exponent)))
+				err = roundScale(z, max(16, -int(z.Exponent)))
 			}
-			return err
+			return numericChecked(z, err)
 		}), nil
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")

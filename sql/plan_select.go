@@ -20,34 +20,8 @@ type cteDef struct {
 // parent (nil at the top level).
 func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 	sc := newScope(parent)
-	if sel.With != nil {
-		sc.ctes = map[string]*cteDef{}
-		for _, c := range sel.With.CTEs {
-			q, ok := c.Query.(*ast.Select)
-			if !ok {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "data-modifying statements in WITH are not supported").WithPosition(c.Pos + 1)
-			}
-			var p plan
-			var err error
-			if sel.With.Recursive && selectReferences(q, c.Name) {
-				p, err = pc.planRecursiveCTE(c, q, sc)
-			} else {
-				p, err = pc.planQuery(q, sc)
-			}
-			if err != nil {
-				return nil, err
-			}
-			cols := append([]outCol(nil), p.columns()...)
-			if len(c.Columns) > 0 {
-				if len(c.Columns) > len(cols) {
-					return nil, pgerror.New(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Name, len(cols), len(c.Columns)).WithPosition(c.Pos + 1)
-				}
-				for i, n := range c.Columns {
-					cols[i].name = n
-				}
-			}
-			sc.ctes[c.Name] = &cteDef{name: c.Name, plan: p, cols: cols}
-		}
+	if err := pc.planWith(sel.With, sc); err != nil {
+		return nil, err
 	}
 	var p plan
 	var err error
@@ -85,6 +59,53 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		p = &sortPlan{input: p, keys: keys}
 	}
 	return pc.planLimit(p, sel, sc)
+}
+
+// planWith plans a WITH clause's queries into sc, where the query they
+// head (and the later ones of the clause) find them.
+func (pc *planCtx) planWith(with *ast.With, sc *scope) error {
+	if with == nil {
+		return nil
+	}
+	sc.ctes = map[string]*cteDef{}
+	for _, c := range with.CTEs {
+		q, ok := c.Query.(*ast.Select)
+		if !ok {
+			return pgerror.New(pgerror.FeatureNotSupported, "data-modifying statements in WITH are not supported").WithPosition(c.Pos + 1)
+		}
+		var p plan
+		var err error
+		if with.Recursive && selectReferences(q, c.Name) {
+			p, err = pc.planRecursiveCTE(c, q, sc)
+		} else {
+			p, err = pc.planQuery(q, sc)
+		}
+		if err != nil {
+			return err
+		}
+		cols := append([]outCol(nil), p.columns()...)
+		if len(c.Columns) > 0 {
+			if len(c.Columns) > len(cols) {
+				return pgerror.New(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Name, len(cols), len(c.Columns)).WithPosition(c.Pos + 1)
+			}
+			for i, n := range c.Columns {
+				cols[i].name = n
+			}
+		}
+		sc.ctes[c.Name] = &cteDef{name: c.Name, plan: p, cols: cols}
+	}
+	return nil
+}
+
+// withScope plans the WITH clause of an INSERT, UPDATE or DELETE into a
+// scope of its own (no row level: the statement's queries see only its
+// CTEs through it).
+func (pc *planCtx) withScope(with *ast.With) (*scope, error) {
+	if with == nil {
+		return nil, nil
+	}
+	sc := newProbeScope(nil)
+	return sc, pc.planWith(with, sc)
 }
 
 func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope) (plan, error) {

@@ -347,3 +347,40 @@ a:numeric | b:text
 1 | 2
 2.5 | X
 UPDATE 2
+
+# WITH before INSERT, UPDATE and DELETE.
+CREATE TABLE stock (sku text PRIMARY KEY, n int)
+----
+CREATE TABLE
+
+WITH incoming(sku, n) AS (VALUES ('a', 5), ('b', 2)) INSERT INTO stock SELECT sku, n FROM incoming RETURNING sku, n
+----
+sku:text | n:int4
+a | 5
+b | 2
+INSERT 0 2
+
+WITH big AS (SELECT sku FROM stock WHERE n > 3) UPDATE stock SET n = n - 1 WHERE sku IN (SELECT sku FROM big) RETURNING sku, n
+----
+sku:text | n:int4
+a | 4
+UPDATE 1
+
+WITH gone AS (SELECT 'b' AS sku) DELETE FROM stock s USING gone WHERE s.sku = gone.sku RETURNING s.sku
+----
+sku:text
+b
+DELETE 1
+
+WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3) INSERT INTO stock SELECT 'gen' || i, i FROM r
+----
+INSERT 0 3
+
+SELECT sku, n FROM stock ORDER BY sku
+----
+sku:text | n:int4
+a | 4
+gen1 | 1
+gen2 | 2
+gen3 | 3
+SELECT 4

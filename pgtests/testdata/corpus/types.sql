@@ -444,3 +444,62 @@ a:int2 | b:int4 | c:int8 | note:text
 10 | 3 | 3 | given
 3 | 4 | 4 | z
 SELECT 4
+
+# Wide numerics: arithmetic is exact, never rounded to a working precision.
+SELECT 2147E8364 % 1
+----
+?column?:numeric
+0
+SELECT 1
+
+SELECT 1E1000 + 1 = 1E1000
+----
+?column?:bool
+f
+SELECT 1
+
+SELECT length((1E1000 + 1)::text)
+----
+length:int4
+1001
+SELECT 1
+
+SELECT length(('1E-1000'::numeric)::text)
+----
+length:int4
+1002
+SELECT 1
+
+SELECT 1E1000 * 1E1000 * 1E1000 > 0
+----
+?column?:bool
+t
+SELECT 1
+
+SELECT length((1.5E1000 % 7)::text)
+----
+length:int4
+1
+SELECT 1
+
+SELECT 10::numeric ^ 200000
+----
+ERROR 22003: value overflows numeric format
+
+SELECT div(1E1000 + 1, 3) % 10
+----
+?column?:numeric
+3
+SELECT 1
+
+SELECT sum(x) - 1E1000 FROM (VALUES (1E1000), (1), (1.5)) v(x)
+----
+?column?:numeric
+2.5
+SELECT 1
+
+SELECT div(1E1200 + 7, 10) % 10
+----
+?column?:numeric
+0
+SELECT 1
