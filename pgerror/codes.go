@@ -36,6 +36,10 @@ const (
 	InvalidArgumentForNtile       = "22014"
 	InvalidArgumentForNthValue    = "22016"
 	InvalidPrecedingOrFollowing   = "22013"
+	InvalidUseOfEscapeCharacter   = "2200C"
+	InvalidArgumentForLog         = "2201E"
+	InvalidArgumentForPower       = "2201F"
+	InvalidArgumentForWidthBucket = "2201G"
 
 	IntegrityConstraintViolation = "23000"
 	NotNullViolation             = "23502"

@@ -73,3 +73,23 @@ func (b *binder) bindAnyOp(e *ast.AnyAll, x, arr expr, elemT types.T) (expr, err
 	}
 	return &anyOpExpr{x: x, arr: arr, op: op, all: e.All}, nil
 }
+
+// bindLikeOperator binds LIKE's operator spellings (~~ !~~ ~~* !~~*),
+// which tools and deparsed views use instead of the keywords.
+func bindLikeOperator(b *binder, op string, l, r expr) (expr, error) {
+	lt, err := b.coerce(b.resolveUnknown(l), textT())
+	if err != nil {
+		if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+			return nil, err
+		}
+		return nil, operatorError(op, l.typ(), r.typ())
+	}
+	rt, err := b.coerce(r, textT())
+	if err != nil {
+		if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+			return nil, err
+		}
+		return nil, operatorError(op, l.typ(), r.typ())
+	}
+	return newLikeExpr(lt, rt, nil, strings.HasPrefix(op, "!"), strings.HasSuffix(op, "*"), false), nil
+}

@@ -162,8 +162,11 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 		}
 		return r, nil
 	case *ast.Collate:
-		// cdcdb compares text bytewise (the C collation); COLLATE names are
-		// accepted and do not change the result.
+		// cdcdb compares text bytewise (the C collation); COLLATE names of
+		// bytewise collations are accepted and do not change the result.
+		if err := checkCollation(e); err != nil {
+			return nil, err
+		}
 		return b.bind(e.X)
 	case *ast.FieldAccess:
 		return b.bindFieldAccess(e)

@@ -102,14 +102,16 @@ func (pc *planCtx) planTableExpr(t ast.TableExpr, sc, left *scope) (plan, []*sco
 }
 
 // applyAlias renames a relation and its leading columns per AS name (cols).
-func applyAlias(rel *scopeRel, a *ast.Alias, pos int) error {
+// Too many column aliases is an error PostgreSQL reports without a
+// position, so the FROM item's position goes unused.
+func applyAlias(rel *scopeRel, a *ast.Alias, _ int) error {
 	if a == nil {
 		return nil
 	}
 	rel.name = a.Name
 	rel.schema = ""
 	if len(a.Columns) > len(rel.cols) {
-		return pgerror.New(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", a.Name, len(rel.cols), len(a.Columns)).WithPosition(pos + 1)
+		return pgerror.New(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", a.Name, len(rel.cols), len(a.Columns))
 	}
 	for i, c := range a.Columns {
 		rel.cols[i].name = c

@@ -135,10 +135,6 @@ func init() {
 		}
 		return math.Sqrt(a[0].(float64)), nil
 	}})
-	register("power", &builtin{resolve: signature(types.Float8, types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
-		return math.Pow(a[0].(float64), a[1].(float64)), nil
-	}})
-	register("pow", builtins["power"])
 	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		return math.Exp(a[0].(float64)), nil
 	}})

@@ -98,8 +98,7 @@ func init() {
 		}
 		return string(r[start-1 : end-1]), nil
 	}}
-	register("substr", substr)
-	register("substring", substr)
+	register("substr", substr) // substring's overloads are in funcs_regexp.go
 	strpos := func(s, sub string) int64 {
 		i := strings.Index(s, sub)
 		if i < 0 {
@@ -269,12 +268,6 @@ func init() {
 		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
 			return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
 		}, types.Int8)))
-	register("regexp_replace", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) == 3 {
-			return signature(types.Text, types.Text, types.Text, types.Text)(b, args)
-		}
-		return signature(types.Text, types.Text, types.Text, types.Text, types.Text)(b, args)
-	}, strict: true, call: regexpReplace})
 }
 
 var (
@@ -291,7 +284,7 @@ func regexpReplace(_ *execCtx, a []types.Value) (types.Value, error) {
 	if len(a) == 4 {
 		flags = a[3].(string)
 	}
-	re, err := compileRegex(&regexpMu, regexpCache, pat, strings.Contains(flags, "i"))
+	re, err := regexpFor(pat, flags)
 	if err != nil {
 		return nil, err
 	}

@@ -261,6 +261,8 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
 		return newRegexMatch(op, lt, rt), nil
+	case "~~", "!~~", "~~*", "!~~*":
+		return bindLikeOperator(b, op, l, r)
 	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
 		return bindJSONOrArrayOp(b, op, l, r)
 	}
@@ -679,11 +681,7 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 		}), nil
 	case "^":
 		return bin(func(z, x, y *apd.Decimal) error {
-			_, err := apd.BaseContext.WithPrecision(40).Pow(z, x, y)
-			if err == nil {
-				err = roundScale(z, max(16, -int(z.Exponent)))
-			}
-			return numericChecked(z, err)
+			return numericPower(z, x, y)
 		}), nil
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")

@@ -292,6 +292,10 @@ func (p *sortPlan) explain(depth int, out *[]string) {
 type limitPlan struct {
 	input         plan
 	limit, offset expr
+	// ties, for FETCH FIRST ... WITH TIES, are the ORDER BY keys the
+	// input is sorted by; rows equal to the last counted one under them
+	// are returned past the limit.
+	ties []sortKey
 }
 
 func (p *limitPlan) columns() []outCol { return p.input.columns() }
@@ -326,6 +330,9 @@ func (p *limitPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
+	}
+	if p.ties != nil {
+		return &tiesIter{limitIter: limitIter{in: in, limit: limit, offset: offset}, keys: p.ties, env: env}, nil
 	}
 	return &limitIter{in: in, limit: limit, offset: offset}, nil
 }

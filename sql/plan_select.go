@@ -36,6 +36,7 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 	}
 	// ORDER BY / LIMIT over a set operation, VALUES or parenthesized query
 	// refer to its output columns.
+	var keys []sortKey
 	if len(sel.OrderBy) > 0 {
 		// The sort reads the set operation's output row, whose enclosing
 		// row is the parent query's: sc itself has no row level.
@@ -43,7 +44,6 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		outScope.ctes = sc.ctes
 		outScope.add(relFromColumns("", p.columns()))
 		b := pc.binder(outScope)
-		var keys []sortKey
 		for _, o := range sel.OrderBy {
 			var e expr
 			if idx, ok, err := outputOrdinal(o.Expr, len(p.columns())); err != nil {
@@ -58,7 +58,7 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		}
 		p = &sortPlan{input: p, keys: keys}
 	}
-	return pc.planLimit(p, sel, sc)
+	return pc.planLimit(p, sel, sc, keys)
 }
 
 // planWith plans a WITH clause's queries into sc, where the query they
@@ -108,12 +108,20 @@ func (pc *planCtx) withScope(with *ast.With) (*scope, error) {
 	return sc, pc.planWith(with, sc)
 }
 
-func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope) (plan, error) {
+// planLimit applies LIMIT/OFFSET/FETCH to p, whose rows are sorted by keys
+// (ORDER BY), which WITH TIES compares rows under.
+func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope, keys []sortKey) (plan, error) {
 	if sel.Limit == nil && sel.Offset == nil {
 		return p, nil
 	}
 	b := pc.binder(newProbeScope(sc))
 	lp := &limitPlan{input: p}
+	if sel.WithTies {
+		if len(keys) == 0 {
+			return nil, pgerror.New(pgerror.SyntaxError, "WITH TIES cannot be specified without ORDER BY clause")
+		}
+		lp.ties = keys
+	}
 	var err error
 	if sel.Limit != nil {
 		if lp.limit, err = b.bindAs(sel.Limit, int8T(), "LIMIT"); err != nil {
@@ -469,6 +477,12 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		}
 		distinctOn = append(distinctOn, &colRef{idx: idx, t: cols[idx].t})
 	}
+	if len(distinctOn) > 0 {
+		var err error
+		if keys, err = distinctOnSort(sel.OrderBy, keys, core.DistinctOn, distinctOn); err != nil {
+			return nil, err
+		}
+	}
 
 	p := input
 	if agg != nil {
@@ -494,7 +508,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	if core.Distinct {
 		p = &distinctPlan{input: p, on: distinctOn}
 	}
-	p, err := pc.planLimit(p, sel, sc)
+	p, err := pc.planLimit(p, sel, sc, keys)
 	if err != nil {
 		return nil, err
 	}

@@ -74,6 +74,9 @@ type Select struct {
 	OrderBy []OrderItem
 	Limit   Expr // nil when absent; LIMIT ALL is nil too
 	Offset  Expr
+	// WithTies is FETCH FIRST n ROWS WITH TIES: rows that sort equal to
+	// the last of the n are returned too.
+	WithTies bool
 	// Locking is FOR UPDATE / FOR SHARE ...; accepted and ignored, since
 	// cdcdb serializes writers.
 	Locking string

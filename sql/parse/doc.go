@@ -49,7 +49,7 @@
 //   - GROUP BY () is a non-nil empty GroupBy;
 //   - forms the tree cannot hold fail with 0A000 rather than being dropped:
 //     identity and generated columns, deferrable constraints, grouping sets,
-//     FETCH ... WITH TIES, column definition lists of record functions,
+//     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
 //   - PostgreSQL statements cdcdb lacks (VACUUM, GRANT, CREATE FUNCTION,

@@ -39,7 +39,6 @@ func TestOwnErrors(t *testing.T) {
 		in, code, msg string
 		pos           int
 	}{
-		{"select * from t fetch first 1 rows with ties", "0A000", "FETCH FIRST ... WITH TIES is not supported", 36},
 		{"select 1 into t", "0A000", "SELECT ... INTO is not supported", 10},
 		{"select a from t group by rollup (a)", "0A000", "grouping sets (ROLLUP, CUBE, GROUPING SETS) are not supported", 26},
 		{"select a from t group by grouping sets ((a))", "0A000", "grouping sets (ROLLUP, CUBE, GROUPING SETS) are not supported", 26},

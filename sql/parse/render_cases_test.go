@@ -99,6 +99,8 @@ var renderCases = []struct{ in, want string }{
 		`SELECT DISTINCT ON (a) a, b FROM t ORDER BY a, b DESC LIMIT 10 OFFSET 5`},
 	{`select * from t offset 1 fetch next row only`,
 		`SELECT * FROM t LIMIT 1 OFFSET 1`},
+	{`select * from t order by a fetch first 2 rows with ties`,
+		`SELECT * FROM t ORDER BY a LIMIT 2 WITH TIES`},
 	{`select * from t for update of t nowait`,
 		`SELECT * FROM t {for update of t nowait}`},
 	{`select * from t for no key update for share skip locked limit 1`,

@@ -770,6 +770,9 @@ func (r *renderer) stmt(s ast.Statement) {
 			r.w(" LIMIT ")
 			r.expr(s.Limit)
 		}
+		if s.WithTies {
+			r.w(" WITH TIES")
+		}
 		if s.Offset != nil {
 			r.w(" OFFSET ")
 			r.expr(s.Offset)

@@ -190,10 +190,12 @@ func (p *parser) parseLimitOffset(sel *ast.Select, seenLimit, seenOffset *bool) 
 			if !p.acceptWord("row") {
 				p.expectWord("rows")
 			}
-			if w := p.peek(); w.is("with") {
-				p.bail(p.errorAtPos(pgerror.FeatureNotSupported, w.pos, "FETCH FIRST ... WITH TIES is not supported"))
+			if p.acceptWord("with") {
+				p.expectWord("ties")
+				sel.WithTies = true
+			} else {
+				p.expectWord("only")
 			}
-			p.expectWord("only")
 		case t.is("offset") && !*seenOffset:
 			p.advance()
 			*seenOffset = true

@@ -1,0 +1,305 @@
+# More functions: to_number, numeric power scales, width_bucket, the
+# PostgreSQL 15 regexp_* functions, substring with patterns, SHA-2,
+# overlay, and DISTINCT ON / WITH TIES orderings.
+
+SELECT to_number('1,234.5', '9,999.9'), to_number('12,454.8-', '99G999D9S'), to_number('1234.5', '9999.99'), to_number('12345', '99')
+----
+to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
+1234.5 | -12454.8 | 1234.5 | 12
+SELECT 1
+
+SELECT to_number('-12', '99'), to_number(' 12', '999'), to_number('12', '999'), to_number('<12>', '99PR'), to_number('$1,234.56', 'L9G999D99')
+----
+to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
+-12 | 12 | 12 | -12 | 1234.56
+SELECT 1
+
+SELECT to_number('1.5', '9'), to_number('12.345', '99.9'), to_number('0012', '0000'), to_number('12-', '99MI'), to_number('+5', 'S9')
+----
+to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
+1 | 12.3 | 12 | -12 | 5
+SELECT 1
+
+SELECT to_number('abc', '999')
+----
+ERROR 22P02: invalid input syntax for type numeric: " "
+
+SELECT to_number('', '999'), to_number('1 2', '9 9'), to_number('1x2', '9x9'), to_number('12', 'FM999')
+----
+ERROR 22P02: invalid input syntax for type numeric: " "
+
+SELECT 2::numeric ^ 10, 10::numeric ^ 2, 2 ^ 0.5, 1.5 ^ 2, 0.5::numeric ^ 10, 100::numeric ^ 0.5, 2::numeric ^ -2, 10::numeric ^ -5
+----
+?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric
+1024.0000000000000000 | 100.0000000000000000 | 1.4142135623730950 | 2.2500000000000000 | 0.0009765625000000 | 10.000000000000000 | 0.2500000000000000 | 0.0000100000000000
+SELECT 1
+
+SELECT 0::numeric ^ 0, 0::numeric ^ 2, 0::numeric ^ 0.5, (-2)::numeric ^ 3, 2.50 ^ 2, 2 ^ 2.0, 1.000001 ^ 1000000, 100::numeric ^ 1.5
+----
+?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric
+1.0000000000000000 | 0.0000000000000000 | 0.0000000000000000 | -8.0000000000000000 | 6.2500000000000000 | 4.0000000000000000 | 2.7182804693193769 | 1000.0000000000000
+SELECT 1
+
+SELECT 9.99 ^ 123, 0.1 ^ 50, 123.456 ^ 1.5, 7::numeric ^ 0.25
+----
+?column?:numeric | ?column?:numeric | ?column?:numeric | ?column?:numeric
+884209245738001190487698934455775925336677542836589012634591329115480202928914576687953404646183020260765289736037440624624.5167977469224576 | 0.0000000000000000 | 1371.7289437796434 | 1.6265765616977857
+SELECT 1
+
+SELECT (-2)::numeric ^ 0.5
+----
+ERROR 2201F: a negative number raised to a non-integer power yields a complex result
+
+SELECT 0::numeric ^ -1
+----
+ERROR 2201F: zero raised to a negative power is undefined
+
+SELECT power(2, 10), power(2.0, 0.5), pg_typeof(power(2, 3)), pg_typeof(power(2.0, 3)), power(0::float8, -1)
+----
+ERROR 2201F: zero raised to a negative power is undefined
+
+SELECT power(-8::float8, 1.0/3)
+----
+ERROR 2201F: a negative number raised to a non-integer power yields a complex result
+
+SELECT width_bucket(5, 0, 10, 4), width_bucket(-1, 0, 10, 4), width_bucket(10, 0, 10, 4), width_bucket(5.35, 0.024, 10.06, 5), width_bucket(3, 10, 0, 4), width_bucket(10.0, 10, 0, 4)
+----
+width_bucket:int4 | width_bucket:int4 | width_bucket:int4 | width_bucket:int4 | width_bucket:int4 | width_bucket:int4
+3 | 0 | 5 | 3 | 3 | 1
+SELECT 1
+
+SELECT width_bucket(1, 1, 1, 3)
+----
+ERROR 2201G: lower bound cannot equal upper bound
+
+SELECT width_bucket(1, 0, 2, 0)
+----
+ERROR 2201G: count must be greater than zero
+
+SELECT regexp_replace('aaa', 'a', 'b', 2), regexp_replace('aaaa', 'a', 'X', 1, 3), regexp_replace('aaaa', 'a', 'X', 2, 0), regexp_replace('abcABC', 'b', 'X', 1, 0, 'i'), regexp_replace('aaa', 'a', 'b', 'g')
+----
+regexp_replace:text | regexp_replace:text | regexp_replace:text | regexp_replace:text | regexp_replace:text
+aba | aaXa | aXXX | aXcAXC | bbb
+SELECT 1
+
+SELECT regexp_count('ababab', 'ab'), regexp_count('ababab', 'ab', 2), regexp_count('ABab', 'ab', 1, 'i'), regexp_count('aaaa', 'aa')
+----
+regexp_count:int4 | regexp_count:int4 | regexp_count:int4 | regexp_count:int4
+3 | 2 | 2 | 2
+SELECT 1
+
+SELECT regexp_instr('abcabc', 'c'), regexp_instr('abcabc', 'c', 1, 2), regexp_instr('abcabc', 'c', 1, 1, 1), regexp_instr('abcabc', 'b(c)', 1, 1, 0, '', 1), regexp_instr('abc', 'z'), regexp_instr('aaaa', 'aa', 2)
+----
+regexp_instr:int4 | regexp_instr:int4 | regexp_instr:int4 | regexp_instr:int4 | regexp_instr:int4 | regexp_instr:int4
+3 | 6 | 4 | 3 | 0 | 2
+SELECT 1
+
+SELECT regexp_substr('abcabc', 'b.'), regexp_substr('abcabc', 'b.', 3), regexp_substr('abcabc', 'b(.)', 1, 2, '', 1), regexp_substr('abc', 'z'), regexp_like('Hello', 'hel', 'i'), regexp_like('Hello', 'hel')
+----
+regexp_substr:text | regexp_substr:text | regexp_substr:text | regexp_substr:text | regexp_like:bool | regexp_like:bool
+bc | bc | c | NULL | t | f
+SELECT 1
+
+SELECT regexp_count('a', 'a', 0)
+----
+ERROR 22023: invalid value for parameter "start": 0
+
+SELECT regexp_instr('a', 'a', 1, 0)
+----
+ERROR 22023: invalid value for parameter "n": 0
+
+SELECT regexp_count('a', 'a', 1, 'g')
+----
+ERROR 22023: regexp_count() does not support the "global" option
+
+SELECT regexp_replace('a', 'a', 'b', 1, -1)
+----
+ERROR 22023: invalid value for parameter "n": -1
+
+SELECT regexp_replace('a', 'a', 'b', 'z')
+----
+ERROR 22023: invalid regular expression option: "z"
+
+SELECT substring('foobar' FROM 'o(.)b'), substring('foobar' FROM 'z'), substring('foobar' FROM 'o+'), substring('foobar' FROM '(x)?b')
+----
+substring:text | substring:text | substring:text | substring:text
+o | NULL | oo | NULL
+SELECT 1
+
+SELECT substring('foobar' SIMILAR '%#"o_b#"%' ESCAPE '#'), substring('foobar' FROM '%#"o_b#"%' FOR '#'), substring('foobar' SIMILAR 'f%' ESCAPE '#'), substring('foobar' SIMILAR 'x%' ESCAPE '#')
+----
+substring:text | substring:text | substring:text | substring:text
+oob | oob | foobar | NULL
+SELECT 1
+
+SELECT substring('foobar' SIMILAR '%#"o%#"%' ESCAPE '#'), substring('aaXbb' SIMILAR '%#"X%#"' ESCAPE '#')
+----
+substring:text | substring:text
+oobar | Xbb
+SELECT 1
+
+SELECT substring('foobar' SIMILAR '%#"o%' ESCAPE '#')
+----
+substring:text
+oobar
+SELECT 1
+
+SELECT substring('foobar' SIMILAR '#"a#"#"b#"' ESCAPE '#')
+----
+ERROR 2200C: SQL regular expression may not contain more than two escape-double-quote separators
+
+SELECT substring('abc', 2), substring('abc', 2, 1), substring('abc' FROM 2 FOR 1), substring('abc' FOR 2), substring('abcdef', '2'), pg_typeof(substring('abc', 1))
+----
+substring:text | substring:text | substring:text | substring:text | substring:text | pg_typeof:2206
+bc | b | b | ab | NULL | text
+SELECT 1
+
+SELECT sha224('abc'), sha384(''::bytea) IS NOT NULL, length(sha512('x')), sha256('abc'::text)
+----
+ERROR 42883 at 75: function sha256(text) does not exist
+
+SELECT overlay('abcdef' PLACING 'XY' FROM 2 FOR 3), overlay('abcdef' PLACING 'XY' FROM 2), overlay('abc' PLACING 'XYZW' FROM 3), overlay('abc' PLACING 'X' FROM 5), overlay('\x010203'::bytea PLACING '\xff'::bytea FROM 2)
+----
+overlay:text | overlay:text | overlay:text | overlay:text | overlay:bytea
+aXYef | aXYdef | abXYZW | abcX | "\\x01ff03"
+SELECT 1
+
+SELECT overlay('abc' PLACING 'X' FROM 0)
+----
+ERROR 22011: negative substring length not allowed
+
+SELECT overlay('abcdef' PLACING 'X' FROM 3 FOR -1)
+----
+overlay:text
+abXbcdef
+SELECT 1
+
+SELECT 'abc' ~~ 'a%', 'abc' !~~ 'a%', 'ABC' ~~* 'a%', 'ABC' !~~* 'a%', 1 ~~ '1'
+----
+ERROR 42883 at 74: operator does not exist: integer ~~ unknown
+
+SELECT 'a' COLLATE "C", 'a' COLLATE "POSIX", 'a' COLLATE "default", 'a' COLLATE pg_catalog."C", 'a' COLLATE ucs_basic
+----
+?column?:text | ?column?:text | ?column?:text | ?column?:text | ?column?:text
+a | a | a | a | a
+SELECT 1
+
+SELECT 'a' COLLATE C
+----
+ERROR 42704 at 12: collation "c" for encoding "UTF8" does not exist
+
+SELECT 'a' COLLATE public."C"
+----
+ERROR 42704 at 12: collation "public.C" for encoding "UTF8" does not exist
+
+SELECT x FROM (VALUES (1), (2), (2), (3)) v(x) ORDER BY x FETCH FIRST 2 ROWS WITH TIES
+----
+x:int4
+1
+2
+2
+SELECT 3
+
+SELECT x FROM (VALUES (1), (2), (2), (3)) v(x) ORDER BY x OFFSET 1 FETCH FIRST 1 ROW WITH TIES
+----
+x:int4
+2
+2
+SELECT 2
+
+SELECT x FROM (VALUES (1), (2)) v(x) FETCH FIRST 1 ROW WITH TIES
+----
+ERROR 42601: WITH TIES cannot be specified without ORDER BY clause
+
+SELECT x FROM (VALUES (1), (2)) v(x) ORDER BY x FETCH FIRST NULL ROWS WITH TIES
+----
+ERROR 2201W: row count cannot be null in FETCH FIRST ... WITH TIES clause
+
+SELECT x FROM (VALUES (1), (2)) v(x) ORDER BY x FETCH FIRST 0 ROWS WITH TIES
+----
+SELECT 0
+
+SELECT x FROM (VALUES (1), (1)) v(x) UNION ALL SELECT 1 ORDER BY 1 FETCH FIRST 1 ROW WITH TIES
+----
+x:int4
+1
+1
+1
+SELECT 3
+
+SELECT DISTINCT ON (a) a, b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY a, b
+----
+a:int4 | b:int4
+1 | 1
+2 | 5
+SELECT 2
+
+SELECT DISTINCT ON (a, b) a, b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY b, a
+----
+a:int4 | b:int4
+1 | 1
+1 | 2
+2 | 5
+SELECT 3
+
+SELECT DISTINCT ON (a) a, b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY b
+----
+ERROR 42P10 at 21: SELECT DISTINCT ON expressions must match initial ORDER BY expressions
+
+SELECT DISTINCT ON (a, b) a, b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY a
+----
+a:int4 | b:int4
+1 | 1
+1 | 2
+2 | 5
+SELECT 3
+
+SELECT DISTINCT ON (a) b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY a, b DESC
+----
+b:int4
+2
+5
+SELECT 2
+
+SELECT DISTINCT ON (1) a, b FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY a, b DESC
+----
+a:int4 | b:int4
+1 | 2
+2 | 5
+SELECT 2
+
+SELECT DISTINCT ON (a + 0) a FROM (VALUES (1, 2), (1, 1), (2, 5)) v(a, b) ORDER BY b, a + 0
+----
+ERROR 42P10 at 21: SELECT DISTINCT ON expressions must match initial ORDER BY expressions
+
+SELECT to_number('1 -', '9S'), to_number('-1.5', 'S9.9'), to_number('1.5+', '9.9S'), to_number('12.5', '99D9'), to_number(' - 12', '9999')
+----
+to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
+1 | -1.5 | 1.5 | 12.5 | -12
+SELECT 1
+
+SELECT to_number('-', '9')
+----
+ERROR 22P02: invalid input syntax for type numeric: "-"
+
+SELECT to_number('1', '9EEEE')
+----
+ERROR 0A000: "EEEE" not supported for input
+
+SELECT to_number('1', '')
+----
+to_number:numeric
+NULL
+SELECT 1
+
+SELECT to_number('99999', '9G999')
+----
+to_number:numeric
+9999
+SELECT 1
+
+SELECT to_number('12', '9V9'), to_number('5.01-', 'FM9.999999MI'), to_number('12,3', '99,9'), to_number('1,2', 'FM9G9'), to_number('.5', '.9'), to_number('0.5', '9.9'), to_number('123', '999th')
+----
+to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
+1.2000000000000000 | -5.01 | 123 | 1 | 0.5 | 0.5 | 123
+SELECT 1
