@@ -20,6 +20,9 @@ type planCtx struct {
 	// string literal (the double-quoted string rule of flow definitions).
 	flowStrings bool
 	notices     []string
+	// writes is set when a query calls a function that changes the
+	// database (nextval, setval), so that it runs in a write transaction.
+	writes bool
 }
 
 // paramSlots holds the type of each $n: declared by the client, inferred

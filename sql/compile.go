@@ -17,7 +17,11 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &compiled{query: p, fields: p.columns(), access: accessRead}, nil
+		a := accessRead
+		if pc.writes {
+			a = accessWrite
+		}
+		return &compiled{query: p, fields: p.columns(), access: a}, nil
 	case *ast.Insert:
 		return pc.compileInsert(st)
 	case *ast.Update:

@@ -30,11 +30,13 @@ func init() {
 		prevAlnum := false
 		for _, r := range s {
 			if prevAlnum {
-				sb.WriteRune(unicode.ToLower(r))
+				sb.WriteString(asciiCase(string(r), unicode.ToLower))
 			} else {
-				sb.WriteRune(unicode.ToUpper(r))
+				sb.WriteString(asciiCase(string(r), unicode.ToUpper))
 			}
-			prevAlnum = unicode.IsLetter(r) || unicode.IsDigit(r)
+			// In the C locale only ASCII letters and digits are
+			// alphanumeric, so é starts a new word.
+			prevAlnum = r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 		}
 		return sb.String()
 	}))

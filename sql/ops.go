@@ -94,6 +94,10 @@ func implicitCastOK(from, to types.OID) bool {
 		return false
 	case ct == 'S' && to == types.Text && (cf == 'S'):
 		return true
+	case to == types.Regclass && (from == types.Text || from == types.Varchar):
+		// pg_cast keeps this one implicit so that nextval(text) and its
+		// kin still resolve.
+		return true
 	}
 	return false
 }

@@ -33,6 +33,12 @@ func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
 	}
 	return &funcExpr{name: op, args: []expr{l, r}, t: t, strict: true, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		x, y := a[0].(int64), a[1].(int64)
+		// PostgreSQL shifts smallint and integer as C ints: the count
+		// is taken modulo 32 (as the hardware does), bigint's modulo 64.
+		mask := uint64(31)
+		if t.OID == types.Int8 {
+			mask = 63
+		}
 		var v int64
 		switch op {
 		case "&":
@@ -42,9 +48,9 @@ func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
 		case "#":
 			v = x ^ y
 		case "<<":
-			v = x << (uint64(y) & 63)
+			v = x << (uint64(y) & mask)
 		case ">>":
-			v = x >> (uint64(y) & 63)
+			v = x >> (uint64(y) & mask)
 		}
 		// Results wrap to the type's width, as PostgreSQL's do.
 		switch t.OID {

@@ -573,7 +573,8 @@ func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, e
 	}
 	v := int64(n)
 	if !intFits(c.Type.OID, v) {
-		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\"", c.Sequence)
+		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\" (%d)", c.Sequence, serialMax(c.Type.OID))
 	}
+	x.noteSerialDrawn(t, c, v)
 	return v, nil
 }

@@ -22,6 +22,11 @@ type Session struct {
 	settings map[string]string // by lower-case name
 	loc      *time.Location
 	block    *txBlock
+	// seqValues holds the last value this session drew from (or setval
+	// set on) each sequence, by OID, for currval; lastSeq is the one
+	// nextval drew from last, for lastval.
+	seqValues map[uint32]int64
+	lastSeq   uint32
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the

@@ -1,0 +1,151 @@
+package sql
+
+import (
+	"math"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// nextval, currval, setval and lastval over the sequences of serial
+// columns (cdcdb has no free-standing sequences). ORMs call them to read a
+// new key or to move a sequence past rows loaded with explicit keys
+// (SELECT setval(pg_get_serial_sequence('t', 'id'), max(id)) FROM t).
+//
+// nextval and setval change the database, so a query calling them runs in
+// a write transaction (planCtx.writes); like every change in cdcdb, a
+// rollback undoes them. currval and lastval report what this session drew,
+// as in PostgreSQL.
+
+func init() {
+	writing := func(params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+		sig := sequenceSignature(params...)
+		return func(b *binder, args []expr) ([]expr, types.T, error) {
+			out, t, err := sig(b, args)
+			if err == nil {
+				b.pc.writes = true
+			}
+			return out, t, err
+		}
+	}
+	register("nextval", &builtin{resolve: writing(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		s, err := serialSequenceArg(x, a[0])
+		if err != nil {
+			return nil, err
+		}
+		return nextSerial(x, s.table, s.column)
+	}})
+	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		s, err := serialSequenceArg(x, a[0])
+		if err != nil {
+			return nil, err
+		}
+		v, ok := x.sess.seqValues[s.oid]
+		if !ok {
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", s.name)
+		}
+		return v, nil
+	}})
+	register("lastval", &builtin{resolve: signature(types.Int8), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+		if x.sess.lastSeq == 0 {
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+		}
+		return x.sess.seqValues[x.sess.lastSeq], nil
+	}})
+	setval := func(x *execCtx, a []types.Value) (types.Value, error) {
+		s, err := serialSequenceArg(x, a[0])
+		if err != nil {
+			return nil, err
+		}
+		v := a[1].(int64)
+		called := len(a) < 3 || a[2].(bool)
+		hi := serialMax(s.column.Type.OID)
+		if v < 1 || v > hi {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.name, hi)
+		}
+		sp := x.tx.st.Space(sequenceSpace(s.table.OID, s.column.Attnum))
+		if sp == nil {
+			return nil, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.name)
+		}
+		next := uint64(v)
+		if !called {
+			next-- // the next nextval returns v itself
+		}
+		if err := sp.SetSequence(next); err != nil {
+			return nil, err
+		}
+		if called {
+			x.sess.noteSequence(s.oid, v, false)
+		}
+		return v, nil
+	}
+	register("setval", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) == 3 {
+			return writing(types.Regclass, types.Int8, types.Bool)(b, args)
+		}
+		return writing(types.Regclass, types.Int8)(b, args)
+	}, strict: true, call: setval})
+}
+
+// sequenceSignature is signature(int8, params...) whose first argument
+// names a sequence: a name that resolves to no relation is reported as
+// such (42P01 at the literal), not as a missing function.
+func sequenceSignature(params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+	sig := signature(types.Int8, params...)
+	return func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) == len(params) {
+			if _, err := b.coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+				return nil, types.T{}, err
+			}
+		}
+		return sig(b, args)
+	}
+}
+
+// serialMax is the largest value of a serial column's sequence: its
+// type's maximum, as for PostgreSQL's serial, smallserial and bigserial.
+func serialMax(t types.OID) int64 {
+	switch t {
+	case types.Int2:
+		return math.MaxInt16
+	case types.Int4:
+		return math.MaxInt32
+	}
+	return math.MaxInt64
+}
+
+// serialSequenceArg resolves a regclass argument to a serial sequence; a
+// relation that is not one is refused as PostgreSQL refuses a table.
+func serialSequenceArg(x *execCtx, v types.Value) (serialSequence, error) {
+	oid := uint32(v.(int64))
+	cat := x.catalogOf()
+	if s, ok := sequenceByOID(cat, oid); ok {
+		return s, nil
+	}
+	if t, ok := cat.TableByOID(oid); ok {
+		return serialSequence{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", t.Name)
+	}
+	return serialSequence{}, pgerror.New(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+}
+
+// noteSequence records a value this session drew from (or, with setval,
+// set on) a sequence, for currval; drawn values also become lastval's.
+func (s *Session) noteSequence(seq uint32, v int64, drawn bool) {
+	if s == nil {
+		return
+	}
+	if s.seqValues == nil {
+		s.seqValues = map[uint32]int64{}
+	}
+	s.seqValues[seq] = v
+	if drawn {
+		s.lastSeq = seq
+	}
+}
+
+// noteSerialDrawn is noteSequence for a value nextSerial drew for column c
+// of table t.
+func (x *execCtx) noteSerialDrawn(t *catalog.Table, c *catalog.Column, v int64) {
+	x.sess.noteSequence(sequenceOID(t.OID, c.Attnum), v, true)
+}
