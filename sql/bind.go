@@ -2,6 +2,7 @@ package sql
 
 import (
 	"strconv"
+	"time"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
@@ -347,7 +348,13 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 			return &constExpr{v: v, t: t}, nil
 		}
 		base := types.T{OID: t.OID, Typmod: -1}
-		v, err := types.ParseText(base, x.v.(string))
+		// A timestamptz literal without an offset is in the session's
+		// time zone, as PostgreSQL reads it when the query is analyzed.
+		var loc *time.Location
+		if b.pc.sess != nil {
+			loc = b.pc.sess.location()
+		}
+		v, err := types.ParseTextIn(base, x.v.(string), loc)
 		if err != nil {
 			return nil, withPosErr(err, x.pos-1)
 		}

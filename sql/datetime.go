@@ -65,6 +65,27 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			x, y := a[0].(types.IntervalValue), a[1].(types.IntervalValue)
 			return types.IntervalValue{Months: x.Months + int32(sign)*y.Months, Days: x.Days + int32(sign)*y.Days, Micros: x.Micros + sign*y.Micros}, nil
 		}, types.Interval, true
+	case op == "+" && (l == types.Date && r == types.Time || l == types.Time && r == types.Date):
+		// A date at a time of day is a timestamp.
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			d, t := a[0], a[1]
+			if l == types.Time {
+				d, t = t, d
+			}
+			return d.(time.Time).Add(time.Duration(t.(types.TimeOfDay)) * time.Microsecond), nil
+		}, types.Timestamp, true
+	case op == "-" && l == types.Time && r == types.Time:
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return types.IntervalValue{Micros: int64(a[0].(types.TimeOfDay)) - int64(a[1].(types.TimeOfDay))}, nil
+		}, types.Interval, true
+	case op == "+" && l == types.Interval && r == types.Time:
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros) % microsPerDay
+			if t < 0 {
+				t += microsPerDay
+			}
+			return types.TimeOfDay(t), nil
+		}, types.Time, true
 	case (op == "+" || op == "-") && l == types.Time && r == types.Interval:
 		sign := int64(1)
 		if op == "-" {

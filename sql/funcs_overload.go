@@ -28,11 +28,6 @@ func sig(ret types.OID, call func(x *execCtx, args []types.Value) (types.Value, 
 	return fnOverload{params: params, ret: ret, retArg: -1, call: call}
 }
 
-// sigLike is an overload whose result has the type of argument i.
-func sigLike(i int, call func(x *execCtx, args []types.Value) (types.Value, error), params ...types.OID) fnOverload {
-	return fnOverload{params: params, retArg: i, call: call}
-}
-
 // bindOverloaded picks the signature for the arguments as PostgreSQL's
 // function resolution does in the cases that matter here: every argument
 // must convert implicitly (an unknown literal converts to anything), the

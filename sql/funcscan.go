@@ -156,7 +156,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			}
 		case ct.OID == types.Timestamp || ct.OID == types.Timestamptz || ct.OID == types.Date:
 			if ct.OID == types.Date {
-				ct = types.Of(types.Timestamp)
+				// Dates convert implicitly to both; PostgreSQL picks
+				// timestamptz, its category's preferred type.
+				ct = types.Of(types.Timestamptz)
 			}
 			if len(args) != 3 {
 				return nil, nil, noFunctionError(name, args, t.Pos)

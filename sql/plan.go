@@ -462,6 +462,9 @@ func rowKey(vals []types.Value, ts []types.T) string {
 // order-preserving key encoding, which already makes equal values (1.0 and
 // 1.00, -0 and 0) encode the same.
 func groupKeyText(t types.T, v types.Value) string {
+	if s, ok := v.(string); ok && t.OID == types.JSONB {
+		v = types.JSONBKey(s) // jsonb equality is by value: 1 = 1.0
+	}
 	b, err := storage.AppendKey(nil, v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"cdcdb/pgerror"
 )
@@ -49,23 +50,23 @@ func mapErr(op string, err error) error {
 	}
 	var target error
 	switch {
-	case errors.Is(err, bolt.ErrTxNotWritable):
+	case errors.Is(err, berrors.ErrTxNotWritable):
 		target = ErrTxNotWritable
-	case errors.Is(err, bolt.ErrTxClosed):
+	case errors.Is(err, berrors.ErrTxClosed):
 		target = ErrTxClosed
-	case errors.Is(err, bolt.ErrDatabaseReadOnly):
+	case errors.Is(err, berrors.ErrDatabaseReadOnly):
 		target = ErrDatabaseReadOnly
-	case errors.Is(err, bolt.ErrKeyRequired):
+	case errors.Is(err, berrors.ErrKeyRequired):
 		target = ErrKeyRequired
-	case errors.Is(err, bolt.ErrKeyTooLarge):
+	case errors.Is(err, berrors.ErrKeyTooLarge):
 		target = ErrKeyTooLarge
-	case errors.Is(err, bolt.ErrValueTooLarge):
+	case errors.Is(err, berrors.ErrValueTooLarge):
 		target = ErrValueTooLarge
-	case errors.Is(err, bolt.ErrTimeout):
+	case errors.Is(err, berrors.ErrTimeout):
 		target = ErrTimeout
-	case errors.Is(err, bolt.ErrBucketExists):
+	case errors.Is(err, berrors.ErrBucketExists):
 		target = ErrSpaceExists
-	case errors.Is(err, bolt.ErrBucketNotFound):
+	case errors.Is(err, berrors.ErrBucketNotFound):
 		target = ErrSpaceNotFound
 	default:
 		return fmt.Errorf("storage: %s: %w", op, err)

@@ -71,6 +71,9 @@ func Compare(t T, a, b Value) int {
 		if t.OID == Bpchar || t.OID == BpcharArray {
 			x, y = strings.TrimRight(x, " "), strings.TrimRight(y, " ")
 		}
+		if t.OID == JSONB || t.OID == JSONBArray {
+			return CompareJSONB(x, y)
+		}
 		return strings.Compare(x, y)
 	case []byte:
 		if y, ok := b.([]byte); ok {

@@ -182,7 +182,7 @@ func TestTLS(t *testing.T) {
 	}
 
 	clear := startServer(t, Config{})
-	conn = clear.connect(t, "")
+	clear.connect(t, "")
 	if _, err := pgx.Connect(context.Background(), "postgres://alice@"+clear.addr+"/db?sslmode=prefer"); err != nil {
 		t.Fatalf("sslmode=prefer without server TLS: %v", err)
 	}

@@ -195,9 +195,7 @@ func (st *fakeStmt) Bind(ctx context.Context, params [][]byte, paramFormats, res
 		panic("Bind on a closed statement")
 	}
 	p := &fakePortal{st: st, resultFormats: resultFormats}
-	for _, v := range params {
-		p.values = append(p.values, v)
-	}
+	p.values = append(p.values, params...)
 	for _, l := range st.literals {
 		p.values = append(p.values, []byte(l))
 	}

@@ -435,7 +435,7 @@ func (p *parser) parseLikeLevel(left ast.Expr, op *token, not bool, opPos int, m
 	if lk.Similar {
 		p.expectWord("to")
 	}
-	if q := p.peek(); lk.Similar == false && (q.is("any") || q.is("some") || q.is("all")) {
+	if q := p.peek(); !lk.Similar && (q.is("any") || q.is("some") || q.is("all")) {
 		// x LIKE ANY (array): PostgreSQL's subquery_Op form, on the
 		// operator LIKE stands for.
 		opName := map[bool]string{false: "~~", true: "~~*"}[lk.ILike]

@@ -1,0 +1,354 @@
+# Time zones (SET TIME ZONE, literals read in the session zone, DST-aware
+# arithmetic), date/time/interval forms and arithmetic, date_bin, and jsonb
+# conversions, functions and its value-based ordering and grouping.
+
+SET TIME ZONE 'America/New_York'
+----
+SET
+
+SELECT TIMESTAMPTZ '2024-03-10 01:30:00', TIMESTAMPTZ '2024-03-10 03:30:00', TIMESTAMPTZ '2024-07-01 12:00:00+00'
+----
+timestamptz:timestamptz | timestamptz:timestamptz | timestamptz:timestamptz
+2024-03-10 01:30:00-05 | 2024-03-10 03:30:00-04 | 2024-07-01 08:00:00-04
+SELECT 1
+
+SELECT TIMESTAMPTZ '2024-03-09 12:00' + interval '1 day', TIMESTAMPTZ '2024-03-09 12:00' + interval '24 hours'
+----
+?column?:timestamptz | ?column?:timestamptz
+2024-03-10 12:00:00-04 | 2024-03-10 13:00:00-04
+SELECT 1
+
+SELECT date_trunc('day', TIMESTAMPTZ '2024-03-10 15:00'), extract(timezone FROM TIMESTAMPTZ '2024-07-01 12:00'), extract(hour FROM TIMESTAMPTZ '2024-07-01 12:00+00')
+----
+date_trunc:timestamptz | extract:numeric | extract:numeric
+2024-03-10 00:00:00-05 | -14400 | 8
+SELECT 1
+
+SELECT TIMESTAMP '2024-07-01 12:00' AT TIME ZONE 'UTC', TIMESTAMPTZ '2024-07-01 12:00' AT TIME ZONE 'Asia/Tokyo', now() AT TIME ZONE 'UTC' IS NOT NULL
+----
+timezone:timestamptz | timezone:timestamp | ?column?:bool
+2024-07-01 08:00:00-04 | 2024-07-02 01:00:00 | t
+SELECT 1
+
+SELECT '2024-07-01 12:00'::timestamptz::date, '2024-07-01'::date::timestamptz, '2024-07-01 23:30-07'::timestamptz::date
+----
+date:date | timestamptz:timestamptz | date:date
+2024-07-01 | 2024-07-01 00:00:00-04 | 2024-07-02
+SELECT 1
+
+SELECT to_char(TIMESTAMPTZ '2024-07-01 12:00+00', 'YYYY-MM-DD HH24:MI TZ OF')
+----
+to_char:text
+2024-07-01 08:00 EDT -04
+SELECT 1
+
+SET TIME ZONE 'UTC'
+----
+SET
+
+SHOW TimeZone
+----
+TimeZone:text
+UTC
+SHOW
+
+SELECT TIMESTAMPTZ '2024-01-01 00:00+00'
+----
+timestamptz:timestamptz
+2024-01-01 00:00:00+00
+SELECT 1
+
+SET TIME ZONE 'Nowhere/City'
+----
+ERROR 22023: invalid value for parameter "TimeZone": "Nowhere/City"
+
+SET TIME ZONE 0
+----
+SET
+
+SELECT TIMESTAMPTZ '2024-01-01 00:00+05:30', '2024-01-01 00:00 PST'::timestamptz, '2024-01-01T10:00:00Z'::timestamptz
+----
+timestamptz:timestamptz | timestamptz:timestamptz | timestamptz:timestamptz
+2023-12-31 18:30:00+00 | 2024-01-01 08:00:00+00 | 2024-01-01 10:00:00+00
+SELECT 1
+
+SELECT interval '1 day 2 hours' + interval '30 minutes', interval '1 month' * 2, interval '3 days' / 2, interval '1 hour' * 1.5, 2 * interval '1 minute'
+----
+?column?:interval | ?column?:interval | ?column?:interval | ?column?:interval | ?column?:interval
+1 day 02:30:00 | 2 mons | 1 day 12:00:00 | 01:30:00 | 00:02:00
+SELECT 1
+
+SELECT interval '1 year' > interval '360 days', interval '30 days' = interval '1 month', interval '24 hours' = interval '1 day'
+----
+?column?:bool | ?column?:bool | ?column?:bool
+f | t | t
+SELECT 1
+
+SELECT justify_interval(interval '1 month -1 hour'), justify_hours(interval '50 hours'), interval '-1 month 1 day', interval '1:2:3.456789'
+----
+justify_interval:interval | justify_hours:interval | interval:interval | interval:interval
+29 days 23:00:00 | 2 days 02:00:00 | -1 mons +1 day | 01:02:03.456789
+SELECT 1
+
+SELECT interval '1 2:03:04', interval '2 weeks', interval '1 decade', interval '1 century 2 millennia', interval '100 microseconds', interval '1.5 months'
+----
+interval:interval | interval:interval | interval:interval | interval:interval | interval:interval | interval:interval
+1 day 02:03:04 | 14 days | 10 years | 2100 years | 00:00:00.0001 | 1 mon 15 days
+SELECT 1
+
+SELECT interval 'P1Y2M', interval 'PT36H', interval '-P1D', interval 'P0.5D'
+----
+ERROR 22007 at 53: invalid input syntax for type interval: "-P1D"
+
+SELECT make_interval(1, 2, 3, 4, 5, 6, 7.5), make_date(2024, 2, 29), make_timestamptz(2024, 1, 1, 0, 0, 0, 'UTC')
+----
+make_interval:interval | make_date:date | make_timestamptz:timestamptz
+1 year 2 mons 25 days 05:06:07.5 | 2024-02-29 | 2024-01-01 00:00:00+00
+SELECT 1
+
+SELECT make_date(2023, 2, 29)
+----
+ERROR 22008: date field value out of range: 2023-02-29
+
+SELECT interval 'abc'
+----
+ERROR 22007 at 17: invalid input syntax for type interval: "abc"
+
+SELECT DATE '2024-01-31' + 1, DATE '2024-01-31' - DATE '2023-01-31', DATE '2024-03-01' - 1, DATE '2024-01-01' + TIME '10:30', TIME '10:30' + interval '90 minutes', TIME '23:00' + interval '2 hours'
+----
+?column?:date | ?column?:int4 | ?column?:date | ?column?:timestamp | ?column?:time | ?column?:time
+2024-02-01 | 365 | 2024-02-29 | 2024-01-01 10:30:00 | 12:00:00 | 01:00:00
+SELECT 1
+
+SELECT TIMESTAMP '2024-01-01 10:00' - TIMESTAMP '2023-12-31 09:30', age(TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-01'), age(DATE '2000-02-29', DATE '2024-03-01')
+----
+?column?:interval | age:interval | age:interval
+1 day 00:30:00 | 00:00:00 | -24 years -1 days
+SELECT 1
+
+SELECT extract(epoch FROM TIMESTAMPTZ '2024-01-01 00:00+00'), extract(millisecond FROM TIME '10:00:01.5'), extract(microseconds FROM interval '1.5 seconds'), extract(julian FROM DATE '2024-01-01')
+----
+extract:numeric | extract:numeric | extract:numeric | extract:numeric
+1704067200.000000 | 1500.000 | 1500000 | 2460311
+SELECT 1
+
+SELECT date_part('dow', TIMESTAMP '2024-03-17 00:00'), pg_typeof(date_part('dow', DATE '2024-03-17')), pg_typeof(extract(dow FROM DATE '2024-03-17'))
+----
+date_part:float8 | pg_typeof:2206 | pg_typeof:2206
+0 | double precision | numeric
+SELECT 1
+
+SELECT to_timestamp(0), to_timestamp(1700000000.5), to_timestamp('2024 03 05', 'YYYY MM DD'), to_date('2024-13-01', 'YYYY-MM-DD')
+----
+ERROR 22008: date/time field value out of range: "2024-13-01"
+
+SELECT '2024-03-05'::date::text, '5 March 2024'::date, 'March 5, 2024'::date, '20240305'::date, '2024.03.05'::date
+----
+text:text | date:date | date:date | date:date | date:date
+2024-03-05 | 2024-03-05 | 2024-03-05 | 2024-03-05 | 2024-03-05
+SELECT 1
+
+SELECT '03/05/2024'::date, '05-Mar-2024'::date
+----
+date:date | date:date
+2024-03-05 | 2024-03-05
+SELECT 1
+
+SELECT 'epoch'::timestamp, 'allballs'::time, 'today'::date = current_date, 'now'::timestamptz <= now() + interval '1 second'
+----
+timestamp:timestamp | time:time | ?column?:bool | ?column?:bool
+1970-01-01 00:00:00 | 00:00:00 | t | t
+SELECT 1
+
+SELECT '2024-01-01 24:00:00'::timestamp, '2024-01-01 23:59:60'::timestamp
+----
+timestamp:timestamp | timestamp:timestamp
+2024-01-02 00:00:00 | 2024-01-02 00:00:00
+SELECT 1
+
+SELECT TIMESTAMP '294277-01-01'
+----
+ERROR 22008 at 18: timestamp out of range: "294277-01-01"
+
+SELECT '4714-11-24 BC'::date, '0001-01-01 BC'::date, '10000-01-01'::date
+----
+date:date | date:date | date:date
+4714-11-24 BC | 0001-01-01 BC | 10000-01-01
+SELECT 1
+
+SELECT generate_series(DATE '2024-01-30', DATE '2024-02-02', interval '1 day')
+----
+generate_series:timestamptz
+2024-01-30 00:00:00+00
+2024-01-31 00:00:00+00
+2024-02-01 00:00:00+00
+2024-02-02 00:00:00+00
+SELECT 4
+
+SELECT generate_series(TIMESTAMPTZ '2024-01-01', TIMESTAMPTZ '2024-01-01 02:00', '1 hour')
+----
+generate_series:timestamptz
+2024-01-01 00:00:00+00
+2024-01-01 01:00:00+00
+2024-01-01 02:00:00+00
+SELECT 3
+
+SELECT d, count(*) FROM (VALUES (DATE '2024-01-01'), (DATE '2024-01-01'), (DATE '2024-02-01')) v(d) GROUP BY d ORDER BY d
+----
+d:date | count:int8
+2024-01-01 | 2
+2024-02-01 | 1
+SELECT 2
+
+SELECT max(ts) - min(ts), avg(iv), sum(iv) FROM (VALUES (TIMESTAMP '2024-01-01', interval '1 hour'), (TIMESTAMP '2024-01-03', interval '30 minutes')) v(ts, iv)
+----
+?column?:interval | avg:interval | sum:interval
+2 days | 00:45:00 | 01:30:00
+SELECT 1
+
+SELECT date_bin(interval '15 minutes', TIMESTAMP '2024-01-01 10:37', TIMESTAMP '2024-01-01'), date_trunc('week', DATE '2024-01-03'), date_trunc('decade', TIMESTAMP '2024-05-05'), date_trunc('millennium', TIMESTAMP '2024-05-05')
+----
+date_bin:timestamp | date_trunc:timestamptz | date_trunc:timestamp | date_trunc:timestamp
+2024-01-01 10:30:00 | 2024-01-01 00:00:00+00 | 2020-01-01 00:00:00 | 2001-01-01 00:00:00
+SELECT 1
+
+SELECT isodow, extract(isoyear FROM d), extract(week FROM d) FROM (SELECT DATE '2021-01-03' AS d, extract(isodow FROM DATE '2021-01-03') AS isodow) s
+----
+isodow:numeric | extract:numeric | extract:numeric
+7 | 2020 | 53
+SELECT 1
+
+SELECT TIME '10:00' < TIME '11:00', TIME '10:00' - TIME '09:30', TIME '25:00'
+----
+ERROR 22008 at 71: date/time field value out of range: "25:00"
+
+SELECT '{"a":1}'::json::jsonb, '[1,2]'::jsonb::json, '1'::jsonb::int, '"x"'::jsonb::text, 'true'::jsonb::bool, '1.5'::jsonb::numeric
+----
+jsonb:jsonb | json:json | int4:int4 | text:text | bool:bool | numeric:numeric
+"{\"a\": 1}" | [1, 2] | 1 | "\"x\"" | t | 1.5
+SELECT 1
+
+SELECT '"x"'::jsonb::int
+----
+ERROR 22023: cannot cast jsonb string to type integer
+
+SELECT jsonb_build_object('a', NULL) ->> 'a', '{"a":null}'::jsonb -> 'a', ('{"a":null}'::jsonb -> 'a') IS NULL, jsonb_typeof('{"a":null}'::jsonb -> 'a')
+----
+?column?:text | ?column?:jsonb | ?column?:bool | jsonb_typeof:text
+NULL | null | f | null
+SELECT 1
+
+SELECT json_build_object('k', now()::date = current_date), to_json(TIMESTAMP '2024-01-01 10:00'), to_jsonb(1.50::numeric), to_json(ARRAY['a', NULL]), to_json('a"b'::text)
+----
+json_build_object:json | to_json:json | to_jsonb:jsonb | to_json:json | to_json:json
+"{\"k\" : true}" | "\"2024-01-01T10:00:00\"" | 1.50 | "[\"a\",null]" | "\"a\\\"b\""
+SELECT 1
+
+SELECT jsonb_agg(x ORDER BY x) FILTER (WHERE x > 1), json_agg(NULL::int), jsonb_object_agg(k, v) FROM (VALUES ('a', 1), ('b', 2)) t(k, v), generate_series(1, 3) x
+----
+jsonb_agg:jsonb | json_agg:json | jsonb_object_agg:jsonb
+[2, 2, 3, 3] | [null, null, null, null, null, null] | "{\"a\": 1, \"b\": 2}"
+SELECT 1
+
+SELECT jsonb_array_elements_text('["a", 1, null, {"b": 2}]')
+----
+jsonb_array_elements_text:text
+"{\"b\": 2}"
+1
+NULL
+a
+SELECT 4
+
+SELECT jsonb_insert('{"a": [1, 2]}', '{a, 1}', '9'), jsonb_set('{"a": {"b": 1}}', '{a, c}', '2'), jsonb_set('[1,2]', '{5}', '3'), '{"a":1}'::jsonb #- '{a}'
+----
+jsonb_insert:jsonb | jsonb_set:jsonb | jsonb_set:jsonb | ?column?:jsonb
+"{\"a\": [1, 9, 2]}" | "{\"a\": {\"b\": 1, \"c\": 2}}" | [1, 2, 3] | {}
+SELECT 1
+
+SELECT '[{"a":1},{"a":2}]'::jsonb @> '[{"a":1}]', '{"a":[1,2,3]}'::jsonb @> '{"a":[3]}', '1'::jsonb <@ '[1,2]', '"a"'::jsonb ? 'a', '["a","b"]'::jsonb ?& ARRAY['a','b']
+----
+?column?:bool | ?column?:bool | ?column?:bool | ?column?:bool | ?column?:bool
+t | t | t | t | t
+SELECT 1
+
+SELECT '{"b":2,"a":1,"c":{"z":1,"y":2}}'::jsonb, '{"a":   1}'::json, '[1, 2.0, 1e2, -0.5, 1E-2]'::jsonb, '"\u0041\n"'::jsonb
+----
+jsonb:jsonb | json:json | jsonb:jsonb | jsonb:jsonb
+"{\"a\": 1, \"b\": 2, \"c\": {\"y\": 2, \"z\": 1}}" | "{\"a\":   1}" | [1, 2.0, 100, -0.5, 0.01] | "\"A\\n\""
+SELECT 1
+
+SELECT '{"a":1}'::jsonb = '{"a":1.0}'::jsonb, '[1,2]'::jsonb < '[1,3]'::jsonb, '{"a":1}'::jsonb < '[1]'::jsonb, 'null'::jsonb < 'true'::jsonb
+----
+?column?:bool | ?column?:bool | ?column?:bool | ?column?:bool
+t | t | f | t
+SELECT 1
+
+SELECT k, v FROM jsonb_each('{"x": [1], "y": {"z": null}}') ORDER BY k
+----
+ERROR 42703 at 8: column "k" does not exist
+
+SELECT jsonb_strip_nulls('[null, {"a": null}]'), json_strip_nulls('{"a":null,"b":{"c":null}}'), jsonb_pretty('[1,{"a":[]}]')
+----
+jsonb_strip_nulls:jsonb | json_strip_nulls:json | jsonb_pretty:text
+[null, {}] | "{\"b\":{}}" | "[\n    1,\n    {\n        \"a\": [\n        ]\n    }\n]"
+SELECT 1
+
+SELECT date_bin(interval '1 hour', TIMESTAMP '2024-01-01 09:30', TIMESTAMP '2024-01-01 10:15'), date_bin(interval '1 day', TIMESTAMPTZ '2024-01-05 10:00+00', TIMESTAMPTZ '2001-01-01'), date_bin(interval '10 minutes', TIMESTAMP '2024-01-01 00:00', TIMESTAMP '2024-01-01 00:00')
+----
+date_bin:timestamp | date_bin:timestamptz | date_bin:timestamp
+2024-01-01 09:15:00 | 2024-01-05 00:00:00+00 | 2024-01-01 00:00:00
+SELECT 1
+
+SELECT date_bin(interval '1 month', TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-01')
+----
+ERROR 0A000: timestamps cannot be binned into intervals containing months or years
+
+SELECT date_bin(interval '0 seconds', TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-01')
+----
+ERROR 22008: stride must be greater than zero
+
+SELECT jsonb_insert('[1, 2, 3]', '{1}', '"x"', true), jsonb_insert('[1, 2, 3]', '{-1}', '0'), jsonb_insert('[1]', '{9}', '2'), jsonb_insert('[1]', '{-9}', '0'), jsonb_insert('{"a": {}}', '{a, b}', '1'), jsonb_insert('{"a": 1}', '{x, y}', '1')
+----
+jsonb_insert:jsonb | jsonb_insert:jsonb | jsonb_insert:jsonb | jsonb_insert:jsonb | jsonb_insert:jsonb | jsonb_insert:jsonb
+"[1, 2, \"x\", 3]" | [1, 2, 0, 3] | [1, 2] | [0, 1] | "{\"a\": {\"b\": 1}}" | "{\"a\": 1}"
+SELECT 1
+
+SELECT jsonb_insert('{"a": 1}', '{a}', '2')
+----
+ERROR 22023: cannot replace existing key
+
+SELECT x, count(*) FROM (VALUES ('1'::jsonb), ('1.0'), ('1.00'), ('[1]'), ('[1.0]'), ('{"a": 2}'), ('{"a": 2.0}')) v(x) GROUP BY x ORDER BY x
+----
+x:jsonb | count:int8
+1 | 3
+[1] | 2
+"{\"a\": 2}" | 2
+SELECT 3
+
+SELECT x FROM (VALUES ('null'::jsonb), ('"a"'), ('1'), ('true'), ('[]'), ('{}'), ('[1, 2]'), ('[3]'), ('{"a": 1, "b": 2}'), ('{"b": 1}'), ('{"a": 1}'), ('"b"'), ('false'), ('-1'), ('[null]'), ('[[]]'), ('[{}]')) v(x) ORDER BY x
+----
+x:jsonb
+[]
+null
+"\"a\""
+"\"b\""
+-1
+1
+false
+true
+[null]
+[3]
+[[]]
+[{}]
+[1, 2]
+{}
+"{\"a\": 1}"
+"{\"b\": 1}"
+"{\"a\": 1, \"b\": 2}"
+SELECT 17
+
+SELECT DISTINCT x FROM (VALUES ('1'::jsonb), ('1.0')) v(x)
+----
+x:jsonb
+1
+SELECT 1
