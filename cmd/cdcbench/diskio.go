@@ -13,6 +13,8 @@ import (
 // then the data pages at checkpoints) to disk. /proc/PID/io's write_bytes
 // counts what a process caused to be written to the block layer, page cache
 // write-back included, which is what both kinds of write cost in the end.
+// PostgreSQL defers data pages to checkpoints: pages still dirty when a run
+// ends are not in its figure, the WAL that makes them durable is.
 
 // processWriteBytes reads write_bytes of /proc/PID/io.
 func processWriteBytes(pid int) (int64, error) {

@@ -5,14 +5,15 @@ import "time"
 // sizes are the knobs of one run. The full sizes are the (1,000,000
 // events over 100,000 keys, 10% deletes, 20% up to five batches late, COPY
 // batches of 1,000); durations and repetitions are chosen so that a full run
-// takes well under an hour on 2 cores while every median is over at least
-// three repetitions.
+// takes under an hour on 2 cores while every median is over three
+// repetitions (each of which is a whole 1,000,000-event ingest, or 10 s of
+// load).
 type sizes struct {
 	scd2, bitemporal         feedShape
 	scd2Reps, bitemporalReps int
 
-	// Time-travel reads: readKeys keys with readVersions events each, then
-	// readGrowth times as many (history grows that much per key).
+	// Time-travel reads: readEvents change events over readKeys keys, then
+	// readGrowth times as many (each key's history grows that much).
 	readKeys, readEvents, readGrowth int
 	readClients                      int
 	readFor                          time.Duration
