@@ -113,6 +113,11 @@ const (
 	OutOfMemory        = "53200"
 	DiskFull           = "53100"
 
+	// SystemError is class 58 (an error external to PostgreSQL itself);
+	// IOError is its I/O error, as PostgreSQL reports a failed write.
+	SystemError = "58000"
+	IOError     = "58030"
+
 	InternalError = "XX000"
 	DataCorrupted = "XX001"
 )

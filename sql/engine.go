@@ -26,10 +26,6 @@ type Engine struct {
 	log  *slog.Logger
 	opts Options
 
-	// writer is a one-slot semaphore in front of storage's single writer,
-	// so a session waiting to write can be cancelled.
-	writer chan struct{}
-
 	mu  sync.Mutex
 	cat *catalog.Snapshot
 
@@ -46,7 +42,7 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	if opts.Dialect == "" {
 		opts.Dialect = dialectPostgres
 	}
-	e := &Engine{db: db, log: opts.Logger, opts: opts, writer: make(chan struct{}, 1), started: time.Now()}
+	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now()}
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap
@@ -64,8 +60,10 @@ func (e *Engine) NewSession(ctx context.Context, info wire.StartupInfo) (wire.Se
 }
 
 // catalogFor returns the catalog matching what tx sees: the shared snapshot
-// when its version matches, else one loaded from tx itself.
-func (e *Engine) catalogFor(tx *storage.Tx) (*catalog.Snapshot, error) {
+// when its version matches, else one loaded from tx itself. Only a catalog
+// read by a read transaction is shared: a writer may see commits that are
+// not durable yet, and sessions must not plan against those.
+func (e *Engine) catalogFor(tx *storage.Tx, share bool) (*catalog.Snapshot, error) {
 	v := catalog.StoredVersion(tx)
 	e.mu.Lock()
 	c := e.cat
@@ -77,7 +75,9 @@ func (e *Engine) catalogFor(tx *storage.Tx) (*catalog.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.installCatalog(snap)
+	if share {
+		e.installCatalog(snap)
+	}
 	return snap, nil
 }
 
@@ -89,23 +89,6 @@ func (e *Engine) installCatalog(snap *catalog.Snapshot) {
 	}
 	e.mu.Unlock()
 }
-
-// acquireWriter waits for the storage writer slot.
-func (e *Engine) acquireWriter(ctx context.Context) error {
-	select {
-	case e.writer <- struct{}{}:
-		return nil
-	default:
-	}
-	select {
-	case e.writer <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return cancelError(ctx)
-	}
-}
-
-func (e *Engine) releaseWriter() { <-e.writer }
 
 // cancelError turns a context's end into PostgreSQL's error for it.
 func cancelError(ctx context.Context) error {

@@ -12,7 +12,7 @@ import (
 )
 
 // txn is one storage transaction with the catalog it sees. A write txn
-// holds the engine's writer slot until it ends.
+// holds storage's writer slot until its commit is queued or it rolls back.
 type txn struct {
 	engine *Engine
 	st     *storage.Tx
@@ -61,26 +61,18 @@ func (t *txn) rows(tbl *catalog.Table) (*history.Table, error) {
 func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORAL" }
 
 // beginTxn starts a storage transaction; a writable one first waits (with
-// ctx) for the writer slot.
+// ctx) for storage's single writer slot.
 func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
-	if writable {
-		if err := e.acquireWriter(ctx); err != nil {
-			return nil, err
-		}
-	}
-	st, err := e.db.Begin(writable)
+	st, err := e.db.BeginContext(ctx, writable)
 	if err != nil {
-		if writable {
-			e.releaseWriter()
+		if ctx.Err() != nil {
+			return nil, cancelError(ctx)
 		}
 		return nil, err
 	}
-	cat, err := e.catalogFor(st)
+	cat, err := e.catalogFor(st, !writable)
 	if err != nil {
 		_ = st.Rollback()
-		if writable {
-			e.releaseWriter()
-		}
 		return nil, err
 	}
 	return &txn{engine: e, st: st, cat: cat, writer: writable, start: time.Now()}, nil
@@ -123,6 +115,9 @@ func (t *txn) commit() error {
 	}
 	t.finish()
 	if err != nil {
+		if pe := pgerror.As(err); pe.Code != pgerror.InternalError {
+			return pe // storage's own SQLSTATE, e.g. 58030 for a failed write
+		}
 		return pgerror.New(pgerror.InternalError, "could not commit: %v", err)
 	}
 	for _, f := range t.afterCommit {
@@ -141,10 +136,7 @@ func (t *txn) rollback() {
 
 func (t *txn) finish() {
 	t.st = nil
-	if t.writer {
-		t.writer = false
-		t.engine.releaseWriter()
-	}
+	t.writer = false
 }
 
 // catalogSnapshot is the latest committed catalog.

@@ -1,38 +1,258 @@
 package storage
 
-import bolt "go.etcd.io/bbolt"
+import (
+	"bytes"
 
-// Cursor walks a keyspace in key order. Keys and values it returns point into
-// the database file: valid only until the Tx ends, and not to be modified. At
-// either end the methods return a nil key.
+	bolt "go.etcd.io/bbolt"
+)
+
+// Cursor walks a keyspace in key order. Keys and values it returns are valid
+// only until the Tx ends, and not to be modified. At either end the methods
+// return a nil key.
 //
-// Changing the keyspace with Put or Space.Delete while a cursor is positioned
-// invalidates that cursor's position: Seek again afterwards. Cursor.Delete is
-// the exception: after it, Next moves to the key that followed the deleted one.
+// It merges the keyspace's sources (memtable trees, newest first, then the
+// file's bucket): at each key the newest source decides, and a tombstone
+// there hides the key. The writer may change the keyspace while a cursor is
+// on it: the cursor finds its place again from its current key, so Next
+// moves to the first key after it (and after Cursor.Delete, to the key that
+// followed the deleted one).
 type Cursor struct {
-	c *bolt.Cursor
-	s *Space
+	s      *Space
+	srcs   []cursorSource
+	gen    uint64
+	writes uint64
+	// cur is the key the cursor is on (nil: none, at an end or before the
+	// first move). fwd says which way it last moved: moving forward, every
+	// source is on its first key >= cur; backward, on its last key <= cur.
+	cur        []byte
+	fwd        bool
+	positioned bool
+}
+
+// cursorSource is one sorted source of a merged cursor.
+type cursorSource interface {
+	seekGE(key []byte)
+	seekLT(key []byte)
+	first()
+	last()
+	next()
+	prev()
+	valid() bool
+	key() []byte
+	value() (v []byte, live bool)
+}
+
+func (c *Cursor) build() {
+	s := c.s
+	s.refresh()
+	c.gen = s.tx.gen
+	c.writes = c.writeCount()
+	c.srcs = c.srcs[:0]
+	if s.tx.closed || !s.exists {
+		return
+	}
+	for _, t := range s.trees {
+		c.srcs = append(c.srcs, &treeSource{it: memiter{t: t}})
+	}
+	if s.bucket != nil {
+		c.srcs = append(c.srcs, &bucketSource{c: s.bucket.Cursor()})
+	}
+}
+
+func (c *Cursor) writeCount() uint64 {
+	if c.s.mine != nil {
+		return c.s.mine.writes
+	}
+	return 0
+}
+
+// sync finds the cursor's place again after the keyspace changed under it.
+func (c *Cursor) sync() {
+	s := c.s
+	s.refresh()
+	if c.gen == s.tx.gen && c.writes == c.writeCount() {
+		return
+	}
+	c.build()
+	if c.cur == nil {
+		return
+	}
+	for _, x := range c.srcs {
+		x.seekGE(c.cur)
+		if !c.fwd && !(x.valid() && bytes.Equal(x.key(), c.cur)) {
+			if x.valid() {
+				x.prev()
+			} else {
+				x.last()
+			}
+		}
+	}
 }
 
 // First moves to the first key.
-func (c *Cursor) First() (key, value []byte) { return c.c.First() }
+func (c *Cursor) First() (key, value []byte) {
+	c.sync()
+	for _, x := range c.srcs {
+		x.first()
+	}
+	c.fwd = true
+	return c.settle()
+}
 
 // Last moves to the last key.
-func (c *Cursor) Last() (key, value []byte) { return c.c.Last() }
+func (c *Cursor) Last() (key, value []byte) {
+	c.sync()
+	for _, x := range c.srcs {
+		x.last()
+	}
+	c.fwd = false
+	return c.settle()
+}
 
 // Seek moves to key, or to the first key after it if it is absent.
-func (c *Cursor) Seek(key []byte) (k, value []byte) { return c.c.Seek(key) }
+func (c *Cursor) Seek(key []byte) (k, value []byte) {
+	c.sync()
+	for _, x := range c.srcs {
+		x.seekGE(key)
+	}
+	c.fwd = true
+	return c.settle()
+}
 
 // Next moves to the next key.
-func (c *Cursor) Next() (key, value []byte) { return c.c.Next() }
+func (c *Cursor) Next() (key, value []byte) {
+	if !c.positioned {
+		return c.First()
+	}
+	if c.cur == nil {
+		return nil, nil
+	}
+	c.sync()
+	for _, x := range c.srcs {
+		if !c.fwd {
+			x.seekGE(c.cur)
+		}
+		if x.valid() && bytes.Equal(x.key(), c.cur) {
+			x.next()
+		}
+	}
+	c.fwd = true
+	return c.settle()
+}
 
 // Prev moves to the previous key.
-func (c *Cursor) Prev() (key, value []byte) { return c.c.Prev() }
+func (c *Cursor) Prev() (key, value []byte) {
+	if !c.positioned {
+		return c.Last()
+	}
+	if c.cur == nil {
+		return nil, nil
+	}
+	c.sync()
+	for _, x := range c.srcs {
+		switch {
+		case c.fwd:
+			x.seekLT(c.cur)
+		case x.valid() && bytes.Equal(x.key(), c.cur):
+			x.prev()
+		}
+	}
+	c.fwd = false
+	return c.settle()
+}
+
+// settle moves to the nearest live key in the cursor's direction.
+func (c *Cursor) settle() (key, value []byte) {
+	c.positioned = true
+	c.writes = c.writeCount()
+	if len(c.srcs) == 1 {
+		// The common case, one source (the file, or one layer): no merge.
+		x := c.srcs[0]
+		for x.valid() {
+			if v, live := x.value(); live {
+				c.cur = x.key()
+				return c.cur, v
+			}
+			c.step(x)
+		}
+		c.cur = nil
+		return nil, nil
+	}
+	for {
+		var best []byte
+		bi := -1
+		for i, x := range c.srcs {
+			if !x.valid() {
+				continue
+			}
+			k := x.key()
+			if bi < 0 || (c.fwd && bytes.Compare(k, best) < 0) || (!c.fwd && bytes.Compare(k, best) > 0) {
+				best, bi = k, i
+			}
+		}
+		if bi < 0 {
+			c.cur = nil
+			return nil, nil
+		}
+		if v, live := c.srcs[bi].value(); live {
+			c.cur = best
+			return best, v
+		}
+		for _, x := range c.srcs {
+			if x.valid() && bytes.Equal(x.key(), best) {
+				c.step(x)
+			}
+		}
+	}
+}
+
+func (c *Cursor) step(x cursorSource) {
+	if c.fwd {
+		x.next()
+	} else {
+		x.prev()
+	}
+}
 
 // Delete removes the key the cursor is on.
 func (c *Cursor) Delete() error {
-	if c.s.tx.closed {
-		return ErrTxClosed
+	if c.cur == nil {
+		return nil
 	}
-	return mapErr("cursor delete in "+c.s.name, c.c.Delete())
+	return c.s.Delete(c.cur)
 }
+
+// treeSource is a memtable tree as a cursor source.
+type treeSource struct{ it memiter }
+
+func (t *treeSource) seekGE(k []byte)              { t.it.seekGE(k) }
+func (t *treeSource) seekLT(k []byte)              { t.it.seekLT(k) }
+func (t *treeSource) first()                       { t.it.first() }
+func (t *treeSource) last()                        { t.it.last() }
+func (t *treeSource) next()                        { t.it.next() }
+func (t *treeSource) prev()                        { t.it.prev() }
+func (t *treeSource) valid() bool                  { return t.it.valid() }
+func (t *treeSource) key() []byte                  { return t.it.key() }
+func (t *treeSource) value() (v []byte, live bool) { return t.it.value() }
+
+// bucketSource is the file's bucket as a cursor source.
+type bucketSource struct {
+	c    *bolt.Cursor
+	k, v []byte
+}
+
+func (b *bucketSource) seekGE(k []byte) { b.k, b.v = b.c.Seek(k) }
+func (b *bucketSource) seekLT(k []byte) {
+	if b.k, b.v = b.c.Seek(k); b.k == nil {
+		b.k, b.v = b.c.Last()
+	} else {
+		b.k, b.v = b.c.Prev()
+	}
+}
+func (b *bucketSource) first()                       { b.k, b.v = b.c.First() }
+func (b *bucketSource) last()                        { b.k, b.v = b.c.Last() }
+func (b *bucketSource) next()                        { b.k, b.v = b.c.Next() }
+func (b *bucketSource) prev()                        { b.k, b.v = b.c.Prev() }
+func (b *bucketSource) valid() bool                  { return b.k != nil }
+func (b *bucketSource) key() []byte                  { return b.k }
+func (b *bucketSource) value() (v []byte, live bool) { return b.v, true }

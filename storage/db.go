@@ -1,15 +1,23 @@
 package storage
 
 import (
+	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"cdcdb/pgerror"
 )
 
 // rootBucket holds every keyspace as a nested bucket, so the top level of the
-// file stays free for whatever a later format version needs.
+// file stays free for the write-ahead log and whatever a later format
+// version needs.
 var rootBucket = []byte("spaces")
 
 // Options configure Open.
@@ -23,85 +31,575 @@ type Options struct {
 	// ReadOnly opens the file shared and refuses write transactions. The file
 	// must exist and have been initialised by a writable Open.
 	ReadOnly bool
-	// MmapSize is the initial size of the file's memory map. A writer whose
-	// commit outgrows the map must remap, and remapping waits for every open
-	// read transaction; a map larger than the file avoids that wait. Zero means
+	// MmapSize is the initial size of the file's memory map. A commit that
+	// outgrows the map must remap, and remapping waits for every open read
+	// transaction; a map larger than the file avoids that wait. Zero means
 	// DefaultMmapSize. It reserves address space, not memory.
 	MmapSize int
+	// MemtableSize is how many bytes of changes the active memtable layer
+	// collects before it is frozen and checkpointed into the file's
+	// keyspaces. Zero means DefaultMemtableSize.
+	MemtableSize int64
+	// CheckpointAfterIdle freezes and checkpoints the active layer once no
+	// write transaction has committed for this long, so that an idle
+	// database has its changes in its keyspaces and little in memory. Zero
+	// means DefaultCheckpointAfterIdle.
+	CheckpointAfterIdle time.Duration
+
+	// checkpointChunk overrides defaultCheckpointChunk (tests).
+	checkpointChunk int
 }
 
-// DefaultMmapSize is the memory map reserved when Options.MmapSize is zero.
-const DefaultMmapSize = 1 << 30
+// Defaults of Options.
+const (
+	DefaultMmapSize            = 4 << 30
+	DefaultMemtableSize        = 64 << 20
+	DefaultCheckpointAfterIdle = time.Second
+)
+
+// maxFrozenLayers is how many frozen layers may wait for their checkpoint
+// before commits wait for the checkpointer to catch up.
+const maxFrozenLayers = 2
+
+// defaultCheckpointChunk is how many entries one checkpoint transaction
+// writes into the keyspaces: small enough that a commit waiting behind it is
+// not held up for long, large enough that its fsyncs are a small part of its
+// cost.
+const defaultCheckpointChunk = 8192
 
 // DB is an open database file. It is safe for concurrent use.
 type DB struct {
-	bolt *bolt.DB
-	path string
+	bolt      *bolt.DB
+	path      string
+	readOnly  bool
+	memtable  int64
+	idleAfter time.Duration
+	chunk     int
+
+	// writeSlot is the single writer's semaphore.
+	writeSlot chan struct{}
+	owners    atomic.Uint64
+
+	mu sync.Mutex
+	// changed is broadcast when the commit queue drains or a checkpoint
+	// finishes, for commits waiting on a full memtable and for Close.
+	changed *sync.Cond
+	// head is the newest committed state, durable or not: where the next
+	// write transaction starts.
+	head *view
+	// epoch changes when commits that were not yet durable are thrown away
+	// (a failed flush), so a writer that started from them cannot commit.
+	epoch uint64
+	queue []*pendingCommit
+	// failed is the error that stopped the file being written. Once set,
+	// write transactions are refused: after a failed fsync the state of the
+	// file on disk is unknown, so only a restart (and the log's replay) can
+	// be trusted.
+	failed     error
+	closing    bool
+	lastCommit time.Time
+
+	// durable is the newest state whose commits are all on disk: what read
+	// transactions see.
+	durable atomic.Pointer[view]
+
+	wake        chan struct{}
+	flusherDone chan struct{}
+	// hookBeginRead runs between the two halves of beginRead, and
+	// hookFlush in place of a flush's file transaction when it returns an
+	// error (tests).
+	hookBeginRead atomic.Pointer[func()]
+	hookFlush     atomic.Pointer[func() error]
+	// crashed makes the flusher stop where it is (tests: a crash).
+	crashed atomic.Bool
+	// Counters, for tests and statistics.
+	flushes, checkpoints, checkpointSteps atomic.Int64
+	closeOnce                             sync.Once
+	closeErr                              error
+}
+
+// pendingCommit is a commit in the queue, waiting for its log record to
+// reach the disk.
+type pendingCommit struct {
+	version uint64
+	record  []byte
+	view    *view
+	done    chan error
 }
 
 // Open opens the database file at path, creating and initialising it when it
-// does not exist (unless opts.ReadOnly).
+// does not exist (unless opts.ReadOnly), and replays its write-ahead log.
 func Open(path string, opts Options) (*DB, error) {
 	mmapSize := opts.MmapSize
 	if mmapSize == 0 {
 		mmapSize = DefaultMmapSize
 	}
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:         opts.Timeout,
-		NoSync:          opts.NoSync,
-		ReadOnly:        opts.ReadOnly,
-		NoFreelistSync:  false,
+		Timeout:  opts.Timeout,
+		NoSync:   opts.NoSync,
+		ReadOnly: opts.ReadOnly,
+		// The free list is rebuilt from the pages in use at open rather than
+		// written at every commit: the log makes commits frequent and small,
+		// and a large free list would be most of what each one writes.
+		NoFreelistSync:  true,
+		FreelistType:    bolt.FreelistMapType,
 		InitialMmapSize: mmapSize,
 	})
 	if err != nil {
 		return nil, mapErr(fmt.Sprintf("open %s", path), err)
 	}
-	db := &DB{bolt: bdb, path: path}
-	if opts.ReadOnly {
-		err = bdb.View(func(tx *bolt.Tx) error {
-			if tx.Bucket(rootBucket) == nil {
-				return fmt.Errorf("storage: open %s: not an initialised cdcdb file: %w", path, ErrCorrupt)
+	db := &DB{
+		bolt: bdb, path: path, readOnly: opts.ReadOnly,
+		memtable: opts.MemtableSize, idleAfter: opts.CheckpointAfterIdle, chunk: opts.checkpointChunk,
+		writeSlot: make(chan struct{}, 1),
+		wake:      make(chan struct{}, 1), flusherDone: make(chan struct{}),
+	}
+	if db.memtable <= 0 {
+		db.memtable = DefaultMemtableSize
+	}
+	if db.idleAfter <= 0 {
+		db.idleAfter = DefaultCheckpointAfterIdle
+	}
+	if db.chunk <= 0 {
+		db.chunk = defaultCheckpointChunk
+	}
+	db.changed = sync.NewCond(&db.mu)
+	if !opts.ReadOnly {
+		err = bdb.Update(func(tx *bolt.Tx) error {
+			for _, name := range [][]byte{rootBucket, walBucket, stateBucket} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
-	} else {
-		err = bdb.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucketIfNotExists(rootBucket)
-			return err
-		})
+	}
+	if err == nil {
+		err = db.recover()
 	}
 	if err != nil {
 		_ = bdb.Close()
-		return nil, err
+		return nil, mapErr(fmt.Sprintf("open %s", path), err)
+	}
+	if opts.ReadOnly {
+		close(db.flusherDone)
+	} else {
+		go db.flusher()
 	}
 	return db, nil
 }
 
-// Close closes the file. It waits for open transactions to end; calling it
-// again is harmless.
+// recover rebuilds the memtable from the log records the file's keyspaces
+// do not hold yet.
+func (db *DB) recover() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		if btx.Bucket(rootBucket) == nil {
+			return fmt.Errorf("storage: not an initialised cdcdb file: %w", ErrCorrupt)
+		}
+		complete := stateVersion(btx, stateComplete)
+		version := max(complete, stateVersion(btx, stateFileHigh))
+		base := &view{version: complete, layers: []*layer{newLayer(complete)}}
+		ws := newWriteSet(base, db.owners.Add(1))
+		if wal := btx.Bucket(walBucket); wal != nil {
+			c := wal.Cursor()
+			var rec []byte
+			var recVersion uint64
+			replay := func() error {
+				if rec == nil {
+					return nil
+				}
+				if err := replayRecord(ws, rec); err != nil {
+					return fmt.Errorf("replaying log record %d: %w", recVersion, err)
+				}
+				version = max(version, recVersion)
+				rec = nil
+				return nil
+			}
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				ver, err := versionOf(k)
+				if err != nil {
+					return err
+				}
+				if ver <= complete {
+					continue // already in the keyspaces
+				}
+				if ver != recVersion {
+					if err := replay(); err != nil {
+						return err
+					}
+					recVersion = ver
+				}
+				rec = append(rec, v...)
+			}
+			if err := replay(); err != nil {
+				return err
+			}
+		}
+		layers := []*layer{newLayer(version)}
+		if len(ws.touched) > 0 {
+			// What the log held is frozen at once, to be checkpointed.
+			layers = append(layers, ws.publish(version))
+		}
+		v := &view{version: version, layers: layers}
+		db.head = v
+		db.durable.Store(v)
+		return nil
+	})
+}
+
+func stateVersion(btx *bolt.Tx, key []byte) uint64 {
+	b := btx.Bucket(stateBucket)
+	if b == nil {
+		return 0
+	}
+	if v := b.Get(key); len(v) == 8 {
+		return binary.BigEndian.Uint64(v)
+	}
+	return 0
+}
+
+func putStateVersion(b *bolt.Bucket, key []byte, v uint64) error {
+	return b.Put(key, binary.BigEndian.AppendUint64(nil, v))
+}
+
+// Close makes every committed change part of the file's keyspaces (so the
+// next Open replays nothing) and closes the file. It waits for the open write
+// transaction and for read transactions to end; calling it again is
+// harmless.
 func (db *DB) Close() error {
-	return mapErr("close", db.bolt.Close())
+	db.closeOnce.Do(func() {
+		if !db.readOnly {
+			db.writeSlot <- struct{}{} // no writer from now on
+			db.mu.Lock()
+			db.closing = true
+			db.mu.Unlock()
+			db.signal()
+			<-db.flusherDone
+		}
+		db.closeErr = mapErr("close", db.bolt.Close())
+		if db.closeErr == nil && !db.readOnly {
+			db.mu.Lock()
+			db.closeErr = db.failed
+			db.mu.Unlock()
+		}
+	})
+	return db.closeErr
 }
 
 // Path returns the file's path as given to Open.
 func (db *DB) Path() string { return db.path }
 
-// Begin starts a transaction. A read transaction is a consistent snapshot of
-// the last committed state. Only one write transaction exists at a time:
-// Begin(true) blocks until the current writer commits or rolls back. Every Tx
-// must end with Commit or Rollback; an open read Tx holds its snapshot's pages
-// and so keeps the file from reusing them.
+// Begin starts a transaction; see BeginContext.
 func (db *DB) Begin(writable bool) (*Tx, error) {
-	btx, err := db.bolt.Begin(writable)
+	return db.BeginContext(context.Background(), writable)
+}
+
+// BeginContext starts a transaction. A read transaction is a consistent
+// snapshot of the last durable state. Only one write transaction exists at a
+// time: a writable BeginContext waits until the current writer commits or
+// rolls back, or until ctx ends (its error is then returned). Every Tx must
+// end with Commit or Rollback.
+func (db *DB) BeginContext(ctx context.Context, writable bool) (*Tx, error) {
+	if !writable {
+		return db.beginRead()
+	}
+	if db.readOnly {
+		return nil, fmt.Errorf("storage: begin: %w", ErrDatabaseReadOnly)
+	}
+	select {
+	case db.writeSlot <- struct{}{}:
+	default:
+		select {
+		case db.writeSlot <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	db.mu.Lock()
+	v, epoch, failed, closing := db.head, db.epoch, db.failed, db.closing
+	db.mu.Unlock()
+	if failed != nil || closing {
+		db.releaseWriter()
+		if failed != nil {
+			return nil, failedError(failed)
+		}
+		return nil, fmt.Errorf("storage: begin: database is closed: %w", ErrTxClosed)
+	}
+	btx, err := db.bolt.Begin(false)
 	if err != nil {
+		db.releaseWriter()
 		return nil, mapErr("begin", err)
 	}
-	root := btx.Bucket(rootBucket)
-	if root == nil {
+	tx := newTx(db, v, btx, true)
+	tx.epoch = epoch
+	tx.ws = newWriteSet(v, db.owners.Add(1))
+	return tx, nil
+}
+
+// beginRead pairs the durable view with a snapshot of the file that holds
+// nothing newer than it. A checkpoint writes a layer into the file only once
+// the layer is durable, so the pair fails to match only when a checkpoint
+// (or flush) landed between reading the view and opening the snapshot; the
+// next attempt then sees the newer view.
+func (db *DB) beginRead() (*Tx, error) {
+	for {
+		v := db.durable.Load()
+		if hook := db.hookBeginRead.Load(); hook != nil {
+			(*hook)()
+		}
+		btx, err := db.bolt.Begin(false)
+		if err != nil {
+			return nil, mapErr("begin", err)
+		}
+		if stateVersion(btx, stateFileHigh) <= v.version {
+			return newTx(db, v, btx, false), nil
+		}
 		_ = btx.Rollback()
-		return nil, fmt.Errorf("storage: root bucket missing: %w", ErrCorrupt)
+		runtime.Gosched()
 	}
-	return &Tx{tx: btx, root: root}, nil
+}
+
+func (db *DB) releaseWriter() { <-db.writeSlot }
+
+func (db *DB) signal() {
+	select {
+	case db.wake <- struct{}{}:
+	default:
+	}
+}
+
+func failedError(err error) error {
+	return pgerror.New(pgerror.IOError, "the database file could not be written, so no further changes are accepted until the server restarts: %v", err)
+}
+
+// commit publishes tx's changes as the new head, queues its log record and
+// lets the next writer start; it returns once the record is on disk. Commits
+// queued while the flusher writes the previous batch share the next flush
+// (group commit).
+func (db *DB) commit(tx *Tx) error {
+	record := tx.rec.encode()
+	db.mu.Lock()
+	for db.epoch == tx.epoch && db.failed == nil && db.memtableFull() {
+		db.changed.Wait()
+	}
+	if db.epoch != tx.epoch || db.failed != nil {
+		err := db.failed
+		db.mu.Unlock()
+		db.releaseWriter()
+		if err == nil {
+			err = errors.New("an earlier commit it depended on failed")
+		}
+		return failedError(err)
+	}
+	version := db.head.version + 1
+	active := tx.ws.publish(version)
+	layers := make([]*layer, 0, len(db.head.layers)+1)
+	if active.ar.size.Load() >= db.memtable {
+		layers = append(layers, newLayer(version))
+	}
+	layers = append(layers, active)
+	layers = append(layers, db.head.layers[1:]...)
+	v := &view{version: version, layers: layers}
+	db.head = v
+	pc := &pendingCommit{version: version, record: record, view: v, done: make(chan error, 1)}
+	db.queue = append(db.queue, pc)
+	db.lastCommit = time.Now()
+	db.mu.Unlock()
+	db.releaseWriter()
+	db.signal()
+	if err := <-pc.done; err != nil {
+		return failedError(err)
+	}
+	return nil
+}
+
+// memtableFull reports whether the active layer is due to be frozen while as
+// many frozen layers as allowed are still waiting for their checkpoint.
+func (db *DB) memtableFull() bool {
+	h := db.head
+	return h.layers[0].ar.size.Load() >= db.memtable && len(h.layers)-1 >= maxFrozenLayers
+}
+
+// flusher writes queued log records to disk, then, while no commit waits,
+// checkpoints frozen layers into the keyspaces, one bounded transaction at a
+// time. It is the only goroutine that writes the file.
+func (db *DB) flusher() {
+	defer close(db.flusherDone)
+	tick := time.NewTicker(db.idleAfter / 4)
+	defer tick.Stop()
+	var run *checkpointRun
+	for {
+		db.mu.Lock()
+		batch := db.queue
+		db.queue = nil
+		closing, failed := db.closing, db.failed
+		db.mu.Unlock()
+		if failed != nil {
+			db.failQueued(failed)
+			if closing {
+				return
+			}
+			select {
+			case <-db.wake:
+			case <-tick.C:
+			}
+			continue
+		}
+		if db.crashed.Load() {
+			db.failQueued(errors.New("crashed"))
+			return
+		}
+		if len(batch) > 0 {
+			db.flush(batch)
+			continue
+		}
+		if run == nil {
+			if l := db.nextCheckpoint(); l != nil {
+				run = newCheckpointRun(l)
+			}
+		}
+		if run != nil {
+			finished, err := db.checkpointStep(run)
+			if err != nil {
+				db.fail(err)
+				run = nil
+				continue
+			}
+			if finished {
+				db.finishCheckpoint(run.l)
+				run = nil
+			}
+			continue
+		}
+		if closing {
+			if db.freeze(true) {
+				continue // checkpoint what was left, then stop
+			}
+			return
+		}
+		select {
+		case <-db.wake:
+		case <-tick.C:
+			db.freeze(false)
+		}
+	}
+}
+
+// flush makes a batch of commits durable and answers their writers.
+func (db *DB) flush(batch []*pendingCommit) {
+	var err error
+	if hook := db.hookFlush.Load(); hook != nil {
+		err = (*hook)()
+	}
+	if err == nil {
+		err = db.writeRecords(batch)
+	}
+	db.flushes.Add(1)
+	if err != nil {
+		db.fail(err)
+	} else {
+		db.mu.Lock()
+		db.durable.Store(batch[len(batch)-1].view.without())
+		db.changed.Broadcast()
+		db.mu.Unlock()
+	}
+	for _, pc := range batch {
+		pc.done <- err
+	}
+}
+
+func (db *DB) writeRecords(batch []*pendingCommit) error {
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		wal := btx.Bucket(walBucket)
+		for _, pc := range batch {
+			rec := pc.record
+			for part := uint32(0); ; part++ {
+				n := min(len(rec), walPartSize)
+				if err := wal.Put(walKey(pc.version, part), rec[:n]); err != nil {
+					return err
+				}
+				rec = rec[n:]
+				if len(rec) == 0 {
+					break
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// fail records a write error of the file: commits not yet durable are
+// thrown away (their writers get the error) and no more are accepted.
+func (db *DB) fail(err error) {
+	db.mu.Lock()
+	if db.failed == nil {
+		db.failed = fmt.Errorf("storage: %w", err)
+	}
+	db.epoch++
+	db.head = db.durable.Load()
+	db.changed.Broadcast()
+	db.mu.Unlock()
+	db.failQueued(err)
+}
+
+func (db *DB) failQueued(err error) {
+	db.mu.Lock()
+	q := db.queue
+	db.queue = nil
+	db.mu.Unlock()
+	for _, pc := range q {
+		pc.done <- err
+	}
+}
+
+// freeze moves a non-empty active layer to the frozen ones, to be
+// checkpointed. Unless the caller has excluded writers (force, from Close),
+// it only does so when no write transaction is open and none committed
+// for a while: a writer's changes are built on the active layer.
+func (db *DB) freeze(force bool) bool {
+	if !force {
+		select {
+		case db.writeSlot <- struct{}{}:
+			defer db.releaseWriter()
+		default:
+			return false
+		}
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	h := db.head
+	if h.layers[0].empty() || (!force && time.Since(db.lastCommit) < db.idleAfter) {
+		return false
+	}
+	layers := append([]*layer{newLayer(h.version)}, h.layers...)
+	db.head = &view{version: h.version, layers: layers}
+	return true
+}
+
+// nextCheckpoint returns the oldest frozen layer once it is durable.
+func (db *DB) nextCheckpoint() *layer {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	h := db.head
+	if len(h.layers) < 2 {
+		return nil
+	}
+	l := h.layers[len(h.layers)-1]
+	if l.hi > db.durable.Load().version {
+		return nil
+	}
+	return l
+}
+
+// finishCheckpoint drops a layer the file now holds from the views.
+func (db *DB) finishCheckpoint(l *layer) {
+	db.checkpoints.Add(1)
+	l.done.Store(true)
+	db.mu.Lock()
+	db.head = db.head.without()
+	db.durable.Store(db.durable.Load().without())
+	db.changed.Broadcast()
+	db.mu.Unlock()
 }
 
 // View runs fn in a read transaction and rolls it back afterwards.

@@ -1,6 +1,6 @@
-// Package storage owns cdcdb's one bbolt file: keyspaces (one bbolt bucket
-// each, nested under a single root bucket), transactions, the order-preserving
-// key encoding and the row codec.
+// Package storage owns cdcdb's one bbolt file: keyspaces, transactions, the
+// write-ahead log and memtable in front of them, the order-preserving key
+// encoding and the row codec.
 //
 // It is the only package that imports bbolt. It knows nothing of SQL, tables or
 // catalogs: the layers above decide which keyspaces exist and what their keys
@@ -12,21 +12,47 @@
 // visible to others only when Commit returns. Rollback discards everything the
 // Tx did, so a failed statement leaves nothing behind.
 //
-// Lifetimes, as in bbolt: byte slices returned by Get and by cursors point into
-// the memory-mapped file and are valid only until the Tx ends; copy them (or
-// decode them with DecodeRow/DecodeKey, which copy) to keep them. Put copies its
-// arguments, so callers may reuse their buffers.
+// # Write-ahead log, memtable, checkpoints
 //
-// Concurrency, as in bbolt: any number of read transactions run at once with
-// one write transaction. Begin(true) blocks while another write transaction is
-// open. A commit that grows the file past its memory map (Options.MmapSize,
-// 1 GiB by default) must remap it and waits for every open read transaction
-// to end, so a goroutine should not hold a read transaction open while it
-// commits a write transaction, and long-lived readers delay such a commit.
-// A Tx must not be used from several goroutines at once.
+// Writing every commit's changes into bbolt's B+trees would rewrite, for each
+// changed key, the page it is on and every page above it, and random keys
+// touch a different page each: a batch of a thousand change events rewrote
+// megabytes. So a commit writes only a log record of its changes (bucket
+// "wal", appended in version order) and keeps the changes themselves in
+// memory, in layers of persistent B+trees (memtree.go) on top of the file's
+// keyspaces. A read looks in the newest layer first, then older ones, then
+// the file; the first that has a key decides its value, a tombstone hiding
+// it. When the active layer has collected MemtableSize bytes (or the
+// database has been idle for a while) it is frozen, and the flusher writes it
+// into the keyspaces in chunks, sorted, so each page is rewritten once for
+// all the layer's changes to it; its last chunk deletes the log records it
+// made redundant. After a crash, Open replays the records the keyspaces do
+// not hold yet. See checkpoint.go for why a crash part-way through a
+// checkpoint is harmless.
 //
-// Durability: Commit fsyncs the file before returning unless the DB was opened
-// with Options.NoSync (meant for tests).
+// Durability and group commit: Commit queues its record, lets the next
+// writer start, and returns once a flusher goroutine has written the record
+// in a bbolt transaction (fsynced unless Options.NoSync); every commit queued
+// meanwhile shares that transaction. Readers see only durable commits (the
+// durable view); the writer builds on the newest, durable or not (the head).
+// A failed flush fails its commits and every later one, and the database then
+// accepts no more writes (after a failed fsync the file on disk can only be
+// trusted again once a restart has replayed the log).
+//
+// Keyspaces are created and dropped like any other change: a layer records
+// the creation or drop, which hides whatever the file holds under that name,
+// and the checkpoint creates or deletes the bucket.
+//
+// Lifetimes: byte slices returned by Get and by cursors are valid only until
+// the Tx ends; copy them (or decode them with DecodeRow/DecodeKey, which copy)
+// to keep them. Put copies its arguments, so callers may reuse their buffers.
+//
+// Concurrency: any number of read transactions run at once with one write
+// transaction; BeginContext(ctx, true) waits for the current writer to
+// commit or roll back, or for ctx to end. A bbolt commit that grows the file
+// past its memory map (Options.MmapSize) must remap it and waits for every
+// open read transaction, so long-lived readers can delay checkpoints and
+// flushes. A Tx must not be used from several goroutines at once.
 //
 // Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
 // of two encodings agrees with types.Compare of the values (reversed for

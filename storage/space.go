@@ -7,35 +7,86 @@ import (
 )
 
 // Space is a keyspace: a sorted map from byte keys to byte values, valid for
-// the life of the Tx that returned it.
+// the life of the Tx that returned it. What it reads is the transaction's
+// own changes (a writer's), then the memtable layers of its view, newest
+// first, then the file's bucket; the first of them that has a key decides
+// its value (a tombstone: no value).
 type Space struct {
 	tx   *Tx
-	b    *bolt.Bucket
 	name string
+	gen  uint64
+	// Sources, newest first: memtable trees (the writer's own first, even
+	// when still empty), then the bucket (nil when a layer created or
+	// dropped the keyspace, or the file has none).
+	trees  []*memtree
+	bucket *bolt.Bucket
+	exists bool
+	src    spaceSources
+	// mine is the writer's own state of the keyspace, once it changed it.
+	mine *spaceState
+}
+
+func (s *Space) resolve() {
+	tx := s.tx
+	s.gen = tx.gen
+	s.mine = nil
+	if tx.ws != nil {
+		s.mine = tx.ws.touched[s.name]
+	}
+	s.src = resolveSpace(tx.states(s.name))
+	s.trees = s.src.trees
+	if s.mine != nil && s.mine.tree != nil && s.mine.tree.count == 0 {
+		// resolveSpace leaves out empty trees; the writer's own one fills
+		// up as it writes, so it is a source from the start.
+		s.trees = append([]*memtree{s.mine.tree}, s.trees...)
+	}
+	s.bucket = nil
+	if s.src.file {
+		if tx.root != nil {
+			s.bucket = tx.root.Bucket([]byte(s.name))
+		}
+		s.exists = s.bucket != nil
+	} else {
+		s.exists = s.src.exists
+	}
+}
+
+// refresh resolves the sources again if they may have changed.
+func (s *Space) refresh() {
+	if s.gen != s.tx.gen {
+		s.resolve()
+	}
 }
 
 // Name returns the keyspace's name.
 func (s *Space) Name() string { return s.name }
 
 // Get returns the value stored under key, or nil if there is none. The slice
-// points into the database file: it is valid only until the Tx ends and must
-// not be modified.
+// is valid only until the Tx ends and must not be modified.
 func (s *Space) Get(key []byte) []byte {
 	if s.tx.closed {
 		return nil
 	}
-	return s.b.Get(key)
+	s.refresh()
+	for _, t := range s.trees {
+		slabs := t.ar.slabs()
+		if e, ok := t.get(slabs, key); ok {
+			v, _ := entryValue(slabs, e)
+			return v
+		}
+	}
+	if s.bucket != nil {
+		return s.bucket.Get(key)
+	}
+	return nil
 }
 
 // Put stores value under key, replacing any previous value. It copies key and
 // value, so the caller may reuse both buffers at once. A nil value is stored
 // as an empty value.
 func (s *Space) Put(key, value []byte) error {
-	if s.tx.closed {
-		return ErrTxClosed
-	}
-	if !s.tx.tx.Writable() {
-		return ErrTxNotWritable
+	if err := s.tx.checkWrite(); err != nil {
+		return err
 	}
 	if len(key) == 0 {
 		return ErrKeyRequired
@@ -46,53 +97,105 @@ func (s *Space) Put(key, value []byte) error {
 	if len(value) > MaxValueSize {
 		return ErrValueTooLarge
 	}
-	// One allocation for both: bbolt keeps referring to them until commit.
-	buf := make([]byte, len(key)+len(value))
-	copy(buf, key)
-	copy(buf[len(key):], value)
-	return mapErr(fmt.Sprintf("put in %q", s.name), s.b.Put(buf[:len(key):len(key)], buf[len(key):]))
+	if !s.live() {
+		return fmt.Errorf("storage: put in %q: %w", s.name, ErrSpaceNotFound)
+	}
+	s.tx.touch(s.name)
+	s.tx.ws.put(s.name, key, value)
+	s.tx.rec.put(s.name, key, value)
+	return nil
 }
 
 // Delete removes key. Deleting an absent key is not an error.
 func (s *Space) Delete(key []byte) error {
-	if s.tx.closed {
-		return ErrTxClosed
+	if err := s.tx.checkWrite(); err != nil {
+		return err
 	}
-	return mapErr(fmt.Sprintf("delete in %q", s.name), s.b.Delete(key))
+	if !s.live() {
+		return fmt.Errorf("storage: delete in %q: %w", s.name, ErrSpaceNotFound)
+	}
+	if s.Get(key) == nil {
+		return nil // nothing to hide: no tombstone needed
+	}
+	s.tx.touch(s.name)
+	s.tx.ws.delete(s.name, key)
+	s.tx.rec.delete(s.name, key)
+	return nil
+}
+
+// live reports whether the keyspace still exists in its transaction.
+func (s *Space) live() bool {
+	s.refresh()
+	return s.exists
 }
 
 // NextSequence increments and returns the keyspace's sequence counter, which
 // starts at 0 (so the first call returns 1). The increment is part of the Tx:
 // a rollback undoes it.
 func (s *Space) NextSequence() (uint64, error) {
-	if s.tx.closed {
-		return 0, ErrTxClosed
+	if err := s.tx.checkWrite(); err != nil {
+		return 0, err
 	}
-	n, err := s.b.NextSequence()
-	return n, mapErr(fmt.Sprintf("next sequence of %q", s.name), err)
+	n := s.Sequence() + 1
+	return n, s.SetSequence(n)
 }
 
 // Sequence returns the keyspace's sequence counter without changing it.
-func (s *Space) Sequence() uint64 { return s.b.Sequence() }
+func (s *Space) Sequence() uint64 {
+	if s.tx.closed {
+		return 0
+	}
+	s.refresh()
+	if s.mine != nil && s.mine.hasSeq {
+		return s.mine.seq
+	}
+	if s.src.seqKnown {
+		return s.src.seq
+	}
+	if s.bucket != nil {
+		return s.bucket.Sequence()
+	}
+	return 0
+}
 
 // SetSequence sets the keyspace's sequence counter.
 func (s *Space) SetSequence(v uint64) error {
-	if s.tx.closed {
-		return ErrTxClosed
+	if err := s.tx.checkWrite(); err != nil {
+		return err
 	}
-	return mapErr(fmt.Sprintf("set sequence of %q", s.name), s.b.SetSequence(v))
+	if !s.live() {
+		return fmt.Errorf("storage: set sequence of %q: %w", s.name, ErrSpaceNotFound)
+	}
+	s.tx.touch(s.name)
+	s.tx.ws.setSequence(s.name, v)
+	s.tx.rec.setSequence(s.name, v)
+	return nil
 }
 
-// Count returns the number of keys. It walks the keyspace's pages, so it costs
-// time proportional to the keyspace's size.
+// Count returns the number of keys. It visits every key unless they are all
+// in the file, so it costs time proportional to the keyspace's size.
 func (s *Space) Count() int {
 	if s.tx.closed {
 		return 0
 	}
-	return s.b.Stats().KeyN
+	s.refresh()
+	if len(s.trees) == 0 {
+		if s.bucket == nil {
+			return 0
+		}
+		return s.bucket.Stats().KeyN
+	}
+	n := 0
+	c := s.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		n++
+	}
+	return n
 }
 
 // Cursor returns a cursor over the keyspace, valid until the Tx ends.
 func (s *Space) Cursor() *Cursor {
-	return &Cursor{c: s.b.Cursor(), s: s}
+	c := &Cursor{s: s}
+	c.build()
+	return c
 }

@@ -3,31 +3,58 @@ package storage
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// Tx is a transaction. It is not safe for concurrent use.
+// Tx is a transaction: a view of the memtable layers over a read snapshot of
+// the file, plus, for the writer, its own changes. It is not safe for
+// concurrent use.
 type Tx struct {
-	tx     *bolt.Tx
-	root   *bolt.Bucket
-	closed bool
+	db       *DB
+	writable bool
+	closed   bool
+	view     *view
+	btx      *bolt.Tx
+	root     *bolt.Bucket
+	// The writer's changes: in memory (ws) and as its log record (rec).
+	epoch uint64
+	ws    *writeSet
+	rec   walRecord
+	// gen changes whenever a keyspace's sources change (the writer's first
+	// change to it, its creation or drop), so Spaces and Cursors resolve
+	// them again.
+	gen    uint64
+	spaces map[string]*Space
+}
+
+func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
+	return &Tx{db: db, writable: writable, view: v, btx: btx, root: btx.Bucket(rootBucket), spaces: map[string]*Space{}}
 }
 
 // Writable reports whether tx is a write transaction.
-func (tx *Tx) Writable() bool { return tx.tx.Writable() }
+func (tx *Tx) Writable() bool { return tx.writable }
 
 // Commit makes a write transaction's changes durable and visible, or ends a
-// read transaction. On error the transaction has been rolled back.
+// read transaction. It returns once the changes are on disk; the next write
+// transaction may start as soon as they are queued, and a batch of commits
+// queued together shares one flush. On error nothing of the transaction is
+// kept.
 func (tx *Tx) Commit() error {
 	if tx.closed {
 		return ErrTxClosed
 	}
 	tx.closed = true
-	if !tx.tx.Writable() {
-		return mapErr("commit", tx.tx.Rollback())
+	tx.releaseFile()
+	if !tx.writable {
+		return nil
 	}
-	return mapErr("commit", tx.tx.Commit())
+	if tx.rec.empty() {
+		tx.db.releaseWriter()
+		return nil
+	}
+	return tx.db.commit(tx)
 }
 
 // Rollback discards everything the transaction did. After Commit or a previous
@@ -37,23 +64,39 @@ func (tx *Tx) Rollback() error {
 		return nil
 	}
 	tx.closed = true
-	return mapErr("rollback", tx.tx.Rollback())
+	tx.releaseFile()
+	if tx.writable {
+		tx.db.releaseWriter()
+	}
+	return nil
+}
+
+// releaseFile ends the transaction's snapshot of the file: a commit must
+// not hold one while it waits, since a checkpoint that grows the file's map
+// waits for every snapshot to end.
+func (tx *Tx) releaseFile() {
+	if tx.btx != nil {
+		_ = tx.btx.Rollback()
+		tx.btx, tx.root = nil, nil
+	}
 }
 
 // CreateSpace creates an empty keyspace. It fails with ErrSpaceExists if the
 // name is taken, and with ErrTxNotWritable in a read transaction.
 func (tx *Tx) CreateSpace(name string) (*Space, error) {
-	if tx.closed {
-		return nil, ErrTxClosed
+	if err := tx.checkWrite(); err != nil {
+		return nil, err
 	}
 	if name == "" {
 		return nil, fmt.Errorf("storage: create keyspace: empty name: %w", ErrKeyRequired)
 	}
-	b, err := tx.root.CreateBucket([]byte(name))
-	if err != nil {
-		return nil, mapErr(fmt.Sprintf("create keyspace %q", name), err)
+	if tx.Space(name) != nil {
+		return nil, fmt.Errorf("storage: create keyspace %q: %w", name, ErrSpaceExists)
 	}
-	return &Space{tx: tx, b: b, name: name}, nil
+	tx.ws.create(name)
+	tx.rec.create(name)
+	tx.gen++
+	return tx.Space(name), nil
 }
 
 // Space returns the named keyspace, or nil if there is none.
@@ -61,23 +104,33 @@ func (tx *Tx) Space(name string) *Space {
 	if tx.closed || name == "" {
 		return nil
 	}
-	b := tx.root.Bucket([]byte(name))
-	if b == nil {
+	s, ok := tx.spaces[name]
+	if !ok {
+		s = &Space{tx: tx, name: name}
+		s.resolve()
+		tx.spaces[name] = s
+	} else {
+		s.refresh()
+	}
+	if !s.exists {
 		return nil
 	}
-	return &Space{tx: tx, b: b, name: name}
+	return s
 }
 
 // DropSpace deletes a keyspace and everything in it. It fails with
 // ErrSpaceNotFound if there is none.
 func (tx *Tx) DropSpace(name string) error {
-	if tx.closed {
-		return ErrTxClosed
+	if err := tx.checkWrite(); err != nil {
+		return err
 	}
-	if name == "" {
-		return fmt.Errorf("storage: drop keyspace: empty name: %w", ErrSpaceNotFound)
+	if name == "" || tx.Space(name) == nil {
+		return fmt.Errorf("storage: drop keyspace %q: %w", name, ErrSpaceNotFound)
 	}
-	return mapErr(fmt.Sprintf("drop keyspace %q", name), tx.root.DeleteBucket([]byte(name)))
+	tx.ws.drop(name)
+	tx.rec.drop(name)
+	tx.gen++
+	return nil
 }
 
 // Spaces returns the names of the keyspaces that start with prefix, sorted
@@ -86,11 +139,58 @@ func (tx *Tx) Spaces(prefix string) []string {
 	if tx.closed {
 		return nil
 	}
-	var names []string
+	seen := map[string]bool{}
 	p := []byte(prefix)
 	c := tx.root.Cursor()
 	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
-		names = append(names, string(k))
+		seen[string(k)] = true
 	}
+	note := func(name string, _ *spaceState) {
+		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
+			seen[name] = true
+		}
+	}
+	for _, l := range tx.view.layers {
+		l.spaces.each(note)
+	}
+	if tx.ws != nil {
+		for name, st := range tx.ws.touched {
+			note(name, st)
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for name := range seen {
+		if tx.Space(name) != nil {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
 	return names
+}
+
+func (tx *Tx) checkWrite() error {
+	if tx.closed {
+		return ErrTxClosed
+	}
+	if !tx.writable {
+		return ErrTxNotWritable
+	}
+	return nil
+}
+
+// states lists what the transaction knows of a keyspace beyond the file,
+// newest first.
+func (tx *Tx) states(name string) []*spaceState {
+	if tx.ws != nil {
+		return tx.ws.states(name)
+	}
+	return viewStates(tx.view, name)
+}
+
+// touch makes the writer's own state of a keyspace, for a change.
+func (tx *Tx) touch(name string) {
+	if _, ok := tx.ws.touched[name]; !ok {
+		tx.ws.state(name)
+		tx.gen++
+	}
 }

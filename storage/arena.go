@@ -1,0 +1,81 @@
+package storage
+
+import "sync/atomic"
+
+// An arena holds the key and value bytes of one memtable layer, appended and
+// never changed or freed until the whole layer is dropped after its
+// checkpoint. Entries refer to their bytes by slab number and offset instead
+// of by slice, so a memtable's nodes hold no pointers into the heap and the
+// garbage collector never has to scan them.
+//
+// Concurrency: one writer appends while any number of readers read bytes
+// that were appended before the snapshot they hold was published (the
+// atomic publication of that snapshot orders the appends before the reads).
+// A reader never reads past what its snapshot's entries reference, so the
+// writer's later appends, even into the same slab, touch bytes no reader is
+// reading.
+type arena struct {
+	// dir lists the slabs; the writer replaces it with a longer copy when it
+	// adds one, so readers may index whatever directory they load.
+	dir atomic.Pointer[[][]byte]
+	// used is how much of the last slab is taken (writer only).
+	used int
+	// size counts every byte appended, garbage included: what the layer
+	// costs in memory, which is what decides when it is frozen.
+	size atomic.Int64
+}
+
+const (
+	slabSize = 1 << 20
+	// Entries larger than this get a slab of their own rather than wasting
+	// the tail of a shared one.
+	largeEntry = slabSize / 4
+)
+
+func newArena() *arena {
+	a := &arena{}
+	a.dir.Store(&[][]byte{})
+	return a
+}
+
+// alloc reserves n bytes and returns where they are and the slice to fill.
+func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
+	dir := *a.dir.Load()
+	if n > largeEntry {
+		b := make([]byte, n)
+		a.addSlab(dir, b)
+		a.size.Add(int64(n))
+		// The dedicated slab is last now; shared allocations go on in a
+		// fresh slab after it (the previous one's tail is given up).
+		a.used = slabSize
+		return uint32(len(dir)), 0, b
+	}
+	if len(dir) == 0 || a.used+n > len(dir[len(dir)-1]) {
+		dir = a.addSlab(dir, make([]byte, slabSize))
+		a.used = 0
+	}
+	slab = uint32(len(dir) - 1)
+	off = uint32(a.used)
+	a.used += n
+	a.size.Add(int64(n))
+	return slab, off, dir[slab][off : int(off)+n : int(off)+n]
+}
+
+func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {
+	var next [][]byte
+	if len(dir) < cap(dir) {
+		// Room in place: readers holding the old header never look at the
+		// new element, so it can be written and published as a longer view
+		// of the same array.
+		next = append(dir, b)
+	} else {
+		next = make([][]byte, len(dir)+1, 2*len(dir)+4)
+		copy(next, dir)
+		next[len(dir)] = b
+	}
+	a.dir.Store(&next)
+	return next
+}
+
+// slabs returns the current directory, for a run of lookups.
+func (a *arena) slabs() [][]byte { return *a.dir.Load() }

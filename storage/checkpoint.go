@@ -1,0 +1,146 @@
+package storage
+
+import (
+	"bytes"
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A checkpoint writes one frozen layer into the file's keyspaces, keyspace
+// by keyspace in key order, in transactions of at most defaultCheckpointChunk
+// entries, and in its last transaction deletes the log records the layer
+// came from. Until then those records stay, so a crash part-way replays the
+// layer into memory again, where it hides whatever part of it had reached
+// the keyspaces: the layer's entries are the newest values of their keys as
+// of its last version, so writing them twice changes nothing.
+//
+// The first transaction records the layer's last version as the file's
+// highest (stateFileHigh) and the last one the version the file is complete
+// up to (stateComplete); readers use the first to tell a snapshot of the file
+// that is newer than the view they hold.
+type checkpointRun struct {
+	l     *layer
+	names []string
+	// Where the next transaction starts: keyspace names[si], after key
+	// after (nil: from its start); begun says whether that keyspace's
+	// creation or drop has been written.
+	si      int
+	after   []byte
+	begun   bool
+	started bool
+}
+
+func newCheckpointRun(l *layer) *checkpointRun {
+	var names []string
+	l.spaces.each(func(name string, _ *spaceState) { names = append(names, name) })
+	slices.Sort(names)
+	return &checkpointRun{l: l, names: names}
+}
+
+// checkpointStep runs the next transaction of a checkpoint and reports
+// whether it was the last.
+func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
+	saved := *run
+	db.checkpointSteps.Add(1)
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
+		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
+		if !run.started {
+			if err := putStateVersion(state, stateFileHigh, run.l.hi); err != nil {
+				return err
+			}
+			run.started = true
+		}
+		budget := db.chunk
+		for budget > 0 && run.si < len(run.names) {
+			name := run.names[run.si]
+			st := run.l.spaces.get(name)
+			if !run.begun {
+				if st.reset {
+					if root.Bucket([]byte(name)) != nil {
+						if err := root.DeleteBucket([]byte(name)); err != nil {
+							return err
+						}
+					}
+					if st.exists {
+						if _, err := root.CreateBucket([]byte(name)); err != nil {
+							return err
+						}
+					}
+				}
+				run.begun = true
+			}
+			b := root.Bucket([]byte(name))
+			if st.tree != nil && st.tree.count > 0 {
+				if b == nil {
+					return corrupt("checkpoint: keyspace %q has changes but no bucket", name)
+				}
+				it := memiter{t: st.tree}
+				if run.after == nil {
+					it.first()
+				} else if it.seekGE(run.after); it.valid() && bytes.Equal(it.key(), run.after) {
+					it.next()
+				}
+				// The arena's bytes outlive the transaction, so bbolt may
+				// keep referring to them until it commits.
+				for ; it.valid() && budget > 0; it.next() {
+					k := it.key()
+					if v, live := it.value(); live {
+						if err := b.Put(k, v); err != nil {
+							return err
+						}
+					} else if err := b.Delete(k); err != nil {
+						return err
+					}
+					run.after = k
+					budget--
+				}
+				if it.valid() {
+					break // out of budget within this keyspace
+				}
+			}
+			if st.hasSeq && b != nil {
+				if err := b.SetSequence(st.seq); err != nil {
+					return err
+				}
+			}
+			run.si++
+			run.begun, run.after = false, nil
+		}
+		if run.si < len(run.names) {
+			return nil
+		}
+		finished = true
+		if err := putStateVersion(state, stateComplete, run.l.hi); err != nil {
+			return err
+		}
+		return deleteRecordsThrough(btx.Bucket(walBucket), run.l.hi)
+	})
+	if err != nil {
+		*run = saved
+		return false, err
+	}
+	return finished, nil
+}
+
+// deleteRecordsThrough removes the log records of versions <= hi.
+func deleteRecordsThrough(wal *bolt.Bucket, hi uint64) error {
+	var doomed [][]byte
+	c := wal.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		v, err := versionOf(k)
+		if err != nil {
+			return err
+		}
+		if v > hi {
+			break
+		}
+		doomed = append(doomed, append([]byte(nil), k...))
+	}
+	for _, k := range doomed {
+		if err := wal.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,568 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"cdcdb/pgerror"
+)
+
+// crash stops db as a crash would: the flusher stops between two file
+// transactions (a checkpoint may be half done) and the file is closed
+// without the final checkpoint Close does. Every commit that returned is
+// in the log.
+func (db *DB) crash() {
+	db.closeOnce.Do(func() {
+		db.crashed.Store(true)
+		db.signal()
+		<-db.flusherDone
+		db.closeErr = db.bolt.Close()
+	})
+}
+
+// state is the model of a database: keyspaces with their entries and
+// sequence counters.
+type state struct {
+	spaces map[string]map[string]string
+	seqs   map[string]uint64
+}
+
+func (s state) clone() state {
+	c := state{spaces: map[string]map[string]string{}, seqs: map[string]uint64{}}
+	for name, kv := range s.spaces {
+		m := make(map[string]string, len(kv))
+		for k, v := range kv {
+			m[k] = v
+		}
+		c.spaces[name] = m
+	}
+	for name, v := range s.seqs {
+		c.seqs[name] = v
+	}
+	return c
+}
+
+var modelSpaces = []string{"a", "b", "c", "d"}
+
+// checkState compares everything tx reads with the model.
+func checkState(t *testing.T, tx *Tx, want state, rng *rand.Rand) error {
+	for _, name := range modelSpaces {
+		kv, exists := want.spaces[name]
+		sp := tx.Space(name)
+		if (sp != nil) != exists {
+			return fmt.Errorf("keyspace %s exists=%v, want %v", name, sp != nil, exists)
+		}
+		if !exists {
+			continue
+		}
+		if got := sp.Sequence(); got != want.seqs[name] {
+			return fmt.Errorf("keyspace %s sequence %d, want %d", name, got, want.seqs[name])
+		}
+		keys := make([]string, 0, len(kv))
+		for k := range kv {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var got []string
+		c := sp.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if want, ok := kv[string(k)]; !ok || want != string(v) {
+				return fmt.Errorf("keyspace %s: cursor at %q=%.20q, model has %.20q (present %v)", name, k, v, want, ok)
+			}
+			got = append(got, string(k))
+		}
+		if !slices.Equal(got, keys) {
+			return fmt.Errorf("keyspace %s: forward keys %q, want %q", name, got, keys)
+		}
+		got = got[:0]
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			got = append(got, string(k))
+		}
+		slices.Reverse(got)
+		if !slices.Equal(got, keys) {
+			return fmt.Errorf("keyspace %s: backward keys %q, want %q", name, got, keys)
+		}
+		if n := sp.Count(); n != len(keys) {
+			return fmt.Errorf("keyspace %s: Count %d, want %d", name, n, len(keys))
+		}
+		for range 20 {
+			probe := modelKey(rng)
+			v := sp.Get([]byte(probe))
+			if w, ok := kv[probe]; ok != (v != nil) || string(v) != w {
+				return fmt.Errorf("keyspace %s: Get %q = %.20q, want %.20q (present %v)", name, probe, v, w, ok)
+			}
+			i, _ := slices.BinarySearch(keys, probe)
+			k, _ := c.Seek([]byte(probe))
+			if (i == len(keys)) != (k == nil) || (k != nil && string(k) != keys[i]) {
+				return fmt.Errorf("keyspace %s: Seek %q = %q", name, probe, k)
+			}
+			if k != nil {
+				// A change of direction right after a seek.
+				pk, _ := c.Prev()
+				if (i == 0) != (pk == nil) || (pk != nil && string(pk) != keys[i-1]) {
+					return fmt.Errorf("keyspace %s: Prev after Seek %q = %q", name, probe, pk)
+				}
+				if pk != nil {
+					// And back again.
+					if nk, _ := c.Next(); string(nk) != keys[i] {
+						return fmt.Errorf("keyspace %s: Next after Prev after Seek %q = %q, want %q", name, probe, nk, keys[i])
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func modelKey(rng *rand.Rand) string { return fmt.Sprintf("k%03d", rng.IntN(150)) }
+
+func modelValue(rng *rand.Rand) string {
+	switch rng.IntN(40) {
+	case 0:
+		return ""
+	case 1:
+		return string(bytes.Repeat([]byte{byte('A' + rng.IntN(26))}, largeEntry+rng.IntN(1000)))
+	}
+	return "v" + strconv.Itoa(rng.IntN(1_000_000))
+}
+
+// TestEngineMatchesModel runs random write transactions (puts, deletes,
+// keyspace creation and drops, sequences, deletes through a cursor, reads
+// of the transaction's own writes, rollbacks) with a memtable so small that
+// layers freeze and checkpoint all the time in tiny chunks, while readers
+// check that every snapshot is exactly some committed state, and reopens
+// the file now and then, cleanly or after a simulated crash (which may
+// land in the middle of a checkpoint). After each reopen the state must be
+// every committed transaction's and nothing else.
+func TestEngineMatchesModel(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 11))
+	path := filepath.Join(t.TempDir(), "engine.db")
+	opts := Options{NoSync: true, MemtableSize: 32 << 10, CheckpointAfterIdle: 20 * time.Millisecond, checkpointChunk: 3}
+	open := func() *DB {
+		db, err := Open(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	var flushes, checkpoints, steps int64
+	db := open()
+	count := func(db *DB) {
+		flushes += db.flushes.Load()
+		checkpoints += db.checkpoints.Load()
+		steps += db.checkpointSteps.Load()
+	}
+	committed := state{spaces: map[string]map[string]string{}, seqs: map[string]uint64{}}
+	// Every commit writes its number under "n" in keyspace "ver", so a
+	// reader knows which committed state its snapshot must be.
+	var hmu sync.Mutex
+	history := map[uint64]state{0: committed.clone()}
+	err := db.Update(func(tx *Tx) error {
+		_, err := tx.CreateSpace("ver")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := uint64(0)
+
+	startReaders := func(db *DB) (stop func() error) {
+		done := make(chan struct{})
+		errs := make(chan error, 2)
+		var wg sync.WaitGroup
+		for r := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rrng := rand.New(rand.NewPCG(seed, uint64(r)))
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					tx, err := db.Begin(false)
+					if err != nil {
+						errs <- err
+						return
+					}
+					var n uint64
+					if v := tx.Space("ver").Get([]byte("n")); v != nil {
+						n, _ = strconv.ParseUint(string(v), 10, 64)
+					}
+					hmu.Lock()
+					want, ok := history[n]
+					hmu.Unlock()
+					if !ok {
+						err = fmt.Errorf("snapshot of version %d, which never committed", n)
+					} else {
+						err = checkState(t, tx, want, rrng)
+					}
+					tx.Rollback()
+					if err != nil {
+						errs <- fmt.Errorf("reader at version %d: %w", n, err)
+						return
+					}
+				}
+			}()
+		}
+		return func() error {
+			close(done)
+			wg.Wait()
+			select {
+			case err := <-errs:
+				return err
+			default:
+				return nil
+			}
+		}
+	}
+	stopReaders := startReaders(db)
+
+	for step := range 1200 {
+		tx, err := db.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := committed.clone()
+		for range 1 + rng.IntN(12) {
+			name := modelSpaces[rng.IntN(len(modelSpaces))]
+			kv, exists := local.spaces[name]
+			switch op := rng.IntN(20); {
+			case !exists && op < 2:
+				if _, err := tx.CreateSpace(name); err != nil {
+					t.Fatalf("step %d: create %s: %v", step, name, err)
+				}
+				local.spaces[name] = map[string]string{}
+				local.seqs[name] = 0
+			case !exists:
+				if tx.Space(name) != nil {
+					t.Fatalf("step %d: dropped keyspace %s visible", step, name)
+				}
+			case op == 0:
+				if err := tx.DropSpace(name); err != nil {
+					t.Fatalf("step %d: drop %s: %v", step, name, err)
+				}
+				delete(local.spaces, name)
+				delete(local.seqs, name)
+			case op < 4:
+				k := modelKey(rng)
+				if err := tx.Space(name).Delete([]byte(k)); err != nil {
+					t.Fatal(err)
+				}
+				delete(kv, k)
+			case op == 4:
+				n, err := tx.Space(name).NextSequence()
+				if err != nil || n != local.seqs[name]+1 {
+					t.Fatalf("step %d: NextSequence = %d, %v; want %d", step, n, err, local.seqs[name]+1)
+				}
+				local.seqs[name] = n
+			case op == 5:
+				// Delete through a cursor, then move on from there.
+				c := tx.Space(name).Cursor()
+				k, _ := c.Seek([]byte(modelKey(rng)))
+				if k == nil {
+					break
+				}
+				key := string(k)
+				if err := c.Delete(); err != nil {
+					t.Fatal(err)
+				}
+				delete(kv, key)
+				next, _ := c.Next()
+				var want string
+				for mk := range kv {
+					if mk > key && (want == "" || mk < want) {
+						want = mk
+					}
+				}
+				if string(next) != want {
+					t.Fatalf("step %d: Next after cursor delete of %q = %q, want %q", step, key, next, want)
+				}
+			case op == 6:
+				if err := checkState(t, tx, local, rng); err != nil {
+					t.Fatalf("step %d: own writes: %v", step, err)
+				}
+			default:
+				k, v := modelKey(rng), modelValue(rng)
+				if err := tx.Space(name).Put([]byte(k), []byte(v)); err != nil {
+					t.Fatal(err)
+				}
+				kv[k] = v
+			}
+		}
+		if rng.IntN(8) == 0 {
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			next := version + 1
+			if err := tx.Space("ver").Put([]byte("n"), []byte(strconv.FormatUint(next, 10))); err != nil {
+				t.Fatal(err)
+			}
+			hmu.Lock()
+			history[next] = local.clone()
+			hmu.Unlock()
+			if err := tx.Commit(); err != nil {
+				t.Fatalf("step %d: commit: %v", step, err)
+			}
+			version, committed = next, local
+		}
+		if step%150 == 149 {
+			if err := stopReaders(); err != nil {
+				t.Fatal(err)
+			}
+			if rng.IntN(2) == 0 {
+				db.crash()
+			} else if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			count(db)
+			db = open()
+			err := db.View(func(tx *Tx) error {
+				if v := tx.Space("ver").Get([]byte("n")); string(v) != strconv.FormatUint(version, 10) {
+					return fmt.Errorf("after reopen at version %s, want %d", v, version)
+				}
+				return checkState(t, tx, committed, rng)
+			})
+			if err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
+			stopReaders = startReaders(db)
+		}
+	}
+	if err := stopReaders(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	count(db)
+	t.Logf("%d flushes, %d checkpoints in %d transactions", flushes, checkpoints, steps)
+	if checkpoints < 20 || steps < 3*checkpoints {
+		t.Fatalf("only %d checkpoints in %d steps: the test does not exercise them", checkpoints, steps)
+	}
+	check, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	if err := check.Check(); err != nil {
+		t.Fatal(err)
+	}
+	// Close checkpointed everything: nothing is left to replay.
+	if h := check.durable.Load(); len(h.layers) != 1 || !h.layers[0].empty() {
+		t.Fatalf("after Close, %d layers to replay", len(h.layers))
+	}
+}
+
+// checkpointAll freezes the active layer and waits until every layer is in
+// the file.
+func (db *DB) checkpointAll(t *testing.T) {
+	t.Helper()
+	db.writeSlot <- struct{}{}
+	db.freeze(true)
+	db.releaseWriter()
+	db.signal()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		db.mu.Lock()
+		n := len(db.head.layers)
+		db.mu.Unlock()
+		if n == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("checkpoint did not finish")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestReadSnapshotNeverNewerThanView lands a checkpoint of a newer commit
+// between a reader's taking the durable view and its opening the file's
+// snapshot: the reader must not see that commit's changes through the file
+// while its view's memtable says an older state.
+func TestReadSnapshotNeverNewerThanView(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	put := func(k, v string) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			sp := tx.Space("s")
+			if sp == nil {
+				var err error
+				if sp, err = tx.CreateSpace("s"); err != nil {
+					return err
+				}
+			}
+			return sp.Put([]byte(k), []byte(v))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put("w", "0")
+	db.checkpointAll(t) // keyspace s is in the file
+	put("x", "1")       // in the active layer of the view the reader takes
+	fired := false
+	hook := func() {
+		if fired {
+			return
+		}
+		fired = true
+		put("x", "3")
+		put("y", "2")
+		db.checkpointAll(t) // the file now holds x=3 and y
+	}
+	db.hookBeginRead.Store(&hook)
+	err = db.View(func(tx *Tx) error {
+		// Either state before the hook's commits or after them, not the
+		// old view's x over the new file's y.
+		x, y := tx.Space("s").Get([]byte("x")), tx.Space("s").Get([]byte("y"))
+		if !(string(x) == "1" && y == nil) && !(string(x) == "3" && string(y) == "2") {
+			return fmt.Errorf("x=%q y=%q: a snapshot of the file newer than the view", x, y)
+		}
+		return nil
+	})
+	db.hookBeginRead.Store(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fired {
+		t.Fatal("hook did not run")
+	}
+}
+
+// TestGroupCommit: concurrent writers' commits share flushes, and every
+// commit that returned is there after a crash.
+func TestGroupCommit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	// Each flush takes a moment, as an fsync would, so commits queue up.
+	slow := func() error { time.Sleep(200 * time.Microsecond); return nil }
+	db.hookFlush.Store(&slow)
+	before := db.flushes.Load()
+	const writers, each = 8, 100
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				err := db.Update(func(tx *Tx) error {
+					return tx.Space("s").Put([]byte(fmt.Sprintf("w%d-%03d", w, i)), nil)
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	flushes := db.flushes.Load() - before
+	t.Logf("%d commits in %d flushes", writers*each, flushes)
+	if flushes >= writers*each*3/4 {
+		t.Errorf("%d commits took %d flushes: concurrent commits did not share them", writers*each, flushes)
+	}
+	db.crash()
+	db, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *Tx) error {
+		if n := tx.Space("s").Count(); n != writers*each {
+			return fmt.Errorf("%d rows after crash, want %d", n, writers*each)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFailedFlush: a commit whose log record could not be written fails
+// with an I/O error, leaves nothing behind, and no later write is accepted
+// (after a failed fsync the file on disk cannot be trusted until a restart
+// replays the log); reads go on.
+func TestFailedFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(db *DB, k string) error {
+		return db.Update(func(tx *Tx) error {
+			sp := tx.Space("s")
+			if sp == nil {
+				var err error
+				if sp, err = tx.CreateSpace("s"); err != nil {
+					return err
+				}
+			}
+			return sp.Put([]byte(k), []byte(k))
+		})
+	}
+	if err := put(db, "a"); err != nil {
+		t.Fatal(err)
+	}
+	broken := func() error { return errors.New("injected: no space left on device") }
+	db.hookFlush.Store(&broken)
+	err = put(db, "b")
+	if pgerror.CodeOf(err) != pgerror.IOError {
+		t.Fatalf("commit with a failed flush: %v (%s), want 58030", err, pgerror.CodeOf(err))
+	}
+	if _, err := db.Begin(true); pgerror.CodeOf(err) != pgerror.IOError {
+		t.Fatalf("Begin(true) after a failed flush: %v", err)
+	}
+	err = db.View(func(tx *Tx) error {
+		if tx.Space("s").Get([]byte("a")) == nil || tx.Space("s").Get([]byte("b")) != nil {
+			return errors.New("reads after a failed flush do not show exactly the durable state")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err == nil {
+		t.Fatal("Close after a failed flush reported no error")
+	}
+	db, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *Tx) error {
+		if tx.Space("s").Get([]byte("a")) == nil || tx.Space("s").Get([]byte("b")) != nil {
+			return errors.New("after restart: want a, not b")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := put(db, "c"); err != nil {
+		t.Fatalf("write after restart: %v", err)
+	}
+}

@@ -1,0 +1,341 @@
+package storage
+
+import (
+	"bytes"
+	"slices"
+)
+
+// A memtree is the sorted map of one keyspace inside one memtable layer: a
+// persistent B+tree whose entries live in the layer's arena.
+//
+// Persistence is by ownership, as in Clojure's transients: every node
+// carries the owner tag of the tree that made it, and a tree changes only the
+// nodes it owns, copying any other node on the way down before changing it.
+// clone gives a tree a new tag in O(1), after which it shares every node with
+// the original but changes none of them; the original, once published to
+// readers, is never changed again. A write transaction clones the committed
+// tree of each keyspace it writes, changes its clone in place as much as it
+// likes (the nodes it copied are its own), and publishes the clone at commit.
+//
+// Entries are never removed: a deletion is a tombstone entry, which must
+// stay so that it hides the key in the layers and the file below. So the
+// tree only grows and never rebalances.
+type memtree struct {
+	root  *mnode
+	count int // entries, tombstones included
+	owner uint64
+	ar    *arena
+}
+
+// mentry is one entry: where its key and value are in the arena. vlen < 0
+// marks a tombstone.
+type mentry struct {
+	slab, off uint32
+	klen      uint32
+	vlen      int32
+}
+
+// An mnode is a leaf (children nil), whose items are the entries in key
+// order, or an internal node, whose items are separators: items[i] is the
+// smallest key under children[i+1], and every key under children[i] is
+// smaller than it.
+type mnode struct {
+	owner    uint64
+	items    []mentry
+	children []*mnode
+}
+
+const (
+	maxLeafItems = 64
+	maxChildren  = 64
+)
+
+func newMemtree(ar *arena, owner uint64) *memtree { return &memtree{ar: ar, owner: owner} }
+
+// clone returns a tree with the same entries that shares t's nodes and
+// will copy them before changing any.
+func (t *memtree) clone(owner uint64) *memtree {
+	c := *t
+	c.owner = owner
+	return &c
+}
+
+func entryKey(slabs [][]byte, e mentry) []byte {
+	return slabs[e.slab][e.off : e.off+e.klen : e.off+e.klen]
+}
+
+func entryValue(slabs [][]byte, e mentry) ([]byte, bool) {
+	if e.vlen < 0 {
+		return nil, false
+	}
+	start := e.off + e.klen
+	end := start + uint32(e.vlen)
+	return slabs[e.slab][start:end:end], true
+}
+
+// lowerBound is the index of the first entry whose key is >= key.
+func lowerBound(slabs [][]byte, items []mentry, key []byte) int {
+	lo, hi := 0, len(items)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(entryKey(slabs, items[m]), key) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// childIndex is the child of internal node items whose range holds key: the
+// number of separators <= key.
+func childIndex(slabs [][]byte, seps []mentry, key []byte) int {
+	lo, hi := 0, len(seps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if bytes.Compare(entryKey(slabs, seps[m]), key) <= 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// get returns the entry for key.
+func (t *memtree) get(slabs [][]byte, key []byte) (mentry, bool) {
+	n := t.root
+	for n != nil {
+		if n.children == nil {
+			i := lowerBound(slabs, n.items, key)
+			if i < len(n.items) && bytes.Equal(entryKey(slabs, n.items[i]), key) {
+				return n.items[i], true
+			}
+			return mentry{}, false
+		}
+		n = n.children[childIndex(slabs, n.items, key)]
+	}
+	return mentry{}, false
+}
+
+// put sets the entry for its key (whose bytes are already in the arena),
+// replacing any previous one.
+func (t *memtree) put(e mentry) {
+	slabs := t.ar.slabs()
+	key := entryKey(slabs, e)
+	if t.root == nil {
+		t.root = &mnode{owner: t.owner, items: append(make([]mentry, 0, maxLeafItems+1), e)}
+		t.count = 1
+		return
+	}
+	t.root = t.own(t.root)
+	sep, right, added := t.insert(slabs, t.root, key, e)
+	if added {
+		t.count++
+	}
+	if right != nil {
+		root := &mnode{owner: t.owner, items: make([]mentry, 1, maxChildren), children: make([]*mnode, 2, maxChildren+1)}
+		root.items[0] = sep
+		root.children[0], root.children[1] = t.root, right
+		t.root = root
+	}
+}
+
+// own returns n if t may change it, else a copy of it that t owns.
+func (t *memtree) own(n *mnode) *mnode {
+	if n.owner == t.owner {
+		return n
+	}
+	c := &mnode{owner: t.owner}
+	if n.children == nil {
+		c.items = append(make([]mentry, 0, maxLeafItems+1), n.items...)
+	} else {
+		c.items = append(make([]mentry, 0, maxChildren), n.items...)
+		c.children = append(make([]*mnode, 0, maxChildren+1), n.children...)
+	}
+	return c
+}
+
+// insert puts e into the subtree n (owned by t), returning the separator
+// and new right sibling when n split, and whether an entry was added
+// rather than replaced.
+func (t *memtree) insert(slabs [][]byte, n *mnode, key []byte, e mentry) (sep mentry, right *mnode, added bool) {
+	if n.children == nil {
+		i := lowerBound(slabs, n.items, key)
+		if i < len(n.items) && bytes.Equal(entryKey(slabs, n.items[i]), key) {
+			n.items[i] = e
+			return mentry{}, nil, false
+		}
+		n.items = slices.Insert(n.items, i, e)
+		if len(n.items) <= maxLeafItems {
+			return mentry{}, nil, true
+		}
+		mid := len(n.items) / 2
+		r := &mnode{owner: t.owner, items: append(make([]mentry, 0, maxLeafItems+1), n.items[mid:]...)}
+		n.items = n.items[:mid]
+		return r.items[0], r, true
+	}
+	i := childIndex(slabs, n.items, key)
+	c := t.own(n.children[i])
+	n.children[i] = c
+	sep, r, added := t.insert(slabs, c, key, e)
+	if r == nil {
+		return mentry{}, nil, added
+	}
+	n.items = slices.Insert(n.items, i, sep)
+	n.children = slices.Insert(n.children, i+1, r)
+	if len(n.children) <= maxChildren {
+		return mentry{}, nil, added
+	}
+	mid := len(n.children) / 2
+	up := n.items[mid-1]
+	rn := &mnode{
+		owner:    t.owner,
+		items:    append(make([]mentry, 0, maxChildren), n.items[mid:]...),
+		children: append(make([]*mnode, 0, maxChildren+1), n.children[mid:]...),
+	}
+	n.items = n.items[:mid-1]
+	clear(n.children[mid:])
+	n.children = n.children[:mid]
+	return up, rn, added
+}
+
+// memiter walks a memtree in key order. It reads the nodes as they were
+// when it was positioned; after the tree changes, position it again.
+type memiter struct {
+	t     *memtree
+	slabs [][]byte
+	stack []memframe
+}
+
+type memframe struct {
+	n *mnode
+	i int
+}
+
+func (it *memiter) reset() {
+	it.slabs = it.t.ar.slabs()
+	it.stack = it.stack[:0]
+}
+
+func (it *memiter) valid() bool { return len(it.stack) > 0 }
+
+func (it *memiter) entry() mentry {
+	f := it.stack[len(it.stack)-1]
+	return f.n.items[f.i]
+}
+
+func (it *memiter) key() []byte { return entryKey(it.slabs, it.entry()) }
+
+func (it *memiter) value() ([]byte, bool) { return entryValue(it.slabs, it.entry()) }
+
+// seekGE moves to the first entry with a key >= key.
+func (it *memiter) seekGE(key []byte) {
+	it.reset()
+	n := it.t.root
+	if n == nil {
+		return
+	}
+	for n.children != nil {
+		i := childIndex(it.slabs, n.items, key)
+		it.stack = append(it.stack, memframe{n, i})
+		n = n.children[i]
+	}
+	i := lowerBound(it.slabs, n.items, key)
+	it.stack = append(it.stack, memframe{n, i})
+	if i == len(n.items) {
+		it.stack[len(it.stack)-1].i--
+		it.next()
+	}
+}
+
+// seekLT moves to the last entry with a key < key.
+func (it *memiter) seekLT(key []byte) {
+	it.seekGE(key)
+	if it.valid() {
+		it.prev()
+	} else {
+		it.last()
+	}
+}
+
+func (it *memiter) first() {
+	it.reset()
+	if it.t.root != nil {
+		it.descend(it.t.root, false)
+	}
+}
+
+func (it *memiter) last() {
+	it.reset()
+	if it.t.root != nil {
+		it.descend(it.t.root, true)
+	}
+}
+
+// descend pushes the path from n to its leftmost (or rightmost) entry.
+func (it *memiter) descend(n *mnode, right bool) {
+	for {
+		i := 0
+		if right {
+			if n.children == nil {
+				i = len(n.items) - 1
+			} else {
+				i = len(n.children) - 1
+			}
+		}
+		it.stack = append(it.stack, memframe{n, i})
+		if n.children == nil {
+			return
+		}
+		n = n.children[i]
+	}
+}
+
+func (it *memiter) next() {
+	top := &it.stack[len(it.stack)-1]
+	if top.i+1 < len(top.n.items) {
+		top.i++
+		return
+	}
+	it.stack = it.stack[:len(it.stack)-1]
+	for len(it.stack) > 0 {
+		f := &it.stack[len(it.stack)-1]
+		if f.i+1 < len(f.n.children) {
+			f.i++
+			it.descend(f.n.children[f.i], false)
+			return
+		}
+		it.stack = it.stack[:len(it.stack)-1]
+	}
+}
+
+func (it *memiter) prev() {
+	top := &it.stack[len(it.stack)-1]
+	if top.i > 0 {
+		top.i--
+		return
+	}
+	it.stack = it.stack[:len(it.stack)-1]
+	for len(it.stack) > 0 {
+		f := &it.stack[len(it.stack)-1]
+		if f.i > 0 {
+			f.i--
+			it.descend(f.n.children[f.i], true)
+			return
+		}
+		it.stack = it.stack[:len(it.stack)-1]
+	}
+}
+
+// set stores key and value (or a tombstone) in the arena and puts the entry.
+func (t *memtree) set(key, value []byte, tombstone bool) {
+	slab, off, buf := t.ar.alloc(len(key) + len(value))
+	copy(buf, key)
+	copy(buf[len(key):], value)
+	e := mentry{slab: slab, off: off, klen: uint32(len(key)), vlen: int32(len(value))}
+	if tombstone {
+		e.vlen = -1
+	}
+	t.put(e)
+}
