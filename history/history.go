@@ -140,9 +140,26 @@ func (t *Table) PutEncoded(key, value []byte) error {
 	return t.data.Put(key, value)
 }
 
+// Replace stores an encoded current version over old, the value the caller
+// just read under key (nil: none), archiving old without reading it again.
+func (t *Table) Replace(key, old, value []byte) error {
+	if err := t.archiveValue(key, old); err != nil {
+		return err
+	}
+	return t.data.Put(key, value)
+}
+
 // Delete ends the current version of key.
 func (t *Table) Delete(key []byte) error {
 	if err := t.archive(key); err != nil {
+		return err
+	}
+	return t.data.Delete(key)
+}
+
+// Remove ends the current version of key, old, which the caller just read.
+func (t *Table) Remove(key, old []byte) error {
+	if err := t.archiveValue(key, old); err != nil {
 		return err
 	}
 	return t.data.Delete(key)
@@ -158,8 +175,11 @@ func (t *Table) archive(key []byte) error {
 	if !t.keep {
 		return nil
 	}
-	old := t.data.Get(key)
-	if old == nil {
+	return t.archiveValue(key, t.data.Get(key))
+}
+
+func (t *Table) archiveValue(key, old []byte) error {
+	if !t.keep || old == nil {
 		return nil
 	}
 	start := Start(old)

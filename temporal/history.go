@@ -14,6 +14,9 @@ var (
 	ErrNullSystemSequence = errors.New("temporal: BITEMPORAL event has a NULL system sequence value")
 	ErrUnexpectedSystem   = errors.New("temporal: system sequence value on an event of a flow that is not BITEMPORAL")
 	ErrUnknownKind        = errors.New("temporal: unknown event kind")
+	// ErrUnsortedContinuation: a continuation's events must be sorted and
+	// distinct, as Merge leaves them.
+	ErrUnsortedContinuation = errors.New("temporal: continuation events are not sorted and distinct")
 )
 
 // ConflictError refuses two different events for one key with one sequence

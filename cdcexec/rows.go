@@ -1,0 +1,258 @@
+package cdcexec
+
+import (
+	"bytes"
+
+	"cdcdb/history"
+	"cdcdb/temporal"
+	"cdcdb/types"
+)
+
+// A key's target rows are stored under the key's encoded KEYS tuple, then
+// (SCD TYPE 2 and BITEMPORAL) the business start and (BITEMPORAL) the
+// system start that tell its versions apart, so they sort in business order.
+
+// rewriteKey replaces a key's target rows with the replay of its history,
+// touching only the rows that change (so unchanged rows keep their commit-time
+// version).
+func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) error {
+	type stored struct{ key, value []byte }
+	var old []stored
+	c := target.Data().Cursor()
+	for k, v := c.Seek(encKey); k != nil && bytes.HasPrefix(k, encKey); k, v = c.Next() {
+		old = append(old, stored{k, v})
+	}
+	rows, err := f.replay(events, mark)
+	if err != nil {
+		return err
+	}
+	fresh := make(map[string][]byte, len(rows))
+	order := make([]string, 0, len(rows))
+	for _, r := range rows {
+		k, v, err := f.targetRow(encKey, r, target.Now())
+		if err != nil {
+			return err
+		}
+		if _, dup := fresh[string(k)]; !dup {
+			order = append(order, string(k))
+		}
+		fresh[string(k)] = v
+	}
+	prev := make(map[string][]byte, len(old))
+	for _, o := range old {
+		if _, keep := fresh[string(o.key)]; !keep {
+			if err := target.Remove(o.key, o.value); err != nil {
+				return err
+			}
+			st.RowsDeleted++
+			continue
+		}
+		prev[string(o.key)] = o.value
+	}
+	for _, k := range order {
+		v := fresh[k]
+		p := prev[k]
+		// Compare past the version start: same values, same row.
+		if p != nil && bytes.Equal(p[8:], v[8:]) {
+			continue
+		}
+		if err := target.Replace([]byte(k), p, v); err != nil {
+			return err
+		}
+		st.RowsUpserted++
+	}
+	return nil
+}
+
+// continueSCD1 applies a key's new events, all later than its history, to
+// its SCD TYPE 1 row.
+func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) error {
+	raw := target.Data().Get(encKey)
+	var row []any
+	if raw != nil {
+		tuple, err := f.decodeTargetRow(raw)
+		if err != nil {
+			return err
+		}
+		row = f.dataValues(tuple)
+	}
+	next, exists, err := f.Rules.ContinueSCD1(row, raw != nil, events, mark)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		if raw != nil {
+			st.RowsDeleted++
+			return target.Remove(encKey, raw)
+		}
+		return nil
+	}
+	k, v, err := f.targetRow(encKey, targetRowValues{values: next}, target.Now())
+	if err != nil {
+		return err
+	}
+	if raw != nil && bytes.Equal(raw[8:], v[8:]) {
+		return nil
+	}
+	st.RowsUpserted++
+	return target.Replace(k, raw, v)
+}
+
+// continueSCD2 applies a key's new events, all later than its history, to
+// its open SCD TYPE 2 version (the key's last row, when its end is open):
+// the versions they close are rewritten or added, and the new open version
+// added. Earlier versions do not change.
+func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []temporal.Event, st *Stats) error {
+	lastKey, lastRaw := lastUnder(target.Data(), encKey)
+	var open *temporal.Version
+	if lastRaw != nil {
+		tuple, err := f.decodeTargetRow(lastRaw)
+		if err != nil {
+			return err
+		}
+		if tuple[f.EndAttnum-1] == nil {
+			open = &temporal.Version{Values: f.dataValues(tuple), Start: f.seqOf(tuple[f.StartAttnum-1])}
+		}
+	}
+	closed, next, err := f.Rules.ContinueSCD2(open, events)
+	if err != nil {
+		return err
+	}
+	write := func(v temporal.Version) error {
+		k, val, err := f.targetRow(encKey, targetRowValues{values: v.Values, start: v.Start, end: v.End}, target.Now())
+		if err != nil {
+			return err
+		}
+		var prev []byte
+		if open != nil && bytes.Equal(k, lastKey) {
+			// The open version, now closed or changed in place.
+			if bytes.Equal(lastRaw[8:], val[8:]) {
+				return nil
+			}
+			prev = lastRaw
+		}
+		st.RowsUpserted++
+		return target.Replace(k, prev, val)
+	}
+	for _, v := range closed {
+		if err := write(v); err != nil {
+			return err
+		}
+	}
+	if next != nil {
+		return write(*next)
+	}
+	return nil
+}
+
+// decodeTargetRow reads a stored target row as a full tuple (every column
+// of the target, by attnum).
+func (f *Flow) decodeTargetRow(raw []byte) ([]types.Value, error) {
+	_, tuple, err := history.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	if n := int(f.Target.NextAttnum - 1); len(tuple) < n {
+		tuple = append(tuple, make([]types.Value, n-len(tuple))...)
+	}
+	return tuple, nil
+}
+
+// dataValues picks the flow's data columns out of a target tuple, in the
+// order of Event.Values.
+func (f *Flow) dataValues(tuple []types.Value) []any {
+	out := make([]any, len(f.DataAttnums))
+	for i, a := range f.DataAttnums {
+		out[i] = tuple[a-1]
+	}
+	return out
+}
+
+// seqOf is the inverse of seqValue: a period column's value as a sequence.
+func (f *Flow) seqOf(v types.Value) temporal.Seq {
+	if rec, ok := v.(types.RecordValue); ok && f.SeqType.OID == types.Record {
+		return temporal.Seq(rec.Fields)
+	}
+	return temporal.Seq{v}
+}
+
+// targetRowValues is one target row before encoding: data values and the
+// period bounds the form has.
+type targetRowValues struct {
+	values                       []types.Value
+	start, end, sysStart, sysEnd temporal.Seq
+}
+
+func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowValues, error) {
+	switch f.StoredAs {
+	case SCD1:
+		row, exists, err := f.Rules.ReplaySCD1(history, mark)
+		if err != nil || !exists {
+			return nil, err
+		}
+		return []targetRowValues{{values: row}}, nil
+	case SCD2:
+		vs, err := f.Rules.ReplaySCD2(history)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]targetRowValues, len(vs))
+		for i, v := range vs {
+			out[i] = targetRowValues{values: v.Values, start: v.Start, end: v.End}
+		}
+		return out, nil
+	}
+	vs, err := f.Rules.ReplayBitemporal(history)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]targetRowValues, len(vs))
+	for i, v := range vs {
+		out[i] = targetRowValues{values: v.Values, start: v.Start, end: v.End, sysStart: v.SysStart, sysEnd: v.SysEnd}
+	}
+	return out, nil
+}
+
+// targetRow encodes one target row and its storage key.
+func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, []byte, error) {
+	k := append(make([]byte, 0, len(encKey)+16), encKey...)
+	var err error
+	if f.StoredAs != SCD1 {
+		if k, err = encodeSeq(k, []types.Value{f.seqValue(r.start)}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if f.StoredAs == Bitemporal {
+		if k, err = encodeSeq(k, []types.Value{f.seqValue(r.sysStart)}); err != nil {
+			return nil, nil, err
+		}
+	}
+	tuple := make([]types.Value, f.Target.NextAttnum-1)
+	for i, a := range f.DataAttnums {
+		if i < len(r.values) {
+			tuple[a-1] = r.values[i]
+		}
+	}
+	if f.StartAttnum > 0 {
+		tuple[f.StartAttnum-1] = f.seqValue(r.start)
+		tuple[f.EndAttnum-1] = f.seqValue(r.end)
+	}
+	if f.SysStartAttnum > 0 {
+		tuple[f.SysStartAttnum-1] = f.seqValue(r.sysStart)
+		tuple[f.SysEndAttnum-1] = f.seqValue(r.sysEnd)
+	}
+	v, err := history.Encode(now, tuple)
+	return k, v, err
+}
+
+// seqValue turns a sequence into a period column value: the value itself,
+// or a record for a STRUCT sequence; NULL for an open end.
+func (f *Flow) seqValue(s temporal.Seq) types.Value {
+	if s == nil {
+		return nil
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return types.RecordValue{Fields: append([]types.Value(nil), s...)}
+}
