@@ -69,16 +69,23 @@ type keyGroup struct {
 
 // Apply applies a batch of events, in any order. It fails, leaving the
 // caller to roll back, on a NULL key or sequence, or on two different
-// events for one key and sequence value.
-func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event) (Stats, error) {
-	st, err := apply(ctx, tx, f, target, batch)
+// events for one key and sequence value. cache (nil: none) is the flow's
+// StateCache; every batch of the flow must be given the same one.
+func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
+	if f.StoredAs == Bitemporal {
+		cache = nil // replayed whole: nothing to remember
+	}
+	if cache != nil {
+		cache.begin(tx)
+	}
+	st, err := apply(ctx, tx, f, target, batch, cache)
 	if err == nil && st.MaxSeq != nil {
 		st.MaxSeqKey, err = encodeSeq(nil, st.MaxSeq)
 	}
 	return st, err
 }
 
-func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event) (Stats, error) {
+func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
 	var st Stats
 	groups := map[string]*keyGroup{}
 	var order []*keyGroup
@@ -138,13 +145,14 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if err := f.applyKey(log, target, g, mark, !replayEverything, &st); err != nil {
+		if err := f.applyKey(log, target, g, mark, !replayEverything, &st, cache); err != nil {
 			return st, err
 		}
 	}
 	if replayEverything {
 		// A truncate affects every key: with the batch's events stored,
 		// replay every key of the flow under the new mark.
+		cache.Clear()
 		return st, f.replayAll(ctx, log, target, mark, &st)
 	}
 	return st, nil
@@ -154,15 +162,22 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 // target rows up to date. New events that all come after the key's stored
 // ones (events mostly arrive in order) continue the replay from the state
 // the target's rows hold; any other batch replays the key's whole history.
-func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, mark temporal.Seq, rewrite bool, st *Stats) error {
+func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, mark temporal.Seq, rewrite bool, st *Stats, cache *StateCache) error {
 	// Merge with no history sorts the batch, drops retries within it and
 	// refuses conflicts within it.
 	incoming, err := f.Rules.Merge(nil, g.events)
 	if err != nil {
 		return f.conflictError(err)
 	}
-	last, hasLast, err := lastEvent(log, g.encKey)
-	if err != nil {
+	var known *keyState
+	if cache != nil {
+		known, _ = cache.get(g.encKey)
+	}
+	var last temporal.Event
+	var hasLast bool
+	if known != nil {
+		last, hasLast = known.last, known.last.Seq != nil
+	} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
 		return err
 	}
 	if f.StoredAs != Bitemporal && (!hasLast || f.Rules.Compare(incoming[0].Seq, last.Seq) > 0) {
@@ -174,10 +189,16 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 		if !rewrite {
 			return nil
 		}
+		var next *keyState
 		if f.StoredAs == SCD1 {
-			return f.continueSCD1(target, g.encKey, incoming, mark, st)
+			next, err = f.continueSCD1(target, g.encKey, incoming, mark, known, st)
+		} else {
+			next, err = f.continueSCD2(target, g.encKey, incoming, known, st)
 		}
-		return f.continueSCD2(target, g.encKey, incoming, st)
+		if err == nil && cache != nil {
+			cache.put(g.encKey, next)
+		}
+		return err
 	}
 	hist, err := loadHistory(log, g.encKey)
 	if err != nil {
@@ -196,7 +217,11 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	if !rewrite {
 		return nil
 	}
-	return f.rewriteKey(target, g.encKey, merged, mark, st)
+	lastKey, lastRow, err := f.rewriteKey(target, g.encKey, merged, mark, st)
+	if err == nil && cache != nil {
+		cache.put(g.encKey, &keyState{last: merged[len(merged)-1], lastKey: lastKey, lastRow: lastRow})
+	}
+	return err
 }
 
 // appendNew stores the events of incoming that hist does not have (both are
@@ -306,7 +331,8 @@ func (f *Flow) replayAll(ctx context.Context, log *storage.Space, target *histor
 		if encKey == nil {
 			return nil
 		}
-		return f.rewriteKey(target, encKey, hist, mark, st)
+		_, _, err := f.rewriteKey(target, encKey, hist, mark, st)
+		return err
 	}
 	for k, v := ec.First(); k != nil; k, v = ec.Next() {
 		if err := ctx.Err(); err != nil {

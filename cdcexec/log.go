@@ -57,10 +57,8 @@ func lastUnder(sp *storage.Space, prefix []byte) (key, value []byte) {
 	var k, v []byte
 	if end := prefixEnd(prefix); end == nil {
 		k, v = c.Last()
-	} else if k, _ = c.Seek(end); k == nil {
-		k, v = c.Last()
 	} else {
-		k, v = c.Prev()
+		k, v = c.SeekBefore(end)
 	}
 	if k == nil || !bytes.HasPrefix(k, prefix) {
 		return nil, nil

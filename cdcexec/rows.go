@@ -2,6 +2,7 @@ package cdcexec
 
 import (
 	"bytes"
+	"slices"
 
 	"cdcdb/history"
 	"cdcdb/temporal"
@@ -14,8 +15,9 @@ import (
 
 // rewriteKey replaces a key's target rows with the replay of its history,
 // touching only the rows that change (so unchanged rows keep their commit-time
-// version).
-func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) error {
+// version). It returns the key's last row after it (nil: none), with its
+// stored value.
+func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) (lastKey, lastRow []byte, err error) {
 	type stored struct{ key, value []byte }
 	var old []stored
 	c := target.Data().Cursor()
@@ -24,14 +26,14 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 	}
 	rows, err := f.replay(events, mark)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	fresh := make(map[string][]byte, len(rows))
 	order := make([]string, 0, len(rows))
 	for _, r := range rows {
 		k, v, err := f.targetRow(encKey, r, target.Now())
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if _, dup := fresh[string(k)]; !dup {
 			order = append(order, string(k))
@@ -42,7 +44,7 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 	for _, o := range old {
 		if _, keep := fresh[string(o.key)]; !keep {
 			if err := target.Remove(o.key, o.value); err != nil {
-				return err
+				return nil, nil, err
 			}
 			st.RowsDeleted++
 			continue
@@ -54,61 +56,82 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 		p := prev[k]
 		// Compare past the version start: same values, same row.
 		if p != nil && bytes.Equal(p[8:], v[8:]) {
+			fresh[k] = bytes.Clone(p) // what stays stored
 			continue
 		}
 		if err := target.Replace([]byte(k), p, v); err != nil {
-			return err
+			return nil, nil, err
 		}
 		st.RowsUpserted++
 	}
-	return nil
+	if len(order) == 0 {
+		return nil, nil, nil
+	}
+	last := slices.Max(order)
+	return []byte(last), fresh[last], nil
 }
 
 // continueSCD1 applies a key's new events, all later than its history, to
-// its SCD TYPE 1 row.
-func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) error {
-	raw := target.Data().Get(encKey)
+// its SCD TYPE 1 row. known is what the cache has of the key (nil: read
+// it); it returns what the cache should have after.
+func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, known *keyState, st *Stats) (*keyState, error) {
+	var raw []byte
+	if known != nil {
+		raw = known.lastRow
+	} else {
+		raw = bytes.Clone(target.Data().Get(encKey))
+	}
 	var row []any
 	if raw != nil {
 		tuple, err := f.decodeTargetRow(raw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		row = f.dataValues(tuple)
 	}
 	next, exists, err := f.Rules.ContinueSCD1(row, raw != nil, events, mark)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	after := &keyState{last: events[len(events)-1], lastKey: encKey}
 	if !exists {
 		if raw != nil {
 			st.RowsDeleted++
-			return target.Remove(encKey, raw)
+			return after, target.Remove(encKey, raw)
 		}
-		return nil
+		return after, nil
 	}
 	k, v, err := f.targetRow(encKey, targetRowValues{values: next}, target.Now())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if raw != nil && bytes.Equal(raw[8:], v[8:]) {
-		return nil
+		after.lastRow = raw
+		return after, nil
 	}
 	st.RowsUpserted++
-	return target.Replace(k, raw, v)
+	after.lastRow = v
+	return after, target.Replace(k, raw, v)
 }
 
 // continueSCD2 applies a key's new events, all later than its history, to
 // its open SCD TYPE 2 version (the key's last row, when its end is open):
 // the versions they close are rewritten or added, and the new open version
-// added. Earlier versions do not change.
-func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []temporal.Event, st *Stats) error {
-	lastKey, lastRaw := lastUnder(target.Data(), encKey)
+// added. Earlier versions do not change. known is what the cache has of
+// the key (nil: read it); it returns what the cache should have after.
+func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []temporal.Event, known *keyState, st *Stats) (*keyState, error) {
+	var lastKey, lastRaw []byte
+	if known != nil {
+		lastKey, lastRaw = known.lastKey, known.lastRow
+	} else {
+		k, v := lastUnder(target.Data(), encKey)
+		lastKey, lastRaw = bytes.Clone(k), bytes.Clone(v)
+	}
 	var open *temporal.Version
 	if lastRaw != nil {
 		tuple, err := f.decodeTargetRow(lastRaw)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if tuple[f.EndAttnum-1] == nil {
 			open = &temporal.Version{Values: f.dataValues(tuple), Start: f.seqOf(tuple[f.StartAttnum-1])}
@@ -116,8 +139,9 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 	}
 	closed, next, err := f.Rules.ContinueSCD2(open, events)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	after := &keyState{last: events[len(events)-1], lastKey: lastKey, lastRow: lastRaw}
 	write := func(v temporal.Version) error {
 		k, val, err := f.targetRow(encKey, targetRowValues{values: v.Values, start: v.Start, end: v.End}, target.Now())
 		if err != nil {
@@ -131,18 +155,23 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 			}
 			prev = lastRaw
 		}
+		// Versions are written in business order, so the last one
+		// written is the key's last row.
+		after.lastKey, after.lastRow = k, val
 		st.RowsUpserted++
 		return target.Replace(k, prev, val)
 	}
 	for _, v := range closed {
 		if err := write(v); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if next != nil {
-		return write(*next)
+		if err := write(*next); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return after, nil
 }
 
 // decodeTargetRow reads a stored target row as a full tuple (every column

@@ -41,6 +41,35 @@ type flowCache struct {
 	gen     uint64 // snap's Generation: an editor changes its snapshot in place
 	flows   map[catalog.OID]*cdcexec.Flow
 	extract map[catalog.OID]extractFunc
+	// states are the flows' executor caches, by flow OID. They outlive
+	// compiled flows (any DDL recompiles those); only writers use them.
+	states map[catalog.OID]*cdcexec.StateCache
+}
+
+// flowState returns a flow's executor cache.
+func (e *Engine) flowState(oid catalog.OID) *cdcexec.StateCache {
+	e.flows.mu.Lock()
+	defer e.flows.mu.Unlock()
+	if e.flows.states == nil {
+		e.flows.states = map[catalog.OID]*cdcexec.StateCache{}
+	}
+	c, ok := e.flows.states[oid]
+	if !ok {
+		c = cdcexec.NewStateCache()
+		e.flows.states[oid] = c
+	}
+	return c
+}
+
+// forgetFlowState drops a flow's executor cache, when its state changes
+// other than through Apply (a refresh) or it goes away.
+func (e *Engine) forgetFlowState(oid catalog.OID) {
+	e.flows.mu.Lock()
+	defer e.flows.mu.Unlock()
+	if c, ok := e.flows.states[oid]; ok {
+		c.Clear()
+		delete(e.flows.states, oid)
+	}
 }
 
 // extractFunc reads one source row (a stored tuple) as a change event.
@@ -689,7 +718,7 @@ func (x *execCtx) applyFlow(cf *cdcexec.Flow, f *catalog.Flow, rows [][]types.Va
 	if err != nil {
 		return err
 	}
-	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, target, events)
+	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, target, events, x.sess.engine.flowState(f.OID))
 	if err != nil {
 		if x.ctx.Err() != nil {
 			return cancelError(x.ctx)
@@ -769,6 +798,7 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 		if err != nil {
 			return err
 		}
+		x.sess.engine.forgetFlowState(f.OID)
 		if err := cdcexec.Reset(x.tx.st, cf, target); err != nil {
 			return err
 		}
@@ -812,6 +842,7 @@ func (x *execCtx) removeFlow(f *catalog.Flow) error {
 	if err != nil {
 		return err
 	}
+	x.sess.engine.forgetFlowState(f.OID)
 	if err := cdcexec.Drop(x.tx.st, f.OID); err != nil {
 		return err
 	}

@@ -129,10 +129,16 @@ func (c *Cursor) Next() (key, value []byte) {
 	}
 	c.sync()
 	for _, x := range c.srcs {
-		if !c.fwd {
-			x.seekGE(c.cur)
-		}
-		if x.valid() && bytes.Equal(x.key(), c.cur) {
+		switch {
+		case c.fwd:
+			if x.valid() && bytes.Equal(x.key(), c.cur) {
+				x.next()
+			}
+		case !x.valid():
+			// Before its first key, so everything it has is after cur.
+			x.first()
+		default:
+			// On its last key <= cur: the one after is its first > cur.
 			x.next()
 		}
 	}
@@ -151,11 +157,27 @@ func (c *Cursor) Prev() (key, value []byte) {
 	c.sync()
 	for _, x := range c.srcs {
 		switch {
-		case c.fwd:
-			x.seekLT(c.cur)
-		case x.valid() && bytes.Equal(x.key(), c.cur):
+		case !c.fwd:
+			if x.valid() && bytes.Equal(x.key(), c.cur) {
+				x.prev()
+			}
+		case !x.valid():
+			x.last()
+		default:
+			// On its first key >= cur: the one before is its last < cur.
 			x.prev()
 		}
+	}
+	c.fwd = false
+	return c.settle()
+}
+
+// SeekBefore moves to the last key before key (Seek then Prev, in one
+// step): the way to the end of a key range.
+func (c *Cursor) SeekBefore(key []byte) (k, value []byte) {
+	c.sync()
+	for _, x := range c.srcs {
+		x.seekLT(key)
 	}
 	c.fwd = false
 	return c.settle()

@@ -405,6 +405,9 @@ func (db *DB) commit(tx *Tx) error {
 	db.queue = append(db.queue, pc)
 	db.lastCommit = time.Now()
 	db.mu.Unlock()
+	for _, fn := range tx.onPublish {
+		fn()
+	}
 	db.releaseWriter()
 	db.signal()
 	if err := <-pc.done; err != nil {

@@ -104,6 +104,14 @@ func checkState(t *testing.T, tx *Tx, want state, rng *rand.Rand) error {
 			if (i == len(keys)) != (k == nil) || (k != nil && string(k) != keys[i]) {
 				return fmt.Errorf("keyspace %s: Seek %q = %q", name, probe, k)
 			}
+			if bk, _ := c.SeekBefore([]byte(probe)); (i == 0) != (bk == nil) || (bk != nil && string(bk) != keys[i-1]) {
+				return fmt.Errorf("keyspace %s: SeekBefore %q = %q", name, probe, bk)
+			} else if bk != nil {
+				if nk, _ := c.Next(); (i == len(keys)) != (nk == nil) || (nk != nil && string(nk) != keys[i]) {
+					return fmt.Errorf("keyspace %s: Next after SeekBefore %q = %q", name, probe, nk)
+				}
+			}
+			k, _ = c.Seek([]byte(probe))
 			if k != nil {
 				// A change of direction right after a seek.
 				pk, _ := c.Prev()

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 )
 
@@ -27,27 +28,75 @@ type memtree struct {
 	ar    *arena
 }
 
-// mentry is one entry: where its key and value are in the arena. vlen < 0
-// marks a tombstone.
+// mentry is one entry: where its key and value are in the arena (vlen < 0
+// marks a tombstone), and the key's first 16 bytes, zero-padded, as two
+// big-endian integers. Comparing those decides almost every comparison of a
+// search without reading the key in the arena, which would be a cache miss
+// each time; keys that agree on them compare in full.
 type mentry struct {
+	p0, p1    uint64
 	slab, off uint32
 	klen      uint32
 	vlen      int32
+}
+
+// probe is a search key with its inline prefix.
+type probe struct {
+	key    []byte
+	p0, p1 uint64
+}
+
+func newProbe(key []byte) probe {
+	p0, p1 := keyPrefix(key)
+	return probe{key: key, p0: p0, p1: p1}
+}
+
+func keyPrefix(key []byte) (uint64, uint64) {
+	var b [16]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+}
+
+// compare orders e's key against the probe's, as bytes.Compare would: the
+// zero padding cannot change the order of keys whose prefixes differ (a
+// padded byte stands for a key that ended, which sorts first).
+func (p *probe) compare(slabs [][]byte, e mentry) int {
+	switch {
+	case e.p0 < p.p0:
+		return -1
+	case e.p0 > p.p0:
+		return 1
+	case e.p1 < p.p1:
+		return -1
+	case e.p1 > p.p1:
+		return 1
+	}
+	return bytes.Compare(entryKey(slabs, e), p.key)
 }
 
 // An mnode is a leaf (children nil), whose items are the entries in key
 // order, or an internal node, whose items are separators: items[i] is the
 // smallest key under children[i+1], and every key under children[i] is
 // smaller than it.
+//
+// items points into buf, so a node and its entries are one allocation and
+// one stretch of memory to search.
 type mnode struct {
 	owner    uint64
 	items    []mentry
 	children []*mnode
+	buf      [maxLeafItems + 1]mentry
+}
+
+func newNode(owner uint64, items []mentry) *mnode {
+	n := &mnode{owner: owner}
+	n.items = n.buf[:copy(n.buf[:], items)]
+	return n
 }
 
 const (
-	maxLeafItems = 64
-	maxChildren  = 64
+	maxLeafItems = 32
+	maxChildren  = 32
 )
 
 func newMemtree(ar *arena, owner uint64) *memtree { return &memtree{ar: ar, owner: owner} }
@@ -74,11 +123,11 @@ func entryValue(slabs [][]byte, e mentry) ([]byte, bool) {
 }
 
 // lowerBound is the index of the first entry whose key is >= key.
-func lowerBound(slabs [][]byte, items []mentry, key []byte) int {
+func lowerBound(slabs [][]byte, items []mentry, key *probe) int {
 	lo, hi := 0, len(items)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(entryKey(slabs, items[m]), key) < 0 {
+		if key.compare(slabs, items[m]) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
@@ -89,11 +138,11 @@ func lowerBound(slabs [][]byte, items []mentry, key []byte) int {
 
 // childIndex is the child of internal node items whose range holds key: the
 // number of separators <= key.
-func childIndex(slabs [][]byte, seps []mentry, key []byte) int {
+func childIndex(slabs [][]byte, seps []mentry, key *probe) int {
 	lo, hi := 0, len(seps)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(entryKey(slabs, seps[m]), key) <= 0 {
+		if key.compare(slabs, seps[m]) <= 0 {
 			lo = m + 1
 		} else {
 			hi = m
@@ -104,16 +153,17 @@ func childIndex(slabs [][]byte, seps []mentry, key []byte) int {
 
 // get returns the entry for key.
 func (t *memtree) get(slabs [][]byte, key []byte) (mentry, bool) {
+	p := newProbe(key)
 	n := t.root
 	for n != nil {
 		if n.children == nil {
-			i := lowerBound(slabs, n.items, key)
-			if i < len(n.items) && bytes.Equal(entryKey(slabs, n.items[i]), key) {
+			i := lowerBound(slabs, n.items, &p)
+			if i < len(n.items) && p.compare(slabs, n.items[i]) == 0 {
 				return n.items[i], true
 			}
 			return mentry{}, false
 		}
-		n = n.children[childIndex(slabs, n.items, key)]
+		n = n.children[childIndex(slabs, n.items, &p)]
 	}
 	return mentry{}, false
 }
@@ -122,21 +172,20 @@ func (t *memtree) get(slabs [][]byte, key []byte) (mentry, bool) {
 // replacing any previous one.
 func (t *memtree) put(e mentry) {
 	slabs := t.ar.slabs()
-	key := entryKey(slabs, e)
+	key := newProbe(entryKey(slabs, e))
 	if t.root == nil {
-		t.root = &mnode{owner: t.owner, items: append(make([]mentry, 0, maxLeafItems+1), e)}
+		t.root = newNode(t.owner, []mentry{e})
 		t.count = 1
 		return
 	}
 	t.root = t.own(t.root)
-	sep, right, added := t.insert(slabs, t.root, key, e)
+	sep, right, added := t.insert(slabs, t.root, &key, e)
 	if added {
 		t.count++
 	}
 	if right != nil {
-		root := &mnode{owner: t.owner, items: make([]mentry, 1, maxChildren), children: make([]*mnode, 2, maxChildren+1)}
-		root.items[0] = sep
-		root.children[0], root.children[1] = t.root, right
+		root := newNode(t.owner, []mentry{sep})
+		root.children = append(make([]*mnode, 0, maxChildren+1), t.root, right)
 		t.root = root
 	}
 }
@@ -146,11 +195,8 @@ func (t *memtree) own(n *mnode) *mnode {
 	if n.owner == t.owner {
 		return n
 	}
-	c := &mnode{owner: t.owner}
-	if n.children == nil {
-		c.items = append(make([]mentry, 0, maxLeafItems+1), n.items...)
-	} else {
-		c.items = append(make([]mentry, 0, maxChildren), n.items...)
+	c := newNode(t.owner, n.items)
+	if n.children != nil {
 		c.children = append(make([]*mnode, 0, maxChildren+1), n.children...)
 	}
 	return c
@@ -159,10 +205,10 @@ func (t *memtree) own(n *mnode) *mnode {
 // insert puts e into the subtree n (owned by t), returning the separator
 // and new right sibling when n split, and whether an entry was added
 // rather than replaced.
-func (t *memtree) insert(slabs [][]byte, n *mnode, key []byte, e mentry) (sep mentry, right *mnode, added bool) {
+func (t *memtree) insert(slabs [][]byte, n *mnode, key *probe, e mentry) (sep mentry, right *mnode, added bool) {
 	if n.children == nil {
 		i := lowerBound(slabs, n.items, key)
-		if i < len(n.items) && bytes.Equal(entryKey(slabs, n.items[i]), key) {
+		if i < len(n.items) && key.compare(slabs, n.items[i]) == 0 {
 			n.items[i] = e
 			return mentry{}, nil, false
 		}
@@ -171,7 +217,7 @@ func (t *memtree) insert(slabs [][]byte, n *mnode, key []byte, e mentry) (sep me
 			return mentry{}, nil, true
 		}
 		mid := len(n.items) / 2
-		r := &mnode{owner: t.owner, items: append(make([]mentry, 0, maxLeafItems+1), n.items[mid:]...)}
+		r := newNode(t.owner, n.items[mid:])
 		n.items = n.items[:mid]
 		return r.items[0], r, true
 	}
@@ -189,11 +235,8 @@ func (t *memtree) insert(slabs [][]byte, n *mnode, key []byte, e mentry) (sep me
 	}
 	mid := len(n.children) / 2
 	up := n.items[mid-1]
-	rn := &mnode{
-		owner:    t.owner,
-		items:    append(make([]mentry, 0, maxChildren), n.items[mid:]...),
-		children: append(make([]*mnode, 0, maxChildren+1), n.children[mid:]...),
-	}
+	rn := newNode(t.owner, n.items[mid:])
+	rn.children = append(make([]*mnode, 0, maxChildren+1), n.children[mid:]...)
 	n.items = n.items[:mid-1]
 	clear(n.children[mid:])
 	n.children = n.children[:mid]
@@ -236,12 +279,13 @@ func (it *memiter) seekGE(key []byte) {
 	if n == nil {
 		return
 	}
+	p := newProbe(key)
 	for n.children != nil {
-		i := childIndex(it.slabs, n.items, key)
+		i := childIndex(it.slabs, n.items, &p)
 		it.stack = append(it.stack, memframe{n, i})
 		n = n.children[i]
 	}
-	i := lowerBound(it.slabs, n.items, key)
+	i := lowerBound(it.slabs, n.items, &p)
 	it.stack = append(it.stack, memframe{n, i})
 	if i == len(n.items) {
 		it.stack[len(it.stack)-1].i--
@@ -334,6 +378,7 @@ func (t *memtree) set(key, value []byte, tombstone bool) {
 	copy(buf, key)
 	copy(buf[len(key):], value)
 	e := mentry{slab: slab, off: off, klen: uint32(len(key)), vlen: int32(len(value))}
+	e.p0, e.p1 = keyPrefix(key)
 	if tombstone {
 		e.vlen = -1
 	}

@@ -152,3 +152,59 @@ func TestMemiterEmpty(t *testing.T) {
 		t.Fatal("seekLT in empty tree is valid")
 	}
 }
+
+// benchTree is a memtree of n random 18-byte keys, cloned as a committed
+// layer would be.
+func benchTree(n int) (*memtree, [][]byte) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	ar := newArena()
+	tr := newMemtree(ar, 1)
+	keys := make([][]byte, n)
+	for i := range keys {
+		k := make([]byte, 18)
+		for j := range k {
+			k[j] = byte(rng.IntN(256))
+		}
+		k[0] = 0x10
+		keys[i] = k
+		tr.set(k, k[:10], false)
+	}
+	return tr.clone(2), keys
+}
+
+// BenchmarkMemtreePut is a transaction's puts into a big committed layer:
+// each transaction of 5,000 puts clones the tree first.
+func BenchmarkMemtreePut(b *testing.B) {
+	tr, keys := benchTree(300_000)
+	rng := rand.New(rand.NewPCG(2, 2))
+	owner := uint64(10)
+	b.ResetTimer()
+	for i := range b.N {
+		if i%5000 == 0 {
+			owner++
+			tr = tr.clone(owner)
+		}
+		k := keys[rng.IntN(len(keys))]
+		tr.set(k, k, false)
+	}
+}
+
+func BenchmarkMemtreeSeekLT(b *testing.B) {
+	tr, keys := benchTree(300_000)
+	rng := rand.New(rand.NewPCG(2, 2))
+	it := &memiter{t: tr}
+	b.ResetTimer()
+	for range b.N {
+		it.seekLT(keys[rng.IntN(len(keys))])
+	}
+}
+
+func BenchmarkMemtreeGet(b *testing.B) {
+	tr, keys := benchTree(300_000)
+	rng := rand.New(rand.NewPCG(2, 2))
+	slabs := tr.ar.slabs()
+	b.ResetTimer()
+	for range b.N {
+		tr.get(slabs, keys[rng.IntN(len(keys))])
+	}
+}

@@ -27,6 +27,8 @@ type Tx struct {
 	// them again.
 	gen    uint64
 	spaces map[string]*Space
+	// onPublish runs when the commit has made the changes the head.
+	onPublish []func()
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
@@ -35,6 +37,18 @@ func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
 
 // Writable reports whether tx is a write transaction.
 func (tx *Tx) Writable() bool { return tx.writable }
+
+// Epoch identifies the run of commits a write transaction builds on. It
+// changes when a failed flush throws away commits that were not durable, so
+// a cache of committed state kept outside storage (and updated through
+// OnPublish) is stale if it was made in another epoch.
+func (tx *Tx) Epoch() uint64 { return tx.epoch }
+
+// OnPublish registers fn to run when the write transaction's commit makes its
+// changes the state the next writer starts from, before that writer can
+// start (and before the commit is durable; a later failure changes the
+// epoch). fn does not run if the transaction rolls back or has no changes.
+func (tx *Tx) OnPublish(fn func()) { tx.onPublish = append(tx.onPublish, fn) }
 
 // Commit makes a write transaction's changes durable and visible, or ends a
 // read transaction. It returns once the changes are on disk; the next write
