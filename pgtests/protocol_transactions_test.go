@@ -1,6 +1,7 @@
 package pgtests
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -54,6 +55,79 @@ func TestProtocolCommitOutsideBlockWarns(t *testing.T) {
 				"ParseComplete", "BindComplete", "DataRow 1", "CommandComplete SELECT 1",
 				"ReadyForQuery I",
 			})
+		})
+	}
+}
+
+// A portal ends with the transaction it was bound in, also when a COMMIT
+// or ROLLBACK ends that transaction in the middle of a batch: using it is
+// then 34000, and its name is free for a new Bind. While the block is
+// aborted a suspended portal serves nothing more (25P02).
+func TestProtocolPortalEndsWithItsTransaction(t *testing.T) {
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			conn := connect(t, tg.URL)
+			mustExec(t, conn, "CREATE TABLE nums (id int4 PRIMARY KEY)")
+			mustExec(t, conn, "INSERT INTO nums VALUES (1), (2), (3), (4), (5)")
+			r := openRaw(t, tg.URL)
+			r.send(&pgproto3.Parse{Name: "s", Query: "SELECT id FROM nums ORDER BY id"}, &pgproto3.Sync{})
+			requireTranscript(t, r.transcript(1), []string{"ParseComplete", "ReadyForQuery I"})
+			bind := &pgproto3.Bind{PreparedStatement: "s", DestinationPortal: "p"}
+			fetch := func(n uint32) *pgproto3.Execute { return &pgproto3.Execute{Portal: "p", MaxRows: n} }
+			describe := &pgproto3.Describe{ObjectType: 'P', Name: "p"}
+			begin := func() {
+				t.Helper()
+				r.send(&pgproto3.Query{String: "BEGIN"})
+				requireTranscript(t, r.transcript(1), []string{"CommandComplete BEGIN", "ReadyForQuery T"})
+				// In a block the suspended portal outlives Sync.
+				r.send(batch(bind, fetch(2))...)
+				requireTranscript(t, r.transcript(1), []string{"BindComplete", "DataRow 1", "DataRow 2", "PortalSuspended", "ReadyForQuery T"})
+			}
+
+			begin()
+			r.send(batch(fetch(1), unnamed("COMMIT"), fetch(1))...)
+			requireTranscript(t, r.transcript(1), []string{
+				"DataRow 3", "PortalSuspended",
+				"ParseComplete", "BindComplete", "CommandComplete COMMIT",
+				"ErrorResponse 34000", "ReadyForQuery I",
+			})
+			if want := `34000: portal "p" does not exist`; !slices.Equal(r.errors, []string{want}) {
+				t.Errorf("errors %q, want %q", r.errors, want)
+			}
+
+			begin()
+			r.send(batch(unnamed("ROLLBACK"), bind, describe, fetch(1))...)
+			requireTranscript(t, r.transcript(1), []string{
+				"ParseComplete", "BindComplete", "CommandComplete ROLLBACK",
+				"BindComplete", "RowDescription id", "DataRow 1", "PortalSuspended",
+				"ReadyForQuery I",
+			})
+
+			// Without BEGIN, COMMIT ends the batch's implicit transaction
+			// and the portals bound in it.
+			r.send(batch(bind, fetch(2), unnamed("COMMIT"), describe)...)
+			requireTranscript(t, r.transcript(1), []string{
+				"BindComplete", "DataRow 1", "DataRow 2", "PortalSuspended",
+				"ParseComplete", "BindComplete", "NoticeResponse 25P01", "CommandComplete COMMIT",
+				"ErrorResponse 34000", "ReadyForQuery I",
+			})
+			r.send(batch(bind, fetch(2), unnamed("ROLLBACK"), bind, fetch(1))...)
+			requireTranscript(t, r.transcript(1), []string{
+				"BindComplete", "DataRow 1", "DataRow 2", "PortalSuspended",
+				"ParseComplete", "BindComplete", "NoticeResponse 25P01", "CommandComplete ROLLBACK",
+				"BindComplete", "DataRow 1", "PortalSuspended",
+				"ReadyForQuery I",
+			})
+
+			begin()
+			r.send(&pgproto3.Query{String: "SELECT * FROM nope"})
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 42P01", "ReadyForQuery E"})
+			r.send(batch(fetch(1))...)
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 25P02", "ReadyForQuery E"})
+			r.send(&pgproto3.Query{String: "ROLLBACK"})
+			requireTranscript(t, r.transcript(1), []string{"CommandComplete ROLLBACK", "ReadyForQuery I"})
+			r.send(batch(fetch(1))...)
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 34000", "ReadyForQuery I"})
 		})
 	}
 }

@@ -196,7 +196,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 			formats[i] = resultFormats[i]
 		}
 	}
-	return &portal{ps: p, params: vals, formats: formats}, nil
+	return &portal{ps: p, params: vals, formats: formats, txEnds: p.s.txEnds}, nil
 }
 
 // portal implements wire.Portal.
@@ -208,6 +208,9 @@ type portal struct {
 	// A query suspended by a row limit keeps its iterator and transaction.
 	running *runningQuery
 	done    bool
+	// txEnds is the session's count of ended transactions at Bind: the
+	// portal belongs to the transaction open then (or begun next).
+	txEnds uint64
 }
 
 type runningQuery struct {
@@ -217,9 +220,14 @@ type runningQuery struct {
 	owned bool // the transaction is this query's own, not a block's
 	rows  int
 	cols  []outCol
+	// suspended: the portal is in its session's suspended set.
+	suspended bool
 }
 
 func (p *portal) Fields() []wire.FieldDescription { return p.ps.Fields() }
+
+// TransactionEnded implements wire.TransactionPortal.
+func (p *portal) TransactionEnded() bool { return p.txEnds != p.ps.s.txEnds }
 
 func (p *portal) Close() {
 	if p.running != nil {
@@ -227,14 +235,25 @@ func (p *portal) Close() {
 		if p.running.owned {
 			p.running.tx.rollback()
 		}
-		p.running = nil
+		p.stopped()
 	}
+}
+
+// stopped forgets the running query, finished or abandoned.
+func (p *portal) stopped() {
+	if p.running.suspended {
+		delete(p.ps.s.suspended, p)
+	}
+	p.running = nil
 }
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
 	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
 	if p.running != nil {
+		if s.block != nil && s.block.failed {
+			return "", false, errAborted
+		}
 		return p.resume(maxRows, out)
 	}
 	if p.done {
@@ -370,7 +389,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 					r.tx.rollback()
 				}
 			}
-			p.running = nil
+			p.stopped()
 			p.done = true
 			if err != nil {
 				return "", false, err
@@ -404,6 +423,14 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		}
 		r.it.close()
 		r.it = &sliceIter{rows: rest}
+	}
+	if !r.suspended {
+		s := p.ps.s
+		if s.suspended == nil {
+			s.suspended = map[*portal]struct{}{}
+		}
+		s.suspended[p] = struct{}{}
+		r.suspended = true
 	}
 	return "", true, nil
 }

@@ -113,6 +113,19 @@ type Portal interface {
 	Close()
 }
 
+// TransactionPortal is an optional extension of Portal, for a Session that
+// ends portals with the transaction they were bound in. PostgreSQL drops
+// every portal (a WITH HOLD cursor aside) when that transaction commits or
+// rolls back, also in the middle of a batch, by an Execute of COMMIT: the
+// name is free again and using it is 34000. wire asks before each use of a
+// portal it holds and forgets one whose transaction ended (closing it);
+// portals that do not implement this last until Close or, outside a
+// transaction block, the next Sync.
+type TransactionPortal interface {
+	Portal
+	TransactionEnded() bool
+}
+
 // ResultWriter is how a portal hands its output to the connection.
 type ResultWriter interface {
 	// WriteRow sends one DataRow. Each value is already encoded in the
