@@ -131,3 +131,59 @@ func TestProtocolPortalEndsWithItsTransaction(t *testing.T) {
 		})
 	}
 }
+
+// Any error inside a transaction block aborts it, also one the extended
+// protocol raises before a statement runs (a parameter that does not parse
+// at Bind) or without one (a Bind naming no statement): later statements
+// get 25P02, at Bind already, until the block ends, and COMMIT rolls back.
+func TestProtocolBindErrorAbortsTransactionBlock(t *testing.T) {
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			conn := connect(t, tg.URL)
+			mustExec(t, conn, "CREATE TABLE kept (id int4)")
+			r := openRaw(t, tg.URL)
+			r.send(batch(&pgproto3.Parse{Name: "one", Query: "SELECT $1::int4"}, &pgproto3.Parse{Name: "ins", Query: "INSERT INTO kept VALUES ($1)"})...)
+			requireTranscript(t, r.transcript(1), []string{"ParseComplete", "ParseComplete", "ReadyForQuery I"})
+			begin := func() {
+				t.Helper()
+				r.send(&pgproto3.Query{String: "BEGIN"})
+				requireTranscript(t, r.transcript(1), []string{"CommandComplete BEGIN", "ReadyForQuery T"})
+			}
+
+			begin()
+			r.send(batch(&pgproto3.Bind{PreparedStatement: "ins", Parameters: [][]byte{[]byte("1")}}, &pgproto3.Execute{})...)
+			requireTranscript(t, r.transcript(1), []string{"BindComplete", "CommandComplete INSERT 0 1", "ReadyForQuery T"})
+			r.send(batch(&pgproto3.Bind{PreparedStatement: "one", Parameters: [][]byte{[]byte("abc")}}, &pgproto3.Execute{})...)
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 22P02", "ReadyForQuery E"})
+			r.send(batch(&pgproto3.Bind{PreparedStatement: "one", Parameters: [][]byte{[]byte("1")}}, &pgproto3.Execute{})...)
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 25P02", "ReadyForQuery E"})
+			r.send(&pgproto3.Query{String: "SELECT 1"})
+			requireTranscript(t, r.transcript(1), []string{"ErrorResponse 25P02", "ReadyForQuery E"})
+			r.send(batch(unnamed("COMMIT"))...)
+			requireTranscript(t, r.transcript(1), []string{"ParseComplete", "BindComplete", "CommandComplete ROLLBACK", "ReadyForQuery I"})
+			r.send(&pgproto3.Query{String: "SELECT count(*) FROM kept"})
+			requireTranscript(t, r.transcript(1), []string{"RowDescription count", "DataRow 0", "CommandComplete SELECT 1", "ReadyForQuery I"})
+
+			for _, tc := range []struct {
+				name string
+				msg  pgproto3.FrontendMessage
+				code string
+			}{
+				{"Bind of no statement", &pgproto3.Bind{PreparedStatement: "nope"}, "26000"},
+				{"Bind with a parameter too few", &pgproto3.Bind{PreparedStatement: "one"}, "08P01"},
+				{"Execute of no portal", &pgproto3.Execute{Portal: "nope"}, "34000"},
+				{"Describe of no statement", &pgproto3.Describe{ObjectType: 'S', Name: "nope"}, "26000"},
+				{"Describe of no portal", &pgproto3.Describe{ObjectType: 'P', Name: "nope"}, "34000"},
+				{"Parse of a taken name", &pgproto3.Parse{Name: "one", Query: "SELECT 2"}, "42P05"},
+			} {
+				begin()
+				r.send(batch(tc.msg)...)
+				if got, want := r.transcript(1), []string{"ErrorResponse " + tc.code, "ReadyForQuery E"}; !slices.Equal(got, want) {
+					t.Errorf("%s: got %q, want %q", tc.name, got, want)
+				}
+				r.send(&pgproto3.Query{String: "ROLLBACK"})
+				requireTranscript(t, r.transcript(1), []string{"CommandComplete ROLLBACK", "ReadyForQuery I"})
+			}
+		})
+	}
+}

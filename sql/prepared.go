@@ -157,6 +157,10 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		p.s.abortBlockOnError()
 		return nil, err
 	}
+	if b := p.s.block; b != nil && b.failed && !isTransactionExit(p.src.stmt) {
+		// PostgreSQL refuses the Bind itself in an aborted block.
+		return nil, errAborted
+	}
 	c := p.c
 	if len(params) != len(c.params) {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
@@ -284,10 +288,8 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter) (string, bool, error) {
 	s := p.ps.s
 	c := p.ps.c
-	if s.block != nil && s.block.failed {
-		if tr, ok := c.stmt.(*ast.Transaction); !ok || (tr.Kind != ast.TxRollback && tr.Kind != ast.TxCommit && tr.Kind != ast.TxRollbackTo) {
-			return "", false, errAborted
-		}
+	if s.block != nil && s.block.failed && !isTransactionExit(c.stmt) {
+		return "", false, errAborted
 	}
 	if d, err := parseDurationSetting(s.settings["statement_timeout"]); err == nil && d > 0 {
 		var cancel context.CancelFunc
@@ -433,6 +435,13 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		r.suspended = true
 	}
 	return "", true, nil
+}
+
+// isTransactionExit reports whether stmt may run in an aborted block: one
+// that ends it (or would roll back to a savepoint).
+func isTransactionExit(stmt ast.Statement) bool {
+	tr, ok := stmt.(*ast.Transaction)
+	return ok && (tr.Kind == ast.TxRollback || tr.Kind == ast.TxCommit || tr.Kind == ast.TxRollbackTo)
 }
 
 func sameFields(a, b []outCol) bool {

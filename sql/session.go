@@ -214,9 +214,19 @@ func (s *Session) abortBlockOnError() {
 
 // Sync implements wire.SyncSession: it ends the implicit transaction of a
 // simple Query or an extended-protocol batch, committing it unless an error
-// was reported in between.
+// was reported in between. In an explicit block such an error aborts the
+// block, as every error does in PostgreSQL: the session's own errors have
+// done so already, but not those raised without it (a Bind naming no
+// statement, a malformed Bind) or before a statement ran (a Bind whose
+// parameter text does not parse).
 func (s *Session) Sync(ctx context.Context, aborted bool) error {
-	if s.block == nil || !s.block.implicit {
+	if s.block == nil {
+		return nil
+	}
+	if !s.block.implicit {
+		if aborted {
+			s.failBlock()
+		}
 		return nil
 	}
 	return s.endBlock(!aborted)

@@ -84,12 +84,13 @@ type PreparedStatement interface {
 // transaction (unless an explicit BEGIN is open), and likewise all the
 // statements of one simple Query: it commits at the end, and any error in
 // between aborts it -- including errors wire raises without calling the
-// Session (an unknown portal, a malformed Bind). Only wire sees Sync and its
-// own errors, so it reports both here: Sync is called once per batch, just
-// before each ReadyForQuery, with aborted set when an error was sent to the
-// client since the previous ReadyForQuery. An error it returns is sent before
-// ReadyForQuery. A Session that does not implement SyncSession must end its
-// implicit transactions by itself.
+// Session (an unknown portal, a malformed Bind), which abort an open explicit
+// block as well. Only wire sees Sync and its own errors, so it reports both
+// here: Sync is called once per batch, just before each ReadyForQuery, with
+// aborted set when an error was sent to the client since the previous
+// ReadyForQuery. An error it returns is sent before ReadyForQuery. A Session
+// that does not implement SyncSession must end its implicit transactions by
+// itself.
 //
 // One difference in timing: for a simple Query PostgreSQL commits before the
 // last statement's CommandComplete, so a failed commit replaces it. A Session
