@@ -255,9 +255,6 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	s := p.ps.s
 	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
 	if p.running != nil {
-		if s.block != nil && s.block.failed {
-			return "", false, errAborted
-		}
 		return p.resume(maxRows, out)
 	}
 	if p.done {

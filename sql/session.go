@@ -278,8 +278,9 @@ func (s *Session) failBlock() {
 		return
 	}
 	b.failed = true
-	// The block's portals stay until ROLLBACK, answering 25P02, but need
-	// nothing they hold any more.
+	// The block's portals stay until ROLLBACK but need nothing they hold
+	// any more: a released one is not running, so executing it again meets
+	// the aborted block (25P02) instead of serving the rows it had read.
 	s.releaseSuspended()
 }
 
