@@ -112,35 +112,7 @@ func TestStreamingTableRefusesWritingForeignKey(t *testing.T) {
 // its flow: the action itself is refused when it would touch a source row,
 // and a new flow from that source is refused.
 func TestFlowSourceWritingForeignKeyFromOlderCatalog(t *testing.T) {
-	db := sqltest.Open(t)
-	c := db.Conn()
-	empSchema(c, "")
-	c.MustExec(empFlow)
-	err := db.Store.Update(func(tx *storage.Tx) error {
-		snap, err := catalog.Load(tx)
-		if err != nil {
-			return err
-		}
-		sc, _ := snap.Schema("public")
-		dept, _ := snap.Table(sc.OID, "dept")
-		src, _ := snap.Table(sc.OID, "emp_cdf")
-		ed, err := snap.Edit(tx)
-		if err != nil {
-			return err
-		}
-		oid, err := ed.NewOID()
-		if err != nil {
-			return err
-		}
-		col, _ := src.Column("dept")
-		src = src.Clone()
-		src.Constraints = append(src.Constraints, catalog.Constraint{OID: oid, Name: "old_fkey", Kind: "f",
-			Columns: []int16{col.Attnum}, RefTable: dept.OID, RefColumns: dept.PrimaryKey, OnDelete: "CASCADE", OnUpdate: "SET NULL"})
-		return ed.PutTable(src)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := flowWithOlderForeignKey(t, "emp_cdf", "CASCADE", "SET NULL")
 	before := "10|1|1\n11|2|1\n"
 	e := c.ExpectError(pgerror.WrongObjectType, "DELETE FROM dept WHERE id = 1")
 	requireErrorMentions(t, e, "ON DELETE CASCADE", `"old_fkey"`, `"emp_cdf"`, `flow "emp_flow"`, "(id)=(1)")
@@ -162,4 +134,61 @@ func TestFlowSourceWritingForeignKeyFromOlderCatalog(t *testing.T) {
 	}
 	c.MustExec("CREATE STREAMING TABLE emp_other")
 	c.ExpectError(pgerror.WrongObjectType, "CREATE FLOW other AS AUTO CDC INTO emp_other FROM emp_cdf KEYS (id) SEQUENCE BY seq")
+}
+
+// The same for a streaming table: its flow's writes go on, the action is
+// refused when it would change a target row, and a new flow into a target
+// with such a key is refused.
+func TestStreamingTableWritingForeignKeyFromOlderCatalog(t *testing.T) {
+	c := flowWithOlderForeignKey(t, "emp_current", "SET DEFAULT", "")
+	e := c.ExpectError(pgerror.WrongObjectType, "DELETE FROM dept WHERE id = 2")
+	requireErrorMentions(t, e, "ON DELETE SET DEFAULT", `"old_fkey"`, `streaming table "emp_current"`, "(id)=(2)")
+	c.MustExec("INSERT INTO emp_cdf VALUES (10, 2, 2)")
+	if got := c.MustExec("SELECT * FROM emp_current ORDER BY id").String(); got != "10|2|2\n11|2|1\n" {
+		t.Fatalf("target: %q", got)
+	}
+	c.MustExec("DROP FLOW emp_flow")
+	e = c.ExpectError(pgerror.WrongObjectType, empFlow)
+	requireErrorMentions(t, e, `flow "emp_flow" cannot write table "emp_current"`, `"old_fkey"`)
+	if e.Position != strings.Index(empFlow, "emp_current")+1 {
+		t.Errorf("position %d, want the target's name", e.Position)
+	}
+}
+
+// flowWithOlderForeignKey makes empSchema and empFlow, then writes a
+// foreign key old_fkey from table's dept column to dept straight into the
+// stored catalog, as a database made before the checks could hold it (the
+// engine loads the edited catalog at its next transaction).
+func flowWithOlderForeignKey(t *testing.T, table, onDelete, onUpdate string) *sqltest.Conn {
+	t.Helper()
+	db := sqltest.Open(t)
+	c := db.Conn()
+	empSchema(c, "")
+	c.MustExec(empFlow)
+	err := db.Store.Update(func(tx *storage.Tx) error {
+		snap, err := catalog.Load(tx)
+		if err != nil {
+			return err
+		}
+		sc, _ := snap.Schema("public")
+		dept, _ := snap.Table(sc.OID, "dept")
+		child, _ := snap.Table(sc.OID, table)
+		ed, err := snap.Edit(tx)
+		if err != nil {
+			return err
+		}
+		oid, err := ed.NewOID()
+		if err != nil {
+			return err
+		}
+		col, _ := child.Column("dept")
+		child = child.Clone()
+		child.Constraints = append(child.Constraints, catalog.Constraint{OID: oid, Name: "old_fkey", Kind: "f",
+			Columns: []int16{col.Attnum}, RefTable: dept.OID, RefColumns: dept.PrimaryKey, OnDelete: onDelete, OnUpdate: onUpdate})
+		return ed.PutTable(child)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
