@@ -124,11 +124,30 @@ func startTarget(t testing.TB) target {
 		s := startServer(t)
 		return target{Name: "cdcdb", URL: s.URL(), DSN: s.KeyValueDSN(), Host: s.Host(), Port: s.Port(), DB: pgserver.Database}
 	}
+	return referenceTarget(t)
+}
+
+// referenceTarget is a fresh database on the reference PostgreSQL 15.
+func referenceTarget(t testing.TB) target {
+	t.Helper()
 	pg := referencePostgres(t)
 	db := fmt.Sprintf("pgtests_%d", reference.dbs.Add(1))
 	admin := connect(t, pg.URL("main"))
 	mustExec(t, admin, "CREATE DATABASE "+db)
 	return target{Name: "postgres15", URL: pg.URL(db), DSN: pg.KeyValueDSN(db), Host: pg.Host(), Port: pg.Port(), DB: db}
+}
+
+// bothTargets gives a test a fresh cdcdb and a fresh database on the
+// reference PostgreSQL 15 (only the latter with PGTESTS_AGAINST=postgres15),
+// so that every expectation of the test is shown to be PostgreSQL's before
+// it is asked of cdcdb.
+func bothTargets(t testing.TB) []target {
+	t.Helper()
+	first := startTarget(t)
+	if againstPostgres() {
+		return []target{first}
+	}
+	return []target{first, referenceTarget(t)}
 }
 
 // testContext bounds a test's blocking calls, so a hung server fails the

@@ -25,6 +25,8 @@ type rawSession struct {
 	t    testing.TB
 	conn net.Conn
 	fe   *pgproto3.Frontend
+	// errors are the "code: message" of every ErrorResponse received.
+	errors []string
 }
 
 // openRaw connects and authenticates with pgconn, then takes the socket
@@ -68,8 +70,11 @@ func (r *rawSession) transcript(n int) []string {
 			r.t.Fatalf("receive after %q: %v", out, err)
 		}
 		out = append(out, describeMessage(m))
-		if _, ok := m.(*pgproto3.ReadyForQuery); ok {
+		switch m := m.(type) {
+		case *pgproto3.ReadyForQuery:
 			n--
+		case *pgproto3.ErrorResponse:
+			r.errors = append(r.errors, m.Code+": "+m.Message)
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,15 +29,11 @@ type psqlTarget struct {
 // PostgreSQL's before it is asked of cdcdb.
 func psqlTargets(t *testing.T) []psqlTarget {
 	t.Helper()
-	first := startTarget(t)
-	targets := []psqlTarget{{first.Name, first.Host, first.Port, first.DB}}
-	if againstPostgres() {
-		return targets
+	var targets []psqlTarget
+	for _, tg := range bothTargets(t) {
+		targets = append(targets, psqlTarget{tg.Name, tg.Host, tg.Port, tg.DB})
 	}
-	pg := referencePostgres(t)
-	db := fmt.Sprintf("pgtests_%d", reference.dbs.Add(1))
-	mustExec(t, connect(t, pg.URL("main")), "CREATE DATABASE "+db)
-	return append(targets, psqlTarget{"postgres15", pg.Host(), pg.Port(), db})
+	return targets
 }
 
 type psqlResult struct {

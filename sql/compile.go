@@ -102,8 +102,12 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 			}
 			return "BEGIN", nil
 		case ast.TxCommit:
-			if s.block == nil {
+			if s.block == nil || s.block.implicit {
+				// PostgreSQL warns and still ends the implicit transaction
+				// of the statements before, if any.
 				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
+			}
+			if s.block == nil {
 				return "COMMIT", nil
 			}
 			failed := s.block.failed
@@ -115,8 +119,10 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 			}
 			return "COMMIT", nil
 		case ast.TxRollback:
-			if s.block == nil {
+			if s.block == nil || s.block.implicit {
 				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
+			}
+			if s.block == nil {
 				return "ROLLBACK", nil
 			}
 			_ = s.endBlock(false)

@@ -487,6 +487,15 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if name == "" {
 		name = d.target.Name
 	}
+	// Checked here, not in bindFlow, which also recompiles existing flows:
+	// a source that got such a key before the check existed keeps feeding
+	// its flow, and the action itself is refused when it would run.
+	if err := refuseFlowOverWritingForeignKey(name, d.source, "read"); err != nil {
+		return err.WithPosition(st.Source.Pos + 1)
+	}
+	if err := refuseFlowOverWritingForeignKey(name, d.target, "write"); err != nil {
+		return err.WithPosition(st.Target.Pos + 1)
+	}
 	if _, exists := pc.cat.Flow(schema.OID, name); exists {
 		return pgerror.New(pgerror.DuplicateObject, "flow \"%s\" already exists", name)
 	}

@@ -186,6 +186,9 @@ func (st *fkState) actOnChildren(x *execCtx, l *fkLink, action string, key, newK
 		if err != nil || ck == nil {
 			return err
 		}
+		if err := l.refuseActionOnFlowTable(x, w, key, newKey != nil); err != nil {
+			return err
+		}
 		raw := x.tx.st.Space(catalog.DataSpace(l.child.OID)).Get(ck)
 		_, vals, err := history.Decode(raw)
 		if err != nil {
@@ -523,6 +526,9 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 	}
 	c := catalog.Constraint{OID: oid, Name: name, Kind: "f", Columns: attnums, RefTable: parent.OID, RefColumns: refAttnums,
 		OnDelete: ref.OnDelete, OnUpdate: ref.OnUpdate}
+	if err := refuseWritingForeignKey(pc.cat, t, &c); err != nil {
+		return err
+	}
 	t.Constraints = append(t.Constraints, c)
 	if x.tx.st.Space(catalog.DataSpace(t.OID)) == nil {
 		return nil // a new table: no rows yet
@@ -693,4 +699,101 @@ func distinctNames(names []string) []string {
 		}
 	}
 	return out
+}
+
+// ------------------------------------------------- flows and FK actions
+
+// A flow's target must equal the replay of every event its source received
+// (spec §2): its source is an append-only change log and its target is
+// written by the flow alone. A foreign key whose ON DELETE or ON UPDATE
+// action is CASCADE, SET NULL or SET DEFAULT rewrites or deletes rows of its
+// referencing table when the referenced row changes, behind the flow's back,
+// so such a key may not sit on a flow's source or on a streaming table:
+// adding one there is refused, CREATE FLOW refuses a source or target that
+// has one, and (for catalogs written before those checks) the action itself
+// is refused when it would touch a row. NO ACTION and RESTRICT only ever
+// refuse the referenced table's change, so they stay allowed. The SQLSTATE
+// is 42809, the one a direct UPDATE or DELETE of a source gets.
+
+// writingAction names the action of a foreign key that writes its
+// referencing table ("ON DELETE CASCADE", ...), "" when it has none.
+func writingAction(con *catalog.Constraint) string {
+	for _, a := range [...]struct{ clause, action string }{{"ON DELETE", con.OnDelete}, {"ON UPDATE", con.OnUpdate}} {
+		switch a.action {
+		case "CASCADE", "SET NULL", "SET DEFAULT":
+			return a.clause + " " + a.action
+		}
+	}
+	return ""
+}
+
+// refuseWritingForeignKey refuses a new foreign key on t whose action
+// would write t, when t is a streaming table or the source of a flow.
+func refuseWritingForeignKey(cat *catalog.Snapshot, t *catalog.Table, con *catalog.Constraint) error {
+	action := writingAction(con)
+	if action == "" {
+		return nil
+	}
+	if t.Kind == catalog.KindStreaming {
+		return pgerror.New(pgerror.WrongObjectType, "foreign key constraint \"%s\" of streaming table \"%s\" cannot have %s", con.Name, t.Name, action).
+			WithDetail("%s would change rows of \"%s\" when rows of the referenced table change; a streaming table is written only by its AUTO CDC flow.", action, t.Name).
+			WithHint("Use %s NO ACTION or RESTRICT, the actions that only refuse the referenced table's change.", actionClause(action))
+	}
+	if flows := cat.FlowsFrom(t.OID); len(flows) > 0 {
+		return pgerror.New(pgerror.WrongObjectType, "foreign key constraint \"%s\" of table \"%s\" cannot have %s because flow \"%s\" reads the table", con.Name, t.Name, action, flows[0].Name).
+			WithDetail("%s would change rows of the change log \"%s\" without the flow seeing it, and its target would no longer be the replay of the change events.", action, t.Name).
+			WithHint("The source of an AUTO CDC flow is append-only; use %s NO ACTION or RESTRICT.", actionClause(action))
+	}
+	return nil
+}
+
+// refuseFlowOverWritingForeignKey refuses CREATE FLOW when its source (role
+// "read") or its target (role "write": one declared before such keys were
+// refused on streaming tables) has a foreign key whose action writes it.
+func refuseFlowOverWritingForeignKey(flow string, t *catalog.Table, role string) *pgerror.Error {
+	for i := range t.Constraints {
+		con := &t.Constraints[i]
+		if con.Kind != "f" {
+			continue
+		}
+		action := writingAction(con)
+		if action == "" {
+			continue
+		}
+		return pgerror.New(pgerror.WrongObjectType, "flow \"%s\" cannot %s table \"%s\": its foreign key constraint \"%s\" has %s", flow, role, t.Name, con.Name, action).
+			WithDetail("%s would change rows of \"%s\" without the flow seeing it, and the target would no longer be the replay of the source's change events.", action, t.Name).
+			WithHint("Drop the constraint (ALTER TABLE %s DROP CONSTRAINT %s), or replace it by one with %s NO ACTION or RESTRICT.", t.Name, con.Name, actionClause(action))
+	}
+	return nil
+}
+
+// refuseActionOnFlowTable is the run-time side: the action of l is about
+// to change a row of a flow's source or of a streaming table, which a
+// catalog from before the DDL checks may still allow. w is the writer of
+// the referencing table; key is the referenced key that went away.
+func (l *fkLink) refuseActionOnFlowTable(x *execCtx, w *tableWriter, key []types.Value, update bool) error {
+	action := "ON DELETE " + l.con.OnDelete
+	if update {
+		action = "ON UPDATE " + l.con.OnUpdate
+	}
+	var e *pgerror.Error
+	switch {
+	case l.child.Kind == catalog.KindStreaming:
+		e = pgerror.New(pgerror.WrongObjectType, "%s of foreign key constraint \"%s\" cannot change streaming table \"%s\"", action, l.con.Name, l.child.Name).
+			WithHint("A streaming table is written only by its AUTO CDC flow; drop the constraint.")
+	case w.flowSource:
+		flows := x.tx.catalog().FlowsFrom(l.child.OID)
+		e = pgerror.New(pgerror.WrongObjectType, "%s of foreign key constraint \"%s\" cannot change table \"%s\" because flow \"%s\" reads it", action, l.con.Name, l.child.Name, flows[0].Name).
+			WithHint("The source of an AUTO CDC flow is append-only; replace the constraint by one with %s NO ACTION or RESTRICT.", actionClause(action))
+	default:
+		return nil
+	}
+	e = e.WithDetail("Key %s is still referenced from table \"%s\".", describeKey(x, l.parent, l.con.RefColumns, key), l.child.Name)
+	e.Table, e.Constraint = l.child.Name, l.con.Name
+	return e
+}
+
+// actionClause is "ON DELETE" of "ON DELETE CASCADE".
+func actionClause(action string) string {
+	return strings.Join(strings.Fields(action)[:2], " ")
 }

@@ -536,7 +536,7 @@ func jsonKeyText(s string) string {
 	if strings.HasPrefix(s, `"`) {
 		return s
 	}
-	return jsonQuote(s)
+	return types.QuoteJSON(s)
 }
 
 // compactJSON writes a value without spaces, as json_strip_nulls does.
@@ -545,7 +545,7 @@ func compactJSON(v *jsonVal) string {
 	case jsonObject:
 		parts := make([]string, len(v.keys))
 		for i, k := range v.keys {
-			parts[i] = jsonQuote(k) + ":" + compactJSON(v.vals[i])
+			parts[i] = types.QuoteJSON(k) + ":" + compactJSON(v.vals[i])
 		}
 		return "{" + strings.Join(parts, ",") + "}"
 	case jsonArray:

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"time"
@@ -236,40 +235,6 @@ func (p *jsonReader) str() (string, error) {
 	return "", jsonSyntax()
 }
 
-// jsonQuote writes s as a JSON string, escaped as PostgreSQL's escape_json.
-func jsonQuote(s string) string {
-	var b bytes.Buffer
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteString(strconv.FormatUint(uint64(r)>>4, 16))
-				b.WriteString(strconv.FormatUint(uint64(r)&15, 16))
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // jsonbText writes a value in jsonb's output form.
 func jsonbText(v *jsonVal) string {
 	var b strings.Builder
@@ -285,7 +250,7 @@ func writeJSONBText(b *strings.Builder, v *jsonVal) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(jsonQuote(k))
+			b.WriteString(types.QuoteJSON(k))
 			b.WriteString(": ")
 			writeJSONBText(b, v.vals[i])
 		}
@@ -300,7 +265,7 @@ func writeJSONBText(b *strings.Builder, v *jsonVal) {
 		}
 		b.WriteByte(']')
 	case jsonString:
-		b.WriteString(jsonQuote(v.str))
+		b.WriteString(types.QuoteJSON(v.str))
 	case jsonNull:
 		b.WriteString("null")
 	default:
@@ -345,7 +310,7 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	switch t.OID {
 	case types.Unknown:
 		if s, ok := v.(string); ok {
-			return jsonQuote(s)
+			return types.QuoteJSON(s)
 		}
 		t = types.Of(goValueType(v))
 	case types.JSON, types.JSONB:
@@ -360,25 +325,25 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	case types.Float4, types.Float8:
 		s := types.FormatText(t, v)
 		if s == "NaN" || s == "Infinity" || s == "-Infinity" {
-			return jsonQuote(s)
+			return types.QuoteJSON(s)
 		}
 		return s
 	case types.Numeric:
 		d := v.(*apd.Decimal)
 		if d.Form != apd.Finite {
-			return jsonQuote(types.FormatText(t, v))
+			return types.QuoteJSON(types.FormatText(t, v))
 		}
 		return types.FormatText(t, v)
 	case types.Date:
-		return jsonQuote(types.FormatText(t, v))
+		return types.QuoteJSON(types.FormatText(t, v))
 	case types.Timestamp:
-		return jsonQuote(isoTimestamp(v.(time.Time), nil))
+		return types.QuoteJSON(isoTimestamp(v.(time.Time), nil))
 	case types.Timestamptz:
 		loc := time.UTC
 		if x != nil {
 			loc = x.location()
 		}
-		return jsonQuote(isoTimestamp(v.(time.Time), loc))
+		return types.QuoteJSON(isoTimestamp(v.(time.Time), loc))
 	case types.Record:
 		rec := v.(types.RecordValue)
 		shape, named := recordShapeOf(t)
@@ -396,7 +361,7 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 			if named && i < len(shape.types) {
 				ft = shape.types[i]
 			}
-			b.WriteString(jsonQuote(name) + ":" + toJSON(x, ft, f))
+			b.WriteString(types.QuoteJSON(name) + ":" + toJSON(x, ft, f))
 		}
 		b.WriteByte('}')
 		return b.String()
@@ -409,7 +374,7 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	if x != nil {
 		s = x.sess.formatValue(x, t, v)
 	}
-	return jsonQuote(s)
+	return types.QuoteJSON(s)
 }
 
 // arrayToJSON writes a (possibly multidimensional) array's elements.
@@ -570,7 +535,7 @@ func jsonPretty(v *jsonVal) string {
 			b.WriteString("{\n")
 			for i, k := range v.keys {
 				pad(indent + 1)
-				b.WriteString(jsonQuote(k) + ": ")
+				b.WriteString(types.QuoteJSON(k) + ": ")
 				write(v.vals[i], indent+1)
 				if i < len(v.keys)-1 {
 					b.WriteByte(',')

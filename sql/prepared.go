@@ -157,6 +157,10 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		p.s.abortBlockOnError()
 		return nil, err
 	}
+	if b := p.s.block; b != nil && b.failed && !isTransactionExit(p.src.stmt) {
+		// PostgreSQL refuses the Bind itself in an aborted block.
+		return nil, errAborted
+	}
 	c := p.c
 	if len(params) != len(c.params) {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
@@ -196,7 +200,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 			formats[i] = resultFormats[i]
 		}
 	}
-	return &portal{ps: p, params: vals, formats: formats}, nil
+	return &portal{ps: p, params: vals, formats: formats, txEnds: p.s.txEnds}, nil
 }
 
 // portal implements wire.Portal.
@@ -208,6 +212,9 @@ type portal struct {
 	// A query suspended by a row limit keeps its iterator and transaction.
 	running *runningQuery
 	done    bool
+	// txEnds is the session's count of ended transactions at Bind: the
+	// portal belongs to the transaction open then (or begun next).
+	txEnds uint64
 }
 
 type runningQuery struct {
@@ -217,9 +224,14 @@ type runningQuery struct {
 	owned bool // the transaction is this query's own, not a block's
 	rows  int
 	cols  []outCol
+	// suspended: the portal is in its session's suspended set.
+	suspended bool
 }
 
 func (p *portal) Fields() []wire.FieldDescription { return p.ps.Fields() }
+
+// TransactionEnded implements wire.TransactionPortal.
+func (p *portal) TransactionEnded() bool { return p.txEnds != p.ps.s.txEnds }
 
 func (p *portal) Close() {
 	if p.running != nil {
@@ -227,8 +239,16 @@ func (p *portal) Close() {
 		if p.running.owned {
 			p.running.tx.rollback()
 		}
-		p.running = nil
+		p.stopped()
 	}
+}
+
+// stopped forgets the running query, finished or abandoned.
+func (p *portal) stopped() {
+	if p.running.suspended {
+		delete(p.ps.s.suspended, p)
+	}
+	p.running = nil
 }
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
@@ -265,10 +285,8 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter) (string, bool, error) {
 	s := p.ps.s
 	c := p.ps.c
-	if s.block != nil && s.block.failed {
-		if tr, ok := c.stmt.(*ast.Transaction); !ok || (tr.Kind != ast.TxRollback && tr.Kind != ast.TxCommit && tr.Kind != ast.TxRollbackTo) {
-			return "", false, errAborted
-		}
+	if s.block != nil && s.block.failed && !isTransactionExit(c.stmt) {
+		return "", false, errAborted
 	}
 	if d, err := parseDurationSetting(s.settings["statement_timeout"]); err == nil && d > 0 {
 		var cancel context.CancelFunc
@@ -370,7 +388,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 					r.tx.rollback()
 				}
 			}
-			p.running = nil
+			p.stopped()
 			p.done = true
 			if err != nil {
 				return "", false, err
@@ -405,7 +423,22 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		r.it.close()
 		r.it = &sliceIter{rows: rest}
 	}
+	if !r.suspended {
+		s := p.ps.s
+		if s.suspended == nil {
+			s.suspended = map[*portal]struct{}{}
+		}
+		s.suspended[p] = struct{}{}
+		r.suspended = true
+	}
 	return "", true, nil
+}
+
+// isTransactionExit reports whether stmt may run in an aborted block: one
+// that ends it (or would roll back to a savepoint).
+func isTransactionExit(stmt ast.Statement) bool {
+	tr, ok := stmt.(*ast.Transaction)
+	return ok && (tr.Kind == ast.TxRollback || tr.Kind == ast.TxCommit || tr.Kind == ast.TxRollbackTo)
 }
 
 func sameFields(a, b []outCol) bool {

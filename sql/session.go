@@ -27,6 +27,14 @@ type Session struct {
 	// nextval drew from last, for lastval.
 	seqValues map[uint32]int64
 	lastSeq   uint32
+	// txEnds counts the transactions that have ended. A portal keeps the
+	// count of its Bind and is gone once it moved on, as PostgreSQL drops
+	// portals with their transaction (see wire.TransactionPortal).
+	txEnds uint64
+	// suspended are the portals a row limit left holding a running query
+	// (an iterator, maybe a snapshot of their own): released when their
+	// transaction aborts or ends, not when the client next looks at them.
+	suspended map[*portal]struct{}
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -206,9 +214,19 @@ func (s *Session) abortBlockOnError() {
 
 // Sync implements wire.SyncSession: it ends the implicit transaction of a
 // simple Query or an extended-protocol batch, committing it unless an error
-// was reported in between.
+// was reported in between. In an explicit block such an error aborts the
+// block, as every error does in PostgreSQL: the session's own errors have
+// done so already, but not those raised without it (a Bind naming no
+// statement, a malformed Bind) or before a statement ran (a Bind whose
+// parameter text does not parse).
 func (s *Session) Sync(ctx context.Context, aborted bool) error {
-	if s.block == nil || !s.block.implicit {
+	if s.block == nil {
+		return nil
+	}
+	if !s.block.implicit {
+		if aborted {
+			s.failBlock()
+		}
 		return nil
 	}
 	return s.endBlock(!aborted)
@@ -232,6 +250,7 @@ func (s *Session) endBlock(commit bool) error {
 	}
 	s.block = nil
 	s.closeCursors(false) // cursors WITHOUT HOLD end with their block
+	s.transactionEnded()
 	if b.tx == nil {
 		return nil
 	}
@@ -255,9 +274,27 @@ func (s *Session) failBlock() {
 	}
 	if b.implicit {
 		s.block = nil
+		s.transactionEnded()
 		return
 	}
 	b.failed = true
+	// The block's portals stay until ROLLBACK but need nothing they hold
+	// any more: a released one is not running, so executing it again meets
+	// the aborted block (25P02) instead of serving the rows it had read.
+	s.releaseSuspended()
+}
+
+// transactionEnded ends the portals of the transaction that just ended.
+func (s *Session) transactionEnded() {
+	s.txEnds++
+	s.releaseSuspended()
+}
+
+// releaseSuspended closes the queries of the portals a row limit suspended.
+func (s *Session) releaseSuspended() {
+	for p := range s.suspended {
+		p.Close()
+	}
 }
 
 var errAborted = pgerror.New(pgerror.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")

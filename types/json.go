@@ -463,7 +463,7 @@ func writeJSONB(b *bytes.Buffer, n *jsonNode) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeJSONString(b, k)
+			b.Write(AppendQuoteJSON(b.AvailableBuffer(), k))
 			b.WriteString(": ")
 			writeJSONB(b, n.members[i])
 		}
@@ -478,7 +478,7 @@ func writeJSONB(b *bytes.Buffer, n *jsonNode) {
 		}
 		b.WriteByte(']')
 	case 's':
-		writeJSONString(b, n.str)
+		b.Write(AppendQuoteJSON(b.AvailableBuffer(), n.str))
 	case 'z':
 		b.WriteString("null")
 	default:
@@ -486,36 +486,41 @@ func writeJSONB(b *bytes.Buffer, n *jsonNode) {
 	}
 }
 
-// writeJSONString quotes as PostgreSQL's escape_json.
-func writeJSONString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
+// QuoteJSON returns s as a JSON string, escaped as PostgreSQL's escape_json
+// escapes it (what to_json of text and jsonb's output write).
+func QuoteJSON(s string) string {
+	return string(AppendQuoteJSON(make([]byte, 0, len(s)+2), s))
+}
+
+// AppendQuoteJSON appends s to dst as QuoteJSON writes it: the quote, the
+// backslash and the control characters escaped (\b \f \n \r \t by name,
+// the others as \u00XX), every other byte as it is.
+func AppendQuoteJSON(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
+		switch c := s[i]; c {
 		case '"':
-			b.WriteString(`\"`)
+			dst = append(dst, `\"`...)
 		case '\\':
-			b.WriteString(`\\`)
+			dst = append(dst, `\\`...)
 		case '\b':
-			b.WriteString(`\b`)
+			dst = append(dst, `\b`...)
 		case '\f':
-			b.WriteString(`\f`)
+			dst = append(dst, `\f`...)
 		case '\n':
-			b.WriteString(`\n`)
+			dst = append(dst, `\n`...)
 		case '\r':
-			b.WriteString(`\r`)
+			dst = append(dst, `\r`...)
 		case '\t':
-			b.WriteString(`\t`)
+			dst = append(dst, `\t`...)
 		default:
 			if c < 0x20 {
-				const hexDigits = "0123456789abcdef"
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&15])
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 			} else {
-				b.WriteByte(c)
+				dst = append(dst, c)
 			}
 		}
 	}
-	b.WriteByte('"')
+	return append(dst, '"')
 }

@@ -74,7 +74,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		return errNoStatement(m.PreparedStatement)
 	}
 	if m.DestinationPortal != "" {
-		if _, dup := c.portals[m.DestinationPortal]; dup {
+		if _, dup := c.boundPortal(m.DestinationPortal); dup {
 			// PostgreSQL words it as a cursor, whatever made the portal.
 			return pgerror.New(duplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
 		}
@@ -245,10 +245,24 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	return c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 }
 
+// boundPortal finds a portal Bind made, unless its transaction has ended
+// (see TransactionPortal).
+func (c *conn) boundPortal(name string) (*portal, bool) {
+	po, ok := c.portals[name]
+	if !ok {
+		return nil, false
+	}
+	if tp, ok := po.p.(TransactionPortal); ok && tp.TransactionEnded() {
+		c.closePortal(name)
+		return nil, false
+	}
+	return po, true
+}
+
 // portalOrCursor finds a portal by name: one Bind made, else the
 // session's SQL cursor of that name (see CursorSession).
 func (c *conn) portalOrCursor(name string) (*portal, bool) {
-	if po, ok := c.portals[name]; ok {
+	if po, ok := c.boundPortal(name); ok {
 		return po, true
 	}
 	cs, ok := c.sess.(CursorSession)

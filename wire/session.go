@@ -84,12 +84,13 @@ type PreparedStatement interface {
 // transaction (unless an explicit BEGIN is open), and likewise all the
 // statements of one simple Query: it commits at the end, and any error in
 // between aborts it -- including errors wire raises without calling the
-// Session (an unknown portal, a malformed Bind). Only wire sees Sync and its
-// own errors, so it reports both here: Sync is called once per batch, just
-// before each ReadyForQuery, with aborted set when an error was sent to the
-// client since the previous ReadyForQuery. An error it returns is sent before
-// ReadyForQuery. A Session that does not implement SyncSession must end its
-// implicit transactions by itself.
+// Session (an unknown portal, a malformed Bind), which abort an open explicit
+// block as well. Only wire sees Sync and its own errors, so it reports both
+// here: Sync is called once per batch, just before each ReadyForQuery, with
+// aborted set when an error was sent to the client since the previous
+// ReadyForQuery. An error it returns is sent before ReadyForQuery. A Session
+// that does not implement SyncSession must end its implicit transactions by
+// itself.
 //
 // One difference in timing: for a simple Query PostgreSQL commits before the
 // last statement's CommandComplete, so a failed commit replaces it. A Session
@@ -111,6 +112,19 @@ type Portal interface {
 	Execute(ctx context.Context, maxRows int, out ResultWriter) (tag string, suspended bool, err error)
 	// Close releases the portal; a suspended one is abandoned.
 	Close()
+}
+
+// TransactionPortal is an optional extension of Portal, for a Session that
+// ends portals with the transaction they were bound in. PostgreSQL drops
+// every portal (a WITH HOLD cursor aside) when that transaction commits or
+// rolls back, also in the middle of a batch, by an Execute of COMMIT: the
+// name is free again and using it is 34000. wire asks before each use of a
+// portal it holds and forgets one whose transaction ended (closing it);
+// portals that do not implement this last until Close or, outside a
+// transaction block, the next Sync.
+type TransactionPortal interface {
+	Portal
+	TransactionEnded() bool
 }
 
 // ResultWriter is how a portal hands its output to the connection.

@@ -29,7 +29,7 @@ func (b *bench) commitsWorkload(ctx context.Context) error {
 		next      int64 // first unused id
 	}
 	cdcSide := &side{name: "cdcdb", url: srv.url()}
-	pgSide := &side{name: "PostgreSQL", url: b.pg.url("commits")}
+	pgSide := &side{name: "PostgreSQL", url: b.pg.URL("commits")}
 	for _, s := range []*side{cdcSide, pgSide} {
 		conn, err := pgx.Connect(ctx, s.url)
 		if err != nil {

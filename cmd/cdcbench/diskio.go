@@ -35,7 +35,7 @@ func processWriteBytes(pid int) (int64, error) {
 // child that exits between two readings (an autovacuum worker) takes its
 // count with it, so differences slightly undercount PostgreSQL's writes.
 func (p *pgServer) writeBytes() (int64, error) {
-	b, err := os.ReadFile(filepath.Join(p.dataDir(), "postmaster.pid"))
+	b, err := os.ReadFile(filepath.Join(p.DataDir(), "postmaster.pid"))
 	if err != nil {
 		return 0, err
 	}

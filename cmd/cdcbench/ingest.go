@@ -147,7 +147,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err := b.pg.freshDatabase(ctx, "bench"); err != nil {
 			return err
 		}
-		f, err := newPGFlow(ctx, b.pg.url("bench"), bitemporal)
+		f, err := newPGFlow(ctx, b.pg.URL("bench"), bitemporal)
 		if err != nil {
 			return fmt.Errorf("PostgreSQL schema: %v", err)
 		}

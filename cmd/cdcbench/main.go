@@ -160,7 +160,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 		return nil, err
 	}
 	defer func() {
-		if err := b.pg.stop(); err != nil {
+		if err := b.pg.Stop(); err != nil {
 			b.logf("stopping PostgreSQL: %v", err)
 		}
 	}()

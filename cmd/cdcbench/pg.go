@@ -5,137 +5,39 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"os/user"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"cdcdb/pgtests/pgserver"
 )
-
-// pgBinDir is where Debian's postgresql-15 package puts the server and pgbench.
-const pgBinDir = "/usr/lib/postgresql/15/bin"
-
-// errNoPostgres says PostgreSQL 15 is not installed; the CI test skips on it
-// except under CI=true, where the benchmark must run.
-var errNoPostgres = errors.New("PostgreSQL 15 is not installed")
 
 // pgServer is a PostgreSQL 15 in a temporary directory, started with its
 // default settings apart from where it listens: in particular fsync=on,
 // synchronous_commit=on and the default shared_buffers. User cdcdb is its
 // superuser (trust authentication, loopback only).
 type pgServer struct {
-	dir    string // data/, sock/, log
-	port   int
-	asUser string // OS user running the binaries ("" for ourselves)
+	*pgserver.Postgres
 }
 
+// startPostgres starts the server; pgserver.ErrNoPostgres says it is not
+// installed, on which the CI test skips except under CI=true, where the
+// benchmark must run.
 func startPostgres(ctx context.Context) (*pgServer, error) {
-	for _, tool := range []string{"initdb", "pg_ctl", "postgres", "pgbench"} {
-		if _, err := os.Stat(filepath.Join(pgBinDir, tool)); err != nil {
-			return nil, fmt.Errorf("%w: %s missing (apt-get install postgresql-15 postgresql-contrib)", errNoPostgres, filepath.Join(pgBinDir, tool))
-		}
+	p, err := pgserver.StartPostgresWith(ctx, pgserver.PostgresConfig{Tools: []string{"pgbench"}})
+	if errors.Is(err, pgserver.ErrNoPostgres) {
+		return nil, fmt.Errorf("%w (pgbench comes with postgresql-contrib)", err)
 	}
-	p := &pgServer{}
-	if os.Geteuid() == 0 {
-		p.asUser = "postgres" // PostgreSQL refuses to run as root
-	}
-	// Not under a 0700 root-owned temp dir: the postgres user must enter it.
-	dir, err := os.MkdirTemp("", "cdcbench-pg15-")
 	if err != nil {
 		return nil, err
 	}
-	p.dir = dir
-	if err := p.prepareDirs(); err != nil {
-		p.removeDir()
-		return nil, err
-	}
-	// --no-sync only skips initdb's own flush of the template files.
-	if out, err := p.run(ctx, "initdb", "-D", p.dataDir(), "-U", "cdcdb", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
-		p.removeDir()
-		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
-	}
-	var startErr error
-	for range 5 { // a free port can be taken before the server binds it
-		if p.port, err = freePort(); err != nil {
-			p.removeDir()
-			return nil, err
-		}
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", p.port, p.sockDir())
-		out, err := p.run(ctx, "pg_ctl", "-D", p.dataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
-		if err == nil {
-			startErr = nil
-			break
-		}
-		startErr = fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, p.logTail())
-	}
-	if startErr != nil {
-		p.removeDir()
-		return nil, startErr
-	}
-	return p, nil
-}
-
-func (p *pgServer) prepareDirs() error {
-	if err := os.Chmod(p.dir, 0o755); err != nil {
-		return err
-	}
-	for _, d := range []string{p.dataDir(), p.sockDir()} {
-		if err := os.Mkdir(d, 0o700); err != nil {
-			return err
-		}
-	}
-	if p.asUser == "" {
-		return nil
-	}
-	u, err := user.Lookup(p.asUser)
-	if err != nil {
-		return fmt.Errorf("running as root, PostgreSQL needs the %q OS user: %v", p.asUser, err)
-	}
-	uid, _ := strconv.Atoi(u.Uid)
-	gid, _ := strconv.Atoi(u.Gid)
-	for _, d := range []string{p.dir, p.dataDir(), p.sockDir()} {
-		if err := os.Chown(d, uid, gid); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p *pgServer) dataDir() string { return filepath.Join(p.dir, "data") }
-func (p *pgServer) sockDir() string { return filepath.Join(p.dir, "sock") }
-
-func (p *pgServer) run(ctx context.Context, tool string, args ...string) ([]byte, error) {
-	path := filepath.Join(pgBinDir, tool)
-	var cmd *exec.Cmd
-	if p.asUser != "" {
-		cmd = exec.CommandContext(ctx, "runuser", append([]string{"-u", p.asUser, "--", path}, args...)...)
-	} else {
-		cmd = exec.CommandContext(ctx, path, args...)
-	}
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
-	return cmd.CombinedOutput()
-}
-
-func (p *pgServer) url(db string) string {
-	return fmt.Sprintf("postgres://cdcdb@127.0.0.1:%d/%s?sslmode=disable", p.port, db)
-}
-
-func (p *pgServer) logTail() string {
-	b, _ := os.ReadFile(filepath.Join(p.dir, "log"))
-	if len(b) > 8<<10 {
-		b = b[len(b)-8<<10:]
-	}
-	return string(b)
+	return &pgServer{p}, nil
 }
 
 // freshDatabase drops and recreates database name, after a checkpoint so
 // that a repetition does not pay for the previous one's dirty pages.
 func (p *pgServer) freshDatabase(ctx context.Context, name string) error {
-	conn, err := pgx.Connect(ctx, p.url("postgres"))
+	conn, err := pgx.Connect(ctx, p.URL("postgres"))
 	if err != nil {
 		return err
 	}
@@ -155,7 +57,7 @@ func (p *pgServer) freshDatabase(ctx context.Context, name string) error {
 // settings reports the settings that decide durability and caching, for
 // the report: they show PostgreSQL ran as shipped.
 func (p *pgServer) settings(ctx context.Context) (string, error) {
-	conn, err := pgx.Connect(ctx, p.url("postgres"))
+	conn, err := pgx.Connect(ctx, p.URL("postgres"))
 	if err != nil {
 		return "", err
 	}
@@ -169,21 +71,6 @@ func (p *pgServer) settings(ctx context.Context) (string, error) {
 		parts = append(parts, name+"="+v)
 	}
 	return strings.Join(parts, " "), nil
-}
-
-func (p *pgServer) stop() error {
-	out, err := p.run(context.Background(), "pg_ctl", "-D", p.dataDir(), "-m", "fast", "-w", "-t", "60", "stop")
-	p.removeDir()
-	if err != nil {
-		return fmt.Errorf("pg_ctl stop: %v\n%s", err, out)
-	}
-	return nil
-}
-
-func (p *pgServer) removeDir() {
-	if p.dir != "" && strings.Contains(p.dir, "cdcbench-pg15-") {
-		_ = os.RemoveAll(p.dir)
-	}
 }
 
 // ---------------------------------------------------------------------------

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 // pgbenchWorkload is workload 4: wire round trips. pgbench, PostgreSQL's own
@@ -51,7 +53,7 @@ func (b *bench) pgbenchWorkload(ctx context.Context) error {
 	if err := b.pg.freshDatabase(ctx, "kvbench"); err != nil {
 		return err
 	}
-	pg, err := pgx.Connect(ctx, b.pg.url("kvbench"))
+	pg, err := pgx.Connect(ctx, b.pg.URL("kvbench"))
 	if err != nil {
 		return err
 	}
@@ -90,7 +92,7 @@ func (b *bench) pgbenchWorkload(ctx context.Context) error {
 				tps, lat             *[]float64
 			}{
 				{"cdcdb", cdcHost, cdcPort, "main", &cdcTPS, &cdcLat},
-				{"PostgreSQL", "127.0.0.1", strconv.Itoa(b.pg.port), "kvbench", &pgTPS, &pgLat},
+				{"PostgreSQL", "127.0.0.1", strconv.Itoa(b.pg.Port()), "kvbench", &pgTPS, &pgLat},
 			}
 			if rep%2 == 1 {
 				sides[0], sides[1] = sides[1], sides[0]
@@ -131,7 +133,7 @@ var (
 // runPgbench runs pgbench for secs seconds, 8 clients on 2 threads, without
 // its vacuum of the built-in tables (-n; the script uses none of them).
 func runPgbench(ctx context.Context, script, mode string, secs int, host, port, db string) (pgbenchResult, error) {
-	cmd := exec.CommandContext(ctx, filepath.Join(pgBinDir, "pgbench"),
+	cmd := exec.CommandContext(ctx, filepath.Join(pgserver.PostgresBinDir, "pgbench"),
 		"-n", "-c", "8", "-j", "2", "-T", strconv.Itoa(secs), "-M", mode, "-f", script,
 		"-h", host, "-p", port, "-U", "cdcdb", db)
 	cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=10")

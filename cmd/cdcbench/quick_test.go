@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 // TestQuickBenchmark runs `cdcbench -quick` as CI does, so the benchmark
@@ -22,7 +24,7 @@ func TestQuickBenchmark(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the quick benchmark takes about a minute")
 	}
-	if _, err := os.Stat(filepath.Join(pgBinDir, "pgbench")); err != nil {
+	if _, err := os.Stat(filepath.Join(pgserver.PostgresBinDir, "pgbench")); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true but PostgreSQL 15 is missing (%v): .ci/run installs postgresql-15", err)
 		}
@@ -34,7 +36,7 @@ func TestQuickBenchmark(t *testing.T) {
 	o := options{quick: true}
 	rep, err := benchmark(ctx, o, &log)
 	t.Log("progress:\n" + log.String())
-	if errors.Is(err, errNoPostgres) && os.Getenv("CI") != "true" {
+	if errors.Is(err, pgserver.ErrNoPostgres) && os.Getenv("CI") != "true" {
 		t.Skip(err)
 	}
 	if err != nil {

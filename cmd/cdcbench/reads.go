@@ -77,7 +77,7 @@ func (b *bench) readsWorkload(ctx context.Context) error {
 	if err := b.pg.freshDatabase(ctx, "reads"); err != nil {
 		return err
 	}
-	pg, err := pgx.Connect(ctx, b.pg.url("reads"))
+	pg, err := pgx.Connect(ctx, b.pg.URL("reads"))
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (b *bench) readsWorkload(ctx context.Context) error {
 				return err
 			},
 			func() error {
-				r, err := runLoad(ctx, b.pg.url("reads"), b.sz.readClients, b.sz.readFor, pgQ, gen)
+				r, err := runLoad(ctx, b.pg.URL("reads"), b.sz.readClients, b.sz.readFor, pgQ, gen)
 				m.pg = append(m.pg, r)
 				return err
 			},

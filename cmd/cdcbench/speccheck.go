@@ -135,7 +135,7 @@ func (b *bench) checkSpecCase(ctx context.Context, sc specCase) error {
 	if err := b.pg.freshDatabase(ctx, "speccheck"); err != nil {
 		return err
 	}
-	pg, err := newPGFlow(ctx, b.pg.url("speccheck"), sc.bitemporal)
+	pg, err := newPGFlow(ctx, b.pg.URL("speccheck"), sc.bitemporal)
 	if err != nil {
 		return err
 	}

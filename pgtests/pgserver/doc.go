@@ -11,4 +11,8 @@
 // Data passes one way: a test asks for a server, gets its address and DSNs,
 // and the server is stopped when the test ends (t.Cleanup), with its stderr
 // logged when the test failed.
+//
+// cmd/cdcbench starts its PostgreSQL here too (StartPostgresWith, keeping
+// PostgreSQL's default settings where the tests turn fsync off), so the
+// benchmark and the tests set the server up in one way.
 package pgserver

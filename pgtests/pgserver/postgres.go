@@ -1,6 +1,8 @@
 package pgserver
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -29,19 +31,48 @@ func FindPsql() (string, error) {
 
 // Postgres is a real PostgreSQL 15 server in a temporary directory, owned by
 // the postgres OS user when the tests run as root (PostgreSQL refuses to run
-// as root). User cdcdb is its superuser, trust auth, database main exists.
+// as root). User cdcdb is its superuser, with trust auth, on loopback only.
 type Postgres struct {
 	dir    string // holds data/, sock/ and log
 	port   int
 	asUser string // OS user to run the binaries as, "" for the current one
 }
 
-// StartPostgres initdbs and starts a PostgreSQL 15 on a free port of
-// 127.0.0.1. Stop it with Stop.
+// ErrNoPostgres says PostgreSQL 15's programs are not installed.
+var ErrNoPostgres = errors.New("PostgreSQL 15 is not installed")
+
+// PostgresConfig says how StartPostgresWith sets a server up.
+type PostgresConfig struct {
+	// Settings are passed to the server as -c name=value. Nil keeps every
+	// setting at PostgreSQL's default except where it listens (127.0.0.1
+	// only), which a benchmark comparing against it as shipped needs.
+	Settings []string
+	// Tools are the programs of PostgresBinDir needed besides initdb,
+	// pg_ctl and postgres; a missing one is ErrNoPostgres.
+	Tools []string
+	// Database, when not empty, is created once the server runs.
+	Database string
+}
+
+// StartPostgres starts the reference server of the tests: without fsync
+// (they need no durability), with database main. Stop it with Stop.
 func StartPostgres() (*Postgres, error) {
-	for _, tool := range []string{"initdb", "pg_ctl", "postgres", "psql"} {
+	return StartPostgresWith(context.Background(), PostgresConfig{
+		Settings: []string{"fsync=off", "max_connections=50"},
+		Database: Database,
+	})
+}
+
+// StartPostgresWith initdbs and starts a PostgreSQL 15 on a free port of
+// 127.0.0.1. ctx bounds the programs it runs. Stop it with Stop.
+func StartPostgresWith(ctx context.Context, cfg PostgresConfig) (*Postgres, error) {
+	tools := append([]string{"initdb", "pg_ctl", "postgres"}, cfg.Tools...)
+	if cfg.Database != "" {
+		tools = append(tools, "psql")
+	}
+	for _, tool := range tools {
 		if _, err := os.Stat(filepath.Join(PostgresBinDir, tool)); err != nil {
-			return nil, fmt.Errorf("PostgreSQL 15 server binaries not found in %s (install postgresql-15): %v", PostgresBinDir, err)
+			return nil, fmt.Errorf("%w: %s is missing (apt-get install postgresql-15): %v", ErrNoPostgres, tool, err)
 		}
 	}
 	p := &Postgres{}
@@ -59,7 +90,8 @@ func StartPostgres() (*Postgres, error) {
 		p.removeDir()
 		return nil, err
 	}
-	if out, err := p.run("initdb", "-D", p.dataDir(), "-U", User, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
+	// --no-sync only skips initdb's own flush of the template files.
+	if out, err := p.run(ctx, "initdb", "-D", p.DataDir(), "-U", User, "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"); err != nil {
 		p.removeDir()
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
@@ -71,8 +103,11 @@ func StartPostgres() (*Postgres, error) {
 			p.removeDir()
 			return nil, err
 		}
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50", p.port, p.sockDir())
-		out, err := p.run("pg_ctl", "-D", p.dataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
+		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", p.port, p.sockDir())
+		for _, s := range cfg.Settings {
+			opts += " -c " + s
+		}
+		out, err := p.run(ctx, "pg_ctl", "-D", p.DataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
 		if err == nil {
 			startErr = nil
 			break
@@ -83,9 +118,11 @@ func StartPostgres() (*Postgres, error) {
 		p.removeDir()
 		return nil, startErr
 	}
-	if out, err := p.run("psql", "-X", "-q", "-h", "127.0.0.1", "-p", strconv.Itoa(p.port), "-U", User, "-d", "postgres", "-c", "CREATE DATABASE main"); err != nil {
-		_ = p.Stop()
-		return nil, fmt.Errorf("create database main: %v\n%s", err, out)
+	if cfg.Database != "" {
+		if out, err := p.run(ctx, "psql", "-X", "-q", "-h", "127.0.0.1", "-p", strconv.Itoa(p.port), "-U", User, "-d", "postgres", "-c", "CREATE DATABASE "+cfg.Database); err != nil {
+			_ = p.Stop()
+			return nil, fmt.Errorf("create database %s: %v\n%s", cfg.Database, err, out)
+		}
 	}
 	return p, nil
 }
@@ -94,7 +131,7 @@ func (p *Postgres) prepareDirs() error {
 	if err := os.Chmod(p.dir, 0o755); err != nil {
 		return err
 	}
-	for _, d := range []string{p.dataDir(), p.sockDir()} {
+	for _, d := range []string{p.DataDir(), p.sockDir()} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			return err
 		}
@@ -108,7 +145,7 @@ func (p *Postgres) prepareDirs() error {
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	for _, d := range []string{p.dir, p.dataDir(), p.sockDir()} {
+	for _, d := range []string{p.dir, p.DataDir(), p.sockDir()} {
 		if err := os.Chown(d, uid, gid); err != nil {
 			return err
 		}
@@ -116,17 +153,19 @@ func (p *Postgres) prepareDirs() error {
 	return nil
 }
 
-func (p *Postgres) dataDir() string { return filepath.Join(p.dir, "data") }
+// DataDir is the server's data directory (postmaster.pid is there).
+func (p *Postgres) DataDir() string { return filepath.Join(p.dir, "data") }
+
 func (p *Postgres) sockDir() string { return filepath.Join(p.dir, "sock") }
 
 // run runs one of PostgreSQL's programs, as the postgres OS user when needed.
-func (p *Postgres) run(tool string, args ...string) ([]byte, error) {
+func (p *Postgres) run(ctx context.Context, tool string, args ...string) ([]byte, error) {
 	path := filepath.Join(PostgresBinDir, tool)
 	var cmd *exec.Cmd
 	if p.asUser != "" {
-		cmd = exec.Command("runuser", append([]string{"-u", p.asUser, "--", path}, args...)...)
+		cmd = exec.CommandContext(ctx, "runuser", append([]string{"-u", p.asUser, "--", path}, args...)...)
 	} else {
-		cmd = exec.Command(path, args...)
+		cmd = exec.CommandContext(ctx, path, args...)
 	}
 	cmd.Dir = p.dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "PGCONNECT_TIMEOUT=10")
@@ -153,7 +192,7 @@ func (p *Postgres) Log() string {
 
 // Stop stops the server (fast shutdown) and removes its directory.
 func (p *Postgres) Stop() error {
-	out, err := p.run("pg_ctl", "-D", p.dataDir(), "-m", "fast", "-w", "-t", "60", "stop")
+	out, err := p.run(context.Background(), "pg_ctl", "-D", p.DataDir(), "-m", "fast", "-w", "-t", "60", "stop")
 	if err != nil {
 		err = fmt.Errorf("pg_ctl stop: %v\n%s", err, out)
 	}
