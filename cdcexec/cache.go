@@ -89,9 +89,3 @@ func (c *StateCache) get(encKey []byte) (*keyState, bool) {
 }
 
 func (c *StateCache) put(encKey []byte, st *keyState) { c.pending.states[string(encKey)] = st }
-
-// forget drops a key whose state the cache does not follow.
-func (c *StateCache) forget(encKey []byte) {
-	delete(c.committed, string(encKey))
-	delete(c.pending.states, string(encKey))
-}
