@@ -40,6 +40,21 @@ func init() {
 	}})
 }
 
+// cdcdb.storage: the storage engine's counters since the server started
+// (one row), for operators watching commits, flushes and checkpoints.
+func init() {
+	registerSystemTable(&systemTable{schema: "cdcdb", name: "storage", cols: []outCol{
+		{name: "commits", t: int8T()}, {name: "flushes", t: int8T()},
+		{name: "checkpoints", t: int8T()}, {name: "checkpoint_transactions", t: int8T()},
+		{name: "checkpoint_seconds", t: types.Of(types.Float8)}, {name: "commit_wait_seconds", t: types.Of(types.Float8)},
+		{name: "memtable_bytes", t: int8T()}, {name: "memtable_layers", t: int8T()},
+	}, rows: func(x *execCtx) ([]Row, error) {
+		st := x.sess.engine.db.Stats()
+		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
+			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.MemtableBytes, int64(st.Layers)}}, nil
+	}})
+}
+
 // relationName is schema.table, or just table in public.
 func relationName(cat *catalog.Snapshot, oid catalog.OID) string {
 	t, ok := cat.TableByOID(oid)

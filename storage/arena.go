@@ -18,8 +18,10 @@ type arena struct {
 	// dir lists the slabs; the writer replaces it with a longer copy when it
 	// adds one, so readers may index whatever directory they load.
 	dir atomic.Pointer[[][]byte]
-	// used is how much of the last slab is taken (writer only).
-	used int
+	// used is how much of the last slab is taken, and grow the size of
+	// the next slab (writer only): a transaction's arena starts small and
+	// doubles up to slabSize.
+	used, grow int
 	// size counts every byte appended, garbage included: what the layer
 	// costs in memory, which is what decides when it is frozen.
 	size atomic.Int64
@@ -32,8 +34,14 @@ const (
 	largeEntry = slabSize / 4
 )
 
-func newArena() *arena {
-	a := &arena{}
+func newArena() *arena { return newArenaFrom(slabSize) }
+
+// newSmallArena is an arena for a transaction's own writes, which are often
+// a few rows.
+func newSmallArena() *arena { return newArenaFrom(4 << 10) }
+
+func newArenaFrom(first int) *arena {
+	a := &arena{grow: first}
 	a.dir.Store(&[][]byte{})
 	return a
 }
@@ -51,8 +59,13 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 		return uint32(len(dir)), 0, b
 	}
 	if len(dir) == 0 || a.used+n > len(dir[len(dir)-1]) {
-		dir = a.addSlab(dir, make([]byte, slabSize))
+		size := a.grow
+		for size < n {
+			size *= 2
+		}
+		dir = a.addSlab(dir, make([]byte, size))
 		a.used = 0
+		a.grow = min(2*size, slabSize)
 	}
 	slab = uint32(len(dir) - 1)
 	off = uint32(a.used)
@@ -75,6 +88,13 @@ func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {
 	}
 	a.dir.Store(&next)
 	return next
+}
+
+// allocAligned is alloc at an offset that is a multiple of 8, for data
+// read with 8-byte atomic operations; n must be a multiple of 8.
+func (a *arena) allocAligned(n int) (slab, off uint32, buf []byte) {
+	a.used = (a.used + 7) &^ 7
+	return a.alloc(n)
 }
 
 // slabs returns the current directory, for a run of lookups.

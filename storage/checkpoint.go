@@ -71,11 +71,13 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 				run.begun = true
 			}
 			b := root.Bucket([]byte(name))
-			if st.tree != nil && st.tree.count > 0 {
+			if st.list != nil {
 				if b == nil {
 					return corrupt("checkpoint: keyspace %q has changes but no bucket", name)
 				}
-				it := memiter{t: st.tree}
+				// Each key's newest version in the layer, tombstones
+				// included.
+				it := listIter{s: st.list, version: run.l.hi}
 				if run.after == nil {
 					it.first()
 				} else if it.seekGE(run.after); it.valid() && bytes.Equal(it.key(), run.after) {

@@ -51,8 +51,11 @@ func (c *Cursor) build() {
 	if s.tx.closed || !s.exists {
 		return
 	}
-	for _, t := range s.trees {
+	if t := s.mineTree(); t != nil {
 		c.srcs = append(c.srcs, &treeSource{it: memiter{t: t}})
+	}
+	for _, l := range s.src.lists {
+		c.srcs = append(c.srcs, &listSource{it: listIter{s: l, version: s.tx.view.version}})
 	}
 	if s.bucket != nil {
 		c.srcs = append(c.srcs, &bucketSource{c: s.bucket.Cursor()})
@@ -60,8 +63,8 @@ func (c *Cursor) build() {
 }
 
 func (c *Cursor) writeCount() uint64 {
-	if c.s.mine != nil {
-		return c.s.mine.writes
+	if m := c.s.src.mine; m != nil {
+		return m.writes
 	}
 	return 0
 }
@@ -256,6 +259,20 @@ func (t *treeSource) prev()                        { t.it.prev() }
 func (t *treeSource) valid() bool                  { return t.it.valid() }
 func (t *treeSource) key() []byte                  { return t.it.key() }
 func (t *treeSource) value() (v []byte, live bool) { return t.it.value() }
+
+// listSource is a layer's skiplist, as of the view's version, as a cursor
+// source.
+type listSource struct{ it listIter }
+
+func (l *listSource) seekGE(k []byte)              { l.it.seekGE(k) }
+func (l *listSource) seekLT(k []byte)              { l.it.seekLT(k) }
+func (l *listSource) first()                       { l.it.first() }
+func (l *listSource) last()                        { l.it.last() }
+func (l *listSource) next()                        { l.it.next() }
+func (l *listSource) prev()                        { l.it.prev() }
+func (l *listSource) valid() bool                  { return l.it.valid() }
+func (l *listSource) key() []byte                  { return l.it.key() }
+func (l *listSource) value() (v []byte, live bool) { return l.it.value() }
 
 // bucketSource is the file's bucket as a cursor source.
 type bucketSource struct {

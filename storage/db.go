@@ -58,8 +58,14 @@ const (
 )
 
 // maxFrozenLayers is how many frozen layers may wait for their checkpoint
-// before commits wait for the checkpointer to catch up.
-const maxFrozenLayers = 2
+// before commits wait for the checkpointer to catch up: one, so memtables
+// never hold more than twice MemtableSize, while the next layer fills as the
+// previous one is written.
+const maxFrozenLayers = 1
+
+// releaseEvery is how many checkpoint transactions pass between releases of
+// the file's mapped pages (releaseFilePages).
+const releaseEvery = 32
 
 // defaultCheckpointChunk is how many entries one checkpoint transaction
 // writes into the keyspaces: small enough that a commit waiting behind it is
@@ -78,7 +84,6 @@ type DB struct {
 
 	// writeSlot is the single writer's semaphore.
 	writeSlot chan struct{}
-	owners    atomic.Uint64
 
 	mu sync.Mutex
 	// changed is broadcast when the commit queue drains or a checkpoint
@@ -112,10 +117,11 @@ type DB struct {
 	hookFlush     atomic.Pointer[func() error]
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
-	// Counters, for tests and statistics.
-	flushes, checkpoints, checkpointSteps atomic.Int64
-	closeOnce                             sync.Once
-	closeErr                              error
+	// Counters, for tests and Stats.
+	flushes, checkpoints, checkpointSteps, commits atomic.Int64
+	checkpointNanos, fullWaitNanos                 atomic.Int64
+	closeOnce                                      sync.Once
+	closeErr                                       error
 }
 
 // pendingCommit is a commit in the queue, waiting for its log record to
@@ -199,7 +205,7 @@ func (db *DB) recover() error {
 		complete := stateVersion(btx, stateComplete)
 		version := max(complete, stateVersion(btx, stateFileHigh))
 		base := &view{version: complete, layers: []*layer{newLayer(complete)}}
-		ws := newWriteSet(base, db.owners.Add(1))
+		ws := newWriteSet(base)
 		if wal := btx.Bucket(walBucket); wal != nil {
 			c := wal.Cursor()
 			var rec []byte
@@ -332,7 +338,7 @@ func (db *DB) BeginContext(ctx context.Context, writable bool) (*Tx, error) {
 	}
 	tx := newTx(db, v, btx, true)
 	tx.epoch = epoch
-	tx.ws = newWriteSet(v, db.owners.Add(1))
+	tx.ws = newWriteSet(v)
 	return tx, nil
 }
 
@@ -379,8 +385,12 @@ func failedError(err error) error {
 func (db *DB) commit(tx *Tx) error {
 	record := tx.rec.encode()
 	db.mu.Lock()
-	for db.epoch == tx.epoch && db.failed == nil && db.memtableFull() {
-		db.changed.Wait()
+	if db.memtableFull() {
+		t0 := time.Now()
+		for db.epoch == tx.epoch && db.failed == nil && db.memtableFull() {
+			db.changed.Wait()
+		}
+		db.fullWaitNanos.Add(int64(time.Since(t0)))
 	}
 	if db.epoch != tx.epoch || db.failed != nil {
 		err := db.failed
@@ -392,6 +402,7 @@ func (db *DB) commit(tx *Tx) error {
 		return failedError(err)
 	}
 	version := db.head.version + 1
+	db.commits.Add(1)
 	active := tx.ws.publish(version)
 	layers := make([]*layer, 0, len(db.head.layers)+1)
 	if active.ar.size.Load() >= db.memtable {
@@ -462,11 +473,16 @@ func (db *DB) flusher() {
 			}
 		}
 		if run != nil {
+			t0 := time.Now()
 			finished, err := db.checkpointStep(run)
+			db.checkpointNanos.Add(int64(time.Since(t0)))
 			if err != nil {
 				db.fail(err)
 				run = nil
 				continue
+			}
+			if finished || db.checkpointSteps.Load()%releaseEvery == 0 {
+				db.releaseFilePages()
 			}
 			if finished {
 				db.finishCheckpoint(run.l)
@@ -483,7 +499,10 @@ func (db *DB) flusher() {
 		select {
 		case <-db.wake:
 		case <-tick.C:
-			db.freeze(false)
+			if !db.freeze(false) {
+				// Idle: what readers mapped of the file goes back too.
+				db.releaseFilePages()
+			}
 		}
 	}
 }
@@ -603,6 +622,38 @@ func (db *DB) finishCheckpoint(l *layer) {
 	db.durable.Store(db.durable.Load().without())
 	db.changed.Broadcast()
 	db.mu.Unlock()
+}
+
+// Stats are counters since Open, for operators and benchmarks.
+type Stats struct {
+	Commits int64 // write transactions committed (with changes)
+	Flushes int64 // file transactions that made commits durable
+	// Checkpoints counts layers written into the keyspaces, in
+	// CheckpointSteps file transactions taking CheckpointTime.
+	Checkpoints, CheckpointSteps int64
+	CheckpointTime               time.Duration
+	// FullWait is how long commits waited for a checkpoint to make room.
+	FullWait time.Duration
+	// MemtableBytes is what the memtable layers (Layers of them) hold now.
+	MemtableBytes int64
+	Layers        int
+}
+
+// Stats returns the counters.
+func (db *DB) Stats() Stats {
+	db.mu.Lock()
+	h := db.head
+	db.mu.Unlock()
+	var bytes int64
+	for _, l := range h.layers {
+		bytes += l.ar.size.Load()
+	}
+	return Stats{
+		MemtableBytes: bytes, Layers: len(h.layers),
+		Commits: db.commits.Load(), Flushes: db.flushes.Load(),
+		Checkpoints: db.checkpoints.Load(), CheckpointSteps: db.checkpointSteps.Load(),
+		CheckpointTime: time.Duration(db.checkpointNanos.Load()), FullWait: time.Duration(db.fullWaitNanos.Load()),
+	}
 }
 
 // View runs fn in a read transaction and rolls it back afterwards.

@@ -4,12 +4,13 @@ import "sync/atomic"
 
 // A layer is one memtable: the changes of a run of consecutive commits
 // (versions lo+1 .. hi), kept in memory on top of the file. The newest layer
-// of a view is the active one, which commits keep replacing with a newer
-// version of itself; older layers are frozen, waiting for (or going through)
-// their checkpoint into the file.
+// of a view is the active one, which commits keep adding to; older layers
+// are frozen, waiting for (or going through) their checkpoint into the file.
 //
-// A published layer is immutable: a commit publishes a new layer value that
-// shares the arena and the unchanged keyspace states of the one it replaces.
+// A layer's entries are in skiplists (one per keyspace) that hold every
+// version a commit wrote, so all versions of the active layer share them; a
+// commit publishes a new layer value only for what else changes: its
+// version range and the keyspaces' states (spaceMap).
 type layer struct {
 	ar     *arena
 	spaces spaceMap
@@ -19,19 +20,18 @@ type layer struct {
 	done atomic.Bool
 }
 
-// spaceState is what a layer knows of one keyspace.
+// spaceState is what a layer knows of one keyspace, as of one version. Its
+// fields never change once published; its list grows with later versions,
+// which readers of this one do not see.
 type spaceState struct {
-	// tree holds the layer's entries of the keyspace (nil: none).
-	tree *memtree
+	// list holds the layer's entries of the keyspace (nil: none yet).
+	list *skiplist
 	// reset says the keyspace was created or dropped within the layer, so
 	// nothing below the layer counts for it; exists says which.
 	reset, exists bool
 	// seq is the keyspace's sequence counter, when the layer set it.
 	seq    uint64
 	hasSeq bool
-	// writes counts changes made by the transaction that owns this state,
-	// so its cursors know to find their place again.
-	writes uint64
 }
 
 func newLayer(lo uint64) *layer {
@@ -62,80 +62,40 @@ func (v *view) without() *view {
 	return &view{version: v.version, layers: keep}
 }
 
-// spaceSources is where a keyspace's entries are, for one transaction: the
-// trees of the layers that have entries, newest first, and whether the
-// file's bucket lies under them.
-type spaceSources struct {
-	trees []*memtree
-	// file is false when a layer created or dropped the keyspace: the
-	// bucket in the file, if any, is of an earlier keyspace of that name.
-	file bool
-	// exists is known when file is false.
-	exists bool
-	// seq is the sequence counter when a layer set it (seqKnown).
-	seq      uint64
-	seqKnown bool
-}
-
-// resolveSpace finds a keyspace's sources in states, newest first.
-func resolveSpace(states []*spaceState) spaceSources {
-	var src spaceSources
-	for _, st := range states {
-		if st == nil {
-			continue
-		}
-		if st.tree != nil && st.tree.count > 0 {
-			src.trees = append(src.trees, st.tree)
-		}
-		if st.hasSeq && !src.seqKnown {
-			src.seq, src.seqKnown = st.seq, true
-		}
-		if st.reset {
-			src.exists = st.exists
-			if !src.seqKnown {
-				src.seqKnown = true
-			}
-			return src
-		}
-	}
-	src.file = true
-	return src
+// txSpace is a write transaction's own changes to one keyspace.
+type txSpace struct {
+	// tree holds the keyspace's entries the transaction wrote (nil once it
+	// dropped the keyspace).
+	tree *memtree
+	// reset, exists, seq and hasSeq mean what they do in spaceState.
+	reset, exists bool
+	seq           uint64
+	hasSeq        bool
+	// writes counts changes, so cursors know to find their place again.
+	writes uint64
 }
 
 // writeSet is the changes of one write transaction (or of a WAL replay) on
-// top of a view: its own versions of the active layer's keyspace states.
+// top of a view. They live in the transaction's own arena until commit,
+// which copies them into the active layer.
 type writeSet struct {
 	base    *view
-	owner   uint64
-	touched map[string]*spaceState
+	ar      *arena
+	touched map[string]*txSpace
 }
 
-func newWriteSet(base *view, owner uint64) *writeSet {
-	return &writeSet{base: base, owner: owner}
-}
+func newWriteSet(base *view) *writeSet { return &writeSet{base: base} }
 
-// state returns the write set's own state of a keyspace, made on first use
-// from the active layer's (its tree cloned, so that changing it changes
-// nothing published).
-func (w *writeSet) state(name string) *spaceState {
+// state returns the write set's own state of a keyspace, made on first use.
+func (w *writeSet) state(name string) *txSpace {
 	if st, ok := w.touched[name]; ok {
 		return st
 	}
-	active := w.base.layers[0]
-	st := &spaceState{}
-	if prev := active.spaces.get(name); prev != nil {
-		*st = *prev
-		st.writes = 0
-		if prev.tree != nil {
-			st.tree = prev.tree.clone(w.owner)
-		}
+	if w.ar == nil {
+		w.ar = newSmallArena()
+		w.touched = map[string]*txSpace{}
 	}
-	if st.tree == nil {
-		st.tree = newMemtree(active.ar, w.owner)
-	}
-	if w.touched == nil {
-		w.touched = map[string]*spaceState{}
-	}
+	st := &txSpace{tree: newMemtree(w.ar)}
 	w.touched[name] = st
 	return st
 }
@@ -160,7 +120,7 @@ func (w *writeSet) setSequence(name string, v uint64) {
 
 func (w *writeSet) create(name string) {
 	st := w.state(name)
-	st.tree = newMemtree(w.base.layers[0].ar, w.owner)
+	st.tree = newMemtree(w.ar)
 	st.reset, st.exists = true, true
 	st.seq, st.hasSeq = 0, true
 	st.writes++
@@ -174,40 +134,90 @@ func (w *writeSet) drop(name string) {
 	st.writes++
 }
 
-// states lists what the view and the write set know of a keyspace, newest
-// first, for resolveSpace.
-func (w *writeSet) states(name string) []*spaceState {
-	out := make([]*spaceState, 0, len(w.base.layers))
-	if st, ok := w.touched[name]; ok {
-		out = append(out, st)
-	} else {
-		out = append(out, w.base.layers[0].spaces.get(name))
-	}
-	for _, l := range w.base.layers[1:] {
-		out = append(out, l.spaces.get(name))
-	}
-	return out
+// spaceSources is where a keyspace's entries are, for one transaction:
+// the writer's own tree, the layers' lists newest first, and whether the
+// file's bucket lies under them.
+type spaceSources struct {
+	mine  *txSpace
+	lists []*skiplist
+	// file is false when the writer or a layer created or dropped the
+	// keyspace: the bucket in the file, if any, is of an earlier keyspace
+	// of that name.
+	file bool
+	// exists is known when file is false.
+	exists bool
+	// seq is the sequence counter when a layer set it (seqKnown).
+	seq      uint64
+	seqKnown bool
 }
 
-// publish returns the active layer with the write set's changes, at
-// version hi. The write set must not be used afterwards.
+// resolveSpace finds a keyspace's sources: mine (nil: untouched), then the
+// view's layers.
+func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
+	src := spaceSources{mine: mine}
+	if mine != nil {
+		if mine.hasSeq {
+			src.seq, src.seqKnown = mine.seq, true
+		}
+		if mine.reset {
+			src.exists, src.seqKnown = mine.exists, true
+			return src
+		}
+	}
+	for _, l := range v.layers {
+		st := l.spaces.get(name)
+		if st == nil {
+			continue
+		}
+		if st.list != nil {
+			src.lists = append(src.lists, st.list)
+		}
+		if st.hasSeq && !src.seqKnown {
+			src.seq, src.seqKnown = st.seq, true
+		}
+		if st.reset {
+			src.exists = st.exists
+			src.seqKnown = true
+			return src
+		}
+	}
+	src.file = true
+	return src
+}
+
+// publish copies the write set's changes into the active layer at version
+// hi and returns the layer's new value. The write set must not be used
+// afterwards.
 func (w *writeSet) publish(hi uint64) *layer {
 	active := w.base.layers[0]
 	changed := make(map[string]*spaceState, len(w.touched))
-	for name, st := range w.touched {
-		if st.tree != nil && st.tree.count == 0 && !st.reset && !st.hasSeq {
+	for name, ts := range w.touched {
+		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {
 			continue // touched but nothing to say
+		}
+		st := &spaceState{}
+		if prev := active.spaces.get(name); prev != nil {
+			*st = *prev
+		}
+		if ts.reset {
+			st.reset, st.exists, st.list = true, ts.exists, nil
+		}
+		if ts.hasSeq {
+			st.seq, st.hasSeq = ts.seq, true
+		} else if ts.reset {
+			st.seq, st.hasSeq = 0, false
+		}
+		if ts.tree != nil && ts.tree.count > 0 {
+			if st.list == nil {
+				st.list = newSkiplist(active.ar)
+			}
+			it := memiter{t: ts.tree}
+			for it.first(); it.valid(); it.next() {
+				v, live := it.value()
+				st.list.insert(it.key(), v, !live, hi)
+			}
 		}
 		changed[name] = st
 	}
 	return &layer{ar: active.ar, spaces: active.spaces.with(changed), lo: active.lo, hi: hi}
-}
-
-// viewStates lists a view's states of a keyspace, newest first.
-func viewStates(v *view, name string) []*spaceState {
-	out := make([]*spaceState, len(v.layers))
-	for i, l := range v.layers {
-		out[i] = l.spaces.get(name)
-	}
-	return out
 }

@@ -6,17 +6,9 @@ import (
 	"slices"
 )
 
-// A memtree is the sorted map of one keyspace inside one memtable layer: a
-// persistent B+tree whose entries live in the layer's arena.
-//
-// Persistence is by ownership, as in Clojure's transients: every node
-// carries the owner tag of the tree that made it, and a tree changes only the
-// nodes it owns, copying any other node on the way down before changing it.
-// clone gives a tree a new tag in O(1), after which it shares every node with
-// the original but changes none of them; the original, once published to
-// readers, is never changed again. A write transaction clones the committed
-// tree of each keyspace it writes, changes its clone in place as much as it
-// likes (the nodes it copied are its own), and publishes the clone at commit.
+// A memtree is a write transaction's own changes to one keyspace: a B+tree
+// whose entries live in the transaction's arena. Only its transaction uses
+// it, so it changes in place.
 //
 // Entries are never removed: a deletion is a tombstone entry, which must
 // stay so that it hides the key in the layers and the file below. So the
@@ -24,7 +16,6 @@ import (
 type memtree struct {
 	root  *mnode
 	count int // entries, tombstones included
-	owner uint64
 	ar    *arena
 }
 
@@ -82,14 +73,13 @@ func (p *probe) compare(slabs [][]byte, e mentry) int {
 // items points into buf, so a node and its entries are one allocation and
 // one stretch of memory to search.
 type mnode struct {
-	owner    uint64
 	items    []mentry
 	children []*mnode
 	buf      [maxLeafItems + 1]mentry
 }
 
-func newNode(owner uint64, items []mentry) *mnode {
-	n := &mnode{owner: owner}
+func newNode(items []mentry) *mnode {
+	n := &mnode{}
 	n.items = n.buf[:copy(n.buf[:], items)]
 	return n
 }
@@ -99,15 +89,7 @@ const (
 	maxChildren  = 32
 )
 
-func newMemtree(ar *arena, owner uint64) *memtree { return &memtree{ar: ar, owner: owner} }
-
-// clone returns a tree with the same entries that shares t's nodes and
-// will copy them before changing any.
-func (t *memtree) clone(owner uint64) *memtree {
-	c := *t
-	c.owner = owner
-	return &c
-}
+func newMemtree(ar *arena) *memtree { return &memtree{ar: ar} }
 
 func entryKey(slabs [][]byte, e mentry) []byte {
 	return slabs[e.slab][e.off : e.off+e.klen : e.off+e.klen]
@@ -174,35 +156,22 @@ func (t *memtree) put(e mentry) {
 	slabs := t.ar.slabs()
 	key := newProbe(entryKey(slabs, e))
 	if t.root == nil {
-		t.root = newNode(t.owner, []mentry{e})
+		t.root = newNode([]mentry{e})
 		t.count = 1
 		return
 	}
-	t.root = t.own(t.root)
 	sep, right, added := t.insert(slabs, t.root, &key, e)
 	if added {
 		t.count++
 	}
 	if right != nil {
-		root := newNode(t.owner, []mentry{sep})
+		root := newNode([]mentry{sep})
 		root.children = append(make([]*mnode, 0, maxChildren+1), t.root, right)
 		t.root = root
 	}
 }
 
-// own returns n if t may change it, else a copy of it that t owns.
-func (t *memtree) own(n *mnode) *mnode {
-	if n.owner == t.owner {
-		return n
-	}
-	c := newNode(t.owner, n.items)
-	if n.children != nil {
-		c.children = append(make([]*mnode, 0, maxChildren+1), n.children...)
-	}
-	return c
-}
-
-// insert puts e into the subtree n (owned by t), returning the separator
+// insert puts e into the subtree n, returning the separator
 // and new right sibling when n split, and whether an entry was added
 // rather than replaced.
 func (t *memtree) insert(slabs [][]byte, n *mnode, key *probe, e mentry) (sep mentry, right *mnode, added bool) {
@@ -216,15 +185,13 @@ func (t *memtree) insert(slabs [][]byte, n *mnode, key *probe, e mentry) (sep me
 		if len(n.items) <= maxLeafItems {
 			return mentry{}, nil, true
 		}
-		mid := len(n.items) / 2
-		r := newNode(t.owner, n.items[mid:])
+		mid := splitPoint(len(n.items), i)
+		r := newNode(n.items[mid:])
 		n.items = n.items[:mid]
 		return r.items[0], r, true
 	}
 	i := childIndex(slabs, n.items, key)
-	c := t.own(n.children[i])
-	n.children[i] = c
-	sep, r, added := t.insert(slabs, c, key, e)
+	sep, r, added := t.insert(slabs, n.children[i], key, e)
 	if r == nil {
 		return mentry{}, nil, added
 	}
@@ -233,14 +200,25 @@ func (t *memtree) insert(slabs [][]byte, n *mnode, key *probe, e mentry) (sep me
 	if len(n.children) <= maxChildren {
 		return mentry{}, nil, added
 	}
-	mid := len(n.children) / 2
+	mid := splitPoint(len(n.children), i+1)
 	up := n.items[mid-1]
-	rn := newNode(t.owner, n.items[mid:])
+	rn := newNode(n.items[mid:])
 	rn.children = append(make([]*mnode, 0, maxChildren+1), n.children[mid:]...)
 	n.items = n.items[:mid-1]
 	clear(n.children[mid:])
 	n.children = n.children[:mid]
 	return up, rn, added
+}
+
+// splitPoint is where a node of n items splits after an insert at i: in
+// half, except that an insert at the end (keys arriving in order, such as
+// row numbers) leaves the left node full, so ascending keys fill nodes
+// instead of leaving them half empty.
+func splitPoint(n, i int) int {
+	if i == n-1 {
+		return n - 1
+	}
+	return n / 2
 }
 
 // memiter walks a memtree in key order. It reads the nodes as they were

@@ -97,24 +97,20 @@ func randKey(rng *rand.Rand) string {
 	return fmt.Sprintf("k%05d", rng.IntN(3000))
 }
 
-// TestMemtreeMatchesModel puts random keys into a tree, cloning it now and
-// then, and checks that every clone still reads as its model did when it was
-// taken: a writer's copy-on-write never changes a published tree.
+// TestMemtreeMatchesModel puts random keys into a tree, and ascending runs
+// of keys now and then (which split nodes unevenly), and checks every way
+// of reading it against a model.
 func TestMemtreeMatchesModel(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 7))
-	ar := newArena()
-	owner := uint64(1)
-	tr := newMemtree(ar, owner)
+	tr := newMemtree(newSmallArena())
 	model := refMap{}
-	type snap struct {
-		tree  *memtree
-		model refMap
-	}
-	var snaps []snap
 	for step := range 20000 {
 		k := randKey(rng)
+		if rng.IntN(3) == 0 {
+			k = fmt.Sprintf("z%06d", step) // ascending
+		}
 		v := fmt.Sprintf("v%d", step)
 		if rng.IntN(50) == 0 {
 			v = string(bytes.Repeat([]byte{'x'}, largeEntry+rng.IntN(100)))
@@ -125,20 +121,15 @@ func TestMemtreeMatchesModel(t *testing.T) {
 		}
 		tr.set([]byte(k), []byte(v), tomb)
 		model[k] = refVal{v, tomb}
-		if rng.IntN(500) == 0 {
-			snaps = append(snaps, snap{tr, model.clone()})
-			owner++
-			tr = tr.clone(owner)
+		if step%5000 == 0 {
+			checkTree(t, tr, model, rng)
 		}
 	}
 	checkTree(t, tr, model, rng)
-	for _, s := range snaps {
-		checkTree(t, s.tree, s.model, rng)
-	}
 }
 
 func TestMemiterEmpty(t *testing.T) {
-	it := &memiter{t: newMemtree(newArena(), 1)}
+	it := &memiter{t: newMemtree(newArena())}
 	it.first()
 	if it.valid() {
 		t.Fatal("first of empty tree is valid")
@@ -153,12 +144,10 @@ func TestMemiterEmpty(t *testing.T) {
 	}
 }
 
-// benchTree is a memtree of n random 18-byte keys, cloned as a committed
-// layer would be.
+// benchTree is a memtree of n random 18-byte keys.
 func benchTree(n int) (*memtree, [][]byte) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	ar := newArena()
-	tr := newMemtree(ar, 1)
+	tr := newMemtree(newArena())
 	keys := make([][]byte, n)
 	for i := range keys {
 		k := make([]byte, 18)
@@ -169,33 +158,17 @@ func benchTree(n int) (*memtree, [][]byte) {
 		keys[i] = k
 		tr.set(k, k[:10], false)
 	}
-	return tr.clone(2), keys
+	return tr, keys
 }
 
-// BenchmarkMemtreePut is a transaction's puts into a big committed layer:
-// each transaction of 5,000 puts clones the tree first.
+// BenchmarkMemtreePut is a transaction's puts into its own tree.
 func BenchmarkMemtreePut(b *testing.B) {
 	tr, keys := benchTree(300_000)
 	rng := rand.New(rand.NewPCG(2, 2))
-	owner := uint64(10)
-	b.ResetTimer()
-	for i := range b.N {
-		if i%5000 == 0 {
-			owner++
-			tr = tr.clone(owner)
-		}
-		k := keys[rng.IntN(len(keys))]
-		tr.set(k, k, false)
-	}
-}
-
-func BenchmarkMemtreeSeekLT(b *testing.B) {
-	tr, keys := benchTree(300_000)
-	rng := rand.New(rand.NewPCG(2, 2))
-	it := &memiter{t: tr}
 	b.ResetTimer()
 	for range b.N {
-		it.seekLT(keys[rng.IntN(len(keys))])
+		k := keys[rng.IntN(len(keys))]
+		tr.set(k, k, false)
 	}
 }
 

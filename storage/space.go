@@ -9,37 +9,25 @@ import (
 // Space is a keyspace: a sorted map from byte keys to byte values, valid for
 // the life of the Tx that returned it. What it reads is the transaction's
 // own changes (a writer's), then the memtable layers of its view, newest
-// first, then the file's bucket; the first of them that has a key decides
-// its value (a tombstone: no value).
+// first, each as of the view's version, then the file's bucket; the first
+// of them that has a key decides its value (a tombstone: no value).
 type Space struct {
-	tx   *Tx
-	name string
-	gen  uint64
-	// Sources, newest first: memtable trees (the writer's own first, even
-	// when still empty), then the bucket (nil when a layer created or
-	// dropped the keyspace, or the file has none).
-	trees  []*memtree
-	bucket *bolt.Bucket
-	exists bool
+	tx     *Tx
+	name   string
+	gen    uint64
 	src    spaceSources
-	// mine is the writer's own state of the keyspace, once it changed it.
-	mine *spaceState
+	bucket *bolt.Bucket // nil when not read (src.file false) or absent
+	exists bool
 }
 
 func (s *Space) resolve() {
 	tx := s.tx
 	s.gen = tx.gen
-	s.mine = nil
+	var mine *txSpace
 	if tx.ws != nil {
-		s.mine = tx.ws.touched[s.name]
+		mine = tx.ws.touched[s.name]
 	}
-	s.src = resolveSpace(tx.states(s.name))
-	s.trees = s.src.trees
-	if s.mine != nil && s.mine.tree != nil && s.mine.tree.count == 0 {
-		// resolveSpace leaves out empty trees; the writer's own one fills
-		// up as it writes, so it is a source from the start.
-		s.trees = append([]*memtree{s.mine.tree}, s.trees...)
-	}
+	s.src = resolveSpace(mine, tx.view, s.name)
 	s.bucket = nil
 	if s.src.file {
 		if tx.root != nil {
@@ -58,6 +46,14 @@ func (s *Space) refresh() {
 	}
 }
 
+// mineTree is the writer's own tree of the keyspace (nil: none).
+func (s *Space) mineTree() *memtree {
+	if s.src.mine == nil {
+		return nil
+	}
+	return s.src.mine.tree
+}
+
 // Name returns the keyspace's name.
 func (s *Space) Name() string { return s.name }
 
@@ -68,10 +64,21 @@ func (s *Space) Get(key []byte) []byte {
 		return nil
 	}
 	s.refresh()
-	for _, t := range s.trees {
+	if t := s.mineTree(); t != nil {
 		slabs := t.ar.slabs()
 		if e, ok := t.get(slabs, key); ok {
 			v, _ := entryValue(slabs, e)
+			return v
+		}
+	}
+	for _, l := range s.src.lists {
+		if v, live, found := l.get(key, s.tx.view.version); found {
+			if !live {
+				return nil
+			}
+			if v == nil {
+				v = []byte{}
+			}
 			return v
 		}
 	}
@@ -146,8 +153,8 @@ func (s *Space) Sequence() uint64 {
 		return 0
 	}
 	s.refresh()
-	if s.mine != nil && s.mine.hasSeq {
-		return s.mine.seq
+	if m := s.src.mine; m != nil && m.hasSeq {
+		return m.seq
 	}
 	if s.src.seqKnown {
 		return s.src.seq
@@ -179,7 +186,7 @@ func (s *Space) Count() int {
 		return 0
 	}
 	s.refresh()
-	if len(s.trees) == 0 {
+	if s.mineTree() == nil && len(s.src.lists) == 0 {
 		if s.bucket == nil {
 			return 0
 		}

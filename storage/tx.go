@@ -168,8 +168,8 @@ func (tx *Tx) Spaces(prefix string) []string {
 		l.spaces.each(note)
 	}
 	if tx.ws != nil {
-		for name, st := range tx.ws.touched {
-			note(name, st)
+		for name := range tx.ws.touched {
+			note(name, nil)
 		}
 	}
 	names := make([]string, 0, len(seen))
@@ -190,15 +190,6 @@ func (tx *Tx) checkWrite() error {
 		return ErrTxNotWritable
 	}
 	return nil
-}
-
-// states lists what the transaction knows of a keyspace beyond the file,
-// newest first.
-func (tx *Tx) states(name string) []*spaceState {
-	if tx.ws != nil {
-		return tx.ws.states(name)
-	}
-	return viewStates(tx.view, name)
 }
 
 // touch makes the writer's own state of a keyspace, for a change.

@@ -58,14 +58,14 @@ var listeningLine = regexp.MustCompile(`cdcdb listening on (\S+)`)
 // Durability stays at cdcdb's default (fsync on commit): PostgreSQL runs with
 // its default too, and comparing against an fsync-free cdcdb would measure
 // the disk, not the engines.
-func startCdcdb(bin, dir string, pprof bool) (*cdcdbServer, error) {
+func startCdcdb(bin, dir string, pprof bool, extra []string) (*cdcdbServer, error) {
 	data := filepath.Join(dir, "cdcdb.db")
 	for _, p := range []string{data, data + ".lock"} {
 		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 			return nil, err
 		}
 	}
-	args := []string{"-listen", "127.0.0.1:0", "-data", data}
+	args := append([]string{"-listen", "127.0.0.1:0", "-data", data}, extra...)
 	s := &cdcdbServer{exited: make(chan struct{}), log: &tailBuffer{max: 64 << 10}}
 	if pprof {
 		port, err := freePort()

@@ -141,6 +141,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 			return err
 		}
 		cdcRun.written = after - before
+		b.logStorage(ctx, cdcConn)
 		return wait()
 	}
 	pgSide := func() error {
@@ -195,4 +196,20 @@ func timeBatches(copies [][]byte, apply func(i int, rows []byte) error) (ingestR
 	}
 	r.elapsed = time.Since(start)
 	return r, nil
+}
+
+// logStorage logs cdcdb's storage counters (cdcdb.storage): how many
+// checkpoints the run took and how long commits waited for them.
+func (b *bench) logStorage(ctx context.Context, conn *pgx.Conn) {
+	var commits, flushes, checkpoints, steps, layers, memtable int64
+	var ckptSecs, waitSecs float64
+	err := conn.QueryRow(ctx, `SELECT commits, flushes, checkpoints, checkpoint_transactions, checkpoint_seconds,
+		commit_wait_seconds, memtable_bytes, memtable_layers FROM cdcdb.storage`).Scan(
+		&commits, &flushes, &checkpoints, &steps, &ckptSecs, &waitSecs, &memtable, &layers)
+	if err != nil {
+		b.logf("cdcdb.storage: %v", err)
+		return
+	}
+	b.logf("cdcdb storage: %d commits in %d flushes; %d checkpoints in %d transactions taking %.1fs; commits waited %.1fs for room; memtable now %s in %d layers",
+		commits, flushes, checkpoints, steps, ckptSecs, waitSecs, mib(float64(memtable)), layers)
 }

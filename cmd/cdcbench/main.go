@@ -32,6 +32,7 @@ type options struct {
 	profileDir string
 	profileFor time.Duration
 	reps       int
+	cdcdbFlags []string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -46,9 +47,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.profileDir, "cpuprofile", "", "save a CPU profile of cdcdb during each workload's first repetition into this directory")
 	fs.DurationVar(&o.profileFor, "cpuprofile-for", 20*time.Second, "length of each CPU profile")
 	fs.IntVar(&o.reps, "reps", 0, "repetitions of every measurement (default: 3 full, 1 quick)")
+	flags := fs.String("cdcdb-flags", "", "extra flags for every cdcdb started, space-separated (e.g. \"-memtable 32MiB\"); the report lists them")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	o.cdcdbFlags = strings.Fields(*flags)
 	if *only != "" {
 		for _, w := range strings.Split(*only, ",") {
 			if !slices.Contains(workloadNames, w) {
@@ -103,7 +106,7 @@ func (b *bench) logf(format string, args ...any) {
 
 // newCdcdb starts a fresh cdcdb (new process, empty data file).
 func (b *bench) newCdcdb() (*cdcdbServer, error) {
-	return startCdcdb(b.bin, b.tmp, b.o.profileDir != "")
+	return startCdcdb(b.bin, b.tmp, b.o.profileDir != "", b.o.cdcdbFlags)
 }
 
 // profile starts a CPU profile of srv for the workload's first repetition
@@ -133,7 +136,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 	if o.reps > 0 {
 		b.sz.setReps(o.reps)
 	}
-	b.rep = &report{quick: o.quick, machine: machineDescription()}
+	b.rep = &report{quick: o.quick, machine: machineDescription(), cdcdbFlags: strings.Join(o.cdcdbFlags, " ")}
 	// Other processes competing for the CPUs skew both sides' figures (and
 	// not by the same amount): record how busy the machine was.
 	stopLoad := sampleLoad(b.rep)

@@ -96,6 +96,7 @@ type report struct {
 	quick      bool
 	machine    string
 	pgSettings string
+	cdcdbFlags string
 	figures    []figure
 	checks     []string
 	elapsed    time.Duration
@@ -144,6 +145,9 @@ func (r *report) print(w io.Writer) {
 	fmt.Fprintln(w, r.title())
 	fmt.Fprintln(w, "machine:", r.machine)
 	fmt.Fprintln(w, "PostgreSQL:", r.pgSettings)
+	if r.cdcdbFlags != "" {
+		fmt.Fprintln(w, "cdcdb flags:", r.cdcdbFlags)
+	}
 	if l := r.loadText(); l != "" {
 		fmt.Fprintln(w, l)
 	}
@@ -171,7 +175,11 @@ func (r *report) print(w io.Writer) {
 // markdown renders the table for the README.
 func (r *report) markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, on %s. PostgreSQL: `%s`. Medians over repetitions; ratio = cdcdb / PostgreSQL.", r.title(), r.machine, r.pgSettings)
+	fmt.Fprintf(&b, "%s, on %s. PostgreSQL: `%s`.", r.title(), r.machine, r.pgSettings)
+	if r.cdcdbFlags != "" {
+		fmt.Fprintf(&b, " cdcdb: `%s`.", r.cdcdbFlags)
+	}
+	b.WriteString(" Medians over repetitions; ratio = cdcdb / PostgreSQL.")
 	if l := r.loadText(); l != "" {
 		fmt.Fprintf(&b, " %s.", strings.ToUpper(l[:1])+l[1:])
 	}

