@@ -268,6 +268,13 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 	for _, c := range cols {
 		given[c.Attnum] = true
 	}
+	// The columns COPY does not give take their defaults.
+	var defaulted []int16
+	for _, c := range t.LiveColumns() {
+		if !given[c.Attnum] {
+			defaulted = append(defaulted, c.Attnum)
+		}
+	}
 	n := 0
 	lineNo := 0
 	insert := func(vals []types.Value) error {
@@ -275,14 +282,12 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 		for i, c := range cols {
 			tuple[c.Attnum-1] = vals[i]
 		}
-		for _, c := range t.LiveColumns() {
-			if !given[c.Attnum] {
-				v, err := w.defaultValue(x, c.Attnum)
-				if err != nil {
-					return err
-				}
-				tuple[c.Attnum-1] = v
+		for _, attnum := range defaulted {
+			v, err := w.defaultValue(x, attnum)
+			if err != nil {
+				return err
 			}
+			tuple[attnum-1] = v
 		}
 		if _, err := w.insert(x, tuple); err != nil {
 			return err

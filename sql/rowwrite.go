@@ -20,7 +20,8 @@ type tableWriter struct {
 	schema   *catalog.Schema
 	defaults map[int16]expr // by attnum
 	checks   []boundCheck
-	width    int // stored tuple width
+	notNull  []int16 // attnums of the NOT NULL columns
+	width    int     // stored tuple width
 	// appended collects the tuples inserted into a flow source, applied to
 	// its flows at the end of the statement.
 	flowSource bool
@@ -66,6 +67,11 @@ type boundCheck struct {
 func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableWriter, error) {
 	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, width: int(t.NextAttnum - 1)}
 	b := pc.binder(newScope(nil))
+	for _, c := range t.LiveColumns() {
+		if c.NotNull {
+			w.notNull = append(w.notNull, c.Attnum)
+		}
+	}
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
 			continue
@@ -136,8 +142,9 @@ func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error
 
 // check validates a complete tuple against NOT NULL and CHECK constraints.
 func (w *tableWriter) check(x *execCtx, tuple []types.Value) error {
-	for _, c := range w.table.LiveColumns() {
-		if c.NotNull && tuple[c.Attnum-1] == nil {
+	for _, attnum := range w.notNull {
+		if tuple[attnum-1] == nil {
+			c := w.table.ColumnByAttnum(attnum)
 			return pgerror.New(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, w.table.Name).
 				WithDetail("Failing row contains %s.", w.describeTuple(x, tuple))
 		}

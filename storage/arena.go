@@ -53,9 +53,9 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 		b := make([]byte, n)
 		a.addSlab(dir, b)
 		a.size.Add(int64(n))
-		// The dedicated slab is last now; shared allocations go on in a
-		// fresh slab after it (the previous one's tail is given up).
-		a.used = slabSize
+		// The dedicated slab is last now, and full: shared allocations go
+		// on in a fresh slab after it (the previous one's tail is given up).
+		a.used = n
 		return uint32(len(dir)), 0, b
 	}
 	if len(dir) == 0 || a.used+n > len(dir[len(dir)-1]) {

@@ -128,7 +128,7 @@ type DB struct {
 // reach the disk.
 type pendingCommit struct {
 	version uint64
-	record  []byte
+	record  [][]byte // its parts
 	view    *view
 	done    chan error
 }
@@ -383,7 +383,7 @@ func failedError(err error) error {
 // queued while the flusher writes the previous batch share the next flush
 // (group commit).
 func (db *DB) commit(tx *Tx) error {
-	record := tx.rec.encode()
+	record := tx.rec.parts()
 	db.mu.Lock()
 	if db.memtableFull() {
 		t0 := time.Now()
@@ -534,15 +534,9 @@ func (db *DB) writeRecords(batch []*pendingCommit) error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
 		wal := btx.Bucket(walBucket)
 		for _, pc := range batch {
-			rec := pc.record
-			for part := uint32(0); ; part++ {
-				n := min(len(rec), walPartSize)
-				if err := wal.Put(walKey(pc.version, part), rec[:n]); err != nil {
+			for part, v := range pc.record {
+				if err := wal.Put(walKey(pc.version, uint32(part)), v); err != nil {
 					return err
-				}
-				rec = rec[n:]
-				if len(rec) == 0 {
-					break
 				}
 			}
 		}

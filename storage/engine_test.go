@@ -133,11 +133,13 @@ func checkState(t *testing.T, tx *Tx, want state, rng *rand.Rand) error {
 func modelKey(rng *rand.Rand) string { return fmt.Sprintf("k%03d", rng.IntN(150)) }
 
 func modelValue(rng *rand.Rand) string {
-	switch rng.IntN(40) {
-	case 0:
+	switch rng.IntN(400) {
+	case 0, 1, 2, 3, 4, 5, 6, 7, 8, 9:
 		return ""
-	case 1:
+	case 10, 11, 12, 13, 14, 15, 16, 17, 18:
 		return string(bytes.Repeat([]byte{byte('A' + rng.IntN(26))}, largeEntry+rng.IntN(1000)))
+	case 19:
+		return string(bytes.Repeat([]byte{byte('a' + rng.IntN(26))}, slabSize+rng.IntN(1000)))
 	}
 	return "v" + strconv.Itoa(rng.IntN(1_000_000))
 }
@@ -572,5 +574,47 @@ func TestFailedFlush(t *testing.T) {
 	}
 	if err := put(db, "c"); err != nil {
 		t.Fatalf("write after restart: %v", err)
+	}
+}
+
+// TestLargeValueSurvivesReplay: a value bigger than a log part is cut into
+// several parts and put together again by the replay.
+func TestLargeValueSurvivesReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "l.db")
+	db, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("0123456789abcdef"), (2*walPartSize+12345)/16)
+	err = db.Update(func(tx *Tx) error {
+		sp, err := tx.CreateSpace("s")
+		if err != nil {
+			return err
+		}
+		if err := sp.Put([]byte("small"), []byte("x")); err != nil {
+			return err
+		}
+		return sp.Put([]byte("big"), big)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.crash()
+	db, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *Tx) error {
+		if got := tx.Space("s").Get([]byte("big")); !bytes.Equal(got, big) {
+			return fmt.Errorf("big value after replay: %d bytes, want %d", len(got), len(big))
+		}
+		if got := tx.Space("s").Get([]byte("small")); string(got) != "x" {
+			return fmt.Errorf("small = %q", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -112,8 +112,13 @@ func TestMemtreeMatchesModel(t *testing.T) {
 			k = fmt.Sprintf("z%06d", step) // ascending
 		}
 		v := fmt.Sprintf("v%d", step)
-		if rng.IntN(50) == 0 {
+		switch rng.IntN(100) {
+		case 0:
 			v = string(bytes.Repeat([]byte{'x'}, largeEntry+rng.IntN(100)))
+		case 1:
+			// Larger than a slab: a dedicated slab, after which shared
+			// allocations must not land inside it.
+			v = string(bytes.Repeat([]byte{'y'}, slabSize+rng.IntN(100)))
 		}
 		tomb := rng.IntN(5) == 0
 		if tomb {

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -75,8 +76,11 @@ func TestSkiplistVersions(t *testing.T) {
 			}
 			seen[k] = true
 			val := fmt.Sprintf("v%d", v)
-			if rng.IntN(30) == 0 {
+			switch rng.IntN(60) {
+			case 0:
 				val = string(make([]byte, largeEntry+rng.IntN(100)))
+			case 1:
+				val = string(bytes.Repeat([]byte{'z'}, slabSize+rng.IntN(100)))
 			}
 			tomb := rng.IntN(5) == 0
 			if tomb {

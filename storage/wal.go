@@ -6,18 +6,18 @@ import (
 )
 
 // The write-ahead log lives in the file itself, in bucket walBucket: one
-// record per committed write transaction, stored under its version (and a
-// part number: a big record is cut into parts so that no single value
-// needs a long run of contiguous free pages). A record lists the
-// transaction's changes, in the order it made them:
+// record per committed write transaction, stored under its version and a
+// part number (a record is stored in parts of at most walPartSize, so that
+// no single value needs a long run of contiguous free pages). A record lists
+// the transaction's changes, in the order it made them, each a kind byte and
+// its fields:
 //
-//	uvarint count of keyspace names, then each name (uvarint length, bytes)
-//	operations, each a kind byte and its fields:
-//	  opPut       space, key, value   (space: uvarint index into the names;
-//	  opDelete    space, key           key, value: uvarint length, bytes)
-//	  opSetSeq    space, uvarint sequence value
-//	  opCreate    space
-//	  opDrop      space
+//	opName      name                (defines the next keyspace number, from 0)
+//	opPut       space, key, value   (space: uvarint keyspace number;
+//	opDelete    space, key           name, key, value: uvarint length, bytes)
+//	opSetSeq    space, uvarint sequence value
+//	opCreate    space
+//	opDrop      space
 //
 // Replaying the records after the file's checkpointed state rebuilds the
 // memtable exactly; a checkpoint deletes the records it made redundant in the
@@ -28,6 +28,7 @@ const (
 	opSetSeq
 	opCreate
 	opDrop
+	opName
 )
 
 var (
@@ -52,83 +53,102 @@ func walKey(version uint64, part uint32) []byte {
 	return k
 }
 
-// walRecord collects a transaction's operations as it makes them.
+// walRecord collects a transaction's operations as it makes them, in chunks
+// that start small (most transactions write a few rows) and grow, so a big
+// transaction's record is never copied to grow it.
 type walRecord struct {
-	names map[string]uint64
-	order []string
-	ops   []byte
+	names  map[string]uint64
+	chunks [][]byte
+	size   int
 }
 
-func (r *walRecord) space(name string) uint64 {
-	if i, ok := r.names[name]; ok {
-		return i
+const (
+	walFirstChunk = 512
+	walMaxChunk   = 256 << 10
+)
+
+// buf returns the current chunk with room for n more bytes.
+func (r *walRecord) buf(n int) []byte {
+	if len(r.chunks) > 0 {
+		if c := r.chunks[len(r.chunks)-1]; cap(c)-len(c) >= n {
+			return c
+		}
 	}
-	if r.names == nil {
-		r.names = map[string]uint64{}
+	size := walFirstChunk
+	if len(r.chunks) > 0 {
+		size = min(2*cap(r.chunks[len(r.chunks)-1]), walMaxChunk)
 	}
-	i := uint64(len(r.order))
-	r.names[name] = i
-	r.order = append(r.order, name)
-	return i
+	r.chunks = append(r.chunks, make([]byte, 0, max(size, n)))
+	return r.chunks[len(r.chunks)-1]
 }
 
-func (r *walRecord) empty() bool { return len(r.ops) == 0 }
-
-func (r *walRecord) put(name string, key, value []byte) {
-	r.ops = append(r.ops, opPut)
-	r.ops = binary.AppendUvarint(r.ops, r.space(name))
-	r.ops = appendBytes(r.ops, key)
-	r.ops = appendBytes(r.ops, value)
+// op appends one operation: kind, keyspace, then up to two byte fields or
+// a number.
+func (r *walRecord) op(kind byte, name string, a, b []byte, nfields int, num uint64) {
+	space, ok := r.names[name]
+	if !ok {
+		if r.names == nil {
+			r.names = map[string]uint64{}
+		}
+		space = uint64(len(r.names))
+		r.names[name] = space
+		r.append(opName, 0, []byte(name), nil, 1, 0, false)
+	}
+	r.append(kind, space, a, b, nfields, num, true)
 }
 
-func (r *walRecord) delete(name string, key []byte) {
-	r.ops = append(r.ops, opDelete)
-	r.ops = binary.AppendUvarint(r.ops, r.space(name))
-	r.ops = appendBytes(r.ops, key)
+func (r *walRecord) append(kind byte, space uint64, a, b []byte, nfields int, num uint64, withSpace bool) {
+	c := r.buf(1 + 3*binary.MaxVarintLen64 + len(a) + len(b))
+	start := len(c)
+	c = append(c, kind)
+	if withSpace {
+		c = binary.AppendUvarint(c, space)
+	}
+	switch nfields {
+	case 0:
+		if kind == opSetSeq {
+			c = binary.AppendUvarint(c, num)
+		}
+	case 1:
+		c = appendBytes(c, a)
+	case 2:
+		c = appendBytes(appendBytes(c, a), b)
+	}
+	r.chunks[len(r.chunks)-1] = c
+	r.size += len(c) - start
 }
 
-func (r *walRecord) setSequence(name string, v uint64) {
-	r.ops = append(r.ops, opSetSeq)
-	r.ops = binary.AppendUvarint(r.ops, r.space(name))
-	r.ops = binary.AppendUvarint(r.ops, v)
-}
+func (r *walRecord) empty() bool { return r.size == 0 }
 
-func (r *walRecord) create(name string) {
-	r.ops = binary.AppendUvarint(append(r.ops, opCreate), r.space(name))
-}
-
-func (r *walRecord) drop(name string) {
-	r.ops = binary.AppendUvarint(append(r.ops, opDrop), r.space(name))
-}
+func (r *walRecord) put(name string, key, value []byte) { r.op(opPut, name, key, value, 2, 0) }
+func (r *walRecord) delete(name string, key []byte)     { r.op(opDelete, name, key, nil, 1, 0) }
+func (r *walRecord) setSequence(name string, v uint64)  { r.op(opSetSeq, name, nil, nil, 0, v) }
+func (r *walRecord) create(name string)                 { r.op(opCreate, name, nil, nil, 0, 0) }
+func (r *walRecord) drop(name string)                   { r.op(opDrop, name, nil, nil, 0, 0) }
 
 func appendBytes(dst, b []byte) []byte {
 	return append(binary.AppendUvarint(dst, uint64(len(b))), b...)
 }
 
-// encode returns the record's stored form.
-func (r *walRecord) encode() []byte {
-	n := 8 + len(r.ops)
-	for _, name := range r.order {
-		n += len(name) + 2
+// parts returns the record's stored form, as the values of its parts.
+func (r *walRecord) parts() [][]byte {
+	var out [][]byte
+	for _, c := range r.chunks {
+		for len(c) > walPartSize { // one very large value
+			out = append(out, c[:walPartSize])
+			c = c[walPartSize:]
+		}
+		if len(c) > 0 {
+			out = append(out, c)
+		}
 	}
-	out := binary.AppendUvarint(make([]byte, 0, n), uint64(len(r.order)))
-	for _, name := range r.order {
-		out = appendBytes(out, []byte(name))
-	}
-	return append(out, r.ops...)
+	return out
 }
 
 // replayRecord applies a stored record's operations to w.
 func replayRecord(w *writeSet, b []byte) error {
 	d := walDecoder{b: b}
-	n := d.uvarint()
-	if d.err == nil && n > uint64(len(b)) {
-		d.fail()
-	}
-	names := make([]string, 0, min(n, 1<<16))
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		names = append(names, string(d.bytes()))
-	}
+	var names []string
 	name := func() string {
 		i := d.uvarint()
 		if d.err == nil && i >= uint64(len(names)) {
@@ -143,6 +163,10 @@ func replayRecord(w *writeSet, b []byte) error {
 		op := d.b[0]
 		d.b = d.b[1:]
 		switch op {
+		case opName:
+			if n := d.bytes(); d.err == nil {
+				names = append(names, string(n))
+			}
 		case opPut:
 			sp, k := name(), d.bytes()
 			v := d.bytes()
