@@ -176,7 +176,7 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	var last temporal.Event
 	var hasLast bool
 	if known != nil {
-		last, hasLast = known.last, known.last.Seq != nil
+		last, hasLast = temporal.Event{Seq: known.lastSeq}, known.lastSeq != nil
 	} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	}
 	lastKey, lastRow, err := f.rewriteKey(target, g.encKey, merged, mark, st)
 	if err == nil && cache != nil {
-		cache.put(g.encKey, &keyState{last: merged[len(merged)-1], lastKey: lastKey, lastRow: lastRow})
+		cache.put(g.encKey, &keyState{lastSeq: merged[len(merged)-1].Seq, lastKey: lastKey, lastRow: lastRow})
 	}
 	return err
 }

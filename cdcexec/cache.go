@@ -32,10 +32,10 @@ type pendingStates struct {
 	states map[string]*keyState
 }
 
-// keyState is one key's entry. lastRow is nil when the key has no target
-// row.
+// keyState is one key's entry: the sequence value of its last event, and
+// its last target row (lastRow nil: none).
 type keyState struct {
-	last             temporal.Event
+	lastSeq          temporal.Seq
 	lastKey, lastRow []byte
 }
 

@@ -93,7 +93,7 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 	if err != nil {
 		return nil, err
 	}
-	after := &keyState{last: events[len(events)-1], lastKey: encKey}
+	after := &keyState{lastSeq: events[len(events)-1].Seq, lastKey: encKey}
 	if !exists {
 		if raw != nil {
 			st.RowsDeleted++
@@ -141,7 +141,7 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 	if err != nil {
 		return nil, err
 	}
-	after := &keyState{last: events[len(events)-1], lastKey: lastKey, lastRow: lastRaw}
+	after := &keyState{lastSeq: events[len(events)-1].Seq, lastKey: lastKey, lastRow: lastRaw}
 	write := func(v temporal.Version) error {
 		k, val, err := f.targetRow(encKey, targetRowValues{values: v.Values, start: v.Start, end: v.End}, target.Now())
 		if err != nil {

@@ -39,10 +39,15 @@ func newCheckpointRun(l *layer) *checkpointRun {
 }
 
 // checkpointStep runs the next transaction of a checkpoint and reports
-// whether it was the last.
+// whether it was the last. Commits that queue up meanwhile do not wait for
+// it: every few hundred entries it looks, and if one is waiting it stops
+// early and writes the queued log records in its own transaction, so they
+// are durable when it commits (a commit waits for at most that much work,
+// not for a whole chunk).
 func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	saved := *run
 	db.checkpointSteps.Add(1)
+	var riders []*pendingCommit
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		if !run.started {
@@ -51,7 +56,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			}
 			run.started = true
 		}
-		budget := db.chunk
+		budget, applied := db.chunk, 0
 		for budget > 0 && run.si < len(run.names) {
 			name := run.names[run.si]
 			st := run.l.spaces.get(name)
@@ -86,6 +91,12 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 				// The arena's bytes outlive the transaction, so bbolt may
 				// keep referring to them until it commits.
 				for ; it.valid() && budget > 0; it.next() {
+					if applied%256 == 0 && db.queueLen() > 0 {
+						riders = db.takeQueue()
+						budget = 0
+						break
+					}
+					applied++
 					k := it.key()
 					if v, live := it.value(); live {
 						if err := b.Put(k, v); err != nil {
@@ -109,6 +120,11 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			run.si++
 			run.begun, run.after = false, nil
 		}
+		if len(riders) > 0 {
+			if err := writeRecords(btx, riders); err != nil {
+				return err
+			}
+		}
 		if run.si < len(run.names) {
 			return nil
 		}
@@ -118,6 +134,10 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 		}
 		return deleteRecordsThrough(btx.Bucket(walBucket), run.l.hi)
 	})
+	if len(riders) > 0 {
+		db.riders.Add(1)
+		db.flushed(riders, err)
+	}
 	if err != nil {
 		*run = saved
 		return false, err

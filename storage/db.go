@@ -118,7 +118,7 @@ type DB struct {
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
-	flushes, checkpoints, checkpointSteps, commits atomic.Int64
+	flushes, checkpoints, checkpointSteps, commits, riders atomic.Int64
 	checkpointNanos, fullWaitNanos                 atomic.Int64
 	closeOnce                                      sync.Once
 	closeErr                                       error
@@ -514,8 +514,14 @@ func (db *DB) flush(batch []*pendingCommit) {
 		err = (*hook)()
 	}
 	if err == nil {
-		err = db.writeRecords(batch)
+		err = db.bolt.Update(func(btx *bolt.Tx) error { return writeRecords(btx, batch) })
 	}
+	db.flushed(batch, err)
+}
+
+// flushed answers the writers of a batch whose file transaction ended with
+// err, after making the batch the durable state if it committed.
+func (db *DB) flushed(batch []*pendingCommit, err error) {
 	db.flushes.Add(1)
 	if err != nil {
 		db.fail(err)
@@ -530,18 +536,33 @@ func (db *DB) flush(batch []*pendingCommit) {
 	}
 }
 
-func (db *DB) writeRecords(batch []*pendingCommit) error {
-	return db.bolt.Update(func(btx *bolt.Tx) error {
-		wal := btx.Bucket(walBucket)
-		for _, pc := range batch {
-			for part, v := range pc.record {
-				if err := wal.Put(walKey(pc.version, uint32(part)), v); err != nil {
-					return err
-				}
+func (db *DB) queueLen() int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return len(db.queue)
+}
+
+// takeQueue removes and returns the commits waiting for the flusher.
+func (db *DB) takeQueue() []*pendingCommit {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	q := db.queue
+	db.queue = nil
+	return q
+}
+
+// writeRecords stores a batch's log records, and with them its commits, in
+// a file transaction (bbolt fsyncs it before Commit returns).
+func writeRecords(btx *bolt.Tx, batch []*pendingCommit) error {
+	wal := btx.Bucket(walBucket)
+	for _, pc := range batch {
+		for part, v := range pc.record {
+			if err := wal.Put(walKey(pc.version, uint32(part)), v); err != nil {
+				return err
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // fail records a write error of the file: commits not yet durable are

@@ -165,9 +165,10 @@ func TestEngineMatchesModel(t *testing.T) {
 		}
 		return db
 	}
-	var flushes, checkpoints, steps int64
+	var flushes, checkpoints, steps, riders int64
 	db := open()
 	count := func(db *DB) {
+		riders += db.riders.Load()
 		flushes += db.flushes.Load()
 		checkpoints += db.checkpoints.Load()
 		steps += db.checkpointSteps.Load()
@@ -358,7 +359,7 @@ func TestEngineMatchesModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	count(db)
-	t.Logf("%d flushes, %d checkpoints in %d transactions", flushes, checkpoints, steps)
+	t.Logf("%d flushes (%d in checkpoint transactions), %d checkpoints in %d transactions", flushes, riders, checkpoints, steps)
 	if checkpoints < 20 || steps < 3*checkpoints {
 		t.Fatalf("only %d checkpoints in %d steps: the test does not exercise them", checkpoints, steps)
 	}
@@ -611,6 +612,65 @@ func TestLargeValueSurvivesReplay(t *testing.T) {
 		}
 		if got := tx.Space("s").Get([]byte("small")); string(got) != "x" {
 			return fmt.Errorf("small = %q", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCommitsRideCheckpoints: commits that queue while a checkpoint
+// transaction runs are written in it (and durable when it commits) rather
+// than waiting for it; none is lost across a crash.
+func TestCommitsRideCheckpoints(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	const writers, each = 4, 300
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				err := db.Update(func(tx *Tx) error {
+					// Enough per commit that layers freeze and checkpoint often.
+					for j := range 20 {
+						if err := tx.Space("s").Put([]byte(fmt.Sprintf("w%d-%03d-%02d", w, i, j)), bytes.Repeat([]byte{'v'}, 40)); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	riders := db.riders.Load()
+	t.Logf("%d checkpoints; %d flushes, %d of them in checkpoint transactions", db.checkpoints.Load(), db.flushes.Load(), riders)
+	if riders == 0 {
+		t.Error("no commit rode a checkpoint transaction")
+	}
+	db.crash()
+	db, err = Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *Tx) error {
+		if n := tx.Space("s").Count(); n != writers*each*20 {
+			return fmt.Errorf("%d entries after crash, want %d", n, writers*each*20)
 		}
 		return nil
 	})

@@ -211,10 +211,11 @@ func (w *writeSet) publish(hi uint64) *layer {
 			if st.list == nil {
 				st.list = newSkiplist(active.ar)
 			}
+			var ins inserter
 			it := memiter{t: ts.tree}
 			for it.first(); it.valid(); it.next() {
 				v, live := it.value()
-				st.list.insert(it.key(), v, !live, hi)
+				ins.insert(st.list, it.key(), v, !live, hi)
 			}
 		}
 		changed[name] = st

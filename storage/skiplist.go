@@ -102,21 +102,50 @@ func before(n []byte, key []byte, version uint64) bool {
 // insert adds a version of key (value, or a tombstone). Versions of one key
 // are inserted in increasing order and never twice.
 func (s *skiplist) insert(key, value []byte, tombstone bool, version uint64) {
-	var preds [maxHeight]uint64
-	x := s.head
+	var ins inserter
+	ins.insert(s, key, value, tombstone, version)
+}
+
+// An inserter adds versions in key order (a commit's entries, from the
+// transaction's sorted tree), starting each search where the previous one
+// ended rather than at the head: the links it went through are all before
+// the next key, so it climbs only as high as the distance to that key needs
+// and descends from there.
+type inserter struct {
+	preds [maxHeight]uint64
+	ok    bool
+}
+
+func (ins *inserter) insert(s *skiplist, key, value []byte, tombstone bool, version uint64) {
 	top := int(s.height.Load())
-	for level := maxHeight - 1; level >= 0; level-- {
-		if level < top {
-			for {
-				nx := next(s.node(x), level)
-				if nx == 0 || !before(s.node(nx), key, version) {
-					break
-				}
-				x = nx
+	level := top - 1
+	if ins.ok {
+		// Climb while the next node at this level is still before key.
+		level = 0
+		for level < top-1 {
+			nx := next(s.node(ins.preds[level]), level)
+			if nx != 0 && !before(s.node(nx), key, version) {
+				break
 			}
+			level++
 		}
-		preds[level] = x
+	} else {
+		for l := range ins.preds {
+			ins.preds[l] = s.head
+		}
 	}
+	x := ins.preds[level]
+	for ; level >= 0; level-- {
+		for {
+			nx := next(s.node(x), level)
+			if nx == 0 || !before(s.node(nx), key, version) {
+				break
+			}
+			x = nx
+		}
+		ins.preds[level] = x
+	}
+	ins.ok = true
 	height := 1
 	for height < maxHeight && s.rng.Uint32()&3 == 0 {
 		height++
@@ -136,15 +165,19 @@ func (s *skiplist) insert(key, value []byte, tombstone bool, version uint64) {
 	copy(n[start:], key)
 	copy(n[start+len(key):], value[:vlen])
 	for level := range height {
-		atomic.StoreUint64(link(n, level), next(s.node(preds[level]), level))
+		atomic.StoreUint64(link(n, level), next(s.node(ins.preds[level]), level))
 	}
 	// Linked from the bottom up: a reader that finds the node at some
 	// level finds it at every level below.
 	for level := range height {
-		atomic.StoreUint64(link(s.node(preds[level]), level), ref)
+		atomic.StoreUint64(link(s.node(ins.preds[level]), level), ref)
 	}
 	if int32(height) > s.height.Load() {
 		s.height.Store(int32(height))
+	}
+	// The new node is before any later key: where the next search starts.
+	for level := range height {
+		ins.preds[level] = ref
 	}
 	s.entries.Add(1)
 }
