@@ -119,9 +119,9 @@ type DB struct {
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
 	flushes, checkpoints, checkpointSteps, commits, riders atomic.Int64
-	checkpointNanos, fullWaitNanos                 atomic.Int64
-	closeOnce                                      sync.Once
-	closeErr                                       error
+	checkpointNanos, fullWaitNanos                         atomic.Int64
+	closeOnce                                              sync.Once
+	closeErr                                               error
 }
 
 // pendingCommit is a commit in the queue, waiting for its log record to
