@@ -72,9 +72,6 @@ type keyGroup struct {
 // events for one key and sequence value. cache (nil: none) is the flow's
 // StateCache; every batch of the flow must be given the same one.
 func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
-	if f.StoredAs == Bitemporal {
-		cache = nil // replayed whole: nothing to remember
-	}
 	if cache != nil {
 		cache.begin(tx)
 	}
@@ -173,32 +170,47 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	if cache != nil {
 		known, _ = cache.get(g.encKey)
 	}
-	var last temporal.Event
-	var hasLast bool
-	if known != nil {
-		last, hasLast = temporal.Event{Seq: known.lastSeq}, known.lastSeq != nil
-	} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
-		return err
-	}
-	if f.StoredAs != Bitemporal && (!hasLast || f.Rules.Compare(incoming[0].Seq, last.Seq) > 0) {
-		for _, e := range incoming {
-			if err := appendEvent(log, g.encKey, e); err != nil {
-				return err
+	if f.StoredAs == Bitemporal {
+		if known != nil && rewrite && f.laterOnBothAxes(known, incoming) {
+			for _, e := range incoming {
+				if err := appendEvent(log, g.encKey, e); err != nil {
+					return err
+				}
 			}
+			next, err := f.continueBitemporal(target, g.encKey, incoming, known, st)
+			if err == nil {
+				cache.put(g.encKey, next)
+			}
+			return err
 		}
-		if !rewrite {
-			return nil
+	} else {
+		var last temporal.Event
+		var hasLast bool
+		if known != nil {
+			last, hasLast = temporal.Event{Seq: known.lastSeq}, known.lastSeq != nil
+		} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
+			return err
 		}
-		var next *keyState
-		if f.StoredAs == SCD1 {
-			next, err = f.continueSCD1(target, g.encKey, incoming, mark, known, st)
-		} else {
-			next, err = f.continueSCD2(target, g.encKey, incoming, known, st)
+		if !hasLast || f.Rules.Compare(incoming[0].Seq, last.Seq) > 0 {
+			for _, e := range incoming {
+				if err := appendEvent(log, g.encKey, e); err != nil {
+					return err
+				}
+			}
+			if !rewrite {
+				return nil
+			}
+			var next *keyState
+			if f.StoredAs == SCD1 {
+				next, err = f.continueSCD1(target, g.encKey, incoming, mark, known, st)
+			} else {
+				next, err = f.continueSCD2(target, g.encKey, incoming, known, st)
+			}
+			if err == nil && cache != nil {
+				cache.put(g.encKey, next)
+			}
+			return err
 		}
-		if err == nil && cache != nil {
-			cache.put(g.encKey, next)
-		}
-		return err
 	}
 	hist, err := loadHistory(log, g.encKey)
 	if err != nil {
@@ -219,9 +231,43 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	}
 	lastKey, lastRow, err := f.rewriteKey(target, g.encKey, merged, mark, st)
 	if err == nil && cache != nil {
-		cache.put(g.encKey, &keyState{lastSeq: merged[len(merged)-1].Seq, lastKey: lastKey, lastRow: lastRow})
+		ks := &keyState{lastSeq: merged[len(merged)-1].Seq, lastKey: lastKey, lastRow: lastRow}
+		if f.StoredAs == Bitemporal {
+			for _, e := range merged {
+				if ks.lastSysSeq == nil || f.compareSystem(e.SysSeq, ks.lastSysSeq) > 0 {
+					ks.lastSysSeq = e.SysSeq
+				}
+			}
+		}
+		cache.put(g.encKey, ks)
 	}
 	return err
+}
+
+// laterOnBothAxes reports whether a key's new events (sorted, as Merge
+// sorts them) come after everything the key has, in business and in system
+// time, with system times not decreasing in business order: what
+// ContinueBitemporal takes.
+func (f *Flow) laterOnBothAxes(known *keyState, incoming []temporal.Event) bool {
+	if known.lastSeq != nil && f.Rules.Compare(incoming[0].Seq, known.lastSeq) <= 0 {
+		return false
+	}
+	for i, e := range incoming {
+		if known.lastSysSeq != nil && f.compareSystem(e.SysSeq, known.lastSysSeq) <= 0 {
+			return false
+		}
+		if i > 0 && (f.Rules.Compare(incoming[i-1].Seq, e.Seq) == 0 || f.compareSystem(incoming[i-1].SysSeq, e.SysSeq) > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *Flow) compareSystem(a, b temporal.Seq) int {
+	if f.Rules.CompareSystem != nil {
+		return f.Rules.CompareSystem(a, b)
+	}
+	return f.Rules.Compare(a, b)
 }
 
 // appendNew stores the events of incoming that hist does not have (both are
@@ -247,11 +293,7 @@ func (f *Flow) compareIdentity(a, b temporal.Event) int {
 	if c := f.Rules.Compare(a.Seq, b.Seq); c != 0 || a.SysSeq == nil || b.SysSeq == nil {
 		return c
 	}
-	cmpSys := f.Rules.CompareSystem
-	if cmpSys == nil {
-		cmpSys = f.Rules.Compare
-	}
-	return cmpSys(a.SysSeq, b.SysSeq)
+	return f.compareSystem(a.SysSeq, b.SysSeq)
 }
 
 // validate refuses events the contract cannot order.

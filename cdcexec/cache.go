@@ -5,7 +5,7 @@ import (
 	"cdcdb/temporal"
 )
 
-// StateCache remembers, for the keys of one SCD TYPE 1 or 2 flow, what the
+// StateCache remembers, for the keys of one flow, what the
 // in-order path reads before it applies a key's events: the key's last
 // event and its target's last row (storage key and stored value). With it,
 // a key that got an event recently costs no lookup in storage at all.
@@ -32,11 +32,14 @@ type pendingStates struct {
 	states map[string]*keyState
 }
 
-// keyState is one key's entry: the sequence value of its last event, and
-// its last target row (lastRow nil: none).
+// keyState is one key's entry: the sequence value of its last event (for
+// BITEMPORAL flows the greatest business and system sequence values of its
+// events), and the target row the next in-order events continue from
+// (lastRow nil: none): the last row, or for BITEMPORAL the last row of the
+// latest business timeline.
 type keyState struct {
-	lastSeq          temporal.Seq
-	lastKey, lastRow []byte
+	lastSeq, lastSysSeq temporal.Seq
+	lastKey, lastRow    []byte
 }
 
 // maxCachedKeys bounds a cache's memory: past it, a merge first drops

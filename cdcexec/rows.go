@@ -2,7 +2,6 @@ package cdcexec
 
 import (
 	"bytes"
-	"slices"
 
 	"cdcdb/history"
 	"cdcdb/temporal"
@@ -30,6 +29,10 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 	}
 	fresh := make(map[string][]byte, len(rows))
 	order := make([]string, 0, len(rows))
+	// The row in-order events continue from: the last one, or for
+	// BITEMPORAL the last of the latest business timeline (system end open).
+	var cont string
+	var contStart temporal.Seq
 	for _, r := range rows {
 		k, v, err := f.targetRow(encKey, r, target.Now())
 		if err != nil {
@@ -39,6 +42,15 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 			order = append(order, string(k))
 		}
 		fresh[string(k)] = v
+		if f.StoredAs != Bitemporal || (r.sysEnd == nil && (contStart == nil || f.Rules.Compare(r.start, contStart) > 0)) {
+			if f.StoredAs != Bitemporal {
+				if cont == "" || string(k) > cont {
+					cont = string(k)
+				}
+			} else {
+				cont, contStart = string(k), r.start
+			}
+		}
 	}
 	prev := make(map[string][]byte, len(old))
 	for _, o := range old {
@@ -64,11 +76,63 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 		}
 		st.RowsUpserted++
 	}
-	if len(order) == 0 {
+	if cont == "" {
 		return nil, nil, nil
 	}
-	last := slices.Max(order)
-	return []byte(last), fresh[last], nil
+	return []byte(cont), fresh[cont], nil
+}
+
+// continueBitemporal applies a key's new events, all later than its history
+// on both axes, to the last row of its latest business timeline (known's):
+// that row gets a system end if they change it, the rows they make enter,
+// and every other row keeps its system period (temporal.ContinueBitemporal).
+func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events []temporal.Event, known *keyState, st *Stats) (*keyState, error) {
+	var last *temporal.BiVersion
+	if known.lastRow != nil {
+		tuple, err := f.decodeTargetRow(known.lastRow)
+		if err != nil {
+			return nil, err
+		}
+		last = &temporal.BiVersion{Values: f.dataValues(tuple), Start: f.seqOf(tuple[f.StartAttnum-1]),
+			SysStart: temporal.Seq{tuple[f.SysStartAttnum-1]}}
+		if end := tuple[f.EndAttnum-1]; end != nil {
+			last.End = f.seqOf(end)
+		}
+	}
+	retired, added, err := f.Rules.ContinueBitemporal(last, events)
+	if err != nil {
+		return nil, err
+	}
+	after := &keyState{lastSeq: events[len(events)-1].Seq, lastSysSeq: known.lastSysSeq, lastKey: known.lastKey, lastRow: known.lastRow}
+	for _, e := range events {
+		if after.lastSysSeq == nil || f.compareSystem(e.SysSeq, after.lastSysSeq) > 0 {
+			after.lastSysSeq = e.SysSeq
+		}
+	}
+	write := func(r temporal.BiVersion, prev []byte) ([]byte, []byte, error) {
+		k, v, err := f.targetRow(encKey, targetRowValues{values: r.Values, start: r.Start, end: r.End, sysStart: r.SysStart, sysEnd: r.SysEnd}, target.Now())
+		if err != nil {
+			return nil, nil, err
+		}
+		st.RowsUpserted++
+		return k, v, target.Replace(k, prev, v)
+	}
+	for _, r := range retired {
+		// Only ever the row the continuation started from.
+		if _, _, err := write(r, known.lastRow); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range added {
+		k, v, err := write(r, nil)
+		if err != nil {
+			return nil, err
+		}
+		if r.SysEnd == nil {
+			after.lastKey, after.lastRow = k, v
+		}
+	}
+	return after, nil
 }
 
 // continueSCD1 applies a key's new events, all later than its history, to

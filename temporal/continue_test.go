@@ -67,3 +67,84 @@ func TestContinueRefusesUnsortedEvents(t *testing.T) {
 		t.Fatalf("repeated: %v", err)
 	}
 }
+
+// TestContinueBitemporalEqualsReplay: for random bitemporal histories cut
+// (in system order) where the rest comes after the start on both axes,
+// continuing the start's replay with the rest gives the whole replay.
+func TestContinueBitemporalEqualsReplay(t *testing.T) {
+	tested := 0
+	runProperty(t, bitemporal, func(t *testing.T, c *flowCase) {
+		for k := range c.keys {
+			history, refused := c.mergeArrivals(t, k)
+			if refused || len(history) == 0 {
+				continue
+			}
+			bySystem := slices.Clone(history)
+			slices.SortStableFunc(bySystem, func(a, b Event) int { return c.rules.compareSystem(a.SysSeq, b.SysSeq) })
+			for cut := range len(bySystem) {
+				head, tail := bySystem[:cut], bySystem[cut:]
+				if !laterOnBothAxes(c.rules, head, tail) {
+					continue
+				}
+				tested++
+				headSorted, _ := c.rules.Merge(nil, head)
+				tailSorted, _ := c.rules.Merge(nil, tail)
+				rows, err := c.rules.ReplayBitemporal(headSorted)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var last *BiVersion
+				for i := range rows {
+					if rows[i].SysEnd == nil && (last == nil || c.rules.Compare(rows[i].Start, last.Start) > 0) {
+						last = &rows[i]
+					}
+				}
+				retired, added, err := c.rules.ContinueBitemporal(last, tailSorted)
+				if err != nil {
+					t.Fatalf("key %v cut %d: %v", c.keys[k], cut, err)
+				}
+				got := slices.Clone(rows)
+				for _, r := range retired {
+					i := slices.IndexFunc(got, func(x BiVersion) bool { return x.SysEnd == nil && c.rules.sameBiRow(x, r) })
+					if i < 0 {
+						t.Fatalf("key %v cut %d: retired row %v is not a current row", c.keys[k], cut, r)
+					}
+					got[i] = r
+				}
+				got = append(got, added...)
+				want, _ := c.rules.ReplayBitemporal(history)
+				g, w := formatBiVersions(got), formatBiVersions(want)
+				slices.Sort(g)
+				slices.Sort(w)
+				if !slices.Equal(g, w) {
+					t.Fatalf("key %v cut %d:\ncontinued %q\nreplayed  %q", c.keys[k], cut, g, w)
+				}
+			}
+		}
+	})
+	t.Logf("%d continuations checked", tested)
+	if tested < 100 {
+		t.Fatalf("only %d continuations checked", tested)
+	}
+}
+
+// laterOnBothAxes reports whether every event of tail comes after every
+// event of head in business and in system time, with system times not
+// decreasing in business order within tail.
+func laterOnBothAxes(r Rules, head, tail []Event) bool {
+	for _, a := range head {
+		for _, b := range tail {
+			if r.Compare(a.Seq, b.Seq) >= 0 || r.compareSystem(a.SysSeq, b.SysSeq) >= 0 {
+				return false
+			}
+		}
+	}
+	byBusiness := slices.Clone(tail)
+	slices.SortStableFunc(byBusiness, func(a, b Event) int { return r.Compare(a.Seq, b.Seq) })
+	for i := 1; i < len(byBusiness); i++ {
+		if r.Compare(byBusiness[i-1].Seq, byBusiness[i].Seq) == 0 || r.compareSystem(byBusiness[i-1].SysSeq, byBusiness[i].SysSeq) > 0 {
+			return false
+		}
+	}
+	return true
+}
