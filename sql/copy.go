@@ -356,6 +356,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 // NULL), across CopyData message boundaries.
 func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) error {
 	var pending []byte
+	var p copyRowParser
 	for {
 		chunk, err := r.Next()
 		if err == io.EOF {
@@ -365,7 +366,7 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) e
 			return err
 		}
 		pending = append(pending, chunk...)
-		consumed, done, err := splitCopyRows(pending, o, false, row)
+		consumed, done, err := splitCopyRows(&p, pending, o, false, row)
 		if err != nil {
 			return err
 		}
@@ -383,7 +384,7 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) e
 		}
 	}
 	if len(pending) > 0 {
-		_, _, err := splitCopyRows(pending, o, true, row)
+		_, _, err := splitCopyRows(&p, pending, o, true, row)
 		return err
 	}
 	return nil
@@ -391,10 +392,11 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) e
 
 // splitCopyRows parses complete rows from buf, returning how many bytes it
 // used; at the end of data (final) an unterminated last row counts too.
-func splitCopyRows(buf []byte, o copyOptions, final bool, row func([]*string) error) (int, bool, error) {
+// The fields passed to row are valid only until it returns.
+func splitCopyRows(p *copyRowParser, buf []byte, o copyOptions, final bool, row func([]*string) error) (int, bool, error) {
 	pos := 0
 	for pos < len(buf) {
-		end, fields, ok, err := parseCopyRow(buf[pos:], o, final)
+		end, fields, ok, err := p.parse(buf[pos:], o, final)
 		if err != nil {
 			return pos, false, err
 		}
@@ -403,10 +405,7 @@ func splitCopyRows(buf []byte, o copyOptions, final bool, row func([]*string) er
 		}
 		line := buf[pos : pos+end]
 		pos += end
-		if o.format == "text" && (bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`))) {
-			return pos, true, nil
-		}
-		if o.format == "csv" && bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`)) {
+		if (o.format == "text" || o.format == "csv") && bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`)) {
 			return pos, true, nil
 		}
 		if err := row(fields); err != nil {
@@ -416,91 +415,199 @@ func splitCopyRows(buf []byte, o copyOptions, final bool, row func([]*string) er
 	return pos, false, nil
 }
 
-// parseCopyRow parses one row at the start of b. ok is false when the row
-// is not complete yet.
-func parseCopyRow(b []byte, o copyOptions, final bool) (int, []*string, bool, error) {
+// copyRowParser parses rows of text COPY data, reusing its buffers from row
+// to row: one string per field is all a row costs.
+type copyRowParser struct {
+	strs   []string
+	null   []bool
+	fields []*string
+	cur    []byte
+	// eol is the data's newline style, set by its first line as in
+	// PostgreSQL: '\n', '\r', or 'c' for \r\n (0: not seen yet).
+	eol byte
+}
+
+var (
+	errCopyLiteralCR = pgerror.New(pgerror.BadCopyFileFormat, "literal carriage return found in data").
+				WithHint("Use \"\\r\" to represent carriage return.")
+	errCopyLiteralNL = pgerror.New(pgerror.BadCopyFileFormat, "literal newline found in data").
+				WithHint("Use \"\\n\" to represent newline.")
+)
+
+// splitLine finds the first line of b: its text and the bytes it takes with
+// its end. A backslash escapes the byte after it, line ends included; an
+// unescaped carriage return or newline that is not the data's line end is
+// an error. ok is false when b holds no complete line yet.
+func (p *copyRowParser) splitLine(b []byte, final bool) (line []byte, used int, ok bool, err error) {
+	i := 0
+	for {
+		j := bytes.IndexAny(b[i:], "\\\r\n")
+		if j < 0 {
+			if !final {
+				return nil, 0, false, nil
+			}
+			return b, len(b), true, nil
+		}
+		i += j
+		c := b[i]
+		if c == '\\' {
+			i += 2
+			if i > len(b) {
+				if !final {
+					return nil, 0, false, nil
+				}
+				return b, len(b), true, nil
+			}
+			continue
+		}
+		if p.eol == 0 {
+			switch {
+			case c == '\n':
+				p.eol = '\n'
+			case i+1 < len(b) && b[i+1] == '\n':
+				p.eol = 'c'
+			case i+1 < len(b) || final:
+				p.eol = '\r'
+			default:
+				return nil, 0, false, nil // a \r at the end: is \n next?
+			}
+		}
+		switch p.eol {
+		case '\n':
+			if c == '\r' {
+				return nil, 0, false, errCopyLiteralCR
+			}
+			return b[:i], i + 1, true, nil
+		case '\r':
+			if c == '\n' {
+				return nil, 0, false, errCopyLiteralNL
+			}
+			return b[:i], i + 1, true, nil
+		default: // \r\n
+			if c == '\n' {
+				return nil, 0, false, errCopyLiteralNL
+			}
+			switch {
+			case i+1 < len(b) && b[i+1] == '\n':
+				return b[:i], i + 2, true, nil
+			case i+1 == len(b) && !final:
+				return nil, 0, false, nil
+			}
+			return nil, 0, false, errCopyLiteralCR
+		}
+	}
+}
+
+// parse parses one row at the start of b. ok is false when the row is not
+// complete yet.
+func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*string, bool, error) {
 	if o.format == "csv" {
 		return parseCSVRow(b, o, final)
 	}
-	nl := bytes.IndexByte(b, '\n')
-	end := nl + 1
-	line := b
-	if nl < 0 {
-		if !final {
-			return 0, nil, false, nil
-		}
-		end = len(b)
-	} else {
-		line = b[:nl]
+	line, end, ok, err := p.splitLine(b, final)
+	if !ok || err != nil {
+		return 0, nil, ok, err
 	}
-	line = bytes.TrimSuffix(line, []byte{'\r'})
-	var fields []*string
-	var cur []byte
-	raw := true // field so far equals its raw text (for NULL detection)
-	rawStart := 0
-	flush := func(i int) {
-		s := string(cur)
-		if raw && string(line[rawStart:i]) == o.null {
-			fields = append(fields, nil)
-		} else {
-			fields = append(fields, &s)
+	p.strs, p.null = p.strs[:0], p.null[:0]
+	for {
+		field := line
+		next := bytes.IndexByte(line, o.delimiter)
+		if next >= 0 {
+			field = line[:next]
 		}
-		cur = cur[:0]
-		raw = true
-		rawStart = i + 1
-	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
+		if bytes.IndexByte(field, '\\') >= 0 {
+			// Escapes, perhaps of the delimiter itself: find where the
+			// field really ends.
+			next = escapedFieldEnd(line, o.delimiter)
+			field = line
+			if next >= 0 {
+				field = line[:next]
+			}
+		}
 		switch {
-		case c == o.delimiter:
-			flush(i)
-		case c == '\\' && i+1 < len(line):
-			i++
-			raw = false
-			switch d := line[i]; d {
-			case 'n':
-				cur = append(cur, '\n')
-			case 'r':
-				cur = append(cur, '\r')
-			case 't':
-				cur = append(cur, '\t')
-			case 'b':
-				cur = append(cur, '\b')
-			case 'f':
-				cur = append(cur, '\f')
-			case 'v':
-				cur = append(cur, '\v')
-			case 'N':
-				if string(line[rawStart:i+1]) == o.null {
-					raw = true
-				}
-				cur = append(cur, '\\', 'N')
-			case 'x':
-				v, k := 0, 0
-				for k < 2 && i+1 < len(line) && isHex(line[i+1]) {
+		case string(field) == o.null:
+			p.strs, p.null = append(p.strs, ""), append(p.null, true)
+		case bytes.IndexByte(field, '\\') < 0:
+			p.strs, p.null = append(p.strs, string(field)), append(p.null, false)
+		default:
+			p.strs, p.null = append(p.strs, p.unescape(field)), append(p.null, false)
+		}
+		if next < 0 {
+			break
+		}
+		line = line[next+1:]
+	}
+	p.fields = p.fields[:0]
+	for i := range p.strs {
+		if p.null[i] {
+			p.fields = append(p.fields, nil)
+		} else {
+			p.fields = append(p.fields, &p.strs[i])
+		}
+	}
+	return end, p.fields, true, nil
+}
+
+// escapedFieldEnd is the position of the first delimiter in line that no
+// backslash escapes (-1: none).
+func escapedFieldEnd(line []byte, delim byte) int {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++ // the next byte is escaped, whatever it is
+		case delim:
+			return i
+		}
+	}
+	return -1
+}
+
+// unescape decodes a text-format field's backslash escapes.
+func (p *copyRowParser) unescape(field []byte) string {
+	cur := p.cur[:0]
+	for i := 0; i < len(field); i++ {
+		c := field[i]
+		if c != '\\' || i+1 == len(field) {
+			cur = append(cur, c)
+			continue
+		}
+		i++
+		switch d := field[i]; d {
+		case 'n':
+			cur = append(cur, '\n')
+		case 'r':
+			cur = append(cur, '\r')
+		case 't':
+			cur = append(cur, '\t')
+		case 'b':
+			cur = append(cur, '\b')
+		case 'f':
+			cur = append(cur, '\f')
+		case 'v':
+			cur = append(cur, '\v')
+		case 'x':
+			v, k := 0, 0
+			for k < 2 && i+1 < len(field) && isHex(field[i+1]) {
+				i++
+				v = v*16 + hexVal(field[i])
+				k++
+			}
+			cur = append(cur, byte(v))
+		default:
+			if d >= '0' && d <= '7' {
+				v := int(d - '0')
+				for k := 0; k < 2 && i+1 < len(field) && field[i+1] >= '0' && field[i+1] <= '7'; k++ {
 					i++
-					v = v*16 + hexVal(line[i])
-					k++
+					v = v*8 + int(field[i]-'0')
 				}
 				cur = append(cur, byte(v))
-			default:
-				if d >= '0' && d <= '7' {
-					v := int(d - '0')
-					for k := 0; k < 2 && i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '7'; k++ {
-						i++
-						v = v*8 + int(line[i]-'0')
-					}
-					cur = append(cur, byte(v))
-				} else {
-					cur = append(cur, d)
-				}
+			} else {
+				cur = append(cur, d)
 			}
-		default:
-			cur = append(cur, c)
 		}
 	}
-	flush(len(line))
-	return end, fields, true, nil
+	p.cur = cur
+	return string(cur)
 }
 
 func isHex(c byte) bool {
