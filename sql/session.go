@@ -8,6 +8,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -27,6 +28,8 @@ type Session struct {
 	// nextval drew from last, for lastval.
 	seqValues map[uint32]int64
 	lastSeq   uint32
+	// plans are the queries this session planned lately (plancache.go).
+	plans planCache
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -166,6 +169,10 @@ func (s *Session) showSetting(name string) (string, error) {
 
 // Parse implements wire.Session.
 func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) ([]wire.PreparedStatement, error) {
+	key := newPlanKey(query, paramTypes)
+	if ps, ok := s.cachedPlan(key); ok {
+		return []wire.PreparedStatement{ps}, nil
+	}
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
 		s.abortBlockOnError()
@@ -188,12 +195,40 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	// of a multi-statement query are planned one by one as they run, since
 	// each may depend on what the previous ones created.
 	if len(out) == 1 {
-		if err := out[0].(*preparedStatement).plan(); err != nil {
+		ps := out[0].(*preparedStatement)
+		if err := ps.plan(); err != nil {
 			s.abortBlockOnError()
 			return nil, err
 		}
+		s.cachePlan(key, ps)
 	}
 	return out, nil
+}
+
+// cachedPlan returns a prepared statement for key from the plan cache, if
+// the plan there was made against the catalog and settings in force now.
+func (s *Session) cachedPlan(key planKey) (*preparedStatement, bool) {
+	if s.block != nil && s.block.failed {
+		return nil, false // planning a query would fail with 25P02
+	}
+	cat := s.planningCatalog()
+	e, ok := s.plans.get(key, s.planEnv(cat.Version, cat.Generation()))
+	if !ok {
+		return nil, false
+	}
+	return &preparedStatement{s: s, src: e.src, c: e.c, declared: e.declared}, true
+}
+
+// cachePlan keeps a freshly planned query for the next Parse of its text.
+// Only queries are kept: they are most of what clients repeat, and their
+// plans are row sources that carry no state between executions (each
+// execution opens its own iterators), so one plan serves any number of
+// prepared statements and portals.
+func (s *Session) cachePlan(key planKey, ps *preparedStatement) {
+	if _, isQuery := ps.src.stmt.(*ast.Select); !isQuery || ps.c == nil || ps.c.query == nil {
+		return
+	}
+	s.plans.put(key, s.planEnv(ps.c.catVersion, ps.c.catGen), ps.src, ps.declared, ps.c)
 }
 
 // abortBlockOnError aborts an explicit transaction block after an error
