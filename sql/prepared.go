@@ -450,43 +450,61 @@ type resultSink struct {
 	cols    []outCol
 	s       *Session
 	formats []int16
-	buf     [][]byte
-	scratch []byte
 }
 
+// rowEncoding is the scratch space rows are encoded in before WriteRow,
+// one per session (which sends one row at a time), so that sending a row
+// allocates nothing once the buffers have grown.
+type rowEncoding struct {
+	values  [][]byte
+	offsets []int
+	bytes   []byte
+}
+
+// rowEncodingKeep bounds what a session keeps between rows: one huge
+// value should not pin its buffer for the life of the connection.
+const rowEncodingKeep = 1 << 20
+
+// emptyValue is the encoding of a non-NULL value with no bytes (an empty
+// string, say): a nil slice would be sent as NULL.
+var emptyValue = []byte{}
+
 func (r *resultSink) row(x *execCtx, row Row) error {
-	if cap(r.buf) < len(row) {
-		r.buf = make([][]byte, len(row))
-	}
-	r.buf = r.buf[:len(row)]
-	r.scratch = r.scratch[:0]
-	offsets := make([]int, 0, len(row)+1)
+	enc := &r.s.encoding
+	enc.bytes, enc.offsets = enc.bytes[:0], enc.offsets[:0]
 	cols := r.cols
 	for i, v := range row {
-		offsets = append(offsets, len(r.scratch))
+		enc.offsets = append(enc.offsets, len(enc.bytes))
 		if v == nil {
 			continue
 		}
 		t := cols[i].t
-		var err error
 		if i < len(r.formats) && r.formats[i] == 1 {
-			r.scratch, err = types.AppendBinary(r.scratch, t, v)
+			var err error
+			if enc.bytes, err = types.AppendBinary(enc.bytes, t, v); err != nil {
+				return err
+			}
 		} else {
-			r.scratch = append(r.scratch, r.s.formatValue(x, t, v)...)
-		}
-		if err != nil {
-			return err
+			enc.bytes = r.s.appendValue(enc.bytes, x, t, v)
 		}
 	}
-	offsets = append(offsets, len(r.scratch))
+	enc.offsets = append(enc.offsets, len(enc.bytes))
+	enc.values = enc.values[:0]
 	for i, v := range row {
-		if v == nil {
-			r.buf[i] = nil
-			continue
+		var b []byte
+		if v != nil {
+			if b = enc.bytes[enc.offsets[i]:enc.offsets[i+1]]; b == nil {
+				b = emptyValue
+			}
 		}
-		r.buf[i] = r.scratch[offsets[i]:offsets[i+1]]
+		enc.values = append(enc.values, b)
 	}
-	return r.out.WriteRow(r.buf)
+	err := r.out.WriteRow(enc.values)
+	if cap(enc.bytes) > rowEncodingKeep {
+		enc.bytes = nil
+	}
+	clear(enc.values) // drop references into the buffer
+	return err
 }
 
 // notice sends a NOTICE or WARNING to the client.
@@ -502,6 +520,15 @@ func (s *Session) formatValue(x *execCtx, t types.T, v types.Value) string {
 		return s.formatRegValue(x, t.OID, v.(int64))
 	}
 	return types.FormatTextIn(t, v, s.loc)
+}
+
+// appendValue appends formatValue's text to dst.
+func (s *Session) appendValue(dst []byte, x *execCtx, t types.T, v types.Value) []byte {
+	switch t.OID {
+	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole:
+		return append(dst, s.formatRegValue(x, t.OID, v.(int64))...)
+	}
+	return types.AppendText(dst, t, v, s.loc)
 }
 
 // parseParamText reads a text-format parameter (session time zone applies).

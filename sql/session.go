@@ -30,6 +30,8 @@ type Session struct {
 	lastSeq   uint32
 	// plans are the queries this session planned lately (plancache.go).
 	plans planCache
+	// encoding is where result rows are encoded (resultSink.row).
+	encoding rowEncoding
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
