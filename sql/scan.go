@@ -214,6 +214,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return it, nil
 	}
 	it.cur = sp.Cursor()
+	it.periodTests = s.storedPeriodTests(&it.env)
 	if s.prefixExprs != nil {
 		prefix, ok, err := s.encodeValues(x, outer, s.prefixExprs, s.table.KeyColumns)
 		if err != nil {
@@ -291,6 +292,14 @@ type scanIter struct {
 	pointKey []byte
 	pointVal []byte
 	done     bool
+	// periodTests reject rows on their encoded period before they are
+	// decoded (scan_period.go).
+	periodTests []*storedPeriodTest
+	// stored is the decoded tuple of the last row and row the row
+	// returned for it, in output order; both are reused, as rowIter
+	// allows (a caller that keeps a row copies it).
+	stored []types.Value
+	row    Row
 }
 
 func (it *scanIter) next() (Row, error) {
@@ -329,7 +338,10 @@ func (it *scanIter) next() (Row, error) {
 		if err := it.x.checkCancel(); err != nil {
 			return nil, err
 		}
-		row, err := it.s.decode(k, v)
+		if it.periodTests != nil && it.rejectedByPeriod(v) {
+			continue
+		}
+		row, err := it.decode(k, v)
 		if err != nil {
 			return nil, err
 		}
@@ -349,23 +361,54 @@ func (it *scanIter) next() (Row, error) {
 
 func (it *scanIter) close() {}
 
-// decode turns a stored tuple into the scan's output row.
-func (s *tableScan) decode(k, v []byte) (Row, error) {
-	_, stored, err := history.Decode(v)
-	if err != nil {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", s.table.Name, err)
+// rejectedByPeriod reports whether a period clause rejects the stored row
+// v without decoding it.
+func (it *scanIter) rejectedByPeriod(v []byte) bool {
+	tuple, ok := storedTupleBytes(v)
+	if !ok {
+		return false
 	}
-	return s.project(k, stored), nil
+	for _, t := range it.periodTests {
+		if holds, decided := t.holds(tuple); decided && !holds {
+			return true
+		}
+	}
+	return false
+}
+
+// decode turns a stored row into the scan's output row.
+func (it *scanIter) decode(k, v []byte) (Row, error) {
+	tuple, ok := storedTupleBytes(v)
+	if !ok {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
+	}
+	stored, err := storage.DecodeRowInto(it.stored, tuple)
+	if err != nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.s.table.Name, err)
+	}
+	it.stored = stored
+	it.row = it.s.projectInto(it.row, k, stored)
+	return it.row, nil
 }
 
 // project lays a stored tuple out as the scan's output row.
 func (s *tableScan) project(k []byte, stored []types.Value) Row {
+	return s.projectInto(nil, k, stored)
+}
+
+// projectInto is project into dst's storage, when it is large enough.
+func (s *tableScan) projectInto(dst Row, k []byte, stored []types.Value) Row {
 	n := len(s.cols)
 	if s.withKey {
 		n++
 	}
-	row := make(Row, n)
+	row := dst
+	if cap(row) < n {
+		row = make(Row, n)
+	}
+	row = row[:n]
 	for i, p := range s.phys {
+		row[i] = nil
 		if p < len(stored) {
 			row[i] = stored[p]
 		}
