@@ -87,6 +87,10 @@ type compiled struct {
 	explainPlan plan
 	// notices raised while planning, sent on execution.
 	notices []string
+	// wireParams and wireFields are ParamTypes' and Fields' answers.
+	wireParams     []uint32
+	wireFields     []wire.FieldDescription
+	haveWireFields bool
 }
 
 // preparedStatement implements wire.PreparedStatement.
@@ -113,25 +117,35 @@ func (p *preparedStatement) plan() error {
 	return nil
 }
 
+// ParamTypes and Fields are asked for at every Bind and Describe; their
+// answers are made once per plan and shared (wire only reads them).
+
 func (p *preparedStatement) ParamTypes() []uint32 {
 	if p.plan() != nil {
 		return nil
 	}
-	out := make([]uint32, len(p.c.params))
-	for i, t := range p.c.params {
-		out[i] = uint32(t.OID)
-		if t.OID == types.Unknown {
-			out[i] = uint32(types.Text)
+	c := p.c
+	if c.wireParams == nil {
+		c.wireParams = make([]uint32, len(c.params))
+		for i, t := range c.params {
+			c.wireParams[i] = uint32(t.OID)
+			if t.OID == types.Unknown {
+				c.wireParams[i] = uint32(types.Text)
+			}
 		}
 	}
-	return out
+	return c.wireParams
 }
 
 func (p *preparedStatement) Fields() []wire.FieldDescription {
 	if p.plan() != nil {
 		return nil
 	}
-	return fieldDescriptions(p.c.fields)
+	c := p.c
+	if !c.haveWireFields {
+		c.wireFields, c.haveWireFields = fieldDescriptions(c.fields), true
+	}
+	return c.wireFields
 }
 
 func fieldDescriptions(cols []outCol) []wire.FieldDescription {
@@ -235,6 +249,12 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	s := p.ps.s
 	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
 	if p.running != nil {
+		// A suspended portal runs on under this Execute's context: the
+		// one it started with ended with the Execute that made it (and
+		// statement_timeout, as in PostgreSQL, times each Execute).
+		ctx, cancel := s.statementContext(ctx)
+		defer cancel()
+		p.running.x.ctx = ctx
 		return p.resume(maxRows, out)
 	}
 	if p.done {
@@ -270,11 +290,8 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 			return "", false, errAborted
 		}
 	}
-	if d, err := parseDurationSetting(s.settings["statement_timeout"]); err == nil && d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
+	ctx, cancel := s.statementContext(ctx)
+	defer cancel()
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	x := &execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
 	if s.block != nil {
@@ -407,6 +424,20 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 	}
 	return "", true, nil
 }
+
+// statementContext is ctx with statement_timeout applied, if set.
+func (s *Session) statementContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if v := s.settings["statement_timeout"]; v != s.timeoutText {
+		s.timeoutText = v
+		s.timeout, _ = parseDurationSetting(v) // SET validated it
+	}
+	if s.timeout <= 0 {
+		return ctx, noCancel
+	}
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+func noCancel() {}
 
 func sameFields(a, b []outCol) bool {
 	if len(a) != len(b) {

@@ -67,3 +67,46 @@ func (w *rawRows) Notice(*wire.NoticeInfo)                    {}
 func (w *rawRows) ParameterChanged(string, string)            {}
 func (w *rawRows) CopyIn(bool, int) (wire.CopyReader, error)  { return nil, nil }
 func (w *rawRows) CopyOut(bool, int) (wire.CopyWriter, error) { return nil, nil }
+
+// TestSuspendedPortalRunsUnderEachExecutesContext: the wire server cancels
+// each call's context when the call returns, so a portal suspended by a
+// row limit must not keep reading under the context of the Execute that
+// started it (it used to fail with 57014 once it checked, 256 rows on).
+func TestSuspendedPortalRunsUnderEachExecutesContext(t *testing.T) {
+	db := sqltest.Open(t)
+	db.Conn().MustExec("CREATE TABLE t AS SELECT generate_series(1, 1000) AS a")
+	s, err := db.Engine.NewSession(context.Background(), wire.StartupInfo{User: "cdcdb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	call := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
+	ctx, done := call()
+	sts, err := s.Parse(ctx, "SELECT a FROM t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sts[0].Bind(ctx, nil, nil, nil)
+	done()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	rows := 0
+	for _, limit := range []int{100, 300, 300, 0} {
+		ctx, done := call()
+		w := &rawRows{}
+		_, suspended, err := p.Execute(ctx, limit, w)
+		done()
+		if err != nil {
+			t.Fatalf("Execute after %d rows: %v", rows, err)
+		}
+		rows += len(w.rows)
+		if suspended != (limit != 0) {
+			t.Fatalf("after %d rows: suspended %v", rows, suspended)
+		}
+	}
+	if rows != 1000 {
+		t.Errorf("%d rows, want 1000", rows)
+	}
+}

@@ -32,6 +32,9 @@ type Session struct {
 	plans planCache
 	// encoding is where result rows are encoded (resultSink.row).
 	encoding rowEncoding
+	// timeout is statement_timeout, parsed from timeoutText.
+	timeoutText string
+	timeout     time.Duration
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
