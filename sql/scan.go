@@ -214,7 +214,6 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return it, nil
 	}
 	it.cur = sp.Cursor()
-	it.periodTests = s.storedPeriodTests(&it.env)
 	if s.prefixExprs != nil {
 		prefix, ok, err := s.encodeValues(x, outer, s.prefixExprs, s.table.KeyColumns)
 		if err != nil {
@@ -239,6 +238,9 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
 			}
 		}
+	}
+	if !it.lastOnly { // which reads one row
+		it.periodTests = s.storedPeriodTests(&it.env)
 	}
 	return it, nil
 }

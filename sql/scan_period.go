@@ -31,7 +31,6 @@ type storedPeriodTest struct {
 	// Scratch space for holds, kept here so that testing a row
 	// allocates nothing.
 	start, end instant
-	found      [2][]byte
 }
 
 // storedPeriodTests finds the period clauses among the top-level AND terms
@@ -131,10 +130,15 @@ func compareInstantValues(x, y any) int { return compareInstants(x.(*instant), y
 // values are not what the test expects (another kind, or damage): the
 // row must then be decoded and filtered as any other.
 func (t *storedPeriodTest) holds(tuple []byte) (holds, decided bool) {
-	if !storedValues(tuple, t.want[:], t.found[:]) {
+	lo, hi, ok := storedValuePair(tuple, t.want[0], t.want[1])
+	if !ok {
 		return false, false
 	}
-	t.start, t.end = storedInstant(t.found[t.startAt]), storedInstant(t.found[1-t.startAt])
+	if t.startAt == 0 {
+		t.start, t.end = storedInstant(lo), storedInstant(hi)
+	} else {
+		t.start, t.end = storedInstant(hi), storedInstant(lo)
+	}
 	var start, end any
 	switch t.start.kind {
 	case instantNull:

@@ -59,48 +59,59 @@ func storedTupleBytes(v []byte) ([]byte, bool) {
 	return v[historyHeaderLen:], true
 }
 
-// storedValues locates values of an encoded tuple by position: want lists
-// positions in increasing order, and found[i] receives the encoding (tag
-// and payload) of value want[i], or nil when the tuple is shorter than
-// that (a column added after the row was written: NULL). It reports false
-// for a malformed tuple; the caller then decodes it in full, which reports
-// the damage.
-func storedValues(tuple []byte, want []int, found [][]byte) bool {
+// storedValuePair locates two values of an encoded tuple by position
+// (first < second) and returns their encodings (tag and payload), nil for
+// a position past the tuple's end (a column added after the row was
+// written: NULL). It reports false for a malformed tuple; the caller then
+// decodes it in full, which reports the damage.
+func storedValuePair(tuple []byte, first, second int) (a, b []byte, ok bool) {
 	n, k := binary.Uvarint(tuple)
 	if k <= 0 {
-		return false
+		return nil, nil, false
 	}
-	b := tuple[k:]
-	pos, w := 0, 0
-	for w < len(want) {
+	p := k
+	for pos := 0; pos <= second; pos++ {
 		if uint64(pos) >= n {
-			for ; w < len(want); w++ {
-				found[w] = nil
-			}
-			return true
+			return a, nil, true
 		}
-		if len(b) == 0 {
-			return false
+		if p >= len(tuple) {
+			return nil, nil, false
 		}
+		// The common kinds first, without a call: this runs for every
+		// value before the ones a scan tests, on every row.
 		var size int
-		if tag := b[0]; tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo {
-			size = 1 // the common kinds first, without a call
-		} else if tag == srString && len(b) > 1 && b[1] < 0x80 && int(b[1]) < len(b)-1 {
-			size = 2 + int(b[1])
-		} else {
+		switch tag := tuple[p]; {
+		case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
+			size = 1
+		case tag == srString && p+1 < len(tuple) && tuple[p+1] < 0x80:
+			size = 2 + int(tuple[p+1])
+			if p+size > len(tuple) {
+				return nil, nil, false
+			}
+		case tag == srInt:
+			q := p + 1
+			for q < len(tuple) && tuple[q] >= 0x80 {
+				q++
+			}
+			if q >= len(tuple) || q-p > binary.MaxVarintLen64 {
+				return nil, nil, false
+			}
+			size = q + 1 - p
+		default:
 			var ok bool
-			if size, ok = storedValueSize(b, 0); !ok {
-				return false
+			if size, ok = storedValueSize(tuple[p:], 0); !ok {
+				return nil, nil, false
 			}
 		}
-		if pos == want[w] {
-			found[w] = b[:size]
-			w++
+		switch pos {
+		case first:
+			a = tuple[p : p+size]
+		case second:
+			b = tuple[p : p+size]
 		}
-		b = b[size:]
-		pos++
+		p += size
 	}
-	return true
+	return a, b, true
 }
 
 // storedValueSize is the length of the encoded value at the start of b.

@@ -63,10 +63,11 @@ func TestStoredRowReaderMatchesStorage(t *testing.T) {
 			t.Fatal(err)
 		}
 		for pos := range row[:len(row)-1] {
-			found := make([][]byte, 2)
-			if !storedValues(enc, []int{pos, len(row) - 1}, found) {
+			a, b, ok := storedValuePair(enc, pos, len(row)-1)
+			if !ok {
 				t.Fatalf("row %v: value %d not located", row, pos)
 			}
+			found := [][]byte{a, b}
 			one, err := storage.DecodeRow(append([]byte{1}, found[0]...))
 			if err != nil {
 				t.Fatalf("value %d of %v: its bytes do not decode alone: %v", pos, row, err)
@@ -91,19 +92,18 @@ func TestStoredRowReaderMatchesStorage(t *testing.T) {
 			}
 		}
 		// Positions past the end are NULL (columns added later).
-		found := make([][]byte, 1)
-		if !storedValues(enc, []int{len(row) + 3}, found) || found[0] != nil {
+		if a, b, ok := storedValuePair(enc, len(row)+3, len(row)+4); !ok || a != nil || b != nil {
 			t.Errorf("a position past the end is not NULL")
+		}
+		if a, b, ok := storedValuePair(enc, len(row)-1, len(row)+4); !ok || a == nil || b != nil {
+			t.Errorf("the last value and one past the end: %x, %x", a, b)
 		}
 	}
 	// Damaged tuples are reported, never read past.
 	enc, _ := storage.EncodeRow(nil, samples)
 	for cut := 0; cut < len(enc); cut++ {
-		found := make([][]byte, 1)
-		if storedValues(enc[:cut], []int{len(samples) - 1}, found) {
-			if found[0] != nil {
-				t.Fatalf("tuple cut at %d: last value located", cut)
-			}
+		if _, b, ok := storedValuePair(enc[:cut], len(samples)-2, len(samples)-1); ok && b != nil {
+			t.Fatalf("tuple cut at %d: last value located", cut)
 		}
 	}
 }
