@@ -80,6 +80,8 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, versions starting at or before AS OF)", name)
 	case s.prefixExprs != nil:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys)", name)
+	case s.keyedAsOf():
+		explainLine(out, depth, "Seq Scan on %s (each flow key's last version starting at or before AS OF)", name)
 	default:
 		explainLine(out, depth, "Seq Scan on %s", name)
 	}
@@ -239,6 +241,16 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 		}
 	}
+	if s.keyedAsOf() {
+		at, err := s.asOf.eval(&it.env)
+		if err == nil && at == nil {
+			return &sliceIter{}, nil // AS OF NULL holds no row
+		}
+		if err == nil {
+			// (An error is the filter's to raise, on the first row.)
+			it.keyAsOf = newAsOfKeyWalk(it.cur, s.table, at)
+		}
+	}
 	if !it.lastOnly { // which reads one row
 		it.periodTests = s.storedPeriodTests(&it.env)
 	}
@@ -297,6 +309,10 @@ type scanIter struct {
 	// periodTests reject rows on their encoded period before they are
 	// decoded (scan_period.go).
 	periodTests []*storedPeriodTest
+	// keyAsOf, for a whole-table AS OF read of an SCD TYPE 2 target,
+	// yields only each key's last version starting at or before the
+	// instant (scan_asof_keys.go).
+	keyAsOf *asOfKeyWalk
 	// stored is the decoded tuple of the last row and row the row
 	// returned for it, in output order; both are reused, as rowIter
 	// allows (a caller that keeps a row copies it).
@@ -314,6 +330,11 @@ func (it *scanIter) next() (Row, error) {
 			}
 			it.done = true
 			k, v = it.pointKey, it.pointVal
+		case it.keyAsOf != nil:
+			var err error
+			if k, v, err = it.keyAsOf.next(it.x, it.s.table.Name); err != nil {
+				return nil, err
+			}
 		case !it.started && it.lastOnly:
 			it.started = true
 			if k, v = it.cur.Seek(it.stop); k == nil {

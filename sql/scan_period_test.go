@@ -3,6 +3,7 @@ package sql_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"cdcdb/sql/sqltest"
@@ -22,13 +23,16 @@ func TestPeriodPrefilterMatchesFilter(t *testing.T) {
 		lit                 func(n int) string // a bound literal
 		null                string             // NULL of the period's type
 		plusZero            string             // an expression suffix that changes nothing
+		keys                string             // the flow's KEYS
 	}
 	intLit := func(n int) string { return fmt.Sprint(n) }
 	tsLit := func(n int) string { return fmt.Sprintf("TIMESTAMP '2025-01-01 %02d:%02d:00'", n/60, n%60) }
 	shapes := []shape{
-		{"int SCD2", "bigint", "SCD TYPE 2", intLit, "NULL", " + 0"},
-		{"int BITEMPORAL", "int", "BITEMPORAL", intLit, "NULL", " + 0"},
-		{"timestamp SCD2", "timestamp", "SCD TYPE 2", tsLit, "NULL::timestamp", " + interval '0 minutes'"},
+		{"int SCD2", "bigint", "SCD TYPE 2", intLit, "NULL", " + 0", "id"},
+		{"int BITEMPORAL", "int", "BITEMPORAL", intLit, "NULL", " + 0", "id"},
+		{"timestamp SCD2", "timestamp", "SCD TYPE 2", tsLit, "NULL::timestamp", " + interval '0 minutes'", "id"},
+		// Text keys, one the other's prefix, in two columns.
+		{"int SCD2 two keys", "int", "SCD TYPE 2", intLit, "NULL", " + 0", "code, id"},
 	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
@@ -40,9 +44,9 @@ func TestPeriodPrefilterMatchesFilter(t *testing.T) {
 			if sh.form == "BITEMPORAL" {
 				sys, except = " SYSTEM SEQUENCE BY st", "op, seq, st"
 			}
-			c.MustExec(fmt.Sprintf("CREATE TABLE ev (id int, v text, op text, seq %s, st %s)", sh.seqType, sh.seqType))
+			c.MustExec(fmt.Sprintf("CREATE TABLE ev (id int, code text, v text, op text, seq %s, st %s)", sh.seqType, sh.seqType))
 			c.MustExec("CREATE STREAMING TABLE tgt")
-			c.MustExec(`CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id)
+			c.MustExec(`CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (` + sh.keys + `)
 				APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq` + sys + `
 				COLUMNS * EXCEPT (` + except + `) STORED AS ` + sh.form)
 			const keys, events, maxSeq = 6, 80, 40
@@ -57,10 +61,11 @@ func TestPeriodPrefilterMatchesFilter(t *testing.T) {
 				if r.IntN(6) == 0 {
 					op = "DELETE"
 				}
-				c.MustExec(fmt.Sprintf("INSERT INTO ev VALUES (%d, 'v%d', '%s', %s, %s)", id, r.IntN(3), op, sh.lit(seq), sh.lit(i+1)))
+				code := []string{"", "a", "ab"}[id%3]
+				c.MustExec(fmt.Sprintf("INSERT INTO ev VALUES (%d, '%s', 'v%d', '%s', %s, %s)", id, code, r.IntN(3), op, sh.lit(seq), sh.lit(i+1)))
 			}
 			axes := []string{"BUSINESS_TIME"}
-			cols := "id, v, __start_at, __end_at"
+			cols := "id, code, v, __start_at, __end_at"
 			if sh.form == "BITEMPORAL" {
 				axes = append(axes, "SYSTEM_TIME")
 				cols += ", __system_start_at, __system_end_at"
@@ -115,6 +120,16 @@ func TestPeriodPrefilterMatchesFilter(t *testing.T) {
 			}
 			if compared == 0 {
 				t.Fatal("nothing compared")
+			}
+			// EXPLAIN says which reads walked each key's versions.
+			if sh.form == "SCD TYPE 2" {
+				walk := "each flow key's last version starting at or before AS OF"
+				if plan := c.MustExec("EXPLAIN SELECT * FROM tgt FOR BUSINESS_TIME AS OF " + sh.lit(3)).String(); !strings.Contains(plan, walk) {
+					t.Errorf("whole-table AS OF plan:\n%s", plan)
+				}
+				if plan := c.MustExec("EXPLAIN SELECT * FROM tgt FOR BUSINESS_TIME AS OF " + sh.lit(3) + sh.plusZero).String(); strings.Contains(plan, walk) {
+					t.Errorf("AS OF an expression plan:\n%s", plan)
+				}
 			}
 		})
 	}
