@@ -36,6 +36,9 @@ type planKey struct {
 	// paramTypes holds the parameter type OIDs declared at Parse, four
 	// bytes each (0: to be inferred), since they steer planning.
 	paramTypes string
+	// numbers marks the key of a generic plan (plancache_numbers.go):
+	// text is then a rewritten text, and paramTypes its constants' types.
+	numbers bool
 }
 
 func newPlanKey(text string, paramTypes []uint32) planKey {
@@ -74,11 +77,15 @@ func (s *Session) planEnv(catVersion, catGen uint64) planEnv {
 }
 
 type planEntry struct {
-	key          planKey
-	env          planEnv
-	src          parsedStmt
-	declared     []types.T
-	c            *compiled
+	key      planKey
+	env      planEnv
+	src      parsedStmt
+	declared []types.T
+	c        *compiled
+	// For a numbers key, c is nil until the generic plan is made (the
+	// rewritten text was seen once), and noGeneric is set when there is
+	// none to make.
+	noGeneric    bool
 	older, newer *planEntry
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cdcdb/storage/storagetest"
+	"cdcdb/types"
 	"cdcdb/wire"
 )
 
@@ -123,5 +124,74 @@ func TestPlanCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	}
 	if n != len(pc.entries) {
 		t.Errorf("ring of %d entries, map of %d", n, len(pc.entries))
+	}
+}
+
+// TestNumberedTextsShareAGenericPlan checks that the generic plan is used
+// at all (the behavioural test compares answers, which it would pass
+// without one), and not where it would change the meaning.
+func TestNumberedTextsShareAGenericPlan(t *testing.T) {
+	s := newInternalSession(t)
+	runText(t, s, "CREATE TABLE t (a int, b int)")
+	parsed := func(q string) *preparedStatement {
+		t.Helper()
+		sts, err := s.Parse(context.Background(), q, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return sts[0].(*preparedStatement)
+	}
+	for _, c := range []struct {
+		format  string
+		generic bool
+	}{
+		{"SELECT a FROM t WHERE a = %d", true},
+		{"SELECT a FROM t WHERE b < %d LIMIT 5", true},
+		{"SELECT a, b, a FROM t ORDER BY %d", false},
+		{"SELECT a, b, count(*) FROM t GROUP BY a, b ORDER BY %d", false},
+		{"SELECT sum(a) OVER (ORDER BY a ROWS %d PRECEDING) FROM t", false},
+		{"SELECT a FROM t WHERE a IN (SELECT b FROM (SELECT b, a, b AS c FROM t ORDER BY %d LIMIT 3) s)", false},
+		{"SELECT a::varchar(%d) FROM t", false},
+	} {
+		// Seen once, then twice (the generic plan is made), then served.
+		var third *preparedStatement
+		for _, n := range []int{1, 2, 3} {
+			third = parsed(fmt.Sprintf(c.format, n))
+		}
+		if got := third.constants != nil; got != c.generic {
+			t.Errorf("%s: served by a generic plan: %v, want %v", c.format, got, c.generic)
+		}
+		if c.generic && (third.constants[0] != int64(3) || len(third.ParamTypes()) != 0) {
+			t.Errorf("%s: constants %v, client parameters %v", c.format, third.constants, third.ParamTypes())
+		}
+	}
+}
+
+func TestSameMeaning(t *testing.T) {
+	lit := &compiled{access: accessRead, fields: []outCol{{name: "a", t: int4T()}}}
+	declared := []types.T{int4T()}
+	same := func() *compiled {
+		return &compiled{access: accessRead, fields: []outCol{{name: "a", t: int4T()}}, params: []types.T{int4T()}}
+	}
+	if !sameMeaning(same(), lit, declared) {
+		t.Fatal("identical plans differ")
+	}
+	for what, change := range map[string]func(*compiled){
+		"column type":    func(c *compiled) { c.fields[0].t = int8T() },
+		"column name":    func(c *compiled) { c.fields[0].name = "?column?" },
+		"column count":   func(c *compiled) { c.fields = append(c.fields, outCol{name: "b", t: int4T()}) },
+		"table column":   func(c *compiled) { c.fields[0].tableOID = 1 },
+		"notices":        func(c *compiled) { c.notices = []string{"x"} },
+		"access":         func(c *compiled) { c.access = accessWrite },
+		"parameter type": func(c *compiled) { c.params[0] = textT() },
+		"extra parameter": func(c *compiled) {
+			c.params = append(c.params, textT())
+		},
+	} {
+		c := same()
+		change(c)
+		if sameMeaning(c, lit, declared) {
+			t.Errorf("plans with a different %s are the same", what)
+		}
 	}
 }

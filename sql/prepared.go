@@ -99,7 +99,15 @@ type preparedStatement struct {
 	src      parsedStmt
 	c        *compiled // nil until planned
 	declared []types.T
+	// constants, for a text run by the generic plan of texts that differ
+	// only in their numbers (plancache_numbers.go), are the values of the
+	// plan's parameters that stand for the text's numbers: the last ones,
+	// after the parameters the client sees.
+	constants []types.Value
 }
+
+// clientParams is how many of the plan's parameters the client supplies.
+func (p *preparedStatement) clientParams() int { return len(p.c.params) - len(p.constants) }
 
 // plan plans the statement if it is not planned yet.
 func (p *preparedStatement) plan() error {
@@ -134,7 +142,7 @@ func (p *preparedStatement) ParamTypes() []uint32 {
 			}
 		}
 	}
-	return c.wireParams
+	return c.wireParams[:p.clientParams()]
 }
 
 func (p *preparedStatement) Fields() []wire.FieldDescription {
@@ -172,10 +180,11 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		return nil, err
 	}
 	c := p.c
-	if len(params) != len(c.params) {
-		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
+	if n := p.clientParams(); len(params) != n {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), n)
 	}
-	vals := make([]types.Value, len(params))
+	vals := make([]types.Value, len(c.params))
+	copy(vals[len(params):], p.constants)
 	for i, raw := range params {
 		if raw == nil {
 			continue
@@ -247,7 +256,7 @@ func (p *portal) Close() {
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
-	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
+	defer s.beginStatement(p.ps.src.text)() // pg_stat_activity's state and query
 	if p.running != nil {
 		// A suspended portal runs on under this Execute's context: the
 		// one it started with ended with the Execute that made it (and
@@ -264,7 +273,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.c.text, "stack", string(debug.Stack()))
+			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
 			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
 			p.Close()
 			s.failBlock()

@@ -9,6 +9,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -175,8 +176,22 @@ func (s *Session) showSetting(name string) (string, error) {
 // Parse implements wire.Session.
 func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) ([]wire.PreparedStatement, error) {
 	key := newPlanKey(query, paramTypes)
-	if ps, ok := s.cachedPlan(key); ok {
-		return []wire.PreparedStatement{ps}, nil
+	env, cacheable := s.planCacheEnv()
+	if cacheable {
+		if ps, ok := s.cachedPlan(key, env); ok {
+			return []wire.PreparedStatement{ps}, nil
+		}
+	}
+	// A text with numbers and no parameters may be served by the generic
+	// plan of texts that differ from it only in their numbers.
+	var numbers planKey
+	var consts []parse.NumberConstant
+	hasNumbers := false
+	if cacheable && len(paramTypes) == 0 {
+		var ps *preparedStatement
+		if ps, numbers, consts, hasNumbers = s.numberedPlan(query, env); ps != nil {
+			return []wire.PreparedStatement{ps}, nil
+		}
 	}
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
@@ -205,19 +220,28 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 			s.abortBlockOnError()
 			return nil, err
 		}
-		s.cachePlan(key, ps)
+		if !hasNumbers || s.noteNumberedText(numbers, consts, ps) {
+			s.cachePlan(key, ps)
+		}
 	}
 	return out, nil
 }
 
-// cachedPlan returns a prepared statement for key from the plan cache, if
-// the plan there was made against the catalog and settings in force now.
-func (s *Session) cachedPlan(key planKey) (*preparedStatement, bool) {
+// planCacheEnv is the environment cached plans must have been made in to
+// serve now; cacheable is false when none may (a failed block, where
+// planning a query fails with 25P02).
+func (s *Session) planCacheEnv() (env planEnv, cacheable bool) {
 	if s.block != nil && s.block.failed {
-		return nil, false // planning a query would fail with 25P02
+		return planEnv{}, false
 	}
 	cat := s.planningCatalog()
-	e, ok := s.plans.get(key, s.planEnv(cat.Version, cat.Generation()))
+	return s.planEnv(cat.Version, cat.Generation()), true
+}
+
+// cachedPlan returns a prepared statement for key from the plan cache, if
+// the plan there was made in env.
+func (s *Session) cachedPlan(key planKey, env planEnv) (*preparedStatement, bool) {
+	e, ok := s.plans.get(key, env)
 	if !ok {
 		return nil, false
 	}
