@@ -138,3 +138,33 @@ func TestStoredTupleBytesMatchesHistory(t *testing.T) {
 		t.Error("a value shorter than the header has a tuple")
 	}
 }
+
+// TestKeyValueSizeMatchesStorage holds keyValueSize to storage's key
+// encoder: each integer or text value is measured exactly, alone and
+// followed by another value, and other kinds are left to DecodeKey.
+func TestKeyValueSizeMatchesStorage(t *testing.T) {
+	vals := []types.Value{int64(0), int64(1), int64(-1), int64(255), int64(256), int64(-256), int64(-257),
+		int64(math.MaxInt64), int64(math.MinInt64), int64(1 << 40),
+		"", "a", "ab", "a\x00b", "\x00", "\x00\x00\x01", strings.Repeat("z", 300), []byte{0, 1, 0xff}}
+	for _, v := range vals {
+		enc, err := storage.AppendKey(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both, _ := storage.AppendKey(append([]byte(nil), enc...), int64(7))
+		for _, b := range [][]byte{enc, both} {
+			if n, ok := keyValueSize(b); !ok || n != len(enc) {
+				t.Errorf("%q: measured %d, %v; encoding is %d bytes", v, n, ok, len(enc))
+			}
+		}
+		if _, ok := keyValueSize(enc[:len(enc)-1]); ok {
+			t.Errorf("%q: a cut encoding was measured", v)
+		}
+	}
+	for _, v := range []types.Value{nil, true, 1.5, types.UUIDValue{}} {
+		enc, _ := storage.AppendKey(nil, v)
+		if _, ok := keyValueSize(enc); ok {
+			t.Errorf("%v: measured, but is not an integer or text", v)
+		}
+	}
+}
