@@ -143,6 +143,46 @@ func TestProtocolPortalRowLimitSuspends(t *testing.T) {
 	})
 }
 
+// TestProtocolSuspendedScanResumes reads a scan (no sort to materialize
+// it first) in chunks, each Execute a call of its own: the server cancels
+// a call's context when it returns, and a resumed portal used to read on
+// under its first Execute's, failing with 57014 at its first cancellation
+// check.
+func TestProtocolSuspendedScanResumes(t *testing.T) {
+	srv := startTarget(t)
+	conn := connect(t, srv.URL)
+	mustExec(t, conn, "CREATE TABLE nums (id int4 PRIMARY KEY)")
+	mustExec(t, conn, "INSERT INTO nums SELECT generate_series(1, 1000)")
+
+	r := openRaw(t, srv.URL)
+	r.send(
+		&pgproto3.Parse{Query: "SELECT id FROM nums"},
+		&pgproto3.Bind{DestinationPortal: "p"},
+		&pgproto3.Execute{Portal: "p", MaxRows: 100},
+		&pgproto3.Flush{},
+	)
+	for range 2 {
+		r.send(&pgproto3.Execute{Portal: "p", MaxRows: 300}, &pgproto3.Flush{})
+	}
+	r.send(&pgproto3.Execute{Portal: "p"}, &pgproto3.Sync{})
+	var got []string
+	rows := 0
+	for _, m := range r.transcript(1) {
+		if strings.HasPrefix(m, "DataRow") {
+			rows++
+			continue
+		}
+		got = append(got, m)
+	}
+	requireTranscript(t, got, []string{
+		"ParseComplete", "BindComplete", "PortalSuspended", "PortalSuspended",
+		"PortalSuspended", "CommandComplete SELECT 300", "ReadyForQuery I",
+	})
+	if rows != 1000 {
+		t.Errorf("%d rows, want 1000", rows)
+	}
+}
+
 func TestProtocolErrorSkipsUntilSync(t *testing.T) {
 	srv := startTarget(t)
 	r := openRaw(t, srv.URL)

@@ -50,6 +50,9 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 					return "", err
 				}
 			}
+			if strings.EqualFold(st.What, "all") || strings.EqualFold(st.What, "plans") {
+				x.sess.plans.clear()
+			}
 			return "DISCARD " + strings.ToUpper(st.What), nil
 		}}, nil
 	case *ast.Deallocate:

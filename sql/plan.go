@@ -173,6 +173,7 @@ type projectIter struct {
 	in    rowIter
 	exprs []expr
 	env   evalEnv
+	out   Row // reused for every row, as rowIter allows
 }
 
 func (it *projectIter) next() (Row, error) {
@@ -181,7 +182,10 @@ func (it *projectIter) next() (Row, error) {
 		return nil, err
 	}
 	it.env.row = r
-	out := make(Row, len(it.exprs))
+	if it.out == nil {
+		it.out = make(Row, len(it.exprs))
+	}
+	out := it.out
 	for i, e := range it.exprs {
 		v, err := e.eval(&it.env)
 		if err != nil {

@@ -87,6 +87,10 @@ type compiled struct {
 	explainPlan plan
 	// notices raised while planning, sent on execution.
 	notices []string
+	// wireParams and wireFields are ParamTypes' and Fields' answers.
+	wireParams     []uint32
+	wireFields     []wire.FieldDescription
+	haveWireFields bool
 }
 
 // preparedStatement implements wire.PreparedStatement.
@@ -95,7 +99,15 @@ type preparedStatement struct {
 	src      parsedStmt
 	c        *compiled // nil until planned
 	declared []types.T
+	// constants, for a text run by the generic plan of texts that differ
+	// only in their numbers (plancache_numbers.go), are the values of the
+	// plan's parameters that stand for the text's numbers: the last ones,
+	// after the parameters the client sees.
+	constants []types.Value
 }
+
+// clientParams is how many of the plan's parameters the client supplies.
+func (p *preparedStatement) clientParams() int { return len(p.c.params) - len(p.constants) }
 
 // plan plans the statement if it is not planned yet.
 func (p *preparedStatement) plan() error {
@@ -113,25 +125,35 @@ func (p *preparedStatement) plan() error {
 	return nil
 }
 
+// ParamTypes and Fields are asked for at every Bind and Describe; their
+// answers are made once per plan and shared (wire only reads them).
+
 func (p *preparedStatement) ParamTypes() []uint32 {
 	if p.plan() != nil {
 		return nil
 	}
-	out := make([]uint32, len(p.c.params))
-	for i, t := range p.c.params {
-		out[i] = uint32(t.OID)
-		if t.OID == types.Unknown {
-			out[i] = uint32(types.Text)
+	c := p.c
+	if c.wireParams == nil {
+		c.wireParams = make([]uint32, len(c.params))
+		for i, t := range c.params {
+			c.wireParams[i] = uint32(t.OID)
+			if t.OID == types.Unknown {
+				c.wireParams[i] = uint32(types.Text)
+			}
 		}
 	}
-	return out
+	return c.wireParams[:p.clientParams()]
 }
 
 func (p *preparedStatement) Fields() []wire.FieldDescription {
 	if p.plan() != nil {
 		return nil
 	}
-	return fieldDescriptions(p.c.fields)
+	c := p.c
+	if !c.haveWireFields {
+		c.wireFields, c.haveWireFields = fieldDescriptions(c.fields), true
+	}
+	return c.wireFields
 }
 
 func fieldDescriptions(cols []outCol) []wire.FieldDescription {
@@ -162,10 +184,11 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		return nil, errAborted
 	}
 	c := p.c
-	if len(params) != len(c.params) {
-		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), len(c.params))
+	if n := p.clientParams(); len(params) != n {
+		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), n)
 	}
-	vals := make([]types.Value, len(params))
+	vals := make([]types.Value, len(c.params))
+	copy(vals[len(params):], p.constants)
 	for i, raw := range params {
 		if raw == nil {
 			continue
@@ -253,8 +276,14 @@ func (p *portal) stopped() {
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
-	defer s.beginStatement(p.ps.c.text)() // pg_stat_activity's state and query
+	defer s.beginStatement(p.ps.src.text)() // pg_stat_activity's state and query
 	if p.running != nil {
+		// A suspended portal runs on under this Execute's context: the
+		// one it started with ended with the Execute that made it (and
+		// statement_timeout, as in PostgreSQL, times each Execute).
+		ctx, cancel := s.statementContext(ctx)
+		defer cancel()
+		p.running.x.ctx = ctx
 		return p.resume(maxRows, out)
 	}
 	if p.done {
@@ -264,7 +293,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.c.text, "stack", string(debug.Stack()))
+			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
 			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
 			p.Close()
 			s.failBlock()
@@ -288,11 +317,8 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if s.block != nil && s.block.failed && !isTransactionExit(c.stmt) {
 		return "", false, errAborted
 	}
-	if d, err := parseDurationSetting(s.settings["statement_timeout"]); err == nil && d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
+	ctx, cancel := s.statementContext(ctx)
+	defer cancel()
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	x := &execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
 	if s.block != nil {
@@ -441,6 +467,20 @@ func isTransactionExit(stmt ast.Statement) bool {
 	return ok && (tr.Kind == ast.TxRollback || tr.Kind == ast.TxCommit || tr.Kind == ast.TxRollbackTo)
 }
 
+// statementContext is ctx with statement_timeout applied, if set.
+func (s *Session) statementContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if v := s.settings["statement_timeout"]; v != s.timeoutText {
+		s.timeoutText = v
+		s.timeout, _ = parseDurationSetting(v) // SET validated it
+	}
+	if s.timeout <= 0 {
+		return ctx, noCancel
+	}
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+func noCancel() {}
+
 func sameFields(a, b []outCol) bool {
 	if len(a) != len(b) {
 		return false
@@ -483,43 +523,61 @@ type resultSink struct {
 	cols    []outCol
 	s       *Session
 	formats []int16
-	buf     [][]byte
-	scratch []byte
 }
 
+// rowEncoding is the scratch space rows are encoded in before WriteRow,
+// one per session (which sends one row at a time), so that sending a row
+// allocates nothing once the buffers have grown.
+type rowEncoding struct {
+	values  [][]byte
+	offsets []int
+	bytes   []byte
+}
+
+// rowEncodingKeep bounds what a session keeps between rows: one huge
+// value should not pin its buffer for the life of the connection.
+const rowEncodingKeep = 1 << 20
+
+// emptyValue is the encoding of a non-NULL value with no bytes (an empty
+// string, say): a nil slice would be sent as NULL.
+var emptyValue = []byte{}
+
 func (r *resultSink) row(x *execCtx, row Row) error {
-	if cap(r.buf) < len(row) {
-		r.buf = make([][]byte, len(row))
-	}
-	r.buf = r.buf[:len(row)]
-	r.scratch = r.scratch[:0]
-	offsets := make([]int, 0, len(row)+1)
+	enc := &r.s.encoding
+	enc.bytes, enc.offsets = enc.bytes[:0], enc.offsets[:0]
 	cols := r.cols
 	for i, v := range row {
-		offsets = append(offsets, len(r.scratch))
+		enc.offsets = append(enc.offsets, len(enc.bytes))
 		if v == nil {
 			continue
 		}
 		t := cols[i].t
-		var err error
 		if i < len(r.formats) && r.formats[i] == 1 {
-			r.scratch, err = types.AppendBinary(r.scratch, t, v)
+			var err error
+			if enc.bytes, err = types.AppendBinary(enc.bytes, t, v); err != nil {
+				return err
+			}
 		} else {
-			r.scratch = append(r.scratch, r.s.formatValue(x, t, v)...)
-		}
-		if err != nil {
-			return err
+			enc.bytes = r.s.appendValue(enc.bytes, x, t, v)
 		}
 	}
-	offsets = append(offsets, len(r.scratch))
+	enc.offsets = append(enc.offsets, len(enc.bytes))
+	enc.values = enc.values[:0]
 	for i, v := range row {
-		if v == nil {
-			r.buf[i] = nil
-			continue
+		var b []byte
+		if v != nil {
+			if b = enc.bytes[enc.offsets[i]:enc.offsets[i+1]]; b == nil {
+				b = emptyValue
+			}
 		}
-		r.buf[i] = r.scratch[offsets[i]:offsets[i+1]]
+		enc.values = append(enc.values, b)
 	}
-	return r.out.WriteRow(r.buf)
+	err := r.out.WriteRow(enc.values)
+	if cap(enc.bytes) > rowEncodingKeep {
+		enc.bytes = nil
+	}
+	clear(enc.values) // drop references into the buffer
+	return err
 }
 
 // notice sends a NOTICE or WARNING to the client.
@@ -535,6 +593,15 @@ func (s *Session) formatValue(x *execCtx, t types.T, v types.Value) string {
 		return s.formatRegValue(x, t.OID, v.(int64))
 	}
 	return types.FormatTextIn(t, v, s.loc)
+}
+
+// appendValue appends formatValue's text to dst.
+func (s *Session) appendValue(dst []byte, x *execCtx, t types.T, v types.Value) []byte {
+	switch t.OID {
+	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole:
+		return append(dst, s.formatRegValue(x, t.OID, v.(int64))...)
+	}
+	return types.AppendText(dst, t, v, s.loc)
 }
 
 // parseParamText reads a text-format parameter (session time zone applies).

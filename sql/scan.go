@@ -80,6 +80,8 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, versions starting at or before AS OF)", name)
 	case s.prefixExprs != nil:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys)", name)
+	case s.keyedAsOf():
+		explainLine(out, depth, "Seq Scan on %s (each flow key's last version starting at or before AS OF)", name)
 	default:
 		explainLine(out, depth, "Seq Scan on %s", name)
 	}
@@ -239,6 +241,19 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 		}
 	}
+	if s.keyedAsOf() {
+		at, err := s.asOf.eval(&it.env)
+		if err == nil && at == nil {
+			return &sliceIter{}, nil // AS OF NULL holds no row
+		}
+		if err == nil {
+			// (An error is the filter's to raise, on the first row.)
+			it.keyAsOf = newAsOfKeyWalk(it.cur, s.table, at)
+		}
+	}
+	if !it.lastOnly { // which reads one row
+		it.periodTests = s.storedPeriodTests(&it.env)
+	}
 	return it, nil
 }
 
@@ -291,6 +306,18 @@ type scanIter struct {
 	pointKey []byte
 	pointVal []byte
 	done     bool
+	// periodTests reject rows on their encoded period before they are
+	// decoded (scan_period.go).
+	periodTests []*storedPeriodTest
+	// keyAsOf, for a whole-table AS OF read of an SCD TYPE 2 target,
+	// yields only each key's last version starting at or before the
+	// instant (scan_asof_keys.go).
+	keyAsOf *asOfKeyWalk
+	// stored is the decoded tuple of the last row and row the row
+	// returned for it, in output order; both are reused, as rowIter
+	// allows (a caller that keeps a row copies it).
+	stored []types.Value
+	row    Row
 }
 
 func (it *scanIter) next() (Row, error) {
@@ -303,6 +330,11 @@ func (it *scanIter) next() (Row, error) {
 			}
 			it.done = true
 			k, v = it.pointKey, it.pointVal
+		case it.keyAsOf != nil:
+			var err error
+			if k, v, err = it.keyAsOf.next(it.x, it.s.table.Name); err != nil {
+				return nil, err
+			}
 		case !it.started && it.lastOnly:
 			it.started = true
 			if k, v = it.cur.Seek(it.stop); k == nil {
@@ -329,7 +361,10 @@ func (it *scanIter) next() (Row, error) {
 		if err := it.x.checkCancel(); err != nil {
 			return nil, err
 		}
-		row, err := it.s.decode(k, v)
+		if it.periodTests != nil && it.rejectedByPeriod(v) {
+			continue
+		}
+		row, err := it.decode(k, v)
 		if err != nil {
 			return nil, err
 		}
@@ -349,23 +384,54 @@ func (it *scanIter) next() (Row, error) {
 
 func (it *scanIter) close() {}
 
-// decode turns a stored tuple into the scan's output row.
-func (s *tableScan) decode(k, v []byte) (Row, error) {
-	_, stored, err := history.Decode(v)
-	if err != nil {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", s.table.Name, err)
+// rejectedByPeriod reports whether a period clause rejects the stored row
+// v without decoding it.
+func (it *scanIter) rejectedByPeriod(v []byte) bool {
+	tuple, ok := storedTupleBytes(v)
+	if !ok {
+		return false
 	}
-	return s.project(k, stored), nil
+	for _, t := range it.periodTests {
+		if holds, decided := t.holds(tuple); decided && !holds {
+			return true
+		}
+	}
+	return false
+}
+
+// decode turns a stored row into the scan's output row.
+func (it *scanIter) decode(k, v []byte) (Row, error) {
+	tuple, ok := storedTupleBytes(v)
+	if !ok {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
+	}
+	stored, err := storage.DecodeRowInto(it.stored, tuple)
+	if err != nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.s.table.Name, err)
+	}
+	it.stored = stored
+	it.row = it.s.projectInto(it.row, k, stored)
+	return it.row, nil
 }
 
 // project lays a stored tuple out as the scan's output row.
 func (s *tableScan) project(k []byte, stored []types.Value) Row {
+	return s.projectInto(nil, k, stored)
+}
+
+// projectInto is project into dst's storage, when it is large enough.
+func (s *tableScan) projectInto(dst Row, k []byte, stored []types.Value) Row {
 	n := len(s.cols)
 	if s.withKey {
 		n++
 	}
-	row := make(Row, n)
+	row := dst
+	if cap(row) < n {
+		row = make(Row, n)
+	}
+	row = row[:n]
 	for i, p := range s.phys {
+		row[i] = nil
 		if p < len(stored) {
 			row[i] = stored[p]
 		}

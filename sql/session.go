@@ -8,6 +8,8 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -35,6 +37,13 @@ type Session struct {
 	// (an iterator, maybe a snapshot of their own): released when their
 	// transaction aborts or ends, not when the client next looks at them.
 	suspended map[*portal]struct{}
+	// plans are the queries this session planned lately (plancache.go).
+	plans planCache
+	// encoding is where result rows are encoded (resultSink.row).
+	encoding rowEncoding
+	// timeout is statement_timeout, parsed from timeoutText.
+	timeoutText string
+	timeout     time.Duration
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -174,6 +183,24 @@ func (s *Session) showSetting(name string) (string, error) {
 
 // Parse implements wire.Session.
 func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) ([]wire.PreparedStatement, error) {
+	key := newPlanKey(query, paramTypes)
+	env, cacheable := s.planCacheEnv()
+	if cacheable {
+		if ps, ok := s.cachedPlan(key, env); ok {
+			return []wire.PreparedStatement{ps}, nil
+		}
+	}
+	// A text with numbers and no parameters may be served by the generic
+	// plan of texts that differ from it only in their numbers.
+	var numbers planKey
+	var consts []parse.NumberConstant
+	hasNumbers := false
+	if cacheable && len(paramTypes) == 0 {
+		var ps *preparedStatement
+		if ps, numbers, consts, hasNumbers = s.numberedPlan(query, env); ps != nil {
+			return []wire.PreparedStatement{ps}, nil
+		}
+	}
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
 		s.abortBlockOnError()
@@ -196,12 +223,49 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	// of a multi-statement query are planned one by one as they run, since
 	// each may depend on what the previous ones created.
 	if len(out) == 1 {
-		if err := out[0].(*preparedStatement).plan(); err != nil {
+		ps := out[0].(*preparedStatement)
+		if err := ps.plan(); err != nil {
 			s.abortBlockOnError()
 			return nil, err
 		}
+		if !hasNumbers || s.noteNumberedText(numbers, consts, ps) {
+			s.cachePlan(key, ps)
+		}
 	}
 	return out, nil
+}
+
+// planCacheEnv is the environment cached plans must have been made in to
+// serve now; cacheable is false when none may (a failed block, where
+// planning a query fails with 25P02).
+func (s *Session) planCacheEnv() (env planEnv, cacheable bool) {
+	if s.block != nil && s.block.failed {
+		return planEnv{}, false
+	}
+	cat := s.planningCatalog()
+	return s.planEnv(cat.Version, cat.Generation()), true
+}
+
+// cachedPlan returns a prepared statement for key from the plan cache, if
+// the plan there was made in env.
+func (s *Session) cachedPlan(key planKey, env planEnv) (*preparedStatement, bool) {
+	e, ok := s.plans.get(key, env)
+	if !ok {
+		return nil, false
+	}
+	return &preparedStatement{s: s, src: e.src, c: e.c, declared: e.declared}, true
+}
+
+// cachePlan keeps a freshly planned query for the next Parse of its text.
+// Only queries are kept: they are most of what clients repeat, and their
+// plans are row sources that carry no state between executions (each
+// execution opens its own iterators), so one plan serves any number of
+// prepared statements and portals.
+func (s *Session) cachePlan(key planKey, ps *preparedStatement) {
+	if _, isQuery := ps.src.stmt.(*ast.Select); !isQuery || ps.c == nil || ps.c.query == nil {
+		return
+	}
+	s.plans.put(key, s.planEnv(ps.c.catVersion, ps.c.catGen), ps.src, ps.declared, ps.c)
 }
 
 // abortBlockOnError aborts an explicit transaction block after an error

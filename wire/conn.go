@@ -57,6 +57,12 @@ type conn struct {
 	deadlineSet       bool
 	shutdownRequested bool
 	cancelStmt        context.CancelFunc // cancels the running session call, if any
+
+	// connCtx is the parent of this connection's call contexts (see
+	// callContext); endCallFunc is endCall, made once.
+	connCtx     context.Context
+	connCancel  context.CancelFunc
+	endCallFunc func()
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -77,6 +83,7 @@ func newConn(s *Server, nc net.Conn) *conn {
 // closed (rolling back), then the socket, then the server forgets us.
 func (c *conn) run() {
 	defer c.srv.forget(c)
+	defer c.releaseContext()
 	defer c.raw.Close()
 	defer c.closeSession()
 	defer c.recoverPanic()
@@ -242,18 +249,46 @@ func (c *conn) requestShutdown() {
 // registers its cancel function, so a CancelRequest arriving meanwhile cancels
 // exactly this call, and one arriving between calls cancels nothing (as in
 // PostgreSQL, where a cancel for an idle backend is a no-op).
+//
+// The call contexts of one connection descend from a context of its own,
+// so that making and dropping one per call locks only this connection's
+// parent, not the server's, which every connection shares.
 func (c *conn) callContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(c.srv.stopCtx)
+	if c.connCtx == nil {
+		c.connCtx, c.connCancel = context.WithCancel(c.srv.stopCtx)
+		c.endCallFunc = c.endCall
+	}
+	ctx, cancel := context.WithCancel(c.connCtx)
 	c.mu.Lock()
 	c.cancelStmt = cancel
 	c.mu.Unlock()
-	return ctx, func() {
-		c.mu.Lock()
-		c.cancelStmt = nil
-		c.mu.Unlock()
+	return ctx, c.endCallFunc
+}
+
+func (c *conn) endCall() {
+	c.mu.Lock()
+	cancel := c.cancelStmt
+	c.cancelStmt = nil
+	c.mu.Unlock()
+	if cancel != nil {
 		cancel()
 	}
 }
+
+// releaseContext lets the connection's context go, once it has ended.
+func (c *conn) releaseContext() {
+	if c.connCancel != nil {
+		c.connCancel()
+	}
+}
+
+// quickCallContext is the context for the calls that do not run a
+// statement (Parse, Bind, Sync): only Shutdown's final step cancels it.
+// Cancellation is promised to Execute (see Session), the only call that
+// runs or waits; making and registering a cancellable context for each of
+// the others cost a few percent of a short query's CPU, in lock traffic on
+// the shared parent.
+func (c *conn) quickCallContext() context.Context { return c.srv.stopCtx }
 
 func (c *conn) cancelRunning() {
 	c.mu.Lock()

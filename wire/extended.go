@@ -48,9 +48,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 		c.closeStatement("")
 	}
 
-	ctx, done := c.callContext()
-	stmts, err := c.sess.Parse(ctx, m.Query, m.ParameterOIDs)
-	done()
+	stmts, err := c.sess.Parse(c.quickCallContext(), m.Query, m.ParameterOIDs)
 	if err != nil {
 		return err
 	}
@@ -94,9 +92,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 
 	po := &portal{formats: m.ResultFormatCodes}
 	if st.ps != nil {
-		ctx, done := c.callContext()
-		p, err := st.ps.Bind(ctx, copyParams(m.Parameters), m.ParameterFormatCodes, m.ResultFormatCodes)
-		done()
+		p, err := st.ps.Bind(c.quickCallContext(), copyParams(m.Parameters), m.ParameterFormatCodes, m.ResultFormatCodes)
 		if err != nil {
 			return err
 		}
@@ -307,9 +303,7 @@ func (c *conn) sync() {
 // their transaction.
 func (c *conn) endImplicitTransaction() {
 	if s, ok := c.sess.(SyncSession); ok {
-		ctx, done := c.callContext()
-		err := s.Sync(ctx, c.aborted)
-		done()
+		err := s.Sync(c.quickCallContext(), c.aborted)
 		if err != nil {
 			c.sendError(err)
 		}

@@ -26,6 +26,9 @@ func (w *resultWriter) reset() {
 
 func (w *resultWriter) WriteRow(values [][]byte) error {
 	c := w.c
+	if ok, err := c.sendDataRow(values); ok {
+		return err
+	}
 	c.dataRow.Values = values
 	err := c.send(&c.dataRow)
 	c.dataRow.Values = nil
