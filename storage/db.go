@@ -65,7 +65,7 @@ const maxFrozenLayers = 1
 
 // releaseEvery is how many checkpoint transactions pass between releases of
 // the file's mapped pages (releaseFilePages).
-const releaseEvery = 32
+const releaseEvery = 8
 
 // defaultCheckpointChunk is how many entries one checkpoint transaction
 // writes into the keyspaces: small enough that a commit waiting behind it is
