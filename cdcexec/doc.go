@@ -1,14 +1,34 @@
 // Package cdcexec applies the change events written to a flow's source to
 // the flow's target, inside the storage transaction of the write.
 //
-// It owns a flow's private state: every event ever applied, kept per key in
-// sequence order (the key's history, tombstones included, never expired),
-// and for SCD TYPE 1 the latest truncate mark. For each batch of source rows
-// it merges the new events into the histories of the keys they touch
-// (refusing conflicting ones, dropping identical retries), replays each
-// touched key's history through temporal/ and replaces that key's target
-// rows. Work is proportional to the touched keys' histories, never to the
-// whole target; a truncate is the one event that visits every key.
+// It owns a flow's private state: its log of every event ever applied, one
+// entry per event under the key's encoded KEYS tuple and the event's
+// sequence value (tombstones included, never expired), and for SCD TYPE 1
+// the latest truncate mark.
+//
+// How a batch passes through: Apply groups the batch's events by key,
+// refusing NULL keys or sequences and conflicting events (two different
+// events for one key and sequence value), and for each key:
+//
+//   - when all its new events come after everything the key has (for
+//     BITEMPORAL, on both axes), it appends them to the log and continues the
+//     replay from the state the target already holds - the SCD TYPE 1 row,
+//     the open SCD TYPE 2 version, the last row of the latest bitemporal
+//     timeline - through temporal's Continue functions, touching only the rows
+//     that change;
+//   - otherwise it merges them into the key's history from the log (dropping
+//     identical retries), replays the whole history through temporal/ and
+//     rewrites the key's rows where they differ.
+//
+// Either way the target equals the replay of the key's whole history (spec
+// §2). Work per event is constant on the first path and proportional to the
+// key's history on the second; a truncate that moves the mark replays every
+// key.
+//
+// A StateCache (one per flow, kept by the caller) remembers each recently
+// touched key's last event and the row the first path continues from, so
+// that path usually reads nothing from storage. It only ever holds committed
+// state: see cache.go for how it follows commits and rollbacks.
 //
 // It does not parse or evaluate SQL: the sql package compiles a flow's
 // expressions (keys, SEQUENCE BY, APPLY AS DELETE WHEN, ...) into an

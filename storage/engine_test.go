@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,6 +27,28 @@ func (db *DB) crash() {
 		<-db.flusherDone
 		db.closeErr = db.bolt.Close()
 	})
+}
+
+// checkedPath is a database path in t's temporary directory whose file gets
+// bbolt's consistency check when the test ends (storagetest does this for
+// other packages; it cannot be imported here).
+func checkedPath(t *testing.T, name string) string {
+	path := filepath.Join(t.TempDir(), name)
+	t.Cleanup(func() {
+		if _, err := os.Stat(path); err != nil {
+			return
+		}
+		db, err := Open(path, Options{ReadOnly: true, Timeout: 10 * time.Second})
+		if err != nil {
+			t.Errorf("reopen %s for the consistency check: %v", path, err)
+			return
+		}
+		defer db.Close()
+		if err := db.Check(); err != nil {
+			t.Error(err)
+		}
+	})
+	return path
 }
 
 // state is the model of a database: keyspaces with their entries and
@@ -156,7 +179,7 @@ func TestEngineMatchesModel(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 11))
-	path := filepath.Join(t.TempDir(), "engine.db")
+	path := checkedPath(t, "engine.db")
 	opts := Options{NoSync: true, MemtableSize: 32 << 10, CheckpointAfterIdle: 20 * time.Millisecond, checkpointChunk: 3}
 	open := func() *DB {
 		db, err := Open(path, opts)
@@ -405,7 +428,7 @@ func (db *DB) checkpointAll(t *testing.T) {
 // snapshot: the reader must not see that commit's changes through the file
 // while its view's memtable says an older state.
 func TestReadSnapshotNeverNewerThanView(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +484,7 @@ func TestReadSnapshotNeverNewerThanView(t *testing.T) {
 // TestGroupCommit: concurrent writers' commits share flushes, and every
 // commit that returned is there after a crash.
 func TestGroupCommit(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "g.db")
+	path := checkedPath(t, "g.db")
 	db, err := Open(path, Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -518,7 +541,7 @@ func TestGroupCommit(t *testing.T) {
 // (after a failed fsync the file on disk cannot be trusted until a restart
 // replays the log); reads go on.
 func TestFailedFlush(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.db")
+	path := checkedPath(t, "f.db")
 	db, err := Open(path, Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -581,7 +604,7 @@ func TestFailedFlush(t *testing.T) {
 // TestLargeValueSurvivesReplay: a value bigger than a log part is cut into
 // several parts and put together again by the replay.
 func TestLargeValueSurvivesReplay(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "l.db")
+	path := checkedPath(t, "l.db")
 	db, err := Open(path, Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -624,7 +647,7 @@ func TestLargeValueSurvivesReplay(t *testing.T) {
 // transaction runs are written in it (and durable when it commits) rather
 // than waiting for it; none is lost across a crash.
 func TestCommitsRideCheckpoints(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
+	path := checkedPath(t, "r.db")
 	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}
 	db, err := Open(path, opts)
 	if err != nil {

@@ -25,6 +25,13 @@
 // depends on the order in which events arrived or on how they were batched:
 // the contract of the spec (/work/shared/spec/autocdc.md, §2).
 //
+// When a batch's events all come after the key's history (for BITEMPORAL, on
+// both axes), replaying the history again would only recompute what the
+// target already holds, so the executor continues the replay instead from
+// the state that history left: ContinueSCD1, ContinueSCD2 and
+// ContinueBitemporal (continue.go) give exactly what the full replay gives,
+// which their property tests check for every cut of random histories.
+//
 // Cost: ReplaySCD1 and ReplaySCD2 are O(events of the key) comparisons and
 // allocations; Merge is O(history + batch·log batch). ReplayBitemporal sorts
 // the events by system time, then for each system time re-derives the
