@@ -47,11 +47,13 @@ func init() {
 		{name: "commits", t: int8T()}, {name: "flushes", t: int8T()},
 		{name: "checkpoints", t: int8T()}, {name: "checkpoint_transactions", t: int8T()},
 		{name: "checkpoint_seconds", t: types.Of(types.Float8)}, {name: "commit_wait_seconds", t: types.Of(types.Float8)},
+		{name: "flush_seconds", t: types.Of(types.Float8)}, {name: "durable_wait_seconds", t: types.Of(types.Float8)},
 		{name: "memtable_bytes", t: int8T()}, {name: "memtable_layers", t: int8T()},
 	}, rows: func(x *execCtx) ([]Row, error) {
 		st := x.sess.engine.db.Stats()
 		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
-			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.MemtableBytes, int64(st.Layers)}}, nil
+			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
+			st.MemtableBytes, int64(st.Layers)}}, nil
 	}})
 }
 

@@ -118,10 +118,10 @@ type DB struct {
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
-	flushes, checkpoints, checkpointSteps, commits, riders atomic.Int64
-	checkpointNanos, fullWaitNanos                         atomic.Int64
-	closeOnce                                              sync.Once
-	closeErr                                               error
+	flushes, checkpoints, checkpointSteps, commits, riders       atomic.Int64
+	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
+	closeOnce                                                    sync.Once
+	closeErr                                                     error
 }
 
 // pendingCommit is a commit in the queue, waiting for its log record to
@@ -129,8 +129,10 @@ type DB struct {
 type pendingCommit struct {
 	version uint64
 	record  [][]byte // its parts
-	view    *view
-	done    chan error
+	// view is the head the commit published, set before ready is closed.
+	view  *view
+	ready chan struct{}
+	done  chan error
 }
 
 // Open opens the database file at path, creating and initialising it when it
@@ -402,26 +404,40 @@ func (db *DB) commit(tx *Tx) error {
 		return failedError(err)
 	}
 	version := db.head.version + 1
+	// Queued before it is published, so the flusher writes and fsyncs the
+	// record while the changes go into the memtable; it does not make the
+	// commit durable (visible to readers) before the publish is done.
+	pc := &pendingCommit{version: version, record: record, done: make(chan error, 1), ready: make(chan struct{})}
+	db.queue = append(db.queue, pc)
+	db.mu.Unlock()
+	db.signal()
 	db.commits.Add(1)
 	active := tx.ws.publish(version)
-	layers := make([]*layer, 0, len(db.head.layers)+1)
-	if active.ar.size.Load() >= db.memtable {
-		layers = append(layers, newLayer(version))
+	db.mu.Lock()
+	published := db.epoch == tx.epoch // else a failed flush threw it away meanwhile
+	if published {
+		layers := make([]*layer, 0, len(db.head.layers)+1)
+		if active.ar.size.Load() >= db.memtable {
+			layers = append(layers, newLayer(version))
+		}
+		layers = append(layers, active)
+		layers = append(layers, db.head.layers[1:]...)
+		pc.view = &view{version: version, layers: layers}
+		db.head = pc.view
+		db.lastCommit = time.Now()
 	}
-	layers = append(layers, active)
-	layers = append(layers, db.head.layers[1:]...)
-	v := &view{version: version, layers: layers}
-	db.head = v
-	pc := &pendingCommit{version: version, record: record, view: v, done: make(chan error, 1)}
-	db.queue = append(db.queue, pc)
-	db.lastCommit = time.Now()
 	db.mu.Unlock()
-	for _, fn := range tx.onPublish {
-		fn()
+	close(pc.ready)
+	if published {
+		for _, fn := range tx.onPublish {
+			fn()
+		}
 	}
 	db.releaseWriter()
-	db.signal()
-	if err := <-pc.done; err != nil {
+	t0 := time.Now()
+	err := <-pc.done
+	db.durableWaitNanos.Add(int64(time.Since(t0)))
+	if err != nil {
 		return failedError(err)
 	}
 	return nil
@@ -514,7 +530,9 @@ func (db *DB) flush(batch []*pendingCommit) {
 		err = (*hook)()
 	}
 	if err == nil {
+		t0 := time.Now()
 		err = db.bolt.Update(func(btx *bolt.Tx) error { return writeRecords(btx, batch) })
+		db.flushNanos.Add(int64(time.Since(t0)))
 	}
 	db.flushed(batch, err)
 }
@@ -522,6 +540,9 @@ func (db *DB) flush(batch []*pendingCommit) {
 // flushed answers the writers of a batch whose file transaction ended with
 // err, after making the batch the durable state if it committed.
 func (db *DB) flushed(batch []*pendingCommit, err error) {
+	for _, pc := range batch {
+		<-pc.ready
+	}
 	db.flushes.Add(1)
 	if err != nil {
 		db.fail(err)
@@ -649,6 +670,9 @@ type Stats struct {
 	CheckpointTime               time.Duration
 	// FullWait is how long commits waited for a checkpoint to make room.
 	FullWait time.Duration
+	// FlushTime is what the file transactions that only wrote log records
+	// took; DurableWait what commits waited, queued, for theirs.
+	FlushTime, DurableWait time.Duration
 	// MemtableBytes is what the memtable layers (Layers of them) hold now.
 	MemtableBytes int64
 	Layers        int
@@ -668,6 +692,7 @@ func (db *DB) Stats() Stats {
 		Commits: db.commits.Load(), Flushes: db.flushes.Load(),
 		Checkpoints: db.checkpoints.Load(), CheckpointSteps: db.checkpointSteps.Load(),
 		CheckpointTime: time.Duration(db.checkpointNanos.Load()), FullWait: time.Duration(db.fullWaitNanos.Load()),
+		FlushTime: time.Duration(db.flushNanos.Load()), DurableWait: time.Duration(db.durableWaitNanos.Load()),
 	}
 }
 
