@@ -562,6 +562,9 @@ func escapedFieldEnd(line []byte, delim byte) int {
 	return -1
 }
 
+// copyEscapes are text COPY's one-letter escapes.
+var copyEscapes = map[byte]byte{'n': '\n', 'r': '\r', 't': '\t', 'b': '\b', 'f': '\f', 'v': '\v'}
+
 // unescape decodes a text-format field's backslash escapes.
 func (p *copyRowParser) unescape(field []byte) string {
 	cur := p.cur[:0]
@@ -572,19 +575,11 @@ func (p *copyRowParser) unescape(field []byte) string {
 			continue
 		}
 		i++
+		if e, ok := copyEscapes[field[i]]; ok {
+			cur = append(cur, e)
+			continue
+		}
 		switch d := field[i]; d {
-		case 'n':
-			cur = append(cur, '\n')
-		case 'r':
-			cur = append(cur, '\r')
-		case 't':
-			cur = append(cur, '\t')
-		case 'b':
-			cur = append(cur, '\b')
-		case 'f':
-			cur = append(cur, '\f')
-		case 'v':
-			cur = append(cur, '\v')
 		case 'x':
 			v, k := 0, 0
 			for k < 2 && i+1 < len(field) && isHex(field[i+1]) {

@@ -51,6 +51,20 @@ func checkedPath(t *testing.T, name string) string {
 	return path
 }
 
+// putIn commits one put into keyspace space, creating it if need be.
+func putIn(db *DB, space, k, v string) error {
+	return db.Update(func(tx *Tx) error {
+		sp := tx.Space(space)
+		if sp == nil {
+			var err error
+			if sp, err = tx.CreateSpace(space); err != nil {
+				return err
+			}
+		}
+		return sp.Put([]byte(k), []byte(v))
+	})
+}
+
 // state is the model of a database: keyspaces with their entries and
 // sequence counters.
 type state struct {
@@ -435,17 +449,7 @@ func TestReadSnapshotNeverNewerThanView(t *testing.T) {
 	defer db.Close()
 	put := func(k, v string) {
 		t.Helper()
-		err := db.Update(func(tx *Tx) error {
-			sp := tx.Space("s")
-			if sp == nil {
-				var err error
-				if sp, err = tx.CreateSpace("s"); err != nil {
-					return err
-				}
-			}
-			return sp.Put([]byte(k), []byte(v))
-		})
-		if err != nil {
+		if err := putIn(db, "s", k, v); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -546,18 +550,7 @@ func TestFailedFlush(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put := func(db *DB, k string) error {
-		return db.Update(func(tx *Tx) error {
-			sp := tx.Space("s")
-			if sp == nil {
-				var err error
-				if sp, err = tx.CreateSpace("s"); err != nil {
-					return err
-				}
-			}
-			return sp.Put([]byte(k), []byte(k))
-		})
-	}
+	put := func(db *DB, k string) error { return putIn(db, "s", k, k) }
 	if err := put(db, "a"); err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,12 @@ package temporal
 // order), replaying the whole history again would only recompute what is
 // already in the target. The state a replay stands in after a history is
 // small and can be read back from the target itself: for SCD TYPE 1 the
-// key's row, for SCD TYPE 2 its open version. ContinueSCD1 and
-// ContinueSCD2 take that state and the new events and finish the replay;
-// the result is exactly that of replaying the history and the new events
-// together (TestContinueEqualsReplay checks it).
+// key's row, for SCD TYPE 2 its open version, for BITEMPORAL the last row of
+// its latest business timeline. ContinueSCD1, ContinueSCD2 and
+// ContinueBitemporal take that state and the new events and finish the
+// replay; the result is exactly that of replaying the history and the new
+// events together (TestContinueEqualsReplay and
+// TestContinueBitemporalEqualsReplay check it).
 
 // ContinueSCD1 returns the SCD TYPE 1 row of a key whose history left row
 // (exists false: no row) after it has also received events, every one with
@@ -18,6 +20,12 @@ func (r Rules) ContinueSCD1(row []any, exists bool, events []Event, truncateMark
 	if err := r.checkContinuation(events, false); err != nil {
 		return nil, false, err
 	}
+	row, exists = r.continueSCD1(row, exists, events, truncateMark)
+	return row, exists, nil
+}
+
+// continueSCD1 applies sorted events to a row, as ReplaySCD1 does from none.
+func (r Rules) continueSCD1(row []any, exists bool, events []Event, truncateMark Seq) ([]any, bool) {
 	if !exists {
 		row = nil
 	}
@@ -33,7 +41,7 @@ func (r Rules) ContinueSCD1(row []any, exists bool, events []Event, truncateMark
 			row, exists = nil, false
 		}
 	}
-	return row, exists, nil
+	return row, exists
 }
 
 // ContinueSCD2 finishes the SCD TYPE 2 replay of a key whose history left

@@ -36,18 +36,7 @@ func (r Rules) ReplaySCD1(history []Event, truncateMark Seq) (row []any, exists 
 	if err != nil {
 		return nil, false, err
 	}
-	for _, e := range events {
-		if !r.SurvivesTruncate(e.Seq, truncateMark) {
-			continue
-		}
-		switch e.Kind {
-		case Upsert:
-			row = r.applyUpsert(row, e)
-			exists = true
-		case Delete:
-			row, exists = nil, false
-		}
-	}
+	row, exists = r.continueSCD1(nil, false, events, truncateMark)
 	return row, exists, nil
 }
 

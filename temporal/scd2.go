@@ -35,18 +35,9 @@ func (r Rules) ReplaySCD2(history []Event) ([]Version, error) {
 	if err != nil {
 		return nil, err
 	}
-	var versions []Version
-	var state versionState
-	for _, e := range events {
-		var closed Version
-		var didClose bool
-		state, closed, didClose = r.stepSCD2(state, e)
-		if didClose {
-			versions = append(versions, closed)
-		}
-	}
-	if state.open {
-		versions = append(versions, state.openVersion())
+	versions, open := r.continueSCD2(nil, events)
+	if open != nil {
+		versions = append(versions, *open)
 	}
 	return versions, nil
 }
