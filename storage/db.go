@@ -244,7 +244,7 @@ func (db *DB) recover() error {
 		layers := []*layer{newLayer(version)}
 		if len(ws.touched) > 0 {
 			// What the log held is frozen at once, to be checkpointed.
-			layers = append(layers, ws.publish(version))
+			layers = append(layers, ws.publish(base.layers[0], version))
 		}
 		v := &view{version: version, layers: layers}
 		db.head = v
@@ -401,15 +401,21 @@ func (db *DB) commit(tx *Tx) error {
 		}
 		return failedError(err)
 	}
-	version := db.head.version + 1
+	h := db.head
+	version := h.version + 1
 	db.commits.Add(1)
-	active := tx.ws.publish(version)
-	layers := make([]*layer, 0, len(db.head.layers)+1)
-	if active.ar.size.Load() >= db.memtable {
-		layers = append(layers, newLayer(version))
+	if h.layers[0].ar.size.Load() >= db.memtable {
+		// The active layer is full (and, as memtableFull made sure, the
+		// frozen ones leave room for it): freeze it, and this commit starts
+		// the next. Freezing here rather than in the commit that filled it
+		// lets memtableFull see a full active layer, so commits wait for the
+		// checkpointer instead of freezing layer after layer.
+		h = &view{version: h.version, layers: append([]*layer{newLayer(h.version)}, h.layers...)}
 	}
+	active := tx.ws.publish(h.layers[0], version)
+	layers := make([]*layer, 0, len(h.layers))
 	layers = append(layers, active)
-	layers = append(layers, db.head.layers[1:]...)
+	layers = append(layers, h.layers[1:]...)
 	v := &view{version: version, layers: layers}
 	db.head = v
 	pc := &pendingCommit{version: version, record: record, view: v, done: make(chan error, 1)}
