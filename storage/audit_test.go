@@ -65,3 +65,48 @@ func TestMemtableBackpressure(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBeginWriteAfterClose: a write transaction asked for during or after
+// Close is refused; it does not wait forever for a writer slot that Close
+// keeps.
+func TestBeginWriteAfterClose(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One writer waits for the slot while Close waits for it too.
+	waiting := make(chan error, 1)
+	go func() {
+		tx, err := db.Begin(true)
+		if err == nil {
+			tx.Rollback()
+		}
+		waiting <- err
+	}()
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }()
+	time.Sleep(20 * time.Millisecond)
+	tx.Rollback()
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+	after := make(chan error, 1)
+	go func() {
+		_, err := db.Begin(true)
+		after <- err
+	}()
+	for name, ch := range map[string]chan error{"waiting during Close": waiting, "after Close": after} {
+		select {
+		case err := <-ch:
+			if name == "after Close" && err == nil {
+				t.Errorf("Begin(true) %s succeeded", name)
+			}
+		case <-time.After(2 * time.Second):
+			t.Errorf("Begin(true) %s never returned", name)
+		}
+	}
+}

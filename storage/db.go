@@ -283,10 +283,15 @@ func (db *DB) Close() error {
 			<-db.flusherDone
 		}
 		db.closeErr = mapErr("close", db.bolt.Close())
-		if db.closeErr == nil && !db.readOnly {
+		if !db.readOnly {
 			db.mu.Lock()
-			db.closeErr = db.failed
+			if db.closeErr == nil {
+				db.closeErr = db.failed
+			}
 			db.mu.Unlock()
+			// Writers waiting for the slot, now or later, get it, see
+			// closing and give it back with an error.
+			db.releaseWriter()
 		}
 	})
 	return db.closeErr
