@@ -400,6 +400,7 @@ func (db *DB) commit(tx *Tx) error {
 	if db.epoch != tx.epoch || db.failed != nil {
 		err := db.failed
 		db.mu.Unlock()
+		tx.rolledBack()
 		db.releaseWriter()
 		if err == nil {
 			err = errors.New("an earlier commit it depended on failed")
