@@ -3,7 +3,10 @@ package storage
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -107,6 +110,156 @@ func TestBeginWriteAfterClose(t *testing.T) {
 			}
 		case <-time.After(2 * time.Second):
 			t.Errorf("Begin(true) %s never returned", name)
+		}
+	}
+}
+
+// TestCursorWritesDuringIteration moves cursors over a keyspace whose
+// entries are spread over the file, frozen and active layers and the
+// writer's own tree, while the writer changes it: each move must answer as
+// if made on the keyspace as it is at that moment, from the key the cursor
+// was on.
+func TestCursorWritesDuringIteration(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	db, err := Open(filepath.Join(t.TempDir(), "cw.db"), Options{NoSync: true, MemtableSize: 4 << 10, CheckpointAfterIdle: time.Hour, checkpointChunk: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	model := map[string]string{}
+	key := func() string { return fmt.Sprintf("k%02d", rng.IntN(60)) }
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 40 {
+		// Some committed history first, in several layers and the file.
+		err := db.Update(func(tx *Tx) error {
+			for range 1 + rng.IntN(8) {
+				k := key()
+				if rng.IntN(3) == 0 {
+					delete(model, k)
+					if err := tx.Space("s").Delete([]byte(k)); err != nil {
+						return err
+					}
+				} else {
+					v := fmt.Sprintf("v%d", rng.IntN(1000))
+					model[k] = v
+					if err := tx.Space("s").Put([]byte(k), []byte(v)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round%7 == 6 {
+			db.checkpointAll(t)
+		}
+		tx, err := db.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := maps.Clone(model)
+		sp := tx.Space("s")
+		c := sp.Cursor()
+		var cur string // "" : not on a key
+		sorted := func() []string { return slices.Sorted(maps.Keys(local)) }
+		after := func(k string) string {
+			for _, x := range sorted() {
+				if x > k {
+					return x
+				}
+			}
+			return ""
+		}
+		before := func(k string) string {
+			ks := sorted()
+			for i := len(ks) - 1; i >= 0; i-- {
+				if ks[i] < k {
+					return ks[i]
+				}
+			}
+			return ""
+		}
+		var trace []string
+		for step := range 60 {
+			var got []byte
+			var want, op string
+			switch r := rng.IntN(12); {
+			case r == 0:
+				op = "First"
+				got, _ = c.First()
+				want = after("")
+			case r == 1:
+				op = "Last"
+				got, _ = c.Last()
+				want = before("\xff")
+			case r == 2:
+				k := key()
+				op = "Seek " + k
+				got, _ = c.Seek([]byte(k))
+				want = after(k)
+				if _, ok := local[k]; ok {
+					want = k
+				}
+			case r == 3:
+				k := key()
+				op = "SeekBefore " + k
+				got, _ = c.SeekBefore([]byte(k))
+				want = before(k)
+			case r < 6 && cur != "":
+				op = "Next"
+				got, _ = c.Next()
+				want = after(cur)
+			case r < 8 && cur != "":
+				op = "Prev"
+				got, _ = c.Prev()
+				want = before(cur)
+			case r == 8 && cur != "":
+				op = "Delete " + cur
+				if err := c.Delete(); err != nil {
+					t.Fatal(err)
+				}
+				delete(local, cur)
+				trace = append(trace, op)
+				continue
+			case r < 11:
+				k := key()
+				if rng.IntN(3) == 0 {
+					op = "Space.Delete " + k
+					delete(local, k)
+					if err := sp.Delete([]byte(k)); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					op = "Space.Put " + k
+					local[k] = "w"
+					if err := sp.Put([]byte(k), []byte("w")); err != nil {
+						t.Fatal(err)
+					}
+				}
+				trace = append(trace, op)
+				continue
+			default:
+				continue
+			}
+			trace = append(trace, op)
+			if string(got) != want {
+				t.Fatalf("round %d step %d: %s = %q, want %q\ntrace: %q", round, step, op, got, want, trace)
+			}
+			cur = want
+		}
+		if rng.IntN(2) == 0 {
+			tx.Rollback()
+		} else {
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+			model = local
 		}
 	}
 }
