@@ -13,7 +13,8 @@ import (
 // It holds committed state only. A transaction's own changes go to a
 // pending set, merged when its commit publishes them (storage's OnPublish,
 // which runs while the transaction still holds the writer slot, so before
-// the next writer can read the cache) and forgotten if it rolls back. A
+// the next writer can read the cache) and dropped if it rolls back
+// (OnRollback). A
 // failed flush, which throws away commits that were published but not
 // durable, changes storage's epoch, and a cache of another epoch is
 // cleared. Anything that changes a flow's state without going through the
@@ -80,6 +81,11 @@ func (c *StateCache) begin(tx *storage.Tx) {
 			c.committed[k] = st
 		}
 		c.pending = nil
+	})
+	tx.OnRollback(func() {
+		if c.pending == p {
+			c.pending = nil // nothing of it is kept, nor kept alive
+		}
 	})
 }
 

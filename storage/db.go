@@ -246,7 +246,7 @@ func (db *DB) recover() error {
 		layers := []*layer{newLayer(version)}
 		if len(ws.touched) > 0 {
 			// What the log held is frozen at once, to be checkpointed.
-			layers = append(layers, ws.publish(version))
+			layers = append(layers, ws.publish(base.layers[0], version))
 		}
 		v := &view{version: version, layers: layers}
 		db.head = v
@@ -285,10 +285,15 @@ func (db *DB) Close() error {
 			<-db.flusherDone
 		}
 		db.closeErr = mapErr("close", db.bolt.Close())
-		if db.closeErr == nil && !db.readOnly {
+		if !db.readOnly {
 			db.mu.Lock()
-			db.closeErr = db.failed
+			if db.closeErr == nil {
+				db.closeErr = db.failed
+			}
 			db.mu.Unlock()
+			// Writers waiting for the slot, now or later, get it, see
+			// closing and give it back with an error.
+			db.releaseWriter()
 		}
 	})
 	return db.closeErr
@@ -397,13 +402,24 @@ func (db *DB) commit(tx *Tx) error {
 	if db.epoch != tx.epoch || db.failed != nil {
 		err := db.failed
 		db.mu.Unlock()
+		tx.rolledBack()
 		db.releaseWriter()
 		if err == nil {
 			err = errors.New("an earlier commit it depended on failed")
 		}
 		return failedError(err)
 	}
-	version := db.head.version + 1
+	h := db.head
+	version := h.version + 1
+	active, fresh := h.layers[0], false
+	if active.ar.size.Load() >= db.memtable {
+		// The active layer is full (and, as memtableFull made sure, the
+		// frozen ones leave room for it): freeze it, and this commit starts
+		// the next. Freezing here rather than in the commit that filled it
+		// lets memtableFull see a full active layer, so commits wait for the
+		// checkpointer instead of freezing layer after layer.
+		active, fresh = newLayer(h.version), true
+	}
 	// Queued before it is published, so the flusher writes and fsyncs the
 	// record while the changes go into the memtable; it does not make the
 	// commit durable (visible to readers) before the publish is done.
@@ -412,16 +428,20 @@ func (db *DB) commit(tx *Tx) error {
 	db.mu.Unlock()
 	db.signal()
 	db.commits.Add(1)
-	active := tx.ws.publish(version)
+	active = tx.ws.publish(active, version)
 	db.mu.Lock()
 	published := db.epoch == tx.epoch // else a failed flush threw it away meanwhile
 	if published {
-		layers := make([]*layer, 0, len(db.head.layers)+1)
-		if active.ar.size.Load() >= db.memtable {
-			layers = append(layers, newLayer(version))
+		// Only this writer changes the active layer; the flusher may have
+		// dropped checkpointed frozen layers meanwhile, so the rest comes
+		// from the head as it is now.
+		rest := db.head.layers[1:]
+		if fresh {
+			rest = db.head.layers
 		}
+		layers := make([]*layer, 0, len(rest)+1)
 		layers = append(layers, active)
-		layers = append(layers, db.head.layers[1:]...)
+		layers = append(layers, rest...)
 		pc.view = &view{version: version, layers: layers}
 		db.head = pc.view
 		db.lastCommit = time.Now()
@@ -432,6 +452,8 @@ func (db *DB) commit(tx *Tx) error {
 		for _, fn := range tx.onPublish {
 			fn()
 		}
+	} else {
+		tx.rolledBack()
 	}
 	db.releaseWriter()
 	t0 := time.Now()

@@ -185,11 +185,10 @@ func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
 	return src
 }
 
-// publish copies the write set's changes into the active layer at version
-// hi and returns the layer's new value. The write set must not be used
-// afterwards.
-func (w *writeSet) publish(hi uint64) *layer {
-	active := w.base.layers[0]
+// publish copies the write set's changes into the active layer (its base
+// view's, or a fresh one that follows it) at version hi and returns the
+// layer's new value. The write set must not be used afterwards.
+func (w *writeSet) publish(active *layer, hi uint64) *layer {
 	changed := make(map[string]*spaceState, len(w.touched))
 	for name, ts := range w.touched {
 		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 )
@@ -20,20 +19,32 @@ import (
 // transaction grows the file, and only the flusher, which calls this
 // between its transactions, writes the file.
 func (db *DB) releaseFilePages() {
-	fi, err := os.Stat(db.path)
-	if err != nil {
-		return
+	if mapped := db.mappedFilePages(); mapped != nil {
+		_ = syscall.Madvise(mapped, syscall.MADV_DONTNEED)
 	}
+}
+
+// mappedFilePages returns the part of bbolt's map that holds the file's
+// pages in use: up to the high-water mark of its pages, which bbolt's map
+// always covers. Not up to the file's size: bbolt grows the file in steps
+// of its AllocSize past what its map covers, and the memory after the map
+// belongs to someone else (dropping it zeroed the Go runtime's own memory).
+func (db *DB) mappedFilePages() []byte {
+	btx, err := db.bolt.Begin(false)
+	if err != nil {
+		return nil
+	}
+	size := btx.Size()
+	_ = btx.Rollback()
 	info := db.bolt.Info()
-	size := fi.Size() &^ int64(info.PageSize-1)
+	size &^= int64(info.PageSize - 1)
 	if size <= 0 || info.Data == 0 {
-		return
+		return nil
 	}
 	// Info gives the map's address as a uintptr. Turning it back into a
 	// pointer is sound here because the memory is the kernel's mapping,
 	// which the garbage collector never moves or frees; the indirection
 	// only says so to go vet, whose rule is about Go's own memory.
 	base := *(*unsafe.Pointer)(unsafe.Pointer(&info.Data))
-	mapped := unsafe.Slice((*byte)(base), size)
-	_ = syscall.Madvise(mapped, syscall.MADV_DONTNEED)
+	return unsafe.Slice((*byte)(base), size)
 }

@@ -41,7 +41,7 @@ func (s *Space) resolve() {
 
 // refresh resolves the sources again if they may have changed.
 func (s *Space) refresh() {
-	if s.gen != s.tx.gen {
+	if s.gen != s.tx.gen && !s.tx.closed {
 		s.resolve()
 	}
 }

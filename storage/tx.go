@@ -27,8 +27,9 @@ type Tx struct {
 	// them again.
 	gen    uint64
 	spaces map[string]*Space
-	// onPublish runs when the commit has made the changes the head.
-	onPublish []func()
+	// onPublish runs when the commit has made the changes the head;
+	// onRollback when the transaction ends without doing so.
+	onPublish, onRollback []func()
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
@@ -50,6 +51,19 @@ func (tx *Tx) Epoch() uint64 { return tx.epoch }
 // epoch). fn does not run if the transaction rolls back or has no changes.
 func (tx *Tx) OnPublish(fn func()) { tx.onPublish = append(tx.onPublish, fn) }
 
+// OnRollback registers fn to run when the write transaction ends without its
+// changes becoming the head: a Rollback, or a Commit that fails before it
+// publishes them (or has nothing to publish). Like OnPublish it runs while
+// the transaction still holds the writer slot.
+func (tx *Tx) OnRollback(fn func()) { tx.onRollback = append(tx.onRollback, fn) }
+
+// rolledBack runs the OnRollback functions.
+func (tx *Tx) rolledBack() {
+	for _, fn := range tx.onRollback {
+		fn()
+	}
+}
+
 // Commit makes a write transaction's changes durable and visible, or ends a
 // read transaction. It returns once the changes are on disk; the next write
 // transaction may start as soon as they are queued, and a batch of commits
@@ -61,10 +75,12 @@ func (tx *Tx) Commit() error {
 	}
 	tx.closed = true
 	tx.releaseFile()
+	defer tx.release()
 	if !tx.writable {
 		return nil
 	}
 	if tx.rec.empty() {
+		tx.rolledBack()
 		tx.db.releaseWriter()
 		return nil
 	}
@@ -80,9 +96,21 @@ func (tx *Tx) Rollback() error {
 	tx.closed = true
 	tx.releaseFile()
 	if tx.writable {
+		tx.rolledBack()
+		tx.release()
 		tx.db.releaseWriter()
+	} else {
+		tx.release()
 	}
 	return nil
+}
+
+// release drops what an ended transaction refers to (its changes, its log
+// record, its view's memtable layers), so that a Tx kept after its end, as
+// a cache of the layers above may keep one, holds no memory.
+func (tx *Tx) release() {
+	tx.view = &view{}
+	tx.ws, tx.rec, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil
 }
 
 // releaseFile ends the transaction's snapshot of the file: a commit must
