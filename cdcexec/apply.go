@@ -158,7 +158,8 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 // applyKey stores a key's new events and, when rewrite is set, brings its
 // target rows up to date. New events that all come after the key's stored
 // ones (events mostly arrive in order) continue the replay from the state
-// the target's rows hold; any other batch replays the key's whole history.
+// the target's rows hold; any other batch, and a key's first, replays the
+// key's whole history and replaces all its rows.
 func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, mark temporal.Seq, rewrite bool, st *Stats, cache *StateCache) error {
 	// Merge with no history sorts the batch, drops retries within it and
 	// refuses conflicts within it.
@@ -191,7 +192,11 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 		} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
 			return err
 		}
-		if !hasLast || f.Rules.Compare(incoming[0].Seq, last.Seq) > 0 {
+		// A key the log has no events of goes the slow way: its target
+		// rows, if any, are not this flow's (a dropped flow left them, or
+		// the table had them before this flow), and the rewrite replaces
+		// them where a continuation would build on them.
+		if hasLast && f.Rules.Compare(incoming[0].Seq, last.Seq) > 0 {
 			for _, e := range incoming {
 				if err := appendEvent(log, g.encKey, e); err != nil {
 					return err

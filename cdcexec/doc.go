@@ -10,15 +10,17 @@
 // refusing NULL keys or sequences and conflicting events (two different
 // events for one key and sequence value), and for each key:
 //
-//   - when all its new events come after everything the key has (for
-//     BITEMPORAL, on both axes), it appends them to the log and continues the
+//   - when the key has events in the log and all its new events come after
+//     them (for BITEMPORAL, on both axes), it appends them to the log and continues the
 //     replay from the state the target already holds - the SCD TYPE 1 row,
 //     the open SCD TYPE 2 version, the last row of the latest bitemporal
 //     timeline - through temporal's Continue functions, touching only the rows
 //     that change;
-//   - otherwise it merges them into the key's history from the log (dropping
-//     identical retries), replays the whole history through temporal/ and
-//     rewrites the key's rows where they differ.
+//   - otherwise (a new key included, whose rows in the target, if any, are
+//     not this flow's) it merges them into the key's history from the log
+//     (dropping identical retries), replays the whole history through
+//     temporal/ and rewrites the key's rows where they differ, replacing any
+//     others.
 //
 // Either way the target equals the replay of the key's whole history (spec
 // §2). Work per event is constant on the first path and proportional to the

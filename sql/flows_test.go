@@ -289,6 +289,58 @@ func TestApplyChangesSpellingAndDropFlow(t *testing.T) {
 	c.MustExec("DELETE FROM users_cdf WHERE userId = 127")
 }
 
+// TestRecreatedFlowReplacesLeftoverRows: a dropped flow leaves its rows in
+// the target, and a flow created again over it rebuilds each key it has
+// events for from those events alone, in order or not, rather than
+// continuing from rows it did not write.
+func TestRecreatedFlowReplacesLeftoverRows(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec("CREATE TABLE src (id int, v text, seq int)")
+	c.MustExec("CREATE STREAMING TABLE tgt")
+	const scd2 = "CREATE FLOW f AS AUTO CDC INTO tgt FROM src KEYS (id) SEQUENCE BY seq COLUMNS (id, v) STORED AS SCD TYPE 2"
+	c.MustExec(scd2)
+	c.MustExec("INSERT INTO src VALUES (1, 'a', 1), (1, 'b', 5), (2, 'x', 1)")
+	c.MustExec("DROP FLOW f")
+	c.MustExec("DELETE FROM src WHERE id = 2")
+	c.MustExec("INSERT INTO src VALUES (3, 'p', 7)")
+	// The backfill replays keys 1 and 3; key 2's leftover row stays.
+	c.MustExec(scd2)
+	want := "1|a|1|5\n1|b|5|NULL\n2|x|1|NULL\n3|p|7|NULL\n"
+	if got := c.MustExec("SELECT * FROM tgt ORDER BY id, __START_AT").String(); got != want {
+		t.Fatalf("after the backfill:\n%s\nwant:\n%s", got, want)
+	}
+	// Events after the backfill: key 3 continues from its own version.
+	c.MustExec("INSERT INTO src VALUES (3, 'q', 8)")
+	want = "1|a|1|5\n1|b|5|NULL\n2|x|1|NULL\n3|p|7|8\n3|q|8|NULL\n"
+	if got := c.MustExec("SELECT * FROM tgt ORDER BY id, __START_AT").String(); got != want {
+		t.Fatalf("after a later event:\n%s\nwant:\n%s", got, want)
+	}
+	// Key 2's first event under the new flow replaces the leftover row.
+	c.MustExec("INSERT INTO src VALUES (2, 'y', 3)")
+	want = "1|a|1|5\n1|b|5|NULL\n2|y|3|NULL\n3|p|7|8\n3|q|8|NULL\n"
+	if got := c.MustExec("SELECT * FROM tgt ORDER BY id, __START_AT").String(); got != want {
+		t.Fatalf("after key 2's first event:\n%s\nwant:\n%s", got, want)
+	}
+
+	// SCD TYPE 1 with IGNORE NULL UPDATES: a new key's first event does
+	// not merge into a row another flow left.
+	c.MustExec("CREATE TABLE src1 (id int, v text, w text, seq int)")
+	c.MustExec("CREATE STREAMING TABLE tgt1")
+	c.MustExec("CREATE FLOW g AS AUTO CDC INTO tgt1 FROM src1 KEYS (id) SEQUENCE BY seq COLUMNS (id, v, w)")
+	c.MustExec("INSERT INTO src1 VALUES (1, 'a', 'b', 1)")
+	c.MustExec("DROP FLOW g")
+	c.MustExec("CREATE TABLE src2 (id int, v text, w text, seq int)")
+	c.MustExec("CREATE FLOW h AS AUTO CDC INTO tgt1 FROM src2 KEYS (id) IGNORE NULL UPDATES SEQUENCE BY seq COLUMNS (id, v, w)")
+	c.MustExec("INSERT INTO src2 VALUES (1, 'c', NULL, 2)")
+	if got := c.MustExec("SELECT * FROM tgt1").String(); got != "1|c|NULL\n" {
+		t.Fatalf("SCD TYPE 1 over a leftover row: %q", got)
+	}
+	c.MustExec("INSERT INTO src2 VALUES (1, NULL, 'd', 3)")
+	if got := c.MustExec("SELECT * FROM tgt1").String(); got != "1|c|d\n" {
+		t.Fatalf("SCD TYPE 1 continuing: %q", got)
+	}
+}
+
 // TestAlterTableUnderFlowRefused: a flow's source and target keep their
 // columns while the flow exists; other ALTERs (retention, rename) work.
 func TestAlterTableUnderFlowRefused(t *testing.T) {
