@@ -25,12 +25,16 @@ type StateCache struct {
 	epoch     uint64
 	committed map[string]*keyState
 	pending   *pendingStates
+	// committedBytes is what committed holds, as entrySize counts it, and
+	// limit what committed and a pending set may each hold.
+	committedBytes, limit int
 }
 
 // pendingStates are one transaction's changes to a cache.
 type pendingStates struct {
 	tx     *storage.Tx
 	states map[string]*keyState
+	bytes  int
 }
 
 // keyState is one key's entry: the sequence value of its last event (for
@@ -43,20 +47,45 @@ type keyState struct {
 	lastKey, lastRow    []byte
 }
 
-// maxCachedKeys bounds a cache's memory: past it, a merge first drops
-// committed entries (which only costs their next lookup).
-const maxCachedKeys = 1 << 20
+// maxCacheBytes bounds a cache's memory, committed entries and one
+// transaction's pending ones each: past it, a merge first drops the
+// committed entries, and a transaction's further keys go uncached. Either
+// only costs those keys a lookup in storage next time.
+const maxCacheBytes = 32 << 20
+
+// entrySize is about what an entry costs in memory: its bytes, and the map
+// slot, keyState and boxed sequence values around them.
+func entrySize(encKey []byte, st *keyState) int {
+	const overhead = 160
+	return overhead + len(encKey) + len(st.lastKey) + len(st.lastRow)
+}
 
 // NewStateCache returns an empty cache.
-func NewStateCache() *StateCache { return &StateCache{committed: map[string]*keyState{}} }
+func NewStateCache() *StateCache { return newStateCache(maxCacheBytes) }
+
+func newStateCache(limit int) *StateCache {
+	return &StateCache{committed: map[string]*keyState{}, limit: limit}
+}
 
 // Clear forgets everything.
 func (c *StateCache) Clear() {
 	if c == nil {
 		return
 	}
-	clear(c.committed)
+	c.clearCommitted()
 	c.pending = nil
+}
+
+func (c *StateCache) clearCommitted() {
+	clear(c.committed)
+	c.committedBytes = 0
+}
+
+func (c *StateCache) dropCommitted(k string) {
+	if st, ok := c.committed[k]; ok {
+		c.committedBytes -= entrySize([]byte(k), st)
+		delete(c.committed, k)
+	}
 }
 
 // begin attaches the cache to tx's changes.
@@ -65,7 +94,7 @@ func (c *StateCache) begin(tx *storage.Tx) {
 		return
 	}
 	if c.epoch != tx.Epoch() {
-		clear(c.committed)
+		c.clearCommitted()
 		c.epoch = tx.Epoch()
 	}
 	p := &pendingStates{tx: tx, states: map[string]*keyState{}}
@@ -74,11 +103,13 @@ func (c *StateCache) begin(tx *storage.Tx) {
 		if c.pending != p {
 			return // cleared since, or taken over by a later set
 		}
-		if len(c.committed)+len(p.states) > maxCachedKeys {
-			clear(c.committed)
+		if c.committedBytes+p.bytes > c.limit {
+			c.clearCommitted()
 		}
 		for k, st := range p.states {
+			c.dropCommitted(k)
 			c.committed[k] = st
+			c.committedBytes += entrySize([]byte(k), st)
 		}
 		c.pending = nil
 	})
@@ -97,4 +128,20 @@ func (c *StateCache) get(encKey []byte) (*keyState, bool) {
 	return st, ok
 }
 
-func (c *StateCache) put(encKey []byte, st *keyState) { c.pending.states[string(encKey)] = st }
+// put records a key's state as the pending transaction left it.
+func (c *StateCache) put(encKey []byte, st *keyState) {
+	p, k := c.pending, string(encKey)
+	if old, ok := p.states[k]; ok {
+		p.bytes -= entrySize(encKey, old)
+	}
+	n := entrySize(encKey, st)
+	if p.bytes+n > c.limit {
+		// The transaction has touched more than the cache holds: this key
+		// goes uncached, and what was committed of it is stale now.
+		delete(p.states, k)
+		c.dropCommitted(k)
+		return
+	}
+	p.states[k] = st
+	p.bytes += n
+}
