@@ -18,12 +18,14 @@ type arena struct {
 	// dir lists the slabs; the writer replaces it with a longer copy when it
 	// adds one, so readers may index whatever directory they load.
 	dir atomic.Pointer[[][]byte]
-	// used is how much of the last slab is taken, and grow the size of
-	// the next slab (writer only): a transaction's arena starts small and
-	// doubles up to slabSize.
-	used, grow int
+	// cur is the slab small entries go to (-1: none yet), used how much
+	// of it is taken, and grow the size of the next one (writer only): a
+	// transaction's arena starts small and doubles up to slabSize. Large
+	// entries get slabs of their own after it, and cur stays.
+	cur, used, grow int
 	// size counts every byte appended, garbage included: what the layer
-	// costs in memory, which is what decides when it is frozen.
+	// costs in memory, which is what decides when it is frozen. A shared
+	// slab's unused tail is not counted; it is never more than largeEntry.
 	size atomic.Int64
 }
 
@@ -41,7 +43,7 @@ func newArena() *arena { return newArenaFrom(slabSize) }
 func newSmallArena() *arena { return newArenaFrom(4 << 10) }
 
 func newArenaFrom(first int) *arena {
-	a := &arena{grow: first}
+	a := &arena{cur: -1, grow: first}
 	a.dir.Store(&[][]byte{})
 	return a
 }
@@ -53,21 +55,18 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 		b := make([]byte, n)
 		a.addSlab(dir, b)
 		a.size.Add(int64(n))
-		// The dedicated slab is last now, and full: shared allocations go
-		// on in a fresh slab after it (the previous one's tail is given up).
-		a.used = n
 		return uint32(len(dir)), 0, b
 	}
-	if len(dir) == 0 || a.used+n > len(dir[len(dir)-1]) {
+	if a.cur < 0 || a.used+n > len(dir[a.cur]) {
 		size := a.grow
 		for size < n {
 			size *= 2
 		}
 		dir = a.addSlab(dir, make([]byte, size))
-		a.used = 0
+		a.cur, a.used = len(dir)-1, 0
 		a.grow = min(2*size, slabSize)
 	}
-	slab = uint32(len(dir) - 1)
+	slab = uint32(a.cur)
 	off = uint32(a.used)
 	a.used += n
 	a.size.Add(int64(n))

@@ -8,8 +8,8 @@ import (
 )
 
 // A checkpoint writes one frozen layer into the file's keyspaces, keyspace
-// by keyspace in key order, in transactions of at most defaultCheckpointChunk
-// entries, and in its last transaction deletes the log records the layer
+// by keyspace in key order, in transactions of at most db.chunk
+// entries (defaultCheckpointChunk), and in its last transaction deletes the log records the layer
 // came from. Until then those records stay, so a crash part-way replays the
 // layer into memory again, where it hides whatever part of it had reached
 // the keyspaces: the layer's entries are the newest values of their keys as
@@ -19,6 +19,10 @@ import (
 // highest (stateFileHigh) and the last one the version the file is complete
 // up to (stateComplete); readers use the first to tell a snapshot of the file
 // that is newer than the view they hold.
+// ridersEvery is how many entries a checkpoint transaction writes between
+// looks at the commit queue.
+const ridersEvery = 256
+
 type checkpointRun struct {
 	l     *layer
 	names []string
@@ -39,15 +43,14 @@ func newCheckpointRun(l *layer) *checkpointRun {
 }
 
 // checkpointStep runs the next transaction of a checkpoint and reports
-// whether it was the last. Commits that queue up meanwhile do not wait for
-// it: every few hundred entries it looks, and if one is waiting it stops
-// early and writes the queued log records in its own transaction, so they
-// are durable when it commits (a commit waits for at most that much work,
-// not for a whole chunk).
-func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
+// whether it was the last. Commits do not wait for it: those already queued
+// (riders) and those that queue up meanwhile have their log records written
+// in its transaction, so they are durable when it commits, and it ends early
+// for them, after ridersEvery entries, so a commit waits for at most that
+// much work rather than a whole chunk.
+func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finished bool, err error) {
 	saved := *run
 	db.checkpointSteps.Add(1)
-	var riders []*pendingCommit
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		if !run.started {
@@ -91,10 +94,14 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 				// The arena's bytes outlive the transaction, so bbolt may
 				// keep referring to them until it commits.
 				for ; it.valid() && budget > 0; it.next() {
-					if applied%256 == 0 && db.queueLen() > 0 {
-						riders = db.takeQueue()
-						budget = 0
-						break
+					if applied%ridersEvery == 0 {
+						riders = append(riders, db.takeQueue()...)
+						// At least ridersEvery entries per step, so a
+						// checkpoint progresses however busy the writers.
+						if len(riders) > 0 && applied > 0 {
+							budget = 0
+							break
+						}
 					}
 					applied++
 					k := it.key()

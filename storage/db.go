@@ -52,20 +52,26 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMmapSize            = 4 << 30
+	// 4 GiB of address space on 64-bit machines, 1 GiB on 32-bit ones.
+	DefaultMmapSize            = 1 << (30 + 2*(^uint(0)>>63))
 	DefaultMemtableSize        = 64 << 20
 	DefaultCheckpointAfterIdle = time.Second
 )
 
 // maxFrozenLayers is how many frozen layers may wait for their checkpoint
 // before commits wait for the checkpointer to catch up: one, so memtables
-// never hold more than twice MemtableSize, while the next layer fills as the
-// previous one is written.
+// hold little more than twice MemtableSize (the commit that fills a layer
+// may overshoot it), while the next layer fills as the previous one is
+// written.
 const maxFrozenLayers = 1
 
 // releaseEvery is how many checkpoint transactions pass between releases of
 // the file's mapped pages (releaseFilePages).
 const releaseEvery = 8
+
+// idleReleaseEvery is how often an idle flusher releases the file's pages
+// when no checkpoint has written the file since the last release.
+const idleReleaseEvery = 30 * time.Second
 
 // defaultCheckpointChunk is how many entries one checkpoint transaction
 // writes into the keyspaces: small enough that a commit waiting behind it is
@@ -120,8 +126,10 @@ type DB struct {
 	// Counters, for tests and Stats.
 	flushes, checkpoints, checkpointSteps, commits, riders       atomic.Int64
 	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
-	closeOnce                                                    sync.Once
-	closeErr                                                     error
+	// fullWaits counts commits that waited for room (tests).
+	fullWaits atomic.Int64
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // pendingCommit is a commit in the queue, waiting for its log record to
@@ -398,12 +406,13 @@ func (db *DB) commit(tx *Tx) error {
 			db.changed.Wait()
 		}
 		db.fullWaitNanos.Add(int64(time.Since(t0)))
+		db.fullWaits.Add(1)
 	}
 	if db.epoch != tx.epoch || db.failed != nil {
 		err := db.failed
 		db.mu.Unlock()
+		defer db.releaseWriter()
 		tx.rolledBack()
-		db.releaseWriter()
 		if err == nil {
 			err = errors.New("an earlier commit it depended on failed")
 		}
@@ -428,6 +437,22 @@ func (db *DB) commit(tx *Tx) error {
 	db.mu.Unlock()
 	db.signal()
 	db.commits.Add(1)
+	// A panic from here on (a bug, in the publish or in a function run on
+	// it) must not leave the flusher waiting for ready, nor every later
+	// writer for the slot. The memtable, or a cache built on it, may hold
+	// part of this commit, so the database fails as after a failed write,
+	// and the panic goes on to the caller.
+	readyClosed, ended := false, false
+	defer func() {
+		if ended {
+			return
+		}
+		db.fail(errCommitBrokenOff)
+		if !readyClosed {
+			close(pc.ready)
+		}
+		db.releaseWriter()
+	}()
 	active = tx.ws.publish(active, version)
 	db.mu.Lock()
 	published := db.epoch == tx.epoch // else a failed flush threw it away meanwhile
@@ -447,6 +472,7 @@ func (db *DB) commit(tx *Tx) error {
 		db.lastCommit = time.Now()
 	}
 	db.mu.Unlock()
+	readyClosed = true
 	close(pc.ready)
 	if published {
 		for _, fn := range tx.onPublish {
@@ -455,6 +481,7 @@ func (db *DB) commit(tx *Tx) error {
 	} else {
 		tx.rolledBack()
 	}
+	ended = true
 	db.releaseWriter()
 	t0 := time.Now()
 	err := <-pc.done
@@ -464,6 +491,9 @@ func (db *DB) commit(tx *Tx) error {
 	}
 	return nil
 }
+
+// errCommitBrokenOff fails the database when a commit panics part-way.
+var errCommitBrokenOff = errors.New("a commit broke off part-way with an internal error")
 
 // memtableFull reports whether the active layer is due to be frozen while as
 // many frozen layers as allowed are still waiting for their checkpoint.
@@ -480,6 +510,15 @@ func (db *DB) flusher() {
 	tick := time.NewTicker(db.idleAfter / 4)
 	defer tick.Stop()
 	var run *checkpointRun
+	// What the last release of the file's pages had seen: an idle flusher
+	// releases them again only after a checkpoint wrote the file, or now
+	// and then for what readers mapped, not on every tick (readers would
+	// fault their working set back in four times a second).
+	releasedSteps, releasedAt := db.checkpointSteps.Load(), time.Now()
+	release := func() {
+		db.releaseFilePages()
+		releasedSteps, releasedAt = db.checkpointSteps.Load(), time.Now()
+	}
 	for {
 		db.mu.Lock()
 		batch := db.queue
@@ -498,21 +537,27 @@ func (db *DB) flusher() {
 			continue
 		}
 		if db.crashed.Load() {
-			db.failQueued(errors.New("crashed"))
+			// As if the process had died: nothing more is written, and
+			// whoever waits (for the queue, or for room) is answered.
+			db.fail(errors.New("crashed"))
 			return
-		}
-		if len(batch) > 0 {
-			db.flush(batch)
-			continue
 		}
 		if run == nil {
 			if l := db.nextCheckpoint(); l != nil {
 				run = newCheckpointRun(l)
 			}
 		}
+		if len(batch) > 0 && run == nil {
+			db.flush(batch)
+			continue
+		}
 		if run != nil {
+			// Queued commits ride the checkpoint's next transaction: with
+			// commits arriving faster than a flush, the queue is never empty,
+			// and a checkpoint that waited for it to be would only run once
+			// the memtables were full and every writer stalled.
 			t0 := time.Now()
-			finished, err := db.checkpointStep(run)
+			finished, err := db.checkpointStep(run, batch)
 			db.checkpointNanos.Add(int64(time.Since(t0)))
 			if err != nil {
 				db.fail(err)
@@ -520,7 +565,7 @@ func (db *DB) flusher() {
 				continue
 			}
 			if finished || db.checkpointSteps.Load()%releaseEvery == 0 {
-				db.releaseFilePages()
+				release()
 			}
 			if finished {
 				db.finishCheckpoint(run.l)
@@ -537,9 +582,9 @@ func (db *DB) flusher() {
 		select {
 		case <-db.wake:
 		case <-tick.C:
-			if !db.freeze(false) {
+			if !db.freeze(false) && (db.checkpointSteps.Load() != releasedSteps || time.Since(releasedAt) >= idleReleaseEvery) {
 				// Idle: what readers mapped of the file goes back too.
-				db.releaseFilePages()
+				release()
 			}
 		}
 	}
@@ -566,13 +611,20 @@ func (db *DB) flushed(batch []*pendingCommit, err error) {
 		<-pc.ready
 	}
 	db.flushes.Add(1)
-	if err != nil {
-		db.fail(err)
-	} else {
-		db.mu.Lock()
+	db.mu.Lock()
+	if err == nil && db.failed != nil {
+		// A commit broke off while the batch was written (it may be one
+		// of the batch, with nothing published): the batch is not
+		// answered as durable, though the log may hold it.
+		err = db.failed
+	}
+	if err == nil {
 		db.durable.Store(batch[len(batch)-1].view.without())
 		db.changed.Broadcast()
-		db.mu.Unlock()
+	}
+	db.mu.Unlock()
+	if err != nil {
+		db.fail(err)
 	}
 	for _, pc := range batch {
 		pc.done <- err

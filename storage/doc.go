@@ -19,14 +19,16 @@
 // touch a different page each: a batch of a thousand change events rewrote
 // megabytes. So a commit writes only a log record of its changes (bucket
 // "wal", appended in version order) and keeps the changes themselves in
-// memory, in layers of persistent B+trees (memtree.go) on top of the file's
-// keyspaces. A read looks in the newest layer first, then older ones, then
-// the file; the first that has a key decides its value, a tombstone hiding
-// it. When the active layer has collected MemtableSize bytes (or the
-// database has been idle for a while) it is frozen, and the flusher writes it
-// into the keyspaces in chunks, sorted, so each page is rewritten once for
-// all the layer's changes to it; its last chunk deletes the log records it
-// made redundant. After a crash, Open replays the records the keyspaces do
+// memory, in layers of versioned skiplists (skiplist.go; a transaction
+// collects its own changes in a private tree, memtree.go, and its commit
+// links them into the active layer) on top of the file's keyspaces. A read
+// looks in the newest layer first, then older ones, then the file; the
+// first that has a key decides its value, a tombstone hiding it. Once the
+// active layer has collected MemtableSize bytes, the next commit freezes it
+// and starts a new one (an idle database freezes it too), and the flusher
+// writes frozen layers into the keyspaces in chunks, sorted, so each page is
+// rewritten once for all the layer's changes to it; a checkpoint's last
+// chunk deletes the log records it made redundant. After a crash, Open replays the records the keyspaces do
 // not hold yet. See checkpoint.go for why a crash part-way through a
 // checkpoint is harmless.
 //
@@ -52,7 +54,9 @@
 // commit or roll back, or for ctx to end. A bbolt commit that grows the file
 // past its memory map (Options.MmapSize) must remap it and waits for every
 // open read transaction, so long-lived readers can delay checkpoints and
-// flushes. A Tx must not be used from several goroutines at once.
+// flushes; meanwhile new transactions wait too, as a write Tx holds a read
+// snapshot of the file like any reader. A Tx must not be used from several
+// goroutines at once.
 //
 // Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
 // of two encodings agrees with types.Compare of the values (reversed for

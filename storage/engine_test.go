@@ -640,8 +640,19 @@ func TestLargeValueSurvivesReplay(t *testing.T) {
 // transaction runs are written in it (and durable when it commits) rather
 // than waiting for it; none is lost across a crash.
 func TestCommitsRideCheckpoints(t *testing.T) {
+	testCommitsRideCheckpoints(t, Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}, false)
+}
+
+// TestCheckpointsUnderSteadyCommits: with fsync on and writers committing
+// back to back, the commit queue is never empty when the flusher looks, and
+// a checkpoint must still make progress with commits riding it, not wait
+// until the full memtables stall every writer (then nothing rides it).
+func TestCheckpointsUnderSteadyCommits(t *testing.T) {
+	testCommitsRideCheckpoints(t, Options{MemtableSize: 64 << 10}, true)
+}
+
+func testCommitsRideCheckpoints(t *testing.T, opts Options, steady bool) {
 	path := checkedPath(t, "r.db")
-	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -674,9 +685,13 @@ func TestCommitsRideCheckpoints(t *testing.T) {
 	}
 	wg.Wait()
 	riders := db.riders.Load()
-	t.Logf("%d checkpoints; %d flushes, %d of them in checkpoint transactions", db.checkpoints.Load(), db.flushes.Load(), riders)
+	t.Logf("%d checkpoints; %d flushes, %d of them in checkpoint transactions; %d commits waited for room", db.checkpoints.Load(), db.flushes.Load(), riders, db.fullWaits.Load())
 	if riders == 0 {
 		t.Error("no commit rode a checkpoint transaction")
+	}
+	if waits, cps := db.fullWaits.Load(), db.checkpoints.Load(); steady && 4*waits > cps {
+		// Checkpoints that ran only once every writer stalled.
+		t.Errorf("commits waited for room %d times in %d checkpoints", waits, cps)
 	}
 	db.crash()
 	db, err = Open(path, opts)

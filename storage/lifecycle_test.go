@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -262,4 +263,91 @@ func TestCursorWritesDuringIteration(t *testing.T) {
 			model = local
 		}
 	}
+}
+
+// TestPanicInCommitFailsTheDatabase: a panic part-way through a commit (a
+// bug; here in an OnPublish function) reaches the caller, and then the
+// database refuses changes as after a failed write instead of leaving the
+// writer slot taken and the flusher waiting: the next writer gets an error,
+// readers still see every commit acknowledged before, and Close returns.
+func TestPanicInCommitFailsTheDatabase(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "p.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(k string, hook func(tx *Tx)) error {
+		return db.Update(func(tx *Tx) error {
+			if hook != nil {
+				hook(tx)
+			}
+			return tx.Space("s").Put([]byte(k), []byte("v"))
+		})
+	}
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := put("a", nil); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recovered %v, want the commit's panic", r)
+			}
+		}()
+		_ = put("b", func(tx *Tx) { tx.OnPublish(func() { panic("boom") }) })
+		t.Error("the panic did not reach the caller")
+	}()
+	done := make(chan error, 1)
+	go func() { done <- put("c", nil) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("a commit after the broken one succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the next writer is still waiting for the slot")
+	}
+	err = db.View(func(tx *Tx) error {
+		if v := tx.Space("s").Get([]byte("a")); string(v) != "v" {
+			return fmt.Errorf("acknowledged key a reads %q", v)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hangs after a broken commit")
+	}
+}
+
+// TestPanicInRollbackFreesTheWriterSlot: a panicking OnRollback function
+// still gives the writer slot back.
+func TestPanicInRollbackFreesTheWriterSlot(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "r.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	func() {
+		defer func() { _ = recover() }()
+		tx, err := db.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx.OnRollback(func() { panic("boom") })
+		_ = tx.Rollback()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tx, err := db.BeginContext(ctx, true)
+	if err != nil {
+		t.Fatalf("the writer slot was not given back: %v", err)
+	}
+	_ = tx.Rollback()
 }

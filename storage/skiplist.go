@@ -36,8 +36,6 @@ type skiplist struct {
 	head   uint64
 	height atomic.Int32
 	rng    *rand.Rand
-	// entries counts nodes, for Count's fast path and statistics.
-	entries atomic.Int64
 }
 
 const (
@@ -179,7 +177,6 @@ func (ins *inserter) insert(s *skiplist, key, value []byte, tombstone bool, vers
 	for level := range height {
 		ins.preds[level] = ref
 	}
-	s.entries.Add(1)
 }
 
 // seek returns the first node at or after (key, version): for key, its
@@ -272,15 +269,26 @@ func (it *listIter) value() ([]byte, bool) { return nodeValue(it.cur()) }
 // settleForward moves from ref (a node, or 0) to the first visible version
 // at or after it.
 func (it *listIter) settleForward(ref uint64) {
-	for ref != 0 {
+	for steps := 0; ref != 0; steps++ {
 		n := it.s.node(ref)
 		if nodeVersion(n) <= it.version {
 			break
+		}
+		if steps == linearSteps {
+			// A key written many times since this snapshot: seek past its
+			// newer versions instead of stepping through every one.
+			ref, steps = it.s.seek(nodeKey(n), it.version), 0
+			continue
 		}
 		ref = next(n, 0)
 	}
 	it.ref = ref
 }
+
+// linearSteps is how many nodes of one key an iterator steps through before
+// it seeks past the rest: most keys have one version or a few in a layer,
+// but a key rewritten in every commit can have thousands.
+const linearSteps = 4
 
 func (it *listIter) seekGE(key []byte) { it.settleForward(it.s.seek(key, it.version)) }
 
@@ -289,7 +297,12 @@ func (it *listIter) first() { it.seekGE(nil) }
 func (it *listIter) next() {
 	k := it.key()
 	ref := next(it.cur(), 0)
-	for ref != 0 && bytes.Equal(nodeKey(it.s.node(ref)), k) {
+	for steps := 0; ref != 0 && bytes.Equal(nodeKey(it.s.node(ref)), k); steps++ {
+		if steps == linearSteps {
+			// Versions start at 1, so this is the node after k's oldest.
+			ref = it.s.seek(k, 0)
+			break
+		}
 		ref = next(it.s.node(ref), 0)
 	}
 	it.settleForward(ref)

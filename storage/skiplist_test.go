@@ -60,6 +60,16 @@ func checkList(s *skiplist, v uint64, want refMap, rng *rand.Rand) error {
 // TestSkiplistVersions inserts versions of random keys and checks that
 // every snapshot version reads as the model did at that version.
 func TestSkiplistVersions(t *testing.T) {
+	testSkiplistVersions(t, randKey)
+}
+
+// TestSkiplistHotKeys: the same over a handful of keys, each with hundreds
+// of versions, so iterators seek past a key's versions instead of stepping.
+func TestSkiplistHotKeys(t *testing.T) {
+	testSkiplistVersions(t, func(rng *rand.Rand) string { return fmt.Sprintf("hot%d", rng.IntN(6)) })
+}
+
+func testSkiplistVersions(t *testing.T, randKey func(*rand.Rand) string) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 3))

@@ -80,8 +80,8 @@ func (tx *Tx) Commit() error {
 		return nil
 	}
 	if tx.rec.empty() {
+		defer tx.db.releaseWriter()
 		tx.rolledBack()
-		tx.db.releaseWriter()
 		return nil
 	}
 	return tx.db.commit(tx)
@@ -96,9 +96,9 @@ func (tx *Tx) Rollback() error {
 	tx.closed = true
 	tx.releaseFile()
 	if tx.writable {
+		defer tx.db.releaseWriter()
+		defer tx.release()
 		tx.rolledBack()
-		tx.release()
-		tx.db.releaseWriter()
 	} else {
 		tx.release()
 	}

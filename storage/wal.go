@@ -21,7 +21,8 @@ import (
 //
 // Replaying the records after the file's checkpointed state rebuilds the
 // memtable exactly; a checkpoint deletes the records it made redundant in the
-// same file transaction that writes their changes into the keyspaces.
+// file transaction that writes the last of their changes into the keyspaces
+// (checkpoint.go).
 const (
 	opPut byte = iota + 1
 	opDelete
