@@ -54,10 +54,13 @@ func run(args []string) int {
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
-	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none)")
+	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none; when not given, $GOMEMLIMIT wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", "48MiB", "changes kept in memory before they are checkpointed into the data file (at most twice this is held)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if os.Getenv("GOMEMLIMIT") != "" && !flagGiven(fs, "memory-limit") {
+		cfg.memLimit = "0" // the runtime has taken $GOMEMLIMIT already
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := serve(cfg, log); err != nil {
@@ -180,4 +183,10 @@ func parseBytes(flag, s string) (int64, error) {
 		return 0, fmt.Errorf("%s %q: want a size such as 384MiB, 1GiB or 0", flag, s)
 	}
 	return n * mult, nil
+}
+
+// flagGiven reports whether the command line set the flag.
+func flagGiven(fs *flag.FlagSet, name string) (given bool) {
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
