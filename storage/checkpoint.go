@@ -7,22 +7,23 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// ridersEvery is how many entries a checkpoint transaction writes between
+// looks at the commit queue.
+const ridersEvery = 256
+
 // A checkpoint writes one frozen layer into the file's keyspaces, keyspace
-// by keyspace in key order, in transactions of at most db.chunk
-// entries (defaultCheckpointChunk), and in its last transaction deletes the log records the layer
-// came from. Until then those records stay, so a crash part-way replays the
-// layer into memory again, where it hides whatever part of it had reached
-// the keyspaces: the layer's entries are the newest values of their keys as
-// of its last version, so writing them twice changes nothing.
+// by keyspace in key order, in transactions of at most db.chunk entries
+// (defaultCheckpointChunk), and in its last transaction deletes the log
+// records the layer came from. Until then those records stay, so a crash
+// part-way replays the layer into memory again, where it hides whatever part
+// of it had reached the keyspaces: the layer's entries are the newest values
+// of their keys as of its last version, so writing them twice changes
+// nothing.
 //
 // The first transaction records the layer's last version as the file's
 // highest (stateFileHigh) and the last one the version the file is complete
 // up to (stateComplete); readers use the first to tell a snapshot of the file
 // that is newer than the view they hold.
-// ridersEvery is how many entries a checkpoint transaction writes between
-// looks at the commit queue.
-const ridersEvery = 256
-
 type checkpointRun struct {
 	l     *layer
 	names []string
