@@ -179,8 +179,9 @@ func (s *Space) SetSequence(v uint64) error {
 	return nil
 }
 
-// Count returns the number of keys. It visits every key unless they are all
-// in the file, so it costs time proportional to the keyspace's size.
+// Count returns the number of keys. It visits every key, or when they are
+// all in the file every page (bbolt's statistics), so it costs time
+// proportional to the keyspace's size either way.
 func (s *Space) Count() int {
 	if s.tx.closed {
 		return 0
