@@ -51,7 +51,7 @@ type keyState struct {
 // transaction's pending ones each: past it, a merge first drops the
 // committed entries, and a transaction's further keys go uncached. Either
 // only costs those keys a lookup in storage next time.
-const maxCacheBytes = 32 << 20
+const maxCacheBytes = 64 << 20
 
 // entrySize is about what an entry costs in memory: its bytes, and the map
 // slot, keyState and boxed sequence values around them.

@@ -44,14 +44,16 @@ func newCheckpointRun(l *layer) *checkpointRun {
 }
 
 // checkpointStep runs the next transaction of a checkpoint and reports
-// whether it was the last. Commits do not wait for it: those already queued
-// (riders) and those that queue up meanwhile have their log records written
-// in its transaction, so they are durable when it commits, and it ends early
-// for them, after ridersEvery entries, so a commit waits for at most that
-// much work rather than a whole chunk.
+// whether it was the last. Commits do not wait for it: every ridersEvery
+// entries it looks, and if commits are waiting it ends there and writes
+// their log records in its transaction, so they are durable when it commits
+// (a commit waits for at most that much work, not for a whole chunk).
+// Commits given as riders are taken along the same way, after the step's
+// first ridersEvery entries.
 func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finished bool, err error) {
 	saved := *run
 	db.checkpointSteps.Add(1)
+	carried := len(riders) > 0
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		if !run.started {
@@ -95,14 +97,14 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				// The arena's bytes outlive the transaction, so bbolt may
 				// keep referring to them until it commits.
 				for ; it.valid() && budget > 0; it.next() {
-					if applied%ridersEvery == 0 {
+					if applied%ridersEvery == 0 && (applied > 0 || !carried) && (carried || db.queueLen() > 0) {
+						// Commits are waiting: take them along and end
+						// here. A step that began with riders writes
+						// ridersEvery entries first, so the checkpoint
+						// progresses however busy the writers are.
 						riders = append(riders, db.takeQueue()...)
-						// At least ridersEvery entries per step, so a
-						// checkpoint progresses however busy the writers.
-						if len(riders) > 0 && applied > 0 {
-							budget = 0
-							break
-						}
+						budget = 0
+						break
 					}
 					applied++
 					k := it.key()

@@ -510,6 +510,9 @@ func (db *DB) flusher() {
 	tick := time.NewTicker(db.idleAfter / 4)
 	defer tick.Stop()
 	var run *checkpointRun
+	// flushedLast: the last batch was flushed on its own while a checkpoint
+	// was due, so the next one rides the checkpoint.
+	flushedLast := false
 	// What the last release of the file's pages had seen: an idle flusher
 	// releases them again only after a checkpoint wrote the file, or now
 	// and then for what readers mapped, not on every tick (readers would
@@ -547,15 +550,18 @@ func (db *DB) flusher() {
 				run = newCheckpointRun(l)
 			}
 		}
-		if len(batch) > 0 && run == nil {
+		if len(batch) > 0 && (run == nil || !flushedLast) {
+			// A flush alone is the quickest way to make commits durable.
 			db.flush(batch)
+			flushedLast = run != nil
 			continue
 		}
 		if run != nil {
-			// Queued commits ride the checkpoint's next transaction: with
-			// commits arriving faster than a flush, the queue is never empty,
-			// and a checkpoint that waited for it to be would only run once
-			// the memtables were full and every writer stalled.
+			// With commits arriving faster than a flush, the queue is never
+			// empty here, and a checkpoint that waited for it to be would
+			// only run once the memtables were full and every writer
+			// stalled: so every other batch rides a checkpoint transaction.
+			flushedLast = false
 			t0 := time.Now()
 			finished, err := db.checkpointStep(run, batch)
 			db.checkpointNanos.Add(int64(time.Since(t0)))
