@@ -3,9 +3,11 @@ package pgtests
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -23,6 +25,8 @@ func TestCopyTextEscapesMatchPostgres(t *testing.T) {
 		"6\tback\\\\slash\tends with\\\\",
 		"7\t\t",
 		"9\tunknown \\q escape\t\\v\\f\\b",
+		"10\thex \\xz, \\x4g, \\X41\t\\x",
+		"11\t\\xc3\\xa9t\\303\\251\t\\342\\202\\254",
 	}
 	for _, tg := range bothTargets(t) {
 		t.Run(tg.Name, func(t *testing.T) {
@@ -47,6 +51,9 @@ func TestCopyTextEscapesMatchPostgres(t *testing.T) {
 				"6|back\\slash|ends with\\",
 				"7||",
 				"9|unknown q escape|\v\f\b",
+				// \x without a hex digit is an x; one digit is a byte.
+				"10|hex xz, \x04g, X41|x",
+				"11|été|€",
 				// With another NULL string, \N is an escaped N.
 				"1|<null>", "2|null", "3|N", "4|a|b",
 			}
@@ -57,6 +64,77 @@ func TestCopyTextEscapesMatchPostgres(t *testing.T) {
 	}
 }
 
+// TestCopyTextEscapedBadBytesMatchPostgres: an octal or hex escape that
+// makes a NUL, or leaves its field invalid UTF-8, is refused with 22021,
+// before the field's type or the row's column count is looked at, in the
+// line the field is in.
+func TestCopyTextEscapedBadBytesMatchPostgres(t *testing.T) {
+	cases := []struct{ name, data, want string }{
+		{"octal nul", "1\ta\\0b\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"three-digit nul", "1\tok\n2\t\\000\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
+		{"hex nul", "1\tok\n2\tok\n3\ta\\x00\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 3`},
+		{"nul in an int", "1\\0\ta\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"nul in a row too long", "1\t\\0\textra\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"nul in a row too short", "\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"0xff", "1\t\\xff\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"0xff then ascii", "1\t\\xffab\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"octal 0xff", "1\t\\777\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"continuation byte", "1\tx\\x80y\n", `22021 invalid byte sequence for encoding "UTF8": 0x80, line 1`},
+		{"cut short", "1\t\\xc3\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3, line 1`},
+		{"bad continuation", "1\t\\xc3(\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3 0x28, line 1`},
+		{"three bytes cut short", "1\t\\xe2\\x82\n", `22021 invalid byte sequence for encoding "UTF8": 0xe2 0x82, line 1`},
+		{"surrogate", "1\t\\xed\\xa0\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xed 0xa0 0x80, line 1`},
+		{"overlong", "1\t\\xc0\\xaf\n", `22021 invalid byte sequence for encoding "UTF8": 0xc0 0xaf, line 1`},
+		{"five-byte form", "1\t\\xf8\\x88\\x80\\x80\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xf8, line 1`},
+		{"after a good character", "1\t\\xc3\\xa9\\xa9\n", `22021 invalid byte sequence for encoding "UTF8": 0xa9, line 1`},
+		{"raw 0xff", "1\tok\n2\ta\xffb\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 2`},
+	}
+	// The header line is skipped unread.
+	headerCases := []struct{ name, data, want string }{
+		{"in the header", "i\\0d\ta\\xff\n1\tx\n", "1|x"},
+		{"after the header", "id\ta\n1\t\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			conn := connect(t, tg.URL)
+			for i, c := range cases {
+				if got := copyOutcome(t, conn, fmt.Sprintf("eb%d", i), "", c.data); got != c.want {
+					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+				}
+			}
+			for i, c := range headerCases {
+				if got := copyOutcome(t, conn, fmt.Sprintf("ebh%d", i), "(HEADER true)", c.data); got != c.want {
+					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// copyLine finds the line number in a COPY error's context, which
+// PostgreSQL sends as the error's context and cdcdb in its detail.
+var copyLine = regexp.MustCompile(`COPY \w+, line (\d+)`)
+
+// copyOutcome copies data into a new table (id int4, a text), with COPY's
+// options if any, and returns the rows it then holds, or the error's code,
+// message and line.
+func copyOutcome(t *testing.T, conn *pgx.Conn, table, options, data string) string {
+	t.Helper()
+	mustExec(t, conn, "CREATE TABLE "+table+" (id int4, a text)")
+	if _, err := conn.PgConn().CopyFrom(testContext(t), strings.NewReader(data), "COPY "+table+" FROM STDIN "+options); err != nil {
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Fatalf("COPY %q: %v", data, err)
+		}
+		got := pe.Code + " " + pe.Message
+		if m := copyLine.FindStringSubmatch(pe.Where + "\n" + pe.Detail); m != nil {
+			got += ", line " + m[1]
+		}
+		return got
+	}
+	return strings.Join(queryStrings(t, conn, "SELECT id, a FROM "+table+" ORDER BY id"), " ")
+}
+
 // TestCopyLineEndsMatchPostgres: the first line's end (LF, CRLF or CR) is
 // the data's newline style, and a carriage return or newline that does not
 // fit it is an error, as in PostgreSQL 15.
@@ -65,28 +143,15 @@ func TestCopyLineEndsMatchPostgres(t *testing.T) {
 		{"lf", "1\ta\n2\tb\n", "1|a 2|b"},
 		{"crlf", "1\ta\r\n2\tb\r\n", "1|a 2|b"},
 		{"cr", "1\ta\r2\tb\r", "1|a 2|b"},
-		{"cr in lf data", "1\ta\n2\tb\rc\n", "22P04 literal carriage return found in data"},
-		{"lf in crlf data", "1\ta\r\n2\tb\n", "22P04 literal newline found in data"},
-		{"lf in cr data", "1\ta\r2\tb\nc\r", "22P04 literal newline found in data"},
+		{"cr in lf data", "1\ta\n2\tb\rc\n", "22P04 literal carriage return found in data, line 2"},
+		{"lf in crlf data", "1\ta\r\n2\tb\n", "22P04 literal newline found in data, line 2"},
+		{"lf in cr data", "1\ta\r2\tb\nc\r", "22P04 literal newline found in data, line 2"},
 	}
 	for _, tg := range bothTargets(t) {
 		t.Run(tg.Name, func(t *testing.T) {
-			ctx := testContext(t)
 			conn := connect(t, tg.URL)
 			for i, c := range cases {
-				table := fmt.Sprintf("le%d", i)
-				mustExec(t, conn, "CREATE TABLE "+table+" (id int4, a text)")
-				var got string
-				if _, err := conn.PgConn().CopyFrom(ctx, strings.NewReader(c.data), "COPY "+table+" FROM STDIN"); err != nil {
-					var pe *pgconn.PgError
-					if !errors.As(err, &pe) {
-						t.Fatalf("%s: %v", c.name, err)
-					}
-					got = pe.Code + " " + pe.Message
-				} else {
-					got = strings.Join(queryStrings(t, conn, "SELECT id, a FROM "+table+" ORDER BY id"), " ")
-				}
-				if got != c.want {
+				if got := copyOutcome(t, conn, fmt.Sprintf("le%d", i), "", c.data); got != c.want {
 					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 				}
 			}

@@ -24,6 +24,10 @@ type planCtx struct {
 	// writes is set when a query calls a function that changes the
 	// database (nextval, setval), so that it runs in a write transaction.
 	writes bool
+	// readsClock is set when a literal was read as the current time
+	// ('now'::timestamptz, a date column compared with 'today'): the plan
+	// holds that moment, so it serves one execution and is not cached.
+	readsClock bool
 }
 
 // paramSlots holds the type of each $n: declared by the client, inferred
@@ -357,6 +361,9 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 		v, err := types.ParseTextIn(base, x.v.(string), loc)
 		if err != nil {
 			return nil, withPosErr(err, x.pos-1)
+		}
+		if types.ReadsClock(base, x.v.(string)) {
+			b.pc.readsClock = true
 		}
 		if v, err = types.ApplyTypmod(v, t, explicit); err != nil {
 			return nil, err

@@ -316,8 +316,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 		})
 	} else {
 		first := true
-		err = readTextCopy(r, o, func(fields []*string) error {
-			lineNo++
+		lineNo, err = readTextCopy(r, o, func(fields []*string) error {
 			if first && o.header {
 				first = false
 				return nil
@@ -353,8 +352,10 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 }
 
 // readTextCopy splits text or CSV COPY data into rows of fields (nil for
-// NULL), across CopyData message boundaries.
-func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) error {
+// NULL), across CopyData message boundaries. It returns how many lines it
+// read: an error is in the last of them, as PostgreSQL numbers lines in
+// its COPY context.
+func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) (int, error) {
 	var pending []byte
 	var p copyRowParser
 	for {
@@ -363,12 +364,12 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) e
 			break
 		}
 		if err != nil {
-			return err
+			return p.lines, err
 		}
 		pending = append(pending, chunk...)
 		consumed, done, err := splitCopyRows(&p, pending, o, false, row)
 		if err != nil {
-			return err
+			return p.lines, err
 		}
 		pending = append(pending[:0], pending[consumed:]...)
 		if done {
@@ -376,18 +377,18 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) e
 			for {
 				if _, err := r.Next(); err != nil {
 					if err == io.EOF {
-						return nil
+						return p.lines, nil
 					}
-					return err
+					return p.lines, err
 				}
 			}
 		}
 	}
 	if len(pending) > 0 {
 		_, _, err := splitCopyRows(&p, pending, o, true, row)
-		return err
+		return p.lines, err
 	}
-	return nil
+	return p.lines, nil
 }
 
 // splitCopyRows parses complete rows from buf, returning how many bytes it
@@ -397,11 +398,12 @@ func splitCopyRows(p *copyRowParser, buf []byte, o copyOptions, final bool, row 
 	pos := 0
 	for pos < len(buf) {
 		end, fields, ok, err := p.parse(buf[pos:], o, final)
+		if !ok && err == nil {
+			return pos, false, nil
+		}
+		p.lines++ // read, or found to be in error
 		if err != nil {
 			return pos, false, err
-		}
-		if !ok {
-			return pos, false, nil
 		}
 		line := buf[pos : pos+end]
 		pos += end
@@ -418,6 +420,8 @@ func splitCopyRows(p *copyRowParser, buf []byte, o copyOptions, final bool, row 
 // copyRowParser parses rows of text COPY data, reusing its buffers from row
 // to row: one string per field is all a row costs.
 type copyRowParser struct {
+	// lines counts the lines read, an erroneous one included.
+	lines  int
 	strs   []string
 	null   []bool
 	fields []*string
@@ -508,6 +512,11 @@ func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*stri
 	if !ok || err != nil {
 		return 0, nil, ok, err
 	}
+	if o.header && p.lines == 0 {
+		// PostgreSQL skips the header line unread, escapes and all (cdcdb
+		// takes HEADER MATCH as HEADER, reading no names).
+		return end, nil, true, nil
+	}
 	p.strs, p.null = p.strs[:0], p.null[:0]
 	for {
 		field := line
@@ -530,7 +539,11 @@ func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*stri
 		case bytes.IndexByte(field, '\\') < 0:
 			p.strs, p.null = append(p.strs, string(field)), append(p.null, false)
 		default:
-			p.strs, p.null = append(p.strs, p.unescape(field)), append(p.null, false)
+			v, err := p.unescape(field)
+			if err != nil {
+				return 0, nil, false, err
+			}
+			p.strs, p.null = append(p.strs, v), append(p.null, false)
 		}
 		if next < 0 {
 			break
@@ -565,9 +578,13 @@ func escapedFieldEnd(line []byte, delim byte) int {
 // copyEscapes are text COPY's one-letter escapes.
 var copyEscapes = map[byte]byte{'n': '\n', 'r': '\r', 't': '\t', 'b': '\b', 'f': '\f', 'v': '\v'}
 
-// unescape decodes a text-format field's backslash escapes.
-func (p *copyRowParser) unescape(field []byte) string {
+// unescape decodes a text-format field's backslash escapes as PostgreSQL's
+// CopyReadAttributesText does: a byte an octal or hex escape makes may
+// leave the field invalid UTF-8 (or hold a NUL), and the field is then
+// verified, before any type reads it.
+func (p *copyRowParser) unescape(field []byte) (string, error) {
 	cur := p.cur[:0]
+	made := false // an escape made a NUL or a byte above 0x7f
 	for i := 0; i < len(field); i++ {
 		c := field[i]
 		if c != '\\' || i+1 == len(field) {
@@ -579,30 +596,37 @@ func (p *copyRowParser) unescape(field []byte) string {
 			cur = append(cur, e)
 			continue
 		}
-		switch d := field[i]; d {
-		case 'x':
-			v, k := 0, 0
-			for k < 2 && i+1 < len(field) && isHex(field[i+1]) {
+		switch d := field[i]; {
+		case d == 'x' && i+1 < len(field) && isHex(field[i+1]):
+			v := 0
+			for k := 0; k < 2 && i+1 < len(field) && isHex(field[i+1]); k++ {
 				i++
 				v = v*16 + hexVal(field[i])
-				k++
 			}
 			cur = append(cur, byte(v))
-		default:
-			if d >= '0' && d <= '7' {
-				v := int(d - '0')
-				for k := 0; k < 2 && i+1 < len(field) && field[i+1] >= '0' && field[i+1] <= '7'; k++ {
-					i++
-					v = v*8 + int(field[i]-'0')
-				}
-				cur = append(cur, byte(v))
-			} else {
-				cur = append(cur, d)
+			made = made || v == 0 || v >= 0x80
+		case d >= '0' && d <= '7':
+			v := int(d - '0')
+			for k := 0; k < 2 && i+1 < len(field) && field[i+1] >= '0' && field[i+1] <= '7'; k++ {
+				i++
+				v = v*8 + int(field[i]-'0')
 			}
+			b := byte(v) // \777 is 0xff, as in PostgreSQL
+			cur = append(cur, b)
+			made = made || b == 0 || b >= 0x80
+		default:
+			// Any other byte stands for itself, x without a hex digit too.
+			cur = append(cur, d)
 		}
 	}
 	p.cur = cur
-	return string(cur)
+	v := string(cur)
+	if made {
+		if err := types.VerifyUTF8(v); err != nil {
+			return "", err
+		}
+	}
+	return v, nil
 }
 
 func isHex(c byte) bool {

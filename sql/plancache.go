@@ -16,7 +16,12 @@ import (
 // from the session (search_path, the time zone literals are read in, the
 // dialect) is that session's own. What else a plan depends on is the
 // catalog it was planned against, and the cache checks that on every hit;
-// see planEnv.
+// see planEnv. The one thing no hit can check is the clock: a plan that
+// read a literal as the current time ('now'::timestamptz, 'today'::date,
+// FOR SYSTEM_TIME AS OF 'now') holds the moment it was planned, where
+// PostgreSQL, planning each simple Query and unnamed Parse afresh, reads
+// the clock again; such a plan (compiled.readsClock) is never cached, by
+// text or as a generic plan.
 type planCache struct {
 	entries map[planKey]*planEntry
 	// The entries form a ring in use order: newest is the one used last,
@@ -105,8 +110,12 @@ func (pc *planCache) get(key planKey, env planEnv) (*planEntry, bool) {
 	return e, true
 }
 
-// put caches a plan, evicting the least recently used one if full.
-func (pc *planCache) put(key planKey, env planEnv, src parsedStmt, declared []types.T, c *compiled) {
+// put caches a plan, evicting the least recently used one if full. A plan
+// that read the clock is refused; it reports whether c was kept.
+func (pc *planCache) put(key planKey, env planEnv, src parsedStmt, declared []types.T, c *compiled) bool {
+	if c != nil && c.readsClock {
+		return false
+	}
 	if pc.entries == nil {
 		pc.entries = make(map[planKey]*planEntry)
 	}
@@ -119,6 +128,7 @@ func (pc *planCache) put(key planKey, env planEnv, src parsedStmt, declared []ty
 	e := &planEntry{key: key, env: env, src: src, declared: declared, c: c}
 	pc.entries[key] = e
 	pc.link(e)
+	return true
 }
 
 // clear drops every plan.

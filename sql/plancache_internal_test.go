@@ -86,6 +86,72 @@ func TestPlanCacheReusesPlans(t *testing.T) {
 	}
 }
 
+// TestPlanCacheKeepsNoPlanThatReadTheClock checks the plans themselves
+// (plancache_test.go has the behaviour): a literal read as the current
+// time keeps its plan out of the cache, by text and as a generic plan; any
+// other literal of a date/time type does not.
+func TestPlanCacheKeepsNoPlanThatReadTheClock(t *testing.T) {
+	s := newInternalSession(t)
+	runText(t, s, "CREATE TABLE t (a int, d date, ts timestamp, tz timestamptz)")
+	for _, c := range []struct {
+		query string
+		clock bool
+	}{
+		{"SELECT 'now'::timestamptz", true},
+		{"SELECT CAST('today' AS date)", true},
+		{"SELECT 'now'::time", true},
+		{"SELECT date 'yesterday'", true},
+		{"SELECT '{epoch,tomorrow}'::timestamp[]", true},
+		{"SELECT a FROM t WHERE d = 'tomorrow'", true},
+		{"SELECT a FROM t WHERE ts < 'now' AND a > 0", true},
+		{"SELECT a FROM t WHERE tz BETWEEN 'yesterday' AND 'tomorrow'", true},
+		{"SELECT a FROM t FOR SYSTEM_TIME AS OF 'now'", true},
+		{"SELECT 'now'", false},
+		{"SELECT 'now'::text", false},
+		{"SELECT 'epoch'::timestamptz, 'infinity'::date, '-infinity'::timestamp", false},
+		{"SELECT '{epoch,2024-01-01}'::timestamp[]", false},
+		{"SELECT 'allballs'::time", false},
+		{"SELECT a FROM t WHERE d > '2024-01-01' AND tz < '2024-01-01 12:00+02'", false},
+		{"SELECT a FROM t FOR SYSTEM_TIME AS OF '2024-01-01'", false},
+		{"SELECT now(), current_date", false},
+	} {
+		first := plannedOnce(t, s, c.query)
+		if first.readsClock != c.clock {
+			t.Errorf("%s: readsClock %v, want %v", c.query, first.readsClock, c.clock)
+		}
+		if cached := plannedOnce(t, s, c.query) == first; cached == c.clock {
+			t.Errorf("%s: cached %v, want %v", c.query, cached, !c.clock)
+		}
+	}
+	// Numbered texts: seen once, twice (the generic plan is made, or not),
+	// then served by it or planned as themselves.
+	for _, c := range []struct {
+		format string
+		clock  bool
+	}{
+		{"SELECT a FROM t WHERE d > 'today'::date - %d", true},
+		{"SELECT 'now'::timestamptz, %d", true},
+		{"SELECT a FROM t WHERE d > '2024-06-01'::date - %d", false},
+	} {
+		var third *preparedStatement
+		for _, n := range []int{1, 2, 3} {
+			sts, err := s.Parse(context.Background(), fmt.Sprintf(c.format, n), nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.format, err)
+			}
+			third = sts[0].(*preparedStatement)
+		}
+		if generic := third.constants != nil; generic == c.clock {
+			t.Errorf("%s: served by a generic plan: %v, want %v", c.format, generic, !c.clock)
+		}
+	}
+	for _, e := range s.plans.entries {
+		if e.c != nil && e.c.readsClock {
+			t.Errorf("%q: a plan that read the clock is cached", e.key.text)
+		}
+	}
+}
+
 func TestPlanCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	var pc planCache
 	key := func(i int) planKey { return planKey{text: fmt.Sprint(i)} }

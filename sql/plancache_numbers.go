@@ -28,7 +28,9 @@ import (
 // parameter of its number's type, and describes the same result columns
 // with the same notices as the text's own plan, made just before. When it
 // does not, the rewritten text is remembered as having none, and its texts
-// are planned (and cached by text) as any other.
+// are planned (and cached by text) as any other. A generic plan that read
+// the clock is refused by the cache as any such plan is (see planCache):
+// its rewritten text is then remembered as having none too.
 
 // numberKey is the cache key of a rewritten text's generic plan: the text,
 // and its constants' types (a number's type is part of what the plan
@@ -155,12 +157,13 @@ func (s *Session) noteNumberedText(key planKey, consts []parse.NumberConstant, p
 		return e.noGeneric
 	}
 	src, declared, c := s.planGeneric(key, consts, ps)
-	if c == nil {
+	if c == nil || !s.plans.put(key, env, src, declared, c) {
+		// None to make, or one the cache refuses (it read the clock, and
+		// so does every text it would serve).
 		s.plans.put(key, env, parsedStmt{}, nil, nil)
 		s.plans.entries[key].noGeneric = true
 		return true
 	}
-	s.plans.put(key, env, src, declared, c)
 	return false
 }
 

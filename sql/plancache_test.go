@@ -2,8 +2,10 @@ package sql_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"cdcdb/sql/sqltest"
 	"cdcdb/wire"
@@ -131,6 +133,70 @@ func TestPlanCacheFollowsTimeZone(t *testing.T) {
 	expectResult(t, c, q, "e\n1704067200.000000\n")
 	c.MustExec("SET TimeZone = 'Asia/Tokyo'")
 	expectResult(t, c, q, "e\n1704034800.000000\n")
+}
+
+// TestPlanCacheFollowsTheClock: 'now', 'today' and the like are read when a
+// query is planned, and PostgreSQL plans every simple Query afresh, so the
+// same text sent again reads the clock again, whichever way the literal
+// meets its type (a cast, a comparison, an AS OF bound) and also when the
+// text is one the generic plan of its numbers would serve.
+func TestPlanCacheFollowsTheClock(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	// Instants have microseconds: a few milliseconds apart, two readings
+	// of the clock differ.
+	tick := func() { time.Sleep(5 * time.Millisecond) }
+	instant := func(q string) time.Time {
+		t.Helper()
+		s := c.MustExec(q).Rows[0][0]
+		at, err := time.Parse("2006-01-02 15:04:05.999999-07", s)
+		if err != nil {
+			at, err = time.Parse("2006-01-02 15:04:05.999999", s)
+		}
+		if err != nil {
+			t.Fatalf("%s: %q is no instant", q, s)
+		}
+		return at
+	}
+	for _, q := range []string{
+		"SELECT 'now'::timestamptz AS t",
+		"SELECT CAST('now' AS timestamp) AS t",
+		"SELECT timestamptz 'now' AS t",
+	} {
+		first := instant(q)
+		tick()
+		if second := instant(q); !second.After(first) {
+			t.Errorf("%s: %v, then %v a moment later", q, first, second)
+		}
+	}
+	// Seen once, twice (where the generic plan would be made), then again.
+	var last time.Time
+	for n := 1; n <= 4; n++ {
+		q := fmt.Sprintf("SELECT 'now'::timestamptz AS t, %d AS n", n)
+		at := instant(q)
+		if !at.After(last) {
+			t.Errorf("%s: %v, after %v", q, at, last)
+		}
+		last = at
+		tick()
+	}
+
+	// A row stamped after the first run is before 'now' in the second.
+	c.MustExec("CREATE TABLE ev (at timestamptz)")
+	const before = "SELECT count(*) AS n FROM ev WHERE at < 'now'"
+	expectResult(t, c, before, "n\n0\n")
+	c.MustExec("INSERT INTO ev VALUES (clock_timestamp())")
+	tick()
+	expectResult(t, c, before, "n\n1\n")
+
+	// AS OF 'now' sees what was committed since the first run.
+	c.MustExec("CREATE TABLE acct (id int PRIMARY KEY, balance int)")
+	c.MustExec("INSERT INTO acct VALUES (1, 100)")
+	tick()
+	const asOf = "SELECT balance FROM acct FOR SYSTEM_TIME AS OF 'now'"
+	expectResult(t, c, asOf, "balance\n100\n")
+	c.MustExec("UPDATE acct SET balance = 150")
+	tick()
+	expectResult(t, c, asOf, "balance\n150\n")
 }
 
 func TestPlanCacheFollowsDialect(t *testing.T) {

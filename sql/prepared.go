@@ -87,6 +87,9 @@ type compiled struct {
 	explainPlan plan
 	// notices raised while planning, sent on execution.
 	notices []string
+	// readsClock: planning read a literal as the current time (see
+	// planCtx.readsClock), so the plan cache does not keep this plan.
+	readsClock bool
 	// wireParams and wireFields are ParamTypes' and Fields' answers.
 	wireParams     []uint32
 	wireFields     []wire.FieldDescription
@@ -624,6 +627,7 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	c.stmt, c.text, c.catVersion, c.catGen = stmt, text, cat.Version, cat.Generation()
 	c.params = pc.params.types
 	c.notices = append(c.notices, pc.notices...)
+	c.readsClock = pc.readsClock
 	for i, t := range c.params {
 		if t.OID == types.Unknown {
 			c.params[i] = textT()

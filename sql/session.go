@@ -260,7 +260,8 @@ func (s *Session) cachedPlan(key planKey, env planEnv) (*preparedStatement, bool
 // Only queries are kept: they are most of what clients repeat, and their
 // plans are row sources that carry no state between executions (each
 // execution opens its own iterators), so one plan serves any number of
-// prepared statements and portals.
+// prepared statements and portals. A plan that read the clock is not kept
+// either (the cache refuses it; see planCache).
 func (s *Session) cachePlan(key planKey, ps *preparedStatement) {
 	if _, isQuery := ps.src.stmt.(*ast.Select); !isQuery || ps.c == nil || ps.c.query == nil {
 		return

@@ -19,60 +19,9 @@ func malformedArray(s, detail string) *pgerror.Error {
 // braces for more dimensions. Dimension decorations ('[0:1]={...}') are not
 // read: ArrayValue has no lower bounds.
 func parseArray(elem T, s string, loc *time.Location) (Value, error) {
-	p := arrayParser{src: s, s: s, leaf: -1}
-	p.skipSpace()
-	var declared []int
-	for strings.HasPrefix(p.s, "[") {
-		end := strings.IndexByte(p.s, ']')
-		if end < 0 {
-			return nil, malformedArray(s, "Missing \"]\" after array dimensions.")
-		}
-		lo, hi, ok := strings.Cut(p.s[1:end], ":")
-		if !ok {
-			lo, hi = "1", lo
-		}
-		l, okl, _ := scanInt(trimSpace(lo), 32)
-		h, okh, _ := scanInt(trimSpace(hi), 32)
-		if !okl || !okh {
-			return nil, malformedArray(s, "Array dimension must be an integer.")
-		}
-		if l != 1 {
-			return nil, pgerror.New(pgerror.FeatureNotSupported, "arrays with lower bounds other than 1 are not supported: \"%s\"", s)
-		}
-		if h < l-1 {
-			return nil, malformedArray(s, "Upper bound cannot be less than lower bound.")
-		}
-		declared = append(declared, int(h-l+1))
-		p.s = p.s[end+1:]
-		p.skipSpace()
-	}
-	if declared != nil {
-		if !strings.HasPrefix(p.s, "=") {
-			return nil, malformedArray(s, "Missing \"=\" after array dimensions.")
-		}
-		p.s = p.s[1:]
-		p.skipSpace()
-	}
-	if !strings.HasPrefix(p.s, "{") {
-		return nil, malformedArray(s, "Array value must start with \"{\" or dimension information.")
-	}
-	var texts []*string
-	var dims []int
-	if err := p.parseLevel(0, &dims, &texts); err != nil {
+	texts, dims, err := splitArray(s)
+	if err != nil {
 		return nil, err
-	}
-	p.skipSpace()
-	if p.s != "" {
-		return nil, malformedArray(s, "Junk after closing right brace.")
-	}
-	if declared != nil {
-		same := len(declared) == len(dims)
-		for i := 0; same && i < len(dims); i++ {
-			same = declared[i] == dims[i]
-		}
-		if !same {
-			return nil, malformedArray(s, "Specified array dimensions do not match array contents.")
-		}
 	}
 	a := ArrayValue{Elem: elem.OID, Elems: make([]Value, len(texts))}
 	if len(dims) > 1 {
@@ -89,6 +38,65 @@ func parseArray(elem T, s string, loc *time.Location) (Value, error) {
 		a.Elems[i] = v
 	}
 	return a, nil
+}
+
+// splitArray reads an array's text into its elements' texts (nil for NULL)
+// and its dimensions, checking its shape but not its elements.
+func splitArray(s string) (texts []*string, dims []int, err error) {
+	p := arrayParser{src: s, s: s, leaf: -1}
+	p.skipSpace()
+	var declared []int
+	for strings.HasPrefix(p.s, "[") {
+		end := strings.IndexByte(p.s, ']')
+		if end < 0 {
+			return nil, nil, malformedArray(s, "Missing \"]\" after array dimensions.")
+		}
+		lo, hi, ok := strings.Cut(p.s[1:end], ":")
+		if !ok {
+			lo, hi = "1", lo
+		}
+		l, okl, _ := scanInt(trimSpace(lo), 32)
+		h, okh, _ := scanInt(trimSpace(hi), 32)
+		if !okl || !okh {
+			return nil, nil, malformedArray(s, "Array dimension must be an integer.")
+		}
+		if l != 1 {
+			return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "arrays with lower bounds other than 1 are not supported: \"%s\"", s)
+		}
+		if h < l-1 {
+			return nil, nil, malformedArray(s, "Upper bound cannot be less than lower bound.")
+		}
+		declared = append(declared, int(h-l+1))
+		p.s = p.s[end+1:]
+		p.skipSpace()
+	}
+	if declared != nil {
+		if !strings.HasPrefix(p.s, "=") {
+			return nil, nil, malformedArray(s, "Missing \"=\" after array dimensions.")
+		}
+		p.s = p.s[1:]
+		p.skipSpace()
+	}
+	if !strings.HasPrefix(p.s, "{") {
+		return nil, nil, malformedArray(s, "Array value must start with \"{\" or dimension information.")
+	}
+	if err := p.parseLevel(0, &dims, &texts); err != nil {
+		return nil, nil, err
+	}
+	p.skipSpace()
+	if p.s != "" {
+		return nil, nil, malformedArray(s, "Junk after closing right brace.")
+	}
+	if declared != nil {
+		same := len(declared) == len(dims)
+		for i := 0; same && i < len(dims); i++ {
+			same = declared[i] == dims[i]
+		}
+		if !same {
+			return nil, nil, malformedArray(s, "Specified array dimensions do not match array contents.")
+		}
+	}
+	return texts, dims, nil
 }
 
 // maxArrayDims is PostgreSQL's MAXDIM.

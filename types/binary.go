@@ -65,7 +65,7 @@ func ParseBinary(t T, b []byte) (Value, error) {
 	case Numeric:
 		return parseNumericBinary(b)
 	case Text, Varchar, Bpchar, Name, Unknown, Xml:
-		if err := checkUTF8(string(b)); err != nil {
+		if err := VerifyUTF8(string(b)); err != nil {
 			return nil, err
 		}
 		if oid == Name {

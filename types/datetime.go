@@ -718,6 +718,40 @@ func dtTypeName(oid OID) string {
 
 func nowIn(loc *time.Location) time.Time { return time.Now().In(loc) }
 
+// ReadsClock reports whether reading s as a value of type t reads the
+// current time: 'now', 'today', 'tomorrow' and 'yesterday' as a date, time,
+// timestamp or timestamptz, alone or as an array's element. The value read
+// holds only for the moment it was read, so whoever keeps it (a plan that
+// folded the literal) must know.
+func ReadsClock(t T, s string) bool {
+	if elem := ElemOf(t.OID); elem != 0 {
+		texts, _, err := splitArray(s)
+		if err != nil {
+			return false
+		}
+		for _, e := range texts {
+			if e != nil && ReadsClock(T{OID: elem, Typmod: -1}, *e) {
+				return true
+			}
+		}
+		return false
+	}
+	switch t.OID {
+	case Date, Time, Timestamp, Timestamptz:
+	default:
+		return false
+	}
+	f, err := decodeDateTime(s)
+	if err != nil {
+		return false
+	}
+	switch f.special {
+	case "now", "today", "tomorrow", "yesterday":
+		return true
+	}
+	return false
+}
+
 // midnightOf returns the date of t (in t's location) as midnight UTC.
 func midnightOf(t time.Time) time.Time {
 	y, m, d := t.Date()

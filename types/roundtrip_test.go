@@ -185,3 +185,38 @@ func TestBinaryErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsClock: exactly the inputs that read the current time are
+// reported, since a plan holding one of them may not be kept.
+func TestReadsClock(t *testing.T) {
+	for _, c := range []struct {
+		t     OID
+		input string
+		want  bool
+	}{
+		{Timestamptz, "now", true},
+		{Timestamptz, " NOW ", true},
+		{Timestamp, "today", true},
+		{Timestamp, "tomorrow", true},
+		{Date, "yesterday", true},
+		{Date, "now", true},
+		{Time, "now", true},
+		{TimestamptzArray, "{epoch,now}", true},
+		{DateArray, `{{NULL,"today"}}`, true},
+		{Timestamptz, "epoch", false},
+		{Timestamptz, "infinity", false},
+		{Date, "-infinity", false},
+		{Time, "allballs", false},
+		{Timestamptz, "2024-01-01 12:00:00+02", false},
+		{Date, "2024-01-01", false},
+		{TimestamptzArray, "{epoch,2024-01-01}", false},
+		{TimestamptzArray, "{now", false}, // malformed: never read
+		{Text, "now", false},
+		{TextArray, "{today}", false},
+		{Interval, "1 day", false},
+	} {
+		if got := ReadsClock(Of(c.t), c.input); got != c.want {
+			t.Errorf("ReadsClock(%s, %q) = %v, want %v", FormatType(Of(c.t)), c.input, got, c.want)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	if loc == nil {
 		loc = time.UTC
 	}
-	if err := checkUTF8(s); err != nil {
+	if err := VerifyUTF8(s); err != nil {
 		return nil, err
 	}
 	switch t.OID {
@@ -194,9 +194,11 @@ func AppendText(dst []byte, t T, v Value, loc *time.Location) []byte {
 	return fmt.Append(dst, v)
 }
 
-// checkUTF8 refuses text that is not UTF-8, as PostgreSQL does with any
-// client input in a UTF8 database (and with NUL bytes, which text cannot hold).
-func checkUTF8(s string) error {
+// VerifyUTF8 refuses text that is not UTF-8, as PostgreSQL's
+// pg_verifymbstr does with any client input in a UTF8 database (and with
+// NUL bytes, which text cannot hold): 22021, naming the bytes of the first
+// bad character, as many as its first byte announces.
+func VerifyUTF8(s string) error {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -208,12 +210,15 @@ func checkUTF8(s string) error {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n <= 1 {
-			want := 2
+			// pg_utf_mblen: a byte that starts no sequence counts alone.
+			want := 1
 			switch {
-			case c >= 0xf0:
-				want = 4
-			case c >= 0xe0:
+			case c&0xe0 == 0xc0:
+				want = 2
+			case c&0xf0 == 0xe0:
 				want = 3
+			case c&0xf8 == 0xf0:
+				want = 4
 			}
 			var b strings.Builder
 			for k := 0; k < want && i+k < len(s); k++ {
