@@ -70,7 +70,7 @@ const maxFrozenLayers = 1
 const releaseEvery = 8
 
 // idleReleaseEvery is how often an idle flusher releases the file's pages
-// when no checkpoint has written the file since the last release.
+// when nothing was committed or checkpointed since the last release.
 const idleReleaseEvery = 30 * time.Second
 
 // defaultCheckpointChunk is how many entries one checkpoint transaction
@@ -514,13 +514,17 @@ func (db *DB) flusher() {
 	// was due, so the next one rides the checkpoint.
 	flushedLast := false
 	// What the last release of the file's pages had seen: an idle flusher
-	// releases them again only after a checkpoint wrote the file, or now
-	// and then for what readers mapped, not on every tick (readers would
-	// fault their working set back in four times a second).
-	releasedSteps, releasedAt := db.checkpointSteps.Load(), time.Now()
+	// releases them again only once the file was written or a writer (whose
+	// reads during an ingest map much of it) committed since, or now and
+	// then for what readers mapped, not on every tick: a read-only load
+	// would fault its working set back in four times a second.
+	releasedSteps, releasedCommits, releasedAt := db.checkpointSteps.Load(), db.commits.Load(), time.Now()
 	release := func() {
 		db.releaseFilePages()
-		releasedSteps, releasedAt = db.checkpointSteps.Load(), time.Now()
+		releasedSteps, releasedCommits, releasedAt = db.checkpointSteps.Load(), db.commits.Load(), time.Now()
+	}
+	releaseDue := func() bool {
+		return db.checkpointSteps.Load() != releasedSteps || db.commits.Load() != releasedCommits || time.Since(releasedAt) >= idleReleaseEvery
 	}
 	for {
 		db.mu.Lock()
@@ -588,7 +592,7 @@ func (db *DB) flusher() {
 		select {
 		case <-db.wake:
 		case <-tick.C:
-			if !db.freeze(false) && (db.checkpointSteps.Load() != releasedSteps || time.Since(releasedAt) >= idleReleaseEvery) {
+			if !db.freeze(false) && releaseDue() {
 				// Idle: what readers mapped of the file goes back too.
 				release()
 			}
