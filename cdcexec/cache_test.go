@@ -9,7 +9,6 @@ import (
 
 	"cdcdb/history"
 	"cdcdb/storage"
-	"cdcdb/storage/storagetest"
 )
 
 // TestCacheLimit: a cache far smaller than what a flow's keys need holds no
@@ -36,17 +35,7 @@ func TestCacheLimit(t *testing.T) {
 		batches = append(batches, batch)
 	}
 	run := func(cache *StateCache) []string {
-		db := storagetest.Open(t)
-		f := testFlow(100)
-		err := db.Update(func(tx *storage.Tx) error {
-			if err := history.Create(tx, uint32(f.Target.OID)); err != nil {
-				return err
-			}
-			return Prepare(tx, f)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db, f := openFlow(t)
 		for i, batch := range batches {
 			err := db.Update(func(tx *storage.Tx) error {
 				target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
@@ -67,7 +56,7 @@ func TestCacheLimit(t *testing.T) {
 			}
 		}
 		var rows []string
-		err = db.View(func(tx *storage.Tx) error {
+		err := db.View(func(tx *storage.Tx) error {
 			rows = targetRows(t, tx, f)
 			return nil
 		})

@@ -67,6 +67,23 @@ func targetRows(t *testing.T, tx *storage.Tx, f *Flow) []string {
 	return out
 }
 
+// openFlow opens a fresh database holding testFlow(100) and its target.
+func openFlow(t *testing.T) (*storage.DB, *Flow) {
+	t.Helper()
+	db := storagetest.Open(t)
+	f := testFlow(100)
+	err := db.Update(func(tx *storage.Tx) error {
+		if err := history.Create(tx, uint32(f.Target.OID)); err != nil {
+			return err
+		}
+		return Prepare(tx, f)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, f
+}
+
 func applyAll(t *testing.T, tx *storage.Tx, f *Flow, events []Event) {
 	t.Helper()
 	target, err := history.Open(tx, uint32(f.Target.OID), 1, true)

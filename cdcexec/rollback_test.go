@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"cdcdb/history"
-	"cdcdb/storage"
-	"cdcdb/storage/storagetest"
 )
 
 func heapInUse() int64 {
@@ -23,17 +21,7 @@ func heapInUse() int64 {
 // transaction's buffers (its write set, log record and the memtable layers
 // of its view) alive until the flow's next batch.
 func TestRolledBackBatchIsNotKept(t *testing.T) {
-	db := storagetest.Open(t)
-	f := testFlow(100)
-	err := db.Update(func(tx *storage.Tx) error {
-		if err := history.Create(tx, uint32(f.Target.OID)); err != nil {
-			return err
-		}
-		return Prepare(tx, f)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, f := openFlow(t)
 	cache := NewStateCache()
 	base := heapInUse()
 	tx, err := db.Begin(true)
