@@ -131,6 +131,18 @@ func (t *Table) Put(key []byte, tuple []types.Value) error {
 	return t.data.Put(key, v)
 }
 
+// Insert makes tuple the current version of key, which has none (the
+// caller just looked, or made the key up): Put without the lookup for a
+// version to archive, which for an INSERT into a table without a primary
+// key would search every memtable layer and the file for a fresh row id.
+func (t *Table) Insert(key []byte, tuple []types.Value) error {
+	v, err := Encode(t.now, tuple)
+	if err != nil {
+		return err
+	}
+	return t.data.Put(key, v)
+}
+
 // PutEncoded stores an already encoded current version (its start must be
 // this transaction's commit time), archiving the version it replaces.
 func (t *Table) PutEncoded(key, value []byte) error {

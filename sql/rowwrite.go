@@ -240,7 +240,9 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err := w.addIndexEntries(x, key, tuple); err != nil {
 		return nil, err
 	}
-	if err := rows.Put(key, tuple); err != nil {
+	// The key has no current row: a fresh row id, or a primary key just
+	// looked up.
+	if err := rows.Insert(key, tuple); err != nil {
 		return nil, err
 	}
 	w.fk.written(nil, tuple)

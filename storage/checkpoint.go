@@ -94,6 +94,9 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				} else if it.seekGE(run.after); it.valid() && bytes.Equal(it.key(), run.after) {
 					it.next()
 				}
+				if it.valid() {
+					packAppends(b, it.key())
+				}
 				// The arena's bytes outlive the transaction, so bbolt may
 				// keep referring to them until it commits.
 				for ; it.valid() && budget > 0; it.next() {
@@ -153,6 +156,18 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 		return false, err
 	}
 	return finished, nil
+}
+
+// packAppends fills b's pages to the brim when every key this transaction
+// writes into it (first and those after, in order) comes after all it
+// holds: bbolt splits pages at half their size by default, which leaves
+// keyspaces written in key order (a table's row ids, versions by end time)
+// with half-empty pages - twice the pages to write, read and keep - whereas
+// a page no later key will land in has no reason to keep room.
+func packAppends(b *bolt.Bucket, first []byte) {
+	if last, _ := b.Cursor().Last(); last == nil || bytes.Compare(first, last) > 0 {
+		b.FillPercent = 1
+	}
 }
 
 // deleteRecordsThrough removes the log records of versions <= hi.

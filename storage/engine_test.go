@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // crash stops db as a crash would: the flusher stops between two file
@@ -707,5 +710,58 @@ func testCommitsRideCheckpoints(t *testing.T, opts Options, steady bool) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckpointPacksAppendedKeyspaces: a keyspace whose keys only ever
+// grow (a table's row ids) is written with full pages, one whose keys land
+// anywhere keeps bbolt's half-full splits, which leave room for them.
+func TestCheckpointPacksAppendedKeyspaces(t *testing.T) {
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour, checkpointChunk: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	value := bytes.Repeat([]byte("v"), 40)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 4 {
+		err := db.Update(func(tx *Tx) error {
+			for _, name := range []string{"appended", "random"} {
+				if tx.Space(name) == nil {
+					if _, err := tx.CreateSpace(name); err != nil {
+						return err
+					}
+				}
+			}
+			for i := range 5000 {
+				k := binary.BigEndian.AppendUint64(nil, uint64(round*5000+i))
+				if err := tx.Space("appended").Put(k, value); err != nil {
+					return err
+				}
+				if err := tx.Space("random").Put(binary.BigEndian.AppendUint64(nil, rng.Uint64()), value); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.checkpointAll(t)
+	}
+	fill := func(name string) float64 {
+		var f float64
+		_ = db.bolt.View(func(btx *bolt.Tx) error {
+			st := btx.Bucket(rootBucket).Bucket([]byte(name)).Stats()
+			f = float64(st.LeafInuse) / float64(st.LeafPageN*btx.DB().Info().PageSize)
+			return nil
+		})
+		return f
+	}
+	if f := fill("appended"); f < 0.9 {
+		t.Errorf("appended keyspace's leaf pages are %.0f%% full, want at least 90%%", 100*f)
+	}
+	if f := fill("random"); f > 0.85 {
+		t.Errorf("random keyspace's leaf pages are %.0f%% full: packed pages split on every later insert", 100*f)
 	}
 }
