@@ -97,6 +97,9 @@ type Table struct {
 	// keep is false for tables whose history is not kept by commit time
 	// (BITEMPORAL targets carry their own system period).
 	keep bool
+	// scratch is reused for the history entries archiving builds, which
+	// Put copies.
+	scratch []byte
 }
 
 // Open returns a writer for a table's rows at commit time now.
@@ -198,20 +201,19 @@ func (t *Table) archiveValue(key, old []byte) error {
 	if start >= t.now {
 		return nil
 	}
-	hk := make([]byte, 0, len(key)+8)
-	hk = append(hk, key...)
-	hk = binary.BigEndian.AppendUint64(hk, uint64(start))
-	hv := make([]byte, 0, len(old))
-	hv = binary.BigEndian.AppendUint64(hv, uint64(t.now))
-	hv = append(hv, old[8:]...)
-	if err := t.byKey.Put(hk, hv); err != nil {
+	b := append(t.scratch[:0], key...)
+	b = binary.BigEndian.AppendUint64(b, uint64(start))
+	hk := len(b)
+	b = binary.BigEndian.AppendUint64(b, uint64(t.now))
+	b = append(b, old[8:]...)
+	if err := t.byKey.Put(b[:hk], b[hk:]); err != nil {
 		return err
 	}
-	ek := make([]byte, 0, len(key)+16)
-	ek = binary.BigEndian.AppendUint64(ek, uint64(t.now))
-	ek = append(ek, key...)
-	ek = binary.BigEndian.AppendUint64(ek, uint64(start))
-	return t.byEnd.Put(ek, nil)
+	b = binary.BigEndian.AppendUint64(b[:0], uint64(t.now))
+	b = append(b, key...)
+	b = binary.BigEndian.AppendUint64(b, uint64(start))
+	t.scratch = b
+	return t.byEnd.Put(b, nil)
 }
 
 // Version is one stored version of a row.

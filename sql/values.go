@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -121,6 +122,12 @@ func goValueType(v types.Value) types.OID {
 // compareValues orders two non-NULL values by their Go representation, for
 // sequence values whose fields may have different types.
 func compareValues(a, b any) int {
+	// The common sequence type, without the general path's type switch.
+	if x, ok := a.(int64); ok {
+		if y, ok := b.(int64); ok {
+			return cmp.Compare(x, y)
+		}
+	}
 	ta, tb := goValueType(a), goValueType(b)
 	if ta != tb {
 		// Mixed numeric representations compare as numeric.
