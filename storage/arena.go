@@ -23,10 +23,14 @@ type arena struct {
 	// transaction's arena starts small and doubles up to slabSize. Large
 	// entries get slabs of their own after it, and cur stays.
 	cur, used, grow int
-	// size counts every byte appended, garbage included: what the layer
-	// costs in memory, which is what decides when it is frozen. A shared
-	// slab's unused tail is not counted; it is never more than largeEntry.
+	// size counts every byte appended, garbage included: what the arena
+	// costs in memory. A shared slab's unused tail is not counted; it is
+	// never more than largeEntry.
 	size atomic.Int64
+	// total, when set, counts the same bytes together with other arenas':
+	// a memtable layer's, one arena per keyspace, which is what decides
+	// when the layer is frozen.
+	total *atomic.Int64
 }
 
 const (
@@ -38,8 +42,8 @@ const (
 
 func newArena() *arena { return newArenaFrom(slabSize) }
 
-// newSmallArena is an arena for a transaction's own writes, which are often
-// a few rows.
+// newSmallArena is an arena for a transaction's own writes, or for one
+// keyspace's entries in a memtable layer: often a few rows.
 func newSmallArena() *arena { return newArenaFrom(4 << 10) }
 
 func newArenaFrom(first int) *arena {
@@ -54,7 +58,7 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 	if n > largeEntry {
 		b := make([]byte, n)
 		a.addSlab(dir, b)
-		a.size.Add(int64(n))
+		a.count(n)
 		return uint32(len(dir)), 0, b
 	}
 	if a.cur < 0 || a.used+n > len(dir[a.cur]) {
@@ -69,8 +73,15 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 	slab = uint32(a.cur)
 	off = uint32(a.used)
 	a.used += n
-	a.size.Add(int64(n))
+	a.count(n)
 	return slab, off, dir[slab][off : int(off)+n : int(off)+n]
+}
+
+func (a *arena) count(n int) {
+	a.size.Add(int64(n))
+	if a.total != nil {
+		a.total.Add(int64(n))
+	}
 }
 
 func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {

@@ -421,7 +421,7 @@ func (db *DB) commit(tx *Tx) error {
 	h := db.head
 	version := h.version + 1
 	active, fresh := h.layers[0], false
-	if active.ar.size.Load() >= db.memtable {
+	if active.size.Load() >= db.memtable {
 		// The active layer is full (and, as memtableFull made sure, the
 		// frozen ones leave room for it): freeze it, and this commit starts
 		// the next. Freezing here rather than in the commit that filled it
@@ -499,7 +499,7 @@ var errCommitBrokenOff = errors.New("a commit broke off part-way with an interna
 // many frozen layers as allowed are still waiting for their checkpoint.
 func (db *DB) memtableFull() bool {
 	h := db.head
-	return h.layers[0].ar.size.Load() >= db.memtable && len(h.layers)-1 >= maxFrozenLayers
+	return h.layers[0].size.Load() >= db.memtable && len(h.layers)-1 >= maxFrozenLayers
 }
 
 // flusher writes queued log records to disk, then, while no commit waits,
@@ -769,7 +769,7 @@ func (db *DB) Stats() Stats {
 	db.mu.Unlock()
 	var bytes int64
 	for _, l := range h.layers {
-		bytes += l.ar.size.Load()
+		bytes += l.size.Load()
 	}
 	return Stats{
 		MemtableBytes: bytes, Layers: len(h.layers),

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -763,5 +764,97 @@ func TestCheckpointPacksAppendedKeyspaces(t *testing.T) {
 	}
 	if f := fill("random"); f > 0.85 {
 		t.Errorf("random keyspace's leaf pages are %.0f%% full: packed pages split on every later insert", 100*f)
+	}
+}
+
+// TestLargeCommitsFillListsInParallel: commits big enough to share their
+// keyspaces out between two goroutines (parallelFill) land whole, each
+// keyspace's entries at their commit's version, while readers of earlier
+// versions keep seeing exactly those.
+func TestLargeCommitsFillListsInParallel(t *testing.T) {
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	spaces := []string{"a", "b", "c", "d"}
+	const perSpace = parallelFill / 2 // every commit is over parallelFill
+	key := func(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i*7919%perSpace)) }
+	commit := func(round int) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			for si, name := range spaces {
+				sp := tx.Space(name)
+				if sp == nil {
+					var err error
+					if sp, err = tx.CreateSpace(name); err != nil {
+						return err
+					}
+				}
+				// Keyspaces of different sizes, so the split is uneven.
+				for i := range perSpace * (si + 1) / 2 {
+					if err := sp.Put(key(i), []byte(fmt.Sprintf("%s%d", name, round))); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// check reads every keyspace as one snapshot: all of it from one round.
+	check := func(tx *Tx, round int) error {
+		for si, name := range spaces {
+			want := fmt.Sprintf("%s%d", name, round)
+			n := 0
+			c := tx.Space(name).Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if string(v) != want {
+					return fmt.Errorf("%s: key %x is %q, want %q", name, k, v, want)
+				}
+				n++
+			}
+			if want := min(perSpace, perSpace*(si+1)/2); n != want {
+				return fmt.Errorf("%s: %d keys, want %d", name, n, want)
+			}
+		}
+		return nil
+	}
+	commit(0)
+	stop := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				errs <- nil
+				return
+			default:
+			}
+			tx, err := db.Begin(false)
+			if err != nil {
+				errs <- err
+				return
+			}
+			round, _ := strconv.Atoi(strings.TrimPrefix(string(tx.Space("a").Get(key(0))), "a"))
+			err = check(tx, round)
+			tx.Rollback()
+			if err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	for round := 1; round <= 20; round++ {
+		commit(round)
+	}
+	close(stop)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if err := db.View(func(tx *Tx) error { return check(tx, 20) }); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,10 @@
 package storage
 
-import "sync/atomic"
+import (
+	"runtime"
+	"slices"
+	"sync/atomic"
+)
 
 // A layer is one memtable: the changes of a run of consecutive commits
 // (versions lo+1 .. hi), kept in memory on top of the file. The newest layer
@@ -12,7 +16,9 @@ import "sync/atomic"
 // commit publishes a new layer value only for what else changes: its
 // version range and the keyspaces' states (spaceMap).
 type layer struct {
-	ar     *arena
+	// size is what the layer's arenas (one per keyspace's skiplist) hold,
+	// shared by every value of the layer.
+	size   *atomic.Int64
 	spaces spaceMap
 	lo, hi uint64
 	// done is set once the layer's checkpoint committed: the file holds all
@@ -35,7 +41,7 @@ type spaceState struct {
 }
 
 func newLayer(lo uint64) *layer {
-	return &layer{ar: newArena(), lo: lo, hi: lo}
+	return &layer{size: new(atomic.Int64), lo: lo, hi: lo}
 }
 
 // empty reports whether the layer holds no change at all.
@@ -190,6 +196,7 @@ func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
 // layer's new value. The write set must not be used afterwards.
 func (w *writeSet) publish(active *layer, hi uint64) *layer {
 	changed := make(map[string]*spaceState, len(w.touched))
+	var fills []listFill
 	for name, ts := range w.touched {
 		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {
 			continue // touched but nothing to say
@@ -208,16 +215,81 @@ func (w *writeSet) publish(active *layer, hi uint64) *layer {
 		}
 		if ts.tree != nil && ts.tree.count > 0 {
 			if st.list == nil {
-				st.list = newSkiplist(active.ar)
+				st.list = newSkiplist(active.size)
 			}
-			var ins inserter
-			it := memiter{t: ts.tree}
-			for it.first(); it.valid(); it.next() {
-				v, live := it.value()
-				ins.insert(st.list, it.key(), v, !live, hi)
-			}
+			fills = append(fills, listFill{list: st.list, tree: ts.tree})
 		}
 		changed[name] = st
 	}
-	return &layer{ar: active.ar, spaces: active.spaces.with(changed), lo: active.lo, hi: hi}
+	fillLists(fills, hi)
+	return &layer{size: active.size, spaces: active.spaces.with(changed), lo: active.lo, hi: hi}
+}
+
+// A listFill is one keyspace's part of a publish: its entries of the
+// transaction, to go into its list in the active layer.
+type listFill struct {
+	list *skiplist
+	tree *memtree
+}
+
+func (f listFill) run(version uint64) {
+	var ins inserter
+	it := memiter{t: f.tree}
+	for it.first(); it.valid(); it.next() {
+		v, live := it.value()
+		ins.insert(f.list, it.key(), v, !live, version)
+	}
+}
+
+// parallelFill is how many entries a publish must have before it spreads
+// its keyspaces over two goroutines: below it, starting one costs more than
+// it saves.
+const parallelFill = 2048
+
+// fillLists inserts every fill's entries at version. A skiplist insert is
+// mostly cache misses, and a commit of a CDC batch writes thousands of
+// entries into several keyspaces (source rows, the flow's log, target rows,
+// their history), so when there is another CPU the keyspaces are shared out
+// between this goroutine and a helper, biggest first to whichever has less:
+// each list, and its arena, still has a single writer. The commit holds the
+// writer slot throughout, and no reader sees version before it returns.
+func fillLists(fills []listFill, version uint64) {
+	total := 0
+	for _, f := range fills {
+		total += f.tree.count
+	}
+	if len(fills) < 2 || total < parallelFill || runtime.GOMAXPROCS(0) < 2 {
+		for _, f := range fills {
+			f.run(version)
+		}
+		return
+	}
+	slices.SortFunc(fills, func(a, b listFill) int { return b.tree.count - a.tree.count })
+	var mine, theirs []listFill
+	var mineN, theirsN int
+	for _, f := range fills {
+		if theirsN < mineN {
+			theirs, theirsN = append(theirs, f), theirsN+f.tree.count
+		} else {
+			mine, mineN = append(mine, f), mineN+f.tree.count
+		}
+	}
+	runAll := func(fills []listFill) (p any) {
+		// A panic (a bug) goes on in the committing goroutine, whose
+		// caller fails the database, once neither is writing any more.
+		defer func() { p = recover() }()
+		for _, f := range fills {
+			f.run(version)
+		}
+		return nil
+	}
+	done := make(chan any, 1)
+	go func() { done <- runAll(theirs) }()
+	p := runAll(mine)
+	if q := <-done; p == nil {
+		p = q
+	}
+	if p != nil {
+		panic(p)
+	}
 }

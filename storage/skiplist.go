@@ -21,7 +21,7 @@ import (
 // a node half made. Nodes are never removed: the list goes away with its
 // layer after the layer's checkpoint.
 //
-// Nodes live in the layer's arena, 8-byte aligned, and link to each other by
+// Nodes live in the list's arena, 8-byte aligned, and link to each other by
 // arena reference (slab<<32 | offset), so the garbage collector sees only a
 // few large byte slices:
 //
@@ -43,7 +43,12 @@ const (
 	nodeHeader = 24
 )
 
-func newSkiplist(ar *arena) *skiplist {
+// newSkiplist returns an empty list with an arena of its own, so that
+// lists of different keyspaces can be written at once; total (nil: none)
+// counts its bytes with other lists'.
+func newSkiplist(total *atomic.Int64) *skiplist {
+	ar := newSmallArena()
+	ar.total = total
 	s := &skiplist{ar: ar, rng: rand.New(rand.NewPCG(rand.Uint64(), 1))}
 	s.head = s.alloc(maxHeight, 0, 0)
 	s.height.Store(1)

@@ -73,7 +73,7 @@ func testSkiplistVersions(t *testing.T, randKey func(*rand.Rand) string) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 3))
-	s := newSkiplist(newArena())
+	s := newSkiplist(nil)
 	model := refMap{}
 	snaps := map[uint64]refMap{0: {}}
 	for v := uint64(1); v <= 400; v++ {
@@ -114,7 +114,7 @@ func testSkiplistVersions(t *testing.T, randKey func(*rand.Rand) string) {
 // their snapshot while the writer keeps inserting newer versions (run with
 // -race to check the publication).
 func TestSkiplistConcurrentReaders(t *testing.T) {
-	s := newSkiplist(newArena())
+	s := newSkiplist(nil)
 	rng := rand.New(rand.NewPCG(5, 5))
 	model := refMap{}
 	var mu sync.Mutex
