@@ -201,23 +201,10 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 		}
 		t.Indexes = append(t.Indexes, catalog.Index{OID: t.PrimaryKeyOID, Name: pkName, Columns: append([]int16(nil), t.PrimaryKey...), Unique: true, Primary: true})
 	}
-	// Column-level UNIQUE / CHECK, then table-level constraints.
+	// Column-level UNIQUE / CHECK / REFERENCES, then table-level constraints.
 	var cons []ast.TableConstraint
-	for _, cd := range st.Columns {
-		if cd.Unique {
-			cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintUnique, Columns: []string{cd.Name}, Pos: cd.Pos})
-		}
-		if cd.Check != nil {
-			cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintCheck, Check: cd.Check, Columns: []string{cd.Name}, Pos: cd.Pos})
-		}
-		if cd.References != nil {
-			cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintForeignKey, Columns: []string{cd.Name}, Ref: cd.References, Pos: cd.Pos})
-		}
-		for _, nc := range cd.Constraints {
-			if nc.Kind != ast.ConstraintPrimaryKey && nc.Kind != ast.ConstraintNotNull {
-				cons = append(cons, nc)
-			}
-		}
+	for i := range st.Columns {
+		cons = append(cons, columnConstraints(&st.Columns[i])...)
 	}
 	cons = append(cons, st.Constraints...)
 	for _, con := range cons {
@@ -229,6 +216,29 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 		}
 	}
 	return t, nil
+}
+
+// columnConstraints is a column definition's UNIQUE, CHECK and REFERENCES
+// constraints as table constraints on the column, unnamed ones first, then
+// the named ones in order; NOT NULL and PRIMARY KEY, which the column and
+// the table's key carry, are left out.
+func columnConstraints(cd *ast.ColumnDef) []ast.TableConstraint {
+	var cons []ast.TableConstraint
+	if cd.Unique {
+		cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintUnique, Columns: []string{cd.Name}, Pos: cd.Pos})
+	}
+	if cd.Check != nil {
+		cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintCheck, Check: cd.Check, Columns: []string{cd.Name}, Pos: cd.Pos})
+	}
+	if cd.References != nil {
+		cons = append(cons, ast.TableConstraint{Kind: ast.ConstraintForeignKey, Columns: []string{cd.Name}, Ref: cd.References, Pos: cd.Pos})
+	}
+	for _, nc := range cd.Constraints {
+		if nc.Kind != ast.ConstraintPrimaryKey && nc.Kind != ast.ConstraintNotNull {
+			cons = append(cons, nc)
+		}
+	}
+	return cons
 }
 
 // columnFromDef makes a column from its definition and gives it the next

@@ -455,6 +455,21 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			if err != nil {
 				return err
 			}
+			primaryKey := a.Column.PrimaryKey
+			for _, con := range a.Column.Constraints {
+				switch con.Kind {
+				case ast.ConstraintNotNull:
+					col.NotNull = true
+				case ast.ConstraintPrimaryKey:
+					primaryKey = true
+				}
+			}
+			if primaryKey {
+				if len(c.PrimaryKey) > 0 {
+					return pgerror.New(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", c.Name)
+				}
+				return pgerror.New(pgerror.FeatureNotSupported, "adding a primary key to an existing table is not supported")
+			}
 			c.Columns = append(c.Columns, col)
 			if col.Sequence != "" {
 				// Before filling: the existing rows draw from it.
@@ -464,6 +479,19 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			}
 			if err := x.fillNewColumn(pc, c, col); err != nil {
 				return err
+			}
+			// Its UNIQUE, CHECK and REFERENCES hold for the rows it was
+			// just filled in, as ADD CONSTRAINT's do.
+			if cons := columnConstraints(&a.Column); len(cons) > 0 {
+				before := c.Clone()
+				for _, con := range cons {
+					if err := x.addConstraint(pc, ed, c, con); err != nil {
+						return err
+					}
+				}
+				if err := x.validateNewConstraint(pc, before, c); err != nil {
+					return err
+				}
 			}
 		case *ast.DropColumn:
 			col, ok := c.Column(a.Name)
@@ -529,10 +557,13 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {
 				return pgerror.New(pgerror.FeatureNotSupported, "adding a primary key to an existing table is not supported")
 			}
+			// Validated against the table as the earlier actions left it,
+			// whose indexes are built already.
+			before := c.Clone()
 			if err := x.addConstraint(pc, ed, c, a.Constraint); err != nil {
 				return err
 			}
-			if err := x.validateNewConstraint(pc, t, c); err != nil {
+			if err := x.validateNewConstraint(pc, before, c); err != nil {
 				return err
 			}
 		case *ast.DropConstraint:

@@ -348,8 +348,11 @@ func (w *tableWriter) addIndexEntries(x *execCtx, rowKey []byte, tuple []types.V
 			return pgerror.New(pgerror.DataCorrupted, "storage for index \"%s\" is missing", ix.Name)
 		}
 		k, ok, err := indexKey(ix, rowKey, tuple)
-		if err != nil || !ok {
+		if err != nil {
 			return err
+		}
+		if !ok {
+			continue // a NULL in a unique key: not in this index, but in the next
 		}
 		if ix.Unique && sp.Get(k) != nil {
 			return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
