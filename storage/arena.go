@@ -27,9 +27,11 @@ type arena struct {
 	// costs in memory. A shared slab's unused tail is not counted; it is
 	// never more than largeEntry.
 	size atomic.Int64
-	// total, when set, counts the same bytes together with other arenas':
-	// a memtable layer's, one arena per keyspace, which is what decides
-	// when the layer is frozen.
+	// total, when set, counts the arena's slabs, whole, together with other
+	// arenas': a memtable layer's, one arena per keyspace, which is what
+	// decides when the layer is frozen. Slabs rather than bytes appended, as
+	// each arena has a tail of its own: many small keyspaces hold up to a
+	// first slab each however little they wrote.
 	total *atomic.Int64
 }
 
@@ -58,7 +60,7 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 	if n > largeEntry {
 		b := make([]byte, n)
 		a.addSlab(dir, b)
-		a.count(n)
+		a.size.Add(int64(n))
 		return uint32(len(dir)), 0, b
 	}
 	if a.cur < 0 || a.used+n > len(dir[a.cur]) {
@@ -73,18 +75,14 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 	slab = uint32(a.cur)
 	off = uint32(a.used)
 	a.used += n
-	a.count(n)
+	a.size.Add(int64(n))
 	return slab, off, dir[slab][off : int(off)+n : int(off)+n]
 }
 
-func (a *arena) count(n int) {
-	a.size.Add(int64(n))
-	if a.total != nil {
-		a.total.Add(int64(n))
-	}
-}
-
 func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {
+	if a.total != nil {
+		a.total.Add(int64(len(b)))
+	}
 	var next [][]byte
 	if len(dir) < cap(dir) {
 		// Room in place: readers holding the old header never look at the

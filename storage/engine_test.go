@@ -858,3 +858,37 @@ func TestLargeCommitsFillListsInParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLayerSizeCountsEveryKeyspacesSlabs: each keyspace's list has an arena
+// of its own, so a layer of many small keyspaces holds a first slab per
+// keyspace however little each wrote, and its size, which decides when it
+// is frozen, says so.
+func TestLayerSizeCountsEveryKeyspacesSlabs(t *testing.T) {
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const spaces = 200
+	err = db.Update(func(tx *Tx) error {
+		for i := range spaces {
+			sp, err := tx.CreateSpace(fmt.Sprintf("s%03d", i))
+			if err != nil {
+				return err
+			}
+			if err := sp.Put([]byte("k"), []byte("v")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.mu.Lock()
+	size := db.head.layers[0].size.Load()
+	db.mu.Unlock()
+	if first := int64(newSmallArena().grow); size < spaces*first {
+		t.Fatalf("layer of %d keyspaces counts %d bytes, less than their first slabs (%d each)", spaces, size, first)
+	}
+}
