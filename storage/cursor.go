@@ -131,6 +131,19 @@ func (c *Cursor) Next() (key, value []byte) {
 		return nil, nil
 	}
 	c.sync()
+	if len(c.srcs) == 1 && c.fwd {
+		if b, ok := c.srcs[0].(*bucketSource); ok {
+			// Only the file, walked forward (a scan of a keyspace the
+			// memtable holds nothing of): every key it has is live, so
+			// the next is the answer. (The bucket is on cur unless sync
+			// found its place again after cur went away.)
+			if b.k != nil && bytes.Equal(b.k, c.cur) {
+				b.next()
+			}
+			c.cur = b.k
+			return b.k, b.v
+		}
+	}
 	for _, x := range c.srcs {
 		switch {
 		case c.fwd:

@@ -420,7 +420,7 @@ func TestEngineMatchesModel(t *testing.T) {
 
 // checkpointAll freezes the active layer and waits until every layer is in
 // the file.
-func (db *DB) checkpointAll(t *testing.T) {
+func (db *DB) checkpointAll(t testing.TB) {
 	t.Helper()
 	db.writeSlot <- struct{}{}
 	db.freeze(true)
@@ -890,5 +890,50 @@ func TestLayerSizeCountsEveryKeyspacesSlabs(t *testing.T) {
 	db.mu.Unlock()
 	if first := int64(newSmallArena().grow); size < spaces*first {
 		t.Fatalf("layer of %d keyspaces counts %d bytes, less than their first slabs (%d each)", spaces, size, first)
+	}
+}
+
+// BenchmarkCursorScanFile walks a keyspace that is all in the file (the
+// memtable checkpointed), as a whole-table query does once a database is
+// idle: the merged cursor's cost on top of bbolt's own.
+func BenchmarkCursorScanFile(b *testing.B) {
+	db, err := Open(filepath.Join(b.TempDir(), "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	const rows = 100_000
+	err = db.Update(func(tx *Tx) error {
+		sp, err := tx.CreateSpace("t")
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			if err := sp.Put(binary.BigEndian.AppendUint64(nil, uint64(i)), []byte("a row's value, about forty bytes long..")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.checkpointAll(b)
+	b.ResetTimer()
+	for range b.N {
+		err := db.View(func(tx *Tx) error {
+			n := 0
+			c := tx.Space("t").Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				n++
+			}
+			if n != rows {
+				return fmt.Errorf("%d rows, want %d", n, rows)
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }
