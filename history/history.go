@@ -127,11 +127,7 @@ func (t *Table) Put(key []byte, tuple []types.Value) error {
 	if err := t.archive(key); err != nil {
 		return err
 	}
-	v, err := Encode(t.now, tuple)
-	if err != nil {
-		return err
-	}
-	return t.data.Put(key, v)
+	return t.Insert(key, tuple)
 }
 
 // Insert makes tuple the current version of key, which has none (the
