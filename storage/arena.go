@@ -42,8 +42,6 @@ const (
 	largeEntry = slabSize / 4
 )
 
-func newArena() *arena { return newArenaFrom(slabSize) }
-
 // newSmallArena is an arena for a transaction's own writes, or for one
 // keyspace's entries in a memtable layer: often a few rows.
 func newSmallArena() *arena { return newArenaFrom(4 << 10) }

@@ -11,7 +11,7 @@ import (
 // which decides when it is frozen) instead of a fresh slab per large entry;
 // every entry keeps its own bytes.
 func TestArenaLargeEntriesKeepTheSharedSlab(t *testing.T) {
-	a := newArena()
+	a := newArenaFrom(slabSize)
 	type entry struct {
 		slab, off uint32
 		want      []byte

@@ -134,7 +134,7 @@ func TestMemtreeMatchesModel(t *testing.T) {
 }
 
 func TestMemiterEmpty(t *testing.T) {
-	it := &memiter{t: newMemtree(newArena())}
+	it := &memiter{t: newMemtree(newArenaFrom(slabSize))}
 	it.first()
 	if it.valid() {
 		t.Fatal("first of empty tree is valid")
@@ -152,7 +152,7 @@ func TestMemiterEmpty(t *testing.T) {
 // benchTree is a memtree of n random 18-byte keys.
 func benchTree(n int) (*memtree, [][]byte) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	tr := newMemtree(newArena())
+	tr := newMemtree(newArenaFrom(slabSize))
 	keys := make([][]byte, n)
 	for i := range keys {
 		k := make([]byte, 18)
