@@ -229,55 +229,26 @@ func TestEngineMatchesModel(t *testing.T) {
 	version := uint64(0)
 
 	startReaders := func(db *DB) (stop func() error) {
-		done := make(chan struct{})
-		errs := make(chan error, 2)
-		var wg sync.WaitGroup
-		for r := range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rrng := rand.New(rand.NewPCG(seed, uint64(r)))
-				for {
-					select {
-					case <-done:
-						return
-					default:
-					}
-					tx, err := db.Begin(false)
-					if err != nil {
-						errs <- err
-						return
-					}
-					var n uint64
-					if v := tx.Space("ver").Get([]byte("n")); v != nil {
-						n, _ = strconv.ParseUint(string(v), 10, 64)
-					}
-					hmu.Lock()
-					want, ok := history[n]
-					hmu.Unlock()
-					if !ok {
-						err = fmt.Errorf("snapshot of version %d, which never committed", n)
-					} else {
-						err = checkState(t, tx, want, rrng)
-					}
-					tx.Rollback()
-					if err != nil {
-						errs <- fmt.Errorf("reader at version %d: %w", n, err)
-						return
-					}
-				}
-			}()
-		}
-		return func() error {
-			close(done)
-			wg.Wait()
-			select {
-			case err := <-errs:
-				return err
-			default:
-				return nil
+		rngs := []*rand.Rand{rand.New(rand.NewPCG(seed, 0)), rand.New(rand.NewPCG(seed, 1))}
+		return readUntilStopped(db, len(rngs), func(r int, tx *Tx) error {
+			var n uint64
+			if v := tx.Space("ver").Get([]byte("n")); v != nil {
+				n, _ = strconv.ParseUint(string(v), 10, 64)
 			}
-		}
+			hmu.Lock()
+			want, ok := history[n]
+			hmu.Unlock()
+			var err error
+			if !ok {
+				err = fmt.Errorf("snapshot of version %d, which never committed", n)
+			} else {
+				err = checkState(t, tx, want, rngs[r])
+			}
+			if err != nil {
+				return fmt.Errorf("reader at version %d: %w", n, err)
+			}
+			return nil
+		})
 	}
 	stopReaders := startReaders(db)
 
@@ -438,6 +409,50 @@ func (db *DB) checkpointAll(t testing.TB) {
 			t.Fatal("checkpoint did not finish")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// readUntilStopped starts n readers, reader r checking one read transaction
+// after another with check(r, tx), until the returned stop is called; stop
+// waits for them and returns the first error any of them met (each stops at
+// its first).
+func readUntilStopped(db *DB, n int, check func(r int, tx *Tx) error) (stop func() error) {
+	done := make(chan struct{})
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for r := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				tx, err := db.Begin(false)
+				if err != nil {
+					errs <- err
+					return
+				}
+				err = check(r, tx)
+				tx.Rollback()
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	return func() error {
+		close(done)
+		wg.Wait()
+		select {
+		case err := <-errs:
+			return err
+		default:
+			return nil
+		}
 	}
 }
 
@@ -823,35 +838,14 @@ func TestLargeCommitsFillListsInParallel(t *testing.T) {
 		return nil
 	}
 	commit(0)
-	stop := make(chan struct{})
-	errs := make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				errs <- nil
-				return
-			default:
-			}
-			tx, err := db.Begin(false)
-			if err != nil {
-				errs <- err
-				return
-			}
-			round, _ := strconv.Atoi(strings.TrimPrefix(string(tx.Space("a").Get(key(0))), "a"))
-			err = check(tx, round)
-			tx.Rollback()
-			if err != nil {
-				errs <- err
-				return
-			}
-		}
-	}()
+	stopReader := readUntilStopped(db, 1, func(_ int, tx *Tx) error {
+		round, _ := strconv.Atoi(strings.TrimPrefix(string(tx.Space("a").Get(key(0))), "a"))
+		return check(tx, round)
+	})
 	for round := 1; round <= 20; round++ {
 		commit(round)
 	}
-	close(stop)
-	if err := <-errs; err != nil {
+	if err := stopReader(); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.View(func(tx *Tx) error { return check(tx, 20) }); err != nil {
