@@ -69,41 +69,45 @@ func TestCopyTextEscapesMatchPostgres(t *testing.T) {
 // before the field's type or the row's column count is looked at, in the
 // line the field is in.
 func TestCopyTextEscapedBadBytesMatchPostgres(t *testing.T) {
-	cases := []struct{ name, data, want string }{
-		{"octal nul", "1\ta\\0b\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
-		{"three-digit nul", "1\tok\n2\t\\000\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
-		{"hex nul", "1\tok\n2\tok\n3\ta\\x00\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 3`},
-		{"nul in an int", "1\\0\ta\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
-		{"nul in a row too long", "1\t\\0\textra\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
-		{"nul in a row too short", "\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
-		{"0xff", "1\t\\xff\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
-		{"0xff then ascii", "1\t\\xffab\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
-		{"octal 0xff", "1\t\\777\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
-		{"continuation byte", "1\tx\\x80y\n", `22021 invalid byte sequence for encoding "UTF8": 0x80, line 1`},
-		{"cut short", "1\t\\xc3\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3, line 1`},
-		{"bad continuation", "1\t\\xc3(\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3 0x28, line 1`},
-		{"three bytes cut short", "1\t\\xe2\\x82\n", `22021 invalid byte sequence for encoding "UTF8": 0xe2 0x82, line 1`},
-		{"surrogate", "1\t\\xed\\xa0\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xed 0xa0 0x80, line 1`},
-		{"overlong", "1\t\\xc0\\xaf\n", `22021 invalid byte sequence for encoding "UTF8": 0xc0 0xaf, line 1`},
-		{"five-byte form", "1\t\\xf8\\x88\\x80\\x80\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xf8, line 1`},
-		{"after a good character", "1\t\\xc3\\xa9\\xa9\n", `22021 invalid byte sequence for encoding "UTF8": 0xa9, line 1`},
-		{"raw 0xff", "1\tok\n2\ta\xffb\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 2`},
+	cases := []copyCase{
+		{"octal nul", "", "1\ta\\0b\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"three-digit nul", "", "1\tok\n2\t\\000\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
+		{"hex nul", "", "1\tok\n2\tok\n3\ta\\x00\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 3`},
+		{"nul in an int", "", "1\\0\ta\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"nul in a row too long", "", "1\t\\0\textra\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"nul in a row too short", "", "\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 1`},
+		{"0xff", "", "1\t\\xff\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"0xff then ascii", "", "1\t\\xffab\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"octal 0xff", "", "1\t\\777\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 1`},
+		{"continuation byte", "", "1\tx\\x80y\n", `22021 invalid byte sequence for encoding "UTF8": 0x80, line 1`},
+		{"cut short", "", "1\t\\xc3\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3, line 1`},
+		{"bad continuation", "", "1\t\\xc3(\n", `22021 invalid byte sequence for encoding "UTF8": 0xc3 0x28, line 1`},
+		{"three bytes cut short", "", "1\t\\xe2\\x82\n", `22021 invalid byte sequence for encoding "UTF8": 0xe2 0x82, line 1`},
+		{"surrogate", "", "1\t\\xed\\xa0\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xed 0xa0 0x80, line 1`},
+		{"overlong", "", "1\t\\xc0\\xaf\n", `22021 invalid byte sequence for encoding "UTF8": 0xc0 0xaf, line 1`},
+		{"five-byte form", "", "1\t\\xf8\\x88\\x80\\x80\\x80\n", `22021 invalid byte sequence for encoding "UTF8": 0xf8, line 1`},
+		{"after a good character", "", "1\t\\xc3\\xa9\\xa9\n", `22021 invalid byte sequence for encoding "UTF8": 0xa9, line 1`},
+		{"raw 0xff", "", "1\tok\n2\ta\xffb\n", `22021 invalid byte sequence for encoding "UTF8": 0xff, line 2`},
+		// The header line is skipped unread.
+		{"in the header", "(HEADER true)", "i\\0d\ta\\xff\n1\tx\n", "1|x"},
+		{"after the header", "(HEADER true)", "id\ta\n1\t\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
 	}
-	// The header line is skipped unread.
-	headerCases := []struct{ name, data, want string }{
-		{"in the header", "i\\0d\ta\\xff\n1\tx\n", "1|x"},
-		{"after the header", "id\ta\n1\t\\0\n", `22021 invalid byte sequence for encoding "UTF8": 0x00, line 2`},
-	}
+	checkCopyOutcomes(t, "eb", cases)
+}
+
+// copyCase is one COPY into a fresh table (id int4, a text): its options
+// ("" for none), its data, and the outcome copyOutcome reports.
+type copyCase struct{ name, options, data, want string }
+
+// checkCopyOutcomes runs every case on cdcdb and on PostgreSQL, each into a
+// table of its own named prefix and the case's number.
+func checkCopyOutcomes(t *testing.T, prefix string, cases []copyCase) {
+	t.Helper()
 	for _, tg := range bothTargets(t) {
 		t.Run(tg.Name, func(t *testing.T) {
 			conn := connect(t, tg.URL)
 			for i, c := range cases {
-				if got := copyOutcome(t, conn, fmt.Sprintf("eb%d", i), "", c.data); got != c.want {
-					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-				}
-			}
-			for i, c := range headerCases {
-				if got := copyOutcome(t, conn, fmt.Sprintf("ebh%d", i), "(HEADER true)", c.data); got != c.want {
+				if got := copyOutcome(t, conn, fmt.Sprintf("%s%d", prefix, i), c.options, c.data); got != c.want {
 					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 				}
 			}
@@ -139,22 +143,13 @@ func copyOutcome(t *testing.T, conn *pgx.Conn, table, options, data string) stri
 // the data's newline style, and a carriage return or newline that does not
 // fit it is an error, as in PostgreSQL 15.
 func TestCopyLineEndsMatchPostgres(t *testing.T) {
-	cases := []struct{ name, data, want string }{
-		{"lf", "1\ta\n2\tb\n", "1|a 2|b"},
-		{"crlf", "1\ta\r\n2\tb\r\n", "1|a 2|b"},
-		{"cr", "1\ta\r2\tb\r", "1|a 2|b"},
-		{"cr in lf data", "1\ta\n2\tb\rc\n", "22P04 literal carriage return found in data, line 2"},
-		{"lf in crlf data", "1\ta\r\n2\tb\n", "22P04 literal newline found in data, line 2"},
-		{"lf in cr data", "1\ta\r2\tb\nc\r", "22P04 literal newline found in data, line 2"},
+	cases := []copyCase{
+		{"lf", "", "1\ta\n2\tb\n", "1|a 2|b"},
+		{"crlf", "", "1\ta\r\n2\tb\r\n", "1|a 2|b"},
+		{"cr", "", "1\ta\r2\tb\r", "1|a 2|b"},
+		{"cr in lf data", "", "1\ta\n2\tb\rc\n", "22P04 literal carriage return found in data, line 2"},
+		{"lf in crlf data", "", "1\ta\r\n2\tb\n", "22P04 literal newline found in data, line 2"},
+		{"lf in cr data", "", "1\ta\r2\tb\nc\r", "22P04 literal newline found in data, line 2"},
 	}
-	for _, tg := range bothTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
-			conn := connect(t, tg.URL)
-			for i, c := range cases {
-				if got := copyOutcome(t, conn, fmt.Sprintf("le%d", i), "", c.data); got != c.want {
-					t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-				}
-			}
-		})
-	}
+	checkCopyOutcomes(t, "le", cases)
 }
