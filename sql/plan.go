@@ -181,6 +181,11 @@ func (it *projectIter) next() (Row, error) {
 	if err != nil || r == nil {
 		return nil, err
 	}
+	return it.project(r)
+}
+
+// project evaluates the projection over one input row.
+func (it *projectIter) project(r Row) (Row, error) {
 	it.env.row = r
 	if it.out == nil {
 		it.out = make(Row, len(it.exprs))

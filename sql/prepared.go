@@ -11,6 +11,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/parse"
+	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -244,12 +245,15 @@ type portal struct {
 }
 
 type runningQuery struct {
-	x     *execCtx
-	it    rowIter
-	tx    *txn
-	owned bool // the transaction is this query's own, not a block's
-	rows  int
-	cols  []outCol
+	x  *execCtx
+	it rowIter
+	// stored, when set, is it yielding rows in their stored encoding
+	// (scan_stored.go), which the portal reads instead.
+	stored storedRowIter
+	tx     *txn
+	owned  bool // the transaction is this query's own, not a block's
+	rows   int
+	cols   []outCol
 	// suspended: the portal is in its session's suspended set.
 	suspended bool
 }
@@ -389,7 +393,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if err != nil {
 		return "", false, finish(err)
 	}
-	p.running = &runningQuery{x: x, it: it, tx: tx, owned: owned, cols: c.fields}
+	p.running = &runningQuery{x: x, it: it, stored: storedOutput(it), tx: tx, owned: owned, cols: c.fields}
 	tag, suspended, err := p.resume(maxRows, out)
 	if err != nil {
 		return "", false, err
@@ -403,12 +407,19 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 	sink := &resultSink{out: out, s: p.ps.s, formats: p.formats, cols: r.cols}
 	sent := 0
 	for maxRows <= 0 || sent < maxRows {
-		row, err := r.it.next()
+		var row Row
+		var encoded [][]byte
+		var err error
+		if r.stored != nil {
+			encoded, row, err = r.stored.nextStored()
+		} else {
+			row, err = r.it.next()
+		}
 		if err != nil {
 			p.Close()
 			return "", false, err
 		}
-		if row == nil {
+		if row == nil && encoded == nil {
 			r.it.close()
 			if r.owned {
 				if r.tx.writer {
@@ -425,7 +436,12 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 			// Like PostgreSQL, the tag counts the rows of this Execute.
 			return "SELECT " + itoa(sent), false, nil
 		}
-		if err := sink.row(r.x, row[:len(r.cols)]); err != nil {
+		if encoded != nil {
+			err = sink.storedRow(r.x, encoded[:len(r.cols)])
+		} else {
+			err = sink.row(r.x, row[:len(r.cols)])
+		}
+		if err != nil {
 			p.Close()
 			return "", false, err
 		}
@@ -450,7 +466,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 			rest = append(rest, append(Row(nil), row...))
 		}
 		r.it.close()
-		r.it = &sliceIter{rows: rest}
+		r.it, r.stored = &sliceIter{rows: rest}, nil
 	}
 	if !r.suspended {
 		s := p.ps.s
@@ -532,9 +548,10 @@ type resultSink struct {
 // one per session (which sends one row at a time), so that sending a row
 // allocates nothing once the buffers have grown.
 type rowEncoding struct {
-	values  [][]byte
-	offsets []int
-	bytes   []byte
+	values [][]byte
+	// ends[i] is where value i ends in bytes, -1 for a NULL.
+	ends  []int
+	bytes []byte
 }
 
 // rowEncodingKeep bounds what a session keeps between rows: one huge
@@ -546,32 +563,91 @@ const rowEncodingKeep = 1 << 20
 var emptyValue = []byte{}
 
 func (r *resultSink) row(x *execCtx, row Row) error {
-	enc := &r.s.encoding
-	enc.bytes, enc.offsets = enc.bytes[:0], enc.offsets[:0]
-	cols := r.cols
+	enc := r.startRow()
 	for i, v := range row {
-		enc.offsets = append(enc.offsets, len(enc.bytes))
-		if v == nil {
-			continue
-		}
-		t := cols[i].t
-		if i < len(r.formats) && r.formats[i] == 1 {
-			var err error
-			if enc.bytes, err = types.AppendBinary(enc.bytes, t, v); err != nil {
-				return err
-			}
-		} else {
-			enc.bytes = r.s.appendValue(enc.bytes, x, t, v)
+		if err := r.appendValue(enc, x, i, v); err != nil {
+			return err
 		}
 	}
-	enc.offsets = append(enc.offsets, len(enc.bytes))
+	return r.sendRow(enc)
+}
+
+// storedRow sends a row given as its values' stored encodings (nil for a
+// NULL), in output order: the common kinds go from their encoding
+// straight to the client's format, the others are decoded first.
+func (r *resultSink) storedRow(x *execCtx, encoded [][]byte) error {
+	enc := r.startRow()
+	for i, e := range encoded {
+		out, null, ok := appendStoredWire(enc.bytes, e, r.cols[i].t.OID, r.binaryFormat(i))
+		if ok {
+			enc.bytes = out
+			if null {
+				enc.ends = append(enc.ends, -1)
+			} else {
+				enc.ends = append(enc.ends, len(enc.bytes))
+			}
+			continue
+		}
+		v, err := decodeStoredValue(e)
+		if err != nil {
+			return err
+		}
+		if err := r.appendValue(enc, x, i, v); err != nil {
+			return err
+		}
+	}
+	return r.sendRow(enc)
+}
+
+// decodeStoredValue decodes one value's stored encoding (as storedValues
+// found it in a tuple).
+func decodeStoredValue(enc []byte) (types.Value, error) {
+	vals, err := storage.DecodeRow(append([]byte{1}, enc...)) // a tuple of one
+	if err != nil {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt stored value: %v", err)
+	}
+	return vals[0], nil
+}
+
+func (r *resultSink) startRow() *rowEncoding {
+	enc := &r.s.encoding
+	enc.bytes, enc.ends = enc.bytes[:0], enc.ends[:0]
+	return enc
+}
+
+func (r *resultSink) binaryFormat(i int) bool { return i < len(r.formats) && r.formats[i] == 1 }
+
+// appendValue encodes output column i's value in the format Bind asked
+// for.
+func (r *resultSink) appendValue(enc *rowEncoding, x *execCtx, i int, v types.Value) error {
+	if v == nil {
+		enc.ends = append(enc.ends, -1)
+		return nil
+	}
+	t := r.cols[i].t
+	if r.binaryFormat(i) {
+		var err error
+		if enc.bytes, err = types.AppendBinary(enc.bytes, t, v); err != nil {
+			return err
+		}
+	} else {
+		enc.bytes = r.s.appendValue(enc.bytes, x, t, v)
+	}
+	enc.ends = append(enc.ends, len(enc.bytes))
+	return nil
+}
+
+// sendRow writes the row encoded in enc.
+func (r *resultSink) sendRow(enc *rowEncoding) error {
 	enc.values = enc.values[:0]
-	for i, v := range row {
+	start := 0
+	for _, end := range enc.ends {
 		var b []byte
-		if v != nil {
-			if b = enc.bytes[enc.offsets[i]:enc.offsets[i+1]]; b == nil {
+		if end >= 0 {
+			if b = enc.bytes[start:end]; b == nil {
 				b = emptyValue
 			}
+			start = end
 		}
 		enc.values = append(enc.values, b)
 	}

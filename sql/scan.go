@@ -252,7 +252,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 	}
 	if !it.lastOnly { // which reads one row
-		it.periodTests = s.storedPeriodTests(&it.env)
+		it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 	}
 	return it, nil
 }
@@ -307,8 +307,10 @@ type scanIter struct {
 	pointVal []byte
 	done     bool
 	// periodTests reject rows on their encoded period before they are
-	// decoded (scan_period.go).
-	periodTests []*storedPeriodTest
+	// decoded (scan_period.go); testsCoverFilter says they are the whole
+	// filter, so a row every test decided for needs no filtering.
+	periodTests      []*storedPeriodTest
+	testsCoverFilter bool
 	// keyAsOf, for a whole-table AS OF read of an SCD TYPE 2 target,
 	// yields only each key's last version starting at or before the
 	// instant (scan_asof_keys.go).
@@ -322,18 +324,32 @@ type scanIter struct {
 
 func (it *scanIter) next() (Row, error) {
 	for {
-		var k, v []byte
+		k, v, filterHolds, err := it.advance()
+		if err != nil || k == nil {
+			return nil, err
+		}
+		row, ok, err := it.decodeAndFilter(k, v, filterHolds)
+		if err != nil || ok {
+			return row, err
+		}
+	}
+}
+
+// advance moves to the next stored row of the scan's range that its
+// period tests do not reject (a nil key at the end). filterHolds reports
+// that the tests decided the whole filter holds for the row.
+func (it *scanIter) advance() (k, v []byte, filterHolds bool, err error) {
+	for {
 		switch {
 		case it.point:
 			if it.done || it.pointVal == nil {
-				return nil, nil
+				return nil, nil, false, nil
 			}
 			it.done = true
 			k, v = it.pointKey, it.pointVal
 		case it.keyAsOf != nil:
-			var err error
 			if k, v, err = it.keyAsOf.next(it.x, it.s.table.Name); err != nil {
-				return nil, err
+				return nil, nil, false, err
 			}
 		case !it.started && it.lastOnly:
 			it.started = true
@@ -350,53 +366,63 @@ func (it *scanIter) next() (Row, error) {
 				k, v = it.cur.First()
 			}
 		case it.lastOnly:
-			return nil, nil
+			return nil, nil, false, nil
 		default:
 			k, v = it.cur.Next()
 		}
 		if k == nil || (it.prefix != nil && !bytes.HasPrefix(k, it.prefix)) ||
 			(it.stop != nil && bytes.Compare(k, it.stop) > 0 && !bytes.HasPrefix(k, it.stop)) {
-			return nil, nil
+			return nil, nil, false, nil
 		}
 		if err := it.x.checkCancel(); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
-		if it.periodTests != nil && it.rejectedByPeriod(v) {
-			continue
+		if it.periodTests == nil {
+			return k, v, false, nil
 		}
-		row, err := it.decode(k, v)
-		if err != nil {
-			return nil, err
+		rejected, allHold := it.periodVerdict(v)
+		if !rejected {
+			return k, v, allHold && it.testsCoverFilter, nil
 		}
-		if it.s.filter != nil {
-			it.env.row = row
-			ok, err := it.s.filter.eval(&it.env)
-			if err != nil {
-				return nil, err
-			}
-			if ok != true {
-				continue
-			}
-		}
-		return row, nil
 	}
+}
+
+// decodeAndFilter decodes a stored row and applies the scan's filter
+// (unless filterHolds already says it holds); ok is false for a row the
+// filter rejects.
+func (it *scanIter) decodeAndFilter(k, v []byte, filterHolds bool) (row Row, ok bool, err error) {
+	if row, err = it.decode(k, v); err != nil {
+		return nil, false, err
+	}
+	if it.s.filter != nil && !filterHolds {
+		it.env.row = row
+		holds, err := it.s.filter.eval(&it.env)
+		if err != nil || holds != true {
+			return nil, false, err
+		}
+	}
+	return row, true, nil
 }
 
 func (it *scanIter) close() {}
 
-// rejectedByPeriod reports whether a period clause rejects the stored row
-// v without decoding it.
-func (it *scanIter) rejectedByPeriod(v []byte) bool {
+// periodVerdict tests the stored row v on its encoded period without
+// decoding it: rejected when some test decided against it, allHold when
+// every test decided for it.
+func (it *scanIter) periodVerdict(v []byte) (rejected, allHold bool) {
 	tuple, ok := storedTupleBytes(v)
 	if !ok {
-		return false
+		return false, false
 	}
+	allHold = true
 	for _, t := range it.periodTests {
-		if holds, decided := t.holds(tuple); decided && !holds {
-			return true
+		holds, decided := t.holds(tuple)
+		if decided && !holds {
+			return true, false
 		}
+		allHold = allHold && decided
 	}
-	return false
+	return false, allHold
 }
 
 // decode turns a stored row into the scan's output row.

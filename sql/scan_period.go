@@ -12,9 +12,11 @@ import (
 // whole table keeps few of the rows it reads: AS OF one instant, an SCD
 // TYPE 2 target holds one version per key out of the key's whole history.
 // The scan tests each stored row's period on its encoded start and end
-// (storedrow.go) and decodes only the rows that pass; the clause stays in
-// the scan's filter, which then decides as before, so this only ever saves
-// work.
+// (storedrow.go) and decodes only the rows that pass. The clause stays in
+// the scan's filter, which decides whenever a test cannot (a value of
+// another kind); when the tests are the whole filter and decide a row
+// passes, the filter is not evaluated again (the tests compute what it
+// would).
 
 // storedPeriodTest is one period clause, ready to test encoded rows.
 type storedPeriodTest struct {
@@ -35,23 +37,29 @@ type storedPeriodTest struct {
 
 // storedPeriodTests finds the period clauses among the top-level AND terms
 // of the scan's filter whose bounds do not depend on the row (they are
-// evaluated once, here) and whose values are integers or times.
-func (s *tableScan) storedPeriodTests(env *evalEnv) []*storedPeriodTest {
-	var tests []*storedPeriodTest
+// evaluated once, here) and whose values are integers or times. covers
+// reports that every term is such a clause: a row all the tests decide
+// for then passes the filter without it being evaluated.
+func (s *tableScan) storedPeriodTests(env *evalEnv) (tests []*storedPeriodTest, covers bool) {
+	terms := 0
 	var walk func(e expr)
 	walk = func(e expr) {
 		switch e := e.(type) {
 		case *andExpr:
 			walk(e.l)
 			walk(e.r)
+			return
 		case *periodExpr:
 			if t := s.storedPeriodTest(e, env); t != nil {
 				tests = append(tests, t)
 			}
 		}
+		terms++
 	}
-	walk(s.filter)
-	return tests
+	if s.filter != nil {
+		walk(s.filter)
+	}
+	return tests, len(tests) > 0 && len(tests) == terms
 }
 
 func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodTest {

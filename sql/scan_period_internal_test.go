@@ -62,7 +62,10 @@ func TestStoredPeriodTestMatchesPeriodExpr(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tests := scan.storedPeriodTests(&evalEnv{})
+		tests, covers := scan.storedPeriodTests(&evalEnv{})
+		if len(tests) > 0 && !covers {
+			t.Fatalf("one period clause as the whole filter: its test does not cover it")
+		}
 		if len(tests) == 0 {
 			// Only when no bound is known is there nothing to test.
 			if a != nil || (op != ast.PeriodAsOf && b != nil) {
@@ -92,9 +95,12 @@ func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 	pt := types.Of(types.Int8)
 	pe := &periodExpr{start: 0, end: 1, op: ast.PeriodAsOf, t: pt, a: &constExpr{v: int64(5), t: pt}}
 	scan := &tableScan{phys: []int{0, 1}, filter: &andExpr{l: &constExpr{v: true, t: boolT()}, r: pe}}
-	tests := scan.storedPeriodTests(&evalEnv{})
+	tests, covers := scan.storedPeriodTests(&evalEnv{})
 	if len(tests) != 1 {
 		t.Fatalf("%d tests, want the one under AND", len(tests))
+	}
+	if covers {
+		t.Error("the test covers a filter with another term beside it")
 	}
 	enc, _ := history.Encode(1, []types.Value{"not a number", nil})
 	tb, _ := storedTupleBytes(enc)
@@ -103,7 +109,7 @@ func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 	}
 	// Bounds that may differ from row to row are never evaluated ahead.
 	pe.a = &funcExpr{}
-	if tests := scan.storedPeriodTests(&evalEnv{}); len(tests) != 0 {
+	if tests, _ := scan.storedPeriodTests(&evalEnv{}); len(tests) != 0 {
 		t.Error("a function bound was evaluated once for the scan")
 	}
 }
@@ -140,8 +146,8 @@ func TestWholeTableAsOfIsTestedEncoded(t *testing.T) {
 		t.Fatal("no table scan in the plan")
 	}
 	x := &execCtx{params: []types.Value{int64(3)}}
-	if tests := scan.storedPeriodTests(&evalEnv{x: x}); len(tests) != 1 {
-		t.Errorf("%d encoded period tests, want 1", len(tests))
+	if tests, covers := scan.storedPeriodTests(&evalEnv{x: x}); len(tests) != 1 || covers {
+		t.Errorf("%d encoded period tests (covering the filter: %v), want 1, not covering v <> 'x'", len(tests), covers)
 	}
 }
 
@@ -151,7 +157,8 @@ func BenchmarkStoredPeriodTest(b *testing.B) {
 	pt := types.Of(types.Int8)
 	pe := &periodExpr{start: 3, end: 4, op: ast.PeriodAsOf, t: pt, a: &constExpr{v: int64(50_000), t: pt}}
 	scan := &tableScan{phys: []int{0, 1, 2, 3, 4}, filter: pe}
-	test := scan.storedPeriodTests(&evalEnv{})[0]
+	tests, _ := scan.storedPeriodTests(&evalEnv{})
+	test := tests[0]
 	r := rand.New(rand.NewPCG(1, 1))
 	var tuples [][]byte
 	for i := 0; i < 1000; i++ {

@@ -2,6 +2,9 @@ package sql
 
 import (
 	"encoding/binary"
+	"strconv"
+
+	"cdcdb/types"
 )
 
 // Reading single values of a stored row without decoding the row.
@@ -285,4 +288,94 @@ func compareInstants(a, b *instant) int {
 		return 1
 	}
 	return 0
+}
+
+// storedValues splits an encoded tuple into its values' encodings, one
+// per stored position, appended to dst. It reports false for a malformed
+// tuple (the caller then decodes it in full, which reports the damage).
+func storedValues(dst [][]byte, tuple []byte) ([][]byte, bool) {
+	n, k := binary.Uvarint(tuple)
+	if k <= 0 || n > uint64(len(tuple)) {
+		return dst, false
+	}
+	p := k
+	for range n {
+		size, ok := storedValueSize(tuple[p:], 0)
+		if !ok {
+			return dst, false
+		}
+		dst = append(dst, tuple[p:p+size:p+size])
+		p += size
+	}
+	return dst, p == len(tuple)
+}
+
+// appendStoredWire appends the wire form (text, or binary when binaryFmt)
+// of one stored value for a column of type oid, for the kinds a result
+// column mostly is: integers, strings and booleans of their own types.
+// null reports a NULL (nothing appended); ok is false for any other kind,
+// which the caller decodes and formats as usual. The output is what
+// types.AppendText and types.AppendBinary give for the decoded value
+// (TestStoredWireMatchesTheDecodedEncoders holds it to them).
+func appendStoredWire(dst, enc []byte, oid types.OID, binaryFmt bool) (out []byte, null, ok bool) {
+	if enc == nil {
+		return dst, true, true // a position past the tuple: a column added later
+	}
+	tag := enc[0]
+	switch {
+	case tag == srNull:
+		return dst, true, true
+	case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
+		return appendStoredInt(dst, int64(tag)-srIntSmall+srIntSmallLo, oid, binaryFmt)
+	case tag == srInt:
+		v, k := binary.Varint(enc[1:])
+		if k <= 0 {
+			return dst, false, false
+		}
+		return appendStoredInt(dst, v, oid, binaryFmt)
+	case tag == srString:
+		switch oid {
+		case types.Text, types.Varchar, types.Bpchar, types.Name:
+			n, k := binary.Uvarint(enc[1:])
+			if k <= 0 || n != uint64(len(enc)-1-k) {
+				return dst, false, false
+			}
+			return append(dst, enc[1+k:]...), false, true
+		}
+	case tag == srTrue || tag == srFalse:
+		if oid != types.Bool {
+			break
+		}
+		switch {
+		case binaryFmt && tag == srTrue:
+			return append(dst, 1), false, true
+		case binaryFmt:
+			return append(dst, 0), false, true
+		case tag == srTrue:
+			return append(dst, 't'), false, true
+		default:
+			return append(dst, 'f'), false, true
+		}
+	}
+	return dst, false, false
+}
+
+func appendStoredInt(dst []byte, v int64, oid types.OID, binaryFmt bool) (out []byte, null, ok bool) {
+	switch oid {
+	case types.Int8:
+		if binaryFmt {
+			return binary.BigEndian.AppendUint64(dst, uint64(v)), false, true
+		}
+	case types.Int4:
+		if binaryFmt {
+			return binary.BigEndian.AppendUint32(dst, uint32(v)), false, true
+		}
+	case types.Int2:
+		if binaryFmt {
+			return binary.BigEndian.AppendUint16(dst, uint16(v)), false, true
+		}
+	default:
+		return dst, false, false
+	}
+	return strconv.AppendInt(dst, v, 10), false, true
 }

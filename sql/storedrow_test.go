@@ -168,3 +168,102 @@ func TestKeyValueSizeMatchesStorage(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredWireMatchesTheDecodedEncoders holds appendStoredWire, which
+// formats stored values for the client without decoding them, to the
+// encoders of decoded values: for every sample and column type, in text and
+// binary, it must give what types.AppendText / types.AppendBinary give, or
+// decline. It must not decline the kinds it exists for.
+func TestStoredWireMatchesTheDecodedEncoders(t *testing.T) {
+	oids := []types.OID{types.Int2, types.Int4, types.Int8, types.Text, types.Varchar, types.Bpchar, types.Name,
+		types.Bool, types.Char, types.Float8, types.Numeric, types.Oid, types.Regclass, types.Bytea}
+	for _, v := range storedRowSamples() {
+		tuple, err := storage.EncodeRow(nil, []types.Value{v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, ok := storedValues(nil, tuple)
+		if !ok || len(vals) != 1 {
+			t.Fatalf("storedValues(%v) = %d values, %v", v, len(vals), ok)
+		}
+		for _, oid := range oids {
+			typ := types.Of(oid)
+			for _, binaryFmt := range []bool{false, true} {
+				got, null, ok := appendStoredWire([]byte("prefix"), vals[0], oid, binaryFmt)
+				want := fastKind(v, oid)
+				if ok != want {
+					t.Errorf("%T %v as %s (binary %v): handled %v, want %v", v, v, types.FormatType(typ), binaryFmt, ok, want)
+				}
+				if !ok {
+					continue
+				}
+				if null != (v == nil) {
+					t.Errorf("%v as %s: NULL %v", v, types.FormatType(typ), null)
+				}
+				wantBytes := []byte("prefix")
+				switch {
+				case v == nil:
+				case binaryFmt:
+					if wantBytes, err = types.AppendBinary(wantBytes, typ, v); err != nil {
+						t.Fatal(err)
+					}
+				default:
+					wantBytes = types.AppendText(wantBytes, typ, v, time.UTC)
+				}
+				if string(got) != string(wantBytes) {
+					t.Errorf("%T %v as %s (binary %v) = %q, want %q", v, v, types.FormatType(typ), binaryFmt, got, wantBytes)
+				}
+			}
+		}
+	}
+	// A position past the tuple (a column added after the row) is NULL.
+	if _, null, ok := appendStoredWire(nil, nil, types.Int8, false); !ok || !null {
+		t.Error("a missing value is not NULL")
+	}
+}
+
+// fastKind says which values appendStoredWire exists to format itself.
+func fastKind(v types.Value, oid types.OID) bool {
+	switch v.(type) {
+	case nil:
+		return true
+	case int64:
+		return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
+	case string:
+		return oid == types.Text || oid == types.Varchar || oid == types.Bpchar || oid == types.Name
+	case bool:
+		return oid == types.Bool
+	}
+	return false
+}
+
+// TestStoredValuesSplitsTuples: storedValues finds every value of a tuple
+// where storage's codec has it, and refuses a damaged tuple.
+func TestStoredValuesSplitsTuples(t *testing.T) {
+	samples := storedRowSamples()
+	tuple, err := storage.EncodeRow(nil, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, ok := storedValues(nil, tuple)
+	if !ok || len(vals) != len(samples) {
+		t.Fatalf("%d values (%v), want %d", len(vals), ok, len(samples))
+	}
+	for i, enc := range vals {
+		one, err := storage.EncodeRow(nil, samples[i:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(append([]byte{1}, enc...)) != string(one) {
+			t.Errorf("value %d (%v): encoding %x, want %x", i, samples[i], enc, one[1:])
+		}
+		if _, err := decodeStoredValue(enc); err != nil {
+			t.Errorf("value %d (%v): %v", i, samples[i], err)
+		}
+	}
+	for _, damaged := range [][]byte{tuple[:len(tuple)-1], append(append([]byte(nil), tuple...), 0), {0xff}} {
+		if _, ok := storedValues(nil, damaged); ok {
+			t.Errorf("damaged tuple %x split", damaged[:min(len(damaged), 8)])
+		}
+	}
+}
