@@ -48,6 +48,8 @@ type Options struct {
 
 	// checkpointChunk overrides defaultCheckpointChunk (tests).
 	checkpointChunk int
+	// pageSize overrides filePageSize for a new file (tests).
+	pageSize int
 }
 
 // Defaults of Options.
@@ -57,6 +59,16 @@ const (
 	DefaultMemtableSize        = 64 << 20
 	DefaultCheckpointAfterIdle = time.Second
 )
+
+// filePageSize is the page size of a new file, four times bbolt's default
+// of the OS page. A checkpoint rewrites every page its layer's entries land
+// on, and entries of randomly keyed keyspaces (a flow's log, a target's rows
+// and their history) land on nearly every leaf: with larger pages a
+// checkpoint has fewer, fuller pages to split, allocate and write, and a
+// commit's log record spans fewer overflow pages. In A/B runs of cdcbench's
+// SCD TYPE 2 ingest, 16 KiB pages wrote 11% less, used 8-15% less CPU and
+// took half the time waiting for fsyncs; 32 and 64 KiB were no better.
+const filePageSize = 16 << 10
 
 // maxFrozenLayers is how many frozen layers may wait for their checkpoint
 // before commits wait for the checkpointer to catch up: one, so memtables
@@ -150,6 +162,10 @@ func Open(path string, opts Options) (*DB, error) {
 	if mmapSize == 0 {
 		mmapSize = DefaultMmapSize
 	}
+	pageSize := opts.pageSize
+	if pageSize == 0 {
+		pageSize = filePageSize
+	}
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
 		Timeout:  opts.Timeout,
 		NoSync:   opts.NoSync,
@@ -160,6 +176,9 @@ func Open(path string, opts Options) (*DB, error) {
 		NoFreelistSync:  true,
 		FreelistType:    bolt.FreelistMapType,
 		InitialMmapSize: mmapSize,
+		// Only a new file takes it; an existing one keeps the page size it
+		// was made with.
+		PageSize: pageSize,
 	})
 	if err != nil {
 		return nil, mapErr(fmt.Sprintf("open %s", path), err)

@@ -931,3 +931,73 @@ func BenchmarkCursorScanFile(b *testing.B) {
 		}
 	}
 }
+
+// TestNewFilesGetLargePages: a new file is made with filePageSize pages; a
+// file made with bbolt's default pages keeps them when opened, and goes on
+// working through checkpoints and reopens (the page size is the file's).
+func TestNewFilesGetLargePages(t *testing.T) {
+	pageSize := func(db *DB) int { return db.bolt.Info().PageSize }
+	fresh, err := Open(checkedPath(t, "new.db"), Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pageSize(fresh); got != filePageSize {
+		t.Errorf("new file has %d-byte pages, want %d", got, filePageSize)
+	}
+	fresh.Close()
+
+	path := checkedPath(t, "old.db")
+	put := func(db *DB, from, to int) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			sp := tx.Space("s")
+			if sp == nil {
+				var err error
+				if sp, err = tx.CreateSpace("s"); err != nil {
+					return err
+				}
+			}
+			for i := from; i < to; i++ {
+				if err := sp.Put(binary.BigEndian.AppendUint64(nil, uint64(i*7919%10007)), []byte(fmt.Sprint(i))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.checkpointAll(t)
+	}
+	old, err := Open(path, Options{NoSync: true, pageSize: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(old, 0, 5000)
+	old.Close()
+	for round := 1; round <= 2; round++ {
+		db, err := Open(path, Options{NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageSize(db); got != 4096 {
+			t.Errorf("reopened 4 KiB-page file has %d-byte pages", got)
+		}
+		put(db, round*5000, round*5000+5000)
+		err = db.View(func(tx *Tx) error {
+			n := 0
+			c := tx.Space("s").Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				n++
+			}
+			if want := min((round+1)*5000, 10007); n != want {
+				t.Errorf("round %d: %d keys, want %d", round, n, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+}
