@@ -155,6 +155,10 @@ func TestStoredRowsMatchDecodedRows(t *testing.T) {
 		return w.rows
 	}
 	const cols = "id, i2, i4, b, s, vc, bp, n, f, num, ts, by, ch, late, late_default, s"
+	// A row of no columns is still a row.
+	if rows := run("SELECT FROM t", 0); len(rows) != 5 {
+		t.Errorf("SELECT FROM t: %d rows, want 5", len(rows))
+	}
 	for _, format := range []int16{0, 1} {
 		stored := run("SELECT "+cols+" FROM t", format)
 		decoded := run("SELECT "+cols+" FROM t WHERE id IS NOT NULL", format)

@@ -67,6 +67,11 @@ func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
 		if it.scan.s.filter == nil || filterHolds {
 			if tuple, ok := storedTupleBytes(v); ok {
 				if values, ok := storedValues(it.values[:0], tuple); ok {
+					if it.out == nil {
+						// Never nil, which would say the rows ended: a
+						// SELECT of no columns still returns its rows.
+						it.out = make([][]byte, 0, len(it.positions))
+					}
 					it.values, it.out = values, it.out[:0]
 					for _, p := range it.positions {
 						var enc []byte
