@@ -581,11 +581,7 @@ func (r *resultSink) storedRow(x *execCtx, encoded [][]byte) error {
 		out, null, ok := appendStoredWire(enc.bytes, e, r.cols[i].t.OID, r.binaryFormat(i))
 		if ok {
 			enc.bytes = out
-			if null {
-				enc.ends = append(enc.ends, -1)
-			} else {
-				enc.ends = append(enc.ends, len(enc.bytes))
-			}
+			enc.endValue(null)
 			continue
 		}
 		v, err := decodeStoredValue(e)
@@ -621,7 +617,7 @@ func (r *resultSink) binaryFormat(i int) bool { return i < len(r.formats) && r.f
 // for.
 func (r *resultSink) appendValue(enc *rowEncoding, x *execCtx, i int, v types.Value) error {
 	if v == nil {
-		enc.ends = append(enc.ends, -1)
+		enc.endValue(true)
 		return nil
 	}
 	t := r.cols[i].t
@@ -633,8 +629,18 @@ func (r *resultSink) appendValue(enc *rowEncoding, x *execCtx, i int, v types.Va
 	} else {
 		enc.bytes = r.s.appendValue(enc.bytes, x, t, v)
 	}
-	enc.ends = append(enc.ends, len(enc.bytes))
+	enc.endValue(false)
 	return nil
+}
+
+// endValue records that the value just appended to bytes (none, for a
+// NULL) is complete.
+func (e *rowEncoding) endValue(null bool) {
+	if null {
+		e.ends = append(e.ends, -1)
+	} else {
+		e.ends = append(e.ends, len(e.bytes))
+	}
 }
 
 // sendRow writes the row encoded in enc.

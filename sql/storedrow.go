@@ -84,7 +84,7 @@ func storedValuePair(tuple []byte, first, second int) (a, b []byte, ok bool) {
 		// value before the ones a scan tests, on every row.
 		var size int
 		switch tag := tuple[p]; {
-		case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
+		case smallIntTag(tag):
 			size = 1
 		case tag == srString && p+1 < len(tuple) && tuple[p+1] < 0x80:
 			size = 2 + int(tuple[p+1])
@@ -126,7 +126,7 @@ func storedValueSize(b []byte, depth int) (int, bool) {
 	}
 	tag := b[0]
 	switch {
-	case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
+	case smallIntTag(tag):
 		return 1, true
 	case tag == srString || tag == srBytes:
 		n, k := binary.Uvarint(b[1:])
@@ -248,23 +248,38 @@ const (
 	instantTime
 )
 
+// smallIntTag reports whether tag is one of the single-byte integers, the
+// value in the tag itself.
+func smallIntTag(tag byte) bool {
+	return tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo
+}
+
+// storedInt reads a non-empty encoded value as an integer; false for any
+// other kind (or a malformed one).
+func storedInt(enc []byte) (int64, bool) {
+	switch tag := enc[0]; {
+	case smallIntTag(tag):
+		return int64(tag) - srIntSmall + srIntSmallLo, true
+	case tag == srInt:
+		v, k := binary.Varint(enc[1:])
+		return v, k > 0
+	}
+	return 0, false
+}
+
 // storedInstant reads an encoded value as an instant: kind instantNone
 // when it is of another kind (or malformed).
 func storedInstant(enc []byte) instant {
 	if enc == nil {
 		return instant{kind: instantNull}
 	}
-	tag := enc[0]
-	switch {
-	case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
-		return instant{kind: instantInt, hi: int64(tag) - srIntSmall + srIntSmallLo}
-	case tag == srNull:
+	if v, ok := storedInt(enc); ok {
+		return instant{kind: instantInt, hi: v}
+	}
+	switch enc[0] {
+	case srNull:
 		return instant{kind: instantNull}
-	case tag == srInt:
-		if v, k := binary.Varint(enc[1:]); k > 0 {
-			return instant{kind: instantInt, hi: v}
-		}
-	case tag == srTime:
+	case srTime:
 		sec, k := binary.Varint(enc[1:])
 		if k <= 0 {
 			break
@@ -321,18 +336,12 @@ func appendStoredWire(dst, enc []byte, oid types.OID, binaryFmt bool) (out []byt
 	if enc == nil {
 		return dst, true, true // a position past the tuple: a column added later
 	}
-	tag := enc[0]
-	switch {
+	if v, ok := storedInt(enc); ok {
+		return appendStoredInt(dst, v, oid, binaryFmt)
+	}
+	switch tag := enc[0]; {
 	case tag == srNull:
 		return dst, true, true
-	case tag >= srIntSmall && int(tag) <= srIntSmall+srIntSmallHi-srIntSmallLo:
-		return appendStoredInt(dst, int64(tag)-srIntSmall+srIntSmallLo, oid, binaryFmt)
-	case tag == srInt:
-		v, k := binary.Varint(enc[1:])
-		if k <= 0 {
-			return dst, false, false
-		}
-		return appendStoredInt(dst, v, oid, binaryFmt)
 	case tag == srString:
 		switch oid {
 		case types.Text, types.Varchar, types.Bpchar, types.Name:
