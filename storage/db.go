@@ -125,6 +125,8 @@ type DB struct {
 	// durable is the newest state whose commits are all on disk: what read
 	// transactions see.
 	durable atomic.Pointer[view]
+	// fileHighAt caches what beginRead checks the file against.
+	fileHighAt atomic.Pointer[fileHighAt]
 
 	wake        chan struct{}
 	flusherDone chan struct{}
@@ -391,13 +393,29 @@ func (db *DB) beginRead() (*Tx, error) {
 		if err != nil {
 			return nil, mapErr("begin", err)
 		}
-		if stateVersion(btx, stateFileHigh) <= v.version {
+		if db.fileHigh(btx) <= v.version {
 			return newTx(db, v, btx, false), nil
 		}
 		_ = btx.Rollback()
 		runtime.Gosched()
 	}
 }
+
+// fileHigh is stateFileHigh as btx sees it. Every read transaction needs it,
+// and it changes only when bbolt commits, so it is kept per bbolt
+// transaction ID (bbolt never reuses one) rather than looked up each time.
+func (db *DB) fileHigh(btx *bolt.Tx) uint64 {
+	id := uint64(btx.ID())
+	if c := db.fileHighAt.Load(); c != nil && c.boltTx == id {
+		return c.high
+	}
+	high := stateVersion(btx, stateFileHigh)
+	db.fileHighAt.Store(&fileHighAt{boltTx: id, high: high})
+	return high
+}
+
+// fileHighAt is stateFileHigh as of one bbolt transaction ID.
+type fileHighAt struct{ boltTx, high uint64 }
 
 func (db *DB) releaseWriter() { <-db.writeSlot }
 

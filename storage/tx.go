@@ -39,6 +39,13 @@ func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
 // Writable reports whether tx is a write transaction.
 func (tx *Tx) Writable() bool { return tx.writable }
 
+// Version identifies the committed state a read transaction sees: read
+// transactions with the same Version see the same contents, so something
+// derived from those contents may be cached under it. (A write transaction's
+// Version is that of the state it builds on, which a failed flush may throw
+// away and a later commit reuse; such caches must also check Epoch.)
+func (tx *Tx) Version() uint64 { return tx.view.version }
+
 // Epoch identifies the run of commits a write transaction builds on. It
 // changes when a failed flush throws away commits that were not durable, so
 // a cache of committed state kept outside storage (and updated through
