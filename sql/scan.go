@@ -26,6 +26,10 @@ type tableScan struct {
 	// prefixExprs, when set, give the value of each KEYS column of a
 	// streaming table: the scan reads only the rows under that key prefix.
 	prefixExprs []expr
+	// keyTerms are the filter's conjuncts that the key the scan reads
+	// under (keyExprs or prefixExprs) makes true for every row it reads,
+	// so they need no evaluating (see keyEquality.exact).
+	keyTerms []expr
 	// asOf is the instant of a FOR BUSINESS_TIME AS OF read of an SCD TYPE 2
 	// or BITEMPORAL target (single-column period). Under a key prefix the
 	// rows follow in business start order (the start is the next part of
@@ -106,49 +110,49 @@ func (s *tableScan) withFilter(cond expr) plan {
 		c.filter = &andExpr{l: c.filter, r: cond}
 	}
 	if len(s.table.PrimaryKey) > 0 && c.keyExprs == nil {
-		eqs := map[int]expr{}
-		collectKeyEqualities(c.filter, eqs)
-		keys := make([]expr, 0, len(s.table.PrimaryKey))
-		for _, attnum := range s.table.PrimaryKey {
-			idx := s.outputIndex(attnum)
-			e, ok := eqs[idx]
-			if !ok {
-				keys = nil
-				break
-			}
-			keys = append(keys, e)
-		}
-		c.keyExprs = keys
+		c.keyExprs, c.keyTerms = c.keyEqualities(s.table.PrimaryKey)
 	}
 	if len(s.table.PrimaryKey) == 0 && len(s.table.KeyColumns) > 0 && c.prefixExprs == nil {
-		eqs := map[int]expr{}
-		collectKeyEqualities(c.filter, eqs)
-		var prefix []expr
-		for _, attnum := range s.table.KeyColumns {
-			e, ok := eqs[s.outputIndex(attnum)]
-			if !ok {
-				prefix = nil
-				break
-			}
-			prefix = append(prefix, e)
-		}
-		c.prefixExprs = prefix
+		c.prefixExprs, c.keyTerms = c.keyEqualities(s.table.KeyColumns)
 	}
 	return &c
 }
 
-func (s *tableScan) outputIndex(attnum int16) int {
-	for i, c := range s.cols {
-		if c.attnum == attnum {
-			return i
+// keyEqualities finds, in the filter, an equality for each of the columns
+// attnums: the values they give (nil unless every column has one), and
+// those of their terms the key makes true (see keyEquality.exact).
+func (s *tableScan) keyEqualities(attnums []int16) (vals, implied []expr) {
+	eqs := map[int]keyEquality{}
+	collectKeyEqualities(s.filter, eqs)
+	for _, attnum := range attnums {
+		eq, ok := eqs[s.outputIndex(attnum)]
+		if !ok {
+			return nil, nil
+		}
+		vals = append(vals, eq.val)
+		if eq.exact {
+			implied = append(implied, eq.term)
 		}
 	}
-	return -1
+	return vals, implied
+}
+
+// keyEquality is a filter conjunct "column = val", val not reading the
+// current row.
+type keyEquality struct {
+	val  expr
+	term *compareExpr
+	// exact says that a row stored under val's key encoding makes the term
+	// true: the column is compared as it is, with a constant or parameter
+	// of its own type, of a type whose equal key encodings are equal
+	// values. Otherwise (a cast on either side, say bigint = 1.5) the key
+	// only narrows what the term still has to decide.
+	exact bool
 }
 
 // collectKeyEqualities finds conjuncts "column = expression not reading the
 // current row", by column index.
-func collectKeyEqualities(e expr, out map[int]expr) {
+func collectKeyEqualities(e expr, out map[int]keyEquality) {
 	switch e := e.(type) {
 	case *andExpr:
 		collectKeyEqualities(e.l, out)
@@ -159,17 +163,48 @@ func collectKeyEqualities(e expr, out map[int]expr) {
 		}
 		for _, side := range [2][2]expr{{e.l, e.r}, {e.r, e.l}} {
 			col, val := side[0], side[1]
+			cast := false
 			if c, ok := col.(*castExpr); ok && !c.explicit {
-				col = c.x
+				col, cast = c.x, true
 			}
 			ref, ok := col.(*colRef)
 			if !ok || ref.level != 0 || readsCurrentRow(val) {
 				continue
 			}
-			out[ref.idx] = val
+			out[ref.idx] = keyEquality{val: val, term: e, exact: !cast && exactKeyEquality(ref.t, val)}
 			return
 		}
 	}
+}
+
+// exactKeyEquality reports whether a column of type t equals val on every
+// row whose key holds val's encoding: val is a constant or parameter of
+// type t, and t's equality is its key encoding's (no NULL fields, padding
+// or scale that compare equal in other bytes).
+func exactKeyEquality(t types.T, val expr) bool {
+	switch val.(type) {
+	case *constExpr, *paramRef:
+	default:
+		return false
+	}
+	if val.typ().OID != t.OID {
+		return false
+	}
+	switch t.OID {
+	case types.Bool, types.Int2, types.Int4, types.Int8, types.Text, types.Varchar,
+		types.Date, types.Timestamp, types.Timestamptz, types.UUID:
+		return true
+	}
+	return false
+}
+
+func (s *tableScan) outputIndex(attnum int16) int {
+	for i, c := range s.cols {
+		if c.attnum == attnum {
+			return i
+		}
+	}
+	return -1
 }
 
 // readsCurrentRow reports whether an expression reads a column of the row
@@ -213,6 +248,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				it.pointKey, it.pointVal = key, v
 			}
 		}
+		it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 		return it, nil
 	}
 	it.cur = sp.Cursor()
@@ -251,9 +287,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			it.keyAsOf = newAsOfKeyWalk(it.cur, s.table, at)
 		}
 	}
-	if !it.lastOnly { // which reads one row
-		it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
-	}
+	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 	return it, nil
 }
 
@@ -278,7 +312,10 @@ func (s *tableScan) encodeValues(x *execCtx, outer *evalEnv, exprs []expr, attnu
 			return nil, false, nil
 		}
 		col := s.table.ColumnByAttnum(attnums[i])
-		if e.typ().OID != col.Type.OID {
+		// A char(n) key is stored padded to n, and equals a value of
+		// another length that differs only in trailing spaces: padding
+		// the value the same way finds it.
+		if t := e.typ(); t.OID != col.Type.OID || (t.OID == types.Bpchar && t.Typmod != col.Type.Typmod) {
 			if v, err = castValue(x, v, e.typ(), col.Type, false); err != nil {
 				return nil, false, nil
 			}
@@ -307,8 +344,9 @@ type scanIter struct {
 	pointVal []byte
 	done     bool
 	// periodTests reject rows on their encoded period before they are
-	// decoded (scan_period.go); testsCoverFilter says they are the whole
-	// filter, so a row every test decided for needs no filtering.
+	// decoded (scan_period.go); testsCoverFilter says they and the key
+	// decide the whole filter, so a row every test decided for (any row,
+	// with no tests) needs no filtering.
 	periodTests      []*storedPeriodTest
 	testsCoverFilter bool
 	// keyAsOf, for a whole-table AS OF read of an SCD TYPE 2 target,
@@ -378,7 +416,7 @@ func (it *scanIter) advance() (k, v []byte, filterHolds bool, err error) {
 			return nil, nil, false, err
 		}
 		if it.periodTests == nil {
-			return k, v, false, nil
+			return k, v, it.testsCoverFilter, nil
 		}
 		rejected, allHold := it.periodVerdict(v)
 		if !rejected {

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"time"
 
 	"cdcdb/sql/ast"
@@ -38,28 +39,33 @@ type storedPeriodTest struct {
 // storedPeriodTests finds the period clauses among the top-level AND terms
 // of the scan's filter whose bounds do not depend on the row (they are
 // evaluated once, here) and whose values are integers or times. covers
-// reports that every term is such a clause: a row all the tests decide
-// for then passes the filter without it being evaluated.
+// reports that every term is such a clause or one of the scan's keyTerms:
+// a row all the tests decide for (any row, when there are no tests) then
+// passes the filter without it being evaluated.
 func (s *tableScan) storedPeriodTests(env *evalEnv) (tests []*storedPeriodTest, covers bool) {
-	terms := 0
-	var walk func(e expr)
-	walk = func(e expr) {
-		switch e := e.(type) {
-		case *andExpr:
-			walk(e.l)
-			walk(e.r)
-			return
-		case *periodExpr:
-			if t := s.storedPeriodTest(e, env); t != nil {
-				tests = append(tests, t)
-			}
+	if s.filter == nil {
+		return nil, false
+	}
+	terms := s.collectPeriodTests(s.filter, env, &tests)
+	return tests, len(tests) == terms
+}
+
+// collectPeriodTests appends the tests of e's AND terms to tests and
+// returns how many terms the filter still has to decide.
+func (s *tableScan) collectPeriodTests(e expr, env *evalEnv, tests *[]*storedPeriodTest) (terms int) {
+	switch e := e.(type) {
+	case *andExpr:
+		return s.collectPeriodTests(e.l, env, tests) + s.collectPeriodTests(e.r, env, tests)
+	case *periodExpr:
+		if t := s.storedPeriodTest(e, env); t != nil {
+			*tests = append(*tests, t)
 		}
-		terms++
+	case *compareExpr:
+		if slices.Contains(s.keyTerms, expr(e)) {
+			return 0 // the key the scan reads under decides it
+		}
 	}
-	if s.filter != nil {
-		walk(s.filter)
-	}
-	return tests, len(tests) > 0 && len(tests) == terms
+	return 1
 }
 
 func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodTest {
