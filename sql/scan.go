@@ -144,9 +144,9 @@ type keyEquality struct {
 	term *compareExpr
 	// exact says that a row stored under val's key encoding makes the term
 	// true: the column is compared as it is, with a constant or parameter
-	// of its own type, of a type whose equal key encodings are equal
-	// values. Otherwise (a cast on either side, say bigint = 1.5) the key
-	// only narrows what the term still has to decide.
+	// of its own type (see exactKeyEquality). Otherwise (a cast on either
+	// side, say bigint = 1.5) the key only narrows what the term still has
+	// to decide.
 	exact bool
 }
 
@@ -179,8 +179,9 @@ func collectKeyEqualities(e expr, out map[int]keyEquality) {
 
 // exactKeyEquality reports whether a column of type t equals val on every
 // row whose key holds val's encoding: val is a constant or parameter of
-// type t, and t's equality is its key encoding's (no NULL fields, padding
-// or scale that compare equal in other bytes).
+// type t, and t is a type whose values compare equal whenever their key
+// encodings are the same (records are not: a NULL field compares unknown;
+// types not listed are left to the filter).
 func exactKeyEquality(t types.T, val expr) bool {
 	switch val.(type) {
 	case *constExpr, *paramRef:
