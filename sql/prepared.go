@@ -191,7 +191,12 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 	if n := p.clientParams(); len(params) != n {
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), n)
 	}
-	vals := make([]types.Value, len(c.params))
+	po := &portal{ps: p, txEnds: p.s.txEnds}
+	vals := po.paramSpace[:0]
+	if len(c.params) > len(po.paramSpace) {
+		vals = make([]types.Value, 0, len(c.params))
+	}
+	vals = vals[:len(c.params)]
 	copy(vals[len(params):], p.constants)
 	for i, raw := range params {
 		if raw == nil {
@@ -218,7 +223,11 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 			return nil, err
 		}
 	}
-	formats := make([]int16, len(c.fields))
+	formats := po.formatSpace[:0]
+	if len(c.fields) > len(po.formatSpace) {
+		formats = make([]int16, 0, len(c.fields))
+	}
+	formats = formats[:len(c.fields)]
 	for i := range formats {
 		switch {
 		case len(resultFormats) == 1:
@@ -227,7 +236,8 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 			formats[i] = resultFormats[i]
 		}
 	}
-	return &portal{ps: p, params: vals, formats: formats, txEnds: p.s.txEnds}, nil
+	po.params, po.formats = vals, formats
+	return po, nil
 }
 
 // portal implements wire.Portal.
@@ -242,6 +252,10 @@ type portal struct {
 	// txEnds is the session's count of ended transactions at Bind: the
 	// portal belongs to the transaction open then (or begun next).
 	txEnds uint64
+	// Short parameter and format lists are kept here, so that Bind makes
+	// one allocation for them and the portal.
+	paramSpace  [4]types.Value
+	formatSpace [8]int16
 }
 
 type runningQuery struct {
@@ -256,6 +270,9 @@ type runningQuery struct {
 	cols   []outCol
 	// suspended: the portal is in its session's suspended set.
 	suspended bool
+	// Where x and the first Execute's sink are kept (see execute).
+	exec execCtx
+	sink resultSink
 }
 
 func (p *portal) Fields() []wire.FieldDescription { return p.ps.Fields() }
@@ -327,11 +344,16 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	ctx, cancel := s.statementContext(ctx)
 	defer cancel()
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	x := &execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
+	// The execution context and the sink live in the running query they
+	// serve, if the statement turns out to be one: a point query pays one
+	// allocation for the three.
+	r := &runningQuery{}
+	x, sink := &r.exec, &r.sink
+	*x = execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
 	if s.block != nil {
 		x.now = s.block.start.UTC().Truncate(time.Microsecond)
 	}
-	sink := &resultSink{out: out, s: s, formats: p.formats, cols: c.fields}
+	*sink = resultSink{out: out, s: s, formats: p.formats, cols: c.fields}
 	x.out = sink
 	for _, n := range c.notices {
 		out.Notice(&wire.NoticeInfo{Severity: "NOTICE", Code: pgerror.SuccessfulCompletion, Message: n})
@@ -393,7 +415,8 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if err != nil {
 		return "", false, finish(err)
 	}
-	p.running = &runningQuery{x: x, it: it, stored: storedOutput(it), tx: tx, owned: owned, cols: c.fields}
+	r.x, r.it, r.stored, r.tx, r.owned, r.cols = x, it, storedOutput(it), tx, owned, c.fields
+	p.running = r
 	tag, suspended, err := p.resume(maxRows, out)
 	if err != nil {
 		return "", false, err

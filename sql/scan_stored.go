@@ -35,15 +35,17 @@ func storedOutput(it rowIter) storedRowIter {
 	if !ok {
 		return nil
 	}
-	positions := make([]int, len(p.exprs))
-	for i, e := range p.exprs {
-		c, ok := e.(*colRef)
-		if !ok || c.level != 0 || c.idx >= len(scan.s.cols) {
+	for _, e := range p.exprs {
+		if c, ok := e.(*colRef); !ok || c.level != 0 || c.idx >= len(scan.s.cols) {
 			return nil
 		}
-		positions[i] = scan.s.phys[c.idx]
 	}
-	return &storedProjectIter{projectIter: p, scan: scan, positions: positions}
+	sp := &storedProjectIter{projectIter: p, scan: scan}
+	sp.positions, sp.values = sp.positionSpace[:0], sp.valueSpace[:0]
+	for _, e := range p.exprs {
+		sp.positions = append(sp.positions, scan.s.phys[e.(*colRef).idx])
+	}
+	return sp
 }
 
 // storedProjectIter is a projection of a scan's columns that can hand
@@ -51,11 +53,15 @@ func storedOutput(it rowIter) storedRowIter {
 type storedProjectIter struct {
 	*projectIter
 	scan *scanIter
-	// positions are the stored tuple positions of the output columns.
-	positions []int
+	// positions are the stored tuple positions of the output columns
+	// (in positionSpace when they fit: one allocation for the iterator).
+	positions     []int
+	positionSpace [8]int
 	// values are the encodings of the last row's stored values, out those
 	// of its output columns; both are reused from row to row.
 	values, out [][]byte
+	// outSpace holds out when it fits, valueSpace values.
+	outSpace, valueSpace [8][]byte
 }
 
 func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
@@ -70,7 +76,7 @@ func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
 					if it.out == nil {
 						// Never nil, which would say the rows ended: a
 						// SELECT of no columns still returns its rows.
-						it.out = make([][]byte, 0, len(it.positions))
+						it.out = it.outSpace[:0]
 					}
 					it.values, it.out = values, it.out[:0]
 					for _, p := range it.positions {

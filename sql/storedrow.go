@@ -313,6 +313,9 @@ func storedValues(dst [][]byte, tuple []byte) ([][]byte, bool) {
 	if k <= 0 || n > uint64(len(tuple)) {
 		return dst, false
 	}
+	if free := cap(dst) - len(dst); uint64(free) < n {
+		dst = append(make([][]byte, 0, len(dst)+int(n)), dst...) // one allocation, not one per doubling
+	}
 	p := k
 	for range n {
 		size, ok := storedValueSize(tuple[p:], 0)

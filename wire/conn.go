@@ -26,6 +26,8 @@ type conn struct {
 	rw  io.ReadWriter // raw, or the TLS layer over it once SSLRequest succeeded
 	tr  *transport
 	be  *pgproto3.Backend
+	// tagBuf is commandComplete's scratch space.
+	tagBuf []byte
 
 	pid       uint32
 	secretKey [4]byte
@@ -296,6 +298,14 @@ func (c *conn) cancelRunning() {
 	if c.cancelStmt != nil {
 		c.cancelStmt()
 	}
+}
+
+// commandComplete sends a CommandComplete for tag. The tag's bytes go
+// through a buffer the connection keeps, as send encodes the message
+// before it returns.
+func (c *conn) commandComplete(tag string) error {
+	c.tagBuf = append(c.tagBuf[:0], tag...)
+	return c.send(&pgproto3.CommandComplete{CommandTag: c.tagBuf})
 }
 
 // send queues one message. pgproto3's Backend encodes into its own buffer;

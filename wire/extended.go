@@ -238,7 +238,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	if suspended {
 		return c.send(&pgproto3.PortalSuspended{})
 	}
-	return c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	return c.commandComplete(tag)
 }
 
 // boundPortal finds a portal Bind made, unless its transaction has ended

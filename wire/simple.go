@@ -71,5 +71,5 @@ func (c *conn) runSimpleStatement(ctx context.Context, ps PreparedStatement) err
 	if err := c.result.finish(err); err != nil {
 		return err
 	}
-	return c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	return c.commandComplete(tag)
 }
