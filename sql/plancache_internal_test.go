@@ -39,22 +39,7 @@ func plannedOnce(t *testing.T, s *Session, query string) *compiled {
 
 func runText(t *testing.T, s *Session, query string) {
 	t.Helper()
-	ctx := context.Background()
-	sts, err := s.Parse(ctx, query, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	p, err := sts[0].Bind(ctx, nil, nil, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	if _, _, err := p.Execute(ctx, 0, discardWriter{}); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	p.Close()
-	if err := s.Sync(ctx, false); err != nil {
-		t.Fatal(err)
-	}
+	closeAndSync(t, s, executePortal(t, s, query, 0))
 }
 
 // TestPlanCacheReusesPlans checks that the cache is used at all: the

@@ -21,26 +21,46 @@ func TestPlainColumnQueriesReadStoredRows(t *testing.T) {
 		"SELECT t1.a FROM t t1, t t2":         false,
 		"SELECT a FROM t FOR SYSTEM_TIME ALL": false,
 	} {
-		ctx := context.Background()
-		sts, err := s.Parse(ctx, q, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		p, err := sts[0].Bind(ctx, nil, nil, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if _, _, err := p.Execute(ctx, 1, discardWriter{}); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		r := p.(*portal).running
+		p := executeOneRow(t, s, q)
+		r := p.running
 		if got := r != nil && r.stored != nil; got != want {
 			t.Errorf("%s: stored rows %v, want %v", q, got, want)
 		}
-		p.Close()
-		if err := s.Sync(ctx, false); err != nil {
-			t.Fatal(err)
-		}
+		closeAndSync(t, s, p)
+	}
+}
+
+// executeOneRow runs q up to its first row and returns its portal, still
+// open for a look at the running query; closeAndSync ends it.
+func executeOneRow(t *testing.T, s *Session, q string) *portal {
+	t.Helper()
+	return executePortal(t, s, q, 1)
+}
+
+// executePortal parses, binds and executes q for up to maxRows rows (0:
+// all) and returns the portal.
+func executePortal(t *testing.T, s *Session, q string, maxRows int) *portal {
+	t.Helper()
+	ctx := context.Background()
+	sts, err := s.Parse(ctx, q, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	p, err := sts[0].Bind(ctx, nil, nil, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	if _, _, err := p.Execute(ctx, maxRows, discardWriter{}); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return p.(*portal)
+}
+
+func closeAndSync(t *testing.T, s *Session, p *portal) {
+	t.Helper()
+	p.Close()
+	if err := s.Sync(context.Background(), false); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -65,20 +85,9 @@ func TestKeyDecidedFiltersAreNotEvaluated(t *testing.T) {
 		"SELECT id, v FROM tgt FOR BUSINESS_TIME AS OF 6 WHERE id = 1.0":            false,
 		"SELECT id, v FROM tgt FOR BUSINESS_TIME AS OF 6 WHERE id = 1 AND id = 1.0": false,
 	} {
-		ctx := context.Background()
-		sts, err := s.Parse(ctx, q, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		p, err := sts[0].Bind(ctx, nil, nil, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		if _, _, err := p.Execute(ctx, 1, discardWriter{}); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
+		p := executeOneRow(t, s, q)
 		var scan *scanIter
-		if r := p.(*portal).running; r != nil {
+		if r := p.running; r != nil {
 			if proj, ok := r.it.(*projectIter); ok {
 				scan, _ = proj.in.(*scanIter)
 			}
@@ -88,9 +97,6 @@ func TestKeyDecidedFiltersAreNotEvaluated(t *testing.T) {
 		} else if scan.testsCoverFilter != want {
 			t.Errorf("%s: filter decided without evaluating %v, want %v", q, scan.testsCoverFilter, want)
 		}
-		p.Close()
-		if err := s.Sync(ctx, false); err != nil {
-			t.Fatal(err)
-		}
+		closeAndSync(t, s, p)
 	}
 }
