@@ -192,11 +192,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		return nil, pgerror.New(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement \"\" requires %d", len(params), n)
 	}
 	po := &portal{ps: p, txEnds: p.s.txEnds}
-	vals := po.paramSpace[:0]
-	if len(c.params) > len(po.paramSpace) {
-		vals = make([]types.Value, 0, len(c.params))
-	}
-	vals = vals[:len(c.params)]
+	vals := sliceIn(po.paramSpace[:], len(c.params))
 	copy(vals[len(params):], p.constants)
 	for i, raw := range params {
 		if raw == nil {
@@ -223,11 +219,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 			return nil, err
 		}
 	}
-	formats := po.formatSpace[:0]
-	if len(c.fields) > len(po.formatSpace) {
-		formats = make([]int16, 0, len(c.fields))
-	}
-	formats = formats[:len(c.fields)]
+	formats := sliceIn(po.formatSpace[:], len(c.fields))
 	for i := range formats {
 		switch {
 		case len(resultFormats) == 1:
@@ -238,6 +230,15 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 	}
 	po.params, po.formats = vals, formats
 	return po, nil
+}
+
+// sliceIn returns a slice of n elements: the start of space (which the
+// caller has fresh, so zeroed) when they fit, else a new one.
+func sliceIn[T any](space []T, n int) []T {
+	if n > len(space) {
+		return make([]T, n)
+	}
+	return space[:n]
 }
 
 // portal implements wire.Portal.

@@ -238,6 +238,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if s.sysTime != nil {
 		return s.openVersions(x, outer)
 	}
+	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 	if s.keyExprs != nil {
 		key, ok, err := s.pointKey(x, outer)
 		if err != nil {
@@ -249,7 +250,6 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				it.pointKey, it.pointVal = key, v
 			}
 		}
-		it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 		return it, nil
 	}
 	it.cur = sp.Cursor()
@@ -288,7 +288,6 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			it.keyAsOf = newAsOfKeyWalk(it.cur, s.table, at)
 		}
 	}
-	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 	return it, nil
 }
 
