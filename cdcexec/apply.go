@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"cdcdb/catalog"
@@ -138,6 +139,11 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			replayEverything = true
 		}
 	}
+	// Keys go in the order of their encoding, which is the order of their
+	// log entries and target rows: each key's lookups then land after the
+	// last key's in every keyspace, on pages and memtable nodes the last
+	// key's lookups have just brought into the cache.
+	slices.SortFunc(order, func(a, b *keyGroup) int { return bytes.Compare(a.encKey, b.encKey) })
 	for _, g := range order {
 		if err := ctx.Err(); err != nil {
 			return st, err
