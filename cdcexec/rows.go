@@ -2,6 +2,8 @@ package cdcexec
 
 import (
 	"bytes"
+	"slices"
+	"sync"
 
 	"cdcdb/history"
 	"cdcdb/temporal"
@@ -17,69 +19,99 @@ import (
 // version). It returns the key's last row after it (nil: none), with its
 // stored value.
 func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) (lastKey, lastRow []byte, err error) {
-	type stored struct{ key, value []byte }
-	var old []stored
+	var old []storedRow
 	c := target.Data().Cursor()
 	for k, v := c.Seek(encKey); k != nil && bytes.HasPrefix(k, encKey); k, v = c.Next() {
-		old = append(old, stored{k, v})
+		old = append(old, storedRow{k, v})
 	}
 	rows, err := f.replay(events, mark)
 	if err != nil {
 		return nil, nil, err
 	}
-	fresh := make(map[string][]byte, len(rows))
-	order := make([]string, 0, len(rows))
+	fresh := make([]storedRow, len(rows))
 	// The row in-order events continue from: the last one, or for
 	// BITEMPORAL the last of the latest business timeline (system end open).
-	var cont string
+	cont := -1
 	var contStart temporal.Seq
-	for _, r := range rows {
+	for i, r := range rows {
 		k, v, err := f.targetRow(encKey, r, target.Now())
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, dup := fresh[string(k)]; !dup {
-			order = append(order, string(k))
-		}
-		fresh[string(k)] = v
-		if f.StoredAs != Bitemporal || (r.sysEnd == nil && (contStart == nil || f.Rules.Compare(r.start, contStart) > 0)) {
-			if f.StoredAs != Bitemporal {
-				if cont == "" || string(k) > cont {
-					cont = string(k)
-				}
-			} else {
-				cont, contStart = string(k), r.start
+		fresh[i] = storedRow{k, v}
+		if f.StoredAs != Bitemporal {
+			if cont < 0 || bytes.Compare(k, fresh[cont].key) > 0 {
+				cont = i
 			}
+		} else if r.sysEnd == nil && (contStart == nil || f.Rules.Compare(r.start, contStart) > 0) {
+			cont, contStart = i, r.start
 		}
 	}
-	prev := make(map[string][]byte, len(old))
-	for _, o := range old {
-		if _, keep := fresh[string(o.key)]; !keep {
-			if err := target.Remove(o.key, o.value); err != nil {
+	if cont >= 0 {
+		lastKey = fresh[cont].key
+	}
+	fresh = sortedRows(fresh)
+	// Both lists are in key order now: walk them together. A stored row
+	// the replay no longer makes goes; a row it makes that is stored with
+	// the same values past the version start stays as it is stored (so it
+	// keeps its commit-time version); the rest are written.
+	i, j := 0, 0
+	for i < len(old) || j < len(fresh) {
+		order := -1
+		switch {
+		case i == len(old):
+			order = 1
+		case j < len(fresh):
+			order = bytes.Compare(old[i].key, fresh[j].key)
+		}
+		switch {
+		case order < 0:
+			if err := target.Remove(old[i].key, old[i].value); err != nil {
 				return nil, nil, err
 			}
 			st.RowsDeleted++
-			continue
+			i++
+		case order > 0:
+			if err := target.Replace(fresh[j].key, nil, fresh[j].value); err != nil {
+				return nil, nil, err
+			}
+			st.RowsUpserted++
+			j++
+		default:
+			if p := old[i].value; bytes.Equal(p[8:], fresh[j].value[8:]) {
+				fresh[j].value = bytes.Clone(p) // what stays stored
+			} else {
+				if err := target.Replace(fresh[j].key, p, fresh[j].value); err != nil {
+					return nil, nil, err
+				}
+				st.RowsUpserted++
+			}
+			i++
+			j++
 		}
-		prev[string(o.key)] = o.value
 	}
-	for _, k := range order {
-		v := fresh[k]
-		p := prev[k]
-		// Compare past the version start: same values, same row.
-		if p != nil && bytes.Equal(p[8:], v[8:]) {
-			fresh[k] = bytes.Clone(p) // what stays stored
-			continue
-		}
-		if err := target.Replace([]byte(k), p, v); err != nil {
-			return nil, nil, err
-		}
-		st.RowsUpserted++
-	}
-	if cont == "" {
+	if lastKey == nil {
 		return nil, nil, nil
 	}
-	return []byte(cont), fresh[cont], nil
+	at, _ := slices.BinarySearchFunc(fresh, lastKey, func(r storedRow, k []byte) int { return bytes.Compare(r.key, k) })
+	return lastKey, fresh[at].value, nil
+}
+
+// storedRow is one target row: its storage key and stored value.
+type storedRow struct{ key, value []byte }
+
+// sortedRows sorts rows by key and keeps, of rows with one key, the last
+// given: the one that would be stored had they been written in turn.
+func sortedRows(rows []storedRow) []storedRow {
+	slices.SortStableFunc(rows, func(a, b storedRow) int { return bytes.Compare(a.key, b.key) })
+	out := rows[:0]
+	for i, r := range rows {
+		if i+1 < len(rows) && bytes.Equal(r.key, rows[i+1].key) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // continueBitemporal applies a key's new events, all later than its history
@@ -306,21 +338,26 @@ func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowV
 	return out, nil
 }
 
-// targetRow encodes one target row and its storage key.
+// targetRow encodes one target row and its storage key. Both share one
+// allocation, sized for a row of the target's columns; the key is capped,
+// so appending to it never runs into the value.
 func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, []byte, error) {
-	k := append(make([]byte, 0, len(encKey)+16), encKey...)
+	n := f.Target.NextAttnum - 1
+	buf := append(make([]byte, 0, len(encKey)+targetRowRoom+16*int(n)), encKey...)
 	var err error
 	if f.StoredAs != SCD1 {
-		if k, err = encodeSeq(k, []types.Value{f.seqValue(r.start)}); err != nil {
+		if buf, err = encodeSeq(buf, []types.Value{f.seqValue(r.start)}); err != nil {
 			return nil, nil, err
 		}
 	}
 	if f.StoredAs == Bitemporal {
-		if k, err = encodeSeq(k, []types.Value{f.seqValue(r.sysStart)}); err != nil {
+		if buf, err = encodeSeq(buf, []types.Value{f.seqValue(r.sysStart)}); err != nil {
 			return nil, nil, err
 		}
 	}
-	tuple := make([]types.Value, f.Target.NextAttnum-1)
+	k := buf[:len(buf):len(buf)]
+	scratch := tuples.Get().(*[]types.Value)
+	tuple := append((*scratch)[:0], make([]types.Value, n)...)
 	for i, a := range f.DataAttnums {
 		if i < len(r.values) {
 			tuple[a-1] = r.values[i]
@@ -334,9 +371,20 @@ func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, [
 		tuple[f.SysStartAttnum-1] = f.seqValue(r.sysStart)
 		tuple[f.SysEndAttnum-1] = f.seqValue(r.sysEnd)
 	}
-	v, err := history.Encode(now, tuple)
+	v, err := history.AppendEncoded(buf[len(buf):], now, tuple)
+	clear(tuple) // hold on to no values while pooled
+	*scratch = tuple
+	tuples.Put(scratch)
 	return k, v, err
 }
+
+// targetRowRoom is what targetRow allows for a row's key after the KEYS
+// tuple and for its value's fixed part; each column gets 16 bytes more.
+const targetRowRoom = 48
+
+// tuples holds targetRow's scratch tuples: a row's values are encoded and
+// the tuple is done with, and a batch encodes thousands of rows.
+var tuples = sync.Pool{New: func() any { return new([]types.Value) }}
 
 // seqValue turns a sequence into a period column value: the value itself,
 // or a record for a STRUCT sequence; NULL for an open end.

@@ -67,9 +67,12 @@ func Drop(tx *storage.Tx, table uint32) error {
 
 // Encode builds a current row's stored value.
 func Encode(start int64, tuple []types.Value) ([]byte, error) {
-	b := make([]byte, 8, 64)
-	binary.BigEndian.PutUint64(b, uint64(start))
-	return storage.EncodeRow(b, tuple)
+	return AppendEncoded(make([]byte, 0, 64), start, tuple)
+}
+
+// AppendEncoded appends a current row's stored value (Encode's) to dst.
+func AppendEncoded(dst []byte, start int64, tuple []types.Value) ([]byte, error) {
+	return storage.EncodeRow(binary.BigEndian.AppendUint64(dst, uint64(start)), tuple)
 }
 
 // Decode splits a current row's stored value.

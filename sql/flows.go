@@ -400,27 +400,33 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 				ev.Kind = cdcexec.Delete
 			}
 		}
-		for _, e := range seqExprs {
+		// The sequence values share one allocation, as do the key and the
+		// data values; the pairs are kept apart because a flow's state
+		// cache keeps a key's last sequence values long after the event.
+		seqs := make([]types.Value, len(seqExprs), len(seqExprs)+1)
+		for i, e := range seqExprs {
 			v, err := e.eval(env)
 			if err != nil {
 				return ev, err
 			}
-			ev.Seq = append(ev.Seq, v)
+			seqs[i] = v
 		}
+		ev.Seq = seqs[:len(seqExprs):len(seqExprs)]
 		if sysExpr != nil {
 			v, err := sysExpr.eval(env)
 			if err != nil {
 				return ev, err
 			}
-			ev.SysSeq = []types.Value{v}
+			ev.SysSeq = append(seqs[len(seqExprs):], v)
 		}
-		ev.Key = make([]types.Value, len(keyIdx))
+		row := make([]types.Value, len(keyIdx)+len(dataIdx))
+		ev.Key = row[:len(keyIdx):len(keyIdx)]
 		for i, p := range keyIdx {
 			if p < len(src) {
 				ev.Key[i] = src[p]
 			}
 		}
-		ev.Values = make([]types.Value, len(dataIdx))
+		ev.Values = row[len(keyIdx):]
 		for i, p := range dataIdx {
 			if p < len(src) {
 				ev.Values[i] = src[p]
