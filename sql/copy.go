@@ -518,6 +518,9 @@ func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*stri
 		return end, nil, true, nil
 	}
 	p.strs, p.null = p.strs[:0], p.null[:0]
+	// The fields are cut from one string of the whole line: a row costs
+	// one allocation, not one per field.
+	text, whole := string(line), len(line)
 	for {
 		field := line
 		next := bytes.IndexByte(line, o.delimiter)
@@ -537,7 +540,8 @@ func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*stri
 		case string(field) == o.null:
 			p.strs, p.null = append(p.strs, ""), append(p.null, true)
 		case bytes.IndexByte(field, '\\') < 0:
-			p.strs, p.null = append(p.strs, string(field)), append(p.null, false)
+			at := whole - len(line)
+			p.strs, p.null = append(p.strs, text[at:at+len(field)]), append(p.null, false)
 		default:
 			v, err := p.unescape(field)
 			if err != nil {
