@@ -142,7 +142,9 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 	// Keys go in the order of their encoding, which is the order of their
 	// log entries and target rows: each key's lookups then land after the
 	// last key's in every keyspace, on pages and memtable nodes the last
-	// key's lookups have just brought into the cache.
+	// key's lookups have just brought into the cache. Keys do not depend
+	// on each other, so the order changes only the speed, and which key's
+	// error a batch with several bad keys reports.
 	slices.SortFunc(order, func(a, b *keyGroup) int { return bytes.Compare(a.encKey, b.encKey) })
 	for _, g := range order {
 		if err := ctx.Err(); err != nil {
