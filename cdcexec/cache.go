@@ -1,8 +1,12 @@
 package cdcexec
 
 import (
+	"slices"
+	"strings"
+
 	"cdcdb/storage"
 	"cdcdb/temporal"
+	"cdcdb/types"
 )
 
 // StateCache remembers, for the keys of one flow, what the
@@ -130,6 +134,11 @@ func (c *StateCache) get(encKey []byte) (*keyState, bool) {
 
 // put records a key's state as the pending transaction left it.
 func (c *StateCache) put(encKey []byte, st *keyState) {
+	// The state outlives the statement whose events it comes from, whose
+	// strings may be pieces of larger ones (COPY cuts a row's fields from
+	// one string of its line): a text sequence value is copied, so that
+	// the entry does not keep the rest alive unaccounted.
+	st.lastSeq, st.lastSysSeq = ownedSeq(st.lastSeq), ownedSeq(st.lastSysSeq)
 	p, k := c.pending, string(encKey)
 	if old, ok := p.states[k]; ok {
 		p.bytes -= entrySize(encKey, old)
@@ -144,4 +153,41 @@ func (c *StateCache) put(encKey []byte, st *keyState) {
 	}
 	p.states[k] = st
 	p.bytes += n
+}
+
+// ownedSeq returns s with every string in it copied (s itself when it has
+// none, as for the usual integer and timestamp sequences).
+func ownedSeq(s temporal.Seq) temporal.Seq {
+	if !slices.ContainsFunc(s, holdsString) {
+		return s
+	}
+	out := make(temporal.Seq, len(s))
+	for i, v := range s {
+		out[i] = ownedValue(v)
+	}
+	return out
+}
+
+func holdsString(v types.Value) bool {
+	switch v := v.(type) {
+	case string:
+		return true
+	case types.RecordValue:
+		return slices.ContainsFunc(v.Fields, holdsString)
+	}
+	return false
+}
+
+func ownedValue(v types.Value) types.Value {
+	switch v := v.(type) {
+	case string:
+		return strings.Clone(v)
+	case types.RecordValue:
+		fields := make([]types.Value, len(v.Fields))
+		for i, f := range v.Fields {
+			fields[i] = ownedValue(f)
+		}
+		return types.RecordValue{Types: v.Types, Fields: fields}
+	}
+	return v
 }

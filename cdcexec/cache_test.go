@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"cdcdb/history"
 	"cdcdb/storage"
+	"cdcdb/temporal"
+	"cdcdb/types"
 )
 
 // TestCacheLimit: a cache far smaller than what a flow's keys need holds no
@@ -70,5 +74,38 @@ func TestCacheLimit(t *testing.T) {
 		if got := run(newStateCache(limit)); !slices.Equal(got, want) {
 			t.Fatalf("with a cache of %d bytes the target differs from the one built without a cache", limit)
 		}
+	}
+}
+
+// TestCacheOwnsSequenceStrings: a cached text sequence value does not share
+// the bytes it was cut from (a COPY line), plain or inside a record, while
+// an integer sequence is kept as it is, without a copy.
+func TestCacheOwnsSequenceStrings(t *testing.T) {
+	line := strings.Repeat("x", 1<<16) + "\tv0042\t7"
+	within := func(s string) bool {
+		p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(line)))
+		return p >= lo && p < lo+uintptr(len(line))
+	}
+	text := line[1<<16+1 : 1<<16+6]
+	c := newStateCache(1 << 20)
+	c.pending = &pendingStates{states: map[string]*keyState{}}
+	ints := temporal.Seq{int64(7)}
+	c.put([]byte("a"), &keyState{
+		lastSeq:    temporal.Seq{text},
+		lastSysSeq: temporal.Seq{types.RecordValue{Types: []types.T{types.Of(types.Text), types.Of(types.Int8)}, Fields: []types.Value{text, int64(1)}}},
+	})
+	c.put([]byte("b"), &keyState{lastSeq: ints})
+	a, _ := c.get([]byte("a"))
+	got := a.lastSeq[0].(string)
+	rec := a.lastSysSeq[0].(types.RecordValue)
+	if got != "v0042" || rec.Fields[0] != "v0042" || rec.Fields[1] != int64(1) || len(rec.Types) != 2 {
+		t.Fatalf("cached values changed: %#v, %#v", a.lastSeq, a.lastSysSeq)
+	}
+	if within(got) || within(rec.Fields[0].(string)) {
+		t.Fatal("a cached sequence string shares the line it was cut from")
+	}
+	b, _ := c.get([]byte("b"))
+	if &b.lastSeq[0] != &ints[0] {
+		t.Fatal("an integer sequence was copied")
 	}
 }

@@ -338,9 +338,10 @@ func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowV
 	return out, nil
 }
 
-// targetRow encodes one target row and its storage key. Both share one
-// allocation, sized for a row of the target's columns; the key is capped,
-// so appending to it never runs into the value.
+// targetRow encodes one target row and its storage key. Both go into one
+// allocation, sized for a usual row of the target's columns (a larger value
+// moves to one of its own as it grows); the key is capped, so appending to
+// it never runs into the value.
 func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, []byte, error) {
 	n := f.Target.NextAttnum - 1
 	buf := append(make([]byte, 0, len(encKey)+targetRowRoom+16*int(n)), encKey...)

@@ -418,7 +418,8 @@ func splitCopyRows(p *copyRowParser, buf []byte, o copyOptions, final bool, row 
 }
 
 // copyRowParser parses rows of text COPY data, reusing its buffers from row
-// to row: one string per field is all a row costs.
+// to row: one string of the line, which the fields are cut from, is all a
+// plain row costs (a field with escapes gets a string of its own).
 type copyRowParser struct {
 	// lines counts the lines read, an erroneous one included.
 	lines  int
