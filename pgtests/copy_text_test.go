@@ -95,6 +95,40 @@ func TestCopyTextEscapedBadBytesMatchPostgres(t *testing.T) {
 	checkCopyOutcomes(t, "eb", cases)
 }
 
+// TestCopyHeaderMatchMatchesPostgres: HEADER MATCH reads the header line
+// as a row (escapes, quotes and the NULL marker as in the data) and
+// requires one field per column, each exactly its column's name; COPY TO
+// refuses it (0A000). cdcdb and PostgreSQL 15 must give the same outcome.
+func TestCopyHeaderMatchMatchesPostgres(t *testing.T) {
+	cases := []copyCase{
+		{"names match", "(HEADER MATCH)", "id\ta\n1\tx\n", "1|x"},
+		{"csv names match", "(FORMAT csv, HEADER MATCH)", "id,a\n1,x\n", "1|x"},
+		{"quoted csv names", "(FORMAT csv, HEADER 'match')", "\"id\",\"a\"\n1,x\n", "1|x"},
+		{"an escaped name", "(HEADER MATCH)", "i\\x64\ta\n1\tx\n", "1|x"},
+		{"header only", "(HEADER MATCH)", "id\ta\n", ""},
+		{"another name", "(HEADER MATCH)", "id\tb\n1\tx\n", `22P04 column name mismatch in header line field 2: got "b", expected "a", line 1`},
+		{"another case", "(HEADER MATCH)", "ID\ta\n1\tx\n", `22P04 column name mismatch in header line field 1: got "ID", expected "id", line 1`},
+		{"columns swapped", "(FORMAT csv, HEADER MATCH)", "a,id\n1,x\n", `22P04 column name mismatch in header line field 1: got "a", expected "id", line 1`},
+		{"a null name", "(HEADER MATCH)", "\\N\ta\n1\tx\n", `22P04 column name mismatch in header line field 1: got null value ("\N"), expected "id", line 1`},
+		{"too few names", "(HEADER MATCH)", "id\n1\tx\n", "22P04 wrong number of fields in header line: got 1, expected 2, line 1"},
+		{"too many names", "(HEADER MATCH)", "id\ta\tb\n1\tx\n", "22P04 wrong number of fields in header line: got 3, expected 2, line 1"},
+		// Plain HEADER still skips the line unread, whatever it holds.
+		{"plain header", "(HEADER true)", "x\ty\tz\n1\tx\n", "1|x"},
+	}
+	checkCopyOutcomes(t, "hm", cases)
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name+"/copy to", func(t *testing.T) {
+			conn := connect(t, tg.URL)
+			mustExec(t, conn, "CREATE TABLE hm_out (id int4, a text)")
+			_, err := conn.Exec(testContext(t), "COPY hm_out TO STDOUT (HEADER MATCH)")
+			pe := requireSQLState(t, err, "0A000")
+			if want := `cannot use "match" with HEADER in COPY TO`; pe.Message != want {
+				t.Errorf("got %q, want %q", pe.Message, want)
+			}
+		})
+	}
+}
+
 // copyCase is one COPY into a fresh table (id int4, a text): its options
 // ("" for none), its data, and the outcome copyOutcome reports.
 type copyCase struct{ name, options, data, want string }

@@ -19,6 +19,9 @@ type copyOptions struct {
 	delimiter byte
 	null      string
 	header    bool
+	// headerMatch (HEADER MATCH, COPY FROM only) checks the header line's
+	// names against the columns copied into instead of skipping it.
+	headerMatch bool
 	quote     byte
 	escape    byte
 }
@@ -51,7 +54,8 @@ func parseCopyOptions(opts map[string]string) (copyOptions, error) {
 			if err != nil && !strings.EqualFold(v, "match") {
 				return o, pgerror.New(pgerror.InvalidParameterValue, "header requires a Boolean value or \"match\"")
 			}
-			o.header = b == "on" || strings.EqualFold(v, "match")
+			o.headerMatch = strings.EqualFold(v, "match")
+			o.header = b == "on" || o.headerMatch
 		case "quote":
 			if len(v) != 1 {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote must be a single one-byte character")
@@ -79,6 +83,9 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 	}
 	if st.From {
 		return pc.compileCopyFrom(st, opts)
+	}
+	if opts.headerMatch {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use \"%s\" with HEADER in COPY TO", st.Options["header"])
 	}
 	var p plan
 	if st.Query != nil {
@@ -319,6 +326,9 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 		lineNo, err = readTextCopy(r, o, func(fields []*string) error {
 			if first && o.header {
 				first = false
+				if o.headerMatch {
+					return matchHeader(fields, cols, o)
+				}
 				return nil
 			}
 			first = false
@@ -513,9 +523,9 @@ func (p *copyRowParser) parse(b []byte, o copyOptions, final bool) (int, []*stri
 	if !ok || err != nil {
 		return 0, nil, ok, err
 	}
-	if o.header && p.lines == 0 {
-		// PostgreSQL skips the header line unread, escapes and all (cdcdb
-		// takes HEADER MATCH as HEADER, reading no names).
+	if o.header && !o.headerMatch && p.lines == 0 {
+		// PostgreSQL skips the header line unread, escapes and all; HEADER
+		// MATCH reads it as a row of names (matchHeader).
 		return end, nil, true, nil
 	}
 	p.strs, p.null = p.strs[:0], p.null[:0]
@@ -802,6 +812,24 @@ func readBinaryCopy(r wire.CopyReader, cols []catalog.Column, row func([]types.V
 	}
 	if headerDone && len(buf) > 0 {
 		return pgerror.New(pgerror.BadCopyFileFormat, "unexpected EOF in COPY data")
+	}
+	return nil
+}
+
+// matchHeader checks a HEADER MATCH line: as many fields as columns are
+// copied into, each the name of its column, exactly as PostgreSQL compares
+// them (case and all).
+func matchHeader(fields []*string, cols []catalog.Column, o copyOptions) error {
+	if len(fields) != len(cols) {
+		return pgerror.New(pgerror.BadCopyFileFormat, "wrong number of fields in header line: got %d, expected %d", len(fields), len(cols))
+	}
+	for i, f := range fields {
+		if f == nil {
+			return pgerror.New(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got null value (\"%s\"), expected \"%s\"", i+1, o.null, cols[i].Name)
+		}
+		if *f != cols[i].Name {
+			return pgerror.New(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got \"%s\", expected \"%s\"", i+1, *f, cols[i].Name)
+		}
 	}
 	return nil
 }
