@@ -22,8 +22,8 @@ type copyOptions struct {
 	// headerMatch (HEADER MATCH, COPY FROM only) checks the header line's
 	// names against the columns copied into instead of skipping it.
 	headerMatch bool
-	quote     byte
-	escape    byte
+	quote       byte
+	escape      byte
 }
 
 func parseCopyOptions(opts map[string]string) (copyOptions, error) {
