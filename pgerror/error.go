@@ -23,6 +23,10 @@ type Error struct {
 	Detail   string
 	Hint     string
 	Position int // 1-based character offset into the query; 0 when none applies
+	// Where is the error's context (ErrorResponse's 'W' field, psql's
+	// CONTEXT line): where in the work it happened, such as COPY's line,
+	// innermost first, one per line.
+	Where string
 	// Table, Column and Constraint name the object involved, as PostgreSQL's
 	// ErrorResponse fields do, so drivers can show them.
 	Schema, Table, Column, Constraint string

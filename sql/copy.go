@@ -309,10 +309,10 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 		}
 		c := *pe
 		ctxLine := "COPY " + t.Name + ", line " + itoa(lineNo)
-		if c.Detail == "" {
-			c.Detail = ctxLine
+		if c.Where == "" {
+			c.Where = ctxLine
 		} else {
-			c.Detail += "\n" + ctxLine
+			c.Where += "\n" + ctxLine
 		}
 		return &c
 	}

@@ -62,6 +62,7 @@ func (c *conn) sendError(err error) {
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,
 		Position:            int32(pe.Position),
+		Where:               pe.Where,
 		SchemaName:          pe.Schema,
 		TableName:           pe.Table,
 		ColumnName:          pe.Column,
