@@ -3,6 +3,8 @@ package sql_test
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -277,5 +279,24 @@ func TestPlanCachedPreparedStatementsAreIndependent(t *testing.T) {
 	}
 	if want := "A3 B8 A4 B9 A5 B10"; strings.Join(got, " ") != want {
 		t.Errorf("interleaved portals: got %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestNowAsTimeIsTheSessionsWallClock: 'now' read as a time of day is the
+// wall clock in the session's time zone, as LOCALTIME is, not UTC's.
+func TestNowAsTimeIsTheSessionsWallClock(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	for _, zone := range []string{"UTC", "Asia/Tokyo", "America/New_York", "Asia/Kolkata"} {
+		c.MustExec("SET TimeZone = '" + zone + "'")
+		s := c.MustExec("SELECT extract(epoch FROM 'now'::time - localtime)").Rows[0][0]
+		d, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s: %q", zone, s)
+		}
+		// Two readings of the clock, a moment apart; around midnight the
+		// difference of the two times of day wraps by a day.
+		if math.Abs(d) > 2 && math.Abs(math.Abs(d)-86400) > 2 {
+			t.Errorf("%s: 'now'::time is %ss from LOCALTIME", zone, s)
+		}
 	}
 }

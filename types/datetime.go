@@ -880,7 +880,9 @@ func wallAsUTC(t time.Time) time.Time {
 	return time.Date(y, m, d, h, mi, s, t.Nanosecond(), time.UTC)
 }
 
-func parseTime(s string) (TimeOfDay, error) {
+// parseTime reads a time of day; 'now' is the wall clock in loc, the
+// session's time zone, as PostgreSQL reads it.
+func parseTime(s string, loc *time.Location) (TimeOfDay, error) {
 	if t := trimSpace(s); (len(t) == 4 || len(t) == 6) && allDigits(t) {
 		// concatenated HHMM[SS]
 		t += "00"
@@ -901,7 +903,7 @@ func parseTime(s string) (TimeOfDay, error) {
 	case "allballs":
 		return 0, nil
 	case "now":
-		return timeOfDayOf(time.Now().UTC()), nil
+		return timeOfDayOf(nowIn(loc)), nil
 	default:
 		return 0, dateTimeError(dtBadFormat, Time, s)
 	}

@@ -83,7 +83,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	case Date:
 		return parseDate(s, loc)
 	case Time:
-		tod, err := parseTime(s)
+		tod, err := parseTime(s, loc)
 		if err != nil {
 			return nil, err
 		}
