@@ -6,8 +6,9 @@ import (
 	"sync/atomic"
 )
 
-// A layer is one memtable: the changes of a run of consecutive commits
-// (versions lo+1 .. hi), kept in memory on top of the file. The newest layer
+// A layer is one memtable: the changes of a run of consecutive commits, the
+// ones after the version it was started at up to hi, kept in memory on top
+// of the file. The newest layer
 // of a view is the active one, which commits keep adding to; older layers
 // are frozen, waiting for (or going through) their checkpoint into the file.
 //
@@ -20,7 +21,9 @@ type layer struct {
 	// shared by every value of the layer.
 	size   *atomic.Int64
 	spaces spaceMap
-	lo, hi uint64
+	// hi is the version of the layer's last commit (the version the layer
+	// was started at while it has none).
+	hi uint64
 	// done is set once the layer's checkpoint committed: the file holds all
 	// of it, so views built later leave it out.
 	done atomic.Bool
@@ -40,8 +43,9 @@ type spaceState struct {
 	hasSeq bool
 }
 
-func newLayer(lo uint64) *layer {
-	return &layer{size: new(atomic.Int64), lo: lo, hi: lo}
+// newLayer starts an empty layer on top of version after.
+func newLayer(after uint64) *layer {
+	return &layer{size: new(atomic.Int64), hi: after}
 }
 
 // empty reports whether the layer holds no change at all.
@@ -222,7 +226,7 @@ func (w *writeSet) publish(active *layer, hi uint64) *layer {
 		changed[name] = st
 	}
 	fillLists(fills, hi)
-	return &layer{size: active.size, spaces: active.spaces.with(changed), lo: active.lo, hi: hi}
+	return &layer{size: active.size, spaces: active.spaces.with(changed), hi: hi}
 }
 
 // A listFill is one keyspace's part of a publish: its entries of the
