@@ -98,7 +98,9 @@ func TestCopyTextEscapedBadBytesMatchPostgres(t *testing.T) {
 // TestCopyHeaderMatchMatchesPostgres: HEADER MATCH reads the header line
 // as a row (escapes, quotes and the NULL marker as in the data) and
 // requires one field per column, each exactly its column's name; COPY TO
-// refuses it (0A000). cdcdb and PostgreSQL 15 must give the same outcome.
+// refuses it (0A000), as BINARY refuses any HEADER, and a HEADER value that
+// is neither a Boolean nor MATCH is a syntax error. cdcdb and PostgreSQL 15
+// must give the same outcome.
 func TestCopyHeaderMatchMatchesPostgres(t *testing.T) {
 	cases := []copyCase{
 		{"names match", "(HEADER MATCH)", "id\ta\n1\tx\n", "1|x"},
@@ -114,9 +116,31 @@ func TestCopyHeaderMatchMatchesPostgres(t *testing.T) {
 		{"too many names", "(HEADER MATCH)", "id\ta\tb\n1\tx\n", "22P04 wrong number of fields in header line: got 3, expected 2, line 1"},
 		// Plain HEADER still skips the line unread, whatever it holds.
 		{"plain header", "(HEADER true)", "x\ty\tz\n1\tx\n", "1|x"},
+		{"binary", "(FORMAT binary, HEADER MATCH)", "", "0A000 cannot specify HEADER in BINARY mode"},
+		{"binary, plain header", "(FORMAT binary, HEADER)", "", "0A000 cannot specify HEADER in BINARY mode"},
+		{"not a choice", "(HEADER 'bogus')", "id\ta\n", `42601 header requires a Boolean value or "match"`},
 	}
 	checkCopyOutcomes(t, "hm", cases)
 	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name+"/column list", func(t *testing.T) {
+			// The names are those of the columns listed, in their order.
+			conn := connect(t, tg.URL)
+			mustExec(t, conn, "CREATE TABLE hm_cols (id int4, a text)")
+			copyIn := func(data string) error {
+				_, err := conn.PgConn().CopyFrom(testContext(t), strings.NewReader(data), "COPY hm_cols (a, id) FROM STDIN (HEADER MATCH)")
+				return err
+			}
+			if err := copyIn("a\tid\nx\t1\n"); err != nil {
+				t.Fatal(err)
+			}
+			pe := requireSQLState(t, copyIn("id\ta\n1\tx\n"), "22P04")
+			if want := `column name mismatch in header line field 1: got "id", expected "a"`; pe.Message != want {
+				t.Errorf("got %q, want %q", pe.Message, want)
+			}
+			if got := strings.Join(queryStrings(t, conn, "SELECT id, a FROM hm_cols"), " "); got != "1|x" {
+				t.Errorf("table holds %q, want 1|x", got)
+			}
+		})
 		t.Run(tg.Name+"/copy to", func(t *testing.T) {
 			conn := connect(t, tg.URL)
 			mustExec(t, conn, "CREATE TABLE hm_out (id int4, a text)")

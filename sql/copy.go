@@ -52,7 +52,7 @@ func parseCopyOptions(opts map[string]string) (copyOptions, error) {
 		case "header":
 			b, err := normalizeBool(nil, v)
 			if err != nil && !strings.EqualFold(v, "match") {
-				return o, pgerror.New(pgerror.InvalidParameterValue, "header requires a Boolean value or \"match\"")
+				return o, pgerror.New(pgerror.SyntaxError, "header requires a Boolean value or \"match\"")
 			}
 			o.headerMatch = strings.EqualFold(v, "match")
 			o.header = b == "on" || o.headerMatch
@@ -69,6 +69,9 @@ func parseCopyOptions(opts map[string]string) (copyOptions, error) {
 		default:
 			return o, pgerror.New(pgerror.SyntaxError, "option \"%s\" not recognized", k)
 		}
+	}
+	if o.header && o.format == "binary" {
+		return o, pgerror.New(pgerror.FeatureNotSupported, "cannot specify HEADER in BINARY mode")
 	}
 	if _, ok := opts["escape"]; !ok && o.format == "csv" {
 		o.escape = o.quote
