@@ -138,7 +138,7 @@ func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, e
 		buf = append(buf, "PGCOPY\n\xff\r\n\x00"...)
 		buf = append(buf, 0, 0, 0, 0, 0, 0, 0, 0)
 	}
-	if o.header && o.format != "binary" {
+	if o.header { // text or CSV: parseCopyOptions refuses HEADER in BINARY mode
 		for i, c := range cols {
 			if i > 0 {
 				buf = append(buf, o.delimiter)
