@@ -69,12 +69,20 @@ type keyGroup struct {
 }
 
 // Apply applies a batch of events, in any order. It fails, leaving the
-// caller to roll back, on a NULL key or sequence, or on two different
-// events for one key and sequence value. cache (nil: none) is the flow's
-// StateCache; every batch of the flow must be given the same one.
-func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
+// caller to roll back, on a NULL key or sequence, on two different events
+// for one key and sequence value, or when check (nil: none) refuses a
+// target row it would write. cache (nil: none) is the flow's StateCache;
+// every batch of the flow must be given the same one.
+func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache, check RowCheck) (Stats, error) {
 	if cache != nil {
 		cache.begin(tx)
+	}
+	if check != nil {
+		// A compiled flow is shared by every session; the check belongs
+		// to this one's statement.
+		withCheck := *f
+		withCheck.check = check
+		f = &withCheck
 	}
 	st, err := apply(ctx, tx, f, target, batch, cache)
 	if err == nil && st.MaxSeq != nil {

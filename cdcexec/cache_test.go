@@ -46,7 +46,7 @@ func TestCacheLimit(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				_, err = Apply(context.Background(), tx, f, target, batch, cache)
+				_, err = Apply(context.Background(), tx, f, target, batch, cache, nil)
 				if cache != nil && cache.pending.bytes > cache.limit {
 					t.Errorf("batch %d: pending entries hold %d bytes, over the limit %d", i, cache.pending.bytes, cache.limit)
 				}

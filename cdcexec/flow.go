@@ -61,7 +61,17 @@ type Flow struct {
 	// renders a sequence value for messages and statistics.
 	SeqType, SysSeqType types.T
 	FormatSeq           func(seq []types.Value) string
+
+	// check is the target's row check for the Apply under way (see
+	// RowCheck); Apply sets it on its own copy of the flow.
+	check RowCheck
 }
+
+// RowCheck validates a target row before it is written: every column of
+// the target, by attnum, as the row will be stored. It enforces what the
+// executor does not know of, the target's NOT NULL and CHECK constraints; an
+// error fails the batch. It must not keep the tuple.
+type RowCheck func(tuple []types.Value) error
 
 // Stats counts what one Apply did.
 type Stats struct {

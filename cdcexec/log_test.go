@@ -90,7 +90,7 @@ func applyAll(t *testing.T, tx *storage.Tx, f *Flow, events []Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Apply(context.Background(), tx, f, target, events, nil); err != nil {
+	if _, err := Apply(context.Background(), tx, f, target, events, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 }

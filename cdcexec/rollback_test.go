@@ -37,7 +37,7 @@ func TestRolledBackBatchIsNotKept(t *testing.T) {
 	for i := range 50000 {
 		batch = append(batch, testEvent(int64(i), 1, city))
 	}
-	if _, err := Apply(context.Background(), tx, f, target, batch, cache); err != nil {
+	if _, err := Apply(context.Background(), tx, f, target, batch, cache, nil); err != nil {
 		t.Fatal(err)
 	}
 	batch, target = nil, nil

@@ -338,10 +338,11 @@ func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowV
 	return out, nil
 }
 
-// targetRow encodes one target row and its storage key. Both go into one
-// allocation, sized for a usual row of the target's columns (a larger value
-// moves to one of its own as it grows); the key is capped, so appending to
-// it never runs into the value.
+// targetRow encodes one target row and its storage key, once the Apply's
+// RowCheck (if any) has accepted the row. Both go into one allocation,
+// sized for a usual row of the target's columns (a larger value moves to
+// one of its own as it grows); the key is capped, so appending to it never
+// runs into the value.
 func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, []byte, error) {
 	n := f.Target.NextAttnum - 1
 	buf := append(make([]byte, 0, len(encKey)+targetRowRoom+16*int(n)), encKey...)
@@ -372,11 +373,20 @@ func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, [
 		tuple[f.SysStartAttnum-1] = f.seqValue(r.sysStart)
 		tuple[f.SysEndAttnum-1] = f.seqValue(r.sysEnd)
 	}
-	v, err := history.AppendEncoded(buf[len(buf):], now, tuple)
+	var v []byte
+	if f.check != nil {
+		err = f.check(tuple)
+	}
+	if err == nil {
+		v, err = history.AppendEncoded(buf[len(buf):], now, tuple)
+	}
 	clear(tuple) // hold on to no values while pooled
 	*scratch = tuple
 	tuples.Put(scratch)
-	return k, v, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return k, v, nil
 }
 
 // targetRowRoom is what targetRow allows for a row's key after the KEYS

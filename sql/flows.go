@@ -36,11 +36,10 @@ func isPeriodColumnName(name string) bool {
 // identity: an uncommitted snapshot's version number may be reused after a
 // rollback, its pointer never is).
 type flowCache struct {
-	mu      sync.Mutex
-	snap    *catalog.Snapshot
-	gen     uint64 // snap's Generation: an editor changes its snapshot in place
-	flows   map[catalog.OID]*cdcexec.Flow
-	extract map[catalog.OID]extractFunc
+	mu    sync.Mutex
+	snap  *catalog.Snapshot
+	gen   uint64 // snap's Generation: an editor changes its snapshot in place
+	flows map[catalog.OID]*compiledFlow
 	// states are the flows' executor caches, by flow OID. They outlive
 	// compiled flows (any DDL recompiles those); only writers use them.
 	states map[catalog.OID]*cdcexec.StateCache
@@ -70,6 +69,15 @@ func (e *Engine) forgetFlowState(oid catalog.OID) {
 		c.Clear()
 		delete(e.flows.states, oid)
 	}
+}
+
+// compiledFlow is a flow compiled for one catalog snapshot: the executor's
+// part, how source rows become events, and what its target's rows must meet
+// (nil: no NOT NULL or CHECK constraint).
+type compiledFlow struct {
+	flow    *cdcexec.Flow
+	extract extractFunc
+	target  *rowConstraints
 }
 
 // extractFunc reads one source row (a stored tuple) as a change event.
@@ -555,7 +563,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if err != nil {
 		return err
 	}
-	if err := cdcexec.Prepare(x.tx.st, cf); err != nil {
+	if err := cdcexec.Prepare(x.tx.st, cf.flow); err != nil {
 		return err
 	}
 	return x.backfill(cf, f, d.source)
@@ -593,9 +601,9 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 }
 
 // compileFlow builds the executor's form of a flow for one catalog.
-func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot) (*cdcexec.Flow, error) {
-	if cf, _ := e.cachedFlow(f.OID, cat); cf != nil {
-		return cf, nil
+func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot) (*compiledFlow, error) {
+	if c := e.cachedFlow(f.OID, cat); c != nil {
+		return c, nil
 	}
 	opts := parse.Options{}
 	if f.Dialect == dialectDatabricks {
@@ -664,26 +672,32 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return "(" + strings.Join(parts, ",") + ")"
 	}
+	compiled := &compiledFlow{flow: cf, extract: d.extract}
+	rc, err := pc.rowConstraintsOf(tgt)
+	if err != nil {
+		return nil, err
+	}
+	if !rc.none() {
+		compiled.target = rc
+	}
 	e.flows.mu.Lock()
 	if e.flows.snap != cat || e.flows.gen != cat.Generation() {
 		e.flows.snap, e.flows.gen = cat, cat.Generation()
-		e.flows.flows = map[catalog.OID]*cdcexec.Flow{}
-		e.flows.extract = map[catalog.OID]extractFunc{}
+		e.flows.flows = map[catalog.OID]*compiledFlow{}
 	}
-	e.flows.flows[f.OID] = cf
-	e.flows.extract[f.OID] = d.extract
+	e.flows.flows[f.OID] = compiled
 	e.flows.mu.Unlock()
-	return cf, nil
+	return compiled, nil
 }
 
-// cachedFlow returns a flow compiled for this catalog version, if any.
-func (e *Engine) cachedFlow(oid catalog.OID, cat *catalog.Snapshot) (*cdcexec.Flow, extractFunc) {
+// cachedFlow returns a flow compiled for this catalog version (nil: none).
+func (e *Engine) cachedFlow(oid catalog.OID, cat *catalog.Snapshot) *compiledFlow {
 	e.flows.mu.Lock()
 	defer e.flows.mu.Unlock()
 	if e.flows.snap != cat || e.flows.gen != cat.Generation() {
-		return nil, nil
+		return nil
 	}
-	return e.flows.flows[oid], e.flows.extract[oid]
+	return e.flows.flows[oid]
 }
 
 func qualifiedNameOf(cat *catalog.Snapshot, t *catalog.Table) ast.QualifiedName {
@@ -712,18 +726,11 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 
 // applyFlow turns a batch of source rows into events, runs them through
 // the executor and records the flow's statistics.
-func (x *execCtx) applyFlow(cf *cdcexec.Flow, f *catalog.Flow, rows [][]types.Value) error {
-	_, extract := x.sess.engine.cachedFlow(f.OID, x.tx.catalog())
-	if extract == nil {
-		var err error
-		if cf, err = x.sess.engine.compileFlow(x, f, x.tx.catalog()); err != nil {
-			return err
-		}
-		_, extract = x.sess.engine.cachedFlow(f.OID, x.tx.catalog())
-	}
+func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]types.Value) error {
+	cf := compiled.flow
 	events := make([]cdcexec.Event, len(rows))
 	for i, r := range rows {
-		ev, err := extract(x, r)
+		ev, err := compiled.extract(x, r)
 		if err != nil {
 			return err
 		}
@@ -733,7 +740,11 @@ func (x *execCtx) applyFlow(cf *cdcexec.Flow, f *catalog.Flow, rows [][]types.Va
 	if err != nil {
 		return err
 	}
-	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, target, events, x.sess.engine.flowState(f.OID))
+	var check cdcexec.RowCheck
+	if rc := compiled.target; rc != nil {
+		check = func(tuple []types.Value) error { return rc.check(x, tuple) }
+	}
+	st, err := cdcexec.Apply(x.ctx, x.tx.st, cf, target, events, x.sess.engine.flowState(f.OID), check)
 	if err != nil {
 		if x.ctx.Err() != nil {
 			return cancelError(x.ctx)
@@ -754,7 +765,7 @@ func (x *execCtx) applyFlow(cf *cdcexec.Flow, f *catalog.Flow, rows [][]types.Va
 
 // backfill applies the source's existing rows to a new flow, reporting
 // progress on long ones.
-func (x *execCtx) backfill(cf *cdcexec.Flow, f *catalog.Flow, src *catalog.Table) error {
+func (x *execCtx) backfill(cf *compiledFlow, f *catalog.Flow, src *catalog.Table) error {
 	sp := x.tx.st.Space(catalog.DataSpace(src.OID))
 	total := sp.Count()
 	if total == 0 {
@@ -809,12 +820,12 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 		if err != nil {
 			return err
 		}
-		target, err := x.tx.rows(cf.Target)
+		target, err := x.tx.rows(cf.flow.Target)
 		if err != nil {
 			return err
 		}
 		x.sess.engine.forgetFlowState(f.OID)
-		if err := cdcexec.Reset(x.tx.st, cf, target); err != nil {
+		if err := cdcexec.Reset(x.tx.st, cf.flow, target); err != nil {
 			return err
 		}
 		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {

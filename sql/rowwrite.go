@@ -19,9 +19,8 @@ type tableWriter struct {
 	table    *catalog.Table
 	schema   *catalog.Schema
 	defaults map[int16]expr // by attnum
-	checks   []boundCheck
-	notNull  []int16 // attnums of the NOT NULL columns
-	width    int     // stored tuple width
+	rowConstraints
+	width int // stored tuple width
 	// appended collects the tuples inserted into a flow source, applied to
 	// its flows at the end of the statement.
 	flowSource bool
@@ -64,14 +63,60 @@ type boundCheck struct {
 	e    expr
 }
 
-func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableWriter, error) {
-	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, width: int(t.NextAttnum - 1)}
-	b := pc.binder(newScope(nil))
+// rowConstraints are the NOT NULL and CHECK constraints every complete
+// row of a table must meet, whoever writes it: a statement, or a flow
+// writing its target.
+type rowConstraints struct {
+	table   *catalog.Table
+	schema  string  // the table's schema, for the errors' fields
+	notNull []int16 // attnums of the NOT NULL columns
+	checks  []boundCheck
+}
+
+// rowConstraintsOf binds t's NOT NULL and CHECK constraints.
+func (pc *planCtx) rowConstraintsOf(t *catalog.Table) (*rowConstraints, error) {
+	rc := &rowConstraints{table: t}
+	if sc, ok := pc.cat.SchemaByOID(t.Schema); ok {
+		rc.schema = sc.Name
+	}
 	for _, c := range t.LiveColumns() {
 		if c.NotNull {
-			w.notNull = append(w.notNull, c.Attnum)
+			rc.notNull = append(rc.notNull, c.Attnum)
 		}
 	}
+	if len(t.Constraints) == 0 {
+		return rc, nil
+	}
+	rowScope := newScope(nil)
+	rowScope.add(tupleRel(t))
+	cb := pc.binder(rowScope)
+	for _, con := range t.Constraints {
+		if con.Kind != "c" {
+			continue
+		}
+		e, err := parse.ParseExpr(con.Check)
+		if err != nil {
+			return nil, pgerror.New(pgerror.DataCorrupted, "check constraint \"%s\" is unreadable: %v", con.Name, err)
+		}
+		x, err := cb.bindCondition(e, "CHECK")
+		if err != nil {
+			return nil, err
+		}
+		rc.checks = append(rc.checks, boundCheck{name: con.Name, e: x})
+	}
+	return rc, nil
+}
+
+// none reports whether there is nothing to check.
+func (rc *rowConstraints) none() bool { return len(rc.notNull) == 0 && len(rc.checks) == 0 }
+
+func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableWriter, error) {
+	rc, err := pc.rowConstraintsOf(t)
+	if err != nil {
+		return nil, err
+	}
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, rowConstraints: *rc, width: int(t.NextAttnum - 1)}
+	b := pc.binder(newScope(nil))
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
 			continue
@@ -88,25 +133,6 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 			return nil, err
 		}
 		w.defaults[c.Attnum] = x
-	}
-	if len(t.Constraints) > 0 {
-		rowScope := newScope(nil)
-		rowScope.add(tupleRel(t))
-		cb := pc.binder(rowScope)
-		for _, con := range t.Constraints {
-			if con.Kind != "c" {
-				continue
-			}
-			e, err := parse.ParseExpr(con.Check)
-			if err != nil {
-				return nil, pgerror.New(pgerror.DataCorrupted, "check constraint \"%s\" is unreadable: %v", con.Name, err)
-			}
-			x, err := cb.bindCondition(e, "CHECK")
-			if err != nil {
-				return nil, err
-			}
-			w.checks = append(w.checks, boundCheck{name: con.Name, e: x})
-		}
 	}
 	w.flowSource = len(pc.cat.FlowsFrom(t.OID)) > 0
 	w.fk = pc.foreignKeys(t)
@@ -141,23 +167,25 @@ func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error
 }
 
 // check validates a complete tuple against NOT NULL and CHECK constraints.
-func (w *tableWriter) check(x *execCtx, tuple []types.Value) error {
-	for _, attnum := range w.notNull {
+func (rc *rowConstraints) check(x *execCtx, tuple []types.Value) error {
+	for _, attnum := range rc.notNull {
 		if tuple[attnum-1] == nil {
-			c := w.table.ColumnByAttnum(attnum)
-			return pgerror.New(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, w.table.Name).
-				WithDetail("Failing row contains %s.", w.describeTuple(x, tuple))
+			c := rc.table.ColumnByAttnum(attnum)
+			e := pgerror.New(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.Name, rc.table.Name).
+				WithDetail("Failing row contains %s.", rc.describeTuple(x, tuple))
+			e.Schema, e.Table, e.Column = rc.schema, rc.table.Name, c.Name
+			return e
 		}
 	}
-	for _, ck := range w.checks {
+	for _, ck := range rc.checks {
 		v, err := ck.e.eval(&evalEnv{row: tuple, x: x})
 		if err != nil {
 			return err
 		}
 		if v == false {
-			e := pgerror.New(pgerror.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", w.table.Name, ck.name).
-				WithDetail("Failing row contains %s.", w.describeTuple(x, tuple))
-			e.Constraint = ck.name
+			e := pgerror.New(pgerror.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", rc.table.Name, ck.name).
+				WithDetail("Failing row contains %s.", rc.describeTuple(x, tuple))
+			e.Schema, e.Table, e.Constraint = rc.schema, rc.table.Name, ck.name
 			return e
 		}
 	}
@@ -165,9 +193,9 @@ func (w *tableWriter) check(x *execCtx, tuple []types.Value) error {
 }
 
 // describeTuple renders a row as PostgreSQL's "Failing row contains (...)".
-func (w *tableWriter) describeTuple(x *execCtx, tuple []types.Value) string {
+func (rc *rowConstraints) describeTuple(x *execCtx, tuple []types.Value) string {
 	var parts []string
-	for _, c := range w.table.LiveColumns() {
+	for _, c := range rc.table.LiveColumns() {
 		v := tuple[c.Attnum-1]
 		if v == nil {
 			parts = append(parts, "null")
