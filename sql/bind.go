@@ -2,7 +2,6 @@ package sql
 
 import (
 	"strconv"
-	"time"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
@@ -354,11 +353,11 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 		base := types.T{OID: t.OID, Typmod: -1}
 		// A timestamptz literal without an offset is in the session's
 		// time zone, as PostgreSQL reads it when the query is analyzed.
-		var loc *time.Location
+		var in types.Input
 		if b.pc.sess != nil {
-			loc = b.pc.sess.location()
+			in = types.Input{Loc: b.pc.sess.location(), Now: b.pc.sess.txStart()}
 		}
-		v, err := types.ParseTextIn(base, x.v.(string), loc)
+		v, err := types.ParseTextWith(base, x.v.(string), in)
 		if err != nil {
 			return nil, withPosErr(err, x.pos-1)
 		}

@@ -326,7 +326,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	}()
 	if s.block == nil && p.ps.c.access != accessNone {
 		// Until Sync, statements share one implicit transaction.
-		s.block = &txBlock{implicit: true, start: time.Now()}
+		s.block = &txBlock{implicit: true, start: s.txStart()}
 	}
 	tag, suspended, err = p.execute(ctx, maxRows, out)
 	if err != nil {
@@ -350,10 +350,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	// allocation for the three.
 	r := &runningQuery{}
 	x, sink := &r.exec, &r.sink
-	*x = execCtx{ctx: ctx, sess: s, params: p.params, now: now, stmtNow: now}
-	if s.block != nil {
-		x.now = s.block.start.UTC().Truncate(time.Microsecond)
-	}
+	*x = execCtx{ctx: ctx, sess: s, params: p.params, now: s.txStart().UTC().Truncate(time.Microsecond), stmtNow: now}
 	*sink = resultSink{out: out, s: s, formats: p.formats, cols: c.fields}
 	x.out = sink
 	for _, n := range c.notices {
@@ -718,7 +715,7 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 	if isRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw) // $1::regtype given 'text'
 	}
-	return parseTextIn(t, raw, s.loc)
+	return types.ParseTextWith(t, raw, types.Input{Loc: s.loc, Now: s.txStart()})
 }
 
 func itoa(n int) string { return formatInt(int64(n)) }

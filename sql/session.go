@@ -24,6 +24,11 @@ type Session struct {
 	settings map[string]string // by lower-case name
 	loc      *time.Location
 	block    *txBlock
+	// nextStart is the start of the implicit transaction the statements
+	// before the next Sync run in, once something asked for it before
+	// the block exists (planning folds 'now' when it parses a statement);
+	// zero: not asked yet. See txStart.
+	nextStart time.Time
 	// seqValues holds the last value this session drew from (or setval
 	// set on) each sequence, by OID, for currval; lastSeq is the one
 	// nextval drew from last, for lastval.
@@ -286,6 +291,7 @@ func (s *Session) abortBlockOnError() {
 // parameter text does not parse).
 func (s *Session) Sync(ctx context.Context, aborted bool) error {
 	if s.block == nil {
+		s.nextStart = time.Time{} // the implicit transaction had nothing to do
 		return nil
 	}
 	if !s.block.implicit {
@@ -326,6 +332,21 @@ func (s *Session) endBlock(commit bool) error {
 	return nil
 }
 
+// txStart is the start of the transaction the session's statements run in
+// now: the open block's, or else the one the implicit transaction up to the
+// next Sync will be given. now(), and 'now' or 'today' read as a date or
+// time, are that moment, as in PostgreSQL, where a Parse starts the
+// implicit transaction that the Execute after it runs in.
+func (s *Session) txStart() time.Time {
+	if s.block != nil {
+		return s.block.start
+	}
+	if s.nextStart.IsZero() {
+		s.nextStart = time.Now()
+	}
+	return s.nextStart
+}
+
 // failBlock records an error inside a block: PostgreSQL aborts the block,
 // so its writes are rolled back now and later statements get 25P02.
 func (s *Session) failBlock() {
@@ -352,6 +373,7 @@ func (s *Session) failBlock() {
 // transactionEnded ends the portals of the transaction that just ended.
 func (s *Session) transactionEnded() {
 	s.txEnds++
+	s.nextStart = time.Time{}
 	s.releaseSuspended()
 }
 

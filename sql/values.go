@@ -58,28 +58,23 @@ func isRegType(oid types.OID) bool {
 // castValue converts a non-NULL value between types. x may be nil where no
 // session applies (then times use UTC and reg* names are not resolved).
 func castValue(x *execCtx, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
-	loc := time.UTC
+	in := types.Input{Loc: time.UTC}
 	if x != nil {
-		loc = x.location()
+		in = types.Input{Loc: x.location(), Now: x.now}
 	}
 	if isRegType(to.OID) && typeCategory(from.OID) == 'S' && x != nil {
 		return x.sess.parseRegValue(x, to.OID, v.(string))
 	}
 	if isRegType(from.OID) && typeCategory(to.OID) == 'S' && x != nil {
 		s := x.sess.formatRegValue(x, from.OID, v.(int64))
-		return types.CastIn(s, types.Of(types.Text), to, explicit, loc)
+		return types.CastWith(s, types.Of(types.Text), to, explicit, in)
 	}
 	if isRegType(to.OID) || isRegType(from.OID) {
 		if n, ok := v.(int64); ok && typeCategory(to.OID) == 'N' {
 			return n, nil
 		}
 	}
-	return types.CastIn(v, from, to, explicit, loc)
-}
-
-// parseTextIn reads a value's text form with the session's time zone.
-func parseTextIn(t types.T, s string, loc *time.Location) (types.Value, error) {
-	return types.ParseTextIn(t, s, loc)
+	return types.CastWith(v, from, to, explicit, in)
 }
 
 // formatAny prints a value whose SQL type is only known from its Go type.

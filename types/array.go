@@ -18,7 +18,7 @@ func malformedArray(s, detail string) *pgerror.Error {
 // parseArray is array_in for the delimiter ',': '{1,2,NULL,"a b"}', nested
 // braces for more dimensions. Dimension decorations ('[0:1]={...}') are not
 // read: ArrayValue has no lower bounds.
-func parseArray(elem T, s string, loc *time.Location) (Value, error) {
+func parseArray(elem T, s string, in Input) (Value, error) {
 	texts, dims, err := splitArray(s)
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func parseArray(elem T, s string, loc *time.Location) (Value, error) {
 		if t == nil {
 			continue
 		}
-		v, err := ParseTextIn(elem, *t, loc)
+		v, err := ParseTextWith(elem, *t, in)
 		if err != nil {
 			return nil, err
 		}

@@ -23,13 +23,17 @@ func Cast(v Value, from, to T) (Value, error) {
 // session time zone, used between timestamp, timestamptz and date and when
 // text is read as timestamptz. NULL casts to NULL.
 func CastIn(v Value, from, to T, explicit bool, loc *time.Location) (Value, error) {
+	return CastWith(v, from, to, explicit, Input{Loc: loc})
+}
+
+// CastWith is CastIn with the transaction start that text cast to a date or
+// time reads 'now' and 'today' as.
+func CastWith(v Value, from, to T, explicit bool, in Input) (Value, error) {
 	if v == nil {
 		return nil, nil
 	}
-	if loc == nil {
-		loc = time.UTC
-	}
-	r, err := castValue(v, from, to, explicit, loc)
+	in.Loc = in.loc()
+	r, err := castValue(v, from, to, explicit, in)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +141,8 @@ func checkIntRange(n int64, oid OID) (Value, error) {
 	return n, nil
 }
 
-func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, error) {
+func castValue(v Value, from, to T, explicit bool, in Input) (Value, error) {
+	loc := in.Loc
 	f, t := from.OID, to.OID
 	if f == t && ElemOf(f) == 0 {
 		if f == JSONB {
@@ -184,7 +189,7 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		}
 		// Read as the target's input function, without the modifier, which
 		// CastIn applies afterwards with the right explicitness.
-		return ParseTextIn(Of(t), s, loc)
+		return ParseTextWith(Of(t), s, in)
 	}
 	if ef, et := ElemOf(f), ElemOf(t); ef != 0 && et != 0 {
 		a, ok := v.(ArrayValue)
@@ -193,7 +198,7 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		}
 		out := ArrayValue{Elem: et, Dims: a.Dims, Elems: make([]Value, len(a.Elems))}
 		for i, e := range a.Elems {
-			r, err := CastIn(e, T{OID: ef, Typmod: from.Typmod}, T{OID: et, Typmod: to.Typmod}, explicit, loc)
+			r, err := CastWith(e, T{OID: ef, Typmod: from.Typmod}, T{OID: et, Typmod: to.Typmod}, explicit, in)
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +348,7 @@ func castValue(v Value, from, to T, explicit bool, loc *time.Location) (Value, e
 		}
 	case string:
 		if f == JSONB && (t == Bool || t == Numeric || t == Float4 || t == Float8 || isIntType(t)) {
-			return castJSONBScalar(x, from, to, loc)
+			return castJSONBScalar(x, from, to, in)
 		}
 		if (f == JSON || f == JSONB) && (t == JSON || t == JSONB) {
 			if t == JSONB {
@@ -412,7 +417,7 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 
 // castJSONBScalar is jsonb's casts to bool and the numeric types: the jsonb
 // must be a scalar of the matching kind.
-func castJSONBScalar(s string, from, to T, loc *time.Location) (Value, error) {
+func castJSONBScalar(s string, from, to T, in Input) (Value, error) {
 	p := jsonParser{s: s}
 	n, err := p.document(true)
 	if err != nil {
@@ -433,5 +438,5 @@ func castJSONBScalar(s string, from, to T, loc *time.Location) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return castValue(d, Of(Numeric), to, true, loc)
+	return castValue(d, Of(Numeric), to, true, in)
 }

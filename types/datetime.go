@@ -716,8 +716,6 @@ func dtTypeName(oid OID) string {
 	return sqlName(oid)
 }
 
-func nowIn(loc *time.Location) time.Time { return time.Now().In(loc) }
-
 // ReadsClock reports whether reading s as a value of type t reads the
 // current time: 'now', 'today', 'tomorrow' and 'yesterday' as a date, time,
 // timestamp or timestamptz, alone or as an array's element. The value read
@@ -758,7 +756,7 @@ func midnightOf(t time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-func specialDate(special string, loc *time.Location) (time.Time, bool) {
+func specialDate(special string, in Input) (time.Time, bool) {
 	switch special {
 	case "epoch":
 		return time.Unix(0, 0).UTC(), true
@@ -767,22 +765,22 @@ func specialDate(special string, loc *time.Location) (time.Time, bool) {
 	case "-infinity":
 		return NegInfinityTime, true
 	case "today", "now":
-		return midnightOf(nowIn(loc)), true
+		return midnightOf(in.now()), true
 	case "tomorrow":
-		return midnightOf(nowIn(loc)).AddDate(0, 0, 1), true
+		return midnightOf(in.now()).AddDate(0, 0, 1), true
 	case "yesterday":
-		return midnightOf(nowIn(loc)).AddDate(0, 0, -1), true
+		return midnightOf(in.now()).AddDate(0, 0, -1), true
 	}
 	return time.Time{}, false
 }
 
-func parseDate(s string, loc *time.Location) (Value, error) {
+func parseDate(s string, in Input) (Value, error) {
 	f, err := decodeDateTime(s)
 	if err != nil {
 		return nil, dateTimeError(err, Date, s)
 	}
 	if f.special != "" {
-		if t, ok := specialDate(f.special, loc); ok {
+		if t, ok := specialDate(f.special, in); ok {
 			return t, nil
 		}
 		return nil, dateTimeError(dtBadFormat, Date, s)
@@ -797,7 +795,8 @@ func parseDate(s string, loc *time.Location) (Value, error) {
 	return t, nil
 }
 
-func parseTimestamp(s string, withTZ bool, loc *time.Location) (time.Time, error) {
+func parseTimestamp(s string, withTZ bool, in Input) (time.Time, error) {
+	loc := in.loc()
 	oid := OID(Timestamp)
 	if withTZ {
 		oid = Timestamptz
@@ -809,15 +808,15 @@ func parseTimestamp(s string, withTZ bool, loc *time.Location) (time.Time, error
 	switch f.special {
 	case "":
 	case "now":
-		n := time.Now()
+		n := in.now()
 		if !withTZ {
-			n = wallAsUTC(n.In(loc))
+			n = wallAsUTC(n)
 		}
 		return n.Truncate(time.Microsecond).UTC(), nil
 	case "allballs":
 		return time.Time{}, dateTimeError(dtBadFormat, oid, s)
 	default:
-		t, _ := specialDate(f.special, loc)
+		t, _ := specialDate(f.special, in)
 		if withTZ && IsInfinite(t) == 0 && f.special != "epoch" {
 			y, m, d := t.Date()
 			t = LocalToUTC(y, m, d, 0, 0, 0, 0, loc)
@@ -880,9 +879,9 @@ func wallAsUTC(t time.Time) time.Time {
 	return time.Date(y, m, d, h, mi, s, t.Nanosecond(), time.UTC)
 }
 
-// parseTime reads a time of day; 'now' is the wall clock in loc, the
-// session's time zone, as PostgreSQL reads it.
-func parseTime(s string, loc *time.Location) (TimeOfDay, error) {
+// parseTime reads a time of day; 'now' is the wall clock in the session's
+// time zone at the input's moment, as PostgreSQL reads it.
+func parseTime(s string, in Input) (TimeOfDay, error) {
 	if t := trimSpace(s); (len(t) == 4 || len(t) == 6) && allDigits(t) {
 		// concatenated HHMM[SS]
 		t += "00"
@@ -903,7 +902,7 @@ func parseTime(s string, loc *time.Location) (TimeOfDay, error) {
 	case "allballs":
 		return 0, nil
 	case "now":
-		return timeOfDayOf(nowIn(loc)), nil
+		return timeOfDayOf(in.now()), nil
 	default:
 		return 0, dateTimeError(dtBadFormat, Time, s)
 	}

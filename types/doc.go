@@ -24,7 +24,8 @@
 //     ...); anything else must be an IANA zone name or a numeric offset.
 //   - DateStyle is always ISO, MDY and IntervalStyle postgres, PostgreSQL's
 //     defaults; extra_float_digits is always 1 (shortest exact floats).
-//   - 'now', 'today', 'tomorrow' and 'yesterday' read the clock when parsed;
-//     PostgreSQL uses the transaction start time.
+//   - 'now', 'today', 'tomorrow' and 'yesterday' stand for Input.Now, which
+//     the SQL layer sets to the transaction's start as PostgreSQL does; read
+//     without one (ParseText, ParseTextIn) they read the clock.
 //   - json and jsonb order as their text, bytewise.
 package types

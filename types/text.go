@@ -24,11 +24,39 @@ func ParseText(t T, s string) (Value, error) {
 }
 
 // ParseTextIn is ParseText with the session's time zone, used for timestamptz
-// input that names no zone and for 'now', 'today' and friends.
+// input that names no zone and for 'now', 'today' and friends, which read
+// the clock.
 func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
-	if loc == nil {
-		loc = time.UTC
+	return ParseTextWith(t, s, Input{Loc: loc})
+}
+
+// Input is what reading a value's text needs besides the text: the
+// session's time zone (nil: UTC), and the moment 'now', 'today',
+// 'tomorrow' and 'yesterday' stand for, which in PostgreSQL is the start of
+// the transaction reading them (zero: the clock when the text is read).
+type Input struct {
+	Loc *time.Location
+	Now time.Time
+}
+
+func (in Input) loc() *time.Location {
+	if in.Loc == nil {
+		return time.UTC
 	}
+	return in.Loc
+}
+
+// now is the moment 'now' stands for, in the input's time zone.
+func (in Input) now() time.Time {
+	if in.Now.IsZero() {
+		return time.Now().In(in.loc())
+	}
+	return in.Now.In(in.loc())
+}
+
+// ParseTextWith is ParseText with the session's time zone and transaction
+// start.
+func ParseTextWith(t T, s string, in Input) (Value, error) {
 	if err := VerifyUTF8(s); err != nil {
 		return nil, err
 	}
@@ -81,21 +109,21 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 	case JSONB:
 		return normalizeJSONB(s)
 	case Date:
-		return parseDate(s, loc)
+		return parseDate(s, in)
 	case Time:
-		tod, err := parseTime(s, loc)
+		tod, err := parseTime(s, in)
 		if err != nil {
 			return nil, err
 		}
 		return roundTimeOfDay(tod, t.Typmod), nil
 	case Timestamp:
-		ts, err := parseTimestamp(s, false, loc)
+		ts, err := parseTimestamp(s, false, in)
 		if err != nil {
 			return nil, err
 		}
 		return roundTimestamp(ts, t.Typmod), nil
 	case Timestamptz:
-		ts, err := parseTimestamp(s, true, loc)
+		ts, err := parseTimestamp(s, true, in)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +138,7 @@ func ParseTextIn(t T, s string, loc *time.Location) (Value, error) {
 		return parseVector(t.OID, s)
 	}
 	if elem := ElemOf(t.OID); elem != 0 {
-		return parseArray(T{OID: elem, Typmod: t.Typmod}, s, loc)
+		return parseArray(T{OID: elem, Typmod: t.Typmod}, s, in)
 	}
 	if t.OID == Record {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
