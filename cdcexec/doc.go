@@ -34,5 +34,7 @@
 //
 // It does not parse or evaluate SQL: the sql package compiles a flow's
 // expressions (keys, SEQUENCE BY, APPLY AS DELETE WHEN, ...) into an
-// Extract function that turns a source row into an Event.
+// Extract function that turns a source row into an Event, and the target's
+// NOT NULL and CHECK constraints into a RowCheck that Apply runs on every
+// row before it writes it (a refusal fails the batch).
 package cdcexec
