@@ -355,7 +355,7 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 		// time zone, as PostgreSQL reads it when the query is analyzed.
 		var in types.Input
 		if b.pc.sess != nil {
-			in = types.Input{Loc: b.pc.sess.location(), Now: b.pc.sess.txStart()}
+			in = b.pc.sess.textInput()
 		}
 		v, err := types.ParseTextWith(base, x.v.(string), in)
 		if err != nil {

@@ -696,7 +696,7 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 		if err != nil {
 			return err
 		}
-		for _, ck := range w.checks {
+		for _, ck := range w.constraints.checks {
 			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
 			if err != nil {
 				return err

@@ -559,14 +559,14 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if err := ed.PutFlow(f); err != nil {
 		return err
 	}
-	cf, err := x.sess.engine.compileFlow(x, f, ed.Snapshot())
+	compiled, err := x.sess.engine.compileFlow(x, f, ed.Snapshot())
 	if err != nil {
 		return err
 	}
-	if err := cdcexec.Prepare(x.tx.st, cf.flow); err != nil {
+	if err := cdcexec.Prepare(x.tx.st, compiled.flow); err != nil {
 		return err
 	}
-	return x.backfill(cf, f, d.source)
+	return x.backfill(compiled, f, d.source)
 }
 
 func flowSchemaParts(st *ast.CreateFlow) []string {
@@ -713,11 +713,11 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 		if f.Once {
 			continue
 		}
-		cf, err := e.compileFlow(x, f, cat)
+		compiled, err := e.compileFlow(x, f, cat)
 		if err != nil {
 			return err
 		}
-		if err := x.applyFlow(cf, f, rows); err != nil {
+		if err := x.applyFlow(compiled, f, rows); err != nil {
 			return err
 		}
 	}
@@ -765,7 +765,7 @@ func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]ty
 
 // backfill applies the source's existing rows to a new flow, reporting
 // progress on long ones.
-func (x *execCtx) backfill(cf *compiledFlow, f *catalog.Flow, src *catalog.Table) error {
+func (x *execCtx) backfill(compiled *compiledFlow, f *catalog.Flow, src *catalog.Table) error {
 	sp := x.tx.st.Space(catalog.DataSpace(src.OID))
 	total := sp.Count()
 	if total == 0 {
@@ -782,7 +782,7 @@ func (x *execCtx) backfill(cf *compiledFlow, f *catalog.Flow, src *catalog.Table
 		}
 		batch = append(batch, vals)
 		if len(batch) >= flowBatchSize {
-			if err := x.applyFlow(cf, f, batch); err != nil {
+			if err := x.applyFlow(compiled, f, batch); err != nil {
 				return err
 			}
 			done += len(batch)
@@ -793,7 +793,7 @@ func (x *execCtx) backfill(cf *compiledFlow, f *catalog.Flow, src *catalog.Table
 		}
 	}
 	if len(batch) > 0 {
-		if err := x.applyFlow(cf, f, batch); err != nil {
+		if err := x.applyFlow(compiled, f, batch); err != nil {
 			return err
 		}
 		done += len(batch)
@@ -816,23 +816,23 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 	}
 	cat := x.tx.catalog()
 	for _, f := range cat.FlowsInto(t.OID) {
-		cf, err := x.sess.engine.compileFlow(x, f, cat)
+		compiled, err := x.sess.engine.compileFlow(x, f, cat)
 		if err != nil {
 			return err
 		}
-		target, err := x.tx.rows(cf.flow.Target)
+		target, err := x.tx.rows(compiled.flow.Target)
 		if err != nil {
 			return err
 		}
 		x.sess.engine.forgetFlowState(f.OID)
-		if err := cdcexec.Reset(x.tx.st, cf.flow, target); err != nil {
+		if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
 			return err
 		}
 		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
 			return err
 		}
 		src, _ := cat.TableByOID(f.Source)
-		if err := x.backfill(cf, f, src); err != nil {
+		if err := x.backfill(compiled, f, src); err != nil {
 			return err
 		}
 	}

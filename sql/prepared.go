@@ -715,7 +715,7 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 	if isRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw) // $1::regtype given 'text'
 	}
-	return types.ParseTextWith(t, raw, types.Input{Loc: s.loc, Now: s.txStart()})
+	return types.ParseTextWith(t, raw, s.textInput())
 }
 
 func itoa(n int) string { return formatInt(int64(n)) }

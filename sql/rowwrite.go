@@ -19,8 +19,10 @@ type tableWriter struct {
 	table    *catalog.Table
 	schema   *catalog.Schema
 	defaults map[int16]expr // by attnum
-	rowConstraints
-	width int // stored tuple width
+	// constraints are the table's NOT NULL and CHECK constraints (the
+	// zero value: none, as for a table CREATE TABLE AS fills).
+	constraints rowConstraints
+	width       int // stored tuple width
 	// appended collects the tuples inserted into a flow source, applied to
 	// its flows at the end of the statement.
 	flowSource bool
@@ -115,7 +117,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 	if err != nil {
 		return nil, err
 	}
-	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, rowConstraints: *rc, width: int(t.NextAttnum - 1)}
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, constraints: *rc, width: int(t.NextAttnum - 1)}
 	b := pc.binder(newScope(nil))
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
@@ -250,7 +252,7 @@ func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value
 // insert stores a new tuple. It fails with 23505 if the key exists, unless
 // the caller checked for that (ON CONFLICT).
 func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
-	if err := w.check(x, tuple); err != nil {
+	if err := w.constraints.check(x, tuple); err != nil {
 		return nil, err
 	}
 	rows, err := w.store(x)
@@ -289,7 +291,7 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 
 // replace rewrites the tuple stored under oldKey (UPDATE).
 func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types.Value) error {
-	if err := w.check(x, tuple); err != nil {
+	if err := w.constraints.check(x, tuple); err != nil {
 		return err
 	}
 	rows, err := w.store(x)

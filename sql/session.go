@@ -347,6 +347,10 @@ func (s *Session) txStart() time.Time {
 	return s.nextStart
 }
 
+// textInput is how the session reads a value's text: in its time zone,
+// with 'now' the start of the transaction it is in.
+func (s *Session) textInput() types.Input { return types.Input{Loc: s.loc, Now: s.txStart()} }
+
 // failBlock records an error inside a block: PostgreSQL aborts the block,
 // so its writes are rolled back now and later statements get 25P02.
 func (s *Session) failBlock() {
