@@ -782,8 +782,8 @@ func TestCheckpointPacksAppendedKeyspaces(t *testing.T) {
 	}
 }
 
-// TestLargeCommitsFillListsInParallel: commits big enough to share their
-// keyspaces out between two goroutines (parallelFill) land whole, each
+// TestLargeCommitsFillListsInParallel: commits big enough for two goroutines
+// to claim their keyspaces (parallelFill) land whole, each
 // keyspace's entries at their commit's version, while readers of earlier
 // versions keep seeing exactly those.
 func TestLargeCommitsFillListsInParallel(t *testing.T) {

@@ -253,9 +253,13 @@ const parallelFill = 2048
 // fillLists inserts every fill's entries at version. A skiplist insert is
 // mostly cache misses, and a commit of a CDC batch writes thousands of
 // entries into several keyspaces (source rows, the flow's log, target rows,
-// their history), so when there is another CPU the keyspaces are shared out
-// between this goroutine and a helper, biggest first to whichever has less:
-// each list, and its arena, still has a single writer. The commit holds the
+// their history), so when there is another CPU a helper goroutine takes
+// keyspaces too: both claim the next one, biggest first, until none is left,
+// and each list, and its arena, still has a single writer. Claiming rather
+// than sharing out beforehand matters on a busy machine: a helper that gets a
+// CPU late (on two cores the flusher often has the other) leaves its share
+// to this goroutine instead of making it wait, and this goroutine waits at
+// most for the one keyspace the helper is inserting. The commit holds the
 // writer slot throughout, and no reader sees version before it returns.
 func fillLists(fills []listFill, version uint64) {
 	total := 0
@@ -269,27 +273,22 @@ func fillLists(fills []listFill, version uint64) {
 		return
 	}
 	slices.SortFunc(fills, func(a, b listFill) int { return b.tree.count - a.tree.count })
-	var mine, theirs []listFill
-	var mineN, theirsN int
-	for _, f := range fills {
-		if theirsN < mineN {
-			theirs, theirsN = append(theirs, f), theirsN+f.tree.count
-		} else {
-			mine, mineN = append(mine, f), mineN+f.tree.count
-		}
-	}
-	runAll := func(fills []listFill) (p any) {
+	var claimed atomic.Int64
+	runClaimed := func() (p any) {
 		// A panic (a bug) goes on in the committing goroutine, whose
 		// caller fails the database, once neither is writing any more.
 		defer func() { p = recover() }()
-		for _, f := range fills {
-			f.run(version)
+		for {
+			i := claimed.Add(1) - 1
+			if i >= int64(len(fills)) {
+				return nil
+			}
+			fills[i].run(version)
 		}
-		return nil
 	}
 	done := make(chan any, 1)
-	go func() { done <- runAll(theirs) }()
-	p := runAll(mine)
+	go func() { done <- runClaimed() }()
+	p := runClaimed()
 	if q := <-done; p == nil {
 		p = q
 	}
