@@ -77,11 +77,22 @@ func AppendEncoded(dst []byte, start int64, tuple []types.Value) ([]byte, error)
 
 // Decode splits a current row's stored value.
 func Decode(raw []byte) (start int64, tuple []types.Value, err error) {
-	if len(raw) < 8 {
+	enc, ok := Tuple(raw)
+	if !ok {
 		return 0, nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
 	}
-	tuple, err = storage.DecodeRow(raw[8:])
+	tuple, err = storage.DecodeRow(enc)
 	return int64(binary.BigEndian.Uint64(raw)), tuple, err
+}
+
+// Tuple returns the encoded tuple of a current row's stored value (in
+// storage's row format, for storage.SplitRow and its kin), or false when the
+// value is too short to hold one.
+func Tuple(raw []byte) ([]byte, bool) {
+	if len(raw) < 8 {
+		return nil, false
+	}
+	return raw[8:], true
 }
 
 // Start reads only the version start of a current row's value.

@@ -240,3 +240,24 @@ func TestInsertAfterDeleteKeepsTheEndedVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestTupleIsWhatEncodeWrote: Tuple finds the encoded tuple after a current
+// row's version start, and refuses a value too short to hold one.
+func TestTupleIsWhatEncodeWrote(t *testing.T) {
+	tuple := []types.Value{int64(7), "x", nil}
+	v, err := Encode(123, tuple)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := Tuple(v)
+	if !ok {
+		t.Fatal("too short")
+	}
+	want, _ := storage.EncodeRow(nil, tuple)
+	if string(b) != string(want) || Start(v) != 123 {
+		t.Errorf("tuple bytes %x, start %d; encoded %x at 123", b, Start(v), want)
+	}
+	if _, ok := Tuple(v[:7]); ok {
+		t.Error("a value shorter than the version start has a tuple")
+	}
+}

@@ -616,14 +616,14 @@ func (r *resultSink) storedRow(x *execCtx, encoded [][]byte) error {
 	return r.sendRow(enc)
 }
 
-// decodeStoredValue decodes one value's stored encoding (as storedValues
+// decodeStoredValue decodes one value's stored encoding (as storage.SplitRow
 // found it in a tuple).
 func decodeStoredValue(enc []byte) (types.Value, error) {
-	vals, err := storage.DecodeRow(append([]byte{1}, enc...)) // a tuple of one
+	v, err := storage.DecodeRowValue(enc)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt stored value: %v", err)
 	}
-	return vals[0], nil
+	return v, nil
 }
 
 func (r *resultSink) startRow() *rowEncoding {

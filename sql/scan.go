@@ -448,7 +448,7 @@ func (it *scanIter) close() {}
 // decoding it: rejected when some test decided against it, allHold when
 // every test decided for it.
 func (it *scanIter) periodVerdict(v []byte) (rejected, allHold bool) {
-	tuple, ok := storedTupleBytes(v)
+	tuple, ok := history.Tuple(v)
 	if !ok {
 		return false, false
 	}
@@ -465,7 +465,7 @@ func (it *scanIter) periodVerdict(v []byte) (rejected, allHold bool) {
 
 // decode turns a stored row into the scan's output row.
 func (it *scanIter) decode(k, v []byte) (Row, error) {
-	tuple, ok := storedTupleBytes(v)
+	tuple, ok := history.Tuple(v)
 	if !ok {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
 	}

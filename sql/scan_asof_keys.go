@@ -86,7 +86,7 @@ func (w *asOfKeyWalk) next(x *execCtx, table string) (k, v []byte, err error) {
 				k, v, w.candK, w.candV = w.candK, w.candV, nil, nil
 				return k, v, nil
 			}
-			if w.group, err = keyPrefix(k, w.keyCols); err != nil {
+			if w.group, err = storage.KeyPrefix(k, w.keyCols); err != nil {
 				return nil, nil, pgerror.New(pgerror.DataCorrupted, "corrupt key in table \"%s\": %v", table, err)
 			}
 			w.passed = false
@@ -106,52 +106,4 @@ func (w *asOfKeyWalk) next(x *execCtx, table string) (k, v []byte, err error) {
 			return k, v, nil
 		}
 	}
-}
-
-// keyPrefix is the part of a stored key that encodes its first n columns.
-func keyPrefix(k []byte, n int) ([]byte, error) {
-	rest := k
-	for range n {
-		if size, ok := keyValueSize(rest); ok {
-			rest = rest[size:]
-			continue
-		}
-		var err error
-		if _, rest, err = storage.DecodeKey(rest); err != nil {
-			return nil, err
-		}
-	}
-	return k[:len(k)-len(rest)], nil
-}
-
-// keyValueSize measures, without decoding it, an integer or text value at
-// the start of a storage key, the kinds KEYS columns mostly are; false for
-// any other, which storage.DecodeKey then measures. It knows storage's key
-// encoding (storage/key.go): an integer is a tag 0x17..0x28 saying how
-// many bytes follow (0x20 + n for n bytes of a value >= 0, 0x1f - n for a
-// negative one); text and bytea are a tag 0x40 or 0x41, the bytes with
-// 0x00 escaped as 0x00 0xff, and 0x00 0x01. TestKeyValueSizeMatchesStorage
-// holds it to storage's encoder.
-func keyValueSize(b []byte) (int, bool) {
-	if len(b) == 0 {
-		return 0, false
-	}
-	switch tag := b[0]; {
-	case tag >= 0x20 && tag <= 0x28:
-		n := 1 + int(tag-0x20)
-		return n, n <= len(b)
-	case tag >= 0x17 && tag < 0x20:
-		n := 1 + int(0x1f-tag)
-		return n, n <= len(b)
-	case tag == 0x40 || tag == 0x41:
-		for i := 1; i+1 < len(b); i++ {
-			if b[i] == 0x00 {
-				if b[i+1] == 0x01 {
-					return i + 2, true
-				}
-				i++ // 0x00 0xff: an escaped 0x00
-			}
-		}
-	}
-	return 0, false
 }

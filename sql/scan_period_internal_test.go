@@ -77,7 +77,7 @@ func TestStoredPeriodTestMatchesPeriodExpr(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tb, _ := storedTupleBytes(enc)
+		tb, _ := history.Tuple(enc)
 		got, decided := tests[0].holds(tb)
 		if !decided {
 			t.Fatalf("undecided: period %v..%v, %v %v %v", row[startPos], row[endPos], op, a, b)
@@ -103,7 +103,7 @@ func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 		t.Error("the test covers a filter with another term beside it")
 	}
 	enc, _ := history.Encode(1, []types.Value{"not a number", nil})
-	tb, _ := storedTupleBytes(enc)
+	tb, _ := history.Tuple(enc)
 	if _, decided := tests[0].holds(tb); decided {
 		t.Error("a text start was decided on its encoding")
 	}
@@ -168,7 +168,7 @@ func BenchmarkStoredPeriodTest(b *testing.B) {
 			end = nil
 		}
 		enc, _ := history.Encode(1, []types.Value{int64(r.IntN(10_000)), "name" + string(rune('a'+r.IntN(26))), "Guadalajara", start, end})
-		tb, _ := storedTupleBytes(enc)
+		tb, _ := history.Tuple(enc)
 		tuples = append(tuples, tb)
 	}
 	n := 0

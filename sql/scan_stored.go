@@ -1,5 +1,10 @@
 package sql
 
+import (
+	"cdcdb/history"
+	"cdcdb/storage"
+)
+
 // Sending a scan's rows from their stored encoding.
 //
 // A query that returns a table's columns as they are (SELECT a, b FROM t,
@@ -71,8 +76,8 @@ func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
 			return nil, nil, err
 		}
 		if it.scan.s.filter == nil || filterHolds {
-			if tuple, ok := storedTupleBytes(v); ok {
-				if values, ok := storedValues(it.values[:0], tuple); ok {
+			if tuple, ok := history.Tuple(v); ok {
+				if values, ok := storage.SplitRow(it.values[:0], tuple); ok {
 					if it.out == nil {
 						// Never nil, which would say the rows ended: a
 						// SELECT of no columns still returns its rows.

@@ -312,6 +312,53 @@ func DecodeKey(b []byte) (types.Value, []byte, error) {
 	return v, r.b, nil
 }
 
+// KeyPrefix returns the part of a key (values AppendKey or AppendKeyDesc
+// wrote one after another) that encodes its first n values. Integers and
+// text, the kinds a table's key columns mostly are, are measured without
+// being decoded.
+func KeyPrefix(k []byte, n int) ([]byte, error) {
+	rest := k
+	for range n {
+		if size, ok := keyValueSize(rest); ok {
+			rest = rest[size:]
+			continue
+		}
+		var err error
+		if _, rest, err = DecodeKey(rest); err != nil {
+			return nil, err
+		}
+	}
+	return k[:len(k)-len(rest)], nil
+}
+
+// keyValueSize measures an ascending integer or text value at the start of
+// b; false for any other (DecodeKey measures those). An integer's tag says
+// how many bytes follow; text and bytea end at the first 0x00 0x01, a 0x00
+// of their own being escaped as 0x00 0xff.
+func keyValueSize(b []byte) (int, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	switch tag := b[0]; {
+	case tag >= keyIntZero && tag <= keyIntZero+8:
+		n := 1 + int(tag-keyIntZero)
+		return n, n <= len(b)
+	case tag >= keyIntZero-9 && tag < keyIntZero:
+		n := 1 + int(keyIntZero-1-tag)
+		return n, n <= len(b)
+	case tag == keyString || tag == keyBytes:
+		for i := 1; i+1 < len(b); i++ {
+			if b[i] == 0x00 {
+				if b[i+1] == 0x01 {
+					return i + 2, true
+				}
+				i++ // 0x00 0xff: an escaped 0x00
+			}
+		}
+	}
+	return 0, false
+}
+
 func (r *keyReader) value() (types.Value, error) {
 	bad := func(what string) error { return corrupt("key: bad %s", what) }
 	tag, ok := r.byte()
