@@ -20,13 +20,12 @@ import (
 // the next writer can read the cache) and dropped if it rolls back
 // (OnRollback). A
 // failed flush, which throws away commits that were published but not
-// durable, changes storage's epoch, and a cache of another epoch is
-// cleared. Anything that changes a flow's state without going through the
+// durable, also fails the database for good: no writer starts again, so
+// the cache is not read again. Anything that changes a flow's state without going through the
 // cache (a truncate replaying every key, a refresh) clears it.
 //
 // Only the single writer uses a cache, so it needs no lock.
 type StateCache struct {
-	epoch     uint64
 	committed map[string]*keyState
 	pending   *pendingStates
 	// committedBytes is what committed holds, as entrySize counts it, and
@@ -96,10 +95,6 @@ func (c *StateCache) dropCommitted(k string) {
 func (c *StateCache) begin(tx *storage.Tx) {
 	if c.pending != nil && c.pending.tx == tx {
 		return
-	}
-	if c.epoch != tx.Epoch() {
-		c.clearCommitted()
-		c.epoch = tx.Epoch()
 	}
 	p := &pendingStates{tx: tx, states: map[string]*keyState{}}
 	c.pending = p

@@ -109,10 +109,7 @@ type DB struct {
 	changed *sync.Cond
 	// head is the newest committed state, durable or not: where the next
 	// write transaction starts.
-	head *view
-	// epoch changes when commits that were not yet durable are thrown away
-	// (a failed flush), so a writer that started from them cannot commit.
-	epoch uint64
+	head  *view
 	queue []*pendingCommit
 	// failed is the error that stopped the file being written. Once set,
 	// write transactions are refused: after a failed fsync the state of the
@@ -358,7 +355,7 @@ func (db *DB) BeginContext(ctx context.Context, writable bool) (*Tx, error) {
 		}
 	}
 	db.mu.Lock()
-	v, epoch, failed, closing := db.head, db.epoch, db.failed, db.closing
+	v, failed, closing := db.head, db.failed, db.closing
 	db.mu.Unlock()
 	if failed != nil || closing {
 		db.releaseWriter()
@@ -373,7 +370,6 @@ func (db *DB) BeginContext(ctx context.Context, writable bool) (*Tx, error) {
 		return nil, mapErr("begin", err)
 	}
 	tx := newTx(db, v, btx, true)
-	tx.epoch = epoch
 	tx.ws = newWriteSet(v)
 	return tx, nil
 }
@@ -439,20 +435,19 @@ func (db *DB) commit(tx *Tx) error {
 	db.mu.Lock()
 	if db.memtableFull() {
 		t0 := time.Now()
-		for db.epoch == tx.epoch && db.failed == nil && db.memtableFull() {
+		for db.failed == nil && db.memtableFull() {
 			db.changed.Wait()
 		}
 		db.fullWaitNanos.Add(int64(time.Since(t0)))
 		db.fullWaits.Add(1)
 	}
-	if db.epoch != tx.epoch || db.failed != nil {
+	if db.failed != nil {
+		// A flush failed since tx began: the commits tx built on, not yet
+		// durable then, were thrown away, and the database takes no more.
 		err := db.failed
 		db.mu.Unlock()
 		defer db.releaseWriter()
 		tx.rolledBack()
-		if err == nil {
-			err = errors.New("an earlier commit it depended on failed")
-		}
 		return failedError(err)
 	}
 	h := db.head
@@ -492,7 +487,7 @@ func (db *DB) commit(tx *Tx) error {
 	}()
 	active = tx.ws.publish(active, version)
 	db.mu.Lock()
-	published := db.epoch == tx.epoch // else a failed flush threw it away meanwhile
+	published := db.failed == nil // else a failed flush threw it away meanwhile
 	if published {
 		// Only this writer changes the active layer; the flusher may have
 		// dropped checkpointed frozen layers meanwhile, so the rest comes
@@ -714,7 +709,6 @@ func (db *DB) fail(err error) {
 	if db.failed == nil {
 		db.failed = fmt.Errorf("storage: %w", err)
 	}
-	db.epoch++
 	db.head = db.durable.Load()
 	db.changed.Broadcast()
 	db.mu.Unlock()

@@ -19,9 +19,8 @@ type Tx struct {
 	btx      *bolt.Tx
 	root     *bolt.Bucket
 	// The writer's changes: in memory (ws) and as its log record (rec).
-	epoch uint64
-	ws    *writeSet
-	rec   walRecord
+	ws  *writeSet
+	rec walRecord
 	// gen changes whenever a keyspace's sources change (the writer's first
 	// change to it, its creation or drop), so Spaces and Cursors resolve
 	// them again.
@@ -43,19 +42,15 @@ func (tx *Tx) Writable() bool { return tx.writable }
 // transactions with the same Version see the same contents, so something
 // derived from those contents may be cached under it. (A write transaction's
 // Version is that of the state it builds on, which a failed flush may throw
-// away and a later commit reuse; such caches must also check Epoch.)
+// away; but then the database takes no more commits, so no later state
+// reuses the number.)
 func (tx *Tx) Version() uint64 { return tx.view.version }
-
-// Epoch identifies the run of commits a write transaction builds on. It
-// changes when a failed flush throws away commits that were not durable, so
-// a cache of committed state kept outside storage (and updated through
-// OnPublish) is stale if it was made in another epoch.
-func (tx *Tx) Epoch() uint64 { return tx.epoch }
 
 // OnPublish registers fn to run when the write transaction's commit makes its
 // changes the state the next writer starts from, before that writer can
-// start (and before the commit is durable; a later failure changes the
-// epoch). fn does not run if the transaction rolls back or has no changes.
+// start (and before the commit is durable: a failed flush may still throw it
+// away, failing the database, which then starts no writer again). fn does
+// not run if the transaction rolls back or has no changes.
 func (tx *Tx) OnPublish(fn func()) { tx.onPublish = append(tx.onPublish, fn) }
 
 // OnRollback registers fn to run when the write transaction ends without its
