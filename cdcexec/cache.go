@@ -18,11 +18,11 @@ import (
 // pending set, merged when its commit publishes them (storage's OnPublish,
 // which runs while the transaction still holds the writer slot, so before
 // the next writer can read the cache) and dropped if it rolls back
-// (OnRollback). A
-// failed flush, which throws away commits that were published but not
-// durable, also fails the database for good: no writer starts again, so
-// the cache is not read again. Anything that changes a flow's state without going through the
-// cache (a truncate replaying every key, a refresh) clears it.
+// (OnRollback). A failed flush, which throws away commits that were
+// published but not durable, also fails the database for good: no writer
+// starts again, so the cache is not read again. Anything that changes a
+// flow's state without going through the cache (a truncate replaying every
+// key, a refresh) clears it.
 //
 // Only the single writer uses a cache, so it needs no lock.
 type StateCache struct {
