@@ -3,6 +3,7 @@ package cdcexec
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"cdcdb/storage"
 	"cdcdb/temporal"
@@ -56,12 +57,49 @@ type keyState struct {
 // only costs those keys a lookup in storage next time.
 const maxCacheBytes = 64 << 20
 
-// entrySize is about what an entry costs in memory: its bytes, and the map
-// slot, keyState and boxed sequence values around them.
+// entrySize is what an entry keeps alive on the heap, as near as its parts
+// tell (TestCacheCountsWhatItHolds holds it to the heap): the keyState, the
+// map's slot and key for it, the buffers of its storage key and row (whole:
+// a target row's key and value share one buffer, sized before the row was
+// encoded), and its sequence values.
 func entrySize(encKey []byte, st *keyState) int {
-	const overhead = 160
-	return overhead + len(encKey) + len(st.lastKey) + len(st.lastRow)
+	const (
+		state = int(unsafe.Sizeof(keyState{}))
+		// slot is an entry's share of the map: a string header, a pointer
+		// and a control byte, in a table kept between 7/16 and 7/8 full.
+		slot = 40
+	)
+	return state + slot + roundAlloc(len(encKey)) + cap(st.lastKey) + cap(st.lastRow) +
+		seqBytes(st.lastSeq) + seqBytes(st.lastSysSeq)
 }
+
+// seqBytes is what a cached sequence holds: its slice, a boxed value per
+// element, and the bytes of its strings (put copies them).
+func seqBytes(s temporal.Seq) int {
+	n := cap(s) * (16 + 8)
+	for _, v := range s {
+		n += valueStringBytes(v)
+	}
+	return n
+}
+
+func valueStringBytes(v types.Value) int {
+	switch v := v.(type) {
+	case string:
+		return roundAlloc(len(v))
+	case types.RecordValue:
+		n := 24 * len(v.Fields)
+		for _, f := range v.Fields {
+			n += valueStringBytes(f)
+		}
+		return n
+	}
+	return 0
+}
+
+// roundAlloc is about what the allocator gives for n bytes: small objects
+// come in size classes 16 bytes apart.
+func roundAlloc(n int) int { return (n + 15) &^ 15 }
 
 // NewStateCache returns an empty cache.
 func NewStateCache() *StateCache { return newStateCache(maxCacheBytes) }

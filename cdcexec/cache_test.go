@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -118,5 +119,61 @@ func TestCacheOwnsSequenceStrings(t *testing.T) {
 	b, _ := c.get([]byte("b"))
 	if &b.lastSeq[0] != &ints[0] {
 		t.Fatal("an integer sequence was copied")
+	}
+}
+
+// TestCacheCountsWhatItHolds: what entrySize counts for a cache's entries
+// is, within a fifth, the heap they keep alive, so that maxCacheBytes
+// bounds the memory a flow's cache really takes. The entries are built the
+// way the flow builds them (Apply over committed batches, every key
+// continued in order), so their buffers are the ones the flow keeps.
+func TestCacheCountsWhatItHolds(t *testing.T) {
+	const keys = 20_000
+	db, f := openFlow(t)
+	cache := NewStateCache()
+	var batches [][]Event
+	for round := range 3 {
+		batch := make([]Event, 0, keys)
+		for id := range int64(keys) {
+			batch = append(batch, testEvent(id, int64(round+1)*1_000_000+id, fmt.Sprintf("city %d of round %d", id%7, round)))
+		}
+		batches = append(batches, batch)
+	}
+	for _, batch := range batches {
+		err := db.Update(func(tx *storage.Tx) error {
+			target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
+			if err != nil {
+				return err
+			}
+			_, err = Apply(context.Background(), tx, f, target, batch, cache, nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(cache.committed) != keys {
+		t.Fatalf("%d keys cached, want %d", len(cache.committed), keys)
+	}
+	// Nothing else may allocate between the two readings of the heap.
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	heap := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	counted := cache.committedBytes
+	with := heap()
+	cache.Clear()
+	without := heap()
+	runtime.KeepAlive(batches) // the events are the caller's, not the cache's
+	held := int(with) - int(without)
+	t.Logf("%d entries: counted %d bytes (%d each), the heap held %d (%d each)", keys, counted, counted/keys, held, held/keys)
+	if held > counted*6/5 || counted > held*6/5 {
+		t.Errorf("entrySize counts %d bytes for what holds %d", counted, held)
 	}
 }
