@@ -666,8 +666,11 @@ func (x *execCtx) checkNoNulls(t *catalog.Table, col *catalog.Column) error {
 	return nil
 }
 
-// validateNewConstraint checks existing rows against constraints added by
-// ALTER TABLE, building any new unique index.
+// validateNewConstraint checks existing rows against the constraints ALTER
+// TABLE added to old (giving t), building any new unique index. As in
+// PostgreSQL, only the new CHECK constraints are evaluated: the rows were
+// checked against the others when they were written, and a CHECK whose
+// answer can change (one reading a setting, say) is not asked again.
 func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) error {
 	w, err := pc.newTableWriter(t, nil)
 	if err != nil {
@@ -675,6 +678,18 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 	}
 	sc, _ := x.tx.catalog().SchemaByOID(t.Schema)
 	w.schema = sc
+	had := map[string]bool{}
+	for _, con := range old.Constraints {
+		if con.Kind == "c" {
+			had[con.Name] = true
+		}
+	}
+	var checks []boundCheck
+	for _, ck := range w.constraints.checks {
+		if !had[ck.name] {
+			checks = append(checks, ck)
+		}
+	}
 	var fresh []*catalog.Index
 	for i := range t.Indexes {
 		known := false
@@ -690,13 +705,16 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 			fresh = append(fresh, &t.Indexes[i])
 		}
 	}
+	if len(checks) == 0 && len(fresh) == 0 {
+		return nil // nothing new to hold the rows to
+	}
 	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
 		tuple, err := decodeTuple(t, v)
 		if err != nil {
 			return err
 		}
-		for _, ck := range w.constraints.checks {
+		for _, ck := range checks {
 			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
 			if err != nil {
 				return err

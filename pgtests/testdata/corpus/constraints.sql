@@ -456,3 +456,45 @@ CREATE TABLE
 CREATE TABLE to_no_pk (y int REFERENCES no_pk)
 ----
 ERROR 42704: there is no primary key for referenced table "no_pk"
+
+# ADD CONSTRAINT holds the existing rows to the new constraint only: a CHECK
+# whose answer changed since the rows were written (it reads a setting) is
+# not asked again, and still applies to new rows.
+CREATE TABLE ck_setting (a int CONSTRAINT below_max CHECK (a < current_setting('ck.max')::int))
+----
+CREATE TABLE
+
+SET ck.max = '10'
+----
+SET
+
+INSERT INTO ck_setting VALUES (5)
+----
+INSERT 0 1
+
+SET ck.max = '1'
+----
+SET
+
+ALTER TABLE ck_setting ADD CONSTRAINT positive CHECK (a > 0)
+----
+ALTER TABLE
+
+ALTER TABLE ck_setting ADD CONSTRAINT small CHECK (a < 3)
+----
+ERROR 23514: check constraint "small" of relation "ck_setting" is violated by some row
+
+INSERT INTO ck_setting VALUES (2)
+----
+ERROR 23514: new row for relation "ck_setting" violates check constraint "below_max"
+
+INSERT INTO ck_setting VALUES (0)
+----
+ERROR 23514: new row for relation "ck_setting" violates check constraint "positive"
+
+SELECT conname FROM pg_constraint WHERE conrelid = 'ck_setting'::regclass ORDER BY conname
+----
+conname:name
+below_max
+positive
+SELECT 2
