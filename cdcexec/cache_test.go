@@ -141,12 +141,8 @@ func TestCacheCountsWhatItHolds(t *testing.T) {
 	}
 	for _, batch := range batches {
 		err := db.Update(func(tx *storage.Tx) error {
-			target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
-			if err != nil {
-				return err
-			}
-			_, err = Apply(context.Background(), tx, f, target, batch, cache, nil)
-			return err
+			applyCached(t, tx, f, batch, cache)
+			return nil
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -86,11 +86,17 @@ func openFlow(t *testing.T) (*storage.DB, *Flow) {
 
 func applyAll(t *testing.T, tx *storage.Tx, f *Flow, events []Event) {
 	t.Helper()
+	applyCached(t, tx, f, events, nil)
+}
+
+// applyCached is applyAll through a flow state cache (nil: none).
+func applyCached(t *testing.T, tx *storage.Tx, f *Flow, events []Event, cache *StateCache) {
+	t.Helper()
 	target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Apply(context.Background(), tx, f, target, events, nil, nil); err != nil {
+	if _, err := Apply(context.Background(), tx, f, target, events, cache, nil); err != nil {
 		t.Fatal(err)
 	}
 }
