@@ -134,6 +134,11 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 			run.begun, run.after = false, nil
 		}
 		if len(riders) > 0 {
+			if hook := db.hookFlush.Load(); hook != nil {
+				if err := (*hook)(true); err != nil {
+					return err
+				}
+			}
 			if err := writeRecords(btx, riders); err != nil {
 				return err
 			}

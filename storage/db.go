@@ -128,10 +128,12 @@ type DB struct {
 	wake        chan struct{}
 	flusherDone chan struct{}
 	// hookBeginRead runs between the two halves of beginRead, and
-	// hookFlush in place of a flush's file transaction when it returns an
-	// error (tests).
+	// hookFlush before a batch of commits is written: in place of a flush's
+	// file transaction when it returns an error, and in a checkpoint
+	// transaction the batch rides (riding true) as an error of that
+	// transaction (tests).
 	hookBeginRead atomic.Pointer[func()]
-	hookFlush     atomic.Pointer[func() error]
+	hookFlush     atomic.Pointer[func(riding bool) error]
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
@@ -559,6 +561,13 @@ func (db *DB) flusher() {
 		return db.checkpointSteps.Load() != releasedSteps || db.commits.Load() != releasedCommits || time.Since(releasedAt) >= idleReleaseEvery
 	}
 	for {
+		if db.crashed.Load() {
+			// As if the process had died: nothing more is written, and
+			// whoever waits (in the queue, or for room) is answered. A
+			// failed database can crash too.
+			db.fail(errors.New("crashed"))
+			return
+		}
 		db.mu.Lock()
 		batch := db.queue
 		db.queue = nil
@@ -574,12 +583,6 @@ func (db *DB) flusher() {
 			case <-tick.C:
 			}
 			continue
-		}
-		if db.crashed.Load() {
-			// As if the process had died: nothing more is written, and
-			// whoever waits (for the queue, or for room) is answered.
-			db.fail(errors.New("crashed"))
-			return
 		}
 		if run == nil {
 			if l := db.nextCheckpoint(); l != nil {
@@ -636,7 +639,7 @@ func (db *DB) flusher() {
 func (db *DB) flush(batch []*pendingCommit) {
 	var err error
 	if hook := db.hookFlush.Load(); hook != nil {
-		err = (*hook)()
+		err = (*hook)(false)
 	}
 	if err == nil {
 		t0 := time.Now()

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -516,7 +517,7 @@ func TestGroupCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Each flush takes a moment, as an fsync would, so commits queue up.
-	slow := func() error { time.Sleep(200 * time.Microsecond); return nil }
+	slow := func(bool) error { time.Sleep(200 * time.Microsecond); return nil }
 	db.hookFlush.Store(&slow)
 	before := db.flushes.Load()
 	const writers, each = 8, 100
@@ -573,7 +574,7 @@ func TestFailedFlush(t *testing.T) {
 	if err := put(db, "a"); err != nil {
 		t.Fatal(err)
 	}
-	broken := func() error { return errors.New("injected: no space left on device") }
+	broken := func(bool) error { return errors.New("injected: no space left on device") }
 	db.hookFlush.Store(&broken)
 	err = put(db, "b")
 	if pgerror.CodeOf(err) != pgerror.IOError {
@@ -726,6 +727,124 @@ func testCommitsRideCheckpoints(t *testing.T, opts Options, steady bool) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFailedRiderStep: when a checkpoint transaction that commits ride
+// fails, those commits fail with an I/O error, no later write is accepted,
+// and reads show exactly the commits that were acknowledged - before a
+// restart and after it, when the log's replay puts back the layer the file
+// holds only part of (the failed transaction is not its checkpoint's first,
+// and several checkpoints came before).
+func TestFailedRiderStep(t *testing.T) {
+	path := checkedPath(t, "fr.db")
+	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	// The hook runs on the flusher, which alone keeps these: the step count
+	// when the checkpoints count last changed (at or after that
+	// checkpoint's last step), so steps beyond it belong to the current one.
+	var injected atomic.Bool
+	var seenCheckpoints, stepsBefore int64
+	inject := func(riding bool) error {
+		if cps := db.checkpoints.Load(); cps != seenCheckpoints {
+			seenCheckpoints, stepsBefore = cps, db.checkpointSteps.Load()
+		}
+		// Riding a step of a checkpoint that has committed one already.
+		if riding && seenCheckpoints >= 3 && db.checkpointSteps.Load()-stepsBefore >= 2 && injected.CompareAndSwap(false, true) {
+			return errors.New("injected: input/output error")
+		}
+		return nil
+	}
+	db.hookFlush.Store(&inject)
+	const writers, entries, most = 4, 20, 20_000
+	acked := make([][]string, writers)
+	refused := make([]string, writers)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range most {
+				commit := fmt.Sprintf("w%d-%05d", w, i)
+				err := db.Update(func(tx *Tx) error {
+					for j := range entries {
+						if err := tx.Space("s").Put([]byte(fmt.Sprintf("%s-%02d", commit, j)), bytes.Repeat([]byte{'v'}, 40)); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					if pgerror.CodeOf(err) != pgerror.IOError {
+						t.Errorf("commit %s: %v (%s), want 58030", commit, err, pgerror.CodeOf(err))
+					}
+					refused[w] = commit
+					return
+				}
+				acked[w] = append(acked[w], commit)
+			}
+		}()
+	}
+	wg.Wait()
+	if !injected.Load() {
+		t.Fatalf("no checkpoint transaction carried commits in %d commits", writers*most)
+	}
+	var want, gone []string
+	for w := range writers {
+		want = append(want, acked[w]...)
+		if refused[w] == "" {
+			t.Errorf("writer %d committed all its %d commits after the failure", w, most)
+		} else {
+			gone = append(gone, refused[w])
+		}
+	}
+	t.Logf("%d commits acknowledged, %d refused; %d checkpoints before the failure", len(want), len(gone), db.checkpoints.Load())
+	if _, err := db.Begin(true); pgerror.CodeOf(err) != pgerror.IOError {
+		t.Fatalf("Begin(true) after a failed checkpoint: %v", err)
+	}
+	holdsExactly := func(db *DB, when string) {
+		t.Helper()
+		err := db.View(func(tx *Tx) error {
+			sp := tx.Space("s")
+			for _, c := range want {
+				for j := range entries {
+					if sp.Get([]byte(fmt.Sprintf("%s-%02d", c, j))) == nil {
+						return fmt.Errorf("acknowledged commit %s is missing entry %d", c, j)
+					}
+				}
+			}
+			for _, c := range gone {
+				for j := range entries {
+					if sp.Get([]byte(fmt.Sprintf("%s-%02d", c, j))) != nil {
+						return fmt.Errorf("refused commit %s left entry %d behind", c, j)
+					}
+				}
+			}
+			if n := sp.Count(); n != len(want)*entries {
+				return fmt.Errorf("%d entries, want %d", n, len(want)*entries)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+	}
+	holdsExactly(db, "after the failure")
+	db.crash()
+	db, err = Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	holdsExactly(db, "after a restart")
+	if err := putIn(db, "s", "after", "restart"); err != nil {
+		t.Fatalf("write after restart: %v", err)
 	}
 }
 

@@ -28,7 +28,7 @@ func TestMemtableBackpressure(t *testing.T) {
 	}
 	gate := make(chan struct{})
 	var once sync.Once
-	hold := func() error {
+	hold := func(bool) error {
 		once.Do(func() { <-gate })
 		return nil
 	}
