@@ -55,13 +55,21 @@ func (e *anyOpExpr) eval(env *evalEnv) (types.Value, error) {
 // bindAnyOp binds x op ANY/ALL (array) for an operator comparisonFunc does
 // not know.
 func (b *binder) bindAnyOp(e *ast.AnyAll, x, arr expr, elemT types.T) (expr, error) {
+	shownT := x.typ() // an unknown literal is named so in errors
 	x = b.resolveUnknown(x)
 	xr := &colRef{idx: 0, t: x.typ()}
 	er := &colRef{idx: 1, t: elemT}
 	var op expr
 	switch e.Op {
 	case "~~", "!~~", "~~*", "!~~*":
-		op = newLikeExpr(xr, er, nil, strings.HasPrefix(e.Op, "!"), strings.HasSuffix(e.Op, "*"), false)
+		subject, pattern, ok, err := b.patternOperands(xr, er)
+		if err != nil {
+			return nil, pgerror.As(err).WithPosition(e.OpPos + 1)
+		}
+		if !ok {
+			return nil, operatorError(e.Op, shownT, elemT).WithPosition(e.OpPos + 1)
+		}
+		op = newLikeExpr(subject, pattern, nil, strings.HasPrefix(e.Op, "!"), strings.HasSuffix(e.Op, "*"), false)
 	default:
 		var err error
 		if op, err = bindBinaryOp(b, e.Op, xr, er); err != nil {
@@ -77,19 +85,12 @@ func (b *binder) bindAnyOp(e *ast.AnyAll, x, arr expr, elemT types.T) (expr, err
 // bindLikeOperator binds LIKE's operator spellings (~~ !~~ ~~* !~~*),
 // which tools and deparsed views use instead of the keywords.
 func bindLikeOperator(b *binder, op string, l, r expr) (expr, error) {
-	lt, err := b.coerce(b.resolveUnknown(l), textT())
+	subject, pattern, ok, err := b.patternOperands(l, r)
 	if err != nil {
-		if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
-			return nil, err
-		}
+		return nil, err
+	}
+	if !ok {
 		return nil, operatorError(op, l.typ(), r.typ())
 	}
-	rt, err := b.coerce(r, textT())
-	if err != nil {
-		if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
-			return nil, err
-		}
-		return nil, operatorError(op, l.typ(), r.typ())
-	}
-	return newLikeExpr(lt, rt, nil, strings.HasPrefix(op, "!"), strings.HasSuffix(op, "*"), false), nil
+	return newLikeExpr(subject, pattern, nil, strings.HasPrefix(op, "!"), strings.HasSuffix(op, "*"), false), nil
 }

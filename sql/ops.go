@@ -250,21 +250,14 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 	case "&", "|", "#", "<<", ">>":
 		return bindBitwise(b, op, l, r)
 	case "~", "~*", "!~", "!~*":
-		lt, err := b.coerce(b.resolveUnknown(l), textT())
+		subject, pattern, ok, err := b.patternOperands(l, r)
 		if err != nil {
-			if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
-				return nil, err // the literal itself is bad
-			}
+			return nil, err // the literal itself is bad
+		}
+		if !ok {
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
-		rt, err := b.coerce(r, textT())
-		if err != nil {
-			if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
-				return nil, err
-			}
-			return nil, operatorError(op, l.typ(), r.typ())
-		}
-		return newRegexMatch(op, lt, rt), nil
+		return newRegexMatch(op, subject, pattern), nil
 	case "~~", "!~~", "~~*", "!~~*":
 		return bindLikeOperator(b, op, l, r)
 	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
@@ -820,16 +813,28 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	x = b.resolveUnknown(x)
-	if typeCategory(x.typ().OID) != 'S' {
-		op := "~~"
-		if e.ILike {
-			op = "~~*"
+	// The operator PostgreSQL rewrites the keywords to, named in errors.
+	op := map[bool]string{false: "~~", true: "~~*"}[e.ILike]
+	patternT := p.typ()
+	if e.Similar {
+		// x SIMILAR TO p is x ~ similar_to_escape(p), whose argument is
+		// looked at first.
+		op, patternT = "~", textT()
+		if _, err := b.coerce(p, textT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
+			return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.similar_to_escape(%s) does not exist", typeName(p.typ())).
+				WithPosition(e.OpPos + 1).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
-		return nil, operatorError(op, x.typ(), p.typ()).WithPosition(e.Pos + 1)
 	}
-	if p, err = b.coerce(p, textT()); err != nil {
+	if e.Not {
+		op = "!" + op
+	}
+	subject, pattern, ok, err := b.patternOperands(x, p)
+	if err != nil {
 		return nil, withPos(err, e.Pattern)
+	}
+	if !ok {
+		return nil, operatorError(op, x.typ(), patternT).WithPosition(e.OpPos + 1)
 	}
 	var esc expr
 	if e.Escape != nil {
@@ -837,5 +842,30 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 			return nil, err
 		}
 	}
-	return newLikeExpr(toText(x), p, esc, e.Not, e.ILike, e.Similar), nil
+	return newLikeExpr(subject, pattern, esc, e.Not, e.ILike, e.Similar), nil
+}
+
+// patternOperands binds the two sides of a pattern match (LIKE, ILIKE,
+// SIMILAR TO, the regular-expression operators, and their ANY/ALL forms)
+// as PostgreSQL's operators for them take them. The subject is a string
+// matched as it is: char(n) with its padding, which bpcharlike and
+// bpcharregexeq keep (a cast to text would trim it), an unknown literal as
+// text, "char" through text. The pattern is text. ok is false when the
+// types have no such operator; err is set only when a literal itself is bad.
+func (b *binder) patternOperands(x, pattern expr) (subject, pat expr, ok bool, err error) {
+	subject = b.resolveUnknown(x)
+	switch subject.typ().OID {
+	case types.Text, types.Varchar, types.Bpchar, types.Name:
+	case types.Char:
+		subject = toText(subject)
+	default:
+		return nil, nil, false, nil
+	}
+	if pat, err = b.coerce(pattern, textT()); err != nil {
+		if pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
+			return nil, nil, false, nil
+		}
+		return nil, nil, false, err
+	}
+	return subject, pat, true, nil
 }
