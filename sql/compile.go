@@ -53,6 +53,11 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 			if strings.EqualFold(st.What, "all") || strings.EqualFold(st.What, "plans") {
 				x.sess.plans.clear()
 			}
+			if strings.EqualFold(st.What, "all") || strings.EqualFold(st.What, "temp") || strings.EqualFold(st.What, "temporary") {
+				if err := x.sess.discardTemp(x.ctx); err != nil {
+					return "", err
+				}
+			}
 			return "DISCARD " + strings.ToUpper(st.What), nil
 		}}, nil
 	case *ast.Deallocate:

@@ -96,10 +96,11 @@ func (x *execCtx) notice(format string, args ...any) {
 // createTable runs CREATE TABLE and CREATE TABLE AS.
 func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, error) {
 	pc := x.planCtx()
-	schema, err := pc.creationSchema(st.Name)
+	schema, err := x.tableSchema(pc, st.Name, st.Temporary)
 	if err != nil {
 		return "", err
 	}
+	pc = x.planCtx() // sees the temporary schema tableSchema may have made
 	name := truncateIdent(st.Name.Name())
 	if _, exists := pc.cat.Table(schema.OID, name); exists {
 		if st.IfNotExists {

@@ -345,6 +345,9 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 	if err != nil {
 		return err
 	}
+	if err := pc.refuseTempReads(st.Query); err != nil {
+		return err
+	}
 	name := truncateIdent(st.Name.Name())
 	ed, err := x.tx.edit()
 	if err != nil {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -56,6 +57,9 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if err := e.dropLeftoverTempSchemas(); err != nil {
+		return nil, fmt.Errorf("dropping the temporary tables of sessions gone with the last server: %w", err)
 	}
 	return e, nil
 }

@@ -490,6 +490,14 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if err != nil {
 		return err
 	}
+	// A flow is applied by whichever session writes its source, so its
+	// tables must be everyone's.
+	if isTempTable(pc.cat, d.source) {
+		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot read temporary tables").WithPosition(st.Source.Pos + 1)
+	}
+	if isTempTable(pc.cat, d.target) {
+		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot write temporary tables").WithPosition(st.Target.Pos + 1)
+	}
 	for _, n := range d.notices {
 		x.notice("%s", n)
 	}

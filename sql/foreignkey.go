@@ -476,12 +476,28 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 		attnums = append(attnums, col.Attnum)
 	}
 	parent := t
-	if refSchema, _ := pc.creationSchema(ref.Table); !(ref.Table.Name() == t.Name && refSchema != nil && refSchema.OID == t.Schema) {
+	// A reference to t's own name is to t when it names t's schema, or
+	// names none and t is temporary (an unqualified name finds the
+	// session's temporary tables first).
+	self := ref.Table.Name() == t.Name
+	if self && !(ref.Table.Schema() == "" && isTempTable(pc.cat, t)) {
+		refSchema, _ := pc.creationSchema(ref.Table)
+		self = refSchema != nil && refSchema.OID == t.Schema
+	}
+	if !self {
 		p, _, err := pc.lookupTable(ref.Table)
 		if err != nil {
 			return pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", ref.Table.Name())
 		}
 		parent = p
+	}
+	// Temporary tables go with their session, so neither kind may rely on
+	// the other being there.
+	if temp := isTempTable(pc.cat, t); temp != isTempTable(pc.cat, parent) {
+		if temp {
+			return pgerror.New(pgerror.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
+		}
+		return pgerror.New(pgerror.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
 	}
 	if parent.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "referenced relation \"%s\" is not a table", parent.Name)

@@ -204,6 +204,9 @@ func (pc *planCtx) lookupTable(q ast.QualifiedName) (*catalog.Table, *catalog.Sc
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
 	}
 	if s := pc.schemaName(q.Schema()); s != "" {
+		if err := pc.otherSessionsTemp(s, q.Pos); err != nil {
+			return nil, nil, err
+		}
 		sc, ok := pc.cat.Schema(s)
 		if !ok {
 			return nil, nil, pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", joinParts(q.Parts[len(q.Parts)-2:])).WithPosition(q.Pos + 1)
@@ -244,6 +247,13 @@ func (pc *planCtx) creationSchema(q ast.QualifiedName) (*catalog.Schema, error) 
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", joinParts(q.Parts)).WithPosition(q.Pos + 1)
 	}
 	if s := pc.schemaName(q.Schema()); s != "" {
+		if err := pc.otherSessionsTemp(s, q.Pos); err != nil {
+			return nil, err
+		}
+		if isTempSchemaName(s) {
+			// Tables are made there by createTable (tableSchema).
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "only tables can be created in a temporary schema").WithPosition(q.Pos + 1)
+		}
 		sc, ok := pc.cat.Schema(s)
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", s).WithPosition(q.Pos + 1)
@@ -251,7 +261,7 @@ func (pc *planCtx) creationSchema(q ast.QualifiedName) (*catalog.Schema, error) 
 		return sc, nil
 	}
 	for _, sname := range pc.sess.searchPath() {
-		if catalog.IsSystemSchemaName(sname) {
+		if catalog.IsSystemSchemaName(sname) || isTempSchemaName(sname) {
 			continue
 		}
 		if sc, ok := pc.cat.Schema(sname); ok {
@@ -591,6 +601,9 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 func (pc *planCtx) schemaName(name string) string {
 	if name == "default" && pc.sess.dialect() == dialectDatabricks {
 		return "public"
+	}
+	if name == "pg_temp" {
+		return pc.sess.tempSchemaName()
 	}
 	return name
 }

@@ -180,11 +180,15 @@ func init() {
 	register("pg_is_in_recovery", &builtin{resolve: signature(types.Bool), call: func(*execCtx, []types.Value) (types.Value, error) {
 		return false, nil
 	}})
-	register("pg_my_temp_schema", &builtin{resolve: signature(types.Oid), call: func(*execCtx, []types.Value) (types.Value, error) {
-		return int64(0), nil // cdcdb has no temporary tables
+	register("pg_my_temp_schema", &builtin{resolve: signature(types.Oid), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+		if sc, ok := x.catalogOf().Schema(x.sess.tempSchemaName()); ok {
+			return int64(sc.OID), nil
+		}
+		return int64(0), nil
 	}})
-	register("pg_is_other_temp_schema", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
-		return false, nil
+	register("pg_is_other_temp_schema", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		sc, ok := x.catalogOf().SchemaByOID(catalog.OID(a[0].(int64)))
+		return ok && isTempSchemaName(sc.Name) && sc.Name != x.sess.tempSchemaName(), nil
 	}})
 	register("pg_relation_is_publishable", &builtin{resolve: signature(types.Bool, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
 		t, ok := x.catalogOf().TableByOID(uint32(a[0].(int64)))

@@ -26,7 +26,7 @@ func init() {
 	register("current_catalog", builtins["current_database"])
 	register("current_schema", &builtin{resolve: signature(types.Name), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
 		for _, s := range x.sess.searchPath() {
-			if s == "pg_catalog" {
+			if s == "pg_catalog" || isTempSchemaName(s) {
 				continue
 			}
 			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
@@ -38,8 +38,8 @@ func init() {
 	register("current_schemas", &builtin{resolve: signature(types.NameArray, types.Bool), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
 		arr := types.ArrayValue{Elem: types.Name}
 		for _, s := range x.sess.searchPath() {
-			if s == "pg_catalog" && !a[0].(bool) {
-				continue
+			if (s == "pg_catalog" || isTempSchemaName(s)) && !a[0].(bool) {
+				continue // searched implicitly
 			}
 			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
 				arr.Elems = append(arr.Elems, s)

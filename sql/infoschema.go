@@ -109,11 +109,16 @@ func isTables(x *execCtx, b *catalogRow) ([]Row, error) {
 		kind := "BASE TABLE"
 		if r.t.Kind == catalog.KindView {
 			kind = "VIEW"
+		} else if isTempTable(cat, r.t) {
+			if r.schema != x.sess.tempSchemaName() {
+				continue // as PostgreSQL's view leaves out other sessions' temporary tables
+			}
+			kind = "LOCAL TEMPORARY"
 		}
 		// Streaming tables are written only by their flows, yet are tables:
 		// PostgreSQL calls a table insertable whatever its triggers do.
 		rows = append(rows, b.make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
-			"table_type", kind, "is_insertable_into", yesNo(kind == "BASE TABLE"), "is_typed", "NO"))
+			"table_type", kind, "is_insertable_into", yesNo(r.t.Kind != catalog.KindView), "is_typed", "NO"))
 	}
 	return rows, nil
 }

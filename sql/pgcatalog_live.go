@@ -106,16 +106,24 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 				checks++
 			}
 		}
+		persistence := "p"
+		if isTempTable(cat, t) {
+			persistence = "t"
+		}
 		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
 			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
-			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID]))
+			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence))
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
-				"relam", btreeAM, "relhasindex", false))
+				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
 		}
 	}
 	for _, s := range serialSequences(cat) {
-		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns)))
+		persistence := "p"
+		if sc, ok := cat.SchemaByOID(s.schema); ok && isTempSchemaName(sc.Name) {
+			persistence = "t"
+		}
+		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns), "relpersistence", persistence))
 	}
 	return rows, nil
 }

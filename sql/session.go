@@ -24,6 +24,9 @@ type Session struct {
 	settings map[string]string // by lower-case name
 	loc      *time.Location
 	block    *txBlock
+	// madeTempSchema: this session has made its temporary schema (in a
+	// transaction that may have rolled back since); see temp.go.
+	madeTempSchema bool
 	// nextStart is the start of the implicit transaction the statements
 	// before the next Sync run in, once something asked for it before
 	// the block exists (planning folds 'now' when it parses a statement);
@@ -117,15 +120,20 @@ func (s *Session) Close() {
 	defer unregisterActivity(s)
 	defer s.closeCursors(true)
 	s.endBlock(false)
+	s.endTempSchema()
 }
 
 func (s *Session) location() *time.Location { return s.loc }
 
-// searchPath lists the schemas unqualified names are looked up in:
-// pg_catalog first (as PostgreSQL does implicitly), then search_path with
-// "$user" resolved.
+// searchPath lists the schemas unqualified names are looked up in: the
+// session's temporary schema, if it made one, and pg_catalog first (as
+// PostgreSQL searches them implicitly), then search_path with "$user"
+// resolved.
 func (s *Session) searchPath() []string {
 	out := []string{"pg_catalog"}
+	if s.madeTempSchema {
+		out = []string{s.tempSchemaName(), "pg_catalog"}
+	}
 	for _, p := range splitSearchPath(s.settings["search_path"]) {
 		if p == `"$user"` {
 			// "$user" names the user's own schema; never a system one
