@@ -108,7 +108,7 @@ func init() {
 			return math.RoundToEven(v), nil
 		case *apd.Decimal:
 			z := new(apd.Decimal).Set(v)
-			return z, roundScale(z, int(scale))
+			return z, roundScale(z, clampRoundScale(scale))
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
 	}})
@@ -121,11 +121,8 @@ func init() {
 		case float64:
 			return math.Trunc(v), nil
 		case *apd.Decimal:
-			c := apd.BaseContext.WithPrecision(1000)
-			c.Rounding = apd.RoundDown
 			z := new(apd.Decimal)
-			_, err := c.Quantize(z, v, int32(-scale))
-			return z, err
+			return z, quantizeScale(z, v, clampRoundScale(scale), apd.RoundDown)
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})

@@ -735,10 +735,37 @@ func numericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
 
 // roundScale rounds d half away from zero to scale decimals, as numeric does.
 func roundScale(d *apd.Decimal, scale int) error {
-	c := apd.BaseContext.WithPrecision(1000)
-	c.Rounding = apd.RoundHalfUp
-	_, err := c.Quantize(d, d, int32(-scale))
-	return err
+	return quantizeScale(d, d, scale, apd.RoundHalfUp)
+}
+
+// quantizeScale sets z to x with scale digits after the point, rounded as
+// rounding says, in a context that holds every digit of the result however
+// many there are. A negative scale rounds to a multiple of 10^-scale and,
+// as PostgreSQL shows such a value, leaves no digits after the point (100,
+// not 1E+2).
+func quantizeScale(z, x *apd.Decimal, scale int, rounding apd.Rounder) error {
+	intDigits := max(int64(x.NumDigits())+int64(x.Exponent), 1)
+	// Rounding at or past the digit before the first gives 0 however far
+	// past; going no further keeps the exponent within apd's limits.
+	scale = int(max(int64(scale), -intDigits-1))
+	c := apd.BaseContext.WithPrecision(uint32(intDigits + int64(max(scale, 0)) + 1))
+	c.Rounding = rounding
+	if _, err := c.Quantize(z, x, int32(-scale)); err != nil {
+		return err
+	}
+	if scale < 0 {
+		_, err := c.Quantize(z, z, 0)
+		return err
+	}
+	return nil
+}
+
+// clampRoundScale limits the scale argument of round and trunc as
+// PostgreSQL does: to the largest display scale a numeric has, and below to
+// a rounding position past any digit a numeric can have (the result is 0).
+func clampRoundScale(scale int64) int {
+	const maxDisplayScale, maxIntDigits = 16383, 131072
+	return int(min(max(scale, -maxIntDigits-1), maxDisplayScale))
 }
 
 func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {

@@ -303,3 +303,31 @@ SELECT to_number('12', '9V9'), to_number('5.01-', 'FM9.999999MI'), to_number('12
 to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric | to_number:numeric
 1.2000000000000000 | -5.01 | 123 | 1 | 0.5 | 0.5 | 123
 SELECT 1
+
+# round and trunc of numeric at extreme scales (found by fuzzing: a scale
+# past 1000 digits was an internal error, and a negative one printed as
+# many zeros as it asked for).
+
+SELECT length(round(1, 16384)::text) AS r, length(trunc(1, 5000)::text) AS t, round(1.5, 2147483647) = 1.5 AS big, 0 % trunc(1, 1000) = 0 AS modulo
+----
+r:int4 | t:int4 | big:bool | modulo:bool
+16385 | 5002 | t | t
+SELECT 1
+
+SELECT round(1, -2147483648) AS r1, trunc(1, -1000) AS t1, round(99.99, -2) AS r2, trunc(99.99, -1) AS t2, round(123.456, -2) AS r3, trunc(12345678901234567890.5, -5) AS t3
+----
+r1:numeric | t1:numeric | r2:numeric | t2:numeric | r3:numeric | t3:numeric
+0 | 0 | 100 | 90 | 100 | 12345678901234500000
+SELECT 1
+
+SELECT round(-5.5, -1) AS r1, trunc(-5.5, -1) AS t1, round(5, -1) AS r2, round(4, -1) AS r3, round(5, -2) AS r4, round(0, -5) AS r5, round(1e5, -6) AS r6, round(5e5, -6) AS r7
+----
+r1:numeric | t1:numeric | r2:numeric | r3:numeric | r4:numeric | r5:numeric | r6:numeric | r7:numeric
+-10 | 0 | 10 | 0 | 0 | 0 | 0 | 1000000
+SELECT 1
+
+SELECT round(0.0000001, 3) AS r1, round(0.000, 2) AS r2, trunc(1e-20, 25) AS t1, round(99.99, 1) AS r3, trunc(99.99, 1) AS t2, round(2.5) AS r4, trunc(-2.5) AS t3
+----
+r1:numeric | r2:numeric | t1:numeric | r3:numeric | t2:numeric | r4:numeric | t3:numeric
+0.000 | 0.00 | 0.0000000000000000000100000 | 100.0 | 99.9 | 3 | -2
+SELECT 1
