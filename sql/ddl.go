@@ -100,6 +100,9 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 	if err != nil {
 		return "", err
 	}
+	if st.OnCommit != "" && !isTempSchemaName(schema.Name) {
+		return "", pgerror.New(pgerror.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
+	}
 	pc = x.planCtx() // sees the temporary schema tableSchema may have made
 	name := truncateIdent(st.Name.Name())
 	if _, exists := pc.cat.Table(schema.OID, name); exists {
@@ -112,14 +115,30 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 		}
 		return "", pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
+	tag := "CREATE TABLE"
 	if st.AsQuery != nil {
-		return x.createTableAs(pc, st, schema, name)
+		if tag, err = x.createTableAs(pc, st, schema, name); err != nil {
+			return "", err
+		}
+	} else {
+		t, err := x.buildTable(pc, st, schema, name, catalog.KindTable)
+		if err != nil {
+			return "", err
+		}
+		if err := x.storeNewTable(t); err != nil {
+			return "", err
+		}
 	}
-	t, err := x.buildTable(pc, st, schema, name, catalog.KindTable)
-	if err != nil {
-		return "", err
+	if st.OnCommit == ast.OnCommitDrop || st.OnCommit == ast.OnCommitDeleteRows {
+		t, _ := x.tx.catalog().Table(schema.OID, name)
+		a := onCommitAction{table: t.OID, action: st.OnCommit}
+		if b := x.sess.block; b != nil {
+			b.onCommit = append(b.onCommit, a) // the session's if b commits
+		} else {
+			x.sess.onCommit = append(x.sess.onCommit, a)
+		}
 	}
-	return "CREATE TABLE", x.storeNewTable(t)
+	return tag, nil
 }
 
 // buildTable turns column and constraint definitions into a table.

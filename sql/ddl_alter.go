@@ -392,31 +392,39 @@ func (x *execCtx) truncate(st *ast.Truncate) error {
 		if err := pc.refuseDirectWrite(t, "truncate", -1); err != nil {
 			return err
 		}
-		// Every row version ends now; the history keeps them.
-		rows, err := x.tx.rows(t)
-		if err != nil {
+		if err := x.truncateTable(t); err != nil {
 			return err
 		}
-		var keys [][]byte
-		c := rows.Data().Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			keys = append(keys, append([]byte(nil), k...))
+	}
+	return nil
+}
+
+// truncateTable empties one table and its indexes.
+func (x *execCtx) truncateTable(t *catalog.Table) error {
+	// Every row version ends now; the history keeps them.
+	rows, err := x.tx.rows(t)
+	if err != nil {
+		return err
+	}
+	var keys [][]byte
+	c := rows.Data().Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		keys = append(keys, append([]byte(nil), k...))
+	}
+	for _, k := range keys {
+		if err := rows.Delete(k); err != nil {
+			return err
 		}
-		for _, k := range keys {
-			if err := rows.Delete(k); err != nil {
-				return err
-			}
+	}
+	for _, ix := range t.Indexes {
+		if ix.Primary {
+			continue
 		}
-		for _, ix := range t.Indexes {
-			if ix.Primary {
-				continue
-			}
-			if err := x.tx.st.DropSpace(catalog.IndexSpace(ix.OID)); err != nil {
-				return err
-			}
-			if _, err := x.tx.st.CreateSpace(catalog.IndexSpace(ix.OID)); err != nil {
-				return err
-			}
+		if err := x.tx.st.DropSpace(catalog.IndexSpace(ix.OID)); err != nil {
+			return err
+		}
+		if _, err := x.tx.st.CreateSpace(catalog.IndexSpace(ix.OID)); err != nil {
+			return err
 		}
 	}
 	return nil

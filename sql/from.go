@@ -602,8 +602,5 @@ func (pc *planCtx) schemaName(name string) string {
 	if name == "default" && pc.sess.dialect() == dialectDatabricks {
 		return "public"
 	}
-	if name == "pg_temp" {
-		return pc.sess.tempSchemaName()
-	}
-	return name
+	return pc.sess.ownTempSchema(name)
 }

@@ -39,7 +39,7 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		parts := splitQualifiedName(trimmed)
 		name := parts[len(parts)-1]
 		if len(parts) > 1 {
-			sc, ok := cat.Schema(parts[len(parts)-2])
+			sc, ok := cat.Schema(s.ownTempSchema(parts[len(parts)-2]))
 			if ok {
 				if o, _, found := relationInSchema(cat, sc, name); found {
 					return int64(o), nil
@@ -78,7 +78,7 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		return nil, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", text)
 	case types.Regnamespace:
 		parts := splitQualifiedName(trimmed)
-		if sc, ok := cat.Schema(parts[len(parts)-1]); ok {
+		if sc, ok := cat.Schema(s.ownTempSchema(parts[len(parts)-1])); ok {
 			return int64(sc.OID), nil
 		}
 		return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", text)

@@ -27,6 +27,9 @@ type Session struct {
 	// madeTempSchema: this session has made its temporary schema (in a
 	// transaction that may have rolled back since); see temp.go.
 	madeTempSchema bool
+	// onCommit lists the committed temporary tables with an ON COMMIT
+	// action, some perhaps dropped since (see applyOnCommit).
+	onCommit []onCommitAction
 	// nextStart is the start of the implicit transaction the statements
 	// before the next Sync run in, once something asked for it before
 	// the block exists (planning folds 'now' when it parses a statement);
@@ -62,6 +65,9 @@ type txBlock struct {
 	tx       *txn // the block's write transaction, opened by its first write
 	failed   bool
 	start    time.Time
+	// onCommit lists the ON COMMIT actions of the temporary tables made
+	// in the block, which become the session's when it commits.
+	onCommit []onCommitAction
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -334,7 +340,16 @@ func (s *Session) endBlock(commit bool) error {
 		return nil
 	}
 	if commit && !b.failed {
-		return b.tx.commit()
+		kept, err := s.applyOnCommit(b)
+		if err != nil {
+			b.tx.rollback()
+			return err
+		}
+		if err := b.tx.commit(); err != nil {
+			return err
+		}
+		s.onCommit = kept
+		return nil
 	}
 	b.tx.rollback()
 	return nil

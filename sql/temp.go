@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -189,4 +190,67 @@ func (s *Session) discardTemp(ctx context.Context) error {
 	}
 	s.madeTempSchema = false
 	return nil
+}
+
+// onCommitAction is a temporary table's ON COMMIT DROP or DELETE ROWS.
+type onCommitAction struct {
+	table  catalog.OID
+	action string // ast.OnCommitDrop or ast.OnCommitDeleteRows
+}
+
+// applyOnCommit does, in block b's write transaction about to commit, what
+// the session's temporary tables ask at the end of each transaction: drops
+// those made ON COMMIT DROP, empties those made ON COMMIT DELETE ROWS (a
+// block that wrote nothing has no transaction, no rows to delete and no
+// table to drop). It returns the actions that stay the session's once the
+// commit succeeds: those of the tables left, the block's included. Those
+// of a block that rolls back go with it, as its tables do (and their OIDs,
+// which a later table may get).
+func (s *Session) applyOnCommit(b *txBlock) ([]onCommitAction, error) {
+	if len(s.onCommit) == 0 && len(b.onCommit) == 0 {
+		return nil, nil
+	}
+	t := b.tx
+	now := time.Now().UTC()
+	x := &execCtx{ctx: context.Background(), sess: s, tx: t, now: now, stmtNow: now}
+	var kept []onCommitAction
+	for _, a := range append(slices.Clip(s.onCommit), b.onCommit...) {
+		cat := t.catalog()
+		tbl, ok := cat.TableByOID(a.table)
+		if !ok {
+			continue // dropped, or its schema discarded
+		}
+		sc, ok := cat.SchemaByOID(tbl.Schema)
+		if !ok {
+			continue
+		}
+		if a.action == ast.OnCommitDrop {
+			name := ast.QualifiedName{Parts: []string{sc.Name, tbl.Name}}
+			if err := x.dropRelation(x.planCtx(), name, &ast.Drop{Kind: ast.ObjectTable, Cascade: true}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		kept = append(kept, a)
+		rows, err := t.rows(tbl)
+		if err != nil {
+			return nil, err
+		}
+		if k, _ := rows.Data().Cursor().First(); k == nil {
+			continue // nothing to delete: leave the indexes be
+		}
+		if err := x.truncateTable(tbl); err != nil {
+			return nil, err
+		}
+	}
+	return kept, nil
+}
+
+// ownTempSchema is the schema a name means: pg_temp is the session's
+// temporary schema.
+func (s *Session) ownTempSchema(name string) string {
+	if name == "pg_temp" {
+		return s.tempSchemaName()
+	}
+	return name
 }

@@ -356,8 +356,19 @@ type CreateTable struct {
 	// without WITH. PostgreSQL's (fillfactor, ...) may be ignored; cdcdb's
 	// own (history_retention) are the same as ALTER TABLE ... SET (...).
 	Options map[string]string
-	Pos     int
+	// OnCommit is what ON COMMIT asks of a temporary table at the end of
+	// each transaction: OnCommitDrop, OnCommitDeleteRows,
+	// OnCommitPreserveRows (the default, written out), or "" (not written).
+	OnCommit string
+	Pos      int
 }
+
+// ON COMMIT actions of CreateTable.
+const (
+	OnCommitDrop         = "DROP"
+	OnCommitDeleteRows   = "DELETE ROWS"
+	OnCommitPreserveRows = "PRESERVE ROWS"
+)
 
 // ColumnDef is one column of CREATE TABLE or ALTER TABLE ADD COLUMN.
 type ColumnDef struct {

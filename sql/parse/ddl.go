@@ -109,11 +109,14 @@ func (p *parser) parseCreateTable(start *token, temp bool) ast.Statement {
 			}
 		}
 		p.expectOp(")")
+		p.parseTableOptions(ct)
 		p.expectWord("as")
 		p.parseCTASRest(ct)
 		return ct
 	}
-	if p.acceptWord("as") {
+	if !p.peek().isOp("(") {
+		p.parseTableOptions(ct)
+		p.expectWord("as")
 		p.parseCTASRest(ct)
 		return ct
 	}
@@ -157,9 +160,9 @@ func (p *parser) parseCTASRest(ct *ast.CreateTable) {
 }
 
 // parseTableOptions parses the clauses after a table's elements: WITH
-// (storage parameters) is kept, WITHOUT OIDS and ON COMMIT PRESERVE ROWS
-// (PostgreSQL's defaults) are accepted, and the rest, which would change
-// what the table is, are refused rather than ignored.
+// (storage parameters) and ON COMMIT are kept, WITHOUT OIDS (PostgreSQL's
+// default) is accepted, and the rest, which would change what the table
+// is, are refused rather than ignored.
 func (p *parser) parseTableOptions(ct *ast.CreateTable) {
 	for {
 		t := p.peek()
@@ -173,12 +176,21 @@ func (p *parser) parseTableOptions(ct *ast.CreateTable) {
 		case t.is("without") && p.peekN(1).is("oids"):
 			p.advance()
 			p.advance()
-		case t.is("on") && p.peekN(1).is("commit") && p.peekN(2).is("preserve"):
+		case t.is("on") && p.peekN(1).is("commit"):
 			p.advance()
 			p.advance()
-			p.advance()
-			p.expectWord("rows")
-		case t.is("inherits"), t.is("partition"), t.is("using"), t.is("on") && p.peekN(1).is("commit"), t.is("tablespace"):
+			switch {
+			case p.acceptWord("preserve"):
+				p.expectWord("rows")
+				ct.OnCommit = ast.OnCommitPreserveRows
+			case p.acceptWord("delete"):
+				p.expectWord("rows")
+				ct.OnCommit = ast.OnCommitDeleteRows
+			default:
+				p.expectWord("drop")
+				ct.OnCommit = ast.OnCommitDrop
+			}
+		case t.is("inherits"), t.is("partition"), t.is("using"), t.is("tablespace"):
 			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE TABLE option %s is not supported", strings.ToUpper(t.str)))
 		default:
 			return

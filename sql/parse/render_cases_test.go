@@ -398,7 +398,9 @@ var renderCases = []struct{ in, want string }{
 	{"create table pgbench_accounts(aid int not null,bid int,abalance int,filler char(84)) with (fillfactor=100)",
 		"CREATE TABLE pgbench_accounts (aid int4 NOT NULL, bid int4, abalance int4, filler bpchar(84)) WITH (fillfactor '100')"},
 	{"create temp table t (a int) without oids on commit preserve rows",
-		"CREATE TEMP TABLE t (a int4)"},
+		"CREATE TEMP TABLE t (a int4) ON COMMIT PRESERVE ROWS"},
+	{"create temp table t (a int) on commit drop", "CREATE TEMP TABLE t (a int4) ON COMMIT DROP"},
+	{"create temp table t on commit delete rows as select 1", "CREATE TEMP TABLE t ON COMMIT DELETE ROWS AS SELECT 1"},
 	{"create table h (k int) with (history_retention = '30 days', autovacuum_enabled)",
 		"CREATE TABLE h (k int4) WITH (autovacuum_enabled 'true', history_retention '30 days')"},
 }

@@ -922,6 +922,9 @@ func (r *renderer) stmt(s ast.Statement) {
 		if s.Options != nil {
 			r.w(" WITH (", sortedOptions(s.Options), ")")
 		}
+		if s.OnCommit != "" {
+			r.w(" ON COMMIT ", s.OnCommit)
+		}
 		if s.Comment != "" {
 			r.w(" COMMENT ", quote(s.Comment))
 		}
