@@ -24,6 +24,9 @@ import (
 //     the session ends, and at start for any a server left behind (pids
 //     begin again at 1 in every process).
 //
+// A table made ON COMMIT DROP or ON COMMIT DELETE ROWS is dropped or
+// emptied as each of its session's transactions commits (applyOnCommit).
+//
 // Their rows are stored and logged like any others. AUTO CDC flows may not
 // read or write them, and no view may read them (cdcdb has no temporary
 // views, and a view's query is bound again wherever it is used).
