@@ -27,6 +27,10 @@ type planCtx struct {
 	// ('now'::timestamptz, a date column compared with 'today'): the plan
 	// holds that moment, so it serves one execution and is not cached.
 	readsClock bool
+	// inView counts the views whose queries are being planned: their
+	// names never mean the session's temporary tables, which no view may
+	// read (a view's query is bound again wherever it is used).
+	inView int
 }
 
 // paramSlots holds the type of each $n: declared by the client, inferred

@@ -36,9 +36,11 @@ func viewsReading(pc *planCtx, t *catalog.Table) []*catalog.Table {
 				}
 				return
 			}
+			pc.inView++
 			if found, _, err := pc.lookupTable(ref.Name); err == nil && found.OID == t.OID {
 				reads = true
 			}
+			pc.inView--
 		})
 		if reads {
 			out = append(out, v)

@@ -157,7 +157,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		if !ok {
 			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
 		}
+		pc.inView++
 		p, err := pc.planQuery(q, nil)
+		pc.inView--
 		if err != nil {
 			return nil, nil, err
 		}
@@ -218,6 +220,9 @@ func (pc *planCtx) lookupTable(q ast.QualifiedName) (*catalog.Table, *catalog.Sc
 		return t, sc, nil
 	}
 	for _, sname := range pc.sess.searchPath() {
+		if pc.inView > 0 && isTempSchemaName(sname) {
+			continue
+		}
 		sc, ok := pc.cat.Schema(sname)
 		if !ok {
 			continue

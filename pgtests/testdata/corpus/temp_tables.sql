@@ -10,6 +10,10 @@ INSERT INTO shadowed VALUES ('permanent')
 ----
 INSERT 0 1
 
+CREATE VIEW shadowed_v AS SELECT v FROM shadowed
+----
+CREATE VIEW
+
 CREATE TEMP TABLE shadowed (v text)
 ----
 CREATE TABLE
@@ -22,6 +26,12 @@ SELECT v FROM shadowed
 ----
 v:text
 temporary
+SELECT 1
+
+SELECT v FROM shadowed_v
+----
+v:text
+permanent
 SELECT 1
 
 SELECT v FROM public.shadowed
@@ -333,6 +343,10 @@ SELECT v FROM shadowed
 v:text
 permanent
 SELECT 1
+
+DROP VIEW shadowed_v
+----
+DROP VIEW
 
 DROP TABLE shadowed
 ----
