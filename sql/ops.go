@@ -2,6 +2,7 @@ package sql
 
 import (
 	"math"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -840,18 +841,41 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	var esc expr
+	if e.Escape != nil {
+		if esc, err = b.bind(e.Escape); err != nil {
+			return nil, err
+		}
+	}
 	// The operator PostgreSQL rewrites the keywords to, named in errors.
 	op := map[bool]string{false: "~~", true: "~~*"}[e.ILike]
 	patternT := p.typ()
 	if e.Similar {
-		// x SIMILAR TO p is x ~ similar_to_escape(p), whose argument is
-		// looked at first.
-		op, patternT = "~", textT()
-		if _, err := b.coerce(p, textT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
-			return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.similar_to_escape(%s) does not exist", typeName(p.typ())).
-				WithPosition(e.OpPos + 1).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		op = "~"
+	}
+	if e.Similar || esc != nil {
+		// x SIMILAR TO p [ESCAPE e] is x ~ similar_to_escape(p [, e]), and
+		// x LIKE p ESCAPE e is x ~~ like_escape(p, e): the function's
+		// arguments are looked at first, and the operator gets its text.
+		fn, args := "like_escape", []expr{p, esc}
+		if e.Similar {
+			fn = "similar_to_escape"
+			if esc == nil {
+				args = args[:1]
+			}
 		}
+		for _, a := range args {
+			if _, err := b.coerce(a, textT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
+				names := make([]string, len(args))
+				for i, a := range args {
+					names[i] = typeName(a.typ())
+				}
+				return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.%s(%s) does not exist", fn, strings.Join(names, ", ")).
+					WithPosition(e.OpPos + 1).
+					WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+			}
+		}
+		patternT = textT()
 	}
 	if e.Not {
 		op = "!" + op
@@ -863,10 +887,9 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	if !ok {
 		return nil, operatorError(op, x.typ(), patternT).WithPosition(e.OpPos + 1)
 	}
-	var esc expr
-	if e.Escape != nil {
-		if esc, err = b.bindAs(e.Escape, textT(), "ESCAPE"); err != nil {
-			return nil, err
+	if esc != nil {
+		if esc, err = b.coerce(esc, textT()); err != nil {
+			return nil, withPos(err, e.Escape)
 		}
 	}
 	return newLikeExpr(subject, pattern, esc, e.Not, e.ILike, e.Similar), nil

@@ -178,3 +178,33 @@ SELECT 2
 DROP TABLE pat
 ----
 DROP TABLE
+
+SELECT 'a' LIKE 'a' ESCAPE 1
+----
+ERROR 42883 at 12: function pg_catalog.like_escape(unknown, integer) does not exist
+
+SELECT 'a' ILIKE 'a' ESCAPE 1
+----
+ERROR 42883 at 12: function pg_catalog.like_escape(unknown, integer) does not exist
+
+SELECT 'a' SIMILAR TO 'a' ESCAPE 1
+----
+ERROR 42883 at 12: function pg_catalog.similar_to_escape(unknown, integer) does not exist
+
+SELECT 'a' NOT LIKE 'a'::text ESCAPE 1
+----
+ERROR 42883 at 12: function pg_catalog.like_escape(text, integer) does not exist
+
+SELECT 1 LIKE 'a' ESCAPE '#'
+----
+ERROR 42883 at 10: operator does not exist: integer ~~ text
+
+SELECT 'a' LIKE 'a' ESCAPE 'xy'
+----
+ERROR 22025: invalid escape string
+
+SELECT 'a#%' LIKE 'a##%' ESCAPE '#', 'a%' LIKE 'a#%' ESCAPE '#', 'ab' LIKE 'a_' ESCAPE '', 'a' LIKE 'a' ESCAPE NULL, 'a'::char(3) LIKE 'a#_#_' ESCAPE '#'
+----
+?column?:bool | ?column?:bool | ?column?:bool | ?column?:bool | ?column?:bool
+t | t | t | NULL | f
+SELECT 1
