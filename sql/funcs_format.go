@@ -404,6 +404,7 @@ type numberTemplate struct {
 	fm      bool
 	sign    string // "", "S<", "S>", "MI<", "MI>", "PL<", "PL>", "SG<", "SG>", "PR"
 	ordinal string // "TH" or "th" after the digits
+	roman   string // "RN" or "rn": the number in Roman numerals, and nothing else
 }
 
 // formatNumber is to_char of a number.
@@ -454,6 +455,9 @@ func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 		case strings.HasPrefix(up[i:], "TH"):
 			t.ordinal = tmpl[i : i+2]
 			i += 2
+		case strings.HasPrefix(up[i:], "RN"):
+			t.roman = tmpl[i : i+2]
+			i += 2
 		case strings.HasPrefix(up[i:], "PR"):
 			t.sign = "PR"
 			i += 2
@@ -463,6 +467,9 @@ func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 		default:
 			i++ // other template characters are not supported and print nothing
 		}
+	}
+	if t.roman != "" {
+		return romanNumber(v, d, t)
 	}
 	intDigits := 0
 	for _, c := range t.intPos {
@@ -750,4 +757,64 @@ func firstWord(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// romanNumber is to_char's RN: the number rounded to an integer (a float
+// half to even, as rint does; a numeric half away from zero, and made an
+// integer as PostgreSQL does, so NaN, infinity and values past int4 are
+// errors) in Roman numerals, right-aligned in 15 characters unless FM;
+// outside 1 to 3999, 15 '#'. As in PostgreSQL, the template's other digits
+// are ignored.
+func romanNumber(v types.Value, d *apd.Decimal, t numberTemplate) (types.Value, error) {
+	n := int64(0)
+	switch x := v.(type) {
+	case int64:
+		n = x
+	case float64:
+		if r := math.RoundToEven(x); r >= 1 && r <= 3999 {
+			n = int64(r)
+		}
+	default:
+		switch d.Form {
+		case apd.NaN, apd.NaNSignaling:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert NaN to integer")
+		case apd.Infinite:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert infinity to integer")
+		}
+		r := new(apd.Decimal).Set(d)
+		if err := roundScale(r, 0); err != nil {
+			return nil, err
+		}
+		i, err := r.Int64()
+		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
+			return nil, intRangeError(types.Int4)
+		}
+		n = i
+	}
+	if n < 1 || n > 3999 {
+		return strings.Repeat("#", 15), nil
+	}
+	var b strings.Builder
+	for _, step := range romanSteps {
+		for n >= step.value {
+			b.WriteString(step.digits)
+			n -= step.value
+		}
+	}
+	s := b.String()
+	if t.roman == "rn" {
+		s = strings.ToLower(s)
+	}
+	if t.fm {
+		return s, nil
+	}
+	return strings.Repeat(" ", 15-len(s)) + s, nil
+}
+
+var romanSteps = []struct {
+	value  int64
+	digits string
+}{
+	{1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"}, {90, "XC"},
+	{50, "L"}, {40, "XL"}, {10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"},
 }

@@ -331,3 +331,29 @@ SELECT round(0.0000001, 3) AS r1, round(0.000, 2) AS r2, trunc(1e-20, 25) AS t1,
 r1:numeric | r2:numeric | t1:numeric | r3:numeric | t2:numeric | r4:numeric | t3:numeric
 0.000 | 0.00 | 0.0000000000000000000100000 | 100.0 | 99.9 | 3 | -2
 SELECT 1
+
+# to_char's RN: Roman numerals (it printed nothing).
+
+SELECT to_char(12, 'RN') || '|' AS a, to_char(12, 'rn') AS b, to_char(3999, 'RN') AS c, to_char(4000, 'RN') AS d, to_char(0, 'RN') AS e, to_char(-5, 'RN') AS f, to_char(12, 'FMRN') AS g, to_char(888, 'FMRN') AS h
+----
+a:text | b:text | c:text | d:text | e:text | f:text | g:text | h:text
+"            XII|" | "            xii" | "      MMMCMXCIX" | ############### | ############### | ############### | XII | DCCCLXXXVIII
+SELECT 1
+
+SELECT to_char(12.6, 'RN') AS a, to_char(1994, 'FMrn') AS b, '[' || to_char(4, 'RN9') || ']' AS c, to_char(4.5::float8, 'RN') AS d, to_char(5.5::float8, 'FMRN') AS e, to_char(2.5, 'FMRN') AS f, to_char(3999.5, 'FMRN') AS g, to_char(1::int2, 'FMRN') AS h, to_char('NaN'::float8, 'RN') AS i
+----
+a:text | b:text | c:text | d:text | e:text | f:text | g:text | h:text | i:text
+"           XIII" | mcmxciv | [             IV] | "             IV" | VI | III | ############### | I | ###############
+SELECT 1
+
+SELECT to_char('NaN'::numeric, 'RN')
+----
+ERROR 0A000: cannot convert NaN to integer
+
+SELECT to_char('Infinity'::numeric, 'RN')
+----
+ERROR 0A000: cannot convert infinity to integer
+
+SELECT to_char(1e30::numeric, 'RN')
+----
+ERROR 22003: integer out of range
