@@ -98,7 +98,9 @@ const (
 	InvalidColumnReference           = "42P10"
 
 	ProgramLimitExceeded = "54000"
+	StatementTooComplex  = "54001"
 	TooManyColumns       = "54011"
+	TooManyArguments     = "54023"
 
 	ObjectNotInPrerequisiteState = "55000"
 	ObjectInUse                  = "55006"

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -17,6 +18,9 @@ type aggCtx struct {
 	groupFP    []string
 	groupExprs []expr
 	aggs       []*aggSpec
+	// sets lists the grouping sets as indexes into groupExprs; nil without
+	// ROLLUP, CUBE or GROUPING SETS (grouping.go).
+	sets [][]int
 }
 
 // aggSpec is one aggregate call.
@@ -441,7 +445,11 @@ type aggPlan struct {
 	input      plan
 	groupExprs []expr
 	aggs       []*aggSpec
-	cols       []outCol
+	// sets, when not nil, are the grouping sets (indexes into groupExprs):
+	// each row goes to one group per set, and each output row ends with
+	// the mask of the group expressions its set leaves out (grouping.go).
+	sets [][]int
+	cols []outCol
 }
 
 func (p *aggPlan) columns() []outCol { return p.cols }
@@ -457,6 +465,7 @@ func (p *aggPlan) explain(depth int, out *[]string) {
 
 type aggGroup struct {
 	keys   Row
+	absent int64 // with grouping sets: the mask of the group's set
 	states []aggState
 	// per-aggregate buffered inputs for DISTINCT / ORDER BY aggregates
 	buffered [][]Row
@@ -471,14 +480,22 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	env := &evalEnv{outer: outer, x: x}
 	groups := map[string]*aggGroup{}
 	var order []*aggGroup
-	newGroup := func(keys Row) *aggGroup {
-		g := &aggGroup{keys: keys, states: make([]aggState, len(p.aggs)), buffered: make([][]Row, len(p.aggs))}
+	newGroup := func(keys Row, absent int64) *aggGroup {
+		g := &aggGroup{keys: keys, absent: absent, states: make([]aggState, len(p.aggs)), buffered: make([][]Row, len(p.aggs))}
 		for i, a := range p.aggs {
 			g.states[i] = a.fn.newState()
 		}
 		return g
 	}
 	gtypes := exprTypes(p.groupExprs)
+	var masks []int64
+	if p.sets != nil {
+		masks = groupingMasks(p.sets, len(p.groupExprs))
+	}
+	// argVals holds a row's arguments of each aggregate (nil: filtered out),
+	// evaluated once however many grouping sets take the row.
+	argVals := make([][]types.Value, len(p.aggs))
+	var setKeys strings.Builder
 	for {
 		r, err := in.next()
 		if err != nil {
@@ -497,14 +514,8 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				return nil, err
 			}
 		}
-		k := rowKey(keys, gtypes)
-		g, ok := groups[k]
-		if !ok {
-			g = newGroup(keys)
-			groups[k] = g
-			order = append(order, g)
-		}
 		for i, a := range p.aggs {
+			argVals[i] = nil
 			if a.filter != nil {
 				v, err := a.filter.eval(env)
 				if err != nil {
@@ -520,28 +531,77 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 					return nil, err
 				}
 			}
-			if a.distinct || len(a.orderBy) > 0 {
-				for _, o := range a.orderBy {
-					v, err := o.e.eval(env)
-					if err != nil {
-						return nil, err
-					}
-					vals = append(vals, v)
+			for _, o := range a.orderBy {
+				v, err := o.e.eval(env)
+				if err != nil {
+					return nil, err
 				}
-				g.buffered[i] = append(g.buffered[i], vals)
-				continue
+				vals = append(vals, v)
 			}
-			if err := g.states[i].add(x, vals); err != nil {
-				return nil, err
+			argVals[i] = vals
+		}
+		nsets := 1
+		if p.sets != nil {
+			nsets = len(p.sets)
+		}
+		for si := range nsets {
+			setRow, k := keys, ""
+			if p.sets == nil {
+				k = rowKey(keys, gtypes)
+			} else {
+				setRow = make(Row, len(keys))
+				for _, i := range p.sets[si] {
+					setRow[i] = keys[i]
+				}
+				setKeys.Reset()
+				setKeys.WriteString(strconv.Itoa(si))
+				setKeys.WriteByte(':')
+				setKeys.WriteString(rowKey(setRow, gtypes))
+				k = setKeys.String()
+			}
+			g, ok := groups[k]
+			if !ok {
+				var absent int64
+				if masks != nil {
+					absent = masks[si]
+				}
+				g = newGroup(setRow, absent)
+				groups[k] = g
+				order = append(order, g)
+			}
+			for i, a := range p.aggs {
+				vals := argVals[i]
+				if vals == nil {
+					continue
+				}
+				if a.distinct || len(a.orderBy) > 0 {
+					g.buffered[i] = append(g.buffered[i], vals)
+					continue
+				}
+				if err := g.states[i].add(x, vals[:len(a.args)]); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
-	if len(order) == 0 && len(p.groupExprs) == 0 {
-		order = append(order, newGroup(nil))
+	if p.sets == nil && len(order) == 0 && len(p.groupExprs) == 0 {
+		order = append(order, newGroup(nil, 0))
+	}
+	// An empty grouping set yields its one row even from no rows, as a
+	// query without GROUP BY does.
+	for si, s := range p.sets {
+		if len(s) == 0 {
+			k := strconv.Itoa(si) + ":" + rowKey(make(Row, len(p.groupExprs)), gtypes)
+			if _, ok := groups[k]; !ok {
+				g := newGroup(make(Row, len(p.groupExprs)), masks[si])
+				groups[k] = g
+				order = append(order, g)
+			}
+		}
 	}
 	rows := make([]Row, 0, len(order))
 	for _, g := range order {
-		row := make(Row, 0, len(p.groupExprs)+len(p.aggs))
+		row := make(Row, 0, len(p.cols))
 		row = append(row, g.keys...)
 		for i, a := range p.aggs {
 			if a.distinct || len(a.orderBy) > 0 {
@@ -554,6 +614,9 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				return nil, err
 			}
 			row = append(row, v)
+		}
+		if p.sets != nil {
+			row = append(row, g.absent)
 		}
 		rows = append(rows, row)
 	}

@@ -63,6 +63,9 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 	if fc.Over != nil {
 		return b.bindWindowCall(fc)
 	}
+	if name == "grouping" {
+		return b.bindGrouping(fc)
+	}
 	if _, ok := windowOnly[name]; ok {
 		return nil, pgerror.New(pgerror.WrongObjectType, "window function %s requires an OVER clause", name).WithPosition(fc.Pos + 1)
 	}

@@ -313,11 +313,17 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	var agg *aggCtx
 	if aggregating {
 		agg = &aggCtx{}
-		for _, g := range core.GroupBy {
+		sets, hasSets, err := expandGroupBy(core.GroupBy)
+		if err != nil {
+			return nil, err
+		}
+		// groupIndex binds one GROUP BY expression and returns its index;
+		// with grouping sets, an expression several sets name is bound once.
+		groupIndex := func(g ast.Expr) (int, error) {
 			ge := g
 			// GROUP BY n and GROUP BY output-alias name select-list entries.
 			if idx, ok, err := outputOrdinal(g, len(targets)); err != nil {
-				return nil, err
+				return 0, err
 			} else if ok {
 				ge = targets[idx].ast
 			} else if ref, ok := g.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
@@ -330,18 +336,49 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 					}
 				}
 			}
+			fp := fingerprint(ge)
+			if hasSets {
+				for i, have := range agg.groupFP {
+					if have == fp {
+						return i, nil
+					}
+				}
+			}
 			if containsAggregate(ge) {
-				return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY").WithPosition(g.Position() + 1)
+				return 0, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY").WithPosition(g.Position() + 1)
 			}
 			if containsWindow(ge) {
-				return nil, windowNotAllowed(ge, "GROUP BY")
+				return 0, windowNotAllowed(ge, "GROUP BY")
 			}
 			x, err := b.bind(ge)
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
-			agg.groupFP = append(agg.groupFP, fingerprint(ge))
+			agg.groupFP = append(agg.groupFP, fp)
 			agg.groupExprs = append(agg.groupExprs, b.resolveUnknown(x))
+			return len(agg.groupExprs) - 1, nil
+		}
+		if !hasSets {
+			for _, g := range core.GroupBy {
+				if _, err := groupIndex(g); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			for _, s := range sets {
+				idx := []int{}
+				for _, g := range s {
+					i, err := groupIndex(g)
+					if err != nil {
+						return nil, err
+					}
+					idx = append(idx, i)
+				}
+				agg.sets = append(agg.sets, idx)
+			}
+			if len(agg.groupExprs) > 62 {
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "grouping sets may name at most 62 distinct expressions").WithPosition(core.GroupBy[0].Position() + 1)
+			}
 		}
 		b = &binder{pc: pc, sc: sc, agg: agg}
 	}
@@ -493,7 +530,10 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		for _, a := range agg.aggs {
 			aggCols = append(aggCols, outCol{name: a.fn.name, t: a.t})
 		}
-		p = &aggPlan{input: p, groupExprs: agg.groupExprs, aggs: agg.aggs, cols: aggCols}
+		if agg.sets != nil {
+			aggCols = append(aggCols, outCol{name: "grouping", t: types.Of(types.Int8)})
+		}
+		p = &aggPlan{input: p, groupExprs: agg.groupExprs, aggs: agg.aggs, sets: agg.sets, cols: aggCols}
 		if having != nil {
 			p = &filterPlan{input: p, cond: having}
 		}

@@ -113,7 +113,8 @@ type SelectCore struct {
 	Where      Expr
 	// GroupBy is nil without GROUP BY. GROUP BY () (the empty grouping set,
 	// one group of all rows even without aggregates) is a non-nil empty
-	// list; () among other items adds nothing and is dropped.
+	// list; () among other items adds nothing and is dropped. Items are
+	// expressions or *GroupingSet.
 	GroupBy []Expr
 	Having  Expr
 	Windows []NamedWindow
@@ -731,6 +732,30 @@ type Like struct {
 	OpPos      int // where [NOT] LIKE / ILIKE / SIMILAR was written
 }
 
+// GroupingSet is ROLLUP (...), CUBE (...) or GROUPING SETS (...) in GROUP
+// BY. It is an Expr only so that it can sit among GROUP BY's items; it is
+// never evaluated.
+type GroupingSet struct {
+	Kind  string // GroupingRollup, GroupingCube or GroupingSets
+	Elems []GroupingElem
+	Pos   int
+}
+
+// Kinds of GroupingSet.
+const (
+	GroupingRollup = "ROLLUP"
+	GroupingCube   = "CUBE"
+	GroupingSets   = "GROUPING SETS"
+)
+
+// GroupingElem is one element of a GroupingSet: a list of expressions (one
+// written bare, several or none in parentheses), or, inside GROUPING SETS,
+// a nested ROLLUP, CUBE or GROUPING SETS.
+type GroupingElem struct {
+	Exprs []Expr
+	Set   *GroupingSet
+}
+
 // IsNull is x IS [NOT] NULL (also ISNULL / NOTNULL).
 type IsNull struct {
 	X   Expr
@@ -963,6 +988,7 @@ func (*Param) node()                 {}
 func (*Unary) node()                 {}
 func (*Binary) node()                {}
 func (*Like) node()                  {}
+func (*GroupingSet) node()           {}
 func (*IsNull) node()                {}
 func (*IsBool) node()                {}
 func (*Between) node()               {}
@@ -1030,6 +1056,7 @@ func (e *Param) expr()         {}
 func (e *Unary) expr()         {}
 func (e *Binary) expr()        {}
 func (e *Like) expr()          {}
+func (e *GroupingSet) expr()   {}
 func (e *IsNull) expr()        {}
 func (e *IsBool) expr()        {}
 func (e *Between) expr()       {}
@@ -1055,6 +1082,7 @@ func (e *Param) Position() int         { return e.Pos }
 func (e *Unary) Position() int         { return e.Pos }
 func (e *Binary) Position() int        { return e.Pos }
 func (e *Like) Position() int          { return e.Pos }
+func (e *GroupingSet) Position() int   { return e.Pos }
 func (e *IsNull) Position() int        { return e.Pos }
 func (e *IsBool) Position() int        { return e.Pos }
 func (e *Between) Position() int       { return e.Pos }

@@ -46,9 +46,10 @@
 //
 //   - a subquery in FROM needs no alias (as in PostgreSQL 16);
 //   - POSITION(a IN b) is position(a, b) in the written order;
-//   - GROUP BY () is a non-nil empty GroupBy;
+//   - GROUP BY () is a non-nil empty GroupBy, and ROLLUP, CUBE and
+//     GROUPING SETS are GroupingSet items of it;
 //   - forms the tree cannot hold fail with 0A000 rather than being dropped:
-//     identity and generated columns, deferrable constraints, grouping sets,
+//     identity and generated columns, deferrable constraints,
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;

@@ -93,6 +93,8 @@ var renderCases = []struct{ in, want string }{
 		`SELECT ((a = b) IS NULL), (NOT (a IS NULL))`},
 	{`select collation for (x)`,
 		`SELECT pg_collation_for(x)`},
+	{`select a, b, grouping(a, b) from t group by rollup (a, (b, c)), cube (a), grouping sets ((), a, (a, b), rollup (b))`,
+		`SELECT a, b, grouping(a, b) FROM t GROUP BY ROLLUP ((a), (b, c)), CUBE ((a)), GROUPING SETS ((), (a), (a, b), ROLLUP ((b)))`},
 	{`select grouping(a, b) from t group by a, b`,
 		`SELECT grouping(a, b) FROM t GROUP BY a, b`},
 	{`select distinct on (a) a, b from t order by a, b desc limit 10 offset 5`,

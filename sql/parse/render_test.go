@@ -76,6 +76,23 @@ func typeName(t ast.TypeName) string {
 	return s + strings.Repeat("[]", t.ArrayDims)
 }
 
+func (r *renderer) groupingSet(gs *ast.GroupingSet) {
+	r.w(gs.Kind, " (")
+	for i, el := range gs.Elems {
+		if i > 0 {
+			r.w(", ")
+		}
+		if el.Set != nil {
+			r.groupingSet(el.Set)
+			continue
+		}
+		r.w("(")
+		r.exprs(el.Exprs)
+		r.w(")")
+	}
+	r.w(")")
+}
+
 func (r *renderer) exprs(es []ast.Expr) {
 	for i, e := range es {
 		if i > 0 {
@@ -146,6 +163,8 @@ func (r *renderer) expr(e ast.Expr) {
 		r.w(" ", e.Op, " ")
 		r.expr(e.R)
 		r.w(")")
+	case *ast.GroupingSet:
+		r.groupingSet(e)
 	case *ast.Like:
 		r.w("(")
 		r.expr(e.X)

@@ -401,17 +401,65 @@ func (p *parser) parseSelectCore() *ast.SelectCore {
 	return c
 }
 
-// parseGroupItem parses one GROUP BY entry. Grouping sets other than ()
-// have no place in the tree, so they are refused rather than read as calls
-// of functions named rollup or cube.
+// parseGroupItem parses one GROUP BY entry: an expression, or ROLLUP,
+// CUBE or GROUPING SETS.
 func (p *parser) parseGroupItem() ast.Expr {
-	t := p.peek()
-	switch {
-	case (t.is("rollup") || t.is("cube")) && p.peekN(1).isOp("("),
-		t.is("grouping") && p.peekN(1).is("sets"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "grouping sets (ROLLUP, CUBE, GROUPING SETS) are not supported"))
+	if gs := p.parseGroupingSet(); gs != nil {
+		return gs
 	}
 	return p.parseExpr()
+}
+
+// parseGroupingSet parses ROLLUP (...), CUBE (...) or GROUPING SETS (...)
+// at the cursor, or returns nil when none starts there.
+func (p *parser) parseGroupingSet() *ast.GroupingSet {
+	t := p.peek()
+	gs := &ast.GroupingSet{Pos: t.pos}
+	switch {
+	case t.is("rollup") && p.peekN(1).isOp("("):
+		gs.Kind = ast.GroupingRollup
+		p.advance()
+	case t.is("cube") && p.peekN(1).isOp("("):
+		gs.Kind = ast.GroupingCube
+		p.advance()
+	case t.is("grouping") && p.peekN(1).is("sets"):
+		gs.Kind = ast.GroupingSets
+		p.advance()
+		p.advance()
+	default:
+		return nil
+	}
+	p.expectOp("(")
+	for {
+		var el ast.GroupingElem
+		if gs.Kind == ast.GroupingSets {
+			el.Set = p.parseGroupingSet()
+		}
+		switch {
+		case el.Set != nil:
+		case p.peek().isOp("(") && p.peekN(1).isOp(")"):
+			// () is the empty set, which only GROUPING SETS may hold.
+			if gs.Kind != ast.GroupingSets {
+				p.failAt(p.peekN(1))
+			}
+			p.advance()
+			p.advance()
+		default:
+			// (a, b) is one element of several columns; it reads as a row.
+			e := p.parseExpr()
+			if row, ok := e.(*ast.RowExpr); ok && !row.Explicit {
+				el.Exprs = row.Elems
+			} else {
+				el.Exprs = []ast.Expr{e}
+			}
+		}
+		gs.Elems = append(gs.Elems, el)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return gs
 }
 
 // parseTargetList parses a select list or a RETURNING list.
