@@ -627,10 +627,21 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 // buffered inputs, then feeds them to the accumulator.
 func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []Row) error {
 	n := len(a.args)
-	if len(a.orderBy) > 0 {
+	switch {
+	case len(a.orderBy) > 0:
 		keys := make([]sortKey, len(a.orderBy))
 		copy(keys, a.orderBy)
 		sortRowsBy(rows, n, keys)
+	case a.distinct:
+		// PostgreSQL finds the distinct values by sorting them, so without
+		// an ORDER BY they reach the aggregate in ascending order
+		// (string_agg(DISTINCT x, ',') is 'a,b', whatever order the rows
+		// came in).
+		keys := make([]sortKey, n)
+		for i, e := range a.args {
+			keys[i] = sortKey{e: e}
+		}
+		sortRowsBy(rows, 0, keys)
 	}
 	seen := map[string]bool{}
 	ts := exprTypes(a.args)

@@ -133,7 +133,15 @@ func init() {
 		return math.Sqrt(a[0].(float64)), nil
 	}})
 	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
-		return math.Exp(a[0].(float64)), nil
+		x := a[0].(float64)
+		r := math.Exp(x)
+		switch {
+		case math.IsInf(r, 0) && !math.IsInf(x, 0):
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+		case r == 0 && !math.IsInf(x, 0):
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+		}
+		return r, nil
 	}})
 	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
@@ -143,7 +151,7 @@ func init() {
 		if v < 0 {
 			return nil, pgerror.New("2201E", "cannot take logarithm of a negative number")
 		}
-		return math.Log(v), nil
+		return logOf(v, math.Log, math.Ln2), nil
 	}})
 	register("mod", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) != 2 {
@@ -219,7 +227,7 @@ func init() {
 		if err := checkLogArg(v == 0, v < 0); err != nil {
 			return nil, err
 		}
-		return math.Log10(v), nil
+		return logOf(v, math.Log10, math.Log10(2)), nil
 	}
 	logNumeric := func(_ *execCtx, a []types.Value) (types.Value, error) {
 		if len(a) == 1 {
@@ -297,12 +305,30 @@ func init() {
 	register("cbrt", float1(math.Cbrt))
 	register("degrees", float1(func(r float64) float64 { return r * 180 / math.Pi }))
 	register("radians", float1(func(d float64) float64 { return d * math.Pi / 180 }))
-	register("sin", float1(math.Sin))
-	register("cos", float1(math.Cos))
-	register("tan", float1(math.Tan))
-	register("asin", float1(math.Asin))
-	register("acos", float1(math.Acos))
+	// ranged is a float function defined on [lo, hi] (NaN passes through):
+	// outside, PostgreSQL's "input is out of range".
+	ranged := func(f func(float64) float64, lo, hi float64) *builtin {
+		return overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			x := a[0].(float64)
+			if x < lo || x > hi {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
+			}
+			return f(x), nil
+		}, types.Float8))
+	}
+	finite := math.MaxFloat64
+	register("sin", ranged(math.Sin, -finite, finite))
+	register("cos", ranged(math.Cos, -finite, finite))
+	register("tan", ranged(math.Tan, -finite, finite))
+	register("asin", ranged(math.Asin, -1, 1))
+	register("acos", ranged(math.Acos, -1, 1))
 	register("atan", float1(math.Atan))
+	register("sinh", float1(math.Sinh))
+	register("cosh", float1(math.Cosh))
+	register("tanh", float1(math.Tanh))
+	register("asinh", float1(math.Asinh))
+	register("acosh", ranged(math.Acosh, 1, math.Inf(1)))
+	register("atanh", ranged(math.Atanh, -1, 1))
 	register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
 	register("atan2", overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
 		return math.Atan2(a[0].(float64), a[1].(float64)), nil
@@ -346,4 +372,17 @@ func numericLog(base, x *apd.Decimal) (types.Value, error) {
 	}
 	scale := max(16-weight, numericDisplayScale(base), numericDisplayScale(x), 0)
 	return z, roundScale(z, min(scale, 1000))
+}
+
+// logOf is a logarithm of x > 0 by f, whose base has log2base as its log
+// of 2. Go's math.Log and math.Log10 are off for subnormal x on amd64
+// (ln(1e-320) came out as ln of the smallest normal number, -709.09, for
+// -736.83), so such an x is taken apart into its fraction and power of
+// two first.
+func logOf(x float64, f func(float64) float64, log2base float64) float64 {
+	if x >= 0x1p-1022 || math.IsNaN(x) {
+		return f(x)
+	}
+	frac, exp := math.Frexp(x)
+	return f(frac) + float64(exp)*log2base
 }

@@ -357,3 +357,88 @@ ERROR 0A000: cannot convert infinity to integer
 SELECT to_char(1e30::numeric, 'RN')
 ----
 ERROR 22003: integer out of range
+
+# Float functions at their edges: exp overflow and underflow, logarithms of
+# subnormal numbers (Go's amd64 math.Log is off there), the trigonometric
+# functions' domains, and the hyperbolic functions.
+
+SELECT exp(1000)
+----
+ERROR 22003: value out of range: overflow
+
+SELECT exp(-1000)
+----
+ERROR 22003: value out of range: underflow
+
+SELECT exp(1000::float8)
+----
+ERROR 22003: value out of range: overflow
+
+SELECT exp('infinity'::float8), exp('-infinity'::float8), exp('NaN'::float8), exp(1::float8)
+----
+exp:float8 | exp:float8 | exp:float8 | exp:float8
+Infinity | 0 | NaN | 2.718281828459045
+SELECT 1
+
+SELECT ln(1e-320::float8), log(1e-320::float8), ln(5e-324::float8), log(2.2250738585072014e-308::float8), ln(1::float8), log(1000::float8)
+----
+ln:float8 | log:float8 | ln:float8 | log:float8 | ln:float8 | log:float8
+-736.8272408909739 | -320.000004834948 | -744.4400719213812 | -307.6526555685888 | 0 | 3
+SELECT 1
+
+SELECT ln('NaN'::float8), log('infinity'::float8)
+----
+ln:float8 | log:float8
+NaN | Infinity
+SELECT 1
+
+SELECT asin(2)
+----
+ERROR 22003: input is out of range
+
+SELECT acos(-2)
+----
+ERROR 22003: input is out of range
+
+SELECT sin('infinity'::float8)
+----
+ERROR 22003: input is out of range
+
+SELECT tan('-infinity'::float8)
+----
+ERROR 22003: input is out of range
+
+SELECT asin(1), acos(0), sin('NaN'::float8), cos(0)
+----
+asin:float8 | acos:float8 | sin:float8 | cos:float8
+1.5707963267948966 | 1.5707963267948966 | NaN | 1
+SELECT 1
+
+SELECT asinh(1), acosh(2), atanh(0.5), sinh(1), cosh(1), tanh(1), tanh(1000), cosh(1000::float8), sinh(-1000::float8), atanh(1), atanh(-1)
+----
+asinh:float8 | acosh:float8 | atanh:float8 | sinh:float8 | cosh:float8 | tanh:float8 | tanh:float8 | cosh:float8 | sinh:float8 | atanh:float8 | atanh:float8
+0.881373587019543 | 1.3169578969248166 | 0.5493061443340548 | 1.1752011936438014 | 1.5430806348152437 | 0.7615941559557649 | 1 | Infinity | -Infinity | Infinity | -Infinity
+SELECT 1
+
+SELECT acosh(0.5)
+----
+ERROR 22003: input is out of range
+
+SELECT atanh(2)
+----
+ERROR 22003: input is out of range
+
+SELECT pg_typeof(sinh(1)), acosh('infinity'::float8), atanh('NaN'::float8)
+----
+pg_typeof:2206 | acosh:float8 | atanh:float8
+double precision | Infinity | NaN
+SELECT 1
+
+# DISTINCT aggregates without ORDER BY see their values in ascending order,
+# as PostgreSQL's sort for DISTINCT gives them.
+
+SELECT string_agg(DISTINCT x, ',') , array_agg(DISTINCT y), json_agg(DISTINCT y), array_agg(DISTINCT x || y::text) FROM (VALUES ('b', 2), ('a', NULL), ('b', 1), ('c', 3), (NULL, 0)) v(x, y)
+----
+string_agg:text | array_agg:_int4 | json_agg:json | array_agg:_text
+a,b,c | {0,1,2,3,NULL} | [0, 1, 2, 3, null] | {b1,b2,c3,NULL}
+SELECT 1
