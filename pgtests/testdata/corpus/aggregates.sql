@@ -280,3 +280,76 @@ east | {NULL}
 north | {2,5,10}
 south | {3,7}
 SELECT 3
+
+# The two-variable statistical aggregates and the bitwise ones (they did
+# not exist); float8_regr_accum's order of operations gives PostgreSQL's
+# bits.
+
+SELECT corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_slope(y, x), regr_intercept(y, x), regr_r2(y, x) FROM (VALUES (1.0, 2.0), (2.0, 4.1), (3.0, 5.9), (4, 8.3)) v(x, y)
+----
+corr:float8 | covar_pop:float8 | covar_samp:float8 | regr_slope:float8 | regr_intercept:float8 | regr_r2:float8
+0.9985329553035418 | 2.5875000000000004 | 3.4500000000000006 | 2.0700000000000003 | -0.10000000000000053 | 0.997068062827225
+SELECT 1
+
+SELECT regr_count(y, x), regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x) FROM (VALUES (1.0, 2.0), (2.0, 4.1), (NULL, 5.9), (4, NULL), (5, 11.5)) v(x, y)
+----
+regr_count:int8 | regr_sxx:float8 | regr_syy:float8 | regr_sxy:float8 | regr_avgx:float8 | regr_avgy:float8
+3 | 8.666666666666666 | 49.80666666666666 | 20.766666666666662 | 2.6666666666666665 | 5.866666666666667
+SELECT 1
+
+SELECT corr(y, x), covar_samp(y, x), regr_slope(y, x), regr_r2(y, x), regr_count(y, x) FROM (VALUES (1, 2)) v(x, y)
+----
+corr:float8 | covar_samp:float8 | regr_slope:float8 | regr_r2:float8 | regr_count:int8
+NULL | NULL | NULL | NULL | 1
+SELECT 1
+
+SELECT corr(y, x), regr_r2(y, x), regr_slope(y, x) FROM (VALUES (1, 2), (2, 2), (3, 2)) v(x, y)
+----
+corr:float8 | regr_r2:float8 | regr_slope:float8
+NULL | 1 | 0
+SELECT 1
+
+SELECT corr(y, x), regr_count(y, x), covar_pop(y, x) FROM (VALUES (1, 2)) v(x, y) WHERE false
+----
+corr:float8 | regr_count:int8 | covar_pop:float8
+NULL | 0 | NULL
+SELECT 1
+
+SELECT x % 2 AS g, corr(x, x * x), covar_pop(x::float4, x) FROM generate_series(1, 10) x GROUP BY 1 ORDER BY 1
+----
+g:int4 | corr:float8 | covar_pop:float8
+0 | 0.9811049102515929 | 8
+1 | 0.9731236802019037 | 8
+SELECT 2
+
+SELECT corr(y, x) FROM (VALUES ('infinity'::float8, 1::float8), (1, 2)) v(x, y)
+----
+corr:float8
+NaN
+SELECT 1
+
+SELECT bit_and(x), bit_or(x), bit_xor(x) FROM (VALUES (3), (5), (NULL), (6)) v(x)
+----
+bit_and:int4 | bit_or:int4 | bit_xor:int4
+0 | 7 | 0
+SELECT 1
+
+SELECT bit_and(x), bit_or(x::int2), pg_typeof(bit_xor(x::int8)) FROM (VALUES (12)) v(x)
+----
+bit_and:int4 | bit_or:int2 | pg_typeof:2206
+12 | 12 | bigint
+SELECT 1
+
+SELECT bit_and(x) FROM (VALUES (1)) v(x) WHERE false
+----
+bit_and:int4
+NULL
+SELECT 1
+
+SELECT bit_and(x) FROM (VALUES (1.5)) v(x)
+----
+ERROR 42883 at 8: function bit_and(numeric) does not exist
+
+SELECT corr(x) FROM (VALUES (1)) v(x)
+----
+ERROR 42883 at 8: function corr(integer) does not exist
