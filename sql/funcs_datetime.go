@@ -32,6 +32,15 @@ func init() {
 		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), true)
 		}, types.Text, types.Timestamptz),
+		// date_trunc(unit, timestamptz, zone) truncates the wall clock the
+		// time shows in zone rather than in the session's TimeZone.
+		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+			loc, err := types.LoadZone(a[2].(string))
+			if err != nil {
+				return nil, err
+			}
+			return truncTimestampIn(a[0].(string), a[1].(time.Time), true, func(t time.Time) time.Time { return t.In(loc) })
+		}, types.Text, types.Timestamptz, types.Text),
 		sig(types.Timestamp, func(x *execCtx, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), false)
 		}, types.Text, types.Timestamp),
@@ -200,6 +209,11 @@ func unitNotSupported(unit string, t types.OID) error {
 // truncTimestamp is date_trunc of a timestamp (or, zoned, a timestamptz,
 // truncated in the session's time zone).
 func truncTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (types.Value, error) {
+	return truncTimestampIn(unit, t, zoned, func(t time.Time) time.Time { return wallClock(x, t, zoned) })
+}
+
+// truncTimestampIn is date_trunc on the wall clock wall gives t.
+func truncTimestampIn(unit string, t time.Time, zoned bool, wall func(time.Time) time.Time) (types.Value, error) {
 	typ := types.Timestamp
 	if zoned {
 		typ = types.Timestamptz
@@ -212,7 +226,7 @@ func truncTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (types.Val
 	if types.IsInfinite(t) != 0 {
 		return t, nil
 	}
-	w := wallClock(x, t, zoned)
+	w := wall(t)
 	y, mo, d := w.Date()
 	h, mi, s := w.Clock()
 	ns := w.Nanosecond()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/types"
 )
 
 // settingDef describes one run-time parameter (GUC).
@@ -194,7 +195,7 @@ func loadLocation(name string) (*time.Location, error) {
 	if h, err := strconv.ParseFloat(name, 64); err == nil {
 		return time.FixedZone(name, int(h*3600)), nil
 	}
-	return time.LoadLocation(name)
+	return types.LoadZone(name)
 }
 
 func normalizeSearchPath(_ *Session, v string) (string, error) {

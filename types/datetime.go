@@ -674,12 +674,42 @@ func LoadZone(name string) (*time.Location, error) {
 	if loc, err := time.LoadLocation(strings.Join(parts, "/")); err == nil {
 		return loc, nil
 	}
-	if (name[0] == '+' || name[0] == '-') && len(name) > 1 {
-		if loc, ok := parseOffset(name); ok && loc != nil {
-			return loc, nil
-		}
+	if loc, ok := posixOffsetZone(name); ok && loc != nil {
+		return loc, nil
 	}
 	return nil, pgerror.New(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+}
+
+// posixOffsetZone reads a zone name that is a POSIX offset: "+05:30", "-3",
+// "UTC+3", "ABC-2", "UTC3" (an abbreviation may lead, and a bare number
+// after one means +). As in POSIX, and in
+// PostgreSQL's zone names, a positive offset is west of Greenwich:
+// '+05:30' is UTC-05:30 (where a time's own offset, as in
+// '12:00+05:30', is east). A nil zone with true: out of range.
+func posixOffsetZone(name string) (*time.Location, bool) {
+	i := 0
+	for i < len(name) && (name[i] >= 'a' && name[i] <= 'z' || name[i] >= 'A' && name[i] <= 'Z') {
+		i++
+	}
+	rest := name[i:]
+	if rest == "" {
+		return nil, false
+	}
+	if rest[0] != '+' && rest[0] != '-' {
+		if i == 0 || rest[0] < '0' || rest[0] > '9' {
+			return nil, false
+		}
+		rest = "+" + rest
+	}
+	if len(rest) < 2 {
+		return nil, false
+	}
+	loc, ok := parseOffset(rest)
+	if !ok || loc == nil {
+		return loc, ok
+	}
+	_, east := time.Unix(0, 0).In(loc).Zone()
+	return time.FixedZone(name, -east), true
 }
 
 func dateTimeError(err error, oid OID, s string) error {

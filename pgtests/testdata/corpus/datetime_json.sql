@@ -352,3 +352,72 @@ SELECT DISTINCT x FROM (VALUES ('1'::jsonb), ('1.0')) v(x)
 x:jsonb
 1
 SELECT 1
+
+# Zone names that are POSIX offsets count hours west of Greenwich, as in
+# PostgreSQL ('+05:30' is UTC-05:30), in SET TimeZone, AT TIME ZONE,
+# timezone() and date_trunc's zone; date_trunc takes a zone as a third
+# argument.
+
+SET TimeZone = '+05:30'
+----
+SET
+
+SELECT timestamptz '2024-01-01 12:00+00' AS t, current_setting('TimeZone') AS z
+----
+t:timestamptz | z:text
+2024-01-01 06:30:00-05:30 | +05:30
+SELECT 1
+
+SET TimeZone = 'UTC+3'
+----
+SET
+
+SELECT timestamptz '2024-01-01 12:00+00' AS t
+----
+t:timestamptz
+2024-01-01 09:00:00-03
+SELECT 1
+
+SET TimeZone = 'america/new_york'
+----
+SET
+
+SELECT timestamptz '2024-07-01 12:00+00' AS t
+----
+t:timestamptz
+2024-07-01 08:00:00-04
+SELECT 1
+
+SET TimeZone = 'UTC'
+----
+SET
+
+SELECT timezone('+05:30', timestamptz '2024-01-01 12:00+00') AS a, timezone('EST5EDT', timestamptz '2024-07-01 12:00+00') AS b, timestamptz '2024-01-01 12:00+00' AT TIME ZONE 'UTC+3' AS c, timestamptz '2024-01-01 12:00+00' AT TIME ZONE 'ABC-2' AS d, timestamptz '2024-01-01 12:00+00' AT TIME ZONE 'UTC3' AS e, timestamp '2024-01-01 12:00' AT TIME ZONE '+02' AS f, timezone('XY+3', timestamptz '2024-01-01 12:00+00') AS g
+----
+a:timestamp | b:timestamp | c:timestamp | d:timestamp | e:timestamp | f:timestamptz | g:timestamp
+2024-01-01 06:30:00 | 2024-07-01 08:00:00 | 2024-01-01 09:00:00 | 2024-01-01 14:00:00 | 2024-01-01 09:00:00 | 2024-01-01 14:00:00+00 | 2024-01-01 09:00:00
+SELECT 1
+
+SELECT date_trunc('day', timestamptz '2024-03-10 12:00+00', 'America/New_York') AS a, date_trunc('hour', timestamptz '2024-03-10 07:30+00', 'America/New_York') AS b, date_trunc('month', timestamptz '2024-03-01 02:00+00', 'Asia/Tokyo') AS c, date_trunc('day', timestamptz '2024-03-10 12:00+00', '+05:30') AS d, date_trunc('day', timestamptz '2024-03-10 12:00+00', 'UTC+3') AS e
+----
+a:timestamptz | b:timestamptz | c:timestamptz | d:timestamptz | e:timestamptz
+2024-03-10 05:00:00+00 | 2024-03-10 07:00:00+00 | 2024-02-29 15:00:00+00 | 2024-03-10 05:30:00+00 | 2024-03-10 03:00:00+00
+SELECT 1
+
+SELECT date_trunc('day', timestamptz '2024-11-03 12:00+00', 'America/New_York') AS a, date_trunc('week', timestamptz '2024-01-01 00:30+00', 'Europe/Berlin') AS b, date_trunc('year', 'infinity'::timestamptz, 'UTC') AS c
+----
+a:timestamptz | b:timestamptz | c:timestamptz
+2024-11-03 04:00:00+00 | 2023-12-31 23:00:00+00 | infinity
+SELECT 1
+
+SELECT date_trunc('day', timestamptz '2024-03-10 12:00+00', 'Mars/Olympus')
+----
+ERROR 22023: time zone "Mars/Olympus" not recognized
+
+SELECT date_trunc('fortnight', timestamptz '2024-03-10 12:00+00', 'UTC')
+----
+ERROR 22023: unit "fortnight" not recognized for type timestamp with time zone
+
+RESET TimeZone
+----
+RESET
