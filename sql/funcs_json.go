@@ -480,6 +480,12 @@ func init() {
 		}
 		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
 	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
+	register("array_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 1 || typeCategory(args[0].typ().OID) != 'A' {
+			return nil, types.T{}, errNoFunction
+		}
+		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
 }
 
 // jsonTextExpr is a value as to_json writes it.
@@ -655,12 +661,16 @@ type jsonAggState struct {
 	t, kt  types.T
 	parts  []string
 	some   bool
+	// nulls marks the parts that are NULL values (json_agg's separators
+	// differ for them).
+	nulls []bool
 }
 
 func (s *jsonAggState) add(x *execCtx, args []types.Value) error {
 	s.some = true
 	if !s.object {
 		s.parts = append(s.parts, toJSON(x, s.t, args[0]))
+		s.nulls = append(s.nulls, args[0] == nil)
 		return nil
 	}
 	if args[0] == nil {
@@ -685,6 +695,22 @@ func (s *jsonAggState) result(*execCtx) (types.Value, error) {
 		out = "{" + strings.Join(s.parts, ", ") + "}"
 	case s.object:
 		out = "{ " + strings.Join(s.parts, ", ") + " }"
+	case !s.binary && (s.t.OID == types.Record || typeCategory(s.t.OID) == 'A'):
+		// json_agg puts a line break before each array or row after the
+		// first, as PostgreSQL's json_agg_transfn does (not before NULLs).
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, p := range s.parts {
+			if i > 0 {
+				b.WriteString(", ")
+				if !s.nulls[i] {
+					b.WriteString("\n ")
+				}
+			}
+			b.WriteString(p)
+		}
+		b.WriteByte(']')
+		out = b.String()
 	default:
 		out = "[" + strings.Join(s.parts, ", ") + "]"
 	}

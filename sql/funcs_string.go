@@ -60,6 +60,14 @@ func init() {
 	}
 	register("octet_length", overloaded(true,
 		sig(types.Int4, octets, types.Text), sig(types.Int4, octets, types.Bpchar), sig(types.Int4, octets, types.Bytea)))
+	bits := func(x *execCtx, a []types.Value) (types.Value, error) {
+		n, err := octets(x, a)
+		if err != nil {
+			return nil, err
+		}
+		return n.(int64) * 8, nil
+	}
+	register("bit_length", overloaded(true, sig(types.Int4, bits, types.Text), sig(types.Int4, bits, types.Bytea)))
 	register("reverse", textFn(func(s string) types.Value {
 		r := []rune(s)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {

@@ -366,8 +366,13 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 		b.WriteByte('}')
 		return b.String()
 	}
-	if elem := types.ElemOf(t.OID); elem != 0 {
-		arr := v.(types.ArrayValue)
+	if arr, ok := v.(types.ArrayValue); ok {
+		// record[] is known by no array type of its own: its value says
+		// what its elements are.
+		elem := types.ElemOf(t.OID)
+		if elem == 0 {
+			elem = arr.Elem
+		}
 		return arrayToJSON(x, types.Of(elem), arr.Elems, arrayDims(arr))
 	}
 	s := types.FormatText(t, v)

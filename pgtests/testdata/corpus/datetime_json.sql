@@ -421,3 +421,52 @@ ERROR 22023: unit "fortnight" not recognized for type timestamp with time zone
 RESET TimeZone
 ----
 RESET
+
+# array_to_json and bit_length (they did not exist), arrays of rows in JSON,
+# and json_agg's line break before each array or row after the first.
+
+SELECT array_to_json(ARRAY[[1, 2], [3, 4]]), array_to_json(ARRAY['a', NULL]), array_to_json('{}'::int[]), array_to_json(ARRAY[1.50, 2]), array_to_json(ARRAY['{"a":1}'::jsonb]), array_to_json(NULL::int[])
+----
+array_to_json:json | array_to_json:json | array_to_json:json | array_to_json:json | array_to_json:json | array_to_json:json
+[[1,2],[3,4]] | "[\"a\",null]" | [] | [1.50,2] | "[{\"a\": 1}]" | NULL
+SELECT 1
+
+SELECT array_to_json(ARRAY[true]), array_to_json(ARRAY[date '2024-01-01']), array_to_json(ARRAY[ROW(1, 'x')])
+----
+array_to_json:json | array_to_json:json | array_to_json:json
+[true] | "[\"2024-01-01\"]" | "[{\"f1\":1,\"f2\":\"x\"}]"
+SELECT 1
+
+SELECT array_to_json(1)
+----
+ERROR 42883 at 8: function array_to_json(integer) does not exist
+
+SELECT bit_length('abc'), bit_length('日本'), bit_length('\x0102'::bytea), bit_length(NULL::text), bit_length('ab'::char(4))
+----
+bit_length:int4 | bit_length:int4 | bit_length:int4 | bit_length:int4 | bit_length:int4
+24 | 48 | 16 | NULL | 16
+SELECT 1
+
+SELECT to_json(ARRAY[ROW(1, 'x')]), jsonb_build_array(ARRAY[ROW(1, 'x')]), json_agg(ARRAY[ROW(x, 'y')]) FROM generate_series(1, 2) x
+----
+to_json:json | jsonb_build_array:jsonb | json_agg:json
+"[{\"f1\":1,\"f2\":\"x\"}]" | "[[{\"f1\": 1, \"f2\": \"x\"}]]" | "[[{\"f1\":1,\"f2\":\"y\"}], \n [{\"f1\":2,\"f2\":\"y\"}]]"
+SELECT 1
+
+SELECT json_agg(x) FROM (VALUES (ARRAY[1]), (NULL), (ARRAY[2])) v(x)
+----
+json_agg:json
+"[[1], null, \n [2]]"
+SELECT 1
+
+SELECT json_agg(x) FROM (VALUES (NULL::int[]), (ARRAY[2])) v(x)
+----
+json_agg:json
+"[null, \n [2]]"
+SELECT 1
+
+SELECT json_agg(x), jsonb_agg(x) FROM (VALUES ('{"a":1}'::json), ('[2]')) v(x)
+----
+json_agg:json | jsonb_agg:jsonb
+"[{\"a\":1}, [2]]" | "[{\"a\": 1}, [2]]"
+SELECT 1
