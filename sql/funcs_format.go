@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -352,20 +353,22 @@ func twoDigits(n int) string {
 // formatInterval is to_char of an interval: its fields in the template's
 // places (hours may exceed 24, days are the interval's own).
 func formatInterval(iv types.IntervalValue, tmpl string) string {
+	// The fields as PostgreSQL's interval2tm splits an interval: each
+	// truncated toward zero, so each carries the sign of its part.
 	us := iv.Micros
-	neg := us < 0
-	if neg {
-		us = -us
-	}
-	h, m, s := us/3600e6, us/60e6%60, us/1e6%60
+	h, m, s, fsec := us/3600e6, us%3600e6/60e6, us%60e6/1e6, us%1e6
 	years, months := int64(iv.Months/12), int64(iv.Months%12)
 	var sb strings.Builder
+	// num writes n in width digits (its sign taking one more, as
+	// PostgreSQL's "%0*d" with a width one larger for negatives does),
+	// or as it is under FM.
 	num := func(n int64, width int, nd templateNode) {
-		str := strconv.FormatInt(n, 10)
-		if !nd.fm && len(str) < width {
-			str = strings.Repeat("0", width-len(str)) + str
+		if nd.fm {
+			width = 0
+		} else if n < 0 {
+			width++
 		}
-		sb.WriteString(str)
+		fmt.Fprintf(&sb, "%0*d", width, n)
 	}
 	for _, nd := range parseTemplate(tmpl, dateKeywords) {
 		switch strings.ToUpper(nd.key) {
@@ -376,9 +379,18 @@ func formatInterval(iv types.IntervalValue, tmpl string) string {
 		case "MM":
 			num(months, 2, nd)
 		case "DD", "D", "DDD":
-			num(int64(iv.Days), 2, nd)
+			// PostgreSQL's width here counts the sign.
+			width := 2
+			if nd.fm {
+				width = 0
+			}
+			fmt.Fprintf(&sb, "%0*d", width, iv.Days)
 		case "HH", "HH12":
-			num(h%12, 2, nd)
+			h12 := h % 12
+			if h12 == 0 {
+				h12 = 12
+			}
+			num(h12, 2, nd)
 		case "HH24":
 			num(h, 2, nd)
 		case "MI":
@@ -386,9 +398,9 @@ func formatInterval(iv types.IntervalValue, tmpl string) string {
 		case "SS":
 			num(s, 2, nd)
 		case "MS":
-			num(us/1000%1000, 3, nd)
+			fmt.Fprintf(&sb, "%03d", fsec/1000)
 		case "US":
-			num(us%1e6, 6, nd)
+			fmt.Fprintf(&sb, "%06d", fsec)
 		default:
 			sb.WriteString(nd.key)
 		}

@@ -470,3 +470,30 @@ SELECT json_agg(x), jsonb_agg(x) FROM (VALUES ('{"a":1}'::json), ('[2]')) v(x)
 json_agg:json | jsonb_agg:jsonb
 "[{\"a\":1}, [2]]" | "[{\"a\": 1}, [2]]"
 SELECT 1
+
+# to_char of an interval: each field carries its sign, as PostgreSQL's
+# interval2tm splits it, and HH shows 12 for hour 0.
+
+SELECT to_char(interval '-1 day -02:03:04', 'HH24:MI:SS'), to_char(interval '-02:03:04', 'HH:MI:SS'), to_char(interval '-1 year -2 months', 'YYYY-MM'), to_char(interval '-3 days', 'DD')
+----
+to_char:text | to_char:text | to_char:text | to_char:text
+-02:-03:-04 | -02:-03:-04 | -0001--02 | -3
+SELECT 1
+
+SELECT to_char(interval '-02:03:04.5', 'HH24:MI:SS.MS'), to_char(interval '-02:03:04.5', 'US'), to_char(interval '2 hours -3 minutes', 'HH24:MI'), to_char(interval '00:30', 'HH:MI'), to_char(interval '13:00', 'HH12 HH')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+-02:-03:-04.-500 | -500000 | 01:57 | 12:30 | 01 01
+SELECT 1
+
+SELECT to_char(interval '1 day 02:03:04', 'DD HH24:MI:SS'), to_char(interval '-02:03:04', 'FMHH24:FMMI:FMSS'), to_char(interval '14 months', 'YYYY MM YY Y'), to_char(interval '-5 days', 'FMDD'), to_char(interval '100:00', 'HH24')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+01 02:03:04 | -2:-3:-4 | 0001 02 01 1 | -5 | 100
+SELECT 1
+
+SELECT to_char(interval '-0.5 seconds', 'SS.MS'), to_char(interval '0', 'HH24:MI:SS.US')
+----
+to_char:text | to_char:text
+00.-500 | 00:00:00.000000
+SELECT 1
