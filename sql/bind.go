@@ -96,6 +96,9 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 	case *ast.Unary:
 		return b.bindUnary(e)
 	case *ast.Binary:
+		if e.Op == "OVERLAPS" {
+			return b.bindOverlaps(e)
+		}
 		return b.bindBinary(e)
 	case *ast.Like:
 		return b.bindLike(e)

@@ -275,6 +275,21 @@ func (p *parser) parseInfix(left ast.Expr, min int, mode exprMode) ast.Expr {
 				p.advance()
 			}
 			left, nonassoc = p.parseLikeLevel(left, op, not, t.pos, mode)
+		case "overlaps":
+			// (s1, e1) OVERLAPS (s2, e2); the binder checks the rows.
+			if restricted || precCmp < min {
+				return left
+			}
+			if _, isRow := left.(*ast.RowExpr); !isRow || nonassoc == precCmp {
+				p.failAt(t) // PostgreSQL's grammar has only row OVERLAPS row
+			}
+			p.advance()
+			if n := p.peek(); !n.isOp("(") && !n.is("row") {
+				p.failAt(n)
+			}
+			right := p.parseExprPrec(precCmp+1, mode)
+			left = &ast.Binary{Op: "OVERLAPS", L: left, R: right, Pos: left.Position(), OpPos: t.pos}
+			nonassoc = precCmp
 		case "at":
 			// AT alone may be an alias; AT TIME commits to AT TIME ZONE.
 			if restricted || precAt < min || !p.peekN(1).is("time") {

@@ -497,3 +497,57 @@ SELECT to_char(interval '-0.5 seconds', 'SS.MS'), to_char(interval '0', 'HH24:MI
 to_char:text | to_char:text
 00.-500 | 00:00:00.000000
 SELECT 1
+
+# (s1, e1) OVERLAPS (s2, e2) (it was a syntax error).
+
+SELECT (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-01-15', DATE '2024-03-01') AS a, (DATE '2024-01-01', DATE '2024-02-01') OVERLAPS (DATE '2024-02-01', DATE '2024-03-01') AS b
+----
+a:bool | b:bool
+t | f
+SELECT 1
+
+SELECT (TIMESTAMP '2024-01-01', INTERVAL '1 day') OVERLAPS (TIMESTAMP '2024-01-01 12:00', INTERVAL '1 hour') AS a, (DATE '2024-02-01', DATE '2024-01-01') OVERLAPS (DATE '2024-01-15', DATE '2024-01-16') AS b
+----
+a:bool | b:bool
+t | t
+SELECT 1
+
+SELECT (TIMESTAMPTZ '2024-01-01 00:00+00', TIMESTAMPTZ '2024-01-02 00:00+00') OVERLAPS (TIMESTAMPTZ '2024-01-01 23:00+00', NULL) AS a, (DATE '2024-01-01', NULL) OVERLAPS (DATE '2024-01-01', DATE '2024-01-05') AS b, (NULL::date, NULL::date) OVERLAPS (DATE '2024-01-01', DATE '2024-01-02') AS c
+----
+a:bool | b:bool | c:bool
+t | NULL | NULL
+SELECT 1
+
+SELECT (DATE '2024-01-05', NULL) OVERLAPS (DATE '2024-01-01', DATE '2024-01-03') AS a, (DATE '2024-01-01', DATE '2024-01-01') OVERLAPS (DATE '2024-01-01', DATE '2024-01-01') AS b, (TIME '10:00', TIME '11:00') OVERLAPS (TIME '10:30', TIME '12:00') AS c
+----
+a:bool | b:bool | c:bool
+NULL | t | t
+SELECT 1
+
+SELECT x FROM (VALUES (1, DATE '2024-01-01', DATE '2024-01-10'), (2, DATE '2024-02-01', DATE '2024-02-10')) v(x, s, e) WHERE (s, e) OVERLAPS (DATE '2024-01-05', DATE '2024-01-06')
+----
+x:int4
+1
+SELECT 1
+
+SELECT (1, 2) OVERLAPS (3, 4)
+----
+ERROR 42883 at 15: function pg_catalog.overlaps(integer, integer, integer, integer) does not exist
+
+SELECT (DATE '2024-01-01', DATE '2024-01-02', DATE '2024-01-03') OVERLAPS (DATE '2024-01-01', DATE '2024-01-02')
+----
+ERROR 42601 at 8: wrong number of parameters on left side of OVERLAPS expression
+
+SELECT (DATE '2024-01-01', DATE '2024-01-02') OVERLAPS DATE '2024-01-01'
+----
+ERROR 42601 at 56: syntax error at or near "DATE"
+
+SELECT DATE '2024-01-01' OVERLAPS (DATE '2024-01-01', DATE '2024-01-02')
+----
+ERROR 42601 at 26: syntax error at or near "OVERLAPS"
+
+SELECT 1 AS overlaps
+----
+overlaps:int4
+1
+SELECT 1
