@@ -230,8 +230,9 @@ func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
 			b.pc.notices = append(b.pc.notices, "double-quoted name \""+e.Parts[0]+"\" is not a column of the source; reading it as a string literal")
 			return &constExpr{v: e.Parts[0], t: unknownT()}, nil
 		}
-		if len(e.Parts) == 1 && b.agg == nil {
-			// A bare name may be a whole-row reference to a table (SELECT t FROM t).
+		if len(e.Parts) == 1 && (b.agg == nil || b.inAggArgs) {
+			// A bare name may be a whole-row reference to a table (SELECT
+			// t FROM t), an aggregate's argument included (json_agg(t)).
 			for _, r := range b.sc.rels {
 				if r.name == e.Parts[0] {
 					return b.wholeRow(r), nil

@@ -551,3 +551,31 @@ SELECT 1 AS overlaps
 overlaps:int4
 1
 SELECT 1
+
+# A whole-row reference as an aggregate's argument: json_agg(t) (it was
+# "column t does not exist").
+
+SELECT json_agg(r) FROM (SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2, 'y') r
+----
+json_agg:json
+"[{\"a\":1,\"b\":\"x\"}, \n {\"a\":2,\"b\":\"y\"}]"
+SELECT 1
+
+SELECT jsonb_agg(r ORDER BY r.a DESC), count(r), array_agg(r) FROM (SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2, 'y') r
+----
+jsonb_agg:jsonb | count:int8 | array_agg:_record
+"[{\"a\": 2, \"b\": \"y\"}, {\"a\": 1, \"b\": \"x\"}]" | 2 | "{\"(1,x)\",\"(2,y)\"}"
+SELECT 1
+
+SELECT k, json_agg(t) FROM (VALUES (1, 'a'), (1, 'b'), (2, 'c')) t(k, v) GROUP BY k ORDER BY k
+----
+k:int4 | json_agg:json
+1 | "[{\"k\":1,\"v\":\"a\"}, \n {\"k\":1,\"v\":\"b\"}]"
+2 | "[{\"k\":2,\"v\":\"c\"}]"
+SELECT 2
+
+SELECT count(t) FROM (VALUES (NULL::int)) t(x)
+----
+count:int8
+1
+SELECT 1
