@@ -411,3 +411,76 @@ func (b *binder) bindMultiSubscript(e *ast.Subscript) (expr, error) {
 	}
 	return me, nil
 }
+
+func init() {
+	// array_fill(value, dims [, lower bounds]) is an array of dims filled
+	// with value (NULL too). cdcdb's arrays all start at 1, so lower bounds
+	// other than 1 are refused.
+	fill := func(_ *execCtx, a []types.Value) (types.Value, error) {
+		// resolve appended the element type.
+		elem := types.OID(a[len(a)-1].(int64))
+		a = a[:len(a)-1]
+		if a[1] == nil || len(a) == 3 && a[2] == nil {
+			return nil, pgerror.New(pgerror.NullValueNotAllowed, "dimension array or low bound array cannot be null")
+		}
+		dimsArr := a[1].(types.ArrayValue)
+		if len(arrayDims(dimsArr)) > 1 || len(a) == 3 && (len(arrayDims(a[2].(types.ArrayValue))) > 1 || len(a[2].(types.ArrayValue).Elems) != len(dimsArr.Elems)) {
+			return nil, pgerror.New(pgerror.ArraySubscriptError, "wrong number of array subscripts")
+		}
+		if len(a) == 3 {
+			for _, lb := range a[2].(types.ArrayValue).Elems {
+				if lb == nil {
+					return nil, pgerror.New(pgerror.NullValueNotAllowed, "dimension values cannot be null")
+				}
+				if lb.(int64) != 1 {
+					return nil, pgerror.New(pgerror.FeatureNotSupported, "array lower bounds other than 1 are not supported")
+				}
+			}
+		}
+		const maxElems = 134217727 // PostgreSQL's MaxArraySize
+		dims := make([]int, len(dimsArr.Elems))
+		total := int64(1)
+		for i, d := range dimsArr.Elems {
+			if d == nil {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "dimension values cannot be null")
+			}
+			n := d.(int64)
+			if n < 0 || total*n > maxElems {
+				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxElems)
+			}
+			dims[i], total = int(n), total*n
+		}
+		out := types.ArrayValue{Elem: elem}
+		if total == 0 || len(dims) == 0 {
+			return out, nil
+		}
+		out.Elems = make([]types.Value, total)
+		for i := range out.Elems {
+			out.Elems[i] = a[0]
+		}
+		if len(dims) > 1 {
+			out.Dims = dims
+		}
+		return out, nil
+	}
+	register("array_fill", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		if len(args) != 2 && len(args) != 3 {
+			return nil, types.T{}, errNoFunction
+		}
+		if args[0].typ().OID == types.Unknown {
+			return nil, types.T{}, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+		}
+		at := arrayOf(args[0].typ())
+		if at.OID == 0 {
+			return nil, types.T{}, errNoFunction
+		}
+		for i := 1; i < len(args); i++ {
+			x, err := b.coerce(args[i], types.Of(types.Int4Array))
+			if err != nil {
+				return nil, types.T{}, errNoFunction
+			}
+			args[i] = x
+		}
+		return append(args, &constExpr{v: int64(args[0].typ().OID), t: int4T()}), at, nil
+	}, call: fill})
+}

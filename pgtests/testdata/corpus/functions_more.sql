@@ -442,3 +442,37 @@ SELECT string_agg(DISTINCT x, ',') , array_agg(DISTINCT y), json_agg(DISTINCT y)
 string_agg:text | array_agg:_int4 | json_agg:json | array_agg:_text
 a,b,c | {0,1,2,3,NULL} | [0, 1, 2, 3, null] | {b1,b2,c3,NULL}
 SELECT 1
+
+# array_fill (it did not exist).
+
+SELECT array_fill(7, ARRAY[3]), array_fill(0, ARRAY[2,2]), array_fill('x'::text, ARRAY[2]), array_fill(NULL::int, ARRAY[2]), array_fill(1, '{}'), array_fill(7, ARRAY[3], ARRAY[1])
+----
+array_fill:_int4 | array_fill:_int4 | array_fill:_text | array_fill:_int4 | array_fill:_int4 | array_fill:_int4
+{7,7,7} | {{0,0},{0,0}} | {x,x} | {NULL,NULL} | {} | {7,7,7}
+SELECT 1
+
+SELECT array_fill(1, ARRAY[-1])
+----
+ERROR 54000: array size exceeds the maximum allowed (134217727)
+
+SELECT array_fill(1, NULL)
+----
+ERROR 22004: dimension array or low bound array cannot be null
+
+SELECT array_fill(1, ARRAY[NULL]::int[])
+----
+ERROR 22004: dimension values cannot be null
+
+SELECT array_fill(1, ARRAY[[1]])
+----
+ERROR 2202E: wrong number of array subscripts
+
+SELECT array_fill(1, ARRAY[2], ARRAY[1, 1])
+----
+ERROR 2202E: wrong number of array subscripts
+
+SELECT array_fill(1, ARRAY[0]), pg_typeof(array_fill(1.5, ARRAY[1])), array_fill(date '2024-01-01', ARRAY[1, 2]), array_length(array_fill(0, ARRAY[3, 4]), 2)
+----
+array_fill:_int4 | pg_typeof:2206 | array_fill:_date | array_length:int4
+{} | numeric[] | {{2024-01-01,2024-01-01}} | 4
+SELECT 1
