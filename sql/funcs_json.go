@@ -172,7 +172,16 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 			return nil, err
 		}
 		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			out, err := jsonSetPath(doc, arg.(types.ArrayValue).Elems, nil, false, 0)
+			if doc.kind != jsonObject && doc.kind != jsonArray {
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete path in scalar")
+			}
+			path := arg.(types.ArrayValue).Elems
+			if len(path) == 0 {
+				// Deleting nothing (found by FuzzQuery: the document itself
+				// was deleted, and then printed).
+				return asJSONB(jsonbText(doc))
+			}
+			out, err := jsonSetPath(doc, path, nil, false, 0)
 			if err != nil {
 				return nil, err
 			}

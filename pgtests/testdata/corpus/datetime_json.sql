@@ -579,3 +579,32 @@ SELECT count(t) FROM (VALUES (NULL::int)) t(x)
 count:int8
 1
 SELECT 1
+
+# jsonb #- with an empty path deletes nothing (found by fuzzing: an internal
+# error), and a scalar has no path to delete.
+
+SELECT '{}'::jsonb #- '{}', '{"a":1}'::jsonb #- '{}', '[1,2]'::jsonb #- '{}', '{"a":{"b":1}}'::jsonb #- '{a,b}', '[1,[2,3]]'::jsonb #- '{1,0}', '{"a":1}'::jsonb #- '{x,y}'
+----
+?column?:jsonb | ?column?:jsonb | ?column?:jsonb | ?column?:jsonb | ?column?:jsonb | ?column?:jsonb
+{} | "{\"a\": 1}" | [1, 2] | "{\"a\": {}}" | [1, [3]] | "{\"a\": 1}"
+SELECT 1
+
+SELECT '1'::jsonb #- '{}'
+----
+ERROR 22023: cannot delete path in scalar
+
+SELECT '1'::jsonb #- '{a}'
+----
+ERROR 22023: cannot delete path in scalar
+
+SELECT '"s"'::jsonb #- '{}'
+----
+ERROR 22023: cannot delete path in scalar
+
+SELECT '{"a":[1]}'::jsonb #- '{a,x}'
+----
+ERROR 22P02: path element at position 2 is not an integer: "x"
+
+SELECT '{"a":1}'::jsonb #- ARRAY[NULL]
+----
+ERROR 22004: path element at position 1 is null
