@@ -108,8 +108,9 @@ func (x *execCtx) dropTempSchema() error {
 }
 
 // endTempSchema drops the temporary schema of a session that is ending, in
-// a write transaction of its own. It waits for the writer slot at most
-// briefly: a schema left behind is dropped at the next start.
+// a write transaction of its own. It waits at most ten seconds for the
+// writer slot: a schema left behind is dropped at the next start, and no
+// session sees it meanwhile (pids are not reused within a process).
 func (s *Session) endTempSchema() {
 	if !s.madeTempSchema {
 		return
