@@ -417,6 +417,7 @@ type numberTemplate struct {
 	sign    string // "", "S<", "S>", "MI<", "MI>", "PL<", "PL>", "SG<", "SG>", "PR"
 	ordinal string // "TH" or "th" after the digits
 	roman   string // "RN" or "rn": the number in Roman numerals, and nothing else
+	eeee    bool   // EEEE: scientific notation
 }
 
 // formatNumber is to_char of a number.
@@ -470,6 +471,12 @@ func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 		case strings.HasPrefix(up[i:], "RN"):
 			t.roman = tmpl[i : i+2]
 			i += 2
+		case strings.HasPrefix(up[i:], "EEEE"):
+			if strings.TrimSpace(tmpl[i+4:]) != "" {
+				return nil, pgerror.New(pgerror.SyntaxError, "\"EEEE\" must be the last pattern used")
+			}
+			t.eeee = true
+			i += 4
 		case strings.HasPrefix(up[i:], "PR"):
 			t.sign = "PR"
 			i += 2
@@ -482,6 +489,12 @@ func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 	}
 	if t.roman != "" {
 		return romanNumber(v, d, t)
+	}
+	if t.eeee {
+		if t.fm || t.sign != "" || t.ordinal != "" {
+			return nil, pgerror.New(pgerror.SyntaxError, "\"EEEE\" is incompatible with other formats")
+		}
+		return scientificNumber(v, d, t), nil
 	}
 	intDigits := 0
 	for _, c := range t.intPos {
@@ -829,4 +842,62 @@ var romanSteps = []struct {
 }{
 	{1000, "M"}, {900, "CM"}, {500, "D"}, {400, "CD"}, {100, "C"}, {90, "XC"},
 	{50, "L"}, {40, "XL"}, {10, "X"}, {9, "IX"}, {5, "V"}, {4, "IV"}, {1, "I"},
+}
+
+// scientificNumber is to_char's EEEE: one digit before the point, as many
+// after it as the template has, and the exponent, after a space or a minus
+// sign. Integers and floats are written as C's "%+.*e" writes them; a
+// numeric as PostgreSQL's numeric_out_sci does, which takes the exponent
+// before it rounds (9.99 with one decimal is 10.0e+00). NaN and the
+// infinities are '#' in the template's shape.
+func scientificNumber(v types.Value, d *apd.Decimal, t numberTemplate) string {
+	post := len(t.frac)
+	hashes := func() string {
+		pre := 0
+		for _, c := range t.intPos {
+			if c != ',' {
+				pre++
+			}
+		}
+		return " " + strings.Repeat("#", pre) + "." + strings.Repeat("#", post+4)
+	}
+	var out string
+	switch x := v.(type) {
+	case int64, float64:
+		f, _ := x.(float64)
+		if i, ok := x.(int64); ok {
+			f = float64(i)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return hashes()
+		}
+		out = strconv.FormatFloat(f, 'e', post, 64)
+	default:
+		if d.Form != apd.Finite {
+			return hashes()
+		}
+		exp := 0
+		if !d.IsZero() {
+			exp = int(d.NumDigits()) + int(d.Exponent) - 1
+		}
+		sig := new(apd.Decimal).Set(d)
+		sig.Exponent -= int32(exp)
+		if err := roundScale(sig, post); err != nil {
+			return hashes()
+		}
+		sign := ""
+		if sig.Negative && !sig.IsZero() {
+			sign = "-"
+		}
+		sig.Negative = false
+		es := "+"
+		if exp < 0 {
+			es, exp = "-", -exp
+		}
+		out = fmt.Sprintf("%s%se%s%02d", sign, sig.Text('f'), es, exp)
+	}
+	if !strings.HasPrefix(out, "-") {
+		out = " " + out
+	}
+	return out
 }

@@ -476,3 +476,46 @@ SELECT array_fill(1, ARRAY[0]), pg_typeof(array_fill(1.5, ARRAY[1])), array_fill
 array_fill:_int4 | pg_typeof:2206 | array_fill:_date | array_length:int4
 {} | numeric[] | {{2024-01-01,2024-01-01}} | 4
 SELECT 1
+
+# to_char's EEEE (it printed the digits without the exponent), with
+# numeric_out_sci's rounding after the exponent is taken.
+
+SELECT to_char(1.5, '9.99EEEE') AS a, to_char(0.00001, '9.999EEEE') AS b, to_char(1234.5, '99.99EEEE') AS c, to_char(-1234.5, '9.9EEEE') AS d, to_char(0, '9.99EEEE') AS e, to_char(12345, '9EEEE') AS f
+----
+a:text | b:text | c:text | d:text | e:text | f:text
+" 1.50e+00" | " 1.000e-05" | " 1.23e+03" | -1.2e+03 | " 0.00e+00" | " 1e+04"
+SELECT 1
+
+SELECT to_char(1e100, '9.9EEEE') AS a, to_char(9.99, '9.9EEEE') AS b, to_char(-9.96, '9.9EEEE') AS c, to_char(1.5, '0.00EEEE') AS d, to_char(1.5, '.99EEEE') AS e, to_char(15, '99EEEE') AS f
+----
+a:text | b:text | c:text | d:text | e:text | f:text
+" 1.0e+100" | " 10.0e+00" | -10.0e+00 | " 1.50e+00" | " 1.50e+00" | " 2e+01"
+SELECT 1
+
+SELECT to_char('NaN'::numeric, '99.9EEEE') AS a, to_char(1e-100::float8, '9.99EEEE') AS b, to_char(5::int8, '9.99EEEE') AS c, to_char(1.5::float8, '9.99EEEE') AS d, to_char(-2.5e-300::float8, '9.9EEEE') AS e, to_char('NaN'::float8, '9.9EEEE') AS f
+----
+a:text | b:text | c:text | d:text | e:text | f:text
+" ##.#####" | " 1.00e-100" | " 5.00e+00" | " 1.50e+00" | -2.5e-300 | " #.#####"
+SELECT 1
+
+SELECT to_char(123::int, '9.9eeee') AS a, to_char(1.5, '9,9.99EEEE') AS b, to_char('Infinity'::numeric, '9.9EEEE') AS c, to_char(-0.0, '9.9EEEE') AS d, to_char(0.000123456, '9.99999EEEE') AS e, to_char(-1e-5::float4, '9.9EEEE') AS f
+----
+a:text | b:text | c:text | d:text | e:text | f:text
+" 1.2e+02" | " 1.50e+00" | " #.#####" | " 0.0e+00" | " 1.23456e-04" | -1.0e-05
+SELECT 1
+
+SELECT to_char(1.5, 'FM9.99EEEE')
+----
+ERROR 42601: "EEEE" is incompatible with other formats
+
+SELECT to_char(1.5, '9.99EEEE9')
+----
+ERROR 42601: "EEEE" must be the last pattern used
+
+SELECT to_char(1.5, 'S9.99EEEE')
+----
+ERROR 42601: "EEEE" is incompatible with other formats
+
+SELECT to_char(1.5, '9.99EEEEPR')
+----
+ERROR 42601: "EEEE" must be the last pattern used
