@@ -75,15 +75,23 @@ func (x *execCtx) createSchema(st *ast.CreateSchema) error {
 		}
 		return pgerror.New(pgerror.DuplicateSchema, "schema \"%s\" already exists", st.Name)
 	}
+	_, err := x.putNewSchema(st.Name)
+	return err
+}
+
+// putNewSchema adds a schema of the given name to the transaction's
+// catalog.
+func (x *execCtx) putNewSchema(name string) (*catalog.Schema, error) {
 	ed, err := x.tx.edit()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	oid, err := ed.NewOID()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return ed.PutSchema(&catalog.Schema{OID: oid, Name: st.Name})
+	sc := &catalog.Schema{OID: oid, Name: name}
+	return sc, ed.PutSchema(sc)
 }
 
 // notice sends a NOTICE to the client of the running statement.

@@ -411,6 +411,11 @@ func (x *execCtx) truncateTable(t *catalog.Table) error {
 	for k, _ := c.First(); k != nil; k, _ = c.Next() {
 		keys = append(keys, append([]byte(nil), k...))
 	}
+	if len(keys) == 0 {
+		// Its indexes are empty too. (ON COMMIT DELETE ROWS, run at every
+		// commit, mostly finds its tables so.)
+		return nil
+	}
 	for _, k := range keys {
 		if err := rows.Delete(k); err != nil {
 			return err

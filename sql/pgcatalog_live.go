@@ -120,7 +120,7 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 	}
 	for _, s := range serialSequences(cat) {
 		persistence := "p"
-		if sc, ok := cat.SchemaByOID(s.schema); ok && isTempSchemaName(sc.Name) {
+		if isTempSchema(cat, s.schema) {
 			persistence = "t"
 		}
 		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns), "relpersistence", persistence))

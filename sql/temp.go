@@ -46,8 +46,11 @@ func isTempSchemaName(name string) bool {
 func (s *Session) tempSchemaName() string { return tempSchemaPrefix + strconv.Itoa(int(s.id)) }
 
 // isTempTable reports whether t lives in a temporary schema (any session's).
-func isTempTable(cat *catalog.Snapshot, t *catalog.Table) bool {
-	sc, ok := cat.SchemaByOID(t.Schema)
+func isTempTable(cat *catalog.Snapshot, t *catalog.Table) bool { return isTempSchema(cat, t.Schema) }
+
+// isTempSchema reports whether schema is a temporary one (any session's).
+func isTempSchema(cat *catalog.Snapshot, schema catalog.OID) bool {
+	sc, ok := cat.SchemaByOID(schema)
 	return ok && isTempSchemaName(sc.Name)
 }
 
@@ -58,16 +61,8 @@ func (x *execCtx) tempSchema() (*catalog.Schema, error) {
 	if sc, ok := x.tx.catalog().Schema(name); ok {
 		return sc, nil
 	}
-	ed, err := x.tx.edit()
+	sc, err := x.putNewSchema(name)
 	if err != nil {
-		return nil, err
-	}
-	oid, err := ed.NewOID()
-	if err != nil {
-		return nil, err
-	}
-	sc := &catalog.Schema{OID: oid, Name: name}
-	if err := ed.PutSchema(sc); err != nil {
 		return nil, err
 	}
 	x.sess.madeTempSchema = true
@@ -96,6 +91,13 @@ func (pc *planCtx) refuseTempReads(query ast.Statement) error {
 		}
 	})
 	return err
+}
+
+// internalExecCtx is the context of work a session does in transaction t
+// on its own account, outside any statement: dropping its temporary tables.
+func internalExecCtx(ctx context.Context, s *Session, t *txn) *execCtx {
+	now := time.Now().UTC()
+	return &execCtx{ctx: ctx, sess: s, tx: t, now: now, stmtNow: now}
 }
 
 // dropTempSchema drops the session's temporary schema, if it has one, with
@@ -145,8 +147,7 @@ func (e *Engine) dropSchemas(ctx context.Context, s *Session, names []string) er
 	if err != nil {
 		return err
 	}
-	now := time.Now().UTC()
-	x := &execCtx{ctx: ctx, sess: s, tx: t, now: now, stmtNow: now}
+	x := internalExecCtx(ctx, s, t)
 	for _, name := range names {
 		if err := x.dropSchema(ast.QualifiedName{Parts: []string{name}}, &ast.Drop{IfExists: true, Cascade: true}); err != nil {
 			t.rollback()
@@ -185,9 +186,7 @@ func (s *Session) discardTemp(ctx context.Context) error {
 		return nil
 	}
 	if s.block != nil && s.block.tx != nil {
-		now := time.Now().UTC()
-		x := &execCtx{ctx: ctx, sess: s, tx: s.block.tx, now: now, stmtNow: now}
-		return x.dropTempSchema()
+		return internalExecCtx(ctx, s, s.block.tx).dropTempSchema()
 	}
 	if err := s.engine.dropSchemas(ctx, s, []string{s.tempSchemaName()}); err != nil {
 		return err
@@ -215,8 +214,7 @@ func (s *Session) applyOnCommit(b *txBlock) ([]onCommitAction, error) {
 		return nil, nil
 	}
 	t := b.tx
-	now := time.Now().UTC()
-	x := &execCtx{ctx: context.Background(), sess: s, tx: t, now: now, stmtNow: now}
+	x := internalExecCtx(context.Background(), s, t)
 	var kept []onCommitAction
 	for _, a := range append(slices.Clip(s.onCommit), b.onCommit...) {
 		cat := t.catalog()
@@ -236,13 +234,6 @@ func (s *Session) applyOnCommit(b *txBlock) ([]onCommitAction, error) {
 			continue
 		}
 		kept = append(kept, a)
-		rows, err := t.rows(tbl)
-		if err != nil {
-			return nil, err
-		}
-		if k, _ := rows.Data().Cursor().First(); k == nil {
-			continue // nothing to delete: leave the indexes be
-		}
 		if err := x.truncateTable(tbl); err != nil {
 			return nil, err
 		}
