@@ -495,7 +495,6 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	// argVals holds a row's arguments of each aggregate (nil: filtered out),
 	// evaluated once however many grouping sets take the row.
 	argVals := make([][]types.Value, len(p.aggs))
-	var setKeys strings.Builder
 	for {
 		r, err := in.next()
 		if err != nil {
@@ -553,11 +552,7 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 				for _, i := range p.sets[si] {
 					setRow[i] = keys[i]
 				}
-				setKeys.Reset()
-				setKeys.WriteString(strconv.Itoa(si))
-				setKeys.WriteByte(':')
-				setKeys.WriteString(rowKey(setRow, gtypes))
-				k = setKeys.String()
+				k = setGroupKey(si, setRow, gtypes)
 			}
 			g, ok := groups[k]
 			if !ok {
@@ -591,9 +586,10 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	// query without GROUP BY does.
 	for si, s := range p.sets {
 		if len(s) == 0 {
-			k := strconv.Itoa(si) + ":" + rowKey(make(Row, len(p.groupExprs)), gtypes)
+			none := make(Row, len(p.groupExprs))
+			k := setGroupKey(si, none, gtypes)
 			if _, ok := groups[k]; !ok {
-				g := newGroup(make(Row, len(p.groupExprs)), masks[si])
+				g := newGroup(none, masks[si])
 				groups[k] = g
 				order = append(order, g)
 			}
@@ -621,6 +617,11 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		rows = append(rows, row)
 	}
 	return &sliceIter{rows: rows}, nil
+}
+
+// setGroupKey is the map key of a group of grouping set si.
+func setGroupKey(si int, keys Row, gtypes []types.T) string {
+	return strconv.Itoa(si) + ":" + rowKey(keys, gtypes)
 }
 
 // feedBuffered applies ORDER BY and DISTINCT of an aggregate call to its
