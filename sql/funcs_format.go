@@ -420,6 +420,17 @@ type numberTemplate struct {
 	eeee    bool   // EEEE: scientific notation
 }
 
+// intDigits counts the template's digit positions before the point.
+func (t numberTemplate) intDigits() int {
+	n := 0
+	for _, c := range t.intPos {
+		if c != ',' {
+			n++
+		}
+	}
+	return n
+}
+
 // formatNumber is to_char of a number.
 func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 	var d *apd.Decimal
@@ -496,12 +507,7 @@ func formatNumber(v types.Value, tmpl string) (types.Value, error) {
 		}
 		return scientificNumber(v, d, t), nil
 	}
-	intDigits := 0
-	for _, c := range t.intPos {
-		if c != ',' {
-			intDigits++
-		}
-	}
+	intDigits := t.intDigits()
 	neg := d.Negative && !d.IsZero()
 	abs := new(apd.Decimal).Abs(d)
 	if d.Form == apd.Finite {
@@ -853,25 +859,17 @@ var romanSteps = []struct {
 func scientificNumber(v types.Value, d *apd.Decimal, t numberTemplate) string {
 	post := len(t.frac)
 	hashes := func() string {
-		pre := 0
-		for _, c := range t.intPos {
-			if c != ',' {
-				pre++
-			}
-		}
-		return " " + strings.Repeat("#", pre) + "." + strings.Repeat("#", post+4)
+		return " " + strings.Repeat("#", t.intDigits()) + "." + strings.Repeat("#", post+4)
 	}
 	var out string
 	switch x := v.(type) {
-	case int64, float64:
-		f, _ := x.(float64)
-		if i, ok := x.(int64); ok {
-			f = float64(i)
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+	case int64:
+		out = strconv.FormatFloat(float64(x), 'e', post, 64)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return hashes()
 		}
-		out = strconv.FormatFloat(f, 'e', post, 64)
+		out = strconv.FormatFloat(x, 'e', post, 64)
 	default:
 		if d.Form != apd.Finite {
 			return hashes()
