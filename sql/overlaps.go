@@ -97,34 +97,27 @@ func (e *overlapsExpr) eval(env *evalEnv) (types.Value, error) {
 	if !ok1 || !ok2 {
 		return nil, nil
 	}
-	switch c := cmp(s1, s2); {
-	case c > 0:
-		// s1 < e2 (or, redundantly save for NULLs, e1 < e2).
-		if e2 == nil {
+	c := cmp(s1, s2)
+	if c == 0 {
+		// Equal starts: true when both ends are known.
+		if e1 == nil || e2 == nil {
 			return nil, nil
 		}
-		if cmp(s1, e2) < 0 {
-			return true, nil
-		}
-		if e1 == nil {
-			return nil, nil
-		}
-		return false, nil
-	case c < 0:
-		if e1 == nil {
-			return nil, nil
-		}
-		if cmp(s2, e1) < 0 {
-			return true, nil
-		}
-		if e2 == nil {
-			return nil, nil
-		}
-		return false, nil
+		return true, nil
 	}
-	// Equal starts: true when both ends are known.
-	if e1 == nil || e2 == nil {
+	// The test is symmetric: let period 1 be the one starting later.
+	if c < 0 {
+		s1, e1, s2, e2 = s2, e2, s1, e1
+	}
+	// s1 < e2 (or, redundantly save for NULLs, e1 < e2).
+	if e2 == nil {
 		return nil, nil
 	}
-	return true, nil
+	if cmp(s1, e2) < 0 {
+		return true, nil
+	}
+	if e1 == nil {
+		return nil, nil
+	}
+	return false, nil
 }
