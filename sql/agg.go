@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,10 +39,8 @@ type aggSpec struct {
 // call when it is one.
 func (a *aggCtx) matchGroup(b *binder, e ast.Expr) (expr, bool, error) {
 	fp := fingerprint(e)
-	for i, g := range a.groupFP {
-		if g == fp {
-			return &colRef{idx: i, t: a.groupExprs[i].typ()}, true, nil
-		}
+	if i := slices.Index(a.groupFP, fp); i >= 0 {
+		return &colRef{idx: i, t: a.groupExprs[i].typ()}, true, nil
 	}
 	fc, ok := e.(*ast.FuncCall)
 	if !ok || fc.Over != nil || !isAggregateName(fc.Name.Name()) {

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/types"
@@ -141,14 +143,7 @@ func (b *binder) bindGrouping(fc *ast.FuncCall) (expr, error) {
 	}
 	g := &groupingExpr{agg: b.agg}
 	for _, a := range fc.Args {
-		fp := fingerprint(a)
-		found := -1
-		for i, gfp := range b.agg.groupFP {
-			if gfp == fp {
-				found = i
-				break
-			}
-		}
+		found := slices.Index(b.agg.groupFP, fingerprint(a))
 		if found < 0 {
 			return nil, notGrouped(a)
 		}

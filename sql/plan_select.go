@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strconv"
 
 	"cdcdb/pgerror"
@@ -338,10 +339,8 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 			}
 			fp := fingerprint(ge)
 			if hasSets {
-				for i, have := range agg.groupFP {
-					if have == fp {
-						return i, nil
-					}
+				if i := slices.Index(agg.groupFP, fp); i >= 0 {
+					return i, nil
 				}
 			}
 			if containsAggregate(ge) {
