@@ -82,13 +82,13 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				run.begun = true
 			}
 			b := root.Bucket([]byte(name))
-			if st.list != nil {
+			if len(st.runs) > 0 {
 				if b == nil {
 					return corrupt("checkpoint: keyspace %q has changes but no bucket", name)
 				}
 				// Each key's newest version in the layer, tombstones
 				// included.
-				it := listIter{s: st.list, version: run.l.hi}
+				it := newMergedIter(st.runs)
 				if run.after == nil {
 					it.first()
 				} else if it.seekGE(run.after); it.valid() && bytes.Equal(it.key(), run.after) {

@@ -54,8 +54,8 @@ func (c *Cursor) build() {
 	if t := s.mineTree(); t != nil {
 		c.srcs = append(c.srcs, &treeSource{it: memiter{t: t}})
 	}
-	for _, l := range s.src.lists {
-		c.srcs = append(c.srcs, &listSource{it: listIter{s: l, version: s.tx.view.version}})
+	for _, r := range s.src.runs {
+		c.srcs = append(c.srcs, &runSource{it: runIter{r: r}})
 	}
 	if s.bucket != nil {
 		c.srcs = append(c.srcs, &bucketSource{c: s.bucket.Cursor()})
@@ -273,19 +273,18 @@ func (t *treeSource) valid() bool                  { return t.it.valid() }
 func (t *treeSource) key() []byte                  { return t.it.key() }
 func (t *treeSource) value() (v []byte, live bool) { return t.it.value() }
 
-// listSource is a layer's skiplist, as of the view's version, as a cursor
-// source.
-type listSource struct{ it listIter }
+// runSource is a memtable run as a cursor source.
+type runSource struct{ it runIter }
 
-func (l *listSource) seekGE(k []byte)              { l.it.seekGE(k) }
-func (l *listSource) seekLT(k []byte)              { l.it.seekLT(k) }
-func (l *listSource) first()                       { l.it.first() }
-func (l *listSource) last()                        { l.it.last() }
-func (l *listSource) next()                        { l.it.next() }
-func (l *listSource) prev()                        { l.it.prev() }
-func (l *listSource) valid() bool                  { return l.it.valid() }
-func (l *listSource) key() []byte                  { return l.it.key() }
-func (l *listSource) value() (v []byte, live bool) { return l.it.value() }
+func (r *runSource) seekGE(k []byte)              { r.it.seekGE(k) }
+func (r *runSource) seekLT(k []byte)              { r.it.seekLT(k) }
+func (r *runSource) first()                       { r.it.first() }
+func (r *runSource) last()                        { r.it.last() }
+func (r *runSource) next()                        { r.it.next() }
+func (r *runSource) prev()                        { r.it.prev() }
+func (r *runSource) valid() bool                  { return r.it.valid() }
+func (r *runSource) key() []byte                  { return r.it.key() }
+func (r *runSource) value() (v []byte, live bool) { return r.it.value() }
 
 // bucketSource is the file's bucket as a cursor source.
 type bucketSource struct {

@@ -127,6 +127,8 @@ type DB struct {
 
 	wake        chan struct{}
 	flusherDone chan struct{}
+	// merger merges the active layer's runs (nil in a read-only DB).
+	merger *merger
 	// hookBeginRead runs between the two halves of beginRead, and
 	// hookFlush before a batch of commits is written: in place of a flush's
 	// file transaction when it returns an error, and in a checkpoint
@@ -137,8 +139,8 @@ type DB struct {
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
-	flushes, checkpoints, checkpointSteps, commits, riders       atomic.Int64
-	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
+	flushes, checkpoints, checkpointSteps, commits, riders, merges atomic.Int64
+	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos   atomic.Int64
 	// fullWaits counts commits that waited for room (tests).
 	fullWaits atomic.Int64
 	closeOnce sync.Once
@@ -220,6 +222,7 @@ func Open(path string, opts Options) (*DB, error) {
 	if opts.ReadOnly {
 		close(db.flusherDone)
 	} else {
+		db.merger = newMerger()
 		go db.flusher()
 	}
 	return db, nil
@@ -274,7 +277,8 @@ func (db *DB) recover() error {
 		layers := []*layer{newLayer(version)}
 		if len(ws.touched) > 0 {
 			// What the log held is frozen at once, to be checkpointed.
-			layers = append(layers, ws.publish(base.layers[0], version))
+			l, _, _ := ws.publish(base.layers[0], version, nil)
+			layers = append(layers, l)
 		}
 		v := &view{version: version, layers: layers}
 		db.head = v
@@ -311,6 +315,7 @@ func (db *DB) Close() error {
 			db.mu.Unlock()
 			db.signal()
 			<-db.flusherDone
+			db.merger.close()
 		}
 		db.closeErr = mapErr("close", db.bolt.Close())
 		if !db.readOnly {
@@ -487,7 +492,9 @@ func (db *DB) commit(tx *Tx) error {
 		}
 		db.releaseWriter()
 	}()
-	active = tx.ws.publish(active, version)
+	active, changed, merged := tx.ws.publish(active, version, db.merger.take())
+	db.merges.Add(int64(merged))
+	active = db.merger.plan(active, changed)
 	db.mu.Lock()
 	published := db.failed == nil // else a failed flush threw it away meanwhile
 	if published {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -30,6 +29,7 @@ func (db *DB) crash() {
 		db.crashed.Store(true)
 		db.signal()
 		<-db.flusherDone
+		db.merger.close()
 		db.closeErr = db.bolt.Close()
 	})
 }
@@ -901,111 +901,6 @@ func TestCheckpointPacksAppendedKeyspaces(t *testing.T) {
 	}
 }
 
-// TestLargeCommitsFillListsInParallel: commits big enough for two goroutines
-// to claim their keyspaces (parallelFill) land whole, each
-// keyspace's entries at their commit's version, while readers of earlier
-// versions keep seeing exactly those.
-func TestLargeCommitsFillListsInParallel(t *testing.T) {
-	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	spaces := []string{"a", "b", "c", "d"}
-	const perSpace = parallelFill / 2 // every commit is over parallelFill
-	key := func(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i*7919%perSpace)) }
-	commit := func(round int) {
-		t.Helper()
-		err := db.Update(func(tx *Tx) error {
-			for si, name := range spaces {
-				sp := tx.Space(name)
-				if sp == nil {
-					var err error
-					if sp, err = tx.CreateSpace(name); err != nil {
-						return err
-					}
-				}
-				// Keyspaces of different sizes, so the split is uneven.
-				for i := range perSpace * (si + 1) / 2 {
-					if err := sp.Put(key(i), []byte(fmt.Sprintf("%s%d", name, round))); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	// check reads every keyspace as one snapshot: all of it from one round.
-	check := func(tx *Tx, round int) error {
-		for si, name := range spaces {
-			want := fmt.Sprintf("%s%d", name, round)
-			n := 0
-			c := tx.Space(name).Cursor()
-			for k, v := c.First(); k != nil; k, v = c.Next() {
-				if string(v) != want {
-					return fmt.Errorf("%s: key %x is %q, want %q", name, k, v, want)
-				}
-				n++
-			}
-			if want := min(perSpace, perSpace*(si+1)/2); n != want {
-				return fmt.Errorf("%s: %d keys, want %d", name, n, want)
-			}
-		}
-		return nil
-	}
-	commit(0)
-	stopReader := readUntilStopped(db, 1, func(_ int, tx *Tx) error {
-		round, _ := strconv.Atoi(strings.TrimPrefix(string(tx.Space("a").Get(key(0))), "a"))
-		return check(tx, round)
-	})
-	for round := 1; round <= 20; round++ {
-		commit(round)
-	}
-	if err := stopReader(); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.View(func(tx *Tx) error { return check(tx, 20) }); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestLayerSizeCountsEveryKeyspacesSlabs: each keyspace's list has an arena
-// of its own, so a layer of many small keyspaces holds a first slab per
-// keyspace however little each wrote, and its size, which decides when it
-// is frozen, says so.
-func TestLayerSizeCountsEveryKeyspacesSlabs(t *testing.T) {
-	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	const spaces = 200
-	err = db.Update(func(tx *Tx) error {
-		for i := range spaces {
-			sp, err := tx.CreateSpace(fmt.Sprintf("s%03d", i))
-			if err != nil {
-				return err
-			}
-			if err := sp.Put([]byte("k"), []byte("v")); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.mu.Lock()
-	size := db.head.layers[0].size.Load()
-	db.mu.Unlock()
-	if first := int64(newSmallArena().grow); size < spaces*first {
-		t.Fatalf("layer of %d keyspaces counts %d bytes, less than their first slabs (%d each)", spaces, size, first)
-	}
-}
-
 // BenchmarkCursorScanFile walks a keyspace that is all in the file (the
 // memtable checkpointed), as a whole-table query does once a database is
 // idle: the merged cursor's cost on top of bbolt's own.
@@ -1118,5 +1013,94 @@ func TestNewFilesGetLargePages(t *testing.T) {
 			t.Fatal(err)
 		}
 		db.Close()
+	}
+}
+
+// TestMergesKeepSnapshots: many commits to the same keys pile runs up in
+// the active layer, the merger merges them and later commits put the merged
+// runs in place, while readers check that every snapshot reads all of one
+// commit's values and nothing else; the keyspaces end with a few runs each.
+func TestMergesKeepSnapshots(t *testing.T) {
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour, MemtableSize: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	spaces := []string{"a", "b", "c"}
+	const perSpace = 500
+	key := func(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i*7919%perSpace)) }
+	commit := func(round int) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			for si, name := range spaces {
+				sp := tx.Space(name)
+				if sp == nil {
+					var err error
+					if sp, err = tx.CreateSpace(name); err != nil {
+						return err
+					}
+				}
+				// Keyspaces written more or less fully, so that some
+				// commits' runs hold only part of what the older ones do.
+				for i := range perSpace * (si + 1) / len(spaces) {
+					if err := sp.Put(key(i), []byte(fmt.Sprintf("%s%d", name, round))); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// check reads every keyspace as one snapshot: the keys each round
+	// writes hold that round's value.
+	check := func(tx *Tx, round int) error {
+		for si, name := range spaces {
+			want := fmt.Sprintf("%s%d", name, round)
+			sp := tx.Space(name)
+			for i := range perSpace * (si + 1) / len(spaces) {
+				if v := sp.Get(key(i)); string(v) != want {
+					return fmt.Errorf("%s: key %d is %q, want %q", name, i, v, want)
+				}
+			}
+			n := 0
+			c := sp.Cursor()
+			for k, _ := c.First(); k != nil; k, _ = c.Next() {
+				n++
+			}
+			if want := perSpace * (si + 1) / len(spaces); n != want {
+				return fmt.Errorf("%s: %d keys, want %d", name, n, want)
+			}
+		}
+		return nil
+	}
+	commit(0)
+	stopReader := readUntilStopped(db, 2, func(_ int, tx *Tx) error {
+		round, _ := strconv.Atoi(string(tx.Space("a").Get(key(0))[1:]))
+		return check(tx, round)
+	})
+	const rounds = 300
+	for round := 1; round <= rounds; round++ {
+		commit(round)
+	}
+	if err := stopReader(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.View(func(tx *Tx) error { return check(tx, rounds) }); err != nil {
+		t.Fatal(err)
+	}
+	if db.merges.Load() == 0 {
+		t.Fatal("no merge was put in place")
+	}
+	db.mu.Lock()
+	active := db.head.layers[0]
+	db.mu.Unlock()
+	for _, name := range spaces {
+		t.Logf("keyspace %s: %d runs, %d merges in all", name, len(active.spaces.get(name).runs), db.merges.Load())
+		if n := len(active.spaces.get(name).runs); n > maxRuns {
+			t.Errorf("keyspace %s has %d runs after %d commits", name, n, rounds)
+		}
 	}
 }

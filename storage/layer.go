@@ -1,10 +1,6 @@
 package storage
 
-import (
-	"runtime"
-	"slices"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // A layer is one memtable: the changes of a run of consecutive commits, the
 // ones after the version it was started at up to hi, kept in memory on top
@@ -12,12 +8,11 @@ import (
 // of a view is the active one, which commits keep adding to; older layers
 // are frozen, waiting for (or going through) their checkpoint into the file.
 //
-// A layer's entries are in skiplists (one per keyspace) that hold every
-// version a commit wrote, so all versions of the active layer share them; a
-// commit publishes a new layer value only for what else changes: its
-// version range and the keyspaces' states (spaceMap).
+// A layer's entries are in runs (memrun.go), a few per keyspace; a commit
+// publishes a new value of the active layer with one more run for each
+// keyspace it wrote, and the keyspaces' states (spaceMap) for the rest.
 type layer struct {
-	// size is what the layer's arenas (one per keyspace's skiplist) hold,
+	// size is what the layer's runs and the arenas they refer to hold,
 	// shared by every value of the layer.
 	size   *atomic.Int64
 	spaces spaceMap
@@ -30,11 +25,10 @@ type layer struct {
 }
 
 // spaceState is what a layer knows of one keyspace, as of one version. Its
-// fields never change once published; its list grows with later versions,
-// which readers of this one do not see.
+// fields never change once published.
 type spaceState struct {
-	// list holds the layer's entries of the keyspace (nil: none yet).
-	list *skiplist
+	// runs hold the layer's entries of the keyspace, newest first.
+	runs []*memRun
 	// reset says the keyspace was created or dropped within the layer, so
 	// nothing below the layer counts for it; exists says which.
 	reset, exists bool
@@ -145,11 +139,11 @@ func (w *writeSet) drop(name string) {
 }
 
 // spaceSources is where a keyspace's entries are, for one transaction:
-// the writer's own tree, the layers' lists newest first, and whether the
+// the writer's own tree, the layers' runs newest first, and whether the
 // file's bucket lies under them.
 type spaceSources struct {
-	mine  *txSpace
-	lists []*skiplist
+	mine *txSpace
+	runs []*memRun
 	// file is false when the writer or a layer created or dropped the
 	// keyspace: the bucket in the file, if any, is of an earlier keyspace
 	// of that name.
@@ -179,9 +173,7 @@ func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
 		if st == nil {
 			continue
 		}
-		if st.list != nil {
-			src.lists = append(src.lists, st.list)
-		}
+		src.runs = append(src.runs, st.runs...)
 		if st.hasSeq && !src.seqKnown {
 			src.seq, src.seqKnown = st.seq, true
 		}
@@ -195,22 +187,49 @@ func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
 	return src
 }
 
-// publish copies the write set's changes into the active layer (its base
-// view's, or a fresh one that follows it) at version hi and returns the
-// layer's new value. The write set must not be used afterwards.
-func (w *writeSet) publish(active *layer, hi uint64) *layer {
-	changed := make(map[string]*spaceState, len(w.touched))
-	var fills []listFill
-	for name, ts := range w.touched {
-		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {
-			continue // touched but nothing to say
+// publish makes the write set's changes a new value of the active layer
+// (its base view's, or a fresh one that follows it) at version hi: each
+// keyspace it wrote gets its entries as a new run, and merged, the results
+// of the merger, replace the runs they were made of. The write set must not
+// be used afterwards. It also returns the names of the keyspaces whose runs
+// changed, and how many merges it put in place.
+func (w *writeSet) publish(active *layer, hi uint64, merged []mergeResult) (l *layer, changedNames []string, installed int) {
+	changed := make(map[string]*spaceState, len(w.touched)+len(merged))
+	state := func(name string) *spaceState {
+		if st, ok := changed[name]; ok {
+			return st
 		}
 		st := &spaceState{}
 		if prev := active.spaces.get(name); prev != nil {
 			*st = *prev
 		}
+		changed[name] = st
+		return st
+	}
+	for _, m := range merged {
+		if m.layer != active.size {
+			continue // its layer was frozen meanwhile
+		}
+		cur := changed[m.name]
+		if cur == nil {
+			cur = active.spaces.get(m.name)
+		}
+		if cur == nil || m.at(cur.runs) < 0 {
+			continue // its inputs are gone (merged, or the keyspace reset)
+		}
+		st := state(m.name)
+		st.runs = m.replace(st.runs)
+		active.size.Add(m.out.bytes() - m.inputBytes())
+		installed++
+	}
+	added := false
+	for name, ts := range w.touched {
+		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {
+			continue // touched but nothing to say
+		}
+		st := state(name)
 		if ts.reset {
-			st.reset, st.exists, st.list = true, ts.exists, nil
+			st.reset, st.exists, st.runs = true, ts.exists, nil
 		}
 		if ts.hasSeq {
 			st.seq, st.hasSeq = ts.seq, true
@@ -218,81 +237,23 @@ func (w *writeSet) publish(active *layer, hi uint64) *layer {
 			st.seq, st.hasSeq = 0, false
 		}
 		if ts.tree != nil && ts.tree.count > 0 {
-			if st.list == nil {
-				st.list = newSkiplist(active.size)
-			}
-			fills = append(fills, listFill{list: st.list, tree: ts.tree})
-		}
-		changed[name] = st
-	}
-	fillLists(fills, hi)
-	return &layer{size: active.size, spaces: active.spaces.with(changed), hi: hi}
-}
-
-// A listFill is one keyspace's part of a publish: its entries of the
-// transaction, to go into its list in the active layer.
-type listFill struct {
-	list *skiplist
-	tree *memtree
-}
-
-func (f listFill) run(version uint64) {
-	var ins inserter
-	it := memiter{t: f.tree}
-	for it.first(); it.valid(); it.next() {
-		v, live := it.value()
-		ins.insert(f.list, it.key(), v, !live, version)
-	}
-}
-
-// parallelFill is how many entries a publish must have before it spreads
-// its keyspaces over two goroutines: below it, starting one costs more than
-// it saves.
-const parallelFill = 2048
-
-// fillLists inserts every fill's entries at version. A skiplist insert is
-// mostly cache misses, and a commit of a CDC batch writes thousands of
-// entries into several keyspaces (source rows, the flow's log, target rows,
-// their history), so when there is another CPU a helper goroutine takes
-// keyspaces too: both claim the next one, biggest first, until none is left,
-// and each list, and its arena, still has a single writer. Claiming rather
-// than sharing out beforehand matters on a busy machine: a helper that gets a
-// CPU late (on two cores the flusher often has the other) leaves its share
-// to this goroutine instead of making it wait, and this goroutine waits at
-// most for the one keyspace the helper is inserting. The commit holds the
-// writer slot throughout, and no reader sees version before it returns.
-func fillLists(fills []listFill, version uint64) {
-	total := 0
-	for _, f := range fills {
-		total += f.tree.count
-	}
-	if len(fills) < 2 || total < parallelFill || runtime.GOMAXPROCS(0) < 2 {
-		for _, f := range fills {
-			f.run(version)
-		}
-		return
-	}
-	slices.SortFunc(fills, func(a, b listFill) int { return b.tree.count - a.tree.count })
-	var claimed atomic.Int64
-	runClaimed := func() (p any) {
-		// A panic (a bug) goes on in the committing goroutine, whose
-		// caller fails the database, once neither is writing any more.
-		defer func() { p = recover() }()
-		for {
-			i := claimed.Add(1) - 1
-			if i >= int64(len(fills)) {
-				return nil
-			}
-			fills[i].run(version)
+			r := runFromTree(ts.tree)
+			st.runs = append([]*memRun{r}, st.runs...)
+			active.size.Add(r.bytes())
+			added = true
 		}
 	}
-	done := make(chan any, 1)
-	go func() { done <- runClaimed() }()
-	p := runClaimed()
-	if q := <-done; p == nil {
-		p = q
+	if added {
+		// The slabs every new run refers to, once.
+		var n int64
+		for _, slab := range w.ar.slabs() {
+			n += int64(cap(slab))
+		}
+		active.size.Add(n)
 	}
-	if p != nil {
-		panic(p)
+	names := make([]string, 0, len(changed))
+	for name := range changed {
+		names = append(names, name)
 	}
+	return &layer{size: active.size, spaces: active.spaces.with(changed), hi: hi}, names, installed
 }

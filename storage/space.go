@@ -71,8 +71,8 @@ func (s *Space) Get(key []byte) []byte {
 			return v
 		}
 	}
-	for _, l := range s.src.lists {
-		if v, live, found := l.get(key, s.tx.view.version); found {
+	for _, r := range s.src.runs {
+		if v, live, found := r.get(key); found {
 			if !live {
 				return nil
 			}
@@ -187,7 +187,7 @@ func (s *Space) Count() int {
 		return 0
 	}
 	s.refresh()
-	if s.mineTree() == nil && len(s.src.lists) == 0 {
+	if s.mineTree() == nil && len(s.src.runs) == 0 {
 		if s.bucket == nil {
 			return 0
 		}

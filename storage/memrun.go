@@ -1,0 +1,301 @@
+package storage
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
+
+// A memRun is what a memtable layer holds of one keyspace from a stretch of
+// consecutive commits: one entry per key, the newest of those commits',
+// sorted by key, tombstones included. A commit turns each keyspace of its
+// transaction's tree into a run (runFromTree), and the merger later merges a
+// keyspace's newer runs into one (mergeRuns), so a layer's keyspace is a
+// short list of runs, newest first, whose first holder of a key decides it.
+//
+// A run never changes once built. A layer value lists the runs that make up
+// its version and nothing newer, so a reader needs no version filter and no
+// lock, and a commit adds its changes as one new run (a copy of a slice of
+// entries) instead of inserting every entry into a shared structure.
+//
+// Entries refer to their bytes in arena slabs: a run built from a
+// transaction's tree uses that transaction's arena as it is, and a merged
+// run lists the slabs of the runs it merged, so neither copies a key or a
+// value. The slabs stay alive until the last run that refers to them goes,
+// which for a layer's runs is when the layer is dropped after its
+// checkpoint: the layer's size counts them from their commit on.
+type memRun struct {
+	ents  []mentry
+	slabs [][]byte
+	// fence holds the key prefix of every fenceEvery-th entry, so that a
+	// search of a large run does its first steps in a small array that
+	// stays in the cache, and only its last few among the entries.
+	fence []fencePost
+}
+
+// fenceEvery is the stride of a run's fence; runs shorter than
+// fenceMinEntries are searched directly.
+const (
+	fenceEvery      = 32
+	fenceMinEntries = 4 * fenceEvery
+)
+
+// entryBytes is what one entry of a run costs, for the layer's size.
+const entryBytes = 32
+
+func newRun(ents []mentry, slabs [][]byte) *memRun {
+	r := &memRun{ents: ents, slabs: slabs}
+	if len(ents) >= fenceMinEntries {
+		r.fence = make([]fencePost, 0, (len(ents)+fenceEvery-1)/fenceEvery)
+		for i := 0; i < len(ents); i += fenceEvery {
+			r.fence = append(r.fence, fencePost{ents[i].p0, ents[i].p1})
+		}
+	}
+	return r
+}
+
+// runFromTree makes a run of a committed transaction's tree of one keyspace.
+// The tree's arena is final: nothing writes to it after its commit.
+func runFromTree(t *memtree) *memRun {
+	return newRun(t.appendEntries(make([]mentry, 0, t.count)), t.ar.slabs())
+}
+
+// appendEntries appends the tree's entries to dst in key order.
+func (t *memtree) appendEntries(dst []mentry) []mentry {
+	var walk func(n *mnode)
+	walk = func(n *mnode) {
+		if n.children == nil {
+			dst = append(dst, n.items...)
+			return
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	if t.root != nil {
+		walk(t.root)
+	}
+	return dst
+}
+
+func (r *memRun) len() int { return len(r.ents) }
+
+// bytes is what the run's entries take (its slabs are counted when their
+// transaction commits).
+func (r *memRun) bytes() int64 { return int64(len(r.ents)) * entryBytes }
+
+// search returns the index of the first entry whose key is >= the probe's.
+func (r *memRun) search(p *probe) int {
+	lo, hi := 0, len(r.ents)
+	if r.fence != nil {
+		// A fence slot whose prefix is below the probe's starts with a
+		// smaller key, and one whose prefix is above it with a larger
+		// key: the answer lies after the start of the last slot below
+		// and at or before the start of the first slot above.
+		below, _ := slices.BinarySearchFunc(r.fence, p, func(f fencePost, p *probe) int {
+			if f.compare(p) < 0 {
+				return -1
+			}
+			return 1
+		})
+		above, _ := slices.BinarySearchFunc(r.fence[below:], p, func(f fencePost, p *probe) int {
+			if f.compare(p) <= 0 {
+				return -1
+			}
+			return 1
+		})
+		if below > 0 {
+			lo = (below - 1) * fenceEvery
+		}
+		if above += below; above < len(r.fence) {
+			hi = above * fenceEvery
+		}
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.compare(r.slabs, r.ents[m]) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// fencePost is the key prefix of a fence slot's first entry.
+type fencePost struct{ p0, p1 uint64 }
+
+// compare orders the post against the probe's prefix.
+func (f fencePost) compare(p *probe) int {
+	if c := cmp.Compare(f.p0, p.p0); c != 0 {
+		return c
+	}
+	return cmp.Compare(f.p1, p.p1)
+}
+
+// get returns key's entry in the run: its value, or live false for a
+// tombstone; found false when the run has no entry for key.
+func (r *memRun) get(key []byte) (value []byte, live, found bool) {
+	p := newProbe(key)
+	i := r.search(&p)
+	if i == len(r.ents) || p.compare(r.slabs, r.ents[i]) != 0 {
+		return nil, false, false
+	}
+	v, live := entryValue(r.slabs, r.ents[i])
+	return v, live, true
+}
+
+// compareEntries orders two entries of (possibly) different runs by key.
+func compareEntries(sa [][]byte, a mentry, sb [][]byte, b mentry) int {
+	switch {
+	case a.p0 < b.p0:
+		return -1
+	case a.p0 > b.p0:
+		return 1
+	case a.p1 < b.p1:
+		return -1
+	case a.p1 > b.p1:
+		return 1
+	}
+	return bytes.Compare(entryKey(sa, a), entryKey(sb, b))
+}
+
+// mergeRuns merges runs (newest first) into one: every key of any of them,
+// with the newest run's entry. The result refers to the inputs' slabs, so
+// it copies only entries.
+func mergeRuns(runs []*memRun) *memRun {
+	total, nslabs := 0, 0
+	for _, r := range runs {
+		total += len(r.ents)
+		nslabs += len(r.slabs)
+	}
+	slabs := make([][]byte, 0, nslabs)
+	base := make([]uint32, len(runs))
+	for i, r := range runs {
+		base[i] = uint32(len(slabs))
+		slabs = append(slabs, r.slabs...)
+	}
+	out := make([]mentry, 0, total)
+	pos := make([]int, len(runs))
+	for {
+		// The smallest key among the runs' next entries; on a tie the
+		// newest run (the lowest index) wins and the others skip it.
+		best := -1
+		for i, r := range runs {
+			if pos[i] == len(r.ents) {
+				continue
+			}
+			if best < 0 || compareEntries(r.slabs, r.ents[pos[i]], runs[best].slabs, runs[best].ents[pos[best]]) < 0 {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		e := runs[best].ents[pos[best]]
+		for i := best + 1; i < len(runs); i++ {
+			r := runs[i]
+			if pos[i] < len(r.ents) && compareEntries(r.slabs, r.ents[pos[i]], runs[best].slabs, e) == 0 {
+				pos[i]++
+			}
+		}
+		pos[best]++
+		e.slab += base[best]
+		out = append(out, e)
+	}
+	return newRun(slices.Clip(out), slabs)
+}
+
+// runIter walks a run: i is the entry it is on, valid while 0 <= i < len.
+type runIter struct {
+	r *memRun
+	i int
+}
+
+func (it *runIter) valid() bool { return it.i >= 0 && it.i < len(it.r.ents) }
+func (it *runIter) key() []byte { return entryKey(it.r.slabs, it.r.ents[it.i]) }
+func (it *runIter) value() ([]byte, bool) {
+	return entryValue(it.r.slabs, it.r.ents[it.i])
+}
+func (it *runIter) first() { it.i = 0 }
+func (it *runIter) last()  { it.i = len(it.r.ents) - 1 }
+func (it *runIter) next()  { it.i++ }
+func (it *runIter) prev()  { it.i-- }
+func (it *runIter) seekGE(key []byte) {
+	p := newProbe(key)
+	it.i = it.r.search(&p)
+}
+func (it *runIter) seekLT(key []byte) {
+	p := newProbe(key)
+	it.i = it.r.search(&p) - 1
+}
+
+// mergedIter walks several runs (newest first) forward as one, each key
+// once with the newest run's entry for it: what a layer holds of a
+// keyspace, as its checkpoint writes it.
+type mergedIter struct {
+	its []runIter
+	cur int // the iterator on the current entry (-1: past the end)
+}
+
+func newMergedIter(runs []*memRun) *mergedIter {
+	m := &mergedIter{its: make([]runIter, len(runs))}
+	for i, r := range runs {
+		m.its[i] = runIter{r: r}
+	}
+	return m
+}
+
+func (m *mergedIter) first() {
+	for i := range m.its {
+		m.its[i].first()
+	}
+	m.settle()
+}
+
+func (m *mergedIter) seekGE(key []byte) {
+	for i := range m.its {
+		m.its[i].seekGE(key)
+	}
+	m.settle()
+}
+
+// settle puts cur on the iterator with the smallest key, the newest of
+// those that have it.
+func (m *mergedIter) settle() {
+	m.cur = -1
+	for i := range m.its {
+		it := &m.its[i]
+		if !it.valid() {
+			continue
+		}
+		if m.cur < 0 {
+			m.cur = i
+			continue
+		}
+		b := &m.its[m.cur]
+		if compareEntries(it.r.slabs, it.r.ents[it.i], b.r.slabs, b.r.ents[b.i]) < 0 {
+			m.cur = i
+		}
+	}
+}
+
+func (m *mergedIter) valid() bool { return m.cur >= 0 }
+func (m *mergedIter) key() []byte { return m.its[m.cur].key() }
+func (m *mergedIter) value() ([]byte, bool) {
+	return m.its[m.cur].value()
+}
+
+// next moves every iterator on the current key past it.
+func (m *mergedIter) next() {
+	c := &m.its[m.cur]
+	e, slabs := c.r.ents[c.i], c.r.slabs
+	for i := range m.its {
+		it := &m.its[i]
+		if i != m.cur && it.valid() && compareEntries(it.r.slabs, it.r.ents[it.i], slabs, e) == 0 {
+			it.next()
+		}
+	}
+	c.next()
+	m.settle()
+}

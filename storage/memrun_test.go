@@ -1,0 +1,201 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// runOf builds a run the way a commit does: the writes go into a
+// transaction's tree, which becomes the run.
+func runOf(writes refMap) *memRun {
+	t := newMemtree(newSmallArena())
+	for _, k := range writes.sortedKeys() {
+		w := writes[k]
+		t.set([]byte(k), []byte(w.v), w.tomb)
+	}
+	return runFromTree(t)
+}
+
+// checkRun compares every way of reading a run with the model: get, the
+// iterator both ways, and seeks to keys present and absent.
+func checkRun(r *memRun, want refMap, probes []string) error {
+	keys := want.sortedKeys()
+	if r.len() != len(keys) {
+		return fmt.Errorf("run has %d entries, want %d", r.len(), len(keys))
+	}
+	for _, k := range keys {
+		v, live, found := r.get([]byte(k))
+		if !found || live == want[k].tomb || string(v) != want[k].v {
+			return fmt.Errorf("get %q = %.20q live=%v found=%v, want %+.20v", k, v, live, found, want[k])
+		}
+	}
+	it := runIter{r: r}
+	var got []string
+	for it.first(); it.valid(); it.next() {
+		got = append(got, string(it.key()))
+	}
+	if !slices.Equal(got, keys) {
+		return fmt.Errorf("forward walk: %d keys, want %d", len(got), len(keys))
+	}
+	got = got[:0]
+	for it.last(); it.valid(); it.prev() {
+		got = append(got, string(it.key()))
+	}
+	slices.Reverse(got)
+	if !slices.Equal(got, keys) {
+		return fmt.Errorf("backward walk: %d keys, want %d", len(got), len(keys))
+	}
+	for _, p := range probes {
+		i, present := slices.BinarySearch(keys, p)
+		if _, _, found := r.get([]byte(p)); found != present {
+			return fmt.Errorf("get %q found=%v, want %v", p, found, present)
+		}
+		it.seekGE([]byte(p))
+		if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
+			return fmt.Errorf("seekGE %q wrong", p)
+		}
+		it.seekLT([]byte(p))
+		if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
+			return fmt.Errorf("seekLT %q wrong", p)
+		}
+	}
+	return nil
+}
+
+// runKeys makes keys the way cdcdb's keyspaces have them: many sharing
+// their first 8 or 16 bytes (an encoded bigint key is a tag and 8 bytes, so
+// keys of nearby ids agree on their first 8; a version suffix makes keys
+// longer than 16 that agree on all 16), and some short ones.
+func runKey(rng *rand.Rand) string {
+	id := uint64(rng.IntN(5000))
+	b := append([]byte{0x10}, binary.BigEndian.AppendUint64(nil, id)...)
+	switch rng.IntN(4) {
+	case 0:
+		return string(b[:1+rng.IntN(4)])
+	case 1:
+		b = append(b, 0x10)
+		return string(binary.BigEndian.AppendUint64(b, uint64(rng.IntN(20))))
+	}
+	return string(b)
+}
+
+func randomWrites(rng *rand.Rand, n int) refMap {
+	w := refMap{}
+	for range n {
+		v := refVal{v: fmt.Sprint(rng.IntN(1000))}
+		if rng.IntN(6) == 0 {
+			v = refVal{tomb: true}
+		}
+		w[runKey(rng)] = v
+	}
+	return w
+}
+
+func probesFor(rng *rand.Rand, want refMap) []string {
+	var p []string
+	for range 200 {
+		p = append(p, runKey(rng))
+	}
+	keys := want.sortedKeys()
+	for range 100 {
+		if len(keys) > 0 {
+			k := keys[rng.IntN(len(keys))]
+			p = append(p, k, k+"\x00", k[:len(k)-1])
+		}
+	}
+	return append(p, "", "\xff\xff")
+}
+
+// TestRunsMatchTheModel: runs of every size (with and without fences),
+// merged in every grouping the merger makes, read as the model of applying
+// their writes oldest first, and the checkpoint's merged iterator over
+// unmerged runs walks the same.
+func TestRunsMatchTheModel(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 21))
+	for round := range 40 {
+		var runs []*memRun // newest first
+		model := refMap{}
+		for range 1 + rng.IntN(8) {
+			n := rng.IntN(5) * rng.IntN(400)
+			if round%5 == 0 {
+				n = rng.IntN(3)
+			}
+			w := randomWrites(rng, n)
+			runs = append([]*memRun{runOf(w)}, runs...)
+			for k, v := range w {
+				model[k] = v
+			}
+		}
+		probes := probesFor(rng, model)
+		merged := mergeRuns(runs)
+		if err := checkRun(merged, model, probes); err != nil {
+			t.Fatalf("round %d, %d runs merged: %v", round, len(runs), err)
+		}
+		// Merged in two steps, as the merger merges newer runs and a later
+		// merge takes the result along.
+		if len(runs) > 2 {
+			k := 1 + rng.IntN(len(runs)-1)
+			twice := mergeRuns(append([]*memRun{mergeRuns(runs[:k])}, runs[k:]...))
+			if err := checkRun(twice, model, probes); err != nil {
+				t.Fatalf("round %d, merged at %d then all: %v", round, k, err)
+			}
+		}
+		it := newMergedIter(runs)
+		var got []string
+		for it.first(); it.valid(); it.next() {
+			v, live := it.value()
+			if w := model[string(it.key())]; live == w.tomb || string(v) != w.v {
+				t.Fatalf("round %d: merged iterator at %q reads %q live=%v, want %+v", round, it.key(), v, live, w)
+			}
+			got = append(got, string(it.key()))
+		}
+		if keys := model.sortedKeys(); !slices.Equal(got, keys) {
+			t.Fatalf("round %d: merged iterator walked %d keys, want %d", round, len(got), len(keys))
+		}
+		for _, p := range probes[:50] {
+			keys := model.sortedKeys()
+			i, _ := slices.BinarySearch(keys, p)
+			it.seekGE([]byte(p))
+			if (i == len(keys)) == it.valid() || (it.valid() && !bytes.Equal(it.key(), []byte(keys[i]))) {
+				t.Fatalf("round %d: merged iterator seekGE %q wrong", round, p)
+			}
+		}
+	}
+}
+
+// TestMergePlanKeepsRunsLogarithmic: commits of equal size, each merged as
+// the plan says, leave about log2 of their number of runs, with sizes
+// growing towards the oldest.
+func TestMergePlanKeepsRunsLogarithmic(t *testing.T) {
+	var runs []*memRun
+	one := &memRun{ents: make([]mentry, 100)}
+	merges := 0
+	for range 1000 {
+		runs = append([]*memRun{one}, runs...)
+		if n := mergePlan(runs); n > 0 {
+			total := 0
+			for _, r := range runs[:n] {
+				total += r.len()
+			}
+			runs = append([]*memRun{{ents: make([]mentry, total)}}, runs[n:]...)
+			merges++
+		}
+		if len(runs) > 11 {
+			t.Fatalf("%d runs after some commits, want at most log2(1000)+1", len(runs))
+		}
+		for i := 1; i < len(runs); i++ {
+			if runs[i].len() <= runs[i-1].len() {
+				t.Fatalf("run %d (%d entries) is not larger than the newer run %d (%d)", i, runs[i].len(), i-1, runs[i-1].len())
+			}
+		}
+	}
+	if merges == 0 {
+		t.Fatal("never merged")
+	}
+}
