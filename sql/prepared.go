@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -320,6 +321,11 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		if r := recover(); r != nil {
 			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
 			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
+			if e, ok := r.(error); ok && errors.Is(e, storage.ErrCorrupt) {
+				// Storage reads that find the file corrupt panic (they
+				// have no error to return): say so as what it is.
+				err = pgerror.New(pgerror.DataCorrupted, "%v", e)
+			}
 			p.Close()
 			s.failBlock()
 		}

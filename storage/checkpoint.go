@@ -1,24 +1,22 @@
 package storage
 
 import (
-	"bytes"
+	"encoding/binary"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
 
-// ridersEvery is how many entries a checkpoint transaction writes between
-// looks at the commit queue.
-const ridersEvery = 256
-
-// A checkpoint writes one frozen layer into the file's keyspaces, keyspace
-// by keyspace in key order, in transactions of at most db.chunk entries
-// (defaultCheckpointChunk), and in its last transaction deletes the log
-// records the layer came from. Until then those records stay, so a crash
-// part-way replays the layer into memory again, where it hides whatever part
-// of it had reached the keyspaces: the layer's entries are the newest values
-// of their keys as of its last version, so writing them twice changes
-// nothing.
+// A checkpoint writes one frozen layer into the file: for each keyspace the
+// layer has entries of, one file run (filerun.go) of the layer's newest
+// entry per key, in transactions that each write about db.chunk bytes of
+// blocks, the keyspace creations and drops and sequence counters the layer
+// holds, and in its last transaction deletes the log records the layer came
+// from. Until then those records stay, so a crash part-way replays the
+// layer into memory again and its checkpoint runs again: the runs it had
+// finished are written a second time, newer copies of the same entries, and
+// a run it had not finished left only blocks without a meta, which Open
+// removes.
 //
 // The first transaction records the layer's last version as the file's
 // highest (stateFileHigh) and the last one the version the file is complete
@@ -27,12 +25,13 @@ const ridersEvery = 256
 type checkpointRun struct {
 	l     *layer
 	names []string
-	// Where the next transaction starts: keyspace names[si], after key
-	// after (nil: from its start); begun says whether that keyspace's
-	// creation or drop has been written.
+	// Where the next transaction starts: keyspace names[si]; begun says
+	// whether its creation or drop has been written, w and it are its run
+	// under way (nil: not started).
 	si      int
-	after   []byte
 	begun   bool
+	w       *runBuilder
+	it      *mergedIter
 	started bool
 }
 
@@ -43,34 +42,85 @@ func newCheckpointRun(l *layer) *checkpointRun {
 	return &checkpointRun{l: l, names: names}
 }
 
+// ridersAfter is how many blocks a file transaction writes before it takes
+// the waiting commits along and ends: a commit waits for at most that much
+// work, not for a whole chunk, while the checkpoint or compaction still gets
+// on however busy the writers are.
+const ridersAfter = 4
+
+// riding tracks the commits a file transaction takes along (its riders):
+// those it began with, and those it takes from the queue once it has
+// written enough.
+type riding struct {
+	db      *DB
+	riders  []*pendingCommit
+	carried bool
+	blocks  int
+}
+
+// wroteBlock counts a block and reports whether the transaction should take
+// the waiting commits and end.
+func (r *riding) wroteBlock() bool {
+	r.blocks++
+	if r.blocks < ridersAfter || (!r.carried && r.db.queueLen() == 0) {
+		return false
+	}
+	r.riders = append(r.riders, r.db.takeQueue()...)
+	return true
+}
+
+// finish writes the riders' log records into the transaction.
+func (r *riding) finish(btx *bolt.Tx) error {
+	if len(r.riders) == 0 {
+		return nil
+	}
+	if hook := r.db.hookFlush.Load(); hook != nil {
+		if err := (*hook)(true); err != nil {
+			return err
+		}
+	}
+	return writeRecords(btx, r.riders)
+}
+
+// answer makes the riders durable (or failed) once the transaction ended
+// with err.
+func (r *riding) answer(err error) {
+	if len(r.riders) > 0 {
+		r.db.riders.Add(1)
+		r.db.flushed(r.riders, err)
+	}
+}
+
 // checkpointStep runs the next transaction of a checkpoint and reports
-// whether it was the last. Commits do not wait for it: every ridersEvery
-// entries it looks, and if commits are waiting it ends there and writes
-// their log records in its transaction, so they are durable when it commits
-// (a commit waits for at most that much work, not for a whole chunk).
-// Commits given as riders are taken along the same way, after the step's
-// first ridersEvery entries.
+// whether it was the last. Commits do not wait for it: once it has written
+// ridersAfter blocks, if commits are waiting it ends there and writes their
+// log records in its transaction, so they are durable when it commits.
+// Commits given as riders are taken along the same way. On an error the
+// caller fails the database, so the run is not resumed.
 func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finished bool, err error) {
-	saved := *run
 	db.checkpointSteps.Add(1)
-	carried := len(riders) > 0
+	ride := &riding{db: db, riders: riders, carried: len(riders) > 0}
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
-		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
+		root, state, runs := btx.Bucket(rootBucket), btx.Bucket(stateBucket), btx.Bucket(runsBucket)
 		if !run.started {
 			if err := putStateVersion(state, stateFileHigh, run.l.hi); err != nil {
 				return err
 			}
 			run.started = true
 		}
-		budget, applied := db.chunk, 0
+		budget := db.chunk
+		changedRuns := false
 		for budget > 0 && run.si < len(run.names) {
 			name := run.names[run.si]
 			st := run.l.spaces.get(name)
 			if !run.begun {
 				if st.reset {
-					if root.Bucket([]byte(name)) != nil {
-						if err := root.DeleteBucket([]byte(name)); err != nil {
-							return err
+					for _, b := range []*bolt.Bucket{root, runs} {
+						if b.Bucket([]byte(name)) != nil {
+							if err := b.DeleteBucket([]byte(name)); err != nil {
+								return err
+							}
+							changedRuns = true
 						}
 					}
 					if st.exists {
@@ -86,44 +136,63 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				if b == nil {
 					return corrupt("checkpoint: keyspace %q has changes but no bucket", name)
 				}
-				// Each key's newest version in the layer, tombstones
-				// included.
-				it := newMergedIter(st.runs)
-				if run.after == nil {
-					it.first()
-				} else if it.seekGE(run.after); it.valid() && bytes.Equal(it.key(), run.after) {
-					it.next()
+				rb, err := runs.CreateBucketIfNotExists([]byte(name))
+				if err != nil {
+					return err
 				}
-				if it.valid() {
-					packAppends(b, it.key())
-				}
-				// The arena's bytes outlive the transaction, so bbolt may
-				// keep referring to them until it commits.
-				for ; it.valid() && budget > 0; it.next() {
-					if applied%ridersEvery == 0 && (applied > 0 || !carried) && (carried || db.queueLen() > 0) {
-						// Commits are waiting: take them along and end
-						// here. A step that began with riders writes
-						// ridersEvery entries first, so the checkpoint
-						// progresses however busy the writers are.
-						riders = append(riders, db.takeQueue()...)
-						budget = 0
-						break
-					}
-					applied++
-					k := it.key()
-					if v, live := it.value(); live {
-						if err := b.Put(k, v); err != nil {
-							return err
-						}
-					} else if err := b.Delete(k); err != nil {
+				if run.w == nil {
+					id, err := runs.NextSequence()
+					if err != nil {
 						return err
 					}
-					run.after = k
-					budget--
+					expected := 0
+					for _, r := range st.runs {
+						expected += r.len()
+					}
+					run.w = newRunBuilder(id, id, expected, db.blockSize)
+					run.it = newMergedIter(st.runs)
+					run.it.first()
 				}
-				if it.valid() {
+				// A keyspace created within the layer has nothing under
+				// it in the file for a tombstone to hide.
+				keepTombstones := !st.reset
+				for budget > 0 && run.it.valid() {
+					// The run's bytes stay put, so the entry outlives next.
+					k := run.it.key()
+					v, live := run.it.value()
+					run.it.next()
+					if !live && !keepTombstones {
+						continue
+					}
+					bk, blk := run.w.add(k, v, live)
+					if blk == nil {
+						continue
+					}
+					if err := rb.Put(bk, blk); err != nil {
+						return err
+					}
+					budget -= len(blk)
+					if ride.wroteBlock() {
+						budget = 0
+					}
+				}
+				if run.it.valid() {
 					break // out of budget within this keyspace
 				}
+				bk, blk, meta := run.w.finish()
+				if blk != nil {
+					if err := rb.Put(bk, blk); err != nil {
+						return err
+					}
+				}
+				if meta != nil {
+					if err := rb.Put(runMetaKey(run.w.id), meta); err != nil {
+						return err
+					}
+					changedRuns = true
+					db.compactions.note(name)
+				}
+				run.w, run.it = nil, nil
 			}
 			if st.hasSeq && b != nil {
 				if err := b.SetSequence(st.seq); err != nil {
@@ -131,17 +200,15 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				}
 			}
 			run.si++
-			run.begun, run.after = false, nil
+			run.begun = false
 		}
-		if len(riders) > 0 {
-			if hook := db.hookFlush.Load(); hook != nil {
-				if err := (*hook)(true); err != nil {
-					return err
-				}
-			}
-			if err := writeRecords(btx, riders); err != nil {
+		if changedRuns {
+			if err := bumpRunsGen(state); err != nil {
 				return err
 			}
+		}
+		if err := ride.finish(btx); err != nil {
+			return err
 		}
 		if run.si < len(run.names) {
 			return nil
@@ -152,27 +219,24 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 		}
 		return deleteRecordsThrough(btx.Bucket(walBucket), run.l.hi)
 	})
-	if len(riders) > 0 {
-		db.riders.Add(1)
-		db.flushed(riders, err)
-	}
+	ride.answer(err)
 	if err != nil {
-		*run = saved
 		return false, err
 	}
 	return finished, nil
 }
 
-// packAppends fills b's pages to the brim when every key this transaction
-// writes into it (first and those after, in order) comes after all it
-// holds: bbolt splits pages at half their size by default, which leaves
-// keyspaces written in key order (a table's row ids, versions by end time)
-// with half-empty pages - twice the pages to write, read and keep - whereas
-// a page no later key will land in has no reason to keep room.
-func packAppends(b *bolt.Bucket, first []byte) {
-	if last, _ := b.Cursor().Last(); last == nil || bytes.Compare(first, last) > 0 {
-		b.FillPercent = 1
+// stateRunsGen counts the file transactions that changed any keyspace's
+// runs, so readers can keep a keyspace's list of runs for as long as it
+// does not change (runlist.go).
+var stateRunsGen = []byte("runsgen")
+
+func bumpRunsGen(state *bolt.Bucket) error {
+	var gen uint64
+	if v := state.Get(stateRunsGen); len(v) == 8 {
+		gen = binary.BigEndian.Uint64(v)
 	}
+	return state.Put(stateRunsGen, binary.BigEndian.AppendUint64(nil, gen+1))
 }
 
 // deleteRecordsThrough removes the log records of versions <= hi.

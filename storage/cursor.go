@@ -1,17 +1,13 @@
 package storage
 
-import (
-	"bytes"
-
-	bolt "go.etcd.io/bbolt"
-)
+import "bytes"
 
 // Cursor walks a keyspace in key order. Keys and values it returns are valid
 // only until the Tx ends, and not to be modified. At either end the methods
 // return a nil key.
 //
-// It merges the keyspace's sources (memtable trees, newest first, then the
-// file's bucket): at each key the newest source decides, and a tombstone
+// It merges the keyspace's sources (the writer's tree, memtable runs, newest
+// first, then the file's runs): at each key the newest source decides, and a tombstone
 // there hides the key. The writer may change the keyspace while a cursor is
 // on it: the cursor finds its place again from its current key, so Next
 // moves to the first key after it (and after Cursor.Delete, to the key that
@@ -57,8 +53,8 @@ func (c *Cursor) build() {
 	for _, r := range s.src.runs {
 		c.srcs = append(c.srcs, &runSource{it: runIter{r: r}})
 	}
-	if s.bucket != nil {
-		c.srcs = append(c.srcs, &bucketSource{c: s.bucket.Cursor()})
+	for _, r := range s.fileRuns {
+		c.srcs = append(c.srcs, &fileRunIter{r: r, b: s.runBucket})
 	}
 }
 
@@ -131,19 +127,6 @@ func (c *Cursor) Next() (key, value []byte) {
 		return nil, nil
 	}
 	c.sync()
-	if len(c.srcs) == 1 && c.fwd {
-		if b, ok := c.srcs[0].(*bucketSource); ok {
-			// Only the file, walked forward (a scan of a keyspace the
-			// memtable holds nothing of): every key it has is live, so
-			// the next is the answer. (The bucket is on cur unless sync
-			// found its place again after cur went away.)
-			if b.k != nil && bytes.Equal(b.k, c.cur) {
-				b.next()
-			}
-			c.cur = b.k
-			return b.k, b.v
-		}
-	}
 	for _, x := range c.srcs {
 		switch {
 		case c.fwd:
@@ -285,25 +268,3 @@ func (r *runSource) prev()                        { r.it.prev() }
 func (r *runSource) valid() bool                  { return r.it.valid() }
 func (r *runSource) key() []byte                  { return r.it.key() }
 func (r *runSource) value() (v []byte, live bool) { return r.it.value() }
-
-// bucketSource is the file's bucket as a cursor source.
-type bucketSource struct {
-	c    *bolt.Cursor
-	k, v []byte
-}
-
-func (b *bucketSource) seekGE(k []byte) { b.k, b.v = b.c.Seek(k) }
-func (b *bucketSource) seekLT(k []byte) {
-	if b.k, b.v = b.c.Seek(k); b.k == nil {
-		b.k, b.v = b.c.Last()
-	} else {
-		b.k, b.v = b.c.Prev()
-	}
-}
-func (b *bucketSource) first()                       { b.k, b.v = b.c.First() }
-func (b *bucketSource) last()                        { b.k, b.v = b.c.Last() }
-func (b *bucketSource) next()                        { b.k, b.v = b.c.Next() }
-func (b *bucketSource) prev()                        { b.k, b.v = b.c.Prev() }
-func (b *bucketSource) valid() bool                  { return b.k != nil }
-func (b *bucketSource) key() []byte                  { return b.k }
-func (b *bucketSource) value() (v []byte, live bool) { return b.v, true }

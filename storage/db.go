@@ -46,8 +46,10 @@ type Options struct {
 	// means DefaultCheckpointAfterIdle.
 	CheckpointAfterIdle time.Duration
 
-	// checkpointChunk overrides defaultCheckpointChunk (tests).
+	// checkpointChunk overrides defaultCheckpointChunk and blockSize the
+	// block size of file runs (tests).
 	checkpointChunk int
+	blockSize       int
 	// pageSize overrides filePageSize for a new file (tests).
 	pageSize int
 }
@@ -85,11 +87,11 @@ const releaseEvery = 8
 // when nothing was committed or checkpointed since the last release.
 const idleReleaseEvery = 30 * time.Second
 
-// defaultCheckpointChunk is how many entries one checkpoint transaction
-// writes into the keyspaces: small enough that a commit waiting behind it is
-// not held up for long, large enough that its fsyncs are a small part of its
-// cost.
-const defaultCheckpointChunk = 8192
+// defaultCheckpointChunk is how many bytes of run blocks one checkpoint or
+// compaction transaction writes: large enough that its fsyncs are a small
+// part of its cost (commits waiting behind it ride it after ridersAfter
+// bytes, so they are not held up for all of it).
+const defaultCheckpointChunk = 8 << 20
 
 // DB is an open database file. It is safe for concurrent use.
 type DB struct {
@@ -99,6 +101,9 @@ type DB struct {
 	memtable  int64
 	idleAfter time.Duration
 	chunk     int
+	// blockSize is what a file run's blocks are cut at: a little under two
+	// of the file's pages, so that a block and bbolt's headers fill them.
+	blockSize int
 
 	// writeSlot is the single writer's semaphore.
 	writeSlot chan struct{}
@@ -122,8 +127,12 @@ type DB struct {
 	// durable is the newest state whose commits are all on disk: what read
 	// transactions see.
 	durable atomic.Pointer[view]
-	// fileHighAt caches what beginRead checks the file against.
-	fileHighAt atomic.Pointer[fileHighAt]
+	// fileStateAt caches the file's state as of the last bbolt
+	// transaction a reader asked about (runlist.go).
+	fileStateAt atomic.Pointer[fileState]
+	runLists    runLists
+	// compactions notes the keyspaces whose runs changed.
+	compactions compactions
 
 	wake        chan struct{}
 	flusherDone chan struct{}
@@ -140,7 +149,9 @@ type DB struct {
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
 	flushes, checkpoints, checkpointSteps, commits, riders, merges atomic.Int64
+	compactionsDone, compactionSteps                               atomic.Int64
 	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos   atomic.Int64
+	compactionNanos                                                atomic.Int64
 	// fullWaits counts commits that waited for room (tests).
 	fullWaits atomic.Int64
 	closeOnce sync.Once
@@ -201,16 +212,26 @@ func Open(path string, opts Options) (*DB, error) {
 	if db.chunk <= 0 {
 		db.chunk = defaultCheckpointChunk
 	}
+	db.blockSize = opts.blockSize
+	if db.blockSize <= 0 {
+		db.blockSize = 2*bdb.Info().PageSize - 256
+	}
 	db.changed = sync.NewCond(&db.mu)
 	if !opts.ReadOnly {
 		err = bdb.Update(func(tx *bolt.Tx) error {
-			for _, name := range [][]byte{rootBucket, walBucket, stateBucket} {
+			for _, name := range [][]byte{rootBucket, walBucket, stateBucket, runsBucket} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
+	}
+	if err == nil && !opts.ReadOnly {
+		err = db.tidyRuns()
+	}
+	if err == nil && !opts.ReadOnly {
+		err = db.migrateBuckets()
 	}
 	if err == nil {
 		err = db.recover()
@@ -396,29 +417,13 @@ func (db *DB) beginRead() (*Tx, error) {
 		if err != nil {
 			return nil, mapErr("begin", err)
 		}
-		if db.fileHigh(btx) <= v.version {
+		if db.fileState(btx).high <= v.version {
 			return newTx(db, v, btx, false), nil
 		}
 		_ = btx.Rollback()
 		runtime.Gosched()
 	}
 }
-
-// fileHigh is stateFileHigh as btx sees it. Every read transaction needs it,
-// and it changes only when bbolt commits, so it is kept per bbolt
-// transaction ID (bbolt never reuses one) rather than looked up each time.
-func (db *DB) fileHigh(btx *bolt.Tx) uint64 {
-	id := uint64(btx.ID())
-	if c := db.fileHighAt.Load(); c != nil && c.boltTx == id {
-		return c.high
-	}
-	high := stateVersion(btx, stateFileHigh)
-	db.fileHighAt.Store(&fileHighAt{boltTx: id, high: high})
-	return high
-}
-
-// fileHighAt is stateFileHigh as of one bbolt transaction ID.
-type fileHighAt struct{ boltTx, high uint64 }
 
 func (db *DB) releaseWriter() { <-db.writeSlot }
 
@@ -551,6 +556,7 @@ func (db *DB) flusher() {
 	tick := time.NewTicker(db.idleAfter / 4)
 	defer tick.Stop()
 	var run *checkpointRun
+	var comp *compaction
 	// flushedLast: the last batch was flushed on its own while a checkpoint
 	// was due, so the next one rides the checkpoint.
 	flushedLast := false
@@ -596,32 +602,57 @@ func (db *DB) flusher() {
 				run = newCheckpointRun(l)
 			}
 		}
-		if len(batch) > 0 && (run == nil || !flushedLast) {
+		if closing && comp != nil {
+			// Closing does not wait for a compaction: what it wrote goes.
+			if err := db.abandonCompaction(comp); err != nil {
+				db.fail(err)
+			}
+			comp = nil
+		}
+		if run == nil && comp == nil && !closing {
+			comp = db.nextCompaction()
+		}
+		busy := run != nil || comp != nil
+		if len(batch) > 0 && (!busy || !flushedLast) {
 			// A flush alone is the quickest way to make commits durable.
 			db.flush(batch)
-			flushedLast = run != nil
+			flushedLast = busy
 			continue
 		}
-		if run != nil {
+		if busy {
 			// With commits arriving faster than a flush, the queue is never
 			// empty here, and a checkpoint that waited for it to be would
 			// only run once the memtables were full and every writer
-			// stalled: so every other batch rides a checkpoint transaction.
+			// stalled: so every other batch rides a checkpoint (or
+			// compaction) transaction. A checkpoint goes before a
+			// compaction, which waits part-way for it if need be.
 			flushedLast = false
 			t0 := time.Now()
-			finished, err := db.checkpointStep(run, batch)
-			db.checkpointNanos.Add(int64(time.Since(t0)))
+			var finished bool
+			var err error
+			if run != nil {
+				finished, err = db.checkpointStep(run, batch)
+				db.checkpointNanos.Add(int64(time.Since(t0)))
+			} else {
+				finished, err = db.compactionStep(comp, batch)
+				db.compactionNanos.Add(int64(time.Since(t0)))
+				db.compactionSteps.Add(1)
+			}
 			if err != nil {
 				db.fail(err)
-				run = nil
+				run, comp = nil, nil
 				continue
 			}
-			if finished || db.checkpointSteps.Load()%releaseEvery == 0 {
+			if finished || (db.checkpointSteps.Load()+db.compactionSteps.Load())%releaseEvery == 0 {
 				release()
 			}
-			if finished {
+			switch {
+			case finished && run != nil:
 				db.finishCheckpoint(run.l)
 				run = nil
+			case finished:
+				db.compactionsDone.Add(1)
+				comp = nil
 			}
 			continue
 		}
@@ -846,8 +877,8 @@ func (db *DB) Update(fn func(*Tx) error) error {
 }
 
 // Check runs bbolt's consistency check over the whole file (page reachability,
-// freelist, key order) in a read transaction and returns every problem found,
-// joined, or nil.
+// freelist, key order) and checks every file run (checkRuns) in a read
+// transaction, and returns every problem found, joined, or nil.
 func (db *DB) Check() error {
 	btx, err := db.bolt.Begin(false)
 	if err != nil {
@@ -858,6 +889,7 @@ func (db *DB) Check() error {
 	for err := range btx.Check() {
 		errs = append(errs, err)
 	}
+	errs = append(errs, checkRuns(btx)...)
 	if len(errs) > 0 {
 		return fmt.Errorf("storage: consistency check of %s: %w", db.path, errors.Join(errs...))
 	}

@@ -12,25 +12,33 @@
 // visible to others only when Commit returns. Rollback discards everything the
 // Tx did, so a failed statement leaves nothing behind.
 //
-// # Write-ahead log, memtable, checkpoints
+// # Write-ahead log, memtable, runs in the file
 //
-// Writing every commit's changes into bbolt's B+trees would rewrite, for each
+// Writing every commit's changes into B+trees would rewrite, for each
 // changed key, the page it is on and every page above it, and random keys
 // touch a different page each: a batch of a thousand change events rewrote
 // megabytes. So a commit writes only a log record of its changes (bucket
 // "wal", appended in version order) and keeps the changes themselves in
-// memory, in layers of versioned skiplists (skiplist.go; a transaction
-// collects its own changes in a private tree, memtree.go, and its commit
-// links them into the active layer) on top of the file's keyspaces. A read
-// looks in the newest layer first, then older ones, then the file; the
-// first that has a key decides its value, a tombstone hiding it. Once the
+// memory: a transaction collects its own in a private tree (memtree.go), and
+// its commit turns each keyspace's part of it into an immutable sorted run
+// of the active memtable layer (memrun.go), which a merger goroutine merges
+// with the keyspace's other runs as they pile up (merger.go). A read looks
+// in the newest layer first, then older ones, then the file; the first
+// source that has a key decides its value, a tombstone hiding it. Once the
 // active layer has collected MemtableSize bytes, the next commit freezes it
 // and starts a new one (an idle database freezes it too), and the flusher
-// writes frozen layers into the keyspaces in chunks, sorted, so each page is
-// rewritten once for all the layer's changes to it; a checkpoint's last
-// chunk deletes the log records it made redundant. After a crash, Open replays the records the keyspaces do
-// not hold yet. See checkpoint.go for why a crash part-way through a
-// checkpoint is harmless.
+// checkpoints frozen layers into the file (checkpoint.go).
+//
+// The file holds each keyspace as a few sorted runs too (filerun.go): a
+// checkpoint writes one run per keyspace of its layer, in blocks stored as
+// large bbolt values, so its writes are sequential however scattered the
+// keys; compaction (compaction.go) merges a keyspace's runs as they pile
+// up, so there are about log2 of its checkpoints of them; a Bloom filter per
+// run spares most lookups of absent keys the run's blocks. A checkpoint's
+// last transaction deletes the log records it made redundant. After a
+// crash, Open replays the records the file does not hold yet, and removes
+// the blocks of runs a crash cut short; it also rewrites, once, the
+// keyspaces of a file made before runs as runs.
 //
 // Durability and group commit: Commit queues its record, lets the next
 // writer start, and returns once a flusher goroutine has written the record
@@ -57,6 +65,10 @@
 // flushes; meanwhile new transactions wait too, as a write Tx holds a read
 // snapshot of the file like any reader. A Tx must not be used from several
 // goroutines at once.
+//
+// A read that finds the file corrupt (a run's block missing or malformed)
+// panics with an error wrapping ErrCorrupt, as Get and Cursor have no error
+// to return; the sql package reports it as the statement's error.
 //
 // Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
 // of two encodings agrees with types.Compare of the values (reversed for

@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // crash stops db as a crash would: the flusher stops between two file
@@ -199,7 +197,7 @@ func TestEngineMatchesModel(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 11))
 	path := checkedPath(t, "engine.db")
-	opts := Options{NoSync: true, MemtableSize: 32 << 10, CheckpointAfterIdle: 20 * time.Millisecond, checkpointChunk: 3}
+	opts := Options{NoSync: true, MemtableSize: 32 << 10, CheckpointAfterIdle: 20 * time.Millisecond, checkpointChunk: 40, blockSize: 48}
 	open := func() *DB {
 		db, err := Open(path, opts)
 		if err != nil {
@@ -207,9 +205,10 @@ func TestEngineMatchesModel(t *testing.T) {
 		}
 		return db
 	}
-	var flushes, checkpoints, steps, riders int64
+	var flushes, checkpoints, steps, riders, compactions int64
 	db := open()
 	count := func(db *DB) {
+		compactions += db.compactionsDone.Load()
 		riders += db.riders.Load()
 		flushes += db.flushes.Load()
 		checkpoints += db.checkpoints.Load()
@@ -372,9 +371,12 @@ func TestEngineMatchesModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	count(db)
-	t.Logf("%d flushes (%d in checkpoint transactions), %d checkpoints in %d transactions", flushes, riders, checkpoints, steps)
+	t.Logf("%d flushes (%d in checkpoint transactions), %d checkpoints in %d transactions, %d compactions", flushes, riders, checkpoints, steps, compactions)
 	if checkpoints < 20 || steps < 3*checkpoints {
 		t.Fatalf("only %d checkpoints in %d steps: the test does not exercise them", checkpoints, steps)
+	}
+	if compactions < 10 {
+		t.Fatalf("only %d compactions: the test does not exercise them", compactions)
 	}
 	check, err := Open(path, Options{ReadOnly: true})
 	if err != nil {
@@ -660,7 +662,7 @@ func TestLargeValueSurvivesReplay(t *testing.T) {
 // transaction runs are written in it (and durable when it commits) rather
 // than waiting for it; none is lost across a crash.
 func TestCommitsRideCheckpoints(t *testing.T) {
-	testCommitsRideCheckpoints(t, Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}, false)
+	testCommitsRideCheckpoints(t, Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20, blockSize: 1 << 10}, false)
 }
 
 // TestCheckpointsUnderSteadyCommits: with fsync on and writers committing
@@ -668,7 +670,7 @@ func TestCommitsRideCheckpoints(t *testing.T) {
 // a checkpoint must still make progress with commits riding it, not wait
 // until the full memtables stall every writer (then nothing rides it).
 func TestCheckpointsUnderSteadyCommits(t *testing.T) {
-	testCommitsRideCheckpoints(t, Options{MemtableSize: 64 << 10}, true)
+	testCommitsRideCheckpoints(t, Options{MemtableSize: 64 << 10, blockSize: 4 << 10}, true)
 }
 
 func testCommitsRideCheckpoints(t *testing.T, opts Options, steady bool) {
@@ -738,7 +740,7 @@ func testCommitsRideCheckpoints(t *testing.T, opts Options, steady bool) {
 // and several checkpoints came before).
 func TestFailedRiderStep(t *testing.T) {
 	path := checkedPath(t, "fr.db")
-	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20}
+	opts := Options{NoSync: true, MemtableSize: 64 << 10, checkpointChunk: 1 << 20, blockSize: 1 << 10}
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -845,59 +847,6 @@ func TestFailedRiderStep(t *testing.T) {
 	holdsExactly(db, "after a restart")
 	if err := putIn(db, "s", "after", "restart"); err != nil {
 		t.Fatalf("write after restart: %v", err)
-	}
-}
-
-// TestCheckpointPacksAppendedKeyspaces: a keyspace whose keys only ever
-// grow (a table's row ids) is written with full pages, one whose keys land
-// anywhere keeps bbolt's half-full splits, which leave room for them.
-func TestCheckpointPacksAppendedKeyspaces(t *testing.T) {
-	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour, checkpointChunk: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	value := bytes.Repeat([]byte("v"), 40)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 4 {
-		err := db.Update(func(tx *Tx) error {
-			for _, name := range []string{"appended", "random"} {
-				if tx.Space(name) == nil {
-					if _, err := tx.CreateSpace(name); err != nil {
-						return err
-					}
-				}
-			}
-			for i := range 5000 {
-				k := binary.BigEndian.AppendUint64(nil, uint64(round*5000+i))
-				if err := tx.Space("appended").Put(k, value); err != nil {
-					return err
-				}
-				if err := tx.Space("random").Put(binary.BigEndian.AppendUint64(nil, rng.Uint64()), value); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		db.checkpointAll(t)
-	}
-	fill := func(name string) float64 {
-		var f float64
-		_ = db.bolt.View(func(btx *bolt.Tx) error {
-			st := btx.Bucket(rootBucket).Bucket([]byte(name)).Stats()
-			f = float64(st.LeafInuse) / float64(st.LeafPageN*btx.DB().Info().PageSize)
-			return nil
-		})
-		return f
-	}
-	if f := fill("appended"); f < 0.9 {
-		t.Errorf("appended keyspace's leaf pages are %.0f%% full, want at least 90%%", 100*f)
-	}
-	if f := fill("random"); f > 0.85 {
-		t.Errorf("random keyspace's leaf pages are %.0f%% full: packed pages split on every later insert", 100*f)
 	}
 }
 

@@ -124,7 +124,7 @@ func TestCursorWritesDuringIteration(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 7))
-	db, err := Open(filepath.Join(t.TempDir(), "cw.db"), Options{NoSync: true, MemtableSize: 4 << 10, CheckpointAfterIdle: time.Hour, checkpointChunk: 5})
+	db, err := Open(filepath.Join(t.TempDir(), "cw.db"), Options{NoSync: true, MemtableSize: 4 << 10, CheckpointAfterIdle: time.Hour, checkpointChunk: 100, blockSize: 64})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,9 +20,9 @@ func runOf(writes refMap) *memRun {
 	return runFromTree(t)
 }
 
-// checkRun compares every way of reading a run with the model: get, the
+// checkMemRun compares every way of reading a run with the model: get, the
 // iterator both ways, and seeks to keys present and absent.
-func checkRun(r *memRun, want refMap, probes []string) error {
+func checkMemRun(r *memRun, want refMap, probes []string) error {
 	keys := want.sortedKeys()
 	if r.len() != len(keys) {
 		return fmt.Errorf("run has %d entries, want %d", r.len(), len(keys))
@@ -134,7 +134,7 @@ func TestRunsMatchTheModel(t *testing.T) {
 		}
 		probes := probesFor(rng, model)
 		merged := mergeRuns(runs)
-		if err := checkRun(merged, model, probes); err != nil {
+		if err := checkMemRun(merged, model, probes); err != nil {
 			t.Fatalf("round %d, %d runs merged: %v", round, len(runs), err)
 		}
 		// Merged in two steps, as the merger merges newer runs and a later
@@ -142,7 +142,7 @@ func TestRunsMatchTheModel(t *testing.T) {
 		if len(runs) > 2 {
 			k := 1 + rng.IntN(len(runs)-1)
 			twice := mergeRuns(append([]*memRun{mergeRuns(runs[:k])}, runs[k:]...))
-			if err := checkRun(twice, model, probes); err != nil {
+			if err := checkMemRun(twice, model, probes); err != nil {
 				t.Fatalf("round %d, merged at %d then all: %v", round, k, err)
 			}
 		}

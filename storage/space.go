@@ -17,7 +17,11 @@ type Space struct {
 	gen    uint64
 	src    spaceSources
 	bucket *bolt.Bucket // nil when not read (src.file false) or absent
-	exists bool
+	// fileRuns are the keyspace's runs in the file, newest first, with
+	// the bucket of their blocks (when src.file).
+	fileRuns  []*fileRun
+	runBucket *bolt.Bucket
+	exists    bool
 }
 
 func (s *Space) resolve() {
@@ -28,12 +32,19 @@ func (s *Space) resolve() {
 		mine = tx.ws.touched[s.name]
 	}
 	s.src = resolveSpace(mine, tx.view, s.name)
-	s.bucket = nil
+	s.bucket, s.fileRuns, s.runBucket = nil, nil, nil
 	if s.src.file {
 		if tx.root != nil {
 			s.bucket = tx.root.Bucket([]byte(s.name))
 		}
 		s.exists = s.bucket != nil
+		if s.exists {
+			runs, rb, err := tx.db.fileRuns(tx.btx, s.name)
+			if err != nil {
+				panic(err) // corrupt; see fileRunIter
+			}
+			s.fileRuns, s.runBucket = runs, rb
+		}
 	} else {
 		s.exists = s.src.exists
 	}
@@ -82,8 +93,16 @@ func (s *Space) Get(key []byte) []byte {
 			return v
 		}
 	}
-	if s.bucket != nil {
-		return s.bucket.Get(key)
+	for _, r := range s.fileRuns {
+		if v, live, found := r.get(s.runBucket, key); found {
+			if !live {
+				return nil
+			}
+			if v == nil {
+				v = []byte{}
+			}
+			return v
+		}
 	}
 	return nil
 }
@@ -179,19 +198,20 @@ func (s *Space) SetSequence(v uint64) error {
 	return nil
 }
 
-// Count returns the number of keys. It visits every key, or when they are
-// all in the file every page (bbolt's statistics), so it costs time
-// proportional to the keyspace's size either way.
+// Count returns the number of keys. Unless they are all in one file run
+// without tombstones, which counts them, it visits every key.
 func (s *Space) Count() int {
 	if s.tx.closed {
 		return 0
 	}
 	s.refresh()
 	if s.mineTree() == nil && len(s.src.runs) == 0 {
-		if s.bucket == nil {
+		switch {
+		case len(s.fileRuns) == 0:
 			return 0
+		case len(s.fileRuns) == 1 && s.fileRuns[0].tombstones == 0:
+			return s.fileRuns[0].entries
 		}
-		return s.bucket.Stats().KeyN
 	}
 	n := 0
 	c := s.Cursor()

@@ -1,0 +1,360 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestFileRunsMatchTheModel writes runs of random entries with small blocks
+// (so lookups and walks cross many block boundaries) and reads each back
+// every way a reader does: Get, walks both ways, seeks to keys present and
+// absent, and a change of direction after a seek.
+func TestFileRunsMatchTheModel(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 31))
+	bdb, err := bolt.Open(filepath.Join(t.TempDir(), "r.db"), 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	for round := range 30 {
+		want := randomWrites(rng, rng.IntN(4)*rng.IntN(600))
+		if round == 0 {
+			want = refMap{"only": {v: "one"}}
+		}
+		if len(want) == 0 {
+			continue
+		}
+		blockSize := []int{40, 300, 4096}[rng.IntN(3)]
+		err := bdb.Update(func(btx *bolt.Tx) error {
+			b, err := btx.CreateBucketIfNotExists([]byte(fmt.Sprint(round)))
+			if err != nil {
+				return err
+			}
+			w := newRunBuilder(7, 7, len(want), blockSize)
+			for _, k := range want.sortedKeys() {
+				if bk, blk := w.add([]byte(k), []byte(want[k].v), !want[k].tomb); blk != nil {
+					if err := b.Put(bk, blk); err != nil {
+						return err
+					}
+				}
+			}
+			bk, blk, meta := w.finish()
+			if err := b.Put(bk, blk); err != nil {
+				return err
+			}
+			return b.Put(runMetaKey(7), meta)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = bdb.View(func(btx *bolt.Tx) error {
+			b := btx.Bucket([]byte(fmt.Sprint(round)))
+			runs, err := loadRuns(b, nil)
+			if err != nil {
+				return err
+			}
+			if err := checkRun(b, runs[0]); err != nil {
+				return err
+			}
+			return checkFileRun(b, runs[0], want, probesFor(rng, want))
+		})
+		if err != nil {
+			t.Fatalf("round %d (blocks of %d bytes): %v", round, blockSize, err)
+		}
+	}
+}
+
+func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) error {
+	keys := want.sortedKeys()
+	if r.entries != len(keys) {
+		return fmt.Errorf("run has %d entries, want %d", r.entries, len(keys))
+	}
+	for _, k := range keys {
+		v, live, found := r.get(b, []byte(k))
+		if !found || live == want[k].tomb || string(v) != want[k].v {
+			return fmt.Errorf("get %q = %.20q live=%v found=%v, want %+.20v", k, v, live, found, want[k])
+		}
+	}
+	it := &fileRunIter{r: r, b: b}
+	var got []string
+	for it.first(); it.valid(); it.next() {
+		got = append(got, string(it.key()))
+	}
+	if !slices.Equal(got, keys) {
+		return fmt.Errorf("forward walk: %d keys, want %d", len(got), len(keys))
+	}
+	got = got[:0]
+	for it.last(); it.valid(); it.prev() {
+		got = append(got, string(it.key()))
+	}
+	slices.Reverse(got)
+	if !slices.Equal(got, keys) {
+		return fmt.Errorf("backward walk: %d keys, want %d", len(got), len(keys))
+	}
+	for _, p := range probes {
+		i, present := slices.BinarySearch(keys, p)
+		if _, _, found := r.get(b, []byte(p)); found != present {
+			return fmt.Errorf("get %q found=%v, want %v", p, found, present)
+		}
+		it.seekGE([]byte(p))
+		if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
+			return fmt.Errorf("seekGE %q wrong", p)
+		}
+		if it.valid() {
+			it.prev()
+			if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
+				return fmt.Errorf("prev after seekGE %q wrong", p)
+			}
+		}
+		it.seekLT([]byte(p))
+		if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
+			return fmt.Errorf("seekLT %q wrong", p)
+		}
+		if it.valid() {
+			it.next()
+			if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
+				return fmt.Errorf("next after seekLT %q wrong", p)
+			}
+		}
+	}
+	return nil
+}
+
+// TestCorruptBlockFailsTheRead: a run whose block is gone is a corrupt
+// file, and a read of it says so with ErrCorrupt (a panic the statement's
+// recovery reports) instead of answering as if the keys were absent.
+func TestCorruptBlockFailsTheRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := Open(path, Options{NoSync: true, CheckpointAfterIdle: time.Hour, blockSize: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		if err := putIn(db, "s", fmt.Sprintf("k%03d", i), "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.checkpointAll(t)
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
+		rb := btx.Bucket(runsBucket).Bucket([]byte("s"))
+		runs, err := loadRuns(rb, nil)
+		if err != nil {
+			return err
+		}
+		return rb.Delete(runBlockKey(runs[0].id, 1))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *Tx) (err error) {
+		defer catchCorrupt(&err)
+		n := 0
+		c := tx.Space("s").Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			n++
+		}
+		return fmt.Errorf("walked %d keys of a run missing a block", n)
+	})
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("walk over a missing block: %v, want ErrCorrupt", err)
+	}
+	if err := db.Check(); !errors.Is(err, ErrCorrupt) {
+		t.Fatal("Check passed a run missing a block")
+	}
+	db.crash()
+}
+
+// TestOldFilesAreRewrittenAsRuns: a file made before runs kept each
+// keyspace's entries in its bucket; opening it writes them as a run (in
+// several transactions) and empties the bucket, keeping its sequence, and
+// the data reads the same, then and after a reopen.
+func TestOldFilesAreRewrittenAsRuns(t *testing.T) {
+	path := checkedPath(t, "old.db")
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]refMap{"a": {}, "b": {}, "empty": {}}
+	err = bdb.Update(func(btx *bolt.Tx) error {
+		for _, name := range []string{string(rootBucket), string(walBucket), string(stateBucket)} {
+			if _, err := btx.CreateBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		root := btx.Bucket(rootBucket)
+		for name, m := range want {
+			b, err := root.CreateBucket([]byte(name))
+			if err != nil {
+				return err
+			}
+			if err := b.SetSequence(uint64(len(name) * 10)); err != nil {
+				return err
+			}
+			if name == "empty" {
+				continue
+			}
+			for i := range 3000 {
+				k, v := fmt.Sprintf("%s%05d", name, i*7%3001), fmt.Sprintf("value %d", i)
+				if err := b.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
+				m[k] = refVal{v: v}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	for reopen := range 2 {
+		db, err := Open(path, Options{NoSync: true, checkpointChunk: 2000, blockSize: 512})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = db.View(func(tx *Tx) error {
+			for name, m := range want {
+				sp := tx.Space(name)
+				if sp == nil {
+					return fmt.Errorf("keyspace %s is gone", name)
+				}
+				if got := sp.Sequence(); got != uint64(len(name)*10) {
+					return fmt.Errorf("keyspace %s: sequence %d", name, got)
+				}
+				if n := sp.Count(); n != len(m) {
+					return fmt.Errorf("keyspace %s: %d keys, want %d", name, n, len(m))
+				}
+				for k, v := range m {
+					if got := sp.Get([]byte(k)); string(got) != v.v {
+						return fmt.Errorf("keyspace %s: %s = %q, want %q", name, k, got, v.v)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("reopen %d: %v", reopen, err)
+		}
+		err = db.bolt.View(func(btx *bolt.Tx) error {
+			for name := range want {
+				if k, _ := btx.Bucket(rootBucket).Bucket([]byte(name)).Cursor().First(); k != nil {
+					return fmt.Errorf("keyspace %s's bucket still holds %q", name, k)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCompactionKeepsRunsFewAndDropsTombstones: checkpoint after
+// checkpoint of a keyspace whose keys are rewritten and deleted, the file
+// keeps a few runs (about log2 of the checkpoints), reads stay exact, and
+// once compaction reaches the oldest run no tombstone is left of deleted
+// keys.
+func TestCompactionKeepsRunsFewAndDropsTombstones(t *testing.T) {
+	db, err := Open(checkedPath(t, "x.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour, blockSize: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	model := map[string]string{}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const checkpoints = 40
+	for cp := range checkpoints {
+		err := db.Update(func(tx *Tx) error {
+			sp := tx.Space("s")
+			if sp == nil {
+				var err error
+				if sp, err = tx.CreateSpace("s"); err != nil {
+					return err
+				}
+			}
+			for range 200 {
+				k := fmt.Sprintf("k%04d", rng.IntN(2000))
+				if rng.IntN(3) == 0 {
+					if err := sp.Delete([]byte(k)); err != nil {
+						return err
+					}
+					delete(model, k)
+					continue
+				}
+				v := fmt.Sprintf("v%d", cp)
+				if err := sp.Put([]byte(k), []byte(v)); err != nil {
+					return err
+				}
+				model[k] = v
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.checkpointAll(t)
+		db.waitForCompactions(t)
+	}
+	var runs []*fileRun
+	err = db.View(func(tx *Tx) error {
+		sp := tx.Space("s")
+		runs = sp.fileRuns
+		n := 0
+		c := sp.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if model[string(k)] != string(v) {
+				return fmt.Errorf("%s = %q, want %q", k, v, model[string(k)])
+			}
+			n++
+		}
+		if n != len(model) {
+			return fmt.Errorf("%d keys, want %d", n, len(model))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d runs after %d checkpoints, %d compactions", len(runs), checkpoints, db.compactionsDone.Load())
+	if len(runs) > 7 {
+		t.Errorf("%d runs after %d checkpoints", len(runs), checkpoints)
+	}
+	if last := runs[len(runs)-1]; last.tombstones != 0 {
+		t.Errorf("the oldest run keeps %d tombstones", last.tombstones)
+	}
+	if db.compactionsDone.Load() == 0 {
+		t.Error("no compaction ran")
+	}
+}
+
+// waitForCompactions waits until the flusher has no compaction to do.
+func (db *DB) waitForCompactions(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		db.compactions.mu.Lock()
+		due := len(db.compactions.due)
+		db.compactions.mu.Unlock()
+		steps := db.compactionSteps.Load()
+		time.Sleep(20 * time.Millisecond)
+		if due == 0 && steps == db.compactionSteps.Load() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("compactions did not settle")
+		}
+		db.signal()
+	}
+}

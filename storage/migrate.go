@@ -1,0 +1,148 @@
+package storage
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// tidyRuns removes what a crash left of runs being written: blocks of runs
+// that have no meta (filerun.go), and keyspaces' run buckets whose keyspace
+// is gone.
+func (db *DB) tidyRuns() error {
+	return db.bolt.Update(func(btx *bolt.Tx) error {
+		root, runs := btx.Bucket(rootBucket), btx.Bucket(runsBucket)
+		var gone [][]byte
+		err := runs.ForEachBucket(func(name []byte) error {
+			if root.Bucket(name) == nil {
+				gone = append(gone, append([]byte(nil), name...))
+				return nil
+			}
+			rb := runs.Bucket(name)
+			var orphans [][]byte
+			c := rb.Cursor()
+			for k, _ := c.Seek([]byte{runBlockPrefix}); k != nil && k[0] == runBlockPrefix; k, _ = c.Next() {
+				if len(k) != 13 {
+					return corrupt("run block key of %d bytes", len(k))
+				}
+				if rb.Get(runMetaKey(binary.BigEndian.Uint64(k[1:9]))) == nil {
+					orphans = append(orphans, append([]byte(nil), k...))
+				}
+			}
+			for _, k := range orphans {
+				if err := rb.Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, name := range gone {
+			if err := runs.DeleteBucket(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// migrateBuckets rewrites the keyspaces of a file made before file runs,
+// which kept their entries in their bucket's B+tree, as one run each, in
+// transactions of about db.chunk bytes; the last of a keyspace's writes the
+// run's meta and empties its bucket (keeping its sequence), so a crash
+// part-way leaves it as it was, plus blocks that tidyRuns removes.
+func (db *DB) migrateBuckets() error {
+	var names [][]byte
+	err := db.bolt.View(func(btx *bolt.Tx) error {
+		root := btx.Bucket(rootBucket)
+		return root.ForEachBucket(func(name []byte) error {
+			if k, _ := root.Bucket(name).Cursor().First(); k != nil {
+				names = append(names, append([]byte(nil), name...))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if err := db.migrateBucket(name); err != nil {
+			return fmt.Errorf("rewriting keyspace %q as a run: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) migrateBucket(name []byte) error {
+	var w *runBuilder
+	var after []byte
+	for {
+		done := false
+		err := db.bolt.Update(func(btx *bolt.Tx) error {
+			root, runs := btx.Bucket(rootBucket), btx.Bucket(runsBucket)
+			b := root.Bucket(name)
+			rb, err := runs.CreateBucketIfNotExists(name)
+			if err != nil {
+				return err
+			}
+			if w == nil {
+				id, err := runs.NextSequence()
+				if err != nil {
+					return err
+				}
+				w = newRunBuilder(id, id, b.Stats().KeyN, db.blockSize)
+			}
+			c := b.Cursor()
+			k, v := c.First()
+			if after != nil {
+				if k, v = c.Seek(after); k != nil && string(k) == string(after) {
+					k, v = c.Next()
+				}
+			}
+			budget := db.chunk
+			for ; k != nil && budget > 0; k, v = c.Next() {
+				if v == nil {
+					return corrupt("keyspace %q holds a nested bucket %q", name, k)
+				}
+				after = append(after[:0], k...)
+				if bk, blk := w.add(k, v, true); blk != nil {
+					if err := rb.Put(bk, blk); err != nil {
+						return err
+					}
+					budget -= len(blk)
+				}
+			}
+			if k != nil {
+				return nil
+			}
+			done = true
+			bk, blk, meta := w.finish()
+			if blk != nil {
+				if err := rb.Put(bk, blk); err != nil {
+					return err
+				}
+			}
+			if err := rb.Put(runMetaKey(w.id), meta); err != nil {
+				return err
+			}
+			seq := b.Sequence()
+			if err := root.DeleteBucket(name); err != nil {
+				return err
+			}
+			nb, err := root.CreateBucket(name)
+			if err != nil {
+				return err
+			}
+			if err := nb.SetSequence(seq); err != nil {
+				return err
+			}
+			return bumpRunsGen(btx.Bucket(stateBucket))
+		})
+		if err != nil || done {
+			return err
+		}
+	}
+}
