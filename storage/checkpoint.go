@@ -101,7 +101,8 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 	db.checkpointSteps.Add(1)
 	ride := &riding{db: db, riders: riders, carried: len(riders) > 0}
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
-		root, state, runs := btx.Bucket(rootBucket), btx.Bucket(stateBucket), btx.Bucket(runsBucket)
+		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
+		runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 		if !run.started {
 			if err := putStateVersion(state, stateFileHigh, run.l.hi); err != nil {
 				return err
@@ -115,13 +116,16 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 			st := run.l.spaces.get(name)
 			if !run.begun {
 				if st.reset {
-					for _, b := range []*bolt.Bucket{root, runs} {
-						if b.Bucket([]byte(name)) != nil {
-							if err := b.DeleteBucket([]byte(name)); err != nil {
-								return err
-							}
-							changedRuns = true
+					if root.Bucket([]byte(name)) != nil {
+						if err := root.DeleteBucket([]byte(name)); err != nil {
+							return err
 						}
+					}
+					if runs.Bucket([]byte(name)) != nil {
+						if err := dropRuns(btx, []byte(name)); err != nil {
+							return err
+						}
+						changedRuns = true
 					}
 					if st.exists {
 						if _, err := root.CreateBucket([]byte(name)); err != nil {
@@ -168,7 +172,7 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 					if blk == nil {
 						continue
 					}
-					if err := rb.Put(bk, blk); err != nil {
+					if err := blocks.Put(bk, blk); err != nil {
 						return err
 					}
 					budget -= len(blk)
@@ -181,7 +185,7 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				}
 				bk, blk, meta := run.w.finish()
 				if blk != nil {
-					if err := rb.Put(bk, blk); err != nil {
+					if err := blocks.Put(bk, blk); err != nil {
 						return err
 					}
 				}

@@ -104,7 +104,7 @@ func (db *DB) nextCompaction() *compaction {
 			if btx.Bucket(rootBucket).Bucket([]byte(name)) == nil {
 				continue // dropped
 			}
-			runs, _, err := db.fileRuns(btx, name)
+			runs, err := db.fileRuns(btx, name)
 			if err != nil {
 				continue // corrupt: reads of it report that
 			}
@@ -127,7 +127,7 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 	ride := &riding{db: db, riders: riders, carried: len(riders) > 0}
 	err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
 		defer catchCorrupt(&err)
-		state, runs := btx.Bucket(stateBucket), btx.Bucket(runsBucket)
+		state, runs, blocks := btx.Bucket(stateBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 		rb := runs.Bucket([]byte(c.name))
 		intact := rb != nil
 		for _, in := range c.inputs {
@@ -138,8 +138,10 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 		if !intact {
 			// Dropped, or replaced: what was written goes too.
 			finished = true
-			if err := c.deleteBlocks(rb); err != nil {
-				return err
+			if c.w != nil {
+				if err := deleteBlocks(blocks, c.w.id); err != nil {
+					return err
+				}
 			}
 			return ride.finish(btx)
 		}
@@ -157,10 +159,11 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 		}
 		its := make([]fileRunIter, len(c.inputs))
 		for i, in := range c.inputs {
-			its[i] = fileRunIter{r: in, b: rb}
+			its[i] = fileRunIter{r: in, b: blocks}
 			if its[i].load(c.pos[i].block) {
 				its[i].i = c.pos[i].entry
 			}
+			its[i].settle()
 		}
 		budget := db.chunk
 		for budget > 0 {
@@ -185,7 +188,7 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 			if live || !c.dropTombstones {
 				bk, blk := c.w.add(k, v, live)
 				if blk != nil {
-					if err := rb.Put(bk, blk); err != nil {
+					if err := blocks.Put(bk, blk); err != nil {
 						return err
 					}
 					budget -= len(blk)
@@ -209,7 +212,7 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 			finished = true
 			bk, blk, meta := c.w.finish()
 			if blk != nil {
-				if err := rb.Put(bk, blk); err != nil {
+				if err := blocks.Put(bk, blk); err != nil {
 					return err
 				}
 			}
@@ -219,7 +222,7 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 				}
 			}
 			for _, in := range c.inputs {
-				if err := deleteRun(rb, in.id); err != nil {
+				if err := deleteRun(rb, blocks, in.id); err != nil {
 					return err
 				}
 			}
@@ -234,26 +237,12 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 	return finished, err
 }
 
-// deleteBlocks removes the blocks the compaction wrote (rb nil: its
-// keyspace's runs are gone, and they with them).
-func (c *compaction) deleteBlocks(rb *bolt.Bucket) error {
-	if rb == nil || c.w == nil {
-		return nil
-	}
-	for _, k := range runBlocks(rb, c.w.id) {
-		if err := rb.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // abandonCompaction drops a compaction part-way, with what it wrote.
 func (db *DB) abandonCompaction(c *compaction) error {
 	if c.w == nil {
 		return nil
 	}
 	return db.bolt.Update(func(btx *bolt.Tx) error {
-		return c.deleteBlocks(btx.Bucket(runsBucket).Bucket([]byte(c.name)))
+		return deleteBlocks(btx.Bucket(blocksBucket), c.w.id)
 	})
 }

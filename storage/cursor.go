@@ -54,7 +54,7 @@ func (c *Cursor) build() {
 		c.srcs = append(c.srcs, &runSource{it: runIter{r: r}})
 	}
 	for _, r := range s.fileRuns {
-		c.srcs = append(c.srcs, &fileRunIter{r: r, b: s.runBucket})
+		c.srcs = append(c.srcs, &fileRunIter{r: r, b: s.tx.blocks()})
 	}
 }
 
@@ -127,6 +127,22 @@ func (c *Cursor) Next() (key, value []byte) {
 		return nil, nil
 	}
 	c.sync()
+	if len(c.srcs) == 1 && c.fwd {
+		if f, ok := c.srcs[0].(*fileRunIter); ok {
+			// Only the file's one run, walked forward (a scan of a
+			// keyspace the memtable holds nothing of): the next live
+			// entry is the answer. (The run is on cur unless sync found
+			// its place again after cur went away.)
+			if f.valid() && bytes.Equal(f.k, c.cur) {
+				f.next()
+			}
+			for f.valid() && !f.live {
+				f.next()
+			}
+			c.cur = f.k
+			return f.k, f.v
+		}
+	}
 	for _, x := range c.srcs {
 		switch {
 		case c.fwd:

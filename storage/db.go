@@ -219,7 +219,7 @@ func Open(path string, opts Options) (*DB, error) {
 	db.changed = sync.NewCond(&db.mu)
 	if !opts.ReadOnly {
 		err = bdb.Update(func(tx *bolt.Tx) error {
-			for _, name := range [][]byte{rootBucket, walBucket, stateBucket, runsBucket} {
+			for _, name := range [][]byte{rootBucket, walBucket, stateBucket, runsBucket, blocksBucket} {
 				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 					return err
 				}

@@ -12,11 +12,13 @@ import (
 // A file run is what a checkpoint writes of one keyspace of a memtable
 // layer, or what a compaction makes of several such runs: its entries
 // sorted by key, one per key, tombstones included, in blocks stored as
-// values of the keyspace's bucket under runsBucket:
+// bbolt values, and a meta that describes them:
 //
-//	'b' runID blockNo   -> block            (uint64, uint32, big-endian)
-//	'm' runID           -> the run's meta   (runMeta: order, counts, block index, filter)
+//	blocksBucket:         runID blockNo -> block            (uint64, uint32, big-endian)
+//	runsBucket/keyspace:  runID         -> the run's meta   (runMeta: order, counts, block index, filter)
 //
+// Run IDs are unique in the file (the runs bucket's sequence), so every
+// block is in one bucket, which a reader opens once per transaction.
 // A run never changes once its meta is written, and it is written last, in
 // the file transaction that makes the run part of the keyspace: blocks
 // without a meta are the remains of a run whose writing a crash cut short,
@@ -37,27 +39,22 @@ import (
 // then a little-endian uint32 per entry giving where it starts, then the
 // entry count as a little-endian uint32.
 
-var runsBucket = []byte("runs")
-
-const (
-	runBlockPrefix = 'b'
-	runMetaPrefix  = 'm'
+var (
+	runsBucket   = []byte("runs")
+	blocksBucket = []byte("blocks")
 )
 
-func runBlockKey(id uint64, block uint32) []byte {
-	k := make([]byte, 13)
-	k[0] = runBlockPrefix
-	binary.BigEndian.PutUint64(k[1:], id)
-	binary.BigEndian.PutUint32(k[9:], block)
+// blockKey is a block's key: its run's ID, then its number in the run.
+type blockKey [12]byte
+
+func runBlockKey(id uint64, block uint32) blockKey {
+	var k blockKey
+	binary.BigEndian.PutUint64(k[:], id)
+	binary.BigEndian.PutUint32(k[8:], block)
 	return k
 }
 
-func runMetaKey(id uint64) []byte {
-	k := make([]byte, 9)
-	k[0] = runMetaPrefix
-	binary.BigEndian.PutUint64(k[1:], id)
-	return k
-}
+func runMetaKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
 // block is a decoded view of a stored block; its slices point into it.
 type block struct {
@@ -145,6 +142,9 @@ type runMeta struct {
 	firstKeys [][]byte
 	lastKey   []byte
 	filter    bloom
+	// fence holds the prefix of each block's first key, for finding a
+	// key's block in a flat array before comparing whole keys.
+	fence []fencePost
 }
 
 const runMetaVersion = 1
@@ -192,8 +192,12 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 	m.lastKey = bytes.Clone(d.bytes())
 	m.filter.probes = int(d.uvarint())
 	m.filter.bits = bytes.Clone(d.bytes())
-	if d.err != nil || len(m.firstKeys) == 0 {
+	if d.err != nil || len(m.firstKeys) == 0 || len(m.filter.bits)%bloomBlock != 0 {
 		return runMeta{}, corrupt("unreadable run meta")
+	}
+	m.fence = make([]fencePost, len(m.firstKeys))
+	for i, k := range m.firstKeys {
+		m.fence[i].p0, m.fence[i].p1 = keyPrefix(k)
 	}
 	return m, nil
 }
@@ -201,16 +205,24 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 // blockFor returns the block that key would be in: the last whose first
 // key is <= key (0 when key is before them all).
 func (r *fileRun) blockFor(key []byte) int {
-	i, found := slices.BinarySearchFunc(r.firstKeys, key, bytes.Compare)
-	if found {
-		return i
+	p := newProbe(key)
+	// The first block whose first key is after key.
+	i, _ := slices.BinarySearchFunc(r.fence, &p, func(f fencePost, p *probe) int {
+		if c := f.compare(p); c != 0 {
+			return c
+		}
+		return 0
+	})
+	for i < len(r.fence) && r.fence[i].compare(&p) == 0 && bytes.Compare(r.firstKeys[i], key) <= 0 {
+		i++
 	}
 	return max(i-1, 0)
 }
 
-// readBlock reads block i of r from the keyspace's run bucket.
-func (r *fileRun) readBlock(b *bolt.Bucket, i int) (block, error) {
-	raw := b.Get(runBlockKey(r.id, uint32(i)))
+// readBlock reads block i of r from the blocks bucket.
+func (r *fileRun) readBlock(blocks *bolt.Bucket, i int) (block, error) {
+	k := runBlockKey(r.id, uint32(i))
+	raw := blocks.Get(k[:])
 	if raw == nil {
 		return block{}, corrupt("run %d lost its block %d", r.id, i)
 	}
@@ -247,11 +259,15 @@ func (r *fileRun) get(b *bolt.Bucket, key []byte) (value []byte, live, found boo
 // fails, and the flusher's steps turn it back into an error (catchCorrupt).
 type fileRunIter struct {
 	r   *fileRun
-	b   *bolt.Bucket
-	bi  int // the block it is in
+	b   *bolt.Bucket // the blocks bucket
+	bc  *bolt.Cursor // on block bi of r, once a block was read
+	bi  int          // the block it is in
 	blk block
 	i   int // the entry within blk; valid while 0 <= i < blk.n
 	ok  bool
+	// The entry it is on, decoded once (at the ends, k is nil).
+	k, v []byte
+	live bool
 }
 
 func (it *fileRunIter) load(bi int) bool {
@@ -259,12 +275,41 @@ func (it *fileRunIter) load(bi int) bool {
 		it.ok = false
 		return false
 	}
-	blk, err := it.r.readBlock(it.b, bi)
+	// A run's blocks are consecutive keys, so a walk steps the bucket's
+	// cursor to the next one instead of looking each up from the top.
+	want := runBlockKey(it.r.id, uint32(bi))
+	var k, v []byte
+	switch {
+	case it.bc == nil:
+		it.bc = it.b.Cursor()
+		k, v = it.bc.Seek(want[:])
+	case it.ok && bi == it.bi+1:
+		k, v = it.bc.Next()
+	case it.ok && bi == it.bi-1:
+		k, v = it.bc.Prev()
+	case it.ok && bi == it.bi:
+		return true
+	default:
+		k, v = it.bc.Seek(want[:])
+	}
+	if !bytes.Equal(k, want[:]) {
+		panic(corrupt("run %d lost its block %d", it.r.id, bi))
+	}
+	blk, err := parseBlock(v)
 	if err != nil {
 		panic(err)
 	}
 	it.bi, it.blk, it.ok = bi, blk, true
 	return true
+}
+
+// settle decodes the entry the iterator is on.
+func (it *fileRunIter) settle() {
+	if it.valid() {
+		it.k, it.v, it.live = it.blk.entry(it.i)
+		return
+	}
+	it.k, it.v, it.live = nil, nil, false
 }
 
 // catchCorrupt turns a panic of a corrupt read (fileRunIter's) back into an
@@ -279,23 +324,22 @@ func catchCorrupt(err *error) {
 	}
 }
 
-func (it *fileRunIter) valid() bool { return it.ok && it.i >= 0 && it.i < it.blk.n }
-func (it *fileRunIter) key() []byte { return it.blk.key(it.i) }
-func (it *fileRunIter) value() ([]byte, bool) {
-	_, v, live := it.blk.entry(it.i)
-	return v, live
-}
+func (it *fileRunIter) valid() bool           { return it.ok && it.i >= 0 && it.i < it.blk.n }
+func (it *fileRunIter) key() []byte           { return it.k }
+func (it *fileRunIter) value() ([]byte, bool) { return it.v, it.live }
 
 func (it *fileRunIter) first() {
 	if it.load(0) {
 		it.i = 0
 	}
+	it.settle()
 }
 
 func (it *fileRunIter) last() {
 	if it.load(len(it.r.firstKeys) - 1) {
 		it.i = it.blk.n - 1
 	}
+	it.settle()
 }
 
 func (it *fileRunIter) next() {
@@ -305,6 +349,7 @@ func (it *fileRunIter) next() {
 	if it.i++; it.i >= it.blk.n && it.load(it.bi+1) {
 		it.i = 0
 	}
+	it.settle()
 }
 
 func (it *fileRunIter) prev() {
@@ -314,42 +359,46 @@ func (it *fileRunIter) prev() {
 	if it.i--; it.i < 0 && it.load(it.bi-1) {
 		it.i = it.blk.n - 1
 	}
+	it.settle()
 }
 
 func (it *fileRunIter) seekGE(key []byte) {
-	if !it.load(it.r.blockFor(key)) {
-		return
+	if it.load(it.r.blockFor(key)) {
+		if it.i = it.blk.search(key); it.i == it.blk.n && it.load(it.bi+1) {
+			it.i = 0
+		}
 	}
-	if it.i = it.blk.search(key); it.i == it.blk.n && it.load(it.bi+1) {
-		it.i = 0
-	}
+	it.settle()
 }
 
 func (it *fileRunIter) seekLT(key []byte) {
-	if !it.load(it.r.blockFor(key)) {
-		return
+	if it.load(it.r.blockFor(key)) {
+		if it.i = it.blk.search(key) - 1; it.i < 0 && it.load(it.bi-1) {
+			it.i = it.blk.n - 1
+		}
 	}
-	if it.i = it.blk.search(key) - 1; it.i < 0 && it.load(it.bi-1) {
-		it.i = it.blk.n - 1
-	}
+	it.settle()
 }
 
 // bloom is a Bloom filter over a run's keys, so that a lookup of a key the
-// run does not have usually reads none of its blocks.
+// run does not have usually reads none of its blocks. It is blocked: a key's
+// probes all fall in one 64-byte block of the filter, so a lookup costs one
+// cache miss rather than one per probe.
 type bloom struct {
 	bits   []byte
 	probes int
 }
 
-// bloomBitsPerKey gives about a 1% false positive rate with 7 probes.
+// bloomBitsPerKey and bloomProbes give about a 1% false positive rate.
 const (
 	bloomBitsPerKey = 10
 	bloomProbes     = 7
+	bloomBlock      = 64
 )
 
 func newBloom(keys int) bloom {
-	nbits := max(keys*bloomBitsPerKey, 64)
-	return bloom{bits: make([]byte, (nbits+7)/8), probes: bloomProbes}
+	blocks := max((keys*bloomBitsPerKey+8*bloomBlock-1)/(8*bloomBlock), 1)
+	return bloom{bits: make([]byte, blocks*bloomBlock), probes: bloomProbes}
 }
 
 // keyHash is FNV-1a, 64 bits: stable across processes, as the filter is
@@ -363,26 +412,28 @@ func keyHash(key []byte) uint64 {
 	return h
 }
 
-func (f *bloom) add(key []byte) {
+// block returns the key's block of the filter and where its probes start
+// and step.
+func (f *bloom) block(key []byte) (blk []byte, h1, h2 uint32) {
 	h := keyHash(key)
-	h1, h2 := uint32(h), uint32(h>>32)|1
-	m := uint32(len(f.bits) * 8)
+	n := uint64(len(f.bits) / bloomBlock)
+	i := (h >> 32) * n >> 32 // (h's high half) / 2^32 * n, in [0, n)
+	return f.bits[i*bloomBlock : (i+1)*bloomBlock], uint32(h), uint32(h>>17) | 1
+}
+
+func (f *bloom) add(key []byte) {
+	blk, h1, h2 := f.block(key)
 	for i := range uint32(f.probes) {
-		bit := (h1 + i*h2) % m
-		f.bits[bit/8] |= 1 << (bit % 8)
+		bit := (h1 + i*h2) % (8 * bloomBlock)
+		blk[bit/8] |= 1 << (bit % 8)
 	}
 }
 
 func (f *bloom) mayContain(key []byte) bool {
-	if len(f.bits) == 0 {
-		return true
-	}
-	h := keyHash(key)
-	h1, h2 := uint32(h), uint32(h>>32)|1
-	m := uint32(len(f.bits) * 8)
+	blk, h1, h2 := f.block(key)
 	for i := range uint32(f.probes) {
-		bit := (h1 + i*h2) % m
-		if f.bits[bit/8]&(1<<(bit%8)) == 0 {
+		bit := (h1 + i*h2) % (8 * bloomBlock)
+		if blk[bit/8]&(1<<(bit%8)) == 0 {
 			return false
 		}
 	}
@@ -398,6 +449,7 @@ type runBuilder struct {
 	cur    []byte
 	offs   []uint32
 	nblock uint32
+	key    blockKey // the last block's
 }
 
 func newRunBuilder(id, order uint64, expectedKeys, target int) *runBuilder {
@@ -440,7 +492,8 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 		w.cur = binary.LittleEndian.AppendUint32(w.cur, o)
 	}
 	w.cur = binary.LittleEndian.AppendUint32(w.cur, uint32(len(w.offs)))
-	blk, blockKey = w.cur, runBlockKey(w.id, w.nblock)
+	w.key = runBlockKey(w.id, w.nblock)
+	blk, blockKey = w.cur, w.key[:]
 	w.meta.bytes += int64(len(blk))
 	w.nblock++
 	// bbolt keeps referring to a value until its transaction commits, so

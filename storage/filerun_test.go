@@ -34,38 +34,43 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 			continue
 		}
 		blockSize := []int{40, 300, 4096}[rng.IntN(3)]
+		id := uint64(round + 1)
 		err := bdb.Update(func(btx *bolt.Tx) error {
-			b, err := btx.CreateBucketIfNotExists([]byte(fmt.Sprint(round)))
+			metas, err := btx.CreateBucket([]byte(fmt.Sprint(round)))
 			if err != nil {
 				return err
 			}
-			w := newRunBuilder(7, 7, len(want), blockSize)
+			blocks, err := btx.CreateBucketIfNotExists(blocksBucket)
+			if err != nil {
+				return err
+			}
+			w := newRunBuilder(id, id, len(want), blockSize)
 			for _, k := range want.sortedKeys() {
 				if bk, blk := w.add([]byte(k), []byte(want[k].v), !want[k].tomb); blk != nil {
-					if err := b.Put(bk, blk); err != nil {
+					if err := blocks.Put(bk, blk); err != nil {
 						return err
 					}
 				}
 			}
 			bk, blk, meta := w.finish()
-			if err := b.Put(bk, blk); err != nil {
+			if err := blocks.Put(bk, blk); err != nil {
 				return err
 			}
-			return b.Put(runMetaKey(7), meta)
+			return metas.Put(runMetaKey(id), meta)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = bdb.View(func(btx *bolt.Tx) error {
-			b := btx.Bucket([]byte(fmt.Sprint(round)))
-			runs, err := loadRuns(b, nil)
+			blocks := btx.Bucket(blocksBucket)
+			runs, err := loadRuns(btx.Bucket([]byte(fmt.Sprint(round))), nil)
 			if err != nil {
 				return err
 			}
-			if err := checkRun(b, runs[0]); err != nil {
+			if err := checkRun(blocks, runs[0]); err != nil {
 				return err
 			}
-			return checkFileRun(b, runs[0], want, probesFor(rng, want))
+			return checkFileRun(blocks, runs[0], want, probesFor(rng, want))
 		})
 		if err != nil {
 			t.Fatalf("round %d (blocks of %d bytes): %v", round, blockSize, err)
@@ -145,12 +150,12 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 	}
 	db.checkpointAll(t)
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
-		rb := btx.Bucket(runsBucket).Bucket([]byte("s"))
-		runs, err := loadRuns(rb, nil)
+		runs, err := loadRuns(btx.Bucket(runsBucket).Bucket([]byte("s")), nil)
 		if err != nil {
 			return err
 		}
-		return rb.Delete(runBlockKey(runs[0].id, 1))
+		k := runBlockKey(runs[0].id, 1)
+		return btx.Bucket(blocksBucket).Delete(k[:])
 	})
 	if err != nil {
 		t.Fatal(err)

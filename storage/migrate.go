@@ -8,40 +8,45 @@ import (
 )
 
 // tidyRuns removes what a crash left of runs being written: blocks of runs
-// that have no meta (filerun.go), and keyspaces' run buckets whose keyspace
-// is gone.
+// that have no meta (filerun.go), and the runs of keyspaces that are gone.
 func (db *DB) tidyRuns() error {
 	return db.bolt.Update(func(btx *bolt.Tx) error {
-		root, runs := btx.Bucket(rootBucket), btx.Bucket(runsBucket)
+		root, runs, blocks := btx.Bucket(rootBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 		var gone [][]byte
+		known := map[uint64]bool{}
 		err := runs.ForEachBucket(func(name []byte) error {
 			if root.Bucket(name) == nil {
 				gone = append(gone, append([]byte(nil), name...))
 				return nil
 			}
-			rb := runs.Bucket(name)
-			var orphans [][]byte
-			c := rb.Cursor()
-			for k, _ := c.Seek([]byte{runBlockPrefix}); k != nil && k[0] == runBlockPrefix; k, _ = c.Next() {
-				if len(k) != 13 {
-					return corrupt("run block key of %d bytes", len(k))
+			return runs.Bucket(name).ForEach(func(k, _ []byte) error {
+				if len(k) != 8 {
+					return corrupt("run meta key of %d bytes", len(k))
 				}
-				if rb.Get(runMetaKey(binary.BigEndian.Uint64(k[1:9]))) == nil {
-					orphans = append(orphans, append([]byte(nil), k...))
-				}
-			}
-			for _, k := range orphans {
-				if err := rb.Delete(k); err != nil {
-					return err
-				}
-			}
-			return nil
+				known[binary.BigEndian.Uint64(k)] = true
+				return nil
+			})
 		})
 		if err != nil {
 			return err
 		}
 		for _, name := range gone {
-			if err := runs.DeleteBucket(name); err != nil {
+			if err := dropRuns(btx, name); err != nil {
+				return err
+			}
+		}
+		var orphans [][]byte
+		c := blocks.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			if len(k) != len(blockKey{}) {
+				return corrupt("run block key of %d bytes", len(k))
+			}
+			if !known[binary.BigEndian.Uint64(k)] {
+				orphans = append(orphans, append([]byte(nil), k...))
+			}
+		}
+		for _, k := range orphans {
+			if err := blocks.Delete(k); err != nil {
 				return err
 			}
 		}
@@ -82,7 +87,7 @@ func (db *DB) migrateBucket(name []byte) error {
 	for {
 		done := false
 		err := db.bolt.Update(func(btx *bolt.Tx) error {
-			root, runs := btx.Bucket(rootBucket), btx.Bucket(runsBucket)
+			root, runs, blocks := btx.Bucket(rootBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 			b := root.Bucket(name)
 			rb, err := runs.CreateBucketIfNotExists(name)
 			if err != nil {
@@ -109,7 +114,7 @@ func (db *DB) migrateBucket(name []byte) error {
 				}
 				after = append(after[:0], k...)
 				if bk, blk := w.add(k, v, true); blk != nil {
-					if err := rb.Put(bk, blk); err != nil {
+					if err := blocks.Put(bk, blk); err != nil {
 						return err
 					}
 					budget -= len(blk)
@@ -121,7 +126,7 @@ func (db *DB) migrateBucket(name []byte) error {
 			done = true
 			bk, blk, meta := w.finish()
 			if blk != nil {
-				if err := rb.Put(bk, blk); err != nil {
+				if err := blocks.Put(bk, blk); err != nil {
 					return err
 				}
 			}

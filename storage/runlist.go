@@ -40,17 +40,8 @@ type runLists struct {
 	prevGenSet bool
 }
 
-// fileRuns returns keyspace name's runs in btx's snapshot, newest first,
-// and the bucket their blocks are in (nil when it has none).
-func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, *bolt.Bucket, error) {
-	all := btx.Bucket(runsBucket)
-	if all == nil {
-		return nil, nil, nil
-	}
-	rb := all.Bucket([]byte(name))
-	if rb == nil {
-		return nil, nil, nil
-	}
+// fileRuns returns keyspace name's runs in btx's snapshot, newest first.
+func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, error) {
 	gen := db.fileState(btx).runsGen
 	c := &db.runLists
 	c.mu.Lock()
@@ -58,16 +49,21 @@ func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, *bolt.Bucket, err
 	if gen == c.gen && c.lists != nil {
 		if l, ok := c.lists[name]; ok {
 			c.mu.Unlock()
-			return l, rb, nil
+			return l, nil
 		}
 		prev = c.prevLists[name]
 	} else {
 		prev = c.lists[name]
 	}
 	c.mu.Unlock()
-	runs, err := loadRuns(rb, prev)
-	if err != nil {
-		return nil, nil, err
+	var runs []*fileRun
+	if all := btx.Bucket(runsBucket); all != nil {
+		if rb := all.Bucket([]byte(name)); rb != nil {
+			var err error
+			if runs, err = loadRuns(rb, prev); err != nil {
+				return nil, err
+			}
+		}
 	}
 	c.mu.Lock()
 	switch {
@@ -77,7 +73,7 @@ func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, *bolt.Bucket, err
 		c.lists[name] = runs
 	}
 	c.mu.Unlock()
-	return runs, rb, nil
+	return runs, nil
 }
 
 // loadRuns reads a keyspace's run metas, newest first, taking those of
@@ -85,11 +81,11 @@ func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, *bolt.Bucket, err
 func loadRuns(rb *bolt.Bucket, known []*fileRun) ([]*fileRun, error) {
 	var runs []*fileRun
 	c := rb.Cursor()
-	for k, v := c.Seek([]byte{runMetaPrefix}); k != nil && k[0] == runMetaPrefix; k, v = c.Next() {
-		if len(k) != 9 {
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if len(k) != 8 {
 			return nil, corrupt("run meta key of %d bytes", len(k))
 		}
-		id := binary.BigEndian.Uint64(k[1:])
+		id := binary.BigEndian.Uint64(k)
 		if i := slices.IndexFunc(known, func(r *fileRun) bool { return r.id == id }); i >= 0 {
 			runs = append(runs, known[i])
 			continue
@@ -112,26 +108,54 @@ func loadRuns(rb *bolt.Bucket, known []*fileRun) ([]*fileRun, error) {
 	return runs, nil
 }
 
-// runBlocks returns the keys of a run's blocks in rb.
-func runBlocks(rb *bolt.Bucket, id uint64) [][]byte {
-	prefix := runMetaKey(id) // 'm' id: the same shape as a block key's start
-	prefix[0] = runBlockPrefix
+// runBlocks returns the keys of a run's blocks.
+func runBlocks(blocks *bolt.Bucket, id uint64) [][]byte {
+	prefix := runMetaKey(id) // a block key starts with its run's ID
 	var keys [][]byte
-	c := rb.Cursor()
+	c := blocks.Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 		keys = append(keys, bytes.Clone(k))
 	}
 	return keys
 }
 
-// deleteRun removes a run's blocks and meta.
-func deleteRun(rb *bolt.Bucket, id uint64) error {
-	for _, k := range runBlocks(rb, id) {
-		if err := rb.Delete(k); err != nil {
+// deleteBlocks removes a run's blocks.
+func deleteBlocks(blocks *bolt.Bucket, id uint64) error {
+	for _, k := range runBlocks(blocks, id) {
+		if err := blocks.Delete(k); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// deleteRun removes a run: its blocks, and its meta from rb, its
+// keyspace's bucket of metas.
+func deleteRun(rb, blocks *bolt.Bucket, id uint64) error {
+	if err := deleteBlocks(blocks, id); err != nil {
+		return err
+	}
 	return rb.Delete(runMetaKey(id))
+}
+
+// dropRuns removes every run of a keyspace, and its bucket of metas.
+func dropRuns(btx *bolt.Tx, name []byte) error {
+	runs := btx.Bucket(runsBucket)
+	rb := runs.Bucket(name)
+	if rb == nil {
+		return nil
+	}
+	blocks := btx.Bucket(blocksBucket)
+	c := rb.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) != 8 {
+			return corrupt("run meta key of %d bytes", len(k))
+		}
+		if err := deleteBlocks(blocks, binary.BigEndian.Uint64(k)); err != nil {
+			return err
+		}
+	}
+	return runs.DeleteBucket(name)
 }
 
 // checkRuns checks every keyspace's file runs: each meta decodes, its blocks
@@ -140,47 +164,41 @@ func deleteRun(rb *bolt.Bucket, id uint64) error {
 // meta's index says, and no block belongs to a run without a meta (a
 // closed file has none; a crash may leave some, which Open removes).
 func checkRuns(btx *bolt.Tx) []error {
-	runs := btx.Bucket(runsBucket)
-	if runs == nil {
+	runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
+	if runs == nil || blocks == nil {
 		return nil
 	}
 	var errs []error
+	nblocks := 0
 	_ = runs.ForEachBucket(func(name []byte) error {
 		if btx.Bucket(rootBucket).Bucket(name) == nil {
 			errs = append(errs, fmt.Errorf("runs of keyspace %q, which does not exist", name))
 		}
-		rb := runs.Bucket(name)
-		list, err := loadRuns(rb, nil)
+		list, err := loadRuns(runs.Bucket(name), nil)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("keyspace %q: %w", name, err))
 			return nil
 		}
-		blocks := 0
 		for _, r := range list {
-			blocks += len(r.firstKeys)
-			if err := checkRun(rb, r); err != nil {
+			nblocks += len(r.firstKeys)
+			if err := checkRun(blocks, r); err != nil {
 				errs = append(errs, fmt.Errorf("keyspace %q, run %d: %w", name, r.id, err))
 			}
 		}
-		stored := 0
-		c := rb.Cursor()
-		for k, _ := c.Seek([]byte{runBlockPrefix}); k != nil && k[0] == runBlockPrefix; k, _ = c.Next() {
-			stored++
-		}
-		if stored != blocks {
-			errs = append(errs, fmt.Errorf("keyspace %q has %d run blocks, its runs' metas %d", name, stored, blocks))
-		}
 		return nil
 	})
+	if stored := blocks.Stats().KeyN; stored != nblocks {
+		errs = append(errs, fmt.Errorf("the file has %d run blocks, its runs' metas %d", stored, nblocks))
+	}
 	return errs
 }
 
-func checkRun(rb *bolt.Bucket, r *fileRun) (err error) {
+func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 	defer catchCorrupt(&err)
 	var last []byte
 	entries, tombstones := 0, 0
 	for i, first := range r.firstKeys {
-		blk, err := r.readBlock(rb, i)
+		blk, err := r.readBlock(blocks, i)
 		if err != nil {
 			return err
 		}

@@ -17,11 +17,10 @@ type Space struct {
 	gen    uint64
 	src    spaceSources
 	bucket *bolt.Bucket // nil when not read (src.file false) or absent
-	// fileRuns are the keyspace's runs in the file, newest first, with
-	// the bucket of their blocks (when src.file).
-	fileRuns  []*fileRun
-	runBucket *bolt.Bucket
-	exists    bool
+	// fileRuns are the keyspace's runs in the file, newest first (when
+	// src.file).
+	fileRuns []*fileRun
+	exists   bool
 }
 
 func (s *Space) resolve() {
@@ -32,18 +31,18 @@ func (s *Space) resolve() {
 		mine = tx.ws.touched[s.name]
 	}
 	s.src = resolveSpace(mine, tx.view, s.name)
-	s.bucket, s.fileRuns, s.runBucket = nil, nil, nil
+	s.bucket, s.fileRuns = nil, nil
 	if s.src.file {
 		if tx.root != nil {
 			s.bucket = tx.root.Bucket([]byte(s.name))
 		}
 		s.exists = s.bucket != nil
 		if s.exists {
-			runs, rb, err := tx.db.fileRuns(tx.btx, s.name)
+			runs, err := tx.db.fileRuns(tx.btx, s.name)
 			if err != nil {
 				panic(err) // corrupt; see fileRunIter
 			}
-			s.fileRuns, s.runBucket = runs, rb
+			s.fileRuns = runs
 		}
 	} else {
 		s.exists = s.src.exists
@@ -94,7 +93,7 @@ func (s *Space) Get(key []byte) []byte {
 		}
 	}
 	for _, r := range s.fileRuns {
-		if v, live, found := r.get(s.runBucket, key); found {
+		if v, live, found := r.get(s.tx.blocks(), key); found {
 			if !live {
 				return nil
 			}

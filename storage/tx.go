@@ -18,6 +18,8 @@ type Tx struct {
 	view     *view
 	btx      *bolt.Tx
 	root     *bolt.Bucket
+	// blockBucket is the file's bucket of run blocks, once a read needed it.
+	blockBucket *bolt.Bucket
 	// The writer's changes: in memory (ws) and as its log record (rec).
 	ws  *writeSet
 	rec walRecord
@@ -33,6 +35,14 @@ type Tx struct {
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
 	return &Tx{db: db, writable: writable, view: v, btx: btx, root: btx.Bucket(rootBucket), spaces: map[string]*Space{}}
+}
+
+// blocks returns the file's bucket of run blocks.
+func (tx *Tx) blocks() *bolt.Bucket {
+	if tx.blockBucket == nil && tx.btx != nil {
+		tx.blockBucket = tx.btx.Bucket(blocksBucket)
+	}
+	return tx.blockBucket
 }
 
 // Writable reports whether tx is a write transaction.
@@ -121,7 +131,7 @@ func (tx *Tx) release() {
 func (tx *Tx) releaseFile() {
 	if tx.btx != nil {
 		_ = tx.btx.Rollback()
-		tx.btx, tx.root = nil, nil
+		tx.btx, tx.root, tx.blockBucket = nil, nil, nil
 	}
 }
 
