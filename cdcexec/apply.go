@@ -132,6 +132,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 	if err != nil {
 		return st, err
 	}
+	a := &applier{f: f, log: eventWriter{log: log}, target: target, st: &st, cache: cache}
 	mark, err := f.truncateMark(tx)
 	if err != nil {
 		return st, err
@@ -158,7 +159,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if err := f.applyKey(log, target, g, mark, !replayEverything, &st, cache); err != nil {
+		if err := a.applyKey(g, mark, !replayEverything); err != nil {
 			return st, err
 		}
 	}
@@ -171,64 +172,171 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 	return st, nil
 }
 
+// applier applies one batch of a flow: what every key needs, and buffers
+// reused from key to key (what storage's Put and the cache are given they
+// copy).
+type applier struct {
+	f      *Flow
+	log    eventWriter
+	target *history.Table
+	st     *Stats
+	cache  *StateCache
+	// seqBuf holds the encodings seqs point into, valBuf and vals those of
+	// the data values (encodeValues); split and open are the open SCD TYPE
+	// 2 version's.
+	seqBuf, valBuf []byte
+	seqs           []eventSeqs
+	vals           [][][]byte
+	valSlots       [][]byte
+	split, open    [][]byte
+	// roles is the target's layout (layout), once worked out.
+	roles []int
+}
+
+// eventSeqs are an event's sequence values as order-preserving encodings,
+// which compare as the values do: the log key suffix (suffix) is seq then
+// sys (sys empty but for BITEMPORAL flows).
+type eventSeqs struct{ seq, sys, suffix []byte }
+
+// encodeSeqs encodes the sequence values of a key's events into a.seqs.
+func (a *applier) encodeSeqs(events []temporal.Event) error {
+	a.seqBuf, a.seqs = a.seqBuf[:0], a.seqs[:0]
+	// Where each event's encodings end, as the buffer may move as it grows.
+	type ends struct{ seq, sys int }
+	var at []ends
+	for _, e := range events {
+		var err error
+		if a.seqBuf, err = encodeSeq(a.seqBuf, []types.Value(e.Seq)); err != nil {
+			return err
+		}
+		seqEnd := len(a.seqBuf)
+		if e.SysSeq != nil {
+			if a.seqBuf, err = encodeSeq(a.seqBuf, []types.Value(e.SysSeq)); err != nil {
+				return err
+			}
+		}
+		at = append(at, ends{seqEnd, len(a.seqBuf)})
+	}
+	start := 0
+	for _, e := range at {
+		b := a.seqBuf
+		a.seqs = append(a.seqs, eventSeqs{seq: b[start:e.seq:e.seq], sys: b[e.seq:e.sys:e.sys], suffix: b[start:e.sys:e.sys]})
+		start = e.sys
+	}
+	return nil
+}
+
+// encodeValues encodes the data values of a key's events (vals[i][j] is
+// event i's value j, as a stored row holds it).
+func (a *applier) encodeValues(events []temporal.Event) error {
+	a.valBuf, a.vals, a.valSlots = a.valBuf[:0], a.vals[:0], a.valSlots[:0]
+	width := len(a.f.DataAttnums)
+	var ends []int
+	for _, e := range events {
+		for j := range width {
+			var v types.Value
+			if j < len(e.Values) {
+				v = e.Values[j]
+			}
+			var err error
+			if a.valBuf, err = storage.AppendRowValue(a.valBuf, v); err != nil {
+				return err
+			}
+			ends = append(ends, len(a.valBuf))
+		}
+	}
+	off := 0
+	for _, end := range ends {
+		a.valSlots = append(a.valSlots, a.valBuf[off:end:end])
+		off = end
+	}
+	for i := range events {
+		a.vals = append(a.vals, a.valSlots[i*width:(i+1)*width:(i+1)*width])
+	}
+	return nil
+}
+
 // applyKey stores a key's new events and, when rewrite is set, brings its
 // target rows up to date. New events that all come after the key's stored
 // ones (events mostly arrive in order) continue the replay from the state
 // the target's rows hold; any other batch, and a key's first, replays the
 // key's whole history and replaces all its rows.
-func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, mark temporal.Seq, rewrite bool, st *Stats, cache *StateCache) error {
+func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
+	f, log := a.f, a.log.log
 	// Merge with no history sorts the batch, drops retries within it and
 	// refuses conflicts within it.
 	incoming, err := f.Rules.Merge(nil, g.events)
 	if err != nil {
 		return f.conflictError(err)
 	}
-	var known *keyState
-	if cache != nil {
-		known, _ = cache.get(g.encKey)
+	if err := a.encodeSeqs(incoming); err != nil {
+		return err
 	}
+	known, cached := a.cache.get(g.encKey)
 	if f.StoredAs == Bitemporal {
-		if known != nil && rewrite && f.laterOnBothAxes(known, incoming) {
-			for _, e := range incoming {
-				if err := appendEvent(log, g.encKey, e); err != nil {
+		if cached && rewrite && a.laterOnBothAxes(known) {
+			for i, e := range incoming {
+				if err := a.log.append(g.encKey, e, a.seqs[i].suffix, nil); err != nil {
 					return err
 				}
 			}
-			next, err := f.continueBitemporal(target, g.encKey, incoming, known, st)
+			next, err := f.continueBitemporal(a.target, g.encKey, incoming, known, a.st)
 			if err == nil {
-				cache.put(g.encKey, next)
+				next.lastSeq = a.seqs[len(a.seqs)-1].seq
+				for _, s := range a.seqs {
+					if next.lastSysSeq == nil || bytes.Compare(s.sys, next.lastSysSeq) > 0 {
+						next.lastSysSeq = s.sys
+					}
+				}
+				a.cache.put(g.encKey, next)
 			}
 			return err
 		}
 	} else {
-		var last temporal.Event
-		var hasLast bool
-		if known != nil {
-			last, hasLast = temporal.Event{Seq: known.lastSeq}, known.lastSeq != nil
-		} else if last, hasLast, err = lastEvent(log, g.encKey); err != nil {
-			return err
+		lastSeq := known.lastSeq
+		if !cached {
+			lastSeq = lastLogged(log, g.encKey)
 		}
 		// A key the log has no events of goes the slow way: its target
 		// rows, if any, are not this flow's (a dropped flow left them, or
 		// the table had them before this flow), and the rewrite replaces
 		// them where a continuation would build on them.
-		if hasLast && f.Rules.Compare(incoming[0].Seq, last.Seq) > 0 {
-			for _, e := range incoming {
-				if err := appendEvent(log, g.encKey, e); err != nil {
+		if lastSeq != nil && bytes.Compare(a.seqs[0].seq, lastSeq) > 0 {
+			var vals [][][]byte
+			if a.encodedSCD2(incoming) {
+				if err := a.encodeValues(incoming); err != nil {
+					return err
+				}
+				vals = a.vals
+			}
+			for i, e := range incoming {
+				var v [][]byte
+				if vals != nil {
+					v = vals[i]
+				}
+				if err := a.log.append(g.encKey, e, a.seqs[i].suffix, v); err != nil {
 					return err
 				}
 			}
 			if !rewrite {
 				return nil
 			}
-			var next *keyState
-			if f.StoredAs == SCD1 {
-				next, err = f.continueSCD1(target, g.encKey, incoming, mark, known, st)
-			} else {
-				next, err = f.continueSCD2(target, g.encKey, incoming, known, st)
+			var next keyState
+			var from *keyState
+			if cached {
+				from = &known
 			}
-			if err == nil && cache != nil {
-				cache.put(g.encKey, next)
+			switch {
+			case f.StoredAs == SCD1:
+				next, err = f.continueSCD1(a.target, g.encKey, incoming, mark, from, a.st)
+			case vals != nil:
+				next, err = a.continueSCD2Encoded(g.encKey, incoming, from)
+			default:
+				next, err = f.continueSCD2(a.target, g.encKey, incoming, from, a.st)
+			}
+			if err == nil {
+				next.lastSeq = a.seqs[len(a.seqs)-1].seq
+				a.cache.put(g.encKey, next)
 			}
 			return err
 		}
@@ -244,40 +352,44 @@ func (f *Flow) applyKey(log *storage.Space, target *history.Table, g *keyGroup, 
 	if len(merged) == len(hist) {
 		return nil // only retries: nothing changes
 	}
-	if err := f.appendNew(log, g.encKey, hist, incoming); err != nil {
+	if err := f.appendNew(&a.log, g.encKey, hist, incoming); err != nil {
 		return err
 	}
 	if !rewrite {
 		return nil
 	}
-	lastKey, lastRow, err := f.rewriteKey(target, g.encKey, merged, mark, st)
-	if err == nil && cache != nil {
-		ks := &keyState{lastSeq: merged[len(merged)-1].Seq, lastKey: lastKey, lastRow: lastRow}
-		if f.StoredAs == Bitemporal {
-			for _, e := range merged {
-				if ks.lastSysSeq == nil || f.compareSystem(e.SysSeq, ks.lastSysSeq) > 0 {
-					ks.lastSysSeq = e.SysSeq
-				}
+	lastKey, lastRow, err := f.rewriteKey(a.target, g.encKey, merged, mark, a.st)
+	if err != nil || a.cache == nil {
+		return err
+	}
+	if err := a.encodeSeqs(merged); err != nil {
+		return err
+	}
+	ks := keyState{lastSeq: a.seqs[len(a.seqs)-1].seq, lastKey: lastKey, lastRow: lastRow}
+	if f.StoredAs == Bitemporal {
+		for _, s := range a.seqs {
+			if ks.lastSysSeq == nil || bytes.Compare(s.sys, ks.lastSysSeq) > 0 {
+				ks.lastSysSeq = s.sys
 			}
 		}
-		cache.put(g.encKey, ks)
 	}
-	return err
+	a.cache.put(g.encKey, ks)
+	return nil
 }
 
 // laterOnBothAxes reports whether a key's new events (sorted, as Merge
-// sorts them) come after everything the key has, in business and in system
-// time, with system times not decreasing in business order: what
-// ContinueBitemporal takes.
-func (f *Flow) laterOnBothAxes(known *keyState, incoming []temporal.Event) bool {
-	if known.lastSeq != nil && f.Rules.Compare(incoming[0].Seq, known.lastSeq) <= 0 {
+// sorts them, with their encodings in a.seqs) come after everything the
+// key has, in business and in system time, with system times not
+// decreasing in business order: what ContinueBitemporal takes.
+func (a *applier) laterOnBothAxes(known keyState) bool {
+	if known.lastSeq != nil && bytes.Compare(a.seqs[0].seq, known.lastSeq) <= 0 {
 		return false
 	}
-	for i, e := range incoming {
-		if known.lastSysSeq != nil && f.compareSystem(e.SysSeq, known.lastSysSeq) <= 0 {
+	for i, s := range a.seqs {
+		if known.lastSysSeq != nil && bytes.Compare(s.sys, known.lastSysSeq) <= 0 {
 			return false
 		}
-		if i > 0 && (f.Rules.Compare(incoming[i-1].Seq, e.Seq) == 0 || f.compareSystem(incoming[i-1].SysSeq, e.SysSeq) > 0) {
+		if i > 0 && (bytes.Equal(a.seqs[i-1].seq, s.seq) || bytes.Compare(a.seqs[i-1].sys, s.sys) > 0) {
 			return false
 		}
 	}
@@ -294,7 +406,7 @@ func (f *Flow) compareSystem(a, b temporal.Seq) int {
 // appendNew stores the events of incoming that hist does not have (both are
 // sorted; an event of incoming with the identity of one in hist is a retry,
 // Merge having refused any conflict).
-func (f *Flow) appendNew(log *storage.Space, encKey []byte, hist, incoming []temporal.Event) error {
+func (f *Flow) appendNew(w *eventWriter, encKey []byte, hist, incoming []temporal.Event) error {
 	i := 0
 	for _, e := range incoming {
 		for i < len(hist) && f.compareIdentity(hist[i], e) < 0 {
@@ -303,7 +415,11 @@ func (f *Flow) appendNew(log *storage.Space, encKey []byte, hist, incoming []tem
 		if i < len(hist) && f.compareIdentity(hist[i], e) == 0 {
 			continue
 		}
-		if err := appendEvent(log, encKey, e); err != nil {
+		seqs, err := appendSeqs(nil, e)
+		if err != nil {
+			return err
+		}
+		if err := w.append(encKey, e, seqs, nil); err != nil {
 			return err
 		}
 	}

@@ -7,14 +7,11 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 	"unsafe"
 
 	"cdcdb/history"
 	"cdcdb/storage"
-	"cdcdb/temporal"
-	"cdcdb/types"
 )
 
 // TestCacheLimit: a cache far smaller than what a flow's keys need holds no
@@ -51,8 +48,8 @@ func TestCacheLimit(t *testing.T) {
 					return err
 				}
 				_, err = Apply(context.Background(), tx, f, target, batch, cache, nil)
-				if cache != nil && cache.pending.bytes > cache.limit {
-					t.Errorf("batch %d: pending entries hold %d bytes, over the limit %d", i, cache.pending.bytes, cache.limit)
+				if cache != nil && cache.bytes > cache.limit {
+					t.Errorf("batch %d: entries hold %d bytes, over the limit %d", i, cache.bytes, cache.limit)
 				}
 				if err == nil && i%3 == 2 {
 					err = errRolledBack
@@ -65,8 +62,8 @@ func TestCacheLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cache != nil && cache.committedBytes > cache.limit {
-				t.Errorf("batch %d: committed entries hold %d bytes, over the limit %d", i, cache.committedBytes, cache.limit)
+			if cache != nil && cache.bytes > cache.limit {
+				t.Errorf("batch %d: entries hold %d bytes after it, over the limit %d", i, cache.bytes, cache.limit)
 			}
 		}
 		var rows []string
@@ -89,36 +86,51 @@ func TestCacheLimit(t *testing.T) {
 
 var errRolledBack = errors.New("rolled back on purpose")
 
-// TestCacheOwnsSequenceStrings: a cached text sequence value does not share
-// the bytes it was cut from (a COPY line), plain or inside a record, while
-// an integer sequence is kept as it is, without a copy.
-func TestCacheOwnsSequenceStrings(t *testing.T) {
-	line := strings.Repeat("x", 1<<16) + "\tv0042\t7"
-	within := func(s string) bool {
-		p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(line)))
-		return p >= lo && p < lo+uintptr(len(line))
-	}
-	text := line[1<<16+1 : 1<<16+6]
+// TestCacheEntriesOwnTheirBytes: an entry keeps copies of what it is
+// given, in one buffer, so that a caller may reuse its buffers and an entry
+// keeps nothing else alive; a rollback puts back exactly the entries the
+// transaction replaced or removes those it added.
+func TestCacheEntriesOwnTheirBytes(t *testing.T) {
+	db, f := openFlow(t)
 	c := newStateCache(1 << 20)
-	c.pending = &pendingStates{states: map[string]*keyState{}}
-	ints := temporal.Seq{int64(7)}
-	c.put([]byte("a"), &keyState{
-		lastSeq:    temporal.Seq{text},
-		lastSysSeq: temporal.Seq{types.RecordValue{Types: []types.T{types.Of(types.Text), types.Of(types.Int8)}, Fields: []types.Value{text, int64(1)}}},
+	seq, row := []byte("seq-1"), []byte("row-1")
+	err := db.Update(func(tx *storage.Tx) error {
+		c.begin(tx)
+		c.put([]byte("a"), keyState{lastSeq: seq, lastKey: []byte("a-key"), lastRow: row})
+		copy(seq, "XXXXX")
+		copy(row, "XXXXX")
+		// Something to commit, so that the commit publishes.
+		return tx.Space(history.DataSpace(uint32(f.Target.OID))).Put([]byte("k"), history.AppendStart(nil, 1))
 	})
-	c.put([]byte("b"), &keyState{lastSeq: ints})
-	a, _ := c.get([]byte("a"))
-	got := a.lastSeq[0].(string)
-	rec := a.lastSysSeq[0].(types.RecordValue)
-	if got != "v0042" || rec.Fields[0] != "v0042" || rec.Fields[1] != int64(1) || len(rec.Types) != 2 {
-		t.Fatalf("cached values changed: %#v, %#v", a.lastSeq, a.lastSysSeq)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if within(got) || within(rec.Fields[0].(string)) {
-		t.Fatal("a cached sequence string shares the line it was cut from")
+	a, ok := c.get([]byte("a"))
+	if !ok || string(a.lastSeq) != "seq-1" || string(a.lastRow) != "row-1" || string(a.lastKey) != "a-key" || a.lastSysSeq != nil {
+		t.Fatalf("entry %+v after the caller reused its buffers", a)
 	}
-	b, _ := c.get([]byte("b"))
-	if &b.lastSeq[0] != &ints[0] {
-		t.Fatal("an integer sequence was copied")
+	if unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.lastSeq)), len(a.lastSeq)+len(a.lastKey)) != unsafe.Pointer(unsafe.SliceData(a.lastRow)) {
+		t.Error("an entry's parts are not one buffer")
+	}
+	tx, err := db.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.begin(tx)
+	c.put([]byte("a"), keyState{lastSeq: []byte("seq-2")})
+	c.put([]byte("b"), keyState{lastSeq: []byte("seq-9")})
+	c.put([]byte("a"), keyState{lastSeq: []byte("seq-3")})
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := c.get([]byte("a")); string(a.lastSeq) != "seq-1" {
+		t.Errorf("after a rollback a holds %q, want seq-1", a.lastSeq)
+	}
+	if _, ok := c.get([]byte("b")); ok {
+		t.Error("a rolled-back transaction's new entry stayed")
+	}
+	if want := entrySize("a", a); c.bytes != want {
+		t.Errorf("cache counts %d bytes after the rollback, want %d", c.bytes, want)
 	}
 }
 
@@ -148,8 +160,8 @@ func TestCacheCountsWhatItHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(cache.committed) != keys {
-		t.Fatalf("%d keys cached, want %d", len(cache.committed), keys)
+	if len(cache.entries) != keys {
+		t.Fatalf("%d keys cached, want %d", len(cache.entries), keys)
 	}
 	// Nothing else may allocate between the two readings of the heap.
 	if err := db.Close(); err != nil {
@@ -162,7 +174,7 @@ func TestCacheCountsWhatItHolds(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		return ms.HeapAlloc
 	}
-	counted := cache.committedBytes
+	counted := cache.bytes
 	with := heap()
 	cache.Clear()
 	without := heap()

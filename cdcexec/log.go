@@ -25,17 +25,15 @@ const (
 	truncatePart = "truncate"
 )
 
-// logKey is an event's log key.
-func logKey(encKey []byte, e temporal.Event) ([]byte, error) {
-	k := append(make([]byte, 0, len(encKey)+16), encKey...)
-	var err error
-	if k, err = encodeSeq(k, []types.Value(e.Seq)); err != nil {
-		return nil, err
+// appendSeqs appends an event's log key suffix: its encoded sequence value,
+// then (BITEMPORAL) its encoded system sequence value. Both encodings sort
+// as the values do, so a key's entries sort in sequence order.
+func appendSeqs(dst []byte, e temporal.Event) ([]byte, error) {
+	dst, err := encodeSeq(dst, []types.Value(e.Seq))
+	if err == nil && e.SysSeq != nil {
+		dst, err = encodeSeq(dst, []types.Value(e.SysSeq))
 	}
-	if e.SysSeq != nil {
-		k, err = encodeSeq(k, []types.Value(e.SysSeq))
-	}
-	return k, err
+	return dst, err
 }
 
 // prefixEnd is the smallest key greater than every key that starts with
@@ -66,14 +64,14 @@ func lastUnder(sp *storage.Space, prefix []byte) (key, value []byte) {
 	return k, v
 }
 
-// lastEvent returns a key's latest event in the log.
-func lastEvent(log *storage.Space, encKey []byte) (temporal.Event, bool, error) {
-	_, v := lastUnder(log, encKey)
-	if v == nil {
-		return temporal.Event{}, false, nil
+// lastLogged returns the log key suffix (the encoded sequence values) of a
+// key's latest event in the log, nil when it has none.
+func lastLogged(log *storage.Space, encKey []byte) []byte {
+	k, _ := lastUnder(log, encKey)
+	if k == nil {
+		return nil
 	}
-	e, err := decodeEvent(v)
-	return e, err == nil, err
+	return bytes.Clone(k[len(encKey):])
 }
 
 // loadHistory reads a key's events in sequence order.
@@ -90,28 +88,55 @@ func loadHistory(log *storage.Space, encKey []byte) ([]temporal.Event, error) {
 	return out, nil
 }
 
-// appendEvent stores one event of a key.
-func appendEvent(log *storage.Space, encKey []byte, e temporal.Event) error {
-	k, err := logKey(encKey, e)
-	if err != nil {
-		return err
-	}
-	v, err := encodeEvent(e)
-	if err != nil {
-		return err
-	}
-	return log.Put(k, v)
+// eventWriter stores a key's events in the log, with buffers it reuses
+// (Put copies what it is given).
+type eventWriter struct {
+	log      *storage.Space
+	key, val []byte
 }
 
-// encodeEvent stores what replay needs: kind, sequence lengths, sequences,
-// the written-columns set and the values.
-func encodeEvent(e temporal.Event) ([]byte, error) {
-	vals := make([]types.Value, 0, 4+len(e.Seq)+len(e.SysSeq)+len(e.Values))
-	vals = append(vals, int64(e.Kind), int64(len(e.Seq)), int64(len(e.SysSeq)))
-	vals = append(vals, e.Seq...)
-	vals = append(vals, e.SysSeq...)
+// append stores event e of the key encKey, whose log key suffix is seqs
+// (appendSeqs) and whose data values are encoded in vals (nil: encode them).
+func (w *eventWriter) append(encKey []byte, e temporal.Event, seqs []byte, vals [][]byte) error {
+	w.key = append(append(w.key[:0], encKey...), seqs...)
+	var err error
+	if w.val, err = appendEncodedEvent(w.val[:0], e, vals); err != nil {
+		return err
+	}
+	return w.log.Put(w.key, w.val)
+}
+
+// appendEvent stores one event of a key.
+func appendEvent(log *storage.Space, encKey []byte, e temporal.Event) error {
+	seqs, err := appendSeqs(nil, e)
+	if err != nil {
+		return err
+	}
+	w := eventWriter{log: log}
+	return w.append(encKey, e, seqs, nil)
+}
+
+// appendEncodedEvent appends what replay needs of an event, as one row:
+// kind, sequence lengths, sequences, the written-columns set and the values
+// (from their encodings in vals when given).
+func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, error) {
+	dst = storage.AppendRowHeader(dst, 4+len(e.Seq)+len(e.SysSeq)+len(e.Values))
+	var err error
+	dst, _ = storage.AppendRowValue(dst, int64(e.Kind))
+	dst, _ = storage.AppendRowValue(dst, int64(len(e.Seq)))
+	dst, _ = storage.AppendRowValue(dst, int64(len(e.SysSeq)))
+	for _, v := range e.Seq {
+		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range e.SysSeq {
+		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+			return nil, err
+		}
+	}
 	if e.Writes == nil {
-		vals = append(vals, nil)
+		dst = append(dst, storage.RowNull...)
 	} else {
 		b := make([]byte, len(e.Writes))
 		for i, w := range e.Writes {
@@ -119,12 +144,20 @@ func encodeEvent(e temporal.Event) ([]byte, error) {
 				b[i] = 1
 			}
 		}
-		vals = append(vals, b)
+		dst, _ = storage.AppendRowValue(dst, b)
 	}
-	vals = append(vals, e.Values...)
-	// Room for most rows at once: growing the buffer value by value
-	// cost more allocations than the rest of an event's logging.
-	return storage.EncodeRow(make([]byte, 0, 16*len(vals)), vals)
+	if vals != nil {
+		for _, v := range vals {
+			dst = append(dst, v...)
+		}
+		return dst, nil
+	}
+	for _, v := range e.Values {
+		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+			return nil, err
+		}
+	}
+	return dst, nil
 }
 
 func decodeEvent(b []byte) (temporal.Event, error) {

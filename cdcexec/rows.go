@@ -118,12 +118,13 @@ func sortedRows(rows []storedRow) []storedRow {
 // on both axes, to the last row of its latest business timeline (known's):
 // that row gets a system end if they change it, the rows they make enter,
 // and every other row keeps its system period (temporal.ContinueBitemporal).
-func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events []temporal.Event, known *keyState, st *Stats) (*keyState, error) {
+// The caller sets the returned state's sequence values.
+func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events []temporal.Event, known keyState, st *Stats) (keyState, error) {
 	var last *temporal.BiVersion
 	if known.lastRow != nil {
 		tuple, err := f.decodeTargetRow(known.lastRow)
 		if err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 		last = &temporal.BiVersion{Values: f.dataValues(tuple), Start: f.seqOf(tuple[f.StartAttnum-1]),
 			SysStart: temporal.Seq{tuple[f.SysStartAttnum-1]}}
@@ -133,14 +134,9 @@ func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events [
 	}
 	retired, added, err := f.Rules.ContinueBitemporal(last, events)
 	if err != nil {
-		return nil, err
+		return keyState{}, err
 	}
-	after := &keyState{lastSeq: events[len(events)-1].Seq, lastSysSeq: known.lastSysSeq, lastKey: known.lastKey, lastRow: known.lastRow}
-	for _, e := range events {
-		if after.lastSysSeq == nil || f.compareSystem(e.SysSeq, after.lastSysSeq) > 0 {
-			after.lastSysSeq = e.SysSeq
-		}
-	}
+	after := keyState{lastSysSeq: known.lastSysSeq, lastKey: known.lastKey, lastRow: known.lastRow}
 	write := func(r temporal.BiVersion, prev []byte) ([]byte, []byte, error) {
 		k, v, err := f.targetRow(encKey, targetRowValues{values: r.Values, start: r.Start, end: r.End, sysStart: r.SysStart, sysEnd: r.SysEnd}, target.Now())
 		if err != nil {
@@ -152,13 +148,13 @@ func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events [
 	for _, r := range retired {
 		// Only ever the row the continuation started from.
 		if _, _, err := write(r, known.lastRow); err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 	}
 	for _, r := range added {
 		k, v, err := write(r, nil)
 		if err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 		if r.SysEnd == nil {
 			after.lastKey, after.lastRow = k, v
@@ -169,8 +165,9 @@ func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events [
 
 // continueSCD1 applies a key's new events, all later than its history, to
 // its SCD TYPE 1 row. known is what the cache has of the key (nil: read
-// it); it returns what the cache should have after.
-func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, known *keyState, st *Stats) (*keyState, error) {
+// it); it returns what the cache should have after, but for the sequence
+// values, which the caller sets.
+func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, known *keyState, st *Stats) (keyState, error) {
 	var raw []byte
 	if known != nil {
 		raw = known.lastRow
@@ -181,15 +178,15 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 	if raw != nil {
 		tuple, err := f.decodeTargetRow(raw)
 		if err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 		row = f.dataValues(tuple)
 	}
 	next, exists, err := f.Rules.ContinueSCD1(row, raw != nil, events, mark)
 	if err != nil {
-		return nil, err
+		return keyState{}, err
 	}
-	after := &keyState{lastSeq: events[len(events)-1].Seq, lastKey: encKey}
+	after := keyState{lastKey: encKey}
 	if !exists {
 		if raw != nil {
 			st.RowsDeleted++
@@ -199,7 +196,7 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 	}
 	k, v, err := f.targetRow(encKey, targetRowValues{values: next}, target.Now())
 	if err != nil {
-		return nil, err
+		return keyState{}, err
 	}
 	if raw != nil && bytes.Equal(raw[8:], v[8:]) {
 		after.lastRow = raw
@@ -214,20 +211,15 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 // its open SCD TYPE 2 version (the key's last row, when its end is open):
 // the versions they close are rewritten or added, and the new open version
 // added. Earlier versions do not change. known is what the cache has of
-// the key (nil: read it); it returns what the cache should have after.
-func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []temporal.Event, known *keyState, st *Stats) (*keyState, error) {
-	var lastKey, lastRaw []byte
-	if known != nil {
-		lastKey, lastRaw = known.lastKey, known.lastRow
-	} else {
-		k, v := lastUnder(target.Data(), encKey)
-		lastKey, lastRaw = bytes.Clone(k), bytes.Clone(v)
-	}
+// the key (nil: read it); it returns what the cache should have after, but
+// for the sequence values, which the caller sets.
+func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []temporal.Event, known *keyState, st *Stats) (keyState, error) {
+	lastKey, lastRaw := f.lastTargetRow(target, encKey, known)
 	var open *temporal.Version
 	if lastRaw != nil {
 		tuple, err := f.decodeTargetRow(lastRaw)
 		if err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 		if tuple[f.EndAttnum-1] == nil {
 			open = &temporal.Version{Values: f.dataValues(tuple), Start: f.seqOf(tuple[f.StartAttnum-1])}
@@ -235,9 +227,9 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 	}
 	closed, next, err := f.Rules.ContinueSCD2(open, events)
 	if err != nil {
-		return nil, err
+		return keyState{}, err
 	}
-	after := &keyState{lastSeq: events[len(events)-1].Seq, lastKey: lastKey, lastRow: lastRaw}
+	after := keyState{lastKey: lastKey, lastRow: lastRaw}
 	write := func(v temporal.Version) error {
 		k, val, err := f.targetRow(encKey, targetRowValues{values: v.Values, start: v.Start, end: v.End}, target.Now())
 		if err != nil {
@@ -259,15 +251,25 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 	}
 	for _, v := range closed {
 		if err := write(v); err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 	}
 	if next != nil {
 		if err := write(*next); err != nil {
-			return nil, err
+			return keyState{}, err
 		}
 	}
 	return after, nil
+}
+
+// lastTargetRow returns a key's last target row: known's (the cache's), or
+// when known is nil the one in storage (nil: none).
+func (f *Flow) lastTargetRow(target *history.Table, encKey []byte, known *keyState) (key, value []byte) {
+	if known != nil {
+		return known.lastKey, known.lastRow
+	}
+	k, v := lastUnder(target.Data(), encKey)
+	return bytes.Clone(k), bytes.Clone(v)
 }
 
 // decodeTargetRow reads a stored target row as a full tuple (every column

@@ -72,7 +72,14 @@ func Encode(start int64, tuple []types.Value) ([]byte, error) {
 
 // AppendEncoded appends a current row's stored value (Encode's) to dst.
 func AppendEncoded(dst []byte, start int64, tuple []types.Value) ([]byte, error) {
-	return storage.EncodeRow(binary.BigEndian.AppendUint64(dst, uint64(start)), tuple)
+	return storage.EncodeRow(AppendStart(dst, start), tuple)
+}
+
+// AppendStart appends the start of a current row's stored value, for a
+// writer that appends the encoded tuple itself (storage.AppendRowHeader and
+// its kin).
+func AppendStart(dst []byte, start int64) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(start))
 }
 
 // Decode splits a current row's stored value.

@@ -42,7 +42,7 @@ const (
 // EncodeRow appends the encoding of vals to dst. The types accepted are
 // those of types.Value (plus int and int32, stored as int64).
 func EncodeRow(dst []byte, vals []types.Value) ([]byte, error) {
-	dst = binary.AppendUvarint(dst, uint64(len(vals)))
+	dst = AppendRowHeader(dst, len(vals))
 	for _, v := range vals {
 		var err error
 		if dst, err = appendRowValue(dst, v); err != nil {
@@ -51,6 +51,20 @@ func EncodeRow(dst []byte, vals []types.Value) ([]byte, error) {
 	}
 	return dst, nil
 }
+
+// AppendRowHeader and AppendRowValue build a row piece by piece, for a
+// writer that has some of its values encoded already (as SplitRow gives
+// them): a row of n values is the header, then each value's encoding, so
+// EncodeRow(dst, vals) is AppendRowHeader(dst, len(vals)) followed by
+// AppendRowValue of each.
+func AppendRowHeader(dst []byte, n int) []byte { return binary.AppendUvarint(dst, uint64(n)) }
+
+// AppendRowValue appends one value's encoding; see AppendRowHeader.
+func AppendRowValue(dst []byte, v types.Value) ([]byte, error) { return appendRowValue(dst, v) }
+
+// RowNull is the encoding of NULL, for a writer building a row piece by
+// piece.
+var RowNull = []byte{rowNull}
 
 func appendRowValue(dst []byte, v types.Value) ([]byte, error) {
 	switch x := v.(type) {

@@ -108,6 +108,24 @@ func DecodeRowValue(enc []byte) (types.Value, error) {
 	return v, nil
 }
 
+// RowValueCanonical reports whether a value's encoding is the only one of
+// its value, so that two canonical encodings are equal exactly when they are
+// the same value of the same kind: NULL, integers, text, bytes, Booleans,
+// instants, times of day and UUIDs. Numerics (1.0 and
+// 1.00), floats (0 and -0), intervals ('1 mon' and '30 days') and the
+// composite kinds may encode one value in several ways.
+func RowValueCanonical(enc []byte) bool {
+	if len(enc) == 0 {
+		return true
+	}
+	switch tag := enc[0]; tag {
+	case rowNull, rowFalse, rowTrue, rowInt, rowString, rowBytes, rowTime, rowTimeOfDay, rowUUID:
+		return true
+	default:
+		return smallIntTag(tag)
+	}
+}
+
 // RowValueIsNull reports whether a value's encoding is NULL; nil (a
 // position past the row's end) is too.
 func RowValueIsNull(enc []byte) bool { return len(enc) == 0 || enc[0] == rowNull }

@@ -51,8 +51,10 @@ func (r Rules) compareSystem(a, b Seq) int {
 	return r.Compare(a, b)
 }
 
-// sameValue is Equal with SQL's "is not distinct from" treatment of NULL,
+// SameValue is Equal with SQL's "is not distinct from" treatment of NULL,
 // which is what change detection needs: NULL to NULL is no change.
+func (r Rules) SameValue(a, b any) bool { return r.sameValue(a, b) }
+
 func (r Rules) sameValue(a, b any) bool {
 	switch {
 	case a == nil && b == nil:
