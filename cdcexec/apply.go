@@ -93,9 +93,14 @@ func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 
 func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
 	var st Stats
-	groups := map[string]*keyGroup{}
-	var order []*keyGroup
 	var truncateMark temporal.Seq
+	// The batch's events with where their keys' encodings end in keyBuf,
+	// to be sorted by key: a key's events are then adjacent.
+	type keyed struct {
+		end int
+		ev  temporal.Event
+	}
+	events := make([]keyed, 0, len(batch))
 	var keyBuf []byte
 	for _, ev := range batch {
 		if err := f.validate(ev); err != nil {
@@ -110,14 +115,8 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			continue
 		}
 		var err error
-		if keyBuf, err = encodeSeq(keyBuf[:0], ev.Key); err != nil {
+		if keyBuf, err = encodeSeq(keyBuf, ev.Key); err != nil {
 			return st, err
-		}
-		g, ok := groups[string(keyBuf)]
-		if !ok {
-			g = &keyGroup{encKey: bytes.Clone(keyBuf)}
-			groups[string(g.encKey)] = g
-			order = append(order, g)
 		}
 		te := temporal.Event{Seq: temporal.Seq(ev.Seq), Kind: temporal.Upsert, Values: ev.Values, Writes: ev.Writes}
 		if ev.Kind == Delete {
@@ -126,7 +125,41 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if f.StoredAs == Bitemporal {
 			te.SysSeq = temporal.Seq(ev.SysSeq)
 		}
-		g.events = append(g.events, te)
+		events = append(events, keyed{len(keyBuf), te})
+	}
+	keyOf := func(i int) []byte {
+		start := 0
+		if i > 0 {
+			start = events[i-1].end
+		}
+		return keyBuf[start:events[i].end:events[i].end]
+	}
+	// Keys go in the order of their encoding, which is the order of their
+	// log entries and target rows: each key's lookups then land after the
+	// last key's in every keyspace, on pages and memtable nodes the last
+	// key's lookups have just brought into the cache. Keys do not depend
+	// on each other, so the order changes only the speed, and which key's
+	// error a batch with several bad keys reports. The sort is stable: a
+	// key's events keep their arrival order, which decides which of two
+	// conflicting ones an error names first.
+	keys := make([][]byte, len(events))
+	for i := range events {
+		keys[i] = keyOf(i)
+	}
+	order := make([]int, len(events))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	sorted := make([]temporal.Event, len(events))
+	var groups []keyGroup
+	for i, at := range order {
+		sorted[i] = events[at].ev
+		if n := len(groups); n > 0 && bytes.Equal(groups[n-1].encKey, keys[at]) {
+			groups[n-1].events = sorted[i-len(groups[n-1].events) : i+1 : i+1]
+			continue
+		}
+		groups = append(groups, keyGroup{encKey: keys[at], events: sorted[i : i+1 : i+1]})
 	}
 	log, err := openLog(tx, f)
 	if err != nil {
@@ -148,18 +181,11 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			replayEverything = true
 		}
 	}
-	// Keys go in the order of their encoding, which is the order of their
-	// log entries and target rows: each key's lookups then land after the
-	// last key's in every keyspace, on pages and memtable nodes the last
-	// key's lookups have just brought into the cache. Keys do not depend
-	// on each other, so the order changes only the speed, and which key's
-	// error a batch with several bad keys reports.
-	slices.SortFunc(order, func(a, b *keyGroup) int { return bytes.Compare(a.encKey, b.encKey) })
-	for _, g := range order {
+	for i := range groups {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if err := a.applyKey(g, mark, !replayEverything); err != nil {
+		if err := a.applyKey(&groups[i], mark, !replayEverything); err != nil {
 			return st, err
 		}
 	}
@@ -189,6 +215,9 @@ type applier struct {
 	vals           [][][]byte
 	valSlots       [][]byte
 	split, open    [][]byte
+	// rowBuf and keyBuf hold the last target row continueSCD2Encoded put
+	// together and its key.
+	rowBuf, keyBuf []byte
 	// roles is the target's layout (layout), once worked out.
 	roles []int
 }

@@ -65,13 +65,14 @@ func lastUnder(sp *storage.Space, prefix []byte) (key, value []byte) {
 }
 
 // lastLogged returns the log key suffix (the encoded sequence values) of a
-// key's latest event in the log, nil when it has none.
+// key's latest event in the log, nil when it has none. It is valid until
+// the transaction ends, as what storage returns is.
 func lastLogged(log *storage.Space, encKey []byte) []byte {
 	k, _ := lastUnder(log, encKey)
 	if k == nil {
 		return nil
 	}
-	return bytes.Clone(k[len(encKey):])
+	return k[len(encKey):]
 }
 
 // loadHistory reads a key's events in sequence order.

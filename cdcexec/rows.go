@@ -263,13 +263,13 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 }
 
 // lastTargetRow returns a key's last target row: known's (the cache's), or
-// when known is nil the one in storage (nil: none).
+// when known is nil the one in storage (nil: none), valid until the
+// transaction ends.
 func (f *Flow) lastTargetRow(target *history.Table, encKey []byte, known *keyState) (key, value []byte) {
 	if known != nil {
 		return known.lastKey, known.lastRow
 	}
-	k, v := lastUnder(target.Data(), encKey)
-	return bytes.Clone(k), bytes.Clone(v)
+	return lastUnder(target.Data(), encKey)
 }
 
 // decodeTargetRow reads a stored target row as a full tuple (every column

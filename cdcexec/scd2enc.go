@@ -115,7 +115,7 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 		if stored {
 			return write(lastKey, seq, lastRaw)
 		}
-		key, err := encodeSeq(bytes.Clone(encKey), []types.Value{f.seqValue(startSeq)})
+		key, err := a.versionKey(encKey, startSeq)
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 		open, start, startSeq, stored = a.vals[i], enc, e.Seq, false
 	}
 	if open != nil && !stored {
-		key, err := encodeSeq(bytes.Clone(encKey), []types.Value{f.seqValue(startSeq)})
+		key, err := a.versionKey(encKey, startSeq)
 		if err != nil {
 			return keyState{}, err
 		}
@@ -159,6 +159,14 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 		}
 	}
 	return after, nil
+}
+
+// versionKey returns the storage key of the key's version starting at
+// start, in a.keyBuf (valid until the next call).
+func (a *applier) versionKey(encKey []byte, start temporal.Seq) ([]byte, error) {
+	var err error
+	a.keyBuf, err = encodeSeq(append(a.keyBuf[:0], encKey...), []types.Value{a.f.seqValue(start)})
+	return a.keyBuf, err
 }
 
 // valueAt is the encoding of the value of column attnum in a split row,
@@ -174,11 +182,10 @@ func valueAt(split [][]byte, attnum int16) []byte {
 // attnum, the data columns from vals, the period from start (an encoding)
 // and end (nil: open), the rest NULL; behind the commit time.
 func (a *applier) assemble(roles []int, vals [][]byte, start []byte, end temporal.Seq) ([]byte, error) {
-	n := 8 + 2 + len(start) + 16
-	for _, v := range vals {
-		n += len(v)
-	}
-	row := history.AppendStart(make([]byte, 0, n+len(roles)), a.target.Now())
+	// One buffer serves every row: storage copies what it is given, and of
+	// the rows a key's events make only the last is kept (by the cache,
+	// which copies it too).
+	row := history.AppendStart(a.rowBuf[:0], a.target.Now())
 	row = storage.AppendRowHeader(row, len(roles))
 	for _, r := range roles {
 		switch {
@@ -195,6 +202,7 @@ func (a *applier) assemble(roles []int, vals [][]byte, start []byte, end tempora
 			row = append(row, storage.RowNull...)
 		}
 	}
+	a.rowBuf = row
 	return row, nil
 }
 

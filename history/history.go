@@ -118,9 +118,9 @@ type Table struct {
 	// keep is false for tables whose history is not kept by commit time
 	// (BITEMPORAL targets carry their own system period).
 	keep bool
-	// scratch is reused for the history entries archiving builds, which
-	// Put copies.
-	scratch []byte
+	// scratch is reused for the history entries archiving builds, and
+	// value for the rows Insert encodes, which Put copies.
+	scratch, value []byte
 }
 
 // Open returns a writer for a table's rows at commit time now.
@@ -156,10 +156,11 @@ func (t *Table) Put(key []byte, tuple []types.Value) error {
 // version to archive, which for an INSERT into a table without a primary
 // key would search every memtable layer and the file for a fresh row id.
 func (t *Table) Insert(key []byte, tuple []types.Value) error {
-	v, err := Encode(t.now, tuple)
+	v, err := AppendEncoded(t.value[:0], t.now, tuple)
 	if err != nil {
 		return err
 	}
+	t.value = v
 	return t.data.Put(key, v)
 }
 

@@ -287,8 +287,16 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 	}
 	n := 0
 	lineNo := 0
+	// Tuples are cut from slabs rather than allocated one by one: a flow
+	// source keeps every tuple of the statement until its flows have taken
+	// them.
+	var slab []types.Value
 	insert := func(vals []types.Value) error {
-		tuple := make([]types.Value, w.width)
+		if len(slab) < w.width {
+			slab = make([]types.Value, w.width*max(1, 256/max(w.width, 1)))
+		}
+		tuple := slab[:w.width:w.width]
+		slab = slab[w.width:]
 		for i, c := range cols {
 			tuple[c.Attnum-1] = vals[i]
 		}
@@ -326,6 +334,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 		})
 	} else {
 		first := true
+		rowVals := make([]types.Value, len(cols))
 		lineNo, err = readTextCopy(r, o, func(fields []*string) error {
 			if first && o.header {
 				first = false
@@ -341,7 +350,9 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 				}
 				return pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column")
 			}
-			vals := make([]types.Value, len(cols))
+			// insert copies the values into the row's tuple.
+			vals := rowVals[:len(cols)]
+			clear(vals)
 			for i, f := range fields {
 				if f == nil {
 					continue

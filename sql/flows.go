@@ -80,8 +80,11 @@ type compiledFlow struct {
 	target  *rowConstraints
 }
 
-// extractFunc reads one source row (a stored tuple) as a change event.
-type extractFunc func(x *execCtx, src []types.Value) (cdcexec.Event, error)
+// extractFunc reads one source row (a stored tuple) as a change event,
+// evaluating the flow's expressions in env (its x set, its row the
+// extract's to set) and cutting the event's value slices from *slab, which
+// it refills when short: a batch's events share a few allocations.
+type extractFunc func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
 
 func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
@@ -387,8 +390,11 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 	if columnsToUpdate != nil {
 		ctuIdx = int(columnsToUpdate.Attnum - 1)
 	}
-	d.extract = func(x *execCtx, src []types.Value) (cdcexec.Event, error) {
-		env := &evalEnv{row: src, x: x}
+	// An event's values: its sequence values (and system sequence value),
+	// then its key's, then its data values.
+	width := len(seqExprs) + 1 + len(keyIdx) + len(dataIdx)
+	d.extract = func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+		env.row = src
 		ev := cdcexec.Event{Kind: cdcexec.Upsert}
 		if truncateWhen != nil {
 			v, err := truncateWhen.eval(env)
@@ -408,10 +414,12 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 				ev.Kind = cdcexec.Delete
 			}
 		}
-		// The sequence values share one allocation, as do the key and the
-		// data values; the pairs are kept apart because a flow's state
-		// cache keeps a key's last sequence values long after the event.
-		seqs := make([]types.Value, len(seqExprs), len(seqExprs)+1)
+		if len(*slab) < width {
+			*slab = make([]types.Value, width*64)
+		}
+		vals := (*slab)[:width:width]
+		*slab = (*slab)[width:]
+		seqs := vals[:len(seqExprs)+1]
 		for i, e := range seqExprs {
 			v, err := e.eval(env)
 			if err != nil {
@@ -425,9 +433,9 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			if err != nil {
 				return ev, err
 			}
-			ev.SysSeq = append(seqs[len(seqExprs):], v)
+			ev.SysSeq = append(seqs[len(seqExprs):len(seqExprs):len(seqExprs)+1], v)
 		}
-		row := make([]types.Value, len(keyIdx)+len(dataIdx))
+		row := vals[len(seqExprs)+1:]
 		ev.Key = row[:len(keyIdx):len(keyIdx)]
 		for i, p := range keyIdx {
 			if p < len(src) {
@@ -737,8 +745,10 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]types.Value) error {
 	cf := compiled.flow
 	events := make([]cdcexec.Event, len(rows))
+	env := &evalEnv{x: x}
+	var slab []types.Value
 	for i, r := range rows {
-		ev, err := compiled.extract(x, r)
+		ev, err := compiled.extract(env, r, &slab)
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,8 @@ type tableWriter struct {
 	rowsTx *txn
 	// fk enforces the foreign keys of and into the table (nil: none).
 	fk *fkState
+	// keyBuf holds the last row id key storageKey made.
+	keyBuf []byte
 }
 
 // reset clears what one execution left behind, before the next begins.
@@ -208,14 +210,16 @@ func (rc *rowConstraints) describeTuple(x *execCtx, tuple []types.Value) string 
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-// storageKey computes a tuple's key: its primary key, or a new row number.
+// storageKey computes a tuple's key: its primary key, or a new row number
+// (in a buffer the next call reuses).
 func (w *tableWriter) storageKey(sp *storage.Space, tuple []types.Value) ([]byte, error) {
 	if len(w.table.PrimaryKey) == 0 {
 		n, err := sp.NextSequence()
 		if err != nil {
 			return nil, err
 		}
-		return storage.AppendKey(nil, int64(n))
+		w.keyBuf = storage.AppendKeyInt(w.keyBuf[:0], int64(n))
+		return w.keyBuf, nil
 	}
 	return primaryKey(w.table, tuple)
 }
@@ -249,8 +253,9 @@ func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value
 	return e
 }
 
-// insert stores a new tuple. It fails with 23505 if the key exists, unless
-// the caller checked for that (ON CONFLICT).
+// insert stores a new tuple and returns its key, valid until the next
+// insert. It fails with 23505 if the key exists, unless the caller checked
+// for that (ON CONFLICT).
 func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err := w.constraints.check(x, tuple); err != nil {
 		return nil, err

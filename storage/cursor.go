@@ -1,6 +1,9 @@
 package storage
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Cursor walks a keyspace in key order. Keys and values it returns are valid
 // only until the Tx ends, and not to be modified. At either end the methods
@@ -13,8 +16,13 @@ import "bytes"
 // moves to the first key after it (and after Cursor.Delete, to the key that
 // followed the deleted one).
 type Cursor struct {
-	s      *Space
-	srcs   []cursorSource
+	s    *Space
+	srcs []cursorSource
+	// The sources themselves, kept to be reused when the cursor is built
+	// again (after the writer changed the keyspace).
+	tree   treeSource
+	runs   []runSource
+	files  []fileRunIter
 	gen    uint64
 	writes uint64
 	// cur is the key the cursor is on (nil: none, at an end or before the
@@ -48,13 +56,21 @@ func (c *Cursor) build() {
 		return
 	}
 	if t := s.mineTree(); t != nil {
-		c.srcs = append(c.srcs, &treeSource{it: memiter{t: t}})
+		c.tree.it.t = t
+		c.srcs = append(c.srcs, &c.tree)
 	}
-	for _, r := range s.src.runs {
-		c.srcs = append(c.srcs, &runSource{it: runIter{r: r}})
+	// A flow opens a cursor or two per key of a batch, on keyspaces with
+	// several runs: their sources come in one allocation of each kind, not
+	// one per run.
+	c.runs = slices.Grow(c.runs[:0], len(s.src.runs))[:len(s.src.runs)]
+	for i, r := range s.src.runs {
+		c.runs[i] = runSource{it: runIter{r: r}}
+		c.srcs = append(c.srcs, &c.runs[i])
 	}
-	for _, r := range s.fileRuns {
-		c.srcs = append(c.srcs, &fileRunIter{r: r, b: s.tx.blocks()})
+	c.files = slices.Grow(c.files[:0], len(s.fileRuns))[:len(s.fileRuns)]
+	for i, r := range s.fileRuns {
+		c.files[i] = fileRunIter{r: r, b: s.tx.blocks()}
+		c.srcs = append(c.srcs, &c.files[i])
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -207,14 +206,18 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 func (r *fileRun) blockFor(key []byte) int {
 	p := newProbe(key)
 	// The first block whose first key is after key.
-	i, _ := slices.BinarySearchFunc(r.fence, &p, func(f fencePost, p *probe) int {
-		if c := f.compare(p); c != 0 {
-			return c
+	i, n := 0, len(r.fence)
+	for i < n {
+		m := int(uint(i+n) >> 1)
+		c := r.fence[m].compare(&p)
+		if c == 0 {
+			c = bytes.Compare(r.firstKeys[m], key)
 		}
-		return 0
-	})
-	for i < len(r.fence) && r.fence[i].compare(&p) == 0 && bytes.Compare(r.firstKeys[i], key) <= 0 {
-		i++
+		if c <= 0 {
+			i = m + 1
+		} else {
+			n = m
+		}
 	}
 	return max(i-1, 0)
 }

@@ -158,6 +158,10 @@ func AppendKeyDesc(dst []byte, v types.Value) ([]byte, error) {
 	return dst, nil
 }
 
+// AppendKeyInt is AppendKey of an integer, without boxing it into a
+// types.Value (a table's row ids are one each row).
+func AppendKeyInt(dst []byte, v int64) []byte { return appendKeyInt(dst, v) }
+
 func appendKeyInt(dst []byte, v int64) []byte {
 	if v >= 0 {
 		n := byteLen(uint64(v))

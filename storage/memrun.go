@@ -92,22 +92,28 @@ func (r *memRun) search(p *probe) int {
 		// smaller key, and one whose prefix is above it with a larger
 		// key: the answer lies after the start of the last slot below
 		// and at or before the start of the first slot above.
-		below, _ := slices.BinarySearchFunc(r.fence, p, func(f fencePost, p *probe) int {
-			if f.compare(p) < 0 {
-				return -1
+		below, n := 0, len(r.fence)
+		for below < n {
+			m := int(uint(below+n) >> 1)
+			if r.fence[m].compare(p) < 0 {
+				below = m + 1
+			} else {
+				n = m
 			}
-			return 1
-		})
-		above, _ := slices.BinarySearchFunc(r.fence[below:], p, func(f fencePost, p *probe) int {
-			if f.compare(p) <= 0 {
-				return -1
+		}
+		above, n := below, len(r.fence)
+		for above < n {
+			m := int(uint(above+n) >> 1)
+			if r.fence[m].compare(p) <= 0 {
+				above = m + 1
+			} else {
+				n = m
 			}
-			return 1
-		})
+		}
 		if below > 0 {
 			lo = (below - 1) * fenceEvery
 		}
-		if above += below; above < len(r.fence) {
+		if above < len(r.fence) {
 			hi = above * fenceEvery
 		}
 	}

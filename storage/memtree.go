@@ -227,6 +227,9 @@ type memiter struct {
 	t     *memtree
 	slabs [][]byte
 	stack []memframe
+	// frames backs stack for trees up to its depth (most), so that
+	// positioning an iterator allocates nothing.
+	frames [6]memframe
 }
 
 type memframe struct {
@@ -236,6 +239,9 @@ type memframe struct {
 
 func (it *memiter) reset() {
 	it.slabs = it.t.ar.slabs()
+	if it.stack == nil {
+		it.stack = it.frames[:0]
+	}
 	it.stack = it.stack[:0]
 }
 

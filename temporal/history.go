@@ -72,6 +72,9 @@ func (r Rules) Merge(history, incoming []Event) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(old) == 0 {
+		return batch, nil // may be incoming itself, when it was in order
+	}
 	merged := make([]Event, 0, len(old)+len(batch))
 	i, j := 0, 0
 	for i < len(old) && j < len(batch) {
