@@ -245,20 +245,30 @@ func bumpRunsGen(state *bolt.Bucket) error {
 
 // deleteRecordsThrough removes the log records of versions <= hi.
 func deleteRecordsThrough(wal *bolt.Bucket, hi uint64) error {
-	var doomed [][]byte
+	type doomed struct {
+		key    []byte
+		bucket bool
+	}
+	var gone []doomed
 	c := wal.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		v, err := versionOf(k)
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		ver, err := versionOf(k)
 		if err != nil {
 			return err
 		}
-		if v > hi {
+		if ver > hi {
 			break
 		}
-		doomed = append(doomed, append([]byte(nil), k...))
+		gone = append(gone, doomed{append([]byte(nil), k...), v == nil})
 	}
-	for _, k := range doomed {
-		if err := wal.Delete(k); err != nil {
+	for _, d := range gone {
+		var err error
+		if d.bucket {
+			err = wal.DeleteBucket(d.key)
+		} else {
+			err = wal.Delete(d.key) // a part, as files written before kept them
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -88,10 +88,12 @@ const releaseEvery = 8
 const idleReleaseEvery = 30 * time.Second
 
 // defaultCheckpointChunk is how many bytes of run blocks one checkpoint or
-// compaction transaction writes: large enough that its fsyncs are a small
-// part of its cost (commits waiting behind it ride it after ridersAfter
-// bytes, so they are not held up for all of it).
-const defaultCheckpointChunk = 8 << 20
+// compaction transaction writes at most. A commit that arrives meanwhile
+// rides it (after ridersAfter blocks), so it waits for the transaction's
+// commit, which writes what the transaction wrote so far: small enough
+// that this is about a flush's time, large enough that a checkpoint is
+// not mostly fsyncs.
+const defaultCheckpointChunk = 1 << 20
 
 // DB is an open database file. It is safe for concurrent use.
 type DB struct {
@@ -289,7 +291,14 @@ func (db *DB) recover() error {
 					}
 					recVersion = ver
 				}
-				rec = append(rec, v...)
+				if v != nil {
+					rec = append(rec, v...) // a part, as files written before kept them
+					continue
+				}
+				pc := wal.Bucket(k).Cursor()
+				for pk, pv := pc.First(); pk != nil; pk, pv = pc.Next() {
+					rec = append(rec, pv...)
+				}
 			}
 			if err := replay(); err != nil {
 				return err
@@ -734,8 +743,12 @@ func (db *DB) takeQueue() []*pendingCommit {
 func writeRecords(btx *bolt.Tx, batch []*pendingCommit) error {
 	wal := btx.Bucket(walBucket)
 	for _, pc := range batch {
+		rb, err := wal.CreateBucket(walKey(pc.version))
+		if err != nil {
+			return err
+		}
 		for part, v := range pc.record {
-			if err := wal.Put(walKey(pc.version, uint32(part)), v); err != nil {
+			if err := rb.Put(walPartKey(uint32(part)), v); err != nil {
 				return err
 			}
 		}

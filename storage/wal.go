@@ -6,9 +6,14 @@ import (
 )
 
 // The write-ahead log lives in the file itself, in bucket walBucket: one
-// record per committed write transaction, stored under its version and a
-// part number (a record is stored in parts of at most walPartSize, so that
-// no single value needs a long run of contiguous free pages). A record lists
+// record per committed write transaction, in a bucket of its own under its
+// version, as parts of at most walPartSize (so that no single value needs a
+// long run of contiguous free pages) under their numbers. A bucket of its
+// own, because records share no page then: in one bucket a large record
+// shared a leaf with the records before it (bbolt splits a leaf only past
+// four keys), and each commit rewrote them all, four times its own size.
+// (Files written before kept each part directly in walBucket, under its
+// version and part number; replay reads those too.) A record lists
 // the transaction's changes, in the order it made them, each a kind byte and
 // its fields:
 //
@@ -45,14 +50,11 @@ var (
 // walPartSize bounds one stored part of a record.
 const walPartSize = 4 << 20
 
-// walKey is a record part's key: version, then part, big-endian, so the
-// records sort in commit order.
-func walKey(version uint64, part uint32) []byte {
-	k := make([]byte, 12)
-	binary.BigEndian.PutUint64(k, version)
-	binary.BigEndian.PutUint32(k[8:], part)
-	return k
-}
+// walKey is a record's key in walBucket: its version, big-endian, so the
+// records sort in commit order; walPartKey a part's in the record's bucket.
+func walKey(version uint64) []byte { return binary.BigEndian.AppendUint64(nil, version) }
+
+func walPartKey(part uint32) []byte { return binary.BigEndian.AppendUint32(nil, part) }
 
 // walRecord collects a transaction's operations as it makes them, in chunks
 // that start small (most transactions write a few rows) and grow, so a big
@@ -232,8 +234,10 @@ func (d *walDecoder) bytes() []byte {
 	return out
 }
 
+// versionOf reads the version of a key of walBucket: a record's (8
+// bytes), or in a file written before, a part's (12).
 func versionOf(walKey []byte) (uint64, error) {
-	if len(walKey) != 12 {
+	if len(walKey) != 8 && len(walKey) != 12 {
 		return 0, fmt.Errorf("storage: write-ahead log key of %d bytes: %w", len(walKey), ErrCorrupt)
 	}
 	return binary.BigEndian.Uint64(walKey), nil
