@@ -43,7 +43,7 @@ func TestCacheLimit(t *testing.T) {
 		db, f := openFlow(t)
 		for i, batch := range batches {
 			err := db.Update(func(tx *storage.Tx) error {
-				target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
+				target, err := history.Open(tx, uint32(f.Target.OID), 1, true, true)
 				if err != nil {
 					return err
 				}

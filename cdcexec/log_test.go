@@ -92,7 +92,7 @@ func applyAll(t *testing.T, tx *storage.Tx, f *Flow, events []Event) {
 // applyCached is applyAll through a flow state cache (nil: none).
 func applyCached(t *testing.T, tx *storage.Tx, f *Flow, events []Event, cache *StateCache) {
 	t.Helper()
-	target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
+	target, err := history.Open(tx, uint32(f.Target.OID), 1, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}

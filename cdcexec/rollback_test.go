@@ -28,7 +28,7 @@ func TestRolledBackBatchIsNotKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, err := history.Open(tx, uint32(f.Target.OID), 1, true)
+	target, err := history.Open(tx, uint32(f.Target.OID), 1, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 			st.RowsUpserted++
 			j++
 		default:
-			if p := old[i].value; bytes.Equal(p[8:], fresh[j].value[8:]) {
+			if p := old[i].value; sameTuple(p, fresh[j].value) {
 				fresh[j].value = bytes.Clone(p) // what stays stored
 			} else {
 				if err := target.Replace(fresh[j].key, p, fresh[j].value); err != nil {
@@ -95,6 +95,14 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 	}
 	at, _ := slices.BinarySearchFunc(fresh, lastKey, func(r storedRow, k []byte) int { return bytes.Compare(r.key, k) })
 	return lastKey, fresh[at].value, nil
+}
+
+// sameTuple reports whether two stored target rows hold the same tuple,
+// whatever their versions' starts (and what they embed).
+func sameTuple(a, b []byte) bool {
+	ta, okA := history.Tuple(a)
+	tb, okB := history.Tuple(b)
+	return okA && okB && bytes.Equal(ta, tb)
 }
 
 // storedRow is one target row: its storage key and stored value.
@@ -198,7 +206,7 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 	if err != nil {
 		return keyState{}, err
 	}
-	if raw != nil && bytes.Equal(raw[8:], v[8:]) {
+	if raw != nil && sameTuple(raw, v) {
 		after.lastRow = raw
 		return after, nil
 	}
@@ -238,7 +246,7 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 		var prev []byte
 		if open != nil && bytes.Equal(k, lastKey) {
 			// The open version, now closed or changed in place.
-			if bytes.Equal(lastRaw[8:], val[8:]) {
+			if sameTuple(lastRaw, val) {
 				return nil
 			}
 			prev = lastRaw

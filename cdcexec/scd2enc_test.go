@@ -103,7 +103,7 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 				events = append(events, mixedEvent(rng, rng.Int64N(12), s))
 			}
 			err := db.Update(func(tx *storage.Tx) error {
-				target, err := history.Open(tx, uint32(f.Target.OID), int64(1000+batch), true)
+				target, err := history.Open(tx, uint32(f.Target.OID), int64(1000+batch), true, true)
 				if err != nil {
 					return err
 				}

@@ -62,8 +62,28 @@ func Drop(tx *storage.Tx, table uint32) error {
 			}
 		}
 	}
+	if meta := tx.Space(metaSpace); meta != nil {
+		return meta.Delete(prunedKey(table))
+	}
 	return nil
 }
+
+// A current row's stored value is its version's start (the commit time it
+// became current, 8 bytes, big-endian) and its tuple. In a table that keeps
+// the version before (Open's embed), the value that replaced a visible
+// version carries that version too, unarchived: the start's top bit is set,
+// and the tuple's length (uvarint) comes before the tuple, the previous
+// version's start and tuple after it:
+//
+//	start                  tuple
+//	start|previousFlag     uvarint len(tuple)  tuple  previous start  previous tuple
+//
+// An SCD TYPE 2 flow closes a version by rewriting it once with its end,
+// and that version is then never replaced: archiving what it replaced, the
+// same row open-ended, would be two more writes per change event. Kept in
+// the value, it costs only its bytes; it moves to the history spaces when
+// its row changes again (archiving is then one version behind) or goes.
+const previousFlag = 1 << 63
 
 // Encode builds a current row's stored value.
 func Encode(start int64, tuple []types.Value) ([]byte, error) {
@@ -82,24 +102,50 @@ func AppendStart(dst []byte, start int64) []byte {
 	return binary.BigEndian.AppendUint64(dst, uint64(start))
 }
 
+// stored is a current row's value taken apart.
+type stored struct {
+	start     int64
+	tuple     []byte
+	prev      bool // the previous version is embedded
+	prevStart int64
+	prevTuple []byte
+}
+
+func parse(raw []byte) (stored, bool) {
+	if len(raw) < 8 {
+		return stored{}, false
+	}
+	head := binary.BigEndian.Uint64(raw)
+	v := stored{start: int64(head &^ previousFlag), tuple: raw[8:]}
+	if head&previousFlag == 0 {
+		return v, true
+	}
+	n, w := binary.Uvarint(raw[8:])
+	if w <= 0 || n > uint64(len(raw)-8-w) || uint64(len(raw)-8-w)-n < 8 {
+		return stored{}, false
+	}
+	end := 8 + w + int(n)
+	v.tuple = raw[8+w : end : end]
+	v.prev, v.prevStart, v.prevTuple = true, int64(binary.BigEndian.Uint64(raw[end:])), raw[end+8:]
+	return v, true
+}
+
 // Decode splits a current row's stored value.
 func Decode(raw []byte) (start int64, tuple []types.Value, err error) {
-	enc, ok := Tuple(raw)
+	v, ok := parse(raw)
 	if !ok {
 		return 0, nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
 	}
-	tuple, err = storage.DecodeRow(enc)
-	return int64(binary.BigEndian.Uint64(raw)), tuple, err
+	tuple, err = storage.DecodeRow(v.tuple)
+	return v.start, tuple, err
 }
 
 // Tuple returns the encoded tuple of a current row's stored value (in
 // storage's row format, for storage.SplitRow and its kin), or false when the
 // value is too short to hold one.
 func Tuple(raw []byte) ([]byte, bool) {
-	if len(raw) < 8 {
-		return nil, false
-	}
-	return raw[8:], true
+	v, ok := parse(raw)
+	return v.tuple, ok
 }
 
 // Start reads only the version start of a current row's value.
@@ -107,7 +153,32 @@ func Start(raw []byte) int64 {
 	if len(raw) < 8 {
 		return 0
 	}
-	return int64(binary.BigEndian.Uint64(raw))
+	return int64(binary.BigEndian.Uint64(raw) &^ previousFlag)
+}
+
+// WithTuple returns raw with its tuple replaced by the encoding of tuple,
+// its start and embedded previous version as they were: a rewrite that
+// does not start a version (ALTER TABLE filling a new column).
+func WithTuple(raw []byte, tuple []types.Value) ([]byte, error) {
+	v, ok := parse(raw)
+	if !ok {
+		return nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
+	}
+	enc, err := storage.EncodeRow(nil, tuple)
+	if err != nil {
+		return nil, err
+	}
+	return appendValue(nil, v.start, enc, v.prev, v.prevStart, v.prevTuple), nil
+}
+
+// appendValue appends a stored value from its parts.
+func appendValue(dst []byte, start int64, tuple []byte, prev bool, prevStart int64, prevTuple []byte) []byte {
+	if !prev {
+		return append(AppendStart(dst, start), tuple...)
+	}
+	dst = binary.BigEndian.AppendUint64(dst, uint64(start)|previousFlag)
+	dst = append(binary.AppendUvarint(dst, uint64(len(tuple))), tuple...)
+	return append(AppendStart(dst, prevStart), prevTuple...)
 }
 
 // Table writes one table's rows inside a write transaction, archiving the
@@ -116,16 +187,20 @@ type Table struct {
 	data, byKey, byEnd *storage.Space
 	now                int64
 	// keep is false for tables whose history is not kept by commit time
-	// (BITEMPORAL targets carry their own system period).
-	keep bool
+	// (BITEMPORAL targets carry their own system period); embed keeps
+	// the version a write replaces in the new value instead of archiving
+	// it at once (see previousFlag).
+	keep, embed bool
 	// scratch is reused for the history entries archiving builds, and
-	// value for the rows Insert encodes, which Put copies.
+	// value for the values Insert and the embedding build, which Put
+	// copies.
 	scratch, value []byte
 }
 
-// Open returns a writer for a table's rows at commit time now.
-func Open(tx *storage.Tx, table uint32, now int64, keep bool) (*Table, error) {
-	t := &Table{data: tx.Space(DataSpace(table)), byKey: tx.Space(byKeySpace(table)), byEnd: tx.Space(byEndSpace(table)), now: now, keep: keep}
+// Open returns a writer for a table's rows at commit time now; keep and
+// embed are Table's.
+func Open(tx *storage.Tx, table uint32, now int64, keep, embed bool) (*Table, error) {
+	t := &Table{data: tx.Space(DataSpace(table)), byKey: tx.Space(byKeySpace(table)), byEnd: tx.Space(byEndSpace(table)), now: now, keep: keep, embed: keep && embed}
 	if t.data == nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "storage of table %d is missing", table)
 	}
@@ -145,10 +220,11 @@ func (t *Table) Data() *storage.Space { return t.data }
 // Put makes tuple the current version of key, archiving the version it
 // replaces.
 func (t *Table) Put(key []byte, tuple []types.Value) error {
-	if err := t.archive(key); err != nil {
+	v, err := AppendEncoded(nil, t.now, tuple)
+	if err != nil {
 		return err
 	}
-	return t.Insert(key, tuple)
+	return t.PutEncoded(key, v)
 }
 
 // Insert makes tuple the current version of key, which has none (the
@@ -167,32 +243,32 @@ func (t *Table) Insert(key []byte, tuple []types.Value) error {
 // PutEncoded stores an already encoded current version (its start must be
 // this transaction's commit time), archiving the version it replaces.
 func (t *Table) PutEncoded(key, value []byte) error {
-	if err := t.archive(key); err != nil {
-		return err
-	}
-	return t.data.Put(key, value)
+	return t.Replace(key, t.data.Get(key), value)
 }
 
-// Replace stores an encoded current version over old, the value the caller
-// just read under key (nil: none), archiving old without reading it again.
+// Replace stores an encoded current version (Encode's form, starting at
+// this transaction's commit time) over old, the value the caller just read
+// under key (nil: none), archiving old without reading it again.
 func (t *Table) Replace(key, old, value []byte) error {
-	if err := t.archiveValue(key, old); err != nil {
+	v, err := t.supersede(key, old, value)
+	if err != nil {
 		return err
 	}
-	return t.data.Put(key, value)
+	return t.data.Put(key, v)
 }
 
 // Delete ends the current version of key.
 func (t *Table) Delete(key []byte) error {
-	if err := t.archive(key); err != nil {
-		return err
+	old := t.data.Get(key)
+	if old == nil {
+		return nil
 	}
-	return t.data.Delete(key)
+	return t.Remove(key, old)
 }
 
 // Remove ends the current version of key, old, which the caller just read.
 func (t *Table) Remove(key, old []byte) error {
-	if err := t.archiveValue(key, old); err != nil {
+	if _, err := t.supersede(key, old, nil); err != nil {
 		return err
 	}
 	return t.data.Delete(key)
@@ -201,33 +277,59 @@ func (t *Table) Remove(key, old []byte) error {
 // Now is the commit time versions written through t start at.
 func (t *Table) Now() int64 { return t.now }
 
-// archive moves key's current version, if any, to history with the period
-// [its start, now). A version written earlier in this same transaction was
-// never visible to anyone and is simply replaced.
-func (t *Table) archive(key []byte) error {
-	if !t.keep {
-		return nil
+// supersede ends old, key's current value (nil: none), for value (nil: a
+// delete), and returns what to store: value, or with embed value with the
+// version it replaces. A version old embedded, and old itself unless value
+// takes it in, go to history. A version written earlier in this same
+// transaction was never visible to anyone and is simply replaced (what it
+// embedded passes on).
+func (t *Table) supersede(key, old, value []byte) ([]byte, error) {
+	if !t.keep || old == nil {
+		return value, nil
 	}
-	return t.archiveValue(key, t.data.Get(key))
+	o, ok := parse(old)
+	if !ok {
+		return nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
+	}
+	if o.start >= t.now {
+		if !o.prev {
+			return value, nil
+		}
+		if value != nil {
+			return t.embedIn(value, o.prevStart, o.prevTuple), nil
+		}
+		return nil, t.archiveVersion(key, o.prevStart, t.now, o.prevTuple)
+	}
+	if o.prev {
+		if err := t.archiveVersion(key, o.prevStart, o.start, o.prevTuple); err != nil {
+			return nil, err
+		}
+	}
+	if value != nil && t.embed {
+		return t.embedIn(value, o.start, o.tuple), nil
+	}
+	return value, t.archiveVersion(key, o.start, t.now, o.tuple)
 }
 
-func (t *Table) archiveValue(key, old []byte) error {
-	if !t.keep || old == nil {
-		return nil
-	}
-	start := Start(old)
-	if start >= t.now {
-		return nil
-	}
+// embedIn returns value (Encode's form) with the version [prevStart, its
+// start) of tuple prevTuple embedded, in a buffer the next call reuses.
+func (t *Table) embedIn(value []byte, prevStart int64, prevTuple []byte) []byte {
+	t.value = appendValue(t.value[:0], Start(value), value[8:], true, prevStart, prevTuple)
+	return t.value
+}
+
+// archiveVersion writes the version [start, end) of key, tuple, to the
+// history spaces.
+func (t *Table) archiveVersion(key []byte, start, end int64, tuple []byte) error {
 	b := append(t.scratch[:0], key...)
 	b = binary.BigEndian.AppendUint64(b, uint64(start))
 	hk := len(b)
-	b = binary.BigEndian.AppendUint64(b, uint64(t.now))
-	b = append(b, old[8:]...)
+	b = binary.BigEndian.AppendUint64(b, uint64(end))
+	b = append(b, tuple...)
 	if err := t.byKey.Put(b[:hk], b[hk:]); err != nil {
 		return err
 	}
-	b = binary.BigEndian.AppendUint64(b[:0], uint64(t.now))
+	b = binary.BigEndian.AppendUint64(b[:0], uint64(end))
 	b = append(b, key...)
 	b = binary.BigEndian.AppendUint64(b, uint64(start))
 	t.scratch = b
@@ -241,16 +343,26 @@ type Version struct {
 	Start, End int64 // End 0: still current
 }
 
-// GetAsOf returns key's version that was current at ts, if any: a seek in
-// the key's versions.
+// GetAsOf returns key's version that was current at ts, if any: the
+// current one, the one it embeds, or a seek in the key's archived versions.
 func GetAsOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Version, bool, error) {
 	data := tx.Space(DataSpace(table))
 	if data == nil {
 		return Version{}, false, nil
 	}
-	if cur := data.Get(key); cur != nil && Start(cur) <= ts {
-		start, tuple, err := Decode(cur)
-		return Version{Key: key, Tuple: tuple, Start: start}, err == nil, err
+	if cur := data.Get(key); cur != nil {
+		v, ok := parse(cur)
+		if !ok {
+			return Version{}, false, pgerror.New(pgerror.DataCorrupted, "stored row too short")
+		}
+		if v.start <= ts {
+			tuple, err := storage.DecodeRow(v.tuple)
+			return Version{Key: key, Tuple: tuple, Start: v.start}, err == nil, err
+		}
+		if v.prev && v.prevStart <= ts && v.start >= prunedThrough(tx, table) {
+			tuple, err := storage.DecodeRow(v.prevTuple)
+			return Version{Key: key, Tuple: tuple, Start: v.prevStart, End: v.start}, err == nil, err
+		}
 	}
 	byKey := tx.Space(byKeySpace(table))
 	if byKey == nil {
@@ -281,27 +393,56 @@ func GetAsOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Version, bool,
 }
 
 // ScanAsOf calls fn for every row version current at ts: the current rows
-// that started by ts, and the archived versions that ended after ts (found
-// through the by-end index, so older history is not read).
+// that started by ts, or else the versions they embed that did, and the
+// archived versions that ended after ts (found through the by-end index,
+// so older history is not read).
 func ScanAsOf(tx *storage.Tx, table uint32, ts int64, fn func(Version) error) error {
+	return scanCurrent(tx, table,
+		func(start int64) bool { return start <= ts },
+		func(start, end int64) bool { return start <= ts && end > ts },
+		fn, func() error {
+			return scanEndedAfter(tx, table, ts, func(ver Version) (bool, error) { return ver.Start <= ts, nil }, fn)
+		})
+}
+
+// scanCurrent calls fn for the current versions of a table's rows that
+// current accepts (by start) and the embedded versions that embedded
+// accepts (by start and end), then runs then (nil: nothing).
+func scanCurrent(tx *storage.Tx, table uint32, current func(start int64) bool, embedded func(start, end int64) bool, fn func(Version) error, then func() error) error {
 	data := tx.Space(DataSpace(table))
 	if data == nil {
 		return nil
 	}
+	pruned := prunedThrough(tx, table)
 	c := data.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if Start(v) > ts {
-			continue
+	for k, raw := c.First(); k != nil; k, raw = c.Next() {
+		v, ok := parse(raw)
+		if !ok {
+			return pgerror.New(pgerror.DataCorrupted, "stored row too short")
 		}
-		start, tuple, err := Decode(v)
-		if err != nil {
-			return err
+		if current(v.start) {
+			tuple, err := storage.DecodeRow(v.tuple)
+			if err != nil {
+				return err
+			}
+			if err := fn(Version{Key: k, Tuple: tuple, Start: v.start}); err != nil {
+				return err
+			}
 		}
-		if err := fn(Version{Key: k, Tuple: tuple, Start: start}); err != nil {
-			return err
+		if v.prev && v.start >= pruned && embedded(v.prevStart, v.start) {
+			tuple, err := storage.DecodeRow(v.prevTuple)
+			if err != nil {
+				return err
+			}
+			if err := fn(Version{Key: k, Tuple: tuple, Start: v.prevStart, End: v.start}); err != nil {
+				return err
+			}
 		}
 	}
-	return scanEndedAfter(tx, table, ts, func(ver Version) (bool, error) { return ver.Start <= ts, nil }, fn)
+	if then == nil {
+		return nil
+	}
+	return then()
 }
 
 // scanEndedAfter visits archived versions whose end is after ts, in end
@@ -350,34 +491,35 @@ func scanEndedAfter(tx *storage.Tx, table uint32, ts int64, keep func(Version) (
 // ScanOverlapping calls fn for every version whose period [start, end)
 // overlaps [from, to) (to < 0: unbounded), current rows included.
 func ScanOverlapping(tx *storage.Tx, table uint32, from, to int64, fn func(Version) error) error {
-	data := tx.Space(DataSpace(table))
-	if data == nil {
-		return nil
-	}
-	c := data.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if to >= 0 && Start(v) >= to {
-			continue
-		}
-		start, tuple, err := Decode(v)
-		if err != nil {
-			return err
-		}
-		if err := fn(Version{Key: k, Tuple: tuple, Start: start}); err != nil {
-			return err
-		}
-	}
-	return scanEndedAfter(tx, table, from, func(ver Version) (bool, error) {
-		return to < 0 || ver.Start < to, nil
-	}, fn)
+	before := func(start int64) bool { return to < 0 || start < to }
+	return scanCurrent(tx, table, before,
+		func(start, end int64) bool { return before(start) && end > from },
+		fn, func() error {
+			return scanEndedAfter(tx, table, from, func(ver Version) (bool, error) { return before(ver.Start), nil }, fn)
+		})
 }
 
 // Prune removes archived versions that ended before cutoff, returning how
-// many it removed. Only a table's history_retention calls it.
+// many it removed. Only a table's history_retention calls it. Embedded
+// versions that ended before cutoff stay in their rows' values until those
+// change, but are not read any more: the table's pruned-through time
+// (prunedThrough) hides them.
 func Prune(tx *storage.Tx, table uint32, cutoff int64) (int, error) {
 	byEnd, byKey := tx.Space(byEndSpace(table)), tx.Space(byKeySpace(table))
 	if byEnd == nil || byKey == nil {
 		return 0, nil
+	}
+	if cutoff > prunedThrough(tx, table) {
+		meta := tx.Space(metaSpace)
+		if meta == nil {
+			var err error
+			if meta, err = tx.CreateSpace(metaSpace); err != nil {
+				return 0, err
+			}
+		}
+		if err := meta.Put(prunedKey(table), binary.BigEndian.AppendUint64(nil, uint64(cutoff))); err != nil {
+			return 0, err
+		}
 	}
 	var doomed [][]byte
 	c := byEnd.Cursor()
@@ -399,7 +541,24 @@ func Prune(tx *storage.Tx, table uint32, cutoff int64) (int, error) {
 	return len(doomed), nil
 }
 
-// Count reports how many archived versions a table has.
+// prunedKey is the key in metaSpace of a table's pruned-through time: the
+// latest cutoff Prune applied. Versions that ended before it are gone.
+func prunedKey(table uint32) []byte { return []byte("pruned/" + strconv.FormatUint(uint64(table), 10)) }
+
+// prunedThrough returns the table's pruned-through time (0: never pruned).
+func prunedThrough(tx *storage.Tx, table uint32) int64 {
+	sp := tx.Space(metaSpace)
+	if sp == nil {
+		return 0
+	}
+	if v := sp.Get(prunedKey(table)); len(v) == 8 {
+		return int64(binary.BigEndian.Uint64(v))
+	}
+	return 0
+}
+
+// Count reports how many archived versions a table has (not counting those
+// embedded in its rows' values).
 func Count(tx *storage.Tx, table uint32) int {
 	if sp := tx.Space(byKeySpace(table)); sp != nil {
 		return sp.Count()

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"cdcdb/storage"
@@ -24,7 +25,7 @@ func buildHistory(t testing.TB, db *storage.DB, keys, versions int, rng *rand.Ra
 				return err
 			}
 			now += 10
-			tb, err := Open(tx, table, now, true)
+			tb, err := Open(tx, table, now, true, false)
 			if err != nil {
 				return err
 			}
@@ -164,7 +165,7 @@ func BenchmarkGetAsOf(b *testing.B) {
 					}
 					for i := 0; i < 1000; i++ {
 						now += 10
-						tb, err := Open(tx, 1, now, true)
+						tb, err := Open(tx, 1, now, true, false)
 						if err != nil {
 							return err
 						}
@@ -207,7 +208,7 @@ func TestInsertAfterDeleteKeepsTheEndedVersion(t *testing.T) {
 			if err := Create(tx, 1); err != nil {
 				return err
 			}
-			tb, err := Open(tx, 1, now, true)
+			tb, err := Open(tx, 1, now, true, false)
 			if err != nil {
 				return err
 			}
@@ -259,5 +260,175 @@ func TestTupleIsWhatEncodeWrote(t *testing.T) {
 	}
 	if _, ok := Tuple(v[:7]); ok {
 		t.Error("a value shorter than the version start has a tuple")
+	}
+}
+
+// modelVersion is one version of a key in TestHistoryMatchesModel's model.
+type modelVersion struct {
+	start, end int64 // end 0: current
+	val        int64
+}
+
+// TestHistoryMatchesModel runs random writes (updates, deletes, inserts
+// after deletes, several writes of one key in one transaction) through
+// tables that archive every replaced version at once and through tables
+// that embed it in the new value, and checks every way of reading history
+// (a key at a time, the whole table as of an instant, the versions
+// overlapping a period) against a model of every version, before and after
+// a prune.
+func TestHistoryMatchesModel(t *testing.T) {
+	for _, embed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("embed=%v", embed), func(t *testing.T) {
+			seed := rand.Uint64()
+			t.Logf("seed %d", seed)
+			rng := rand.New(rand.NewPCG(seed, 3))
+			db := storagetest.Open(t)
+			model := map[string][]modelVersion{}
+			keyOf := func(i int) []byte {
+				k, _ := storage.AppendKey(nil, int64(i))
+				return k
+			}
+			now := int64(1000)
+			for step := range 300 {
+				now += 10
+				// Half the keys are left alone in the second half, so their
+				// last changes (and what those embed) end before the prune's
+				// cutoff.
+				keys := 8
+				if step >= 150 {
+					keys = 4
+				}
+				err := db.Update(func(tx *storage.Tx) error {
+					if err := Create(tx, 1); err != nil {
+						return err
+					}
+					tb, err := Open(tx, 1, now, true, embed)
+					if err != nil {
+						return err
+					}
+					for range 1 + rng.IntN(3) {
+						key := keyOf(rng.IntN(keys))
+						vs := model[string(key)]
+						var cur *modelVersion
+						if n := len(vs); n > 0 && vs[n-1].end == 0 {
+							cur = &vs[n-1]
+						}
+						if rng.IntN(4) == 0 {
+							if err := tb.Delete(key); err != nil {
+								return err
+							}
+							switch {
+							case cur == nil:
+							case cur.start == now: // never visible
+								vs = vs[:len(vs)-1]
+							default:
+								cur.end = now
+							}
+							model[string(key)] = vs
+							continue
+						}
+						val := rng.Int64N(1000)
+						var err error
+						if cur == nil && rng.IntN(2) == 0 {
+							err = tb.Insert(key, []types.Value{val})
+						} else {
+							err = tb.Put(key, []types.Value{val})
+						}
+						if err != nil {
+							return err
+						}
+						switch {
+						case cur != nil && cur.start == now:
+							cur.val = val
+						case cur != nil:
+							cur.end = now
+							vs = append(vs, modelVersion{start: now, val: val})
+						default:
+							vs = append(vs, modelVersion{start: now, val: val})
+						}
+						model[string(key)] = vs
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			check := func(pruned int64) {
+				t.Helper()
+				visible := func(v modelVersion) bool { return v.end == 0 || v.end >= pruned }
+				err := db.View(func(tx *storage.Tx) error {
+					for ts := int64(995); ts <= now+10; ts += 7 {
+						want := map[string]int64{}
+						for key, vs := range model {
+							for _, v := range vs {
+								if v.start <= ts && (v.end == 0 || v.end > ts) && visible(v) {
+									want[key] = v.val
+								}
+							}
+							got, ok, err := GetAsOf(tx, 1, []byte(key), ts)
+							if err != nil {
+								return err
+							}
+							if w, has := want[key]; ok != has || (ok && got.Tuple[0] != w) {
+								return fmt.Errorf("GetAsOf %x at %d: %v %v, want %v %v", key, ts, got.Tuple, ok, w, has)
+							}
+						}
+						got := map[string]int64{}
+						err := ScanAsOf(tx, 1, ts, func(v Version) error {
+							if _, dup := got[string(v.Key)]; dup {
+								return fmt.Errorf("ScanAsOf %d: key %x twice", ts, v.Key)
+							}
+							got[string(v.Key)] = v.Tuple[0].(int64)
+							return nil
+						})
+						if err != nil {
+							return err
+						}
+						if fmt.Sprint(got) != fmt.Sprint(want) {
+							return fmt.Errorf("ScanAsOf %d: %v, want %v", ts, got, want)
+						}
+						to := ts + int64(rng.IntN(60)) - 10
+						if rng.IntN(5) == 0 {
+							to = -1
+						}
+						var wantOver, gotOver []string
+						for key, vs := range model {
+							for _, v := range vs {
+								if (to < 0 || v.start < to) && (v.end == 0 || v.end > ts) && visible(v) {
+									wantOver = append(wantOver, fmt.Sprintf("%x@%d-%d=%d", key, v.start, v.end, v.val))
+								}
+							}
+						}
+						err = ScanOverlapping(tx, 1, ts, to, func(v Version) error {
+							gotOver = append(gotOver, fmt.Sprintf("%x@%d-%d=%d", v.Key, v.Start, v.End, v.Tuple[0]))
+							return nil
+						})
+						if err != nil {
+							return err
+						}
+						slices.Sort(wantOver)
+						slices.Sort(gotOver)
+						if !slices.Equal(gotOver, wantOver) {
+							return fmt.Errorf("ScanOverlapping [%d, %d): %v, want %v", ts, to, gotOver, wantOver)
+						}
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			check(0)
+			cutoff := 1000 + (now-1000)/2
+			err := db.Update(func(tx *storage.Tx) error {
+				_, err := Prune(tx, 1, cutoff)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(cutoff)
+		})
 	}
 }

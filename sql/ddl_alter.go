@@ -654,7 +654,7 @@ func (x *execCtx) fillNewColumn(pc *planCtx, t *catalog.Table, col catalog.Colum
 		}
 		tuple[col.Attnum-1] = dv
 		// Adding a column does not start a new version of the row.
-		enc, err := history.Encode(history.Start(v), tuple)
+		enc, err := history.WithTuple(v, tuple)
 		if err != nil {
 			return err
 		}

@@ -222,6 +222,57 @@ func TestCommitTimeTravel(t *testing.T) {
 	}
 }
 
+// TestSCD2CommitTimeTravel: an SCD TYPE 2 target read as it was committed:
+// a version closed by a later event was open before that commit, whether
+// the version it ended was archived or kept in its row's value (a target
+// keeps it there until the row changes again, as a late event's rewrite
+// does), and history_retention hides what it prunes of either.
+func TestSCD2CommitTimeTravel(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	mark := func() string {
+		time.Sleep(2 * time.Millisecond)
+		m := c.MustExec("SELECT clock_timestamp()::text").Rows[0][0]
+		time.Sleep(2 * time.Millisecond)
+		return m
+	}
+	c.MustExec(usersSource)
+	c.MustExec(usersFlow("SCD TYPE 2", ""))
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'Ana', 'Lima', 'INSERT', 10)")
+	t1 := mark()
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'Ana', 'Quito', 'UPDATE', 20)")
+	t2 := mark()
+	// Late: splits the first version, rewriting the row that kept it open.
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'Ana', 'Cusco', 'UPDATE', 15)")
+	t3 := mark()
+	c.MustExec("INSERT INTO users_cdf VALUES (1, NULL, NULL, 'DELETE', 30)")
+	const q = "SELECT city, __START_AT, __END_AT FROM users_current "
+	for _, tc := range []struct{ clause, want string }{
+		{"FOR SYSTEM_TIME AS OF '" + t1 + "'", "Lima|10|NULL\n"},
+		{"FOR SYSTEM_TIME AS OF '" + t2 + "'", "Lima|10|20\nQuito|20|NULL\n"},
+		{"FOR SYSTEM_TIME AS OF '" + t3 + "'", "Lima|10|15\nCusco|15|20\nQuito|20|NULL\n"},
+		{"", "Lima|10|15\nCusco|15|20\nQuito|20|30\n"},
+		{"FOR SYSTEM_TIME ALL", "Lima|10|NULL\nLima|10|15\nLima|10|20\nCusco|15|20\nQuito|20|NULL\nQuito|20|30\n"},
+		{"FOR SYSTEM_TIME FROM '" + t1 + "' TO '" + t2 + "'", "Lima|10|NULL\nLima|10|20\nQuito|20|NULL\n"},
+	} {
+		got := c.MustExec(q + tc.clause + " ORDER BY 2, 3 NULLS FIRST").String()
+		if got != tc.want {
+			t.Errorf("%s: got %q want %q", tc.clause, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ at, want string }{{t1, "Lima|10|NULL\n"}, {t2, "Lima|10|20\n"}, {t3, "Lima|10|15\n"}} {
+		if got := c.MustExec(q+"FOR SYSTEM_TIME AS OF $1 WHERE userId = 1 AND __START_AT = 10", tc.at).String(); got != tc.want {
+			t.Errorf("point AS OF %s: got %q want %q", tc.at, got, tc.want)
+		}
+	}
+	c.MustExec("ALTER TABLE users_current SET (history_retention = '0 seconds')")
+	c.MustExec("INSERT INTO users_cdf VALUES (2, 'Bo', 'Oslo', 'INSERT', 40)")
+	// Left: the current rows; every version that ended before this write
+	// is gone, archived or kept in a row's value.
+	if got := c.MustExec(q + "FOR SYSTEM_TIME ALL ORDER BY 2").String(); got != "Lima|10|15\nCusco|15|20\nQuito|20|30\nOslo|40|NULL\n" {
+		t.Errorf("after retention: %q", got)
+	}
+}
+
 // TestHistoryRetention: only history_retention removes history.
 func TestHistoryRetention(t *testing.T) {
 	c := sqltest.Open(t).Conn()

@@ -52,7 +52,7 @@ func (t *txn) rows(tbl *catalog.Table) (*history.Table, error) {
 		t.written = map[uint32]*catalog.Table{}
 	}
 	t.written[tbl.OID] = tbl
-	return history.Open(t.st, tbl.OID, ts, keepsCommitHistory(tbl))
+	return history.Open(t.st, tbl.OID, ts, keepsCommitHistory(tbl), tbl.Kind == catalog.KindStreaming)
 }
 
 // keepsCommitHistory reports whether a table keeps its superseded versions
