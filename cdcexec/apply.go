@@ -2,10 +2,12 @@ package cdcexec
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"cdcdb/catalog"
 	"cdcdb/history"
@@ -93,15 +95,12 @@ func Apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 
 func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, batch []Event, cache *StateCache) (Stats, error) {
 	var st Stats
+	a := appliers.Get().(*applier)
+	defer a.release()
+	*a = applier{f: f, target: target, st: &st, cache: cache, batchBuffers: a.batchBuffers, keyBuffers: a.keyBuffers}
 	var truncateMark temporal.Seq
-	// The batch's events with where their keys' encodings end in keyBuf,
-	// to be sorted by key: a key's events are then adjacent.
-	type keyed struct {
-		end int
-		ev  temporal.Event
-	}
-	events := make([]keyed, 0, len(batch))
-	var keyBuf []byte
+	// The batch's events, and where their keys' encodings end in keyBuf, to
+	// be sorted by key: a key's events are then adjacent.
 	for _, ev := range batch {
 		if err := f.validate(ev); err != nil {
 			return st, err
@@ -115,7 +114,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			continue
 		}
 		var err error
-		if keyBuf, err = encodeSeq(keyBuf, ev.Key); err != nil {
+		if a.keyBuf, err = encodeSeq(a.keyBuf, ev.Key); err != nil {
 			return st, err
 		}
 		te := temporal.Event{Seq: temporal.Seq(ev.Seq), Kind: temporal.Upsert, Values: ev.Values, Writes: ev.Writes}
@@ -125,47 +124,51 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if f.StoredAs == Bitemporal {
 			te.SysSeq = temporal.Seq(ev.SysSeq)
 		}
-		events = append(events, keyed{len(keyBuf), te})
-	}
-	keyOf := func(i int) []byte {
-		start := 0
-		if i > 0 {
-			start = events[i-1].end
-		}
-		return keyBuf[start:events[i].end:events[i].end]
+		a.events = append(a.events, te)
+		a.keyEnds = append(a.keyEnds, len(a.keyBuf))
 	}
 	// Keys go in the order of their encoding, which is the order of their
 	// log entries and target rows: each key's lookups then land after the
 	// last key's in every keyspace, on pages and memtable nodes the last
 	// key's lookups have just brought into the cache. Keys do not depend
 	// on each other, so the order changes only the speed, and which key's
-	// error a batch with several bad keys reports. The sort is stable: a
-	// key's events keep their arrival order, which decides which of two
-	// conflicting ones an error names first.
-	keys := make([][]byte, len(events))
-	for i := range events {
-		keys[i] = keyOf(i)
+	// error a batch with several bad keys reports. Events of one key keep
+	// their arrival order, which decides which of two conflicting ones an
+	// error names first. The sort compares the keys' first 16 bytes as two
+	// integers, which decides most comparisons without reading the keys.
+	start := 0
+	for i, end := range a.keyEnds {
+		k := a.keyBuf[start:end:end]
+		p0, p1 := storage.KeyPrefix16(k)
+		a.order = append(a.order, sortKey{p0: p0, p1: p1, key: k, at: int32(i)})
+		start = end
 	}
-	order := make([]int, len(events))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
-	sorted := make([]temporal.Event, len(events))
-	var groups []keyGroup
-	for i, at := range order {
-		sorted[i] = events[at].ev
-		if n := len(groups); n > 0 && bytes.Equal(groups[n-1].encKey, keys[at]) {
-			groups[n-1].events = sorted[i-len(groups[n-1].events) : i+1 : i+1]
+	slices.SortFunc(a.order, func(x, y sortKey) int {
+		switch {
+		case x.p0 != y.p0:
+			return cmp.Compare(x.p0, y.p0)
+		case x.p1 != y.p1:
+			return cmp.Compare(x.p1, y.p1)
+		}
+		if c := bytes.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.at, y.at)
+	})
+	a.sorted = slices.Grow(a.sorted[:0], len(a.order))[:len(a.order)]
+	for i, o := range a.order {
+		a.sorted[i] = a.events[o.at]
+		if n := len(a.groups); n > 0 && bytes.Equal(a.groups[n-1].encKey, o.key) {
+			a.groups[n-1].events = a.sorted[i-len(a.groups[n-1].events) : i+1 : i+1]
 			continue
 		}
-		groups = append(groups, keyGroup{encKey: keys[at], events: sorted[i : i+1 : i+1]})
+		a.groups = append(a.groups, keyGroup{encKey: o.key, events: a.sorted[i : i+1 : i+1]})
 	}
 	log, err := openLog(tx, f)
 	if err != nil {
 		return st, err
 	}
-	a := &applier{f: f, log: eventWriter{log: log}, target: target, st: &st, cache: cache}
+	a.log = eventWriter{log: log}
 	mark, err := f.truncateMark(tx)
 	if err != nil {
 		return st, err
@@ -181,11 +184,11 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			replayEverything = true
 		}
 	}
-	for i := range groups {
+	for i := range a.groups {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if err := a.applyKey(&groups[i], mark, !replayEverything); err != nil {
+		if err := a.applyKey(&a.groups[i], mark, !replayEverything); err != nil {
 			return st, err
 		}
 	}
@@ -200,26 +203,74 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 
 // applier applies one batch of a flow: what every key needs, and buffers
 // reused from key to key (what storage's Put and the cache are given they
-// copy).
+// copy) and, through appliers, from batch to batch.
 type applier struct {
 	f      *Flow
 	log    eventWriter
 	target *history.Table
 	st     *Stats
 	cache  *StateCache
-	// seqBuf holds the encodings seqs point into, valBuf and vals those of
-	// the data values (encodeValues); split and open are the open SCD TYPE
-	// 2 version's.
-	seqBuf, valBuf []byte
-	seqs           []eventSeqs
-	vals           [][][]byte
-	valSlots       [][]byte
-	split, open    [][]byte
-	// rowBuf and keyBuf hold the last target row continueSCD2Encoded put
-	// together and its key.
-	rowBuf, keyBuf []byte
 	// roles is the target's layout (layout), once worked out.
 	roles []int
+	batchBuffers
+	keyBuffers
+}
+
+// batchBuffers hold a batch's events grouped by key: the events, their
+// keys' encodings (keyBuf, each ending at its keyEnds), their order by key,
+// the events in that order and the groups of them.
+type batchBuffers struct {
+	events  []temporal.Event
+	keyBuf  []byte
+	keyEnds []int
+	order   []sortKey
+	sorted  []temporal.Event
+	groups  []keyGroup
+}
+
+// sortKey is an event's place in the sort by key: its key's first 16 bytes
+// as integers, its key, and its arrival.
+type sortKey struct {
+	p0, p1 uint64
+	key    []byte
+	at     int32
+}
+
+// keyBuffers are what one key's application needs: seqBuf holds the
+// encodings seqs point into, valBuf and vals those of the data values
+// (encodeValues); split and open are the open SCD TYPE 2 version's;
+// rowBuf and versionKeyBuf hold the last target row continueSCD2Encoded
+// put together and its key.
+type keyBuffers struct {
+	seqBuf, valBuf        []byte
+	seqs                  []eventSeqs
+	vals                  [][][]byte
+	valSlots              [][]byte
+	split, open           [][]byte
+	rowBuf, versionKeyBuf []byte
+}
+
+// appliers keeps appliers, with their buffers, from one batch to the next:
+// a batch of a thousand events needs some hundred kilobytes of them.
+var appliers = sync.Pool{New: func() any { return new(applier) }}
+
+// release empties the buffers of what they refer to (the batch's values,
+// the transaction's storage) and returns the applier to appliers.
+func (a *applier) release() {
+	clear(a.events)
+	clear(a.sorted)
+	clear(a.order)
+	clear(a.groups)
+	clear(a.vals)
+	clear(a.valSlots)
+	clear(a.split)
+	clear(a.open)
+	b := a.batchBuffers
+	*a = applier{keyBuffers: a.keyBuffers, batchBuffers: batchBuffers{
+		events: b.events[:0], keyBuf: b.keyBuf[:0], keyEnds: b.keyEnds[:0],
+		order: b.order[:0], sorted: b.sorted[:0], groups: b.groups[:0],
+	}}
+	appliers.Put(a)
 }
 
 // eventSeqs are an event's sequence values as order-preserving encodings,
@@ -301,7 +352,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	if err := a.encodeSeqs(incoming); err != nil {
 		return err
 	}
-	known, cached := a.cache.get(g.encKey)
+	known, at, cached := a.cache.get(g.encKey)
 	if f.StoredAs == Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
@@ -317,7 +368,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 						next.lastSysSeq = s.sys
 					}
 				}
-				a.cache.put(g.encKey, next)
+				a.cache.put(g.encKey, at, next)
 			}
 			return err
 		}
@@ -365,7 +416,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			}
 			if err == nil {
 				next.lastSeq = a.seqs[len(a.seqs)-1].seq
-				a.cache.put(g.encKey, next)
+				a.cache.put(g.encKey, at, next)
 			}
 			return err
 		}
@@ -402,7 +453,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			}
 		}
 	}
-	a.cache.put(g.encKey, ks)
+	a.cache.put(g.encKey, at, ks)
 	return nil
 }
 

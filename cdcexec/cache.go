@@ -22,29 +22,39 @@ import (
 // a flow's state without going through the cache (a truncate replaying
 // every key, a refresh) clears it.
 //
-// An entry is one allocation: its sequence values, as their order-preserving
-// encodings (compared as bytes), and the row's key and value share a
-// buffer, so that looking a key up and comparing its last sequence value
-// costs a map probe and one more cache miss, not one per field.
+// An entry is a slot of an array, found through a map from the key to the
+// slot, and its parts (its sequence values, as their order-preserving
+// encodings, compared as bytes, and the row's key and value) share one
+// buffer: a key's lookup costs a map probe, and the update that follows it
+// none (get hands put the slot).
 //
 // Only the single writer uses a cache, so it needs no lock.
 type StateCache struct {
-	entries map[string]keyState
-	// bytes is what entries hold, as entrySize counts it; txBytes the part
-	// the current transaction wrote; limit what entries may hold.
+	index map[string]int32
+	slots []keyState
+	free  []int32 // slots no key holds
+	// gen changes when the cache is cleared, so that a slot get gave out
+	// before is not used after.
+	gen uint32
+	// bytes is what the entries hold, as entrySize counts it; txBytes the
+	// part the current transaction wrote; limit what they may hold.
 	bytes, txBytes, limit int
 	// tx is the transaction whose changes the cache holds unpublished, and
-	// undo what they replaced, oldest first (nil: none).
-	tx   *storage.Tx
-	undo []undoEntry
+	// undo what they replaced, oldest first; cleared says the cache was
+	// cleared since tx began, so undo cannot put back what was there.
+	tx      *storage.Tx
+	undo    []undoEntry
+	cleared bool
 }
 
-// undoEntry is one change of the current transaction: key held old (had
-// false: nothing) before it.
+// undoEntry is one change of the current transaction: slot held old before
+// it, or (key set) the transaction gave key its slot. A slot whose key the
+// cache stopped holding keeps the key's place, with an empty state (no
+// lastSeq, which every state has), until Clear.
 type undoEntry struct {
-	key string
-	old keyState
-	had bool
+	slot int32
+	old  keyState
+	key  string
 }
 
 // keyState is one key's entry: the encoded sequence value of its last event
@@ -58,6 +68,13 @@ type keyState struct {
 	lastKey, lastRow    []byte
 }
 
+// slotRef is where get found a key (or that it did not), for the put that
+// follows: a slot, valid in the cache generation gen (slot < 0: none).
+type slotRef struct {
+	slot int32
+	gen  uint32
+}
+
 // maxCacheBytes bounds a cache's memory: past it, the entries of earlier
 // transactions are dropped, and once the current transaction's own fill it,
 // its further keys go uncached. Either only costs those keys a lookup in
@@ -65,12 +82,13 @@ type keyState struct {
 const maxCacheBytes = 64 << 20
 
 // entrySize is what an entry keeps alive on the heap, as near as its parts
-// tell (TestCacheCountsWhatItHolds holds it to the heap): the map's slot
-// (key header and keyState, in a table kept between 7/16 and 7/8 full,
-// with its control bytes: measured, 1.75 times the slot), the key's bytes
-// and the entry's buffer.
+// tell (TestCacheCountsWhatItHolds holds it to the heap): its slot (in an
+// array grown by doubling, a quarter of it spare on average), its slot in
+// the map (a key header and a slot number, in a table kept between 7/16
+// and 7/8 full, with its control bytes: measured, 1.75 times that), the
+// key's bytes and the entry's buffer.
 func entrySize(key string, st keyState) int {
-	const slot = (int(unsafe.Sizeof(keyState{})) + 16) * 7 / 4
+	const slot = int(unsafe.Sizeof(keyState{}))*5/4 + (16+4)*7/4
 	return slot + roundAlloc(len(key)) + roundAlloc(len(st.lastSeq)+len(st.lastSysSeq)+len(st.lastKey)+len(st.lastRow))
 }
 
@@ -82,18 +100,22 @@ func roundAlloc(n int) int { return (n + 15) &^ 15 }
 func NewStateCache() *StateCache { return newStateCache(maxCacheBytes) }
 
 func newStateCache(limit int) *StateCache {
-	return &StateCache{entries: map[string]keyState{}, limit: limit}
+	return &StateCache{index: map[string]int32{}, limit: limit}
 }
 
 // Clear forgets everything, the current transaction's states included
-// (taking it back then puts back only what it replaced). The map goes too:
-// a cleared map keeps its table.
+// (taking it back then forgets everything again). The map and the slots go
+// too: a cleared map keeps its table.
 func (c *StateCache) Clear() {
 	if c == nil {
 		return
 	}
-	c.entries = map[string]keyState{}
+	c.index, c.slots, c.free = map[string]int32{}, nil, nil
 	c.bytes, c.txBytes = 0, 0
+	c.gen++
+	if c.tx != nil {
+		c.cleared = true
+	}
 }
 
 // begin attaches the cache to tx's changes.
@@ -101,7 +123,7 @@ func (c *StateCache) begin(tx *storage.Tx) {
 	if c.tx == tx {
 		return
 	}
-	c.tx, c.undo, c.txBytes = tx, c.undo[:0], 0
+	c.tx, c.undo, c.txBytes, c.cleared = tx, c.undo[:0], 0, false
 	tx.OnPublish(func() {
 		if c.tx == tx {
 			c.tx, c.undo, c.txBytes = nil, c.spareUndo(), 0
@@ -111,16 +133,31 @@ func (c *StateCache) begin(tx *storage.Tx) {
 		if c.tx != tx {
 			return
 		}
-		for i := len(c.undo) - 1; i >= 0; i-- {
-			u := c.undo[i]
-			c.drop(u.key)
-			if u.had {
-				c.entries[u.key] = u.old
-				c.bytes += entrySize(u.key, u.old)
+		if c.cleared {
+			c.Clear()
+		} else {
+			for i := len(c.undo) - 1; i >= 0; i-- {
+				u := c.undo[i]
+				cur := c.slots[u.slot]
+				if u.key != "" {
+					// The transaction gave the key its slot.
+					c.bytes -= entrySize(u.key, cur)
+					delete(c.index, u.key)
+					c.slots[u.slot] = keyState{}
+					c.free = append(c.free, u.slot)
+					continue
+				}
+				c.bytes += int(entryBytes(u.old)) - int(entryBytes(cur))
+				c.slots[u.slot] = u.old
 			}
 		}
 		c.tx, c.undo, c.txBytes = nil, c.spareUndo(), 0
 	})
+}
+
+// entryBytes is the part of entrySize an entry's buffer makes.
+func entryBytes(st keyState) int {
+	return roundAlloc(len(st.lastSeq) + len(st.lastSysSeq) + len(st.lastKey) + len(st.lastRow))
 }
 
 // spareUndo returns the undo list emptied for the next transaction: kept
@@ -134,46 +171,53 @@ func (c *StateCache) spareUndo() []undoEntry {
 	return c.undo[:0]
 }
 
-func (c *StateCache) drop(k string) {
-	if st, ok := c.entries[k]; ok {
-		c.bytes -= entrySize(k, st)
-		delete(c.entries, k)
-	}
-}
-
-// get returns a key's state.
-func (c *StateCache) get(encKey []byte) (keyState, bool) {
+// get returns a key's state, and where it is for put.
+func (c *StateCache) get(encKey []byte) (keyState, slotRef, bool) {
 	if c == nil {
-		return keyState{}, false
+		return keyState{}, slotRef{slot: -1}, false
 	}
-	st, ok := c.entries[string(encKey)]
-	return st, ok
+	if i, ok := c.index[string(encKey)]; ok {
+		st := c.slots[i]
+		return st, slotRef{slot: i, gen: c.gen}, st.lastSeq != nil
+	}
+	return keyState{}, slotRef{slot: -1, gen: c.gen}, false
 }
 
 // put records a key's state as the current transaction leaves it, copied
-// into one buffer of the cache's own.
-func (c *StateCache) put(encKey []byte, st keyState) {
+// into one buffer of the cache's own. at is what get said of the key.
+func (c *StateCache) put(encKey []byte, at slotRef, st keyState) {
 	if c == nil {
 		return
 	}
-	k := string(encKey)
-	old, had := c.entries[k]
-	c.undo = append(c.undo, undoEntry{key: k, old: old, had: had})
-	if had {
-		c.bytes -= entrySize(k, old)
+	n := roundAlloc(len(st.lastSeq) + len(st.lastSysSeq) + len(st.lastKey) + len(st.lastRow))
+	slot := at.slot
+	if at.gen != c.gen {
+		slot = -1
+		if i, ok := c.index[string(encKey)]; ok {
+			slot = i
+		}
 	}
-	n := entrySize(k, st)
+	var key string
+	if slot < 0 {
+		key = string(encKey)
+		n += entrySize(key, keyState{})
+	} else {
+		n -= entryBytes(c.slots[slot])
+	}
 	if c.bytes+n > c.limit && c.bytes > c.txBytes {
 		// Earlier transactions' entries make room, with this one's so far
-		// (their keys are looked up in storage next time); a rollback
-		// still puts back what this transaction replaced.
+		// (their keys are looked up in storage next time).
 		c.Clear()
-		had = false
+		slot, key = -1, string(encKey)
+		n = entrySize(key, st)
 	}
 	if c.bytes+n > c.limit {
-		// The transaction has touched more than the cache holds.
-		if had {
-			delete(c.entries, k)
+		// The transaction has touched more than the cache holds: the key
+		// goes uncached, and its entry from before, stale, is emptied.
+		if slot >= 0 {
+			c.undo = append(c.undo, undoEntry{slot: slot, old: c.slots[slot]})
+			c.bytes -= entryBytes(c.slots[slot])
+			c.slots[slot] = keyState{}
 		}
 		return
 	}
@@ -183,9 +227,33 @@ func (c *StateCache) put(encKey []byte, st keyState) {
 	buf, e.lastSysSeq = appendPart(buf, st.lastSysSeq)
 	buf, e.lastKey = appendPart(buf, st.lastKey)
 	_, e.lastRow = appendPart(buf, st.lastRow)
-	c.entries[k] = e
+	if slot >= 0 {
+		c.undo = append(c.undo, undoEntry{slot: slot, old: c.slots[slot]})
+		c.slots[slot] = e
+	} else {
+		if k := len(c.free); k > 0 {
+			slot, c.free = c.free[k-1], c.free[:k-1]
+			c.slots[slot] = e
+		} else {
+			slot = int32(len(c.slots))
+			c.slots = append(c.slots, e)
+		}
+		c.index[key] = slot
+		c.undo = append(c.undo, undoEntry{slot: slot, key: key})
+	}
 	c.bytes += n
 	c.txBytes += n
+}
+
+// len reports how many keys the cache holds.
+func (c *StateCache) len() int {
+	n := 0
+	for _, st := range c.slots {
+		if st.lastSeq != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // appendPart appends b to buf and returns it as a part of buf (nil for nil,

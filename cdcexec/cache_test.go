@@ -96,7 +96,8 @@ func TestCacheEntriesOwnTheirBytes(t *testing.T) {
 	seq, row := []byte("seq-1"), []byte("row-1")
 	err := db.Update(func(tx *storage.Tx) error {
 		c.begin(tx)
-		c.put([]byte("a"), keyState{lastSeq: seq, lastKey: []byte("a-key"), lastRow: row})
+		_, at, _ := c.get([]byte("a"))
+		c.put([]byte("a"), at, keyState{lastSeq: seq, lastKey: []byte("a-key"), lastRow: row})
 		copy(seq, "XXXXX")
 		copy(row, "XXXXX")
 		// Something to commit, so that the commit publishes.
@@ -105,7 +106,7 @@ func TestCacheEntriesOwnTheirBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, ok := c.get([]byte("a"))
+	a, _, ok := c.get([]byte("a"))
 	if !ok || string(a.lastSeq) != "seq-1" || string(a.lastRow) != "row-1" || string(a.lastKey) != "a-key" || a.lastSysSeq != nil {
 		t.Fatalf("entry %+v after the caller reused its buffers", a)
 	}
@@ -117,16 +118,17 @@ func TestCacheEntriesOwnTheirBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.begin(tx)
-	c.put([]byte("a"), keyState{lastSeq: []byte("seq-2")})
-	c.put([]byte("b"), keyState{lastSeq: []byte("seq-9")})
-	c.put([]byte("a"), keyState{lastSeq: []byte("seq-3")})
+	for _, kv := range [][2]string{{"a", "seq-2"}, {"b", "seq-9"}, {"a", "seq-3"}} {
+		_, at, _ := c.get([]byte(kv[0]))
+		c.put([]byte(kv[0]), at, keyState{lastSeq: []byte(kv[1])})
+	}
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	if a, _ := c.get([]byte("a")); string(a.lastSeq) != "seq-1" {
+	if a, _, _ := c.get([]byte("a")); string(a.lastSeq) != "seq-1" {
 		t.Errorf("after a rollback a holds %q, want seq-1", a.lastSeq)
 	}
-	if _, ok := c.get([]byte("b")); ok {
+	if _, _, ok := c.get([]byte("b")); ok {
 		t.Error("a rolled-back transaction's new entry stayed")
 	}
 	if want := entrySize("a", a); c.bytes != want {
@@ -160,8 +162,8 @@ func TestCacheCountsWhatItHolds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(cache.entries) != keys {
-		t.Fatalf("%d keys cached, want %d", len(cache.entries), keys)
+	if n := cache.len(); n != keys {
+		t.Fatalf("%d keys cached, want %d", n, keys)
 	}
 	// Nothing else may allocate between the two readings of the heap.
 	if err := db.Close(); err != nil {

@@ -162,11 +162,11 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 }
 
 // versionKey returns the storage key of the key's version starting at
-// start, in a.keyBuf (valid until the next call).
+// start, in a.versionKeyBuf (valid until the next call).
 func (a *applier) versionKey(encKey []byte, start temporal.Seq) ([]byte, error) {
 	var err error
-	a.keyBuf, err = encodeSeq(append(a.keyBuf[:0], encKey...), []types.Value{a.f.seqValue(start)})
-	return a.keyBuf, err
+	a.versionKeyBuf, err = encodeSeq(append(a.versionKeyBuf[:0], encKey...), []types.Value{a.f.seqValue(start)})
+	return a.versionKeyBuf, err
 }
 
 // valueAt is the encoding of the value of column attnum in a split row,

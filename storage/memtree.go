@@ -42,6 +42,11 @@ func newProbe(key []byte) probe {
 	return probe{key: key, p0: p0, p1: p1}
 }
 
+// KeyPrefix16 returns a key's first 16 bytes, zero-padded, as two
+// big-endian integers: comparing them orders keys as bytes.Compare does
+// whenever they differ, so a sort of keys can compare them first.
+func KeyPrefix16(key []byte) (uint64, uint64) { return keyPrefix(key) }
+
 func keyPrefix(key []byte) (uint64, uint64) {
 	var b [16]byte
 	copy(b[:], key)
