@@ -68,6 +68,10 @@ func Reset(tx *storage.Tx, f *Flow, target *history.Table) error {
 type keyGroup struct {
 	encKey []byte
 	events []temporal.Event
+	// What the flow's state cache had of the key (lookUpStates).
+	known  keyState
+	at     slotRef
+	cached bool
 }
 
 // Apply applies a batch of events, in any order. It fails, leaving the
@@ -184,6 +188,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 			replayEverything = true
 		}
 	}
+	a.lookUpStates()
 	for i := range a.groups {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -212,6 +217,9 @@ type applier struct {
 	cache  *StateCache
 	// roles is the target's layout (layout), once worked out.
 	roles []int
+	// touched keeps lookUpStates's reads of the entries it found from
+	// being optimized away.
+	touched byte
 	batchBuffers
 	keyBuffers
 }
@@ -352,7 +360,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	if err := a.encodeSeqs(incoming); err != nil {
 		return err
 	}
-	known, at, cached := a.cache.get(g.encKey)
+	known, at, cached := g.known, g.at, g.cached
 	if f.StoredAs == Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
@@ -455,6 +463,29 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	}
 	a.cache.put(g.encKey, at, ks)
 	return nil
+}
+
+// lookUpStates looks every key of the batch up in the flow's state cache
+// before any is applied. The cache holds every recently touched key of the
+// flow, far more than the CPU's caches, so each lookup and the first read
+// of the entry it finds are cache misses; in a loop that does nothing else
+// the CPU has several under way at once, where between two keys' work it
+// would wait for each in turn. (A key's entry does not change before its
+// own turn: each key is applied once per batch, and a Clear on the way
+// only drops references, which put notices.)
+func (a *applier) lookUpStates() {
+	if a.cache == nil {
+		return
+	}
+	var touch byte
+	for i := range a.groups {
+		g := &a.groups[i]
+		g.known, g.at, g.cached = a.cache.get(g.encKey)
+		if g.cached {
+			touch ^= g.known.lastSeq[0]
+		}
+	}
+	a.touched = touch
 }
 
 // laterOnBothAxes reports whether a key's new events (sorted, as Merge
