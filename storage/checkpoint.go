@@ -42,64 +42,11 @@ func newCheckpointRun(l *layer) *checkpointRun {
 	return &checkpointRun{l: l, names: names}
 }
 
-// ridersAfter is how many blocks a file transaction writes before it takes
-// the waiting commits along and ends: a commit waits for at most that much
-// work, not for a whole chunk, while the checkpoint or compaction still gets
-// on however busy the writers are.
-const ridersAfter = 4
-
-// riding tracks the commits a file transaction takes along (its riders):
-// those it began with, and those it takes from the queue once it has
-// written enough.
-type riding struct {
-	db      *DB
-	riders  []*pendingCommit
-	carried bool
-	blocks  int
-}
-
-// wroteBlock counts a block and reports whether the transaction should take
-// the waiting commits and end.
-func (r *riding) wroteBlock() bool {
-	r.blocks++
-	if r.blocks < ridersAfter || (!r.carried && r.db.queueLen() == 0) {
-		return false
-	}
-	r.riders = append(r.riders, r.db.takeQueue()...)
-	return true
-}
-
-// finish writes the riders' log records into the transaction.
-func (r *riding) finish(btx *bolt.Tx) error {
-	if len(r.riders) == 0 {
-		return nil
-	}
-	if hook := r.db.hookFlush.Load(); hook != nil {
-		if err := (*hook)(true); err != nil {
-			return err
-		}
-	}
-	return writeRecords(btx, r.riders)
-}
-
-// answer makes the riders durable (or failed) once the transaction ended
-// with err.
-func (r *riding) answer(err error) {
-	if len(r.riders) > 0 {
-		r.db.riders.Add(1)
-		r.db.flushed(r.riders, err)
-	}
-}
-
 // checkpointStep runs the next transaction of a checkpoint and reports
-// whether it was the last. Commits do not wait for it: once it has written
-// ridersAfter blocks, if commits are waiting it ends there and writes their
-// log records in its transaction, so they are durable when it commits.
-// Commits given as riders are taken along the same way. On an error the
-// caller fails the database, so the run is not resumed.
-func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finished bool, err error) {
+// whether it was the last. On an error the caller fails the database, so
+// the run is not resumed.
+func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	db.checkpointSteps.Add(1)
-	ride := &riding{db: db, riders: riders, carried: len(riders) > 0}
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -176,9 +123,6 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 						return err
 					}
 					budget -= len(blk)
-					if ride.wroteBlock() {
-						budget = 0
-					}
 				}
 				if run.it.valid() {
 					break // out of budget within this keyspace
@@ -211,9 +155,6 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 				return err
 			}
 		}
-		if err := ride.finish(btx); err != nil {
-			return err
-		}
 		if run.si < len(run.names) {
 			return nil
 		}
@@ -223,7 +164,6 @@ func (db *DB) checkpointStep(run *checkpointRun, riders []*pendingCommit) (finis
 		}
 		return deleteRecordsThrough(btx.Bucket(walBucket), run.l.hi)
 	})
-	ride.answer(err)
 	if err != nil {
 		return false, err
 	}

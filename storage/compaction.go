@@ -20,7 +20,7 @@ import (
 // nothing left to hide.
 //
 // Like a checkpoint, a compaction is written in transactions of about
-// db.chunk bytes that commits ride, and its run becomes part of the keyspace
+// db.chunk bytes, and its run becomes part of the keyspace
 // (and its inputs stop being part of it) in its last one. If the keyspace is
 // dropped or its runs replaced meanwhile (by a checkpoint of a layer that
 // recreated it), the compaction is dropped with what it wrote.
@@ -122,9 +122,8 @@ func (db *DB) nextCompaction() *compaction {
 }
 
 // compactionStep runs the next transaction of a compaction and reports
-// whether it was the last; commits ride it as they ride a checkpoint's.
-func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished bool, err error) {
-	ride := &riding{db: db, riders: riders, carried: len(riders) > 0}
+// whether it was the last.
+func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 	err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
 		defer catchCorrupt(&err)
 		state, runs, blocks := btx.Bucket(stateBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -139,11 +138,9 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 			// Dropped, or replaced: what was written goes too.
 			finished = true
 			if c.w != nil {
-				if err := deleteBlocks(blocks, c.w.id); err != nil {
-					return err
-				}
+				return deleteBlocks(blocks, c.w.id)
 			}
-			return ride.finish(btx)
+			return nil
 		}
 		if c.w == nil {
 			id, err := runs.NextSequence()
@@ -192,9 +189,6 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 						return err
 					}
 					budget -= len(blk)
-					if ride.wroteBlock() {
-						budget = 0
-					}
 				}
 			}
 			its[best].next()
@@ -231,9 +225,8 @@ func (db *DB) compactionStep(c *compaction, riders []*pendingCommit) (finished b
 			}
 			db.compactions.note(c.name)
 		}
-		return ride.finish(btx)
+		return nil
 	})
-	ride.answer(err)
 	return finished, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -50,6 +51,9 @@ type Options struct {
 	// block size of file runs (tests).
 	checkpointChunk int
 	blockSize       int
+	// ringBytes overrides firstRingBytes, the log ring's first segment,
+	// and ringMax maxRingBytes (tests).
+	ringBytes, ringMax int
 	// pageSize overrides filePageSize for a new file (tests).
 	pageSize int
 }
@@ -88,12 +92,11 @@ const releaseEvery = 8
 const idleReleaseEvery = 30 * time.Second
 
 // defaultCheckpointChunk is how many bytes of run blocks one checkpoint or
-// compaction transaction writes at most. A commit that arrives meanwhile
-// rides it (after ridersAfter blocks), so it waits for the transaction's
-// commit, which writes what the transaction wrote so far: small enough
-// that this is about a flush's time, large enough that a checkpoint is
-// not mostly fsyncs.
-const defaultCheckpointChunk = 1 << 20
+// compaction transaction writes at most: large enough that a checkpoint is
+// not mostly fsyncs, small enough that a commit whose record does not fit
+// the log ring, and so waits for the file's transaction under way, does
+// not wait long.
+const defaultCheckpointChunk = 4 << 20
 
 // DB is an open database file. It is safe for concurrent use.
 type DB struct {
@@ -136,24 +139,27 @@ type DB struct {
 	// compactions notes the keyspaces whose runs changed.
 	compactions compactions
 
-	wake        chan struct{}
-	flusherDone chan struct{}
-	// merger merges the active layer's runs (nil in a read-only DB).
+	// wake wakes the flusher, logWake the log writer; each closes its
+	// done channel when it stops.
+	wake, logWake           chan struct{}
+	flusherDone, loggerDone chan struct{}
+	// merger merges the active layer's runs, and ring takes the log
+	// records (both nil in a read-only DB).
 	merger *merger
+	ring   *ring
 	// hookBeginRead runs between the two halves of beginRead, and
-	// hookFlush before a batch of commits is written: in place of a flush's
-	// file transaction when it returns an error, and in a checkpoint
-	// transaction the batch rides (riding true) as an error of that
-	// transaction (tests).
+	// hookFlush before a batch of commits is written, in place of the write
+	// when it returns an error (tests).
 	hookBeginRead atomic.Pointer[func()]
-	hookFlush     atomic.Pointer[func(riding bool) error]
+	hookFlush     atomic.Pointer[func() error]
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
-	flushes, checkpoints, checkpointSteps, commits, riders, merges atomic.Int64
-	compactionsDone, compactionSteps                               atomic.Int64
-	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos   atomic.Int64
-	compactionNanos                                                atomic.Int64
+	flushes, checkpoints, checkpointSteps, commits, merges       atomic.Int64
+	ringFlushes                                                  atomic.Int64
+	compactionsDone, compactionSteps                             atomic.Int64
+	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
+	compactionNanos                                              atomic.Int64
 	// fullWaits counts commits that waited for room (tests).
 	fullWaits atomic.Int64
 	closeOnce sync.Once
@@ -182,7 +188,9 @@ func Open(path string, opts Options) (*DB, error) {
 	if pageSize == 0 {
 		pageSize = filePageSize
 	}
+	var file boltFile
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
+		OpenFile: file.open,
 		Timeout:  opts.Timeout,
 		NoSync:   opts.NoSync,
 		ReadOnly: opts.ReadOnly,
@@ -203,7 +211,8 @@ func Open(path string, opts Options) (*DB, error) {
 		bolt: bdb, path: path, readOnly: opts.ReadOnly,
 		memtable: opts.MemtableSize, idleAfter: opts.CheckpointAfterIdle, chunk: opts.checkpointChunk,
 		writeSlot: make(chan struct{}, 1),
-		wake:      make(chan struct{}, 1), flusherDone: make(chan struct{}),
+		wake:      make(chan struct{}, 1), logWake: make(chan struct{}, 1),
+		flusherDone: make(chan struct{}), loggerDone: make(chan struct{}),
 	}
 	if db.memtable <= 0 {
 		db.memtable = DefaultMemtableSize
@@ -235,8 +244,22 @@ func Open(path string, opts Options) (*DB, error) {
 	if err == nil && !opts.ReadOnly {
 		err = db.migrateBuckets()
 	}
+	var live, dead []ringRecord
 	if err == nil {
-		err = db.recover()
+		live, dead, err = db.recover()
+	}
+	if err == nil && !opts.ReadOnly {
+		var f *os.File
+		if f, err = file.get(); err == nil {
+			first := opts.ringBytes
+			if first <= 0 {
+				first = firstRingBytes
+			}
+			db.ring, err = openRing(bdb, f, !opts.NoSync, live, dead, first)
+			if err == nil && opts.ringMax > 0 {
+				db.ring.max = int64(opts.ringMax)
+			}
+		}
 	}
 	if err != nil {
 		_ = bdb.Close()
@@ -244,17 +267,25 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	if opts.ReadOnly {
 		close(db.flusherDone)
+		close(db.loggerDone)
 	} else {
 		db.merger = newMerger()
 		go db.flusher()
+		go db.logWriter()
 	}
 	return db, nil
 }
 
 // recover rebuilds the memtable from the log records the file's keyspaces
-// do not hold yet.
-func (db *DB) recover() error {
-	return db.bolt.View(func(btx *bolt.Tx) error {
+// do not hold yet, in the log ring and the log bucket, and returns the
+// ring's records it used (ring.go: they stay live until checkpointed) and
+// those after the first version missing, which were never acknowledged.
+func (db *DB) recover() (live, dead []ringRecord, err error) {
+	ringRecs, ringBodies, err := readRing(db.bolt)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = db.bolt.View(func(btx *bolt.Tx) error {
 		if btx.Bucket(rootBucket) == nil {
 			return fmt.Errorf("storage: not an initialised cdcdb file: %w", ErrCorrupt)
 		}
@@ -262,21 +293,11 @@ func (db *DB) recover() error {
 		version := max(complete, stateVersion(btx, stateFileHigh))
 		base := &view{version: complete, layers: []*layer{newLayer(complete)}}
 		ws := newWriteSet(base)
+		// The records after complete, by version, from the bucket and
+		// then the ring.
+		records := map[uint64][]byte{}
 		if wal := btx.Bucket(walBucket); wal != nil {
 			c := wal.Cursor()
-			var rec []byte
-			var recVersion uint64
-			replay := func() error {
-				if rec == nil {
-					return nil
-				}
-				if err := replayRecord(ws, rec); err != nil {
-					return fmt.Errorf("replaying log record %d: %w", recVersion, err)
-				}
-				version = max(version, recVersion)
-				rec = nil
-				return nil
-			}
 			for k, v := c.First(); k != nil; k, v = c.Next() {
 				ver, err := versionOf(k)
 				if err != nil {
@@ -285,23 +306,45 @@ func (db *DB) recover() error {
 				if ver <= complete {
 					continue // already in the keyspaces
 				}
-				if ver != recVersion {
-					if err := replay(); err != nil {
-						return err
-					}
-					recVersion = ver
-				}
 				if v != nil {
-					rec = append(rec, v...) // a part, as files written before kept them
+					records[ver] = append(records[ver], v...) // a part, as files written before kept them
 					continue
 				}
 				pc := wal.Bucket(k).Cursor()
 				for pk, pv := pc.First(); pk != nil; pk, pv = pc.Next() {
-					rec = append(rec, pv...)
+					records[ver] = append(records[ver], pv...)
 				}
 			}
-			if err := replay(); err != nil {
-				return err
+		}
+		inRing := map[uint64]ringRecord{}
+		for _, r := range ringRecs {
+			if r.version > complete {
+				if _, dup := records[r.version]; dup {
+					return corrupt("log record %d is in the ring and the bucket", r.version)
+				}
+				records[r.version] = ringBodies[r.version]
+				inRing[r.version] = r
+			}
+		}
+		// Versions follow each other from complete on; the first missing
+		// one ends what was acknowledged (ring.go).
+		last := complete
+		for v := complete + 1; ; v++ {
+			rec, ok := records[v]
+			if !ok {
+				break
+			}
+			if err := replayRecord(ws, rec); err != nil {
+				return fmt.Errorf("replaying log record %d: %w", v, err)
+			}
+			version, last = max(version, v), v
+			if r, ok := inRing[v]; ok {
+				live = append(live, r)
+			}
+		}
+		for v, r := range inRing {
+			if v > last {
+				dead = append(dead, r)
 			}
 		}
 		layers := []*layer{newLayer(version)}
@@ -315,6 +358,7 @@ func (db *DB) recover() error {
 		db.durable.Store(v)
 		return nil
 	})
+	return live, dead, err
 }
 
 func stateVersion(btx *bolt.Tx, key []byte) uint64 {
@@ -344,6 +388,8 @@ func (db *DB) Close() error {
 			db.closing = true
 			db.mu.Unlock()
 			db.signal()
+			db.signalLog()
+			<-db.loggerDone
 			<-db.flusherDone
 			db.merger.close()
 		}
@@ -443,6 +489,13 @@ func (db *DB) signal() {
 	}
 }
 
+func (db *DB) signalLog() {
+	select {
+	case db.logWake <- struct{}{}:
+	default:
+	}
+}
+
 func failedError(err error) error {
 	return pgerror.New(pgerror.IOError, "the database file could not be written, so no further changes are accepted until the server restarts: %v", err)
 }
@@ -482,13 +535,13 @@ func (db *DB) commit(tx *Tx) error {
 		// checkpointer instead of freezing layer after layer.
 		active, fresh = newLayer(h.version), true
 	}
-	// Queued before it is published, so the flusher writes and fsyncs the
-	// record while the changes go into the memtable; it does not make the
-	// commit durable (visible to readers) before the publish is done.
+	// Queued before it is published, so the log writer writes and fsyncs
+	// the record while the changes go into the memtable; it does not make
+	// the commit durable (visible to readers) before the publish is done.
 	pc := &pendingCommit{version: version, record: record, done: make(chan error, 1), ready: make(chan struct{})}
 	db.queue = append(db.queue, pc)
 	db.mu.Unlock()
-	db.signal()
+	db.signalLog()
 	db.commits.Add(1)
 	// A panic from here on (a bug, in the publish or in a function run on
 	// it) must not leave the flusher waiting for ready, nor every later
@@ -557,18 +610,17 @@ func (db *DB) memtableFull() bool {
 	return h.layers[0].size.Load() >= db.memtable && len(h.layers)-1 >= maxFrozenLayers
 }
 
-// flusher writes queued log records to disk, then, while no commit waits,
-// checkpoints frozen layers into the keyspaces, one bounded transaction at a
-// time. It is the only goroutine that writes the file.
+// flusher checkpoints frozen layers into the keyspaces and compacts their
+// runs, one bounded transaction at a time, and grows the log ring when the
+// log writer asks; the log writer makes commits durable meanwhile (through
+// the ring, which bbolt's transactions do not touch). It and the log
+// writer are the only goroutines that write the file.
 func (db *DB) flusher() {
 	defer close(db.flusherDone)
 	tick := time.NewTicker(db.idleAfter / 4)
 	defer tick.Stop()
 	var run *checkpointRun
 	var comp *compaction
-	// flushedLast: the last batch was flushed on its own while a checkpoint
-	// was due, so the next one rides the checkpoint.
-	flushedLast := false
 	// What the last release of the file's pages had seen: an idle flusher
 	// releases them again only once the file was written or a writer (whose
 	// reads during an ingest map much of it) committed since, or now and
@@ -584,25 +636,26 @@ func (db *DB) flusher() {
 	}
 	for {
 		if db.crashed.Load() {
-			// As if the process had died: nothing more is written, and
-			// whoever waits (in the queue, or for room) is answered. A
-			// failed database can crash too.
-			db.fail(errors.New("crashed"))
+			// As if the process had died: nothing more is written. (The
+			// log writer answers whoever waits.)
 			return
 		}
 		db.mu.Lock()
-		batch := db.queue
-		db.queue = nil
 		closing, failed := db.closing, db.failed
 		db.mu.Unlock()
 		if failed != nil {
-			db.failQueued(failed)
 			if closing {
 				return
 			}
 			select {
 			case <-db.wake:
 			case <-tick.C:
+			}
+			continue
+		}
+		if !closing && db.ring != nil && db.ring.wantsToGrow() {
+			if err := db.growRing(); err != nil {
+				db.fail(err)
 			}
 			continue
 		}
@@ -621,29 +674,17 @@ func (db *DB) flusher() {
 		if run == nil && comp == nil && !closing {
 			comp = db.nextCompaction()
 		}
-		busy := run != nil || comp != nil
-		if len(batch) > 0 && (!busy || !flushedLast) {
-			// A flush alone is the quickest way to make commits durable.
-			db.flush(batch)
-			flushedLast = busy
-			continue
-		}
-		if busy {
-			// With commits arriving faster than a flush, the queue is never
-			// empty here, and a checkpoint that waited for it to be would
-			// only run once the memtables were full and every writer
-			// stalled: so every other batch rides a checkpoint (or
-			// compaction) transaction. A checkpoint goes before a
-			// compaction, which waits part-way for it if need be.
-			flushedLast = false
+		if run != nil || comp != nil {
+			// A checkpoint goes before a compaction, which waits part-way
+			// for it if need be.
 			t0 := time.Now()
 			var finished bool
 			var err error
 			if run != nil {
-				finished, err = db.checkpointStep(run, batch)
+				finished, err = db.checkpointStep(run)
 				db.checkpointNanos.Add(int64(time.Since(t0)))
 			} else {
-				finished, err = db.compactionStep(comp, batch)
+				finished, err = db.compactionStep(comp)
 				db.compactionNanos.Add(int64(time.Since(t0)))
 				db.compactionSteps.Add(1)
 			}
@@ -682,17 +723,62 @@ func (db *DB) flusher() {
 	}
 }
 
-// flush makes a batch of commits durable and answers their writers.
+// logWriter makes queued commits durable, in the order they were queued,
+// each batch of commits queued meanwhile in one flush (group commit). When
+// closing, it stops once the queue is empty (Close holds the writer slot,
+// so no commit comes after).
+func (db *DB) logWriter() {
+	defer close(db.loggerDone)
+	for {
+		if db.crashed.Load() {
+			// As if the process had died: nothing more is written, and
+			// whoever waits (in the queue, or for room) is answered. A
+			// failed database can crash too.
+			db.fail(errors.New("crashed"))
+			return
+		}
+		db.mu.Lock()
+		batch := db.queue
+		db.queue = nil
+		closing, failed := db.closing, db.failed
+		db.mu.Unlock()
+		switch {
+		case failed != nil:
+			db.failQueued(failed)
+		case len(batch) > 0:
+			db.flush(batch)
+			db.signal() // a frozen layer's records may be durable now
+			continue
+		}
+		if closing {
+			return
+		}
+		<-db.logWake
+	}
+}
+
+// flush makes a batch of commits durable and answers their writers: in
+// the log ring, or when they do not fit there, in a bbolt transaction
+// (which waits for a checkpoint's or compaction's under way).
 func (db *DB) flush(batch []*pendingCommit) {
 	var err error
+	t0 := time.Now()
 	if hook := db.hookFlush.Load(); hook != nil {
-		err = (*hook)(false)
+		err = (*hook)()
 	}
 	if err == nil {
-		t0 := time.Now()
-		err = db.bolt.Update(func(btx *bolt.Tx) error { return writeRecords(btx, batch) })
-		db.flushNanos.Add(int64(time.Since(t0)))
+		written := false
+		if db.ring != nil {
+			written, err = db.ring.write(batch)
+			if written {
+				db.ringFlushes.Add(1)
+			}
+		}
+		if err == nil && !written {
+			err = db.bolt.Update(func(btx *bolt.Tx) error { return writeRecords(btx, batch) })
+		}
 	}
+	db.flushNanos.Add(int64(time.Since(t0)))
 	db.flushed(batch, err)
 }
 
@@ -818,9 +904,13 @@ func (db *DB) nextCheckpoint() *layer {
 	return l
 }
 
-// finishCheckpoint drops a layer the file now holds from the views.
+// finishCheckpoint drops a layer the file now holds from the views, and
+// its records from the log ring.
 func (db *DB) finishCheckpoint(l *layer) {
 	db.checkpoints.Add(1)
+	if db.ring != nil {
+		db.ring.release(l.hi)
+	}
 	l.done.Store(true)
 	db.mu.Lock()
 	db.head = db.head.without()

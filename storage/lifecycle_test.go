@@ -28,7 +28,7 @@ func TestMemtableBackpressure(t *testing.T) {
 	}
 	gate := make(chan struct{})
 	var once sync.Once
-	hold := func(bool) error {
+	hold := func() error {
 		once.Do(func() { <-gate })
 		return nil
 	}

@@ -1,0 +1,438 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"slices"
+	"sync"
+	"unsafe"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The log ring: where commits' log records go, in the file but outside
+// bbolt's transactions.
+//
+// A bbolt transaction that makes a record durable costs two fsyncs (its
+// pages, then its meta page) and the work of allocating and writing pages;
+// a commit waits for all of it. The ring is space reserved once in the file,
+// as segments: each the one value of a bucket of its own under ringBucket,
+// which nothing ever writes again, so its pages stay where they are (bbolt
+// copies a leaf's values to new pages when it changes the leaf, so a second
+// value beside a segment would move it). A flush writes the records into
+// that space at the file offsets bbolt placed it at, with plain writes,
+// then one fdatasync. bbolt neither reads nor moves those pages, and its
+// free list counts them as used, as they are.
+//
+// Records are laid out one after another from the ring's start, each at a
+// multiple of ringAlign bytes, and wrap around to the start; a record is
+// live until the checkpoint that puts its changes into the keyspaces
+// completes, and space is reused only behind the oldest live record. When
+// a batch of records does not fit, it goes to the log bucket in a bbolt
+// transaction (wal.go) as before, and the flusher adds a segment, doubling
+// the ring up to maxRingBytes.
+//
+// A record:
+//
+//	[0:4)    ringMagic
+//	[4:8)    CRC-32C of [8:24+n)
+//	[8:16)   version
+//	[16:20)  n, the record's length
+//	[20:24)  zero
+//	[24:24+n) the record, as replayRecord reads it
+//
+// Open reads every record of the ring the checksum accepts (a record cut
+// short by a crash fails it) and replays, with the log bucket's, those the
+// keyspaces do not hold yet, in version order, stopping at the first
+// version missing: commits are flushed in version order, and one flush's
+// records are acknowledged together after its fsync, so a record after a
+// gap was never acknowledged. A record whose space was reused is behind a
+// completed checkpoint, so its version is one the keyspaces hold; stale
+// records that still pass the checksum are skipped for that reason.
+//
+// The log writer writes the ring while the flusher may be in a bbolt
+// transaction: they touch different pages, and either's fdatasync makes
+// both's writes durable, which harms neither. mu guards the ring's state,
+// which the log writer changes by writing, the flusher by releasing
+// records and growing it.
+type ring struct {
+	mu   sync.Mutex
+	file *os.File
+	sync bool // fdatasync after writing (Options.NoSync clears it)
+	segs []ringSegment
+	size int64 // of all segments
+	// head is where the next record goes (a ring offset); live are the
+	// records not yet checkpointed, oldest first.
+	head int64
+	live []ringRecord
+	// grow asks the flusher for another segment: a batch did not fit. max
+	// is what the ring may grow to (maxRingBytes but in tests).
+	grow bool
+	max  int64
+}
+
+// ringSegment is one value of ringBucket: its place in the file.
+type ringSegment struct{ off, size int64 }
+
+type ringRecord struct {
+	version   uint64
+	pos, size int64 // ring offset and length, padding included
+}
+
+var (
+	ringBucket = []byte("logring")
+	ringMagic  = [4]byte{'c', 'd', 'c', 'L'}
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+)
+
+const (
+	ringAlign       = 512
+	ringHeader      = 24
+	firstRingBytes  = 1 << 20
+	maxSegmentBytes = 16 << 20
+	maxRingBytes    = 64 << 20
+)
+
+func ringSegmentKey(i int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(i)) }
+
+// ringSegmentValue is the key of a segment's value in its bucket.
+var ringSegmentValue = []byte{0}
+
+// eachRingSegment calls fn with each segment's value, in ring order.
+func eachRingSegment(btx *bolt.Tx, fn func(v []byte) error) error {
+	b := btx.Bucket(ringBucket)
+	if b == nil {
+		return nil
+	}
+	i := 0
+	return b.ForEachBucket(func(k []byte) error {
+		v := b.Bucket(k).Get(ringSegmentValue)
+		if len(k) != 4 || binary.BigEndian.Uint32(k) != uint32(i) || len(v) == 0 {
+			return corrupt("log ring segment %x", k)
+		}
+		i++
+		return fn(v)
+	})
+}
+
+// loadRingSegments finds the segments' file offsets: a value's bytes in a
+// read transaction are bbolt's memory map of the file.
+func loadRingSegments(bdb *bolt.DB) ([]ringSegment, error) {
+	var segs []ringSegment
+	err := bdb.View(func(btx *bolt.Tx) error {
+		base := bdb.Info().Data
+		return eachRingSegment(btx, func(v []byte) error {
+			off := int64(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - base)
+			segs = append(segs, ringSegment{off: off, size: int64(len(v))})
+			return nil
+		})
+	})
+	return segs, err
+}
+
+// addRingSegment reserves another segment of the ring (the first, of first
+// bytes, when there is none), of twice the last one's size up to
+// maxSegmentBytes.
+func addRingSegment(bdb *bolt.DB, first int) error {
+	return bdb.Update(func(btx *bolt.Tx) error {
+		b, err := btx.CreateBucketIfNotExists(ringBucket)
+		if err != nil {
+			return err
+		}
+		n, size := 0, first
+		err = eachRingSegment(btx, func(v []byte) error {
+			n++
+			size = min(2*len(v), maxSegmentBytes)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		seg, err := b.CreateBucket(ringSegmentKey(n))
+		if err != nil {
+			return err
+		}
+		return seg.Put(ringSegmentValue, make([]byte, size))
+	})
+}
+
+// ringSegmentAt returns the segment that holds ring offset pos and the
+// offset within it (-1: pos is past the ring).
+func ringSegmentAt(segs []ringSegment, pos int64) (seg int, within int64) {
+	for i, s := range segs {
+		if pos < s.size {
+			return i, pos
+		}
+		pos -= s.size
+	}
+	return -1, 0
+}
+
+// readRing returns every record of the ring that passes the checksum, with
+// its place, in version order, reading the segments through bbolt.
+func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err error) {
+	bodies = map[uint64][]byte{}
+	err = bdb.View(func(btx *bolt.Tx) error {
+		var start int64
+		return eachRingSegment(btx, func(v []byte) error {
+			for p := 0; p+ringHeader <= len(v); p += ringAlign {
+				h := v[p : p+ringHeader]
+				if [4]byte(h[:4]) != ringMagic {
+					continue
+				}
+				n := int(binary.BigEndian.Uint32(h[16:]))
+				if n > len(v)-p-ringHeader || binary.BigEndian.Uint32(h[20:]) != 0 {
+					continue
+				}
+				if crc32.Checksum(v[p+8:p+ringHeader+n], castagnoli) != binary.BigEndian.Uint32(h[4:]) {
+					continue
+				}
+				version := binary.BigEndian.Uint64(h[8:])
+				if _, dup := bodies[version]; dup {
+					return corrupt("log ring holds version %d twice", version)
+				}
+				bodies[version] = slices.Clone(v[p+ringHeader : p+ringHeader+n])
+				recs = append(recs, ringRecord{version: version, pos: start + int64(p), size: alignRing(ringHeader + n)})
+			}
+			start += int64(len(v))
+			return nil
+		})
+	})
+	slices.SortFunc(recs, func(a, b ringRecord) int { return cmpUint(a.version, b.version) })
+	return recs, bodies, err
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func alignRing(n int) int64 { return int64((n + ringAlign - 1) &^ (ringAlign - 1)) }
+
+// free is how many bytes the ring can take from head on before it reaches
+// the oldest live record.
+func (r *ring) free() int64 {
+	if len(r.live) == 0 {
+		return r.size
+	}
+	tail := r.live[0].pos
+	if tail > r.head {
+		return tail - r.head
+	}
+	return r.size - r.head + tail
+}
+
+// place returns where a record of size bytes goes: at head, or at the
+// next segment's start (or the ring's) when it does not fit in the rest of
+// head's segment. ok is false when the ring has no room for it.
+func (r *ring) place(head, size int64, used *int64) (pos int64, ok bool) {
+	seg, within := ringSegmentAt(r.segs, head)
+	if seg < 0 {
+		seg, within, head = 0, 0, 0
+	}
+	if rest := r.segs[seg].size - within; rest < size {
+		// Skip to the next segment; the skipped tail counts as used.
+		*used += rest
+		head += rest
+		if head >= r.size {
+			head = 0
+		}
+		seg, within = ringSegmentAt(r.segs, head)
+		if r.segs[seg].size < size {
+			return 0, false // larger than a segment
+		}
+	}
+	return head, true
+}
+
+// write appends a batch's records to the ring and fdatasyncs the file. It
+// returns false, having written nothing, when they do not fit; the caller
+// then writes them in a bbolt transaction, and the ring asks to grow.
+func (r *ring) write(batch []*pendingCommit) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	type piece struct {
+		pos int64
+		buf []byte
+	}
+	var pieces []piece
+	var placed []ringRecord
+	head, used := r.head, int64(0)
+	for _, pc := range batch {
+		n := 0
+		for _, part := range pc.record {
+			n += len(part)
+		}
+		size := alignRing(ringHeader + n)
+		pos, ok := r.place(head, size, &used)
+		if !ok || used+(pos-head+size) > r.free() {
+			r.grow = true
+			return false, nil
+		}
+		used += pos - head + size
+		buf := make([]byte, ringHeader, size)
+		copy(buf, ringMagic[:])
+		binary.BigEndian.PutUint64(buf[8:], pc.version)
+		binary.BigEndian.PutUint32(buf[16:], uint32(n))
+		for _, part := range pc.record {
+			buf = append(buf, part...)
+		}
+		binary.BigEndian.PutUint32(buf[4:], crc32.Checksum(buf[8:], castagnoli))
+		buf = buf[:size] // the padding is zeros
+		// Records that follow each other in one segment go in one write.
+		if k := len(pieces); k > 0 && pieces[k-1].pos+int64(len(pieces[k-1].buf)) == pos && sameSegment(r.segs, pieces[k-1].pos, pos) {
+			pieces[k-1].buf = append(pieces[k-1].buf, buf...)
+		} else {
+			pieces = append(pieces, piece{pos, buf})
+		}
+		placed = append(placed, ringRecord{version: pc.version, pos: pos, size: size})
+		head = pos + size
+		if head >= r.size {
+			head = 0
+		}
+	}
+	for _, p := range pieces {
+		seg, within := ringSegmentAt(r.segs, p.pos)
+		if _, err := r.file.WriteAt(p.buf, r.segs[seg].off+within); err != nil {
+			return false, err
+		}
+	}
+	if r.sync {
+		if err := fdatasync(r.file); err != nil {
+			return false, err
+		}
+	}
+	r.head = head
+	r.live = append(r.live, placed...)
+	return true, nil
+}
+
+func sameSegment(segs []ringSegment, a, b int64) bool {
+	sa, _ := ringSegmentAt(segs, a)
+	sb, _ := ringSegmentAt(segs, b)
+	return sa == sb
+}
+
+// release frees the space of the records of versions <= hi, which a
+// checkpoint has put into the keyspaces.
+func (r *ring) release(hi uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	i := 0
+	for i < len(r.live) && r.live[i].version <= hi {
+		i++
+	}
+	r.live = r.live[i:]
+}
+
+// openRing sets the ring up for writing after Open's replay: live are the
+// ring's records the replay used (in version order), the newest of which
+// ends where the next goes; dead are records after a version missing,
+// which the replay left out. They are erased first: the versions they carry
+// go to the next commits, and a later replay must not take them for those.
+// A file without a ring gets its first segment, of first bytes.
+func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, first int) (*ring, error) {
+	segs, err := loadRingSegments(bdb)
+	if err != nil {
+		return nil, err
+	}
+	if len(segs) == 0 {
+		if err := addRingSegment(bdb, first); err != nil {
+			return nil, err
+		}
+		if segs, err = loadRingSegments(bdb); err != nil {
+			return nil, err
+		}
+	}
+	r := &ring{file: file, sync: sync, segs: segs, live: live, max: maxRingBytes}
+	for _, s := range segs {
+		r.size += s.size
+	}
+	if len(dead) > 0 {
+		for _, d := range dead {
+			seg, within := ringSegmentAt(segs, d.pos)
+			if _, err := file.WriteAt(make([]byte, len(ringMagic)), segs[seg].off+within); err != nil {
+				return nil, err
+			}
+		}
+		if err := fdatasync(file); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(live); n > 0 {
+		r.head = (live[n-1].pos + live[n-1].size) % r.size
+	}
+	return r, nil
+}
+
+// wantsToGrow reports whether a batch did not fit the ring since it last
+// grew.
+func (r *ring) wantsToGrow() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.grow
+}
+
+// growRing adds a segment to the ring, unless that would make it larger
+// than it may be. The segment is reserved in a bbolt transaction, while the
+// log writer goes on with the ring as it is.
+func (db *DB) growRing() error {
+	r := db.ring
+	r.mu.Lock()
+	r.grow = false
+	next := min(2*r.segs[len(r.segs)-1].size, maxSegmentBytes)
+	full := r.size+next > r.max
+	r.mu.Unlock()
+	if full {
+		return nil
+	}
+	if err := addRingSegment(db.bolt, firstRingBytes); err != nil {
+		return err
+	}
+	segs, err := loadRingSegments(db.bolt)
+	if err != nil {
+		return err
+	}
+	// The new segment comes after the others: ring offsets of live records
+	// do not change, and head, if it had wrapped, goes on from where it is.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.segs = segs
+	r.size = 0
+	for _, s := range segs {
+		r.size += s.size
+	}
+	return nil
+}
+
+// boltFile keeps the file bbolt opens, for the ring's writes.
+type boltFile struct {
+	mu   sync.Mutex
+	file *os.File
+}
+
+func (f *boltFile) open(name string, flag int, perm os.FileMode) (*os.File, error) {
+	file, err := os.OpenFile(name, flag, perm)
+	if err == nil {
+		f.mu.Lock()
+		f.file = file
+		f.mu.Unlock()
+	}
+	return file, err
+}
+
+func (f *boltFile) get() (*os.File, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.file == nil {
+		return nil, errors.New("storage: the database file is not open")
+	}
+	return f.file, nil
+}
