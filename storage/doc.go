@@ -17,8 +17,8 @@
 // Writing every commit's changes into B+trees would rewrite, for each
 // changed key, the page it is on and every page above it, and random keys
 // touch a different page each: a batch of a thousand change events rewrote
-// megabytes. So a commit writes only a log record of its changes (bucket
-// "wal", appended in version order) and keeps the changes themselves in
+// megabytes. So a commit writes only a log record of its changes (in
+// version order, see below) and keeps the changes themselves in
 // memory: a transaction collects its own in a private tree (memtree.go), and
 // its commit turns each keyspace's part of it into an immutable sorted run
 // of the active memtable layer (memrun.go), which a merger goroutine merges
@@ -35,16 +35,20 @@
 // keys; compaction (compaction.go) merges a keyspace's runs as they pile
 // up, so there are about log2 of its checkpoints of them; a Bloom filter per
 // run spares most lookups of absent keys the run's blocks. A checkpoint's
-// last transaction deletes the log records it made redundant. After a
-// crash, Open replays the records the file does not hold yet, and removes
+// last transaction makes the log records it covered redundant (their ring
+// space is reused, the log bucket's are deleted). After a crash, Open
+// replays the records the file does not hold yet, and removes
 // the blocks of runs a crash cut short; it also rewrites, once, the
 // keyspaces of a file made before runs as runs.
 //
 // Durability and group commit: Commit queues its record, lets the next
-// writer start, and returns once a flusher goroutine has written the record
-// in a bbolt transaction (fsynced unless Options.NoSync); every commit queued
-// meanwhile shares that transaction. Readers see only durable commits (the
-// durable view); the writer builds on the newest, durable or not (the head).
+// writer start, and returns once the log writer goroutine has written the
+// record into the log ring, space the file reserves for the log that
+// bbolt's transactions never touch, and fdatasynced the file (unless
+// Options.NoSync); every commit queued meanwhile shares that write
+// (ring.go). A record that does not fit the ring goes to the log bucket in
+// a bbolt transaction. Readers see only durable commits (the durable view);
+// the writer builds on the newest, durable or not (the head).
 // A failed flush fails its commits and every later one, and the database then
 // accepts no more writes (after a failed fsync the file on disk can only be
 // trusted again once a restart has replayed the log).
