@@ -70,8 +70,13 @@ func targetRows(t *testing.T, tx *storage.Tx, f *Flow) []string {
 // openFlow opens a fresh database holding testFlow(100) and its target.
 func openFlow(t *testing.T) (*storage.DB, *Flow) {
 	t.Helper()
+	return openFlowOf(t, testFlow(100))
+}
+
+// openFlowOf opens a fresh database holding flow f and its target.
+func openFlowOf(t *testing.T, f *Flow) (*storage.DB, *Flow) {
+	t.Helper()
 	db := storagetest.Open(t)
-	f := testFlow(100)
 	err := db.Update(func(tx *storage.Tx) error {
 		if err := history.Create(tx, uint32(f.Target.OID)); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cockroachdb/apd/v3"
@@ -14,7 +15,6 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
-	"cdcdb/storage/storagetest"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -79,17 +79,7 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 		encodedSCD2Enabled = encoded
 		defer func() { encodedSCD2Enabled = true }()
 		rng := rand.New(rand.NewPCG(seed, 5))
-		db := storagetest.Open(t)
-		f := mixedFlow(100)
-		err := db.Update(func(tx *storage.Tx) error {
-			if err := history.Create(tx, uint32(f.Target.OID)); err != nil {
-				return err
-			}
-			return Prepare(tx, f)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		db, f := openFlowOf(t, mixedFlow(100))
 		cache := NewStateCache()
 		seq := int64(0)
 		for batch := range 40 {
@@ -115,7 +105,7 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 			}
 		}
 		out := map[string][]string{}
-		err = db.View(func(tx *storage.Tx) error {
+		err := db.View(func(tx *storage.Tx) error {
 			for _, name := range tx.Spaces("") {
 				c := tx.Space(name).Cursor()
 				for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -134,23 +124,11 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 		t.Fatal("nothing was written")
 	}
 	for name, rows := range general {
-		if got := encoded[name]; !equalStrings(got, rows) {
+		if got := encoded[name]; !slices.Equal(got, rows) {
 			t.Fatalf("keyspace %s: encoded path wrote %d entries, general %d, and they differ", name, len(got), len(rows))
 		}
 	}
 	if len(encoded) != len(general) {
 		t.Fatalf("encoded path wrote %d keyspaces, general %d", len(encoded), len(general))
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

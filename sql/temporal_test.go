@@ -163,12 +163,7 @@ func TestPeriodBounds(t *testing.T) {
 // were committed at earlier moments.
 func TestCommitTimeTravel(t *testing.T) {
 	c := sqltest.Open(t).Conn()
-	mark := func() string {
-		time.Sleep(2 * time.Millisecond)
-		m := c.MustExec("SELECT clock_timestamp()::text").Rows[0][0]
-		time.Sleep(2 * time.Millisecond)
-		return m
-	}
+	mark := func() string { return commitMark(c) }
 	t0 := mark()
 	c.MustExec("CREATE TABLE acct (id int PRIMARY KEY, balance int)")
 	c.MustExec("INSERT INTO acct VALUES (1, 100), (2, 200)")
@@ -229,12 +224,7 @@ func TestCommitTimeTravel(t *testing.T) {
 // does), and history_retention hides what it prunes of either.
 func TestSCD2CommitTimeTravel(t *testing.T) {
 	c := sqltest.Open(t).Conn()
-	mark := func() string {
-		time.Sleep(2 * time.Millisecond)
-		m := c.MustExec("SELECT clock_timestamp()::text").Rows[0][0]
-		time.Sleep(2 * time.Millisecond)
-		return m
-	}
+	mark := func() string { return commitMark(c) }
 	c.MustExec(usersSource)
 	c.MustExec(usersFlow("SCD TYPE 2", ""))
 	c.MustExec("INSERT INTO users_cdf VALUES (1, 'Ana', 'Lima', 'INSERT', 10)")
@@ -271,6 +261,15 @@ func TestSCD2CommitTimeTravel(t *testing.T) {
 	if got := c.MustExec(q + "FOR SYSTEM_TIME ALL ORDER BY 2").String(); got != "Lima|10|15\nCusco|15|20\nQuito|20|30\nOslo|40|NULL\n" {
 		t.Errorf("after retention: %q", got)
 	}
+}
+
+// commitMark returns an instant between the commits before it and those
+// after it.
+func commitMark(c *sqltest.Conn) string {
+	time.Sleep(2 * time.Millisecond)
+	m := c.MustExec("SELECT clock_timestamp()::text").Rows[0][0]
+	time.Sleep(2 * time.Millisecond)
+	return m
 }
 
 // TestHistoryRetention: only history_retention removes history.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -78,60 +77,10 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 	}
 }
 
+// checkFileRun is checkRunReads of a file run, its blocks in b.
 func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) error {
-	keys := want.sortedKeys()
-	if r.entries != len(keys) {
-		return fmt.Errorf("run has %d entries, want %d", r.entries, len(keys))
-	}
-	for _, k := range keys {
-		v, live, found := r.get(b, []byte(k))
-		if !found || live == want[k].tomb || string(v) != want[k].v {
-			return fmt.Errorf("get %q = %.20q live=%v found=%v, want %+.20v", k, v, live, found, want[k])
-		}
-	}
-	it := &fileRunIter{r: r, b: b}
-	var got []string
-	for it.first(); it.valid(); it.next() {
-		got = append(got, string(it.key()))
-	}
-	if !slices.Equal(got, keys) {
-		return fmt.Errorf("forward walk: %d keys, want %d", len(got), len(keys))
-	}
-	got = got[:0]
-	for it.last(); it.valid(); it.prev() {
-		got = append(got, string(it.key()))
-	}
-	slices.Reverse(got)
-	if !slices.Equal(got, keys) {
-		return fmt.Errorf("backward walk: %d keys, want %d", len(got), len(keys))
-	}
-	for _, p := range probes {
-		i, present := slices.BinarySearch(keys, p)
-		if _, _, found := r.get(b, []byte(p)); found != present {
-			return fmt.Errorf("get %q found=%v, want %v", p, found, present)
-		}
-		it.seekGE([]byte(p))
-		if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
-			return fmt.Errorf("seekGE %q wrong", p)
-		}
-		if it.valid() {
-			it.prev()
-			if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
-				return fmt.Errorf("prev after seekGE %q wrong", p)
-			}
-		}
-		it.seekLT([]byte(p))
-		if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
-			return fmt.Errorf("seekLT %q wrong", p)
-		}
-		if it.valid() {
-			it.next()
-			if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
-				return fmt.Errorf("next after seekLT %q wrong", p)
-			}
-		}
-	}
-	return nil
+	get := func(key []byte) ([]byte, bool, bool) { return r.get(b, key) }
+	return checkRunReads(r.entries, get, &fileRunIter{r: r, b: b}, want, probes)
 }
 
 // TestCorruptBlockFailsTheRead: a run whose block is gone is a corrupt

@@ -20,20 +20,20 @@ func runOf(writes refMap) *memRun {
 	return runFromTree(t)
 }
 
-// checkMemRun compares every way of reading a run with the model: get, the
-// iterator both ways, and seeks to keys present and absent.
-func checkMemRun(r *memRun, want refMap, probes []string) error {
+// checkRunReads compares every way of reading a run (memory or file) with
+// the model: get, the iterator both ways, seeks to keys present and absent,
+// and a change of direction after each seek.
+func checkRunReads(entries int, get func(key []byte) (v []byte, live, found bool), it cursorSource, want refMap, probes []string) error {
 	keys := want.sortedKeys()
-	if r.len() != len(keys) {
-		return fmt.Errorf("run has %d entries, want %d", r.len(), len(keys))
+	if entries != len(keys) {
+		return fmt.Errorf("run has %d entries, want %d", entries, len(keys))
 	}
 	for _, k := range keys {
-		v, live, found := r.get([]byte(k))
+		v, live, found := get([]byte(k))
 		if !found || live == want[k].tomb || string(v) != want[k].v {
 			return fmt.Errorf("get %q = %.20q live=%v found=%v, want %+.20v", k, v, live, found, want[k])
 		}
 	}
-	it := runIter{r: r}
 	var got []string
 	for it.first(); it.valid(); it.next() {
 		got = append(got, string(it.key()))
@@ -51,19 +51,36 @@ func checkMemRun(r *memRun, want refMap, probes []string) error {
 	}
 	for _, p := range probes {
 		i, present := slices.BinarySearch(keys, p)
-		if _, _, found := r.get([]byte(p)); found != present {
+		if _, _, found := get([]byte(p)); found != present {
 			return fmt.Errorf("get %q found=%v, want %v", p, found, present)
 		}
 		it.seekGE([]byte(p))
 		if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
 			return fmt.Errorf("seekGE %q wrong", p)
 		}
+		if it.valid() {
+			it.prev()
+			if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
+				return fmt.Errorf("prev after seekGE %q wrong", p)
+			}
+		}
 		it.seekLT([]byte(p))
 		if (i == 0) == it.valid() || (it.valid() && string(it.key()) != keys[i-1]) {
 			return fmt.Errorf("seekLT %q wrong", p)
 		}
+		if it.valid() {
+			it.next()
+			if (i == len(keys)) == it.valid() || (it.valid() && string(it.key()) != keys[i]) {
+				return fmt.Errorf("next after seekLT %q wrong", p)
+			}
+		}
 	}
 	return nil
+}
+
+// checkMemRun is checkRunReads of a memtable run.
+func checkMemRun(r *memRun, want refMap, probes []string) error {
+	return checkRunReads(r.len(), r.get, &runSource{it: runIter{r: r}}, want, probes)
 }
 
 // runKeys makes keys the way cdcdb's keyspaces have them: many sharing
