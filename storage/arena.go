@@ -2,18 +2,16 @@ package storage
 
 import "sync/atomic"
 
-// An arena holds the key and value bytes of one memtable layer, appended and
-// never changed or freed until the whole layer is dropped after its
-// checkpoint. Entries refer to their bytes by slab number and offset instead
-// of by slice, so a memtable's nodes hold no pointers into the heap and the
-// garbage collector never has to scan them.
+// An arena holds the key and value bytes a write transaction writes,
+// appended and never changed; once it commits, the memtable runs made of
+// its tree refer to them, until the last of those runs goes with its layer
+// after its checkpoint. Entries refer to their bytes by slab number and
+// offset instead of by slice, so the trees and runs hold no pointers into
+// the heap and the garbage collector never has to scan them.
 //
-// Concurrency: one writer appends while any number of readers read bytes
-// that were appended before the snapshot they hold was published (the
-// atomic publication of that snapshot orders the appends before the reads).
-// A reader never reads past what its snapshot's entries reference, so the
-// writer's later appends, even into the same slab, touch bytes no reader is
-// reading.
+// Concurrency: only the transaction appends; other transactions read the
+// bytes only through runs of a layer value published after its commit,
+// which orders the appends before their reads.
 type arena struct {
 	// dir lists the slabs; the writer replaces it with a longer copy when it
 	// adds one, so readers may index whatever directory they load.
@@ -27,12 +25,6 @@ type arena struct {
 	// costs in memory. A shared slab's unused tail is not counted; it is
 	// never more than largeEntry.
 	size atomic.Int64
-	// total, when set, counts the arena's slabs, whole, together with other
-	// arenas': a memtable layer's, one arena per keyspace, which is what
-	// decides when the layer is frozen. Slabs rather than bytes appended, as
-	// each arena has a tail of its own: many small keyspaces hold up to a
-	// first slab each however little they wrote.
-	total *atomic.Int64
 }
 
 const (
@@ -78,9 +70,6 @@ func (a *arena) alloc(n int) (slab, off uint32, buf []byte) {
 }
 
 func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {
-	if a.total != nil {
-		a.total.Add(int64(len(b)))
-	}
 	var next [][]byte
 	if len(dir) < cap(dir) {
 		// Room in place: readers holding the old header never look at the
@@ -94,13 +83,6 @@ func (a *arena) addSlab(dir [][]byte, b []byte) [][]byte {
 	}
 	a.dir.Store(&next)
 	return next
-}
-
-// allocAligned is alloc at an offset that is a multiple of 8, for data
-// read with 8-byte atomic operations; n must be a multiple of 8.
-func (a *arena) allocAligned(n int) (slab, off uint32, buf []byte) {
-	a.used = (a.used + 7) &^ 7
-	return a.alloc(n)
 }
 
 // slabs returns the current directory, for a run of lookups.

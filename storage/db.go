@@ -815,15 +815,6 @@ func (db *DB) queueLen() int {
 	return len(db.queue)
 }
 
-// takeQueue removes and returns the commits waiting for the flusher.
-func (db *DB) takeQueue() []*pendingCommit {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	q := db.queue
-	db.queue = nil
-	return q
-}
-
 // writeRecords stores a batch's log records, and with them its commits, in
 // a file transaction (bbolt fsyncs it before Commit returns).
 func writeRecords(btx *bolt.Tx, batch []*pendingCommit) error {

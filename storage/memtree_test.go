@@ -25,14 +25,6 @@ func (m refMap) sortedKeys() []string {
 	return keys
 }
 
-func (m refMap) clone() refMap {
-	c := make(refMap, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
 // checkTree compares every way of reading t with the model.
 func checkTree(t *testing.T, tr *memtree, want refMap, rng *rand.Rand) {
 	t.Helper()

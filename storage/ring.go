@@ -244,7 +244,7 @@ func (r *ring) place(head, size int64, used *int64) (pos int64, ok bool) {
 		if head >= r.size {
 			head = 0
 		}
-		seg, within = ringSegmentAt(r.segs, head)
+		seg, _ = ringSegmentAt(r.segs, head)
 		if r.segs[seg].size < size {
 			return 0, false // larger than a segment
 		}

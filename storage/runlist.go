@@ -33,11 +33,10 @@ func (db *DB) fileState(btx *bolt.Tx) fileState {
 // filters) again. A list made in the generation before is reused run by
 // run when its keyspace's list is made again.
 type runLists struct {
-	mu         sync.Mutex
-	gen        uint64
-	lists      map[string][]*fileRun
-	prevLists  map[string][]*fileRun
-	prevGenSet bool
+	mu        sync.Mutex
+	gen       uint64
+	lists     map[string][]*fileRun
+	prevLists map[string][]*fileRun
 }
 
 // fileRuns returns keyspace name's runs in btx's snapshot, newest first.
