@@ -36,4 +36,8 @@ func TestStorageView(t *testing.T) {
 	if got := c.MustExec("SELECT count(*) FROM cdcdb.storage WHERE checkpoints >= 0 AND flushes >= 1 AND checkpoint_seconds >= 0 AND commit_wait_seconds >= 0").String(); got != "1\n" {
 		t.Errorf("counters: %q", got)
 	}
+	// The commits went through the log ring, which the file reserved.
+	if got := c.MustExec("SELECT log_ring_flushes >= 3, log_ring_bytes >= 1048576, compactions >= 0 FROM cdcdb.storage").String(); got != "t|t|t\n" {
+		t.Errorf("log ring and compaction counters: %q", got)
+	}
 }

@@ -41,7 +41,9 @@ func init() {
 }
 
 // cdcdb.storage: the storage engine's counters since the server started
-// (one row), for operators watching commits, flushes and checkpoints.
+// (one row), for operators watching commits, flushes, checkpoints and
+// compactions. New columns go at the end, so queries by position keep
+// working.
 func init() {
 	registerSystemTable(&systemTable{schema: "cdcdb", name: "storage", cols: []outCol{
 		{name: "commits", t: int8T()}, {name: "flushes", t: int8T()},
@@ -49,11 +51,15 @@ func init() {
 		{name: "checkpoint_seconds", t: types.Of(types.Float8)}, {name: "commit_wait_seconds", t: types.Of(types.Float8)},
 		{name: "flush_seconds", t: types.Of(types.Float8)}, {name: "durable_wait_seconds", t: types.Of(types.Float8)},
 		{name: "memtable_bytes", t: int8T()}, {name: "memtable_layers", t: int8T()},
+		{name: "log_ring_flushes", t: int8T()}, {name: "log_ring_bytes", t: int8T()},
+		{name: "compactions", t: int8T()}, {name: "compaction_transactions", t: int8T()},
+		{name: "compaction_seconds", t: types.Of(types.Float8)},
 	}, rows: func(x *execCtx) ([]Row, error) {
 		st := x.sess.engine.db.Stats()
 		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
 			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
-			st.MemtableBytes, int64(st.Layers)}}, nil
+			st.MemtableBytes, int64(st.Layers),
+			st.RingFlushes, st.RingBytes, st.Compactions, st.CompactionSteps, st.CompactionTime.Seconds()}}, nil
 	}})
 }
 

@@ -913,15 +913,22 @@ func (db *DB) finishCheckpoint(l *layer) {
 // Stats are counters since Open, for operators and benchmarks.
 type Stats struct {
 	Commits int64 // write transactions committed (with changes)
-	Flushes int64 // file transactions that made commits durable
+	// Flushes counts the writes that made commits durable, RingFlushes
+	// those of them that went to the log ring (the rest were file
+	// transactions); RingBytes is the ring's size.
+	Flushes, RingFlushes, RingBytes int64
 	// Checkpoints counts layers written into the keyspaces, in
 	// CheckpointSteps file transactions taking CheckpointTime.
 	Checkpoints, CheckpointSteps int64
 	CheckpointTime               time.Duration
+	// Compactions counts keyspaces' runs merged, in CompactionSteps file
+	// transactions taking CompactionTime.
+	Compactions, CompactionSteps int64
+	CompactionTime               time.Duration
 	// FullWait is how long commits waited for a checkpoint to make room.
 	FullWait time.Duration
-	// FlushTime is what the file transactions that only wrote log records
-	// took; DurableWait what commits waited, queued, for theirs.
+	// FlushTime is what the flushes took; DurableWait what commits
+	// waited, queued, for theirs.
 	FlushTime, DurableWait time.Duration
 	// MemtableBytes is what the memtable layers (Layers of them) hold now.
 	MemtableBytes int64
@@ -937,12 +944,21 @@ func (db *DB) Stats() Stats {
 	for _, l := range h.layers {
 		bytes += l.size.Load()
 	}
+	var ringBytes int64
+	if db.ring != nil {
+		db.ring.mu.Lock()
+		ringBytes = db.ring.size
+		db.ring.mu.Unlock()
+	}
 	return Stats{
 		MemtableBytes: bytes, Layers: len(h.layers),
-		Commits: db.commits.Load(), Flushes: db.flushes.Load(),
+		Commits: db.commits.Load(), Flushes: db.flushes.Load(), RingFlushes: db.ringFlushes.Load(), RingBytes: ringBytes,
 		Checkpoints: db.checkpoints.Load(), CheckpointSteps: db.checkpointSteps.Load(),
-		CheckpointTime: time.Duration(db.checkpointNanos.Load()), FullWait: time.Duration(db.fullWaitNanos.Load()),
-		FlushTime: time.Duration(db.flushNanos.Load()), DurableWait: time.Duration(db.durableWaitNanos.Load()),
+		CheckpointTime: time.Duration(db.checkpointNanos.Load()),
+		Compactions:    db.compactionsDone.Load(), CompactionSteps: db.compactionSteps.Load(),
+		CompactionTime: time.Duration(db.compactionNanos.Load()),
+		FullWait:       time.Duration(db.fullWaitNanos.Load()),
+		FlushTime:      time.Duration(db.flushNanos.Load()), DurableWait: time.Duration(db.durableWaitNanos.Load()),
 	}
 }
 

@@ -201,15 +201,19 @@ func timeBatches(copies [][]byte, apply func(i int, rows []byte) error) (ingestR
 // logStorage logs cdcdb's storage counters (cdcdb.storage): how many
 // checkpoints the run took and how long commits waited for them.
 func (b *bench) logStorage(ctx context.Context, conn *pgx.Conn) {
-	var commits, flushes, checkpoints, steps, layers, memtable int64
-	var ckptSecs, waitSecs, flushSecs, durableSecs float64
-	err := conn.QueryRow(ctx, `SELECT commits, flushes, checkpoints, checkpoint_transactions, checkpoint_seconds,
+	var commits, flushes, ringFlushes, ringBytes, checkpoints, steps, compactions, compSteps, layers, memtable int64
+	var ckptSecs, compSecs, waitSecs, flushSecs, durableSecs float64
+	err := conn.QueryRow(ctx, `SELECT commits, flushes, log_ring_flushes, log_ring_bytes, checkpoints, checkpoint_transactions,
+		checkpoint_seconds, compactions, compaction_transactions, compaction_seconds,
 		commit_wait_seconds, flush_seconds, durable_wait_seconds, memtable_bytes, memtable_layers FROM cdcdb.storage`).Scan(
-		&commits, &flushes, &checkpoints, &steps, &ckptSecs, &waitSecs, &flushSecs, &durableSecs, &memtable, &layers)
+		&commits, &flushes, &ringFlushes, &ringBytes, &checkpoints, &steps, &ckptSecs, &compactions, &compSteps, &compSecs,
+		&waitSecs, &flushSecs, &durableSecs, &memtable, &layers)
 	if err != nil {
 		b.logf("cdcdb.storage: %v", err)
 		return
 	}
-	b.logf("cdcdb storage: %d commits in %d flushes (%.1fs writing, %.1fs waited by commits); %d checkpoints in %d transactions taking %.1fs; commits waited %.1fs for room; memtable now %s in %d layers",
-		commits, flushes, flushSecs, durableSecs, checkpoints, steps, ckptSecs, waitSecs, mib(float64(memtable)), layers)
+	b.logf("cdcdb storage: %d commits in %d flushes, %d through the log ring of %s (%.1fs writing, %.1fs waited by commits); "+
+		"%d checkpoints in %d transactions taking %.1fs; %d compactions in %d transactions taking %.1fs; commits waited %.1fs for room; memtable now %s in %d layers",
+		commits, flushes, ringFlushes, mib(float64(ringBytes)), flushSecs, durableSecs, checkpoints, steps, ckptSecs,
+		compactions, compSteps, compSecs, waitSecs, mib(float64(memtable)), layers)
 }
