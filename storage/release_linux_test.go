@@ -43,8 +43,8 @@ func fileMapping(t *testing.T, path string) (start, end uintptr) {
 // runtime's own memory after the map was zeroed and the process crashed).
 func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	// The records are larger than the log ring may grow, so they go to the
-	// log bucket and grow the file.
+	// The records (1 MiB) are larger than the log ring (its first segment,
+	// which may not grow), so they go to the log bucket and grow the file.
 	db, err := Open(path, Options{NoSync: true, MmapSize: 32 << 20, MemtableSize: 1 << 30, CheckpointAfterIdle: time.Hour, ringBytes: 4 << 10, ringMax: 4 << 10})
 	if err != nil {
 		t.Fatal(err)

@@ -88,9 +88,14 @@ var (
 )
 
 const (
-	ringAlign       = 512
-	ringHeader      = 24
-	firstRingBytes  = 1 << 20
+	ringAlign      = 512
+	ringHeader     = 24
+	firstRingBytes = 1 << 20
+	// minRingBytes is the smallest segment: bbolt keeps a bucket no
+	// larger than a quarter of a page inside its parent's page, where it
+	// moves with every change of the parent; a segment must have pages of
+	// its own.
+	minRingBytes    = 64 << 10
 	maxSegmentBytes = 16 << 20
 	maxRingBytes    = 64 << 20
 )
@@ -141,7 +146,7 @@ func addRingSegment(bdb *bolt.DB, first int) error {
 		if err != nil {
 			return err
 		}
-		n, size := 0, first
+		n, size := 0, max(first, minRingBytes)
 		err = eachRingSegment(btx, func(v []byte) error {
 			n++
 			size = min(2*len(v), maxSegmentBytes)

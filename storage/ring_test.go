@@ -20,7 +20,7 @@ func TestLogRingWrapsAndGrows(t *testing.T) {
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 9))
 	path := checkedPath(t, "ring.db")
-	opts := Options{NoSync: true, MemtableSize: 24 << 10, CheckpointAfterIdle: time.Hour, ringBytes: 16 << 10, ringMax: 64 << 10}
+	opts := Options{NoSync: true, MemtableSize: 96 << 10, CheckpointAfterIdle: time.Hour, ringBytes: minRingBytes, ringMax: 256 << 10}
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func TestLogRingWrapsAndGrows(t *testing.T) {
 		k := fmt.Sprintf("k%03d", rng.IntN(200))
 		v := fmt.Sprintf("%d:%s", round, bytes.Repeat([]byte{'x'}, rng.IntN(3000)))
 		if rng.IntN(50) == 0 {
-			v += string(bytes.Repeat([]byte{'y'}, 40<<10)) // larger than the first segment
+			v += string(bytes.Repeat([]byte{'y'}, 100<<10)) // larger than the first segment
 		}
 		if err := putIn(db, "s", k, v); err != nil {
 			t.Fatal(err)
@@ -73,8 +73,8 @@ func TestLogRingWrapsAndGrows(t *testing.T) {
 	if !wrapped {
 		t.Error("the ring never wrapped around")
 	}
-	if size <= 16<<10 || size > 64<<10 {
-		t.Errorf("the ring grew to %d bytes, want more than 16 KiB and at most 64", size)
+	if size <= minRingBytes || size > 256<<10 {
+		t.Errorf("the ring grew to %d bytes, want more than its first %d and at most 256 KiB", size, minRingBytes)
 	}
 	if ringFlushes == 0 || ringFlushes == flushes {
 		t.Errorf("%d of %d flushes through the ring: the test does not exercise both ways", ringFlushes, flushes)

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -31,48 +32,64 @@ func (db *DB) fileState(btx *bolt.Tx) fileState {
 // newest runs generation a reader has asked for, so that a transaction
 // finds them without decoding the runs' metas (their block indexes and
 // filters) again. A list made in the generation before is reused run by
-// run when its keyspace's list is made again.
+// run when its keyspace's list is made again. Every read transaction asks
+// for its keyspaces' lists, from any number of sessions at once, so the
+// lists are an immutable snapshot behind an atomic pointer: a reader takes
+// no lock, and one that had to make a list publishes a copy with it.
 type runLists struct {
-	mu        sync.Mutex
-	gen       uint64
-	lists     map[string][]*fileRun
-	prevLists map[string][]*fileRun
+	snap atomic.Pointer[runListSnap]
+}
+
+type runListSnap struct {
+	gen         uint64
+	lists, prev map[string][]*fileRun
 }
 
 // fileRuns returns keyspace name's runs in btx's snapshot, newest first.
 func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, error) {
 	gen := db.fileState(btx).runsGen
-	c := &db.runLists
-	c.mu.Lock()
-	var prev []*fileRun
-	if gen == c.gen && c.lists != nil {
-		if l, ok := c.lists[name]; ok {
-			c.mu.Unlock()
-			return l, nil
+	cur := db.runLists.snap.Load()
+	var known []*fileRun
+	if cur != nil {
+		if gen == cur.gen {
+			if l, ok := cur.lists[name]; ok {
+				return l, nil
+			}
+			known = cur.prev[name]
+		} else {
+			known = cur.lists[name]
 		}
-		prev = c.prevLists[name]
-	} else {
-		prev = c.lists[name]
 	}
-	c.mu.Unlock()
 	var runs []*fileRun
 	if all := btx.Bucket(runsBucket); all != nil {
 		if rb := all.Bucket([]byte(name)); rb != nil {
 			var err error
-			if runs, err = loadRuns(rb, prev); err != nil {
+			if runs, err = loadRuns(rb, known); err != nil {
 				return nil, err
 			}
 		}
 	}
-	c.mu.Lock()
-	switch {
-	case gen > c.gen || c.lists == nil:
-		c.gen, c.prevLists, c.lists = gen, c.lists, map[string][]*fileRun{name: runs}
-	case gen == c.gen:
-		c.lists[name] = runs
+	for {
+		cur := db.runLists.snap.Load()
+		next := &runListSnap{gen: gen}
+		switch {
+		case cur == nil || gen > cur.gen:
+			next.lists = map[string][]*fileRun{name: runs}
+			if cur != nil {
+				next.prev = cur.lists
+			}
+		case gen == cur.gen:
+			next.lists = make(map[string][]*fileRun, len(cur.lists)+1)
+			maps.Copy(next.lists, cur.lists)
+			next.lists[name] = runs
+			next.prev = cur.prev
+		default:
+			return runs, nil // an older snapshot's: not kept
+		}
+		if db.runLists.snap.CompareAndSwap(cur, next) {
+			return runs, nil
+		}
 	}
-	c.mu.Unlock()
-	return runs, nil
 }
 
 // loadRuns reads a keyspace's run metas, newest first, taking those of
