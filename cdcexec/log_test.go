@@ -10,6 +10,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cockroachdb/apd/v3"
+
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/storage"
@@ -21,27 +23,33 @@ import (
 // testFlow is an SCD TYPE 2 flow with KEYS (id) over data columns (id,
 // city) into a target (id, city, __start_at, __end_at) of table OID oid.
 func testFlow(oid catalog.OID) *Flow {
-	compare := func(a, b any) int {
-		switch x := a.(type) {
-		case int64:
-			return cmp.Compare(x, b.(int64))
-		case string:
-			return cmp.Compare(x, b.(string))
-		}
-		panic(fmt.Sprintf("unexpected %T", a))
-	}
 	return &Flow{
 		OID: oid, Name: "f", StoredAs: SCD2,
 		Target: &catalog.Table{OID: oid + 1, NextAttnum: 5},
 		Rules: temporal.Rules{
-			Compare:    temporal.Lexicographic(compare),
-			Equal:      func(a, b any) bool { return compare(a, b) == 0 },
+			Compare:    temporal.Lexicographic(compareTestValues),
+			Equal:      func(a, b any) bool { return compareTestValues(a, b) == 0 },
 			KeyColumns: temporal.ColumnsAt(0),
 		},
 		DataAttnums: []int16{1, 2}, KeyPositions: []int{0}, KeyNames: []string{"id"},
 		StartAttnum: 3, EndAttnum: 4, SeqType: types.Of(types.Int8),
 		FormatSeq: func(seq []types.Value) string { return fmt.Sprint(seq...) },
 	}
+}
+
+// compareTestValues orders the values the test flows' columns hold.
+func compareTestValues(a, b any) int {
+	switch x := a.(type) {
+	case int64:
+		return cmp.Compare(x, b.(int64))
+	case string:
+		return cmp.Compare(x, b.(string))
+	case *apd.Decimal:
+		return x.Cmp(b.(*apd.Decimal))
+	case float64:
+		return types.Compare(types.Of(types.Float8), x, b)
+	}
+	panic(fmt.Sprintf("unexpected %T", a))
 }
 
 func testEvent(id, seq int64, city string) Event {

@@ -1,7 +1,6 @@
 package cdcexec
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -15,7 +14,6 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
-	"cdcdb/temporal"
 	"cdcdb/types"
 )
 
@@ -30,21 +28,6 @@ func mixedFlow(oid catalog.OID) *Flow {
 	f.Target = &catalog.Table{OID: oid + 1, NextAttnum: 8}
 	f.DataAttnums = []int16{1, 2, 4, 5}
 	f.StartAttnum, f.EndAttnum = 6, 7
-	compare := func(a, b any) int {
-		switch x := a.(type) {
-		case int64:
-			return cmp.Compare(x, b.(int64))
-		case string:
-			return cmp.Compare(x, b.(string))
-		case *apd.Decimal:
-			return x.Cmp(b.(*apd.Decimal))
-		case float64:
-			return types.Compare(types.Of(types.Float8), x, b)
-		}
-		panic(fmt.Sprintf("unexpected %T", a))
-	}
-	f.Rules.Compare = temporal.Lexicographic(compare)
-	f.Rules.Equal = func(a, b any) bool { return compare(a, b) == 0 }
 	return f
 }
 

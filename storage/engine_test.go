@@ -61,15 +61,20 @@ func checkedPath(t *testing.T, name string) string {
 // putIn commits one put into keyspace space, creating it if need be.
 func putIn(db *DB, space, k, v string) error {
 	return db.Update(func(tx *Tx) error {
-		sp := tx.Space(space)
-		if sp == nil {
-			var err error
-			if sp, err = tx.CreateSpace(space); err != nil {
-				return err
-			}
+		sp, err := spaceOrCreate(tx, space)
+		if err != nil {
+			return err
 		}
 		return sp.Put([]byte(k), []byte(v))
 	})
+}
+
+// spaceOrCreate is the keyspace name, created if it is not there yet.
+func spaceOrCreate(tx *Tx, name string) (*Space, error) {
+	if sp := tx.Space(name); sp != nil {
+		return sp, nil
+	}
+	return tx.CreateSpace(name)
 }
 
 // state is the model of a database: keyspaces with their entries and
@@ -918,12 +923,9 @@ func TestNewFilesGetLargePages(t *testing.T) {
 	put := func(db *DB, from, to int) {
 		t.Helper()
 		err := db.Update(func(tx *Tx) error {
-			sp := tx.Space("s")
-			if sp == nil {
-				var err error
-				if sp, err = tx.CreateSpace("s"); err != nil {
-					return err
-				}
+			sp, err := spaceOrCreate(tx, "s")
+			if err != nil {
+				return err
 			}
 			for i := from; i < to; i++ {
 				if err := sp.Put(binary.BigEndian.AppendUint64(nil, uint64(i*7919%10007)), []byte(fmt.Sprint(i))); err != nil {
@@ -987,12 +989,9 @@ func TestMergesKeepSnapshots(t *testing.T) {
 		t.Helper()
 		err := db.Update(func(tx *Tx) error {
 			for si, name := range spaces {
-				sp := tx.Space(name)
-				if sp == nil {
-					var err error
-					if sp, err = tx.CreateSpace(name); err != nil {
-						return err
-					}
+				sp, err := spaceOrCreate(tx, name)
+				if err != nil {
+					return err
 				}
 				// Keyspaces written more or less fully, so that some
 				// commits' runs hold only part of what the older ones do.

@@ -231,12 +231,9 @@ func TestCompactionKeepsRunsFewAndDropsTombstones(t *testing.T) {
 	const checkpoints = 40
 	for cp := range checkpoints {
 		err := db.Update(func(tx *Tx) error {
-			sp := tx.Space("s")
-			if sp == nil {
-				var err error
-				if sp, err = tx.CreateSpace("s"); err != nil {
-					return err
-				}
+			sp, err := spaceOrCreate(tx, "s")
+			if err != nil {
+				return err
 			}
 			for range 200 {
 				k := fmt.Sprintf("k%04d", rng.IntN(2000))

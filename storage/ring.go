@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -205,18 +206,8 @@ func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err er
 			return nil
 		})
 	})
-	slices.SortFunc(recs, func(a, b ringRecord) int { return cmpUint(a.version, b.version) })
+	slices.SortFunc(recs, func(a, b ringRecord) int { return cmp.Compare(a.version, b.version) })
 	return recs, bodies, err
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func alignRing(n int) int64 { return int64((n + ringAlign - 1) &^ (ringAlign - 1)) }
