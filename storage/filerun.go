@@ -23,8 +23,9 @@ import (
 // without a meta are the remains of a run whose writing a crash cut short,
 // which Open removes. Newer runs hide older ones (a run's order, not its
 // ID, says which is newer: a compaction's run takes the order of the newest
-// run it replaces), and the keyspace's bucket under rootBucket, where files
-// made before runs kept their entries, lies under them all.
+// run it replaces). The keyspace's bucket under rootBucket keeps only its
+// existence and sequence: files made before runs kept their entries there,
+// and Open rewrites those as runs (migrate.go) before anything reads them.
 //
 // A block is written in one piece, so a run's bytes reach the disk as a few
 // large sequential writes however scattered its keys, and no page of the
@@ -74,8 +75,8 @@ func parseBlock(b []byte) (block, error) {
 	return block{data: b[:end], offs: b[end : len(b)-4], n: n}, nil
 }
 
-// entry returns entry i's key and value (live false: a tombstone). A
-// malformed entry reads as an empty key, which no lookup matches.
+// entry returns entry i's key and value (live false: a tombstone), or a nil
+// key for a malformed entry; readers use wellFormed, which panics on one.
 func (b *block) entry(i int) (key, value []byte, live bool) {
 	off := int(binary.LittleEndian.Uint32(b.offs[4*i:]))
 	if off >= len(b.data) {
@@ -102,8 +103,18 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 	return key, d[klen : klen+vlen : klen+vlen], true
 }
 
+// wellFormed is entry i, or a panic with ErrCorrupt when it is malformed
+// (fileRunIter says why reads panic).
+func (b *block) wellFormed(i int) (key, value []byte, live bool) {
+	key, value, live = b.entry(i)
+	if key == nil {
+		panic(corrupt("malformed entry %d in a run block", i))
+	}
+	return key, value, live
+}
+
 func (b *block) key(i int) []byte {
-	k, _, _ := b.entry(i)
+	k, _, _ := b.wellFormed(i)
 	return k
 }
 
@@ -146,7 +157,10 @@ type runMeta struct {
 	fence []fencePost
 }
 
-const runMetaVersion = 1
+// runMetaVersion is the version encode writes. Version 1's filters hashed
+// keys with FNV-1a alone (bloom.unmixed), whose low bits vary little
+// between keys that differ in their last bytes.
+const runMetaVersion = 2
 
 func (m *runMeta) encode() []byte {
 	n := 64 + len(m.lastKey) + len(m.filter.bits)
@@ -169,7 +183,7 @@ func (m *runMeta) encode() []byte {
 }
 
 func decodeRunMeta(v []byte) (runMeta, error) {
-	if len(v) == 0 || v[0] != runMetaVersion {
+	if len(v) == 0 || v[0] < 1 || v[0] > runMetaVersion {
 		return runMeta{}, corrupt("run meta of an unknown version")
 	}
 	d := walDecoder{b: v[1:]}
@@ -191,7 +205,8 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 	m.lastKey = bytes.Clone(d.bytes())
 	m.filter.probes = int(d.uvarint())
 	m.filter.bits = bytes.Clone(d.bytes())
-	if d.err != nil || len(m.firstKeys) == 0 || len(m.filter.bits)%bloomBlock != 0 {
+	m.filter.unmixed = v[0] == 1
+	if d.err != nil || len(m.firstKeys) == 0 || len(m.filter.bits) == 0 || len(m.filter.bits)%bloomBlock != 0 || m.filter.probes > 64 {
 		return runMeta{}, corrupt("unreadable run meta")
 	}
 	m.fence = make([]fencePost, len(m.firstKeys))
@@ -247,7 +262,7 @@ func (r *fileRun) get(b *bolt.Bucket, key []byte) (value []byte, live, found boo
 	if i == blk.n {
 		return nil, false, false
 	}
-	k, v, live := blk.entry(i)
+	k, v, live := blk.wellFormed(i)
 	if !bytes.Equal(k, key) {
 		return nil, false, false
 	}
@@ -296,6 +311,13 @@ func (it *fileRunIter) load(bi int) bool {
 		k, v = it.bc.Seek(want[:])
 	}
 	if !bytes.Equal(k, want[:]) {
+		// A compaction writes its run's blocks into the bucket while it
+		// walks its inputs' (after theirs, as run IDs only grow), and bbolt
+		// says a cursor may be off after writes: look the block up before
+		// calling it lost.
+		k, v = it.bc.Seek(want[:])
+	}
+	if !bytes.Equal(k, want[:]) {
 		panic(corrupt("run %d lost its block %d", it.r.id, bi))
 	}
 	blk, err := parseBlock(v)
@@ -309,7 +331,7 @@ func (it *fileRunIter) load(bi int) bool {
 // settle decodes the entry the iterator is on.
 func (it *fileRunIter) settle() {
 	if it.valid() {
-		it.k, it.v, it.live = it.blk.entry(it.i)
+		it.k, it.v, it.live = it.blk.wellFormed(it.i)
 		return
 	}
 	it.k, it.v, it.live = nil, nil, false
@@ -390,6 +412,9 @@ func (it *fileRunIter) seekLT(key []byte) {
 type bloom struct {
 	bits   []byte
 	probes int
+	// unmixed: the filter was built (by a version 1 run meta) from keys'
+	// FNV-1a hashes as they are, not mixed.
+	unmixed bool
 }
 
 // bloomBitsPerKey and bloomProbes give about a 1% false positive rate.
@@ -415,13 +440,33 @@ func keyHash(key []byte) uint64 {
 	return h
 }
 
+// mixHash spreads every bit of h over all of the result's (the finalizer
+// of MurmurHash3): a product's low bits depend only on its factors' low
+// bits, so FNV-1a's low bits, which pick a key's bits in its block, take
+// few values among keys that differ only in their last bytes, like
+// encoded integers; their high bits, which pick the block, bunch too.
+func mixHash(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
 // block returns the key's block of the filter and where its probes start
-// and step.
+// and step: the block from the hash's top bits, the probes from its low
+// halves' low bits (a block has 512 bits).
 func (f *bloom) block(key []byte) (blk []byte, h1, h2 uint32) {
 	h := keyHash(key)
 	n := uint64(len(f.bits) / bloomBlock)
+	if f.unmixed {
+		i := (h >> 32) * n >> 32
+		return f.bits[i*bloomBlock : (i+1)*bloomBlock], uint32(h), uint32(h>>17) | 1
+	}
+	h = mixHash(h)
 	i := (h >> 32) * n >> 32 // (h's high half) / 2^32 * n, in [0, n)
-	return f.bits[i*bloomBlock : (i+1)*bloomBlock], uint32(h), uint32(h>>17) | 1
+	return f.bits[i*bloomBlock : (i+1)*bloomBlock], uint32(h), uint32(h>>32) | 1
 }
 
 func (f *bloom) add(key []byte) {

@@ -1,10 +1,13 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,44 +90,110 @@ func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) erro
 // file, and a read of it says so with ErrCorrupt (a panic the statement's
 // recovery reports) instead of answering as if the keys were absent.
 func TestCorruptBlockFailsTheRead(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.db")
-	db, err := Open(path, Options{NoSync: true, CheckpointAfterIdle: time.Hour, blockSize: 64})
+	for _, tc := range []struct {
+		name    string
+		corrupt func(blocks *bolt.Bucket, k []byte) error
+	}{
+		{"missing block", func(blocks *bolt.Bucket, k []byte) error { return blocks.Delete(k) }},
+		{"malformed entry", func(blocks *bolt.Bucket, k []byte) error {
+			// The block's third entry starts past its data.
+			blk := bytes.Clone(blocks.Get(k))
+			n := int(binary.LittleEndian.Uint32(blk[len(blk)-4:]))
+			binary.LittleEndian.PutUint32(blk[len(blk)-4-4*n+8:], 1<<30)
+			return blocks.Put(k, blk)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{NoSync: true, CheckpointAfterIdle: time.Hour, blockSize: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.crash()
+			for i := range 100 {
+				if err := putIn(db, "s", fmt.Sprintf("k%03d", i), "v"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			db.checkpointAll(t)
+			err = db.bolt.Update(func(btx *bolt.Tx) error {
+				runs, err := loadRuns(btx.Bucket(runsBucket).Bucket([]byte("s")), nil)
+				if err != nil {
+					return err
+				}
+				k := runBlockKey(runs[0].id, 1)
+				return tc.corrupt(btx.Bucket(blocksBucket), k[:])
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = db.View(func(tx *Tx) (err error) {
+				defer catchCorrupt(&err)
+				n := 0
+				c := tx.Space("s").Cursor()
+				for k, _ := c.First(); k != nil; k, _ = c.Next() {
+					n++
+				}
+				return fmt.Errorf("walked %d keys of a corrupt run", n)
+			})
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("walk over a corrupt run: %v, want ErrCorrupt", err)
+			}
+			if err := db.Check(); !errors.Is(err, ErrCorrupt) {
+				t.Fatal("Check passed a corrupt run")
+			}
+		})
+	}
+}
+
+// TestBloomFiltersHoldTheirRate: a run's filter answers "maybe" for about
+// 1% of the keys it was not given, also for keys that differ only in their
+// last bytes (encoded integers, numbered names), and never "no" for a key
+// it was given; a filter of a version 1 run meta, hashed without mixing,
+// still reads as it was built.
+func TestBloomFiltersHoldTheirRate(t *testing.T) {
+	keyings := map[string]func(i int) []byte{
+		"integers": func(i int) []byte { return binary.BigEndian.AppendUint64([]byte("t\x00\x01"), uint64(i)) },
+		"names":    func(i int) []byte { return []byte(fmt.Sprintf("k%08d", i)) },
+	}
+	for name, key := range keyings {
+		for _, n := range []int{1000, 100000} {
+			f := newBloom(n)
+			for i := range n {
+				f.add(key(i))
+			}
+			for i := range n {
+				if !f.mayContain(key(i)) {
+					t.Fatalf("%s, %d keys: key %d it was given is not in the filter", name, n, i)
+				}
+			}
+			const probes = 200000
+			maybe := 0
+			for i := n; i < n+probes; i++ {
+				if f.mayContain(key(i)) {
+					maybe++
+				}
+			}
+			if rate := float64(maybe) / probes; rate > 0.02 {
+				t.Errorf("%s, %d keys: false positive rate %.4f", name, n, rate)
+			}
+		}
+	}
+	old := runMeta{firstKeys: [][]byte{[]byte("a")}, lastKey: []byte("z"), filter: newBloom(100)}
+	old.filter.unmixed = true
+	for i := range 100 {
+		old.filter.add(keyings["names"](i))
+	}
+	enc := old.encode()
+	enc[0] = 1
+	m, err := decodeRunMeta(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 100 {
-		if err := putIn(db, "s", fmt.Sprintf("k%03d", i), "v"); err != nil {
-			t.Fatal(err)
+		if !m.filter.mayContain(keyings["names"](i)) {
+			t.Fatalf("key %d missing from a version 1 filter", i)
 		}
 	}
-	db.checkpointAll(t)
-	err = db.bolt.Update(func(btx *bolt.Tx) error {
-		runs, err := loadRuns(btx.Bucket(runsBucket).Bucket([]byte("s")), nil)
-		if err != nil {
-			return err
-		}
-		k := runBlockKey(runs[0].id, 1)
-		return btx.Bucket(blocksBucket).Delete(k[:])
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = db.View(func(tx *Tx) (err error) {
-		defer catchCorrupt(&err)
-		n := 0
-		c := tx.Space("s").Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			n++
-		}
-		return fmt.Errorf("walked %d keys of a run missing a block", n)
-	})
-	if !errors.Is(err, ErrCorrupt) {
-		t.Fatalf("walk over a missing block: %v, want ErrCorrupt", err)
-	}
-	if err := db.Check(); !errors.Is(err, ErrCorrupt) {
-		t.Fatal("Check passed a run missing a block")
-	}
-	db.crash()
 }
 
 // TestOldFilesAreRewrittenAsRuns: a file made before runs kept each
@@ -170,6 +239,14 @@ func TestOldFilesAreRewrittenAsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	bdb.Close()
+	// Read-only, the file cannot be rewritten, and readers look in runs
+	// only: it is refused rather than read as empty.
+	if db, err := Open(path, Options{ReadOnly: true}); err == nil {
+		db.Close()
+		t.Fatal("a read-only open of a file in the old format succeeded")
+	} else if !strings.Contains(err.Error(), "open it writable once") {
+		t.Fatalf("read-only open of an old file: %v", err)
+	}
 	for reopen := range 2 {
 		db, err := Open(path, Options{NoSync: true, checkpointChunk: 2000, blockSize: 512})
 		if err != nil {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // TestMemtableBackpressure: while the checkpointer cannot keep up (here the
@@ -350,4 +352,63 @@ func TestPanicInRollbackFreesTheWriterSlot(t *testing.T) {
 		t.Fatalf("the writer slot was not given back: %v", err)
 	}
 	_ = tx.Rollback()
+}
+
+// queueLen is how many commits wait for the log writer.
+func (db *DB) queueLen() int {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return len(db.queue)
+}
+
+// TestCloseCheckpointsEverything: Close waits for the records still being
+// written when it begins, and checkpoints their commits too: the file's
+// keyspaces hold every commit, and the next Open replays nothing.
+func TestCloseCheckpointsEverything(t *testing.T) {
+	path := checkedPath(t, "close.db")
+	db, err := Open(path, Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := putIn(db, "s", "first", "v"); err != nil {
+		t.Fatal(err)
+	}
+	flushing := make(chan struct{}, 1)
+	slow := func() error {
+		select {
+		case flushing <- struct{}{}:
+		default:
+		}
+		time.Sleep(50 * time.Millisecond)
+		return nil
+	}
+	db.hookFlush.Store(&slow)
+	committed := make(chan error)
+	go func() { committed <- putIn(db, "s", "last", "v") }()
+	<-flushing
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	recs, _, err := readRing(bdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bdb.View(func(btx *bolt.Tx) error {
+		complete := stateVersion(btx, stateComplete)
+		if len(recs) == 0 || recs[len(recs)-1].version != complete {
+			return fmt.Errorf("keyspaces complete through version %d, the log ring holds %v", complete, recs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

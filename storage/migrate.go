@@ -61,14 +61,9 @@ func (db *DB) tidyRuns() error {
 // part-way leaves it as it was, plus blocks that tidyRuns removes.
 func (db *DB) migrateBuckets() error {
 	var names [][]byte
-	err := db.bolt.View(func(btx *bolt.Tx) error {
-		root := btx.Bucket(rootBucket)
-		return root.ForEachBucket(func(name []byte) error {
-			if k, _ := root.Bucket(name).Cursor().First(); k != nil {
-				names = append(names, append([]byte(nil), name...))
-			}
-			return nil
-		})
+	err := db.bolt.View(func(btx *bolt.Tx) (err error) {
+		names, err = bucketKeyspaces(btx)
+		return err
 	})
 	if err != nil {
 		return err
@@ -79,6 +74,39 @@ func (db *DB) migrateBuckets() error {
 		}
 	}
 	return nil
+}
+
+// bucketKeyspaces lists the keyspaces that keep entries in their bucket's
+// B+tree, as files made before file runs did.
+func bucketKeyspaces(btx *bolt.Tx) ([][]byte, error) {
+	root := btx.Bucket(rootBucket)
+	if root == nil {
+		return nil, nil
+	}
+	var names [][]byte
+	err := root.ForEachBucket(func(name []byte) error {
+		if k, _ := root.Bucket(name).Cursor().First(); k != nil {
+			names = append(names, append([]byte(nil), name...))
+		}
+		return nil
+	})
+	return names, err
+}
+
+// checkReadable refuses a read-only open of a file made before file runs
+// that a writable open has not rewritten yet: readers look for entries in
+// runs only, and would find its keyspaces empty.
+func (db *DB) checkReadable() error {
+	return db.bolt.View(func(btx *bolt.Tx) error {
+		names, err := bucketKeyspaces(btx)
+		if err != nil {
+			return err
+		}
+		if len(names) > 0 || btx.Bucket(runsBucket) == nil || btx.Bucket(blocksBucket) == nil {
+			return fmt.Errorf("storage: %s is in the format of an older cdcdb: open it writable once, which rewrites it, before reading it read-only", db.path)
+		}
+		return nil
+	})
 }
 
 func (db *DB) migrateBucket(name []byte) error {

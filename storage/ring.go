@@ -2,6 +2,7 @@ package storage
 
 import (
 	"cmp"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -38,7 +39,7 @@ import (
 // A record:
 //
 //	[0:4)    ringMagic
-//	[4:8)    CRC-32C of [8:24+n)
+//	[4:8)    CRC-32C of the ring's salt, then [8:24+n)
 //	[8:16)   version
 //	[16:20)  n, the record's length
 //	[20:24)  zero
@@ -53,6 +54,11 @@ import (
 // completed checkpoint, so its version is one the keyspaces hold; stale
 // records that still pass the checksum are skipped for that reason.
 //
+// The salt is random bytes the ring is made with. Records hold what clients
+// wrote, and a checksum alone would let a value that holds a well-formed
+// record pass for one when the scan meets it in a stale record's body; a
+// client cannot compute a checksum over a salt it never sees.
+//
 // The log writer writes the ring while the flusher may be in a bbolt
 // transaction: they touch different pages, and either's fdatasync makes
 // both's writes durable, which harms neither. mu guards the ring's state,
@@ -63,7 +69,8 @@ type ring struct {
 	file *os.File
 	sync bool // fdatasync after writing (Options.NoSync clears it)
 	segs []ringSegment
-	size int64 // of all segments
+	size int64  // of all segments
+	seed uint32 // the CRC-32C of the salt, where records' checksums start
 	// head is where the next record goes (a ring offset); live are the
 	// records not yet checkpointed, oldest first.
 	head int64
@@ -84,8 +91,12 @@ type ringRecord struct {
 
 var (
 	ringBucket = []byte("logring")
-	ringMagic  = [4]byte{'c', 'd', 'c', 'L'}
-	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+	// ringSaltKey is the salt's key in ringBucket, beside the segments'
+	// buckets. Rings made before it had none: their records' checksums
+	// start from nothing.
+	ringSaltKey = []byte("salt")
+	ringMagic   = [4]byte{'c', 'd', 'c', 'L'}
+	castagnoli  = crc32.MakeTable(crc32.Castagnoli)
 )
 
 const (
@@ -123,6 +134,14 @@ func eachRingSegment(btx *bolt.Tx, fn func(v []byte) error) error {
 	})
 }
 
+// ringSeed is where the ring's records' checksums start.
+func ringSeed(btx *bolt.Tx) uint32 {
+	if b := btx.Bucket(ringBucket); b != nil {
+		return crc32.Update(0, castagnoli, b.Get(ringSaltKey))
+	}
+	return 0
+}
+
 // loadRingSegments finds the segments' file offsets: a value's bytes in a
 // read transaction are bbolt's memory map of the file.
 func loadRingSegments(bdb *bolt.DB) ([]ringSegment, error) {
@@ -143,12 +162,22 @@ func loadRingSegments(bdb *bolt.DB) ([]ringSegment, error) {
 // maxSegmentBytes.
 func addRingSegment(bdb *bolt.DB, first int) error {
 	return bdb.Update(func(btx *bolt.Tx) error {
-		b, err := btx.CreateBucketIfNotExists(ringBucket)
-		if err != nil {
-			return err
+		b := btx.Bucket(ringBucket)
+		if b == nil {
+			var err error
+			if b, err = btx.CreateBucket(ringBucket); err != nil {
+				return err
+			}
+			salt := make([]byte, 16)
+			if _, err := rand.Read(salt); err != nil {
+				return err
+			}
+			if err := b.Put(ringSaltKey, salt); err != nil {
+				return err
+			}
 		}
 		n, size := 0, max(first, minRingBytes)
-		err = eachRingSegment(btx, func(v []byte) error {
+		err := eachRingSegment(btx, func(v []byte) error {
 			n++
 			size = min(2*len(v), maxSegmentBytes)
 			return nil
@@ -181,6 +210,7 @@ func ringSegmentAt(segs []ringSegment, pos int64) (seg int, within int64) {
 func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err error) {
 	bodies = map[uint64][]byte{}
 	err = bdb.View(func(btx *bolt.Tx) error {
+		seed := ringSeed(btx)
 		var start int64
 		return eachRingSegment(btx, func(v []byte) error {
 			for p := 0; p+ringHeader <= len(v); p += ringAlign {
@@ -192,7 +222,7 @@ func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err er
 				if n > len(v)-p-ringHeader || binary.BigEndian.Uint32(h[20:]) != 0 {
 					continue
 				}
-				if crc32.Checksum(v[p+8:p+ringHeader+n], castagnoli) != binary.BigEndian.Uint32(h[4:]) {
+				if crc32.Update(seed, castagnoli, v[p+8:p+ringHeader+n]) != binary.BigEndian.Uint32(h[4:]) {
 					continue
 				}
 				version := binary.BigEndian.Uint64(h[8:])
@@ -227,15 +257,14 @@ func (r *ring) free() int64 {
 
 // place returns where a record of size bytes goes: at head, or at the
 // next segment's start (or the ring's) when it does not fit in the rest of
-// head's segment. ok is false when the ring has no room for it.
-func (r *ring) place(head, size int64, used *int64) (pos int64, ok bool) {
+// head's segment. ok is false when it is larger than that segment.
+func (r *ring) place(head, size int64) (pos int64, ok bool) {
 	seg, within := ringSegmentAt(r.segs, head)
 	if seg < 0 {
 		seg, within, head = 0, 0, 0
 	}
 	if rest := r.segs[seg].size - within; rest < size {
-		// Skip to the next segment; the skipped tail counts as used.
-		*used += rest
+		// Skip to the next segment.
 		head += rest
 		if head >= r.size {
 			head = 0
@@ -260,19 +289,31 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	}
 	var pieces []piece
 	var placed []ringRecord
-	head, used := r.head, int64(0)
+	// used counts the bytes the batch takes from head on: its records and
+	// the segment ends they skip. It stays below free, never reaching it:
+	// a head that met the oldest live record would look like an empty
+	// ring's.
+	head, used, free := r.head, int64(0), r.free()
 	for _, pc := range batch {
 		n := 0
 		for _, part := range pc.record {
 			n += len(part)
 		}
 		size := alignRing(ringHeader + n)
-		pos, ok := r.place(head, size, &used)
-		if !ok || used+(pos-head+size) > r.free() {
+		pos, ok := r.place(head, size)
+		if !ok {
 			r.grow = true
 			return false, nil
 		}
-		used += pos - head + size
+		if pos < head {
+			used += r.size - head + pos + size // wrapped to the start
+		} else {
+			used += pos - head + size
+		}
+		if used >= free {
+			r.grow = true
+			return false, nil
+		}
 		buf := make([]byte, ringHeader, size)
 		copy(buf, ringMagic[:])
 		binary.BigEndian.PutUint64(buf[8:], pc.version)
@@ -280,7 +321,7 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 		for _, part := range pc.record {
 			buf = append(buf, part...)
 		}
-		binary.BigEndian.PutUint32(buf[4:], crc32.Checksum(buf[8:], castagnoli))
+		binary.BigEndian.PutUint32(buf[4:], crc32.Update(r.seed, castagnoli, buf[8:]))
 		buf = buf[:size] // the padding is zeros
 		// Records that follow each other in one segment go in one write.
 		if k := len(pieces); k > 0 && pieces[k-1].pos+int64(len(pieces[k-1].buf)) == pos && sameSegment(r.segs, pieces[k-1].pos, pos) {
@@ -347,7 +388,11 @@ func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, f
 			return nil, err
 		}
 	}
-	r := &ring{file: file, sync: sync, segs: segs, live: live, max: maxRingBytes}
+	var seed uint32
+	if err := bdb.View(func(btx *bolt.Tx) error { seed = ringSeed(btx); return nil }); err != nil {
+		return nil, err
+	}
+	r := &ring{file: file, sync: sync, segs: segs, seed: seed, live: live, max: maxRingBytes}
 	for _, s := range segs {
 		r.size += s.size
 	}

@@ -2,9 +2,12 @@ package storage
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -162,5 +165,126 @@ func TestLogRingReplayStopsAtAGap(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLogRingKeepsLiveRecords: a batch is written only into the space
+// between head and the oldest live record, counting the end of a segment
+// it skips when it wraps to the ring's start, and never fills that space
+// to the last byte (a head that met the oldest live record would make the
+// ring look empty).
+func TestLogRingKeepsLiveRecords(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "ring"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const size = 1 << 20
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	oldest := ringRecord{version: 1, pos: 64 << 10, size: ringAlign}
+	r := &ring{file: f, segs: []ringSegment{{0, size}}, size: size, head: size - 16*ringAlign, live: []ringRecord{oldest}, max: size}
+	commit := func(version uint64, recordBytes int64) *pendingCommit {
+		return &pendingCommit{version: version, record: [][]byte{make([]byte, recordBytes-ringHeader)}}
+	}
+	write := func(want bool, batch ...*pendingCommit) {
+		t.Helper()
+		head, live := r.head, len(r.live)
+		ok, err := r.write(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != want {
+			t.Fatalf("batch of %d from %d with %d bytes free written: %v, want %v", len(batch), head, r.free(), ok, want)
+		}
+		for _, rec := range r.live[live:] {
+			if rec.pos < oldest.pos+oldest.size && oldest.pos < rec.pos+rec.size {
+				t.Fatalf("record %d at [%d, %d) overwrites the oldest live record", rec.version, rec.pos, rec.pos+rec.size)
+			}
+		}
+	}
+	// Too large for the end of the segment, and, wrapped to the start,
+	// for the space before the oldest live record.
+	write(false, commit(2, 100<<10))
+	write(false, commit(2, 10<<10), commit(3, 100<<10))
+	// Fits after the wrap.
+	write(true, commit(2, 10<<10))
+	if r.head != 10<<10 {
+		t.Fatalf("head at %d after the wrap, want %d", r.head, 10<<10)
+	}
+	// Exactly the space left: refused. One block less: taken, and the
+	// last block is what is free.
+	write(false, commit(3, oldest.pos-r.head))
+	write(true, commit(3, oldest.pos-r.head-ringAlign))
+	if got := r.free(); got != ringAlign {
+		t.Fatalf("%d bytes free with the ring full but a block, want %d", got, ringAlign)
+	}
+	write(false, commit(4, ringAlign))
+	r.release(1)
+	write(true, commit(4, ringAlign))
+}
+
+// TestLogRingChecksumsTakeTheSalt: a record is accepted only with a
+// checksum over the ring's salt, which a client never sees: bytes a client
+// wrote that look like a record, left in a stale record's body, are not
+// one.
+func TestLogRingChecksumsTakeTheSalt(t *testing.T) {
+	path := checkedPath(t, "salt.db")
+	db, err := Open(path, Options{NoSync: true, CheckpointAfterIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := putIn(db, "s", fmt.Sprintf("k%d", i), "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := db.ring.live[1]
+	db.crash()
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	err = bdb.Update(func(btx *bolt.Tx) error {
+		salt := btx.Bucket(ringBucket).Get(ringSaltKey)
+		if len(salt) != 16 || bytes.Equal(salt, make([]byte, 16)) {
+			return fmt.Errorf("ring salt %x", salt)
+		}
+		// Rewrite the record's checksum as one without the salt would be.
+		segs, err := loadRingSegments(bdb)
+		if err != nil {
+			return err
+		}
+		seg, within := ringSegmentAt(segs, forged.pos)
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		h := make([]byte, forged.size)
+		if _, err := f.ReadAt(h, segs[seg].off+within); err != nil {
+			return err
+		}
+		n := binary.BigEndian.Uint32(h[16:])
+		binary.BigEndian.PutUint32(h[4:], crc32.Checksum(h[8:ringHeader+n], castagnoli))
+		_, err = f.WriteAt(h[:8], segs[seg].off+within)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := readRing(bdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records read, want the 2 not forged", len(recs))
+	}
+	for _, rec := range recs {
+		if rec.version == forged.version {
+			t.Fatalf("record %d accepted with a checksum without the salt", rec.version)
+		}
 	}
 }

@@ -15,7 +15,10 @@ import (
 // bbolt transaction: the highest version any change in the keyspaces comes
 // from (stateFileHigh) and the runs generation (stateRunsGen). Every
 // transaction needs both, and they change only when bbolt commits, so they
-// are kept per bbolt transaction ID (bbolt never reuses one).
+// are kept per bbolt transaction ID. Only read transactions ask: a read
+// transaction's ID is that of the last write transaction committed, so one
+// ID is one state of the file (a write transaction rolled back leaves its
+// ID to the next, but no reader ever sees it).
 type fileState struct{ boltTx, high, runsGen uint64 }
 
 func (db *DB) fileState(btx *bolt.Tx) fileState {
@@ -221,16 +224,16 @@ func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 		for j := range blk.n {
 			k, _, live := blk.entry(j)
 			if len(k) == 0 {
-				return fmt.Errorf("block %d entry %d is malformed", i, j)
+				return corrupt("block %d entry %d is malformed", i, j)
 			}
 			if j == 0 && !bytes.Equal(k, first) {
-				return fmt.Errorf("block %d starts at %x, its index says %x", i, k, first)
+				return corrupt("block %d starts at %x, its index says %x", i, k, first)
 			}
 			if last != nil && bytes.Compare(k, last) <= 0 {
-				return fmt.Errorf("block %d entry %d is out of order", i, j)
+				return corrupt("block %d entry %d is out of order", i, j)
 			}
 			if !r.filter.mayContain(k) {
-				return fmt.Errorf("block %d entry %d is missing from the filter", i, j)
+				return corrupt("block %d entry %d is missing from the filter", i, j)
 			}
 			last = append(last[:0], k...)
 			entries++
@@ -240,7 +243,7 @@ func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 		}
 	}
 	if entries != r.entries || tombstones != r.tombstones || !bytes.Equal(last, r.lastKey) {
-		return fmt.Errorf("has %d entries (%d tombstones) up to %x, its meta says %d (%d) up to %x", entries, tombstones, last, r.entries, r.tombstones, r.lastKey)
+		return corrupt("has %d entries (%d tombstones) up to %x, its meta says %d (%d) up to %x", entries, tombstones, last, r.entries, r.tombstones, r.lastKey)
 	}
 	return nil
 }

@@ -9,8 +9,10 @@ import (
 // Space is a keyspace: a sorted map from byte keys to byte values, valid for
 // the life of the Tx that returned it. What it reads is the transaction's
 // own changes (a writer's), then the memtable layers of its view, newest
-// first, each as of the view's version, then the file's bucket; the first
-// of them that has a key decides its value (a tombstone: no value).
+// first, each as of the view's version, then the file's runs, newest first;
+// the first of them that has a key decides its value (a tombstone: no
+// value). The file's bucket says whether the keyspace exists and holds its
+// sequence.
 type Space struct {
 	tx     *Tx
 	name   string

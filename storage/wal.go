@@ -9,9 +9,12 @@ import (
 // record per committed write transaction, in a bucket of its own under its
 // version, as parts of at most walPartSize (so that no single value needs a
 // long run of contiguous free pages) under their numbers. A bucket of its
-// own, because records share no page then: in one bucket a large record
-// shared a leaf with the records before it (bbolt splits a leaf only past
-// four keys), and each commit rewrote them all, four times its own size.
+// own, so that a record of a page or more has pages of its own: in one
+// bucket a large record shared a leaf with the records before it (bbolt
+// splits a leaf only past four keys), and each commit rewrote them all,
+// four times its own size. (A record under a quarter page is kept inline
+// in walBucket's leaf, which it shares with other small ones; rewriting
+// those costs little.)
 // (Files written before kept each part directly in walBucket, under its
 // version and part number; replay reads those too.) A record lists
 // the transaction's changes, in the order it made them, each a kind byte and
