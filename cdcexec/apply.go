@@ -217,8 +217,9 @@ type applier struct {
 	cache  *StateCache
 	// roles is the target's layout (layout), once worked out.
 	roles []int
-	// touched keeps lookUpStates's reads of the entries it found from
-	// being optimized away.
+	// touched keeps lookUpStates's reads of the entries' bytes (the
+	// first of each lastSeq), which bring them into the CPU's cache, from
+	// being optimized away: it is written, so they are needed.
 	touched byte
 	batchBuffers
 	keyBuffers
@@ -254,6 +255,7 @@ type keyBuffers struct {
 	seqs                  []eventSeqs
 	vals                  [][][]byte
 	valSlots              [][]byte
+	ends                  []int // where encodings end, while encoding
 	split, open           [][]byte
 	rowBuf, versionKeyBuf []byte
 }
@@ -289,9 +291,9 @@ type eventSeqs struct{ seq, sys, suffix []byte }
 // encodeSeqs encodes the sequence values of a key's events into a.seqs.
 func (a *applier) encodeSeqs(events []temporal.Event) error {
 	a.seqBuf, a.seqs = a.seqBuf[:0], a.seqs[:0]
-	// Where each event's encodings end, as the buffer may move as it grows.
-	type ends struct{ seq, sys int }
-	var at []ends
+	// Where each event's encodings end (its sequence's, then its system
+	// sequence's), as the buffer may move as it grows.
+	a.ends = a.ends[:0]
 	for _, e := range events {
 		var err error
 		if a.seqBuf, err = encodeSeq(a.seqBuf, []types.Value(e.Seq)); err != nil {
@@ -303,13 +305,13 @@ func (a *applier) encodeSeqs(events []temporal.Event) error {
 				return err
 			}
 		}
-		at = append(at, ends{seqEnd, len(a.seqBuf)})
+		a.ends = append(a.ends, seqEnd, len(a.seqBuf))
 	}
-	start := 0
-	for _, e := range at {
-		b := a.seqBuf
-		a.seqs = append(a.seqs, eventSeqs{seq: b[start:e.seq:e.seq], sys: b[e.seq:e.sys:e.sys], suffix: b[start:e.sys:e.sys]})
-		start = e.sys
+	start, b := 0, a.seqBuf
+	for i := 0; i < len(a.ends); i += 2 {
+		seq, sys := a.ends[i], a.ends[i+1]
+		a.seqs = append(a.seqs, eventSeqs{seq: b[start:seq:seq], sys: b[seq:sys:sys], suffix: b[start:sys:sys]})
+		start = sys
 	}
 	return nil
 }
@@ -319,7 +321,7 @@ func (a *applier) encodeSeqs(events []temporal.Event) error {
 func (a *applier) encodeValues(events []temporal.Event) error {
 	a.valBuf, a.vals, a.valSlots = a.valBuf[:0], a.vals[:0], a.valSlots[:0]
 	width := len(a.f.DataAttnums)
-	var ends []int
+	a.ends = a.ends[:0]
 	for _, e := range events {
 		for j := range width {
 			var v types.Value
@@ -330,11 +332,11 @@ func (a *applier) encodeValues(events []temporal.Event) error {
 			if a.valBuf, err = storage.AppendRowValue(a.valBuf, v); err != nil {
 				return err
 			}
-			ends = append(ends, len(a.valBuf))
+			a.ends = append(a.ends, len(a.valBuf))
 		}
 	}
 	off := 0
-	for _, end := range ends {
+	for _, end := range a.ends {
 		a.valSlots = append(a.valSlots, a.valBuf[off:end:end])
 		off = end
 	}

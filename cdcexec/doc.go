@@ -28,9 +28,14 @@
 // key.
 //
 // A StateCache (one per flow, kept by the caller) remembers each recently
-// touched key's last event and the row the first path continues from, so
-// that path usually reads nothing from storage. It only ever holds committed
-// state: see cache.go for how it follows commits and rollbacks.
+// touched key's last sequence value (encoded) and the row the first path
+// continues from, as stored, so that path usually reads nothing from
+// storage. A transaction writes through it and undoes its writes if it
+// rolls back: see cache.go.
+//
+// For SCD TYPE 2 flows the first path works on values as their stored
+// encodings (scd2enc.go) instead of decoding them for temporal's
+// ContinueSCD2: the same rows, byte for byte, which a test holds it to.
 //
 // It does not parse or evaluate SQL: the sql package compiles a flow's
 // expressions (keys, SEQUENCE BY, APPLY AS DELETE WHEN, ...) into an

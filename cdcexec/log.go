@@ -121,7 +121,11 @@ func appendEvent(log *storage.Space, encKey []byte, e temporal.Event) error {
 // kind, sequence lengths, sequences, the written-columns set and the values
 // (from their encodings in vals when given).
 func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, error) {
-	dst = storage.AppendRowHeader(dst, 4+len(e.Seq)+len(e.SysSeq)+len(e.Values))
+	nvals := len(e.Values)
+	if vals != nil {
+		nvals = len(vals)
+	}
+	dst = storage.AppendRowHeader(dst, 4+len(e.Seq)+len(e.SysSeq)+nvals)
 	var err error
 	dst, _ = storage.AppendRowValue(dst, int64(e.Kind))
 	dst, _ = storage.AppendRowValue(dst, int64(len(e.Seq)))

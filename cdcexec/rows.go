@@ -72,7 +72,7 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 			st.RowsDeleted++
 			i++
 		case order > 0:
-			if err := target.Replace(fresh[j].key, nil, fresh[j].value); err != nil {
+			if _, err := target.Replace(fresh[j].key, nil, fresh[j].value); err != nil {
 				return nil, nil, err
 			}
 			st.RowsUpserted++
@@ -81,9 +81,13 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 			if p := old[i].value; sameTuple(p, fresh[j].value) {
 				fresh[j].value = bytes.Clone(p) // what stays stored
 			} else {
-				if err := target.Replace(fresh[j].key, p, fresh[j].value); err != nil {
+				stored, err := target.Replace(fresh[j].key, p, fresh[j].value)
+				if err != nil {
 					return nil, nil, err
 				}
+				// With the version it replaced embedded: what the cache
+				// must have of the last row.
+				fresh[j].value = bytes.Clone(stored)
 				st.RowsUpserted++
 			}
 			i++
@@ -151,7 +155,8 @@ func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events [
 			return nil, nil, err
 		}
 		st.RowsUpserted++
-		return k, v, target.Replace(k, prev, v)
+		stored, err := target.Replace(k, prev, v)
+		return k, stored, err
 	}
 	for _, r := range retired {
 		// Only ever the row the continuation started from.
@@ -165,7 +170,8 @@ func (f *Flow) continueBitemporal(target *history.Table, encKey []byte, events [
 			return keyState{}, err
 		}
 		if r.SysEnd == nil {
-			after.lastKey, after.lastRow = k, v
+			// v is valid until the next write: kept past those.
+			after.lastKey, after.lastRow = k, bytes.Clone(v)
 		}
 	}
 	return after, nil
@@ -211,8 +217,10 @@ func (f *Flow) continueSCD1(target *history.Table, encKey []byte, events []tempo
 		return after, nil
 	}
 	st.RowsUpserted++
-	after.lastRow = v
-	return after, target.Replace(k, raw, v)
+	// What the cache keeps is what is stored: the row with the version it
+	// replaced embedded, which the next change archives.
+	after.lastRow, err = target.Replace(k, raw, v)
+	return after, err
 }
 
 // continueSCD2 applies a key's new events, all later than its history, to
@@ -252,10 +260,11 @@ func (f *Flow) continueSCD2(target *history.Table, encKey []byte, events []tempo
 			prev = lastRaw
 		}
 		// Versions are written in business order, so the last one
-		// written is the key's last row.
-		after.lastKey, after.lastRow = k, val
+		// written is the key's last row, as stored.
 		st.RowsUpserted++
-		return target.Replace(k, prev, val)
+		after.lastKey = k
+		after.lastRow, err = target.Replace(k, prev, val)
+		return err
 	}
 	for _, v := range closed {
 		if err := write(v); err != nil {

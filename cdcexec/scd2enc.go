@@ -106,9 +106,10 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 		}
 		a.st.RowsUpserted++
 		// Versions are written in business order, so the last one
-		// written is the key's last row.
-		after.lastKey, after.lastRow = key, row
-		return target.Replace(key, prev, row)
+		// written is the key's last row, as stored.
+		after.lastKey = key
+		after.lastRow, err = target.Replace(key, prev, row)
+		return err
 	}
 	// closeOpen ends the open version at seq.
 	closeOpen := func(seq temporal.Seq) error {

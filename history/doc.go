@@ -15,12 +15,16 @@
 // history. Versions leave history only through Prune (a table's
 // history_retention); nothing else removes them.
 //
-// A table opened with embed (a flow's target) keeps the version a write
-// replaces in the new current value instead (see previousFlag), and
-// archives it only when that row changes again: an SCD TYPE 2 version is
-// closed once and then left alone, so its open-ended predecessor never
-// costs the two history entries. Readers of current rows find embedded
-// versions as they go.
+// A table opened with embed (a streaming table: any flow's target) keeps
+// the version a write replaces in the new current value instead (see
+// previousFlag), and archives it only when that row changes again: an SCD
+// TYPE 2 version is closed once and then left alone, so its open-ended
+// predecessor never costs the two history entries. Readers of current rows
+// find embedded versions as they go. A writer must pass the value as
+// stored (Replace returns it) as the old value of the next write, or the
+// embedded version is lost. Prune cannot reach embedded versions: the
+// table's pruned-through time hides those that ended before it, and the
+// write that would archive one drops it.
 //
 // Commit times are microseconds since the Unix epoch, strictly increasing
 // across write transactions (the clock is kept in the file, so a restart or

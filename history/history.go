@@ -184,8 +184,14 @@ func appendValue(dst []byte, start int64, tuple []byte, prev bool, prevStart int
 // Table writes one table's rows inside a write transaction, archiving the
 // versions it replaces.
 type Table struct {
+	tx                 *storage.Tx
+	table              uint32
 	data, byKey, byEnd *storage.Space
 	now                int64
+	// prunedThrough is the table's (0 until looked up, with
+	// prunedKnown).
+	prunedThrough int64
+	prunedKnown   bool
 	// keep is false for tables whose history is not kept by commit time
 	// (BITEMPORAL targets carry their own system period); embed keeps
 	// the version a write replaces in the new value instead of archiving
@@ -200,7 +206,7 @@ type Table struct {
 // Open returns a writer for a table's rows at commit time now; keep and
 // embed are Table's.
 func Open(tx *storage.Tx, table uint32, now int64, keep, embed bool) (*Table, error) {
-	t := &Table{data: tx.Space(DataSpace(table)), byKey: tx.Space(byKeySpace(table)), byEnd: tx.Space(byEndSpace(table)), now: now, keep: keep, embed: keep && embed}
+	t := &Table{tx: tx, table: table, data: tx.Space(DataSpace(table)), byKey: tx.Space(byKeySpace(table)), byEnd: tx.Space(byEndSpace(table)), now: now, keep: keep, embed: keep && embed}
 	if t.data == nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "storage of table %d is missing", table)
 	}
@@ -243,18 +249,23 @@ func (t *Table) Insert(key []byte, tuple []types.Value) error {
 // PutEncoded stores an already encoded current version (its start must be
 // this transaction's commit time), archiving the version it replaces.
 func (t *Table) PutEncoded(key, value []byte) error {
-	return t.Replace(key, t.data.Get(key), value)
+	_, err := t.Replace(key, t.data.Get(key), value)
+	return err
 }
 
 // Replace stores an encoded current version (Encode's form, starting at
 // this transaction's commit time) over old, the value the caller just read
-// under key (nil: none), archiving old without reading it again.
-func (t *Table) Replace(key, old, value []byte) error {
+// under key (nil: none), archiving old without reading it again. It
+// returns what it stored, which is value, or value with the version it
+// replaces embedded: what a caller that keeps the key's row (to pass as old
+// next time) must keep, or that version is lost. The bytes are valid until
+// the next write through t.
+func (t *Table) Replace(key, old, value []byte) (stored []byte, err error) {
 	v, err := t.supersede(key, old, value)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return t.data.Put(key, v)
+	return v, t.data.Put(key, v)
 }
 
 // Delete ends the current version of key.
@@ -300,7 +311,9 @@ func (t *Table) supersede(key, old, value []byte) ([]byte, error) {
 		}
 		return nil, t.archiveVersion(key, o.prevStart, t.now, o.prevTuple)
 	}
-	if o.prev {
+	if o.prev && o.start >= t.pruned() {
+		// (A version that ended before the table's pruned-through time
+		// was pruned, only hidden where it was kept: it goes now.)
 		if err := t.archiveVersion(key, o.prevStart, o.start, o.prevTuple); err != nil {
 			return nil, err
 		}
@@ -309,6 +322,14 @@ func (t *Table) supersede(key, old, value []byte) ([]byte, error) {
 		return t.embedIn(value, o.start, o.tuple), nil
 	}
 	return value, t.archiveVersion(key, o.start, t.now, o.tuple)
+}
+
+// pruned returns the table's pruned-through time, looked up once.
+func (t *Table) pruned() int64 {
+	if !t.prunedKnown {
+		t.prunedThrough, t.prunedKnown = prunedThrough(t.tx, t.table), true
+	}
+	return t.prunedThrough
 }
 
 // embedIn returns value (Encode's form) with the version [prevStart, its

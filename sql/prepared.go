@@ -303,6 +303,21 @@ func (p *portal) stopped() {
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
 	defer s.beginStatement(p.ps.src.text)() // pg_stat_activity's state and query
+	// A panic fails the statement, not the connection: whether it started
+	// here or in a suspended portal's later Execute.
+	defer func() {
+		if r := recover(); r != nil {
+			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
+			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
+			if e, ok := r.(error); ok && errors.Is(e, storage.ErrCorrupt) {
+				// Storage reads that find the file corrupt panic (they
+				// have no error to return): say so as what it is.
+				err = pgerror.New(pgerror.DataCorrupted, "%v", e)
+			}
+			p.Close()
+			s.failBlock()
+		}
+	}()
 	if p.running != nil {
 		// A suspended portal runs on under this Execute's context: the
 		// one it started with ended with the Execute that made it (and
@@ -317,19 +332,6 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		// PostgreSQL.
 		return "SELECT 0", false, nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
-			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
-			if e, ok := r.(error); ok && errors.Is(e, storage.ErrCorrupt) {
-				// Storage reads that find the file corrupt panic (they
-				// have no error to return): say so as what it is.
-				err = pgerror.New(pgerror.DataCorrupted, "%v", e)
-			}
-			p.Close()
-			s.failBlock()
-		}
-	}()
 	if s.block == nil && p.ps.c.access != accessNone {
 		// Until Sync, statements share one implicit transaction.
 		s.block = &txBlock{implicit: true, start: s.txStart()}

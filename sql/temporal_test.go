@@ -1,6 +1,7 @@
 package sql_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,6 +261,58 @@ func TestSCD2CommitTimeTravel(t *testing.T) {
 	// is gone, archived or kept in a row's value.
 	if got := c.MustExec(q + "FOR SYSTEM_TIME ALL ORDER BY 2").String(); got != "Lima|10|15\nCusco|15|20\nQuito|20|30\nOslo|40|NULL\n" {
 		t.Errorf("after retention: %q", got)
+	}
+	// With a longer retention, a late event rewrites the row that kept a
+	// pruned version: that version stays gone, and the one the rewrite
+	// ends is kept.
+	c.MustExec("ALTER TABLE users_current SET (history_retention = '1 year')")
+	c.MustExec("INSERT INTO users_cdf VALUES (1, 'Ana', 'Lima', 'UPDATE', 25)")
+	if got := c.MustExec(q + "FOR SYSTEM_TIME ALL ORDER BY 2, 3").String(); got != "Lima|10|15\nCusco|15|20\nQuito|20|25\nQuito|20|30\nLima|25|30\nOslo|40|NULL\n" {
+		t.Errorf("after a rewrite under a longer retention: %q", got)
+	}
+}
+
+// TestFlowTargetsKeepEveryCommitVersion: a flow's target row changed in
+// place commit after commit (SCD TYPE 1, and SCD TYPE 2 with a change to
+// untracked columns only) keeps each committed version, whether the key's
+// row came from the flow's state cache or the file, and a version written
+// and replaced within one transaction, never visible, is not kept.
+func TestFlowTargetsKeepEveryCommitVersion(t *testing.T) {
+	for _, tc := range []struct{ storedAs, extra, current string }{
+		{"SCD TYPE 1", "", ""},
+		{"SCD TYPE 2", "", " WHERE __END_AT IS NULL"},
+		{"SCD TYPE 2", "TRACK HISTORY ON * EXCEPT (city)", " WHERE __END_AT IS NULL"},
+	} {
+		t.Run(tc.storedAs+" "+tc.extra, func(t *testing.T) {
+			c := sqltest.Open(t).Conn()
+			c.MustExec(usersSource)
+			c.MustExec(usersFlow(tc.storedAs, tc.extra))
+			event := func(city string, seq int) string {
+				return fmt.Sprintf("INSERT INTO users_cdf VALUES (1, 'Ana', '%s', 'UPDATE', %d)", city, seq)
+			}
+			var marks []string
+			c.MustExec(event("Lima", 10))
+			marks = append(marks, commitMark(c))
+			c.MustExec(event("Quito", 20))
+			marks = append(marks, commitMark(c))
+			c.MustExec("BEGIN")
+			c.MustExec(event("Cusco", 30))
+			c.MustExec(event("Oaxaca", 40))
+			c.MustExec("COMMIT")
+			marks = append(marks, commitMark(c))
+			c.MustExec(event("Puno", 50))
+			marks = append(marks, commitMark(c))
+			c.MustExec(event("Tacna", 60))
+			for i, want := range []string{"Lima\n", "Quito\n", "Oaxaca\n", "Puno\n"} {
+				got := c.MustExec("SELECT city FROM users_current FOR SYSTEM_TIME AS OF $1"+tc.current, marks[i]).String()
+				if got != want {
+					t.Errorf("AS OF the mark after commit %d: %q, want %q", i+1, got, want)
+				}
+			}
+			if got := c.MustExec("SELECT city FROM users_current" + tc.current).String(); got != "Tacna\n" {
+				t.Errorf("now: %q", got)
+			}
+		})
 	}
 }
 

@@ -58,7 +58,9 @@ func (e *ConflictError) Error() string {
 //
 // history need not come from Merge, but is treated as a history: sorted
 // (sorting a copy if it is not) and free of conflicts. Neither input is
-// modified; the result is a new slice. The batch brought something new
+// modified, but the result may be incoming itself (an empty history, an
+// incoming batch already in order): a caller that changes the result must
+// not count on incoming staying as it was. The batch brought something new
 // exactly when the result is longer than the (deduplicated) history.
 func (r Rules) Merge(history, incoming []Event) ([]Event, error) {
 	if err := r.check(); err != nil {

@@ -1,0 +1,77 @@
+package sql_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/sqltest"
+	"cdcdb/storage"
+	"cdcdb/wire"
+)
+
+// rowWriter counts the rows a portal sends and, once armed, panics on the
+// next one with panicWith: as a storage read that finds the file corrupt
+// does, part-way through a result.
+type rowWriter struct {
+	wire.ResultWriter // only WriteRow is called by a SELECT
+	rows              int
+	panicWith         error
+}
+
+func (w *rowWriter) WriteRow([][]byte) error {
+	if w.panicWith != nil {
+		panic(w.panicWith)
+	}
+	w.rows++
+	return nil
+}
+
+// TestPanicInASuspendedPortalFailsTheStatement: a panic while a suspended
+// portal runs on (an Execute with a row limit, then another) fails that
+// statement with an error, XX001 for a corrupt read, and not the
+// connection: the session goes on.
+func TestPanicInASuspendedPortalFailsTheStatement(t *testing.T) {
+	d := sqltest.Open(t)
+	c := d.Conn()
+	c.MustExec("CREATE TABLE n (i int)")
+	c.MustExec("INSERT INTO n SELECT g FROM generate_series(1, 10) AS g")
+	ctx := context.Background()
+	sess, err := d.Engine.NewSession(ctx, wire.StartupInfo{User: "cdcdb", Database: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	stmts, err := sess.Parse(ctx, "SELECT i FROM n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portal, err := stmts[0].Bind(ctx, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &rowWriter{}
+	if _, suspended, err := portal.Execute(ctx, 3, w); err != nil || !suspended || w.rows != 3 {
+		t.Fatalf("first Execute: suspended %v after %d rows, %v", suspended, w.rows, err)
+	}
+	w.panicWith = fmt.Errorf("storage: a run lost its block: %w", storage.ErrCorrupt)
+	_, _, err = portal.Execute(ctx, 3, w)
+	if pe := pgerror.As(err); err == nil || pe.Code != pgerror.DataCorrupted {
+		t.Fatalf("Execute that met a corrupt read: %v, want SQLSTATE %s", err, pgerror.DataCorrupted)
+	}
+	if err := sess.(wire.SyncSession).Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	stmts, err = sess.Parse(ctx, "SELECT i FROM n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if portal, err = stmts[0].Bind(ctx, nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	w = &rowWriter{}
+	if _, _, err := portal.Execute(ctx, 0, w); err != nil || w.rows != 10 {
+		t.Fatalf("the session's next statement: %d rows, %v", w.rows, err)
+	}
+}
