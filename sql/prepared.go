@@ -292,6 +292,31 @@ func (p *portal) Close() {
 	}
 }
 
+// abandon closes the portal after a panic in it, which may have left its
+// query unable to close cleanly: each step of closing it runs even if one
+// before it panics again, and the portal yields nothing more.
+func (p *portal) abandon() {
+	p.done = true
+	r := p.running
+	if r == nil {
+		return
+	}
+	s := p.ps.s
+	closing := func(step string, fn func()) {
+		defer func() {
+			if x := recover(); x != nil {
+				s.engine.log.Error("panic closing a failed statement", "step", step, "panic", x, "stmt", p.ps.src.text)
+			}
+		}()
+		fn()
+	}
+	closing("iterator", func() { r.it.close() })
+	if r.owned {
+		closing("transaction", func() { r.tx.rollback() })
+	}
+	p.stopped()
+}
+
 // stopped forgets the running query, finished or abandoned.
 func (p *portal) stopped() {
 	if p.running.suspended {
@@ -314,7 +339,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 				// have no error to return): say so as what it is.
 				err = pgerror.New(pgerror.DataCorrupted, "%v", e)
 			}
-			p.Close()
+			p.abandon()
 			s.failBlock()
 		}
 	}()

@@ -76,7 +76,8 @@ func parseBlock(b []byte) (block, error) {
 }
 
 // entry returns entry i's key and value (live false: a tombstone), or a nil
-// key for a malformed entry; readers use wellFormed, which panics on one.
+// key for a malformed entry; readers use wellFormed, which panics on one
+// (or on an empty key, which no entry has).
 func (b *block) entry(i int) (key, value []byte, live bool) {
 	off := int(binary.LittleEndian.Uint32(b.offs[4*i:]))
 	if off >= len(b.data) {
@@ -107,7 +108,7 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 // (fileRunIter says why reads panic).
 func (b *block) wellFormed(i int) (key, value []byte, live bool) {
 	key, value, live = b.entry(i)
-	if key == nil {
+	if len(key) == 0 { // (no key is empty: Put refuses those)
 		panic(corrupt("malformed entry %d in a run block", i))
 	}
 	return key, value, live

@@ -98,6 +98,9 @@ func bucketKeyspaces(btx *bolt.Tx) ([][]byte, error) {
 // runs only, and would find its keyspaces empty.
 func (db *DB) checkReadable() error {
 	return db.bolt.View(func(btx *bolt.Tx) error {
+		if btx.Bucket(rootBucket) == nil {
+			return nil // not a cdcdb file at all: recover says so
+		}
 		names, err := bucketKeyspaces(btx)
 		if err != nil {
 			return err

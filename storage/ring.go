@@ -134,6 +134,19 @@ func eachRingSegment(btx *bolt.Tx, fn func(v []byte) error) error {
 	})
 }
 
+// addRingSalt gives the ring a salt if it has none.
+func addRingSalt(btx *bolt.Tx) error {
+	b := btx.Bucket(ringBucket)
+	if b == nil || b.Get(ringSaltKey) != nil {
+		return nil
+	}
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return err
+	}
+	return b.Put(ringSaltKey, salt)
+}
+
 // ringSeed is where the ring's records' checksums start.
 func ringSeed(btx *bolt.Tx) uint32 {
 	if b := btx.Bucket(ringBucket); b != nil {
@@ -168,11 +181,7 @@ func addRingSegment(bdb *bolt.DB, first int) error {
 			if b, err = btx.CreateBucket(ringBucket); err != nil {
 				return err
 			}
-			salt := make([]byte, 16)
-			if _, err := rand.Read(salt); err != nil {
-				return err
-			}
-			if err := b.Put(ringSaltKey, salt); err != nil {
+			if err := addRingSalt(btx); err != nil {
 				return err
 			}
 		}
@@ -249,8 +258,13 @@ func (r *ring) free() int64 {
 		return r.size
 	}
 	tail := r.live[0].pos
-	if tail > r.head {
+	switch {
+	case tail > r.head:
 		return tail - r.head
+	case tail == r.head:
+		// Full: write never lets head reach the oldest live record, but
+		// a file written before it kept to that may have.
+		return 0
 	}
 	return r.size - r.head + tail
 }
@@ -389,7 +403,19 @@ func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, f
 		}
 	}
 	var seed uint32
-	if err := bdb.View(func(btx *bolt.Tx) error { seed = ringSeed(btx); return nil }); err != nil {
+	salted := false
+	err = bdb.View(func(btx *bolt.Tx) error {
+		seed, salted = ringSeed(btx), btx.Bucket(ringBucket).Get(ringSaltKey) != nil
+		return nil
+	})
+	if err == nil && !salted && len(live) == 0 {
+		// A ring made before salts gets one once no record of it is
+		// live: records written without it would stop passing.
+		if err = bdb.Update(addRingSalt); err == nil {
+			err = bdb.View(func(btx *bolt.Tx) error { seed = ringSeed(btx); return nil })
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
 	r := &ring{file: file, sync: sync, segs: segs, seed: seed, live: live, max: maxRingBytes}

@@ -223,6 +223,13 @@ func TestLogRingKeepsLiveRecords(t *testing.T) {
 	write(false, commit(4, ringAlign))
 	r.release(1)
 	write(true, commit(4, ringAlign))
+	// A head on the oldest live record (as a file written before the
+	// rule may have it) is a full ring, not an empty one.
+	r.head = r.live[0].pos
+	if got := r.free(); got != 0 {
+		t.Fatalf("%d bytes free with head on the oldest live record", got)
+	}
+	write(false, commit(5, ringAlign))
 }
 
 // TestLogRingChecksumsTakeTheSalt: a record is accepted only with a
@@ -286,5 +293,30 @@ func TestLogRingChecksumsTakeTheSalt(t *testing.T) {
 		if rec.version == forged.version {
 			t.Fatalf("record %d accepted with a checksum without the salt", rec.version)
 		}
+	}
+	// A ring made before salts gets one when it is opened with no record
+	// live.
+	err = bdb.Update(func(btx *bolt.Tx) error { return btx.Bucket(ringBucket).Delete(ringSaltKey) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+	db, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.ring.seed == 0 {
+		t.Fatal("a ring without a salt did not get one")
+	}
+	if err := putIn(db, "s", "after", "v"); err != nil {
+		t.Fatal(err)
 	}
 }
