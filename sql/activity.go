@@ -59,6 +59,7 @@ func registerActivity(s *Session, info wire.StartupInfo) {
 		activities.byEngine[s.engine] = m
 	}
 	m[s] = a
+	s.act = a
 }
 
 // unregisterActivity removes a closed session.
@@ -67,24 +68,20 @@ func unregisterActivity(s *Session) {
 	defer activities.Unlock()
 	m := activities.byEngine[s.engine]
 	delete(m, s)
+	s.act = nil
 	if len(m) == 0 {
 		delete(activities.byEngine, s.engine)
 	}
 }
 
-func (s *Session) activity() *sessionActivity {
-	activities.Lock()
-	defer activities.Unlock()
-	return activities.byEngine[s.engine][s]
-}
-
-// beginStatement marks the session active with a statement; the returned
-// function marks it idle again (in or out of a transaction) when the
-// statement is done. Both run on the session's own goroutine.
-func (s *Session) beginStatement(query string) func() {
-	a := s.activity()
+// beginStatement marks the session active with a statement; endStatement
+// marks it idle again (in or out of a transaction) when the statement is
+// done. Both run on the session's own goroutine, and lock only the session's
+// own row: they run for every statement of every session.
+func (s *Session) beginStatement(query string) {
+	a := s.act
 	if a == nil {
-		return func() {}
+		return
 	}
 	now := time.Now()
 	a.mu.Lock()
@@ -94,23 +91,28 @@ func (s *Session) beginStatement(query string) func() {
 		a.xactStart = s.block.start
 	}
 	a.mu.Unlock()
-	return func() {
-		state := "idle"
-		switch s.TxStatus() {
-		case 'T':
-			state = "idle in transaction"
-		case 'E':
-			state = "idle in transaction (aborted)"
-		}
-		a.mu.Lock()
-		a.state, a.stateChange = state, time.Now()
-		if s.block != nil && !s.block.implicit {
-			a.xactStart = s.block.start
-		} else if state == "idle" {
-			a.xactStart = time.Time{}
-		}
-		a.mu.Unlock()
+}
+
+func (s *Session) endStatement() {
+	a := s.act
+	if a == nil {
+		return
 	}
+	state := "idle"
+	switch s.TxStatus() {
+	case 'T':
+		state = "idle in transaction"
+	case 'E':
+		state = "idle in transaction (aborted)"
+	}
+	a.mu.Lock()
+	a.state, a.stateChange = state, time.Now()
+	if s.block != nil && !s.block.implicit {
+		a.xactStart = s.block.start
+	} else if state == "idle" {
+		a.xactStart = time.Time{}
+	}
+	a.mu.Unlock()
 }
 
 func init() {

@@ -467,7 +467,7 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 			return "", err
 		}
 	}
-	return "SELECT " + itoa(len(rows)), nil
+	return selectTag(len(rows)), nil
 }
 
 // truncateIdent cuts a name to PostgreSQL's identifier length.

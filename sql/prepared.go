@@ -327,7 +327,8 @@ func (p *portal) stopped() {
 
 func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter) (tag string, suspended bool, err error) {
 	s := p.ps.s
-	defer s.beginStatement(p.ps.src.text)() // pg_stat_activity's state and query
+	s.beginStatement(p.ps.src.text) // pg_stat_activity's state and query
+	defer s.endStatement()
 	// A panic fails the statement, not the connection: whether it started
 	// here or in a suspended portal's later Execute.
 	defer func() {
@@ -488,7 +489,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 				return "", false, err
 			}
 			// Like PostgreSQL, the tag counts the rows of this Execute.
-			return "SELECT " + itoa(sent), false, nil
+			return selectTag(sent), false, nil
 		}
 		if encoded != nil {
 			err = sink.storedRow(r.x, encoded[:len(r.cols)])
@@ -752,6 +753,24 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 }
 
 func itoa(n int) string { return formatInt(int64(n)) }
+
+// smallSelectTags are the command tags of SELECTs of a few rows, made once:
+// a point query would otherwise build its tag, one allocation, every time.
+var smallSelectTags = func() []string {
+	tags := make([]string, 64)
+	for n := range tags {
+		tags[n] = "SELECT " + itoa(n)
+	}
+	return tags
+}()
+
+// selectTag is the command tag of a SELECT that returned n rows.
+func selectTag(n int) string {
+	if n >= 0 && n < len(smallSelectTags) {
+		return smallSelectTags[n]
+	}
+	return "SELECT " + itoa(n)
+}
 
 // compile plans a statement against a catalog.
 func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, cat *catalog.Snapshot) (*compiled, error) {

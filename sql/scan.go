@@ -240,7 +240,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
 	if s.keyExprs != nil {
-		key, ok, err := s.pointKey(x, outer)
+		key, ok, err := s.pointKey(&it.env)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +254,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	it.cur = sp.Cursor()
 	if s.prefixExprs != nil {
-		prefix, ok, err := s.encodeValues(x, outer, s.prefixExprs, s.table.KeyColumns)
+		prefix, ok, err := s.encodeValues(&it.env, s.prefixExprs, s.table.KeyColumns)
 		if err != nil {
 			return nil, err
 		}
@@ -263,7 +263,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		it.prefix = prefix
 		if s.asOf != nil {
-			at, err := s.asOf.eval(&evalEnv{outer: outer, x: x})
+			at, err := s.asOf.eval(&it.env)
 			if err != nil {
 				return nil, err
 			}
@@ -293,15 +293,15 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // pointKey evaluates the key expressions into a storage key; ok is false
 // when a key value is NULL or cannot be a value of the column (no row).
-func (s *tableScan) pointKey(x *execCtx, outer *evalEnv) ([]byte, bool, error) {
-	return s.encodeValues(x, outer, s.keyExprs, s.table.PrimaryKey)
+func (s *tableScan) pointKey(env *evalEnv) ([]byte, bool, error) {
+	return s.encodeValues(env, s.keyExprs, s.table.PrimaryKey)
 }
 
 // encodeValues evaluates key expressions for the columns attnums into an
 // order-preserving storage key; ok is false when a value is NULL or cannot
 // be a value of its column (no row can match).
-func (s *tableScan) encodeValues(x *execCtx, outer *evalEnv, exprs []expr, attnums []int16) ([]byte, bool, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (s *tableScan) encodeValues(env *evalEnv, exprs []expr, attnums []int16) ([]byte, bool, error) {
+	x := env.x
 	var key []byte
 	for i, e := range exprs {
 		v, err := e.eval(env)
@@ -534,7 +534,7 @@ func (s *tableScan) openVersions(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	switch {
 	case s.sysTime.op == ast.PeriodAsOf && s.keyExprs != nil:
-		key, ok, err := s.pointKey(x, outer)
+		key, ok, err := s.pointKey(&evalEnv{outer: outer, x: x})
 		if err != nil || !ok {
 			return &sliceIter{}, err
 		}

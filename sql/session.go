@@ -55,6 +55,9 @@ type Session struct {
 	// timeout is statement_timeout, parsed from timeoutText.
 	timeoutText string
 	timeout     time.Duration
+	// act is this session's row of pg_stat_activity (activity.go), nil
+	// until registered.
+	act *sessionActivity
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the

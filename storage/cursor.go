@@ -20,11 +20,16 @@ type Cursor struct {
 	srcs []cursorSource
 	// The sources themselves, kept to be reused when the cursor is built
 	// again (after the writer changed the keyspace).
-	tree   treeSource
-	runs   []runSource
-	files  []fileRunIter
-	gen    uint64
-	writes uint64
+	tree  treeSource
+	runs  []runSource
+	files []fileRunIter
+	// Room for the sources of a keyspace with few runs, so that opening a
+	// cursor (once per point query) is one allocation.
+	srcBuf  [4]cursorSource
+	runBuf  [2]runSource
+	fileBuf [2]fileRunIter
+	gen     uint64
+	writes  uint64
 	// cur is the key the cursor is on (nil: none, at an end or before the
 	// first move). fwd says which way it last moved: moving forward, every
 	// source is on its first key >= cur; backward, on its last key <= cur.
@@ -51,6 +56,9 @@ func (c *Cursor) build() {
 	s.refresh()
 	c.gen = s.tx.gen
 	c.writes = c.writeCount()
+	if c.srcs == nil {
+		c.srcs, c.runs, c.files = c.srcBuf[:0], c.runBuf[:0], c.fileBuf[:0]
+	}
 	c.srcs = c.srcs[:0]
 	if s.tx.closed || !s.exists {
 		return

@@ -52,6 +52,9 @@ type view struct {
 	layers  []*layer
 }
 
+// emptyView is what an ended transaction sees: nothing. Never modified.
+var emptyView view
+
 // without returns v without the layers already checkpointed.
 func (v *view) without() *view {
 	keep := v.layers[:0:0]

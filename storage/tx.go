@@ -26,15 +26,18 @@ type Tx struct {
 	// gen changes whenever a keyspace's sources change (the writer's first
 	// change to it, its creation or drop), so Spaces and Cursors resolve
 	// them again.
-	gen    uint64
-	spaces map[string]*Space
+	gen uint64
+	// The keyspaces resolved so far: the first by itself, as most read
+	// transactions use only one and then need no map, the others in spaces.
+	firstSpace *Space
+	spaces     map[string]*Space
 	// onPublish runs when the commit has made the changes the head;
 	// onRollback when the transaction ends without doing so.
 	onPublish, onRollback []func()
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
-	return &Tx{db: db, writable: writable, view: v, btx: btx, root: btx.Bucket(rootBucket), spaces: map[string]*Space{}}
+	return &Tx{db: db, writable: writable, view: v, btx: btx, root: btx.Bucket(rootBucket)}
 }
 
 // blocks returns the file's bucket of run blocks.
@@ -121,8 +124,8 @@ func (tx *Tx) Rollback() error {
 // record, its view's memtable layers), so that a Tx kept after its end, as
 // a cache of the layers above may keep one, holds no memory.
 func (tx *Tx) release() {
-	tx.view = &view{}
-	tx.ws, tx.rec, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil
+	tx.view = &emptyView
+	tx.ws, tx.rec, tx.firstSpace, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil, nil
 }
 
 // releaseFile ends the transaction's snapshot of the file: a commit must
@@ -158,11 +161,18 @@ func (tx *Tx) Space(name string) *Space {
 	if tx.closed || name == "" {
 		return nil
 	}
-	s, ok := tx.spaces[name]
-	if !ok {
+	s := tx.resolvedSpace(name)
+	if s == nil {
 		s = &Space{tx: tx, name: name}
 		s.resolve()
-		tx.spaces[name] = s
+		switch {
+		case tx.firstSpace == nil:
+			tx.firstSpace = s
+		case tx.spaces == nil:
+			tx.spaces = map[string]*Space{name: s}
+		default:
+			tx.spaces[name] = s
+		}
 	} else {
 		s.refresh()
 	}
@@ -170,6 +180,14 @@ func (tx *Tx) Space(name string) *Space {
 		return nil
 	}
 	return s
+}
+
+// resolvedSpace returns the Space already made for name, or nil.
+func (tx *Tx) resolvedSpace(name string) *Space {
+	if s := tx.firstSpace; s != nil && s.name == name {
+		return s
+	}
+	return tx.spaces[name]
 }
 
 // DropSpace deletes a keyspace and everything in it. It fails with

@@ -26,8 +26,11 @@ type conn struct {
 	rw  io.ReadWriter // raw, or the TLS layer over it once SSLRequest succeeded
 	tr  *transport
 	be  *pgproto3.Backend
-	// tagBuf is commandComplete's scratch space.
-	tagBuf []byte
+	// tagBuf is commandComplete's scratch space; completeMsg and readyMsg
+	// are reused so that ending a statement does not allocate.
+	tagBuf      []byte
+	completeMsg pgproto3.CommandComplete
+	readyMsg    pgproto3.ReadyForQuery
 
 	pid       uint32
 	secretKey [4]byte
@@ -58,12 +61,12 @@ type conn struct {
 	waiting           bool // blocked on the client with no statement running
 	deadlineSet       bool
 	shutdownRequested bool
-	cancelStmt        context.CancelFunc // cancels the running session call, if any
+	inCall            bool // a session call is running: a CancelRequest cancels callCtx
 
-	// connCtx is the parent of this connection's call contexts (see
-	// callContext); endCallFunc is endCall, made once.
-	connCtx     context.Context
-	connCancel  context.CancelFunc
+	// callCtx is the context of the connection's session calls (see
+	// callContext), callCancel its cancel; endCallFunc is endCall, made once.
+	callCtx     context.Context
+	callCancel  context.CancelFunc
 	endCallFunc func()
 }
 
@@ -247,40 +250,40 @@ func (c *conn) requestShutdown() {
 	}
 }
 
-// callContext returns the context for one call into the Session and
-// registers its cancel function, so a CancelRequest arriving meanwhile cancels
-// exactly this call, and one arriving between calls cancels nothing (as in
-// PostgreSQL, where a cancel for an idle backend is a no-op).
+// callContext returns the context for one call into the Session, and done,
+// which ends the call. A CancelRequest arriving meanwhile cancels this call;
+// one arriving between calls cancels nothing (as in PostgreSQL, where a
+// cancel for an idle backend is a no-op).
 //
-// The call contexts of one connection descend from a context of its own,
-// so that making and dropping one per call locks only this connection's
-// parent, not the server's, which every connection shares.
-func (c *conn) callContext() (context.Context, func()) {
-	if c.connCtx == nil {
-		c.connCtx, c.connCancel = context.WithCancel(c.srv.stopCtx)
+// Calls share one context until a cancel ends it, and only then does the
+// next call get a new one: a context per call cost a point query two
+// allocations and lock traffic on the parent, a few percent of its CPU.
+// Nothing the Session starts outlives its call waiting on the context, so
+// one left uncancelled after a call holds nothing.
+func (c *conn) callContext() (ctx context.Context, done func()) {
+	if c.callCtx == nil || c.callCtx.Err() != nil {
+		if c.callCancel != nil {
+			c.callCancel()
+		}
+		c.callCtx, c.callCancel = context.WithCancel(c.srv.stopCtx)
 		c.endCallFunc = c.endCall
 	}
-	ctx, cancel := context.WithCancel(c.connCtx)
 	c.mu.Lock()
-	c.cancelStmt = cancel
+	c.inCall = true
 	c.mu.Unlock()
-	return ctx, c.endCallFunc
+	return c.callCtx, c.endCallFunc
 }
 
 func (c *conn) endCall() {
 	c.mu.Lock()
-	cancel := c.cancelStmt
-	c.cancelStmt = nil
+	c.inCall = false
 	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
 }
 
-// releaseContext lets the connection's context go, once it has ended.
+// releaseContext lets the connection's call context go, once it has ended.
 func (c *conn) releaseContext() {
-	if c.connCancel != nil {
-		c.connCancel()
+	if c.callCancel != nil {
+		c.callCancel()
 	}
 }
 
@@ -295,8 +298,9 @@ func (c *conn) quickCallContext() context.Context { return c.srv.stopCtx }
 func (c *conn) cancelRunning() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cancelStmt != nil {
-		c.cancelStmt()
+	if c.inCall {
+		// callCtx and callCancel change only while no call runs.
+		c.callCancel()
 	}
 }
 
@@ -305,7 +309,8 @@ func (c *conn) cancelRunning() {
 // before it returns.
 func (c *conn) commandComplete(tag string) error {
 	c.tagBuf = append(c.tagBuf[:0], tag...)
-	return c.send(&pgproto3.CommandComplete{CommandTag: c.tagBuf})
+	c.completeMsg = pgproto3.CommandComplete{CommandTag: c.tagBuf}
+	return c.send(&c.completeMsg)
 }
 
 // send queues one message. pgproto3's Backend encodes into its own buffer;
@@ -326,7 +331,8 @@ func (c *conn) send(msg pgproto3.BackendMessage) error {
 }
 
 func (c *conn) readyForQuery() {
-	c.send(&pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()})
+	c.readyMsg = pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()}
+	c.send(&c.readyMsg)
 	c.aborted = false
 	c.ready = true
 }
