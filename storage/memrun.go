@@ -168,19 +168,23 @@ func compareEntries(sa [][]byte, a mentry, sb [][]byte, b mentry) int {
 
 // mergeRuns merges runs (newest first) into one: every key of any of them,
 // with the newest run's entry. The result refers to the inputs' slabs, so
-// it copies only entries.
+// it copies only entries, and it lists only the slabs its entries use: a
+// key written by every commit (a counter, say) would otherwise drag along
+// every commit's slab, and each merge would copy that ever longer list.
 func mergeRuns(runs []*memRun) *memRun {
 	total, nslabs := 0, 0
 	for _, r := range runs {
 		total += len(r.ents)
 		nslabs += len(r.slabs)
 	}
-	slabs := make([][]byte, 0, nslabs)
+	// renumber maps an input slab (numbered through the runs, base[i] for
+	// run i's first) to its number in the result, plus one (0: not used).
+	renumber := make([]uint32, nslabs)
 	base := make([]uint32, len(runs))
-	for i, r := range runs {
-		base[i] = uint32(len(slabs))
-		slabs = append(slabs, r.slabs...)
+	for i := 1; i < len(runs); i++ {
+		base[i] = base[i-1] + uint32(len(runs[i-1].slabs))
 	}
+	var slabs [][]byte
 	out := make([]mentry, 0, total)
 	pos := make([]int, len(runs))
 	for {
@@ -198,18 +202,24 @@ func mergeRuns(runs []*memRun) *memRun {
 		if best < 0 {
 			break
 		}
-		e := runs[best].ents[pos[best]]
+		r := runs[best]
+		e := r.ents[pos[best]]
 		for i := best + 1; i < len(runs); i++ {
-			r := runs[i]
-			if pos[i] < len(r.ents) && compareEntries(r.slabs, r.ents[pos[i]], runs[best].slabs, e) == 0 {
+			o := runs[i]
+			if pos[i] < len(o.ents) && compareEntries(o.slabs, o.ents[pos[i]], r.slabs, e) == 0 {
 				pos[i]++
 			}
 		}
 		pos[best]++
-		e.slab += base[best]
+		in := base[best] + e.slab
+		if renumber[in] == 0 {
+			slabs = append(slabs, r.slabs[e.slab])
+			renumber[in] = uint32(len(slabs))
+		}
+		e.slab = renumber[in] - 1
 		out = append(out, e)
 	}
-	return newRun(slices.Clip(out), slabs)
+	return newRun(slices.Clip(out), slices.Clip(slabs))
 }
 
 // runIter walks a run: i is the entry it is on, valid while 0 <= i < len.

@@ -216,3 +216,48 @@ func TestMergePlanKeepsRunsLogarithmic(t *testing.T) {
 		t.Fatal("never merged")
 	}
 }
+
+// TestMergedRunsKeepOnlyTheSlabsTheyUse: a key rewritten by every commit (a
+// counter) leaves a merged run of one entry, which must refer to one slab,
+// not to every commit's: the merges would otherwise copy an ever longer
+// slab list (quadratic in the commits) and keep every commit's bytes.
+func TestMergedRunsKeepOnlyTheSlabsTheyUse(t *testing.T) {
+	var merged *memRun
+	for i := range 1000 {
+		r := runOf(refMap{"counter": {v: fmt.Sprint(i)}})
+		if merged == nil {
+			merged = r
+			continue
+		}
+		merged = mergeRuns([]*memRun{r, merged})
+		if len(merged.slabs) != 1 {
+			t.Fatalf("after %d commits the merged run lists %d slabs, want 1", i+1, len(merged.slabs))
+		}
+	}
+	if err := checkMemRun(merged, refMap{"counter": {v: "999"}}, []string{"counter", "a", "z"}); err != nil {
+		t.Fatal(err)
+	}
+	// Entries of different runs' slabs, some shadowed: every slab the
+	// result lists is one an entry uses.
+	rng := rand.New(rand.NewPCG(5, 6))
+	var runs []*memRun
+	model := refMap{}
+	for range 6 {
+		w := randomWrites(rng, 1+rng.IntN(300))
+		runs = append([]*memRun{runOf(w)}, runs...)
+		for k, v := range w {
+			model[k] = v
+		}
+	}
+	m := mergeRuns(runs)
+	used := make([]bool, len(m.slabs))
+	for _, e := range m.ents {
+		used[e.slab] = true
+	}
+	if i := slices.Index(used, false); i >= 0 {
+		t.Fatalf("merged run lists slab %d, which none of its entries uses", i)
+	}
+	if err := checkMemRun(m, model, probesFor(rng, model)); err != nil {
+		t.Fatal(err)
+	}
+}
