@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-// Bytes written to storage explain most of an ingest's cost: a commit must
-// get every changed page (cdcdb: copy-on-write B+tree pages; PostgreSQL: WAL,
-// then the data pages at checkpoints) to disk. /proc/PID/io's write_bytes
+// Bytes written to storage explain much of an ingest's cost: every change
+// reaches the disk at least twice (cdcdb: a record in its log ring, then a
+// checkpoint's sorted run, rewritten by compactions; PostgreSQL: WAL, then
+// the data pages at checkpoints). /proc/PID/io's write_bytes
 // counts what a process caused to be written to the block layer, page cache
 // write-back included, which is what both kinds of write cost in the end.
 // PostgreSQL defers data pages to checkpoints: pages still dirty when a run
