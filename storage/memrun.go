@@ -186,34 +186,13 @@ func mergeRuns(runs []*memRun) *memRun {
 	}
 	var slabs [][]byte
 	out := make([]mentry, 0, total)
-	pos := make([]int, len(runs))
-	for {
-		// The smallest key among the runs' next entries; on a tie the
-		// newest run (the lowest index) wins and the others skip it.
-		best := -1
-		for i, r := range runs {
-			if pos[i] == len(r.ents) {
-				continue
-			}
-			if best < 0 || compareEntries(r.slabs, r.ents[pos[i]], runs[best].slabs, runs[best].ents[pos[best]]) < 0 {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		r := runs[best]
-		e := r.ents[pos[best]]
-		for i := best + 1; i < len(runs); i++ {
-			o := runs[i]
-			if pos[i] < len(o.ents) && compareEntries(o.slabs, o.ents[pos[i]], r.slabs, e) == 0 {
-				pos[i]++
-			}
-		}
-		pos[best]++
-		in := base[best] + e.slab
+	m := newMergedIter(runs)
+	for m.first(); m.valid(); m.next() {
+		it := &m.its[m.cur]
+		e := it.r.ents[it.i]
+		in := base[m.cur] + e.slab
 		if renumber[in] == 0 {
-			slabs = append(slabs, r.slabs[e.slab])
+			slabs = append(slabs, it.r.slabs[e.slab])
 			renumber[in] = uint32(len(slabs))
 		}
 		e.slab = renumber[in] - 1
@@ -306,9 +285,11 @@ func (m *mergedIter) value() ([]byte, bool) {
 func (m *mergedIter) next() {
 	c := &m.its[m.cur]
 	e, slabs := c.r.ents[c.i], c.r.slabs
-	for i := range m.its {
+	// settle chose the first of the iterators on the smallest key, so
+	// those before cur are on larger keys: only later ones can share it.
+	for i := m.cur + 1; i < len(m.its); i++ {
 		it := &m.its[i]
-		if i != m.cur && it.valid() && compareEntries(it.r.slabs, it.r.ents[it.i], slabs, e) == 0 {
+		if it.valid() && compareEntries(it.r.slabs, it.r.ents[it.i], slabs, e) == 0 {
 			it.next()
 		}
 	}
