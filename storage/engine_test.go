@@ -36,6 +36,18 @@ func (db *DB) crash() {
 	})
 }
 
+// crashAndReopen crashes db and opens its file again with opts, as a
+// process restarted after a crash would.
+func crashAndReopen(t *testing.T, db *DB, path string, opts Options) *DB {
+	t.Helper()
+	db.crash()
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // checkedPath is a database path in t's temporary directory whose file gets
 // bbolt's consistency check when the test ends (storagetest does this for
 // other packages; it cannot be imported here).
@@ -554,11 +566,7 @@ func TestGroupCommit(t *testing.T) {
 	if flushes >= writers*each*3/4 {
 		t.Errorf("%d commits took %d flushes: concurrent commits did not share them", writers*each, flushes)
 	}
-	db.crash()
-	db, err = Open(path, Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = crashAndReopen(t, db, path, Options{NoSync: true})
 	defer db.Close()
 	err = db.View(func(tx *Tx) error {
 		if n := tx.Space("s").Count(); n != writers*each {
@@ -647,11 +655,7 @@ func TestLargeValueSurvivesReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.crash()
-	db, err = Open(path, Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = crashAndReopen(t, db, path, Options{NoSync: true})
 	defer db.Close()
 	err = db.View(func(tx *Tx) error {
 		if got := tx.Space("s").Get([]byte("big")); !bytes.Equal(got, big) {
@@ -725,11 +729,7 @@ func testCommitsDuringCheckpoints(t *testing.T, opts Options, steady bool) {
 		// some: checkpoints that stalled.
 		t.Errorf("commits waited for room %d times in %d checkpoints", waits, cps)
 	}
-	db.crash()
-	db, err = Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = crashAndReopen(t, db, path, opts)
 	defer db.Close()
 	err = db.View(func(tx *Tx) error {
 		if n := tx.Space("s").Count(); n != writers*each*20 {
@@ -848,11 +848,7 @@ func TestFailedFlushDuringCheckpoints(t *testing.T) {
 		}
 	}
 	holdsExactly(db, "after the failure")
-	db.crash()
-	db, err = Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = crashAndReopen(t, db, path, opts)
 	defer db.Close()
 	holdsExactly(db, "after a restart")
 	if err := putIn(db, "s", "after", "restart"); err != nil {

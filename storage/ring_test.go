@@ -48,10 +48,7 @@ func TestLogRingWrapsAndGrows(t *testing.T) {
 		if rng.IntN(80) == 0 {
 			ringFlushes += db.ringFlushes.Load()
 			flushes += db.flushes.Load()
-			db.crash()
-			if db, err = Open(path, opts); err != nil {
-				t.Fatal(err)
-			}
+			db = crashAndReopen(t, db, path, opts)
 			prevHead = db.ring.head
 			err := db.View(func(tx *Tx) error {
 				for k, v := range model {
@@ -145,11 +142,7 @@ func TestLogRingReplayStopsAtAGap(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db.crash()
-	db, err = Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = crashAndReopen(t, db, path, opts)
 	defer db.Close()
 	err = db.View(func(tx *Tx) error {
 		for i := range 10 {
