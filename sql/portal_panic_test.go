@@ -11,21 +11,19 @@ import (
 	"cdcdb/wire"
 )
 
-// rowWriter counts the rows a portal sends and, once armed, panics on the
+// panickingWriter collects a portal's rows and, once armed, panics on the
 // next one with panicWith: as a storage read that finds the file corrupt
 // does, part-way through a result.
-type rowWriter struct {
-	wire.ResultWriter // only WriteRow is called by a SELECT
-	rows              int
-	panicWith         error
+type panickingWriter struct {
+	rowsWriter
+	panicWith error
 }
 
-func (w *rowWriter) WriteRow([][]byte) error {
+func (w *panickingWriter) WriteRow(values [][]byte) error {
 	if w.panicWith != nil {
 		panic(w.panicWith)
 	}
-	w.rows++
-	return nil
+	return w.rowsWriter.WriteRow(values)
 }
 
 // TestPanicInASuspendedPortalFailsTheStatement: a panic while a suspended
@@ -38,11 +36,7 @@ func TestPanicInASuspendedPortalFailsTheStatement(t *testing.T) {
 	c.MustExec("CREATE TABLE n (i int)")
 	c.MustExec("INSERT INTO n SELECT g FROM generate_series(1, 10) AS g")
 	ctx := context.Background()
-	sess, err := d.Engine.NewSession(ctx, wire.StartupInfo{User: "cdcdb", Database: "main"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
+	sess := newSession(t, d)
 	stmts, err := sess.Parse(ctx, "SELECT i FROM n", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -51,9 +45,9 @@ func TestPanicInASuspendedPortalFailsTheStatement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &rowWriter{}
-	if _, suspended, err := portal.Execute(ctx, 3, w); err != nil || !suspended || w.rows != 3 {
-		t.Fatalf("first Execute: suspended %v after %d rows, %v", suspended, w.rows, err)
+	w := &panickingWriter{}
+	if _, suspended, err := portal.Execute(ctx, 3, w); err != nil || !suspended || len(w.rows) != 3 {
+		t.Fatalf("first Execute: suspended %v after %d rows, %v", suspended, len(w.rows), err)
 	}
 	w.panicWith = fmt.Errorf("storage: a run lost its block: %w", storage.ErrCorrupt)
 	_, _, err = portal.Execute(ctx, 3, w)
@@ -70,8 +64,8 @@ func TestPanicInASuspendedPortalFailsTheStatement(t *testing.T) {
 	if portal, err = stmts[0].Bind(ctx, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	w = &rowWriter{}
-	if _, _, err := portal.Execute(ctx, 0, w); err != nil || w.rows != 10 {
-		t.Fatalf("the session's next statement: %d rows, %v", w.rows, err)
+	next := &rowsWriter{}
+	if _, _, err := portal.Execute(ctx, 0, next); err != nil || len(next.rows) != 10 {
+		t.Fatalf("the session's next statement: %d rows, %v", len(next.rows), err)
 	}
 }
