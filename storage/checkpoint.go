@@ -115,28 +115,20 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 					if !live && !keepTombstones {
 						continue
 					}
-					bk, blk := run.w.add(k, v, live)
-					if blk == nil {
-						continue
-					}
-					if err := blocks.Put(bk, blk); err != nil {
+					n, err := run.w.put(blocks, k, v, live)
+					if err != nil {
 						return err
 					}
-					budget -= len(blk)
+					budget -= n
 				}
 				if run.it.valid() {
 					break // out of budget within this keyspace
 				}
-				bk, blk, meta := run.w.finish()
-				if blk != nil {
-					if err := blocks.Put(bk, blk); err != nil {
-						return err
-					}
+				stored, err := run.w.store(blocks, rb)
+				if err != nil {
+					return err
 				}
-				if meta != nil {
-					if err := rb.Put(runMetaKey(run.w.id), meta); err != nil {
-						return err
-					}
+				if stored {
 					changedRuns = true
 					db.compactions.note(name)
 				}

@@ -183,13 +183,11 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 				}
 			}
 			if live || !c.dropTombstones {
-				bk, blk := c.w.add(k, v, live)
-				if blk != nil {
-					if err := blocks.Put(bk, blk); err != nil {
-						return err
-					}
-					budget -= len(blk)
+				n, err := c.w.put(blocks, k, v, live)
+				if err != nil {
+					return err
 				}
+				budget -= n
 			}
 			its[best].next()
 		}
@@ -204,16 +202,8 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 		}
 		if done {
 			finished = true
-			bk, blk, meta := c.w.finish()
-			if blk != nil {
-				if err := blocks.Put(bk, blk); err != nil {
-					return err
-				}
-			}
-			if meta != nil {
-				if err := rb.Put(runMetaKey(c.w.id), meta); err != nil {
-					return err
-				}
+			if _, err := c.w.store(blocks, rb); err != nil {
+				return err
 			}
 			for _, in := range c.inputs {
 				if err := deleteRun(rb, blocks, in.id); err != nil {

@@ -551,6 +551,32 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 	return blockKey, blk
 }
 
+// put adds an entry and stores the block it completes, if any, in blocks;
+// it returns the bytes stored.
+func (w *runBuilder) put(blocks *bolt.Bucket, key, value []byte, live bool) (int, error) {
+	bk, blk := w.add(key, value, live)
+	if blk == nil {
+		return 0, nil
+	}
+	return len(blk), blocks.Put(bk, blk)
+}
+
+// store ends the run: its last block goes into blocks and its meta into
+// rb, under the run's ID, which makes it one of the keyspace's runs. A run
+// without entries stores nothing, and stored says which it was.
+func (w *runBuilder) store(blocks, rb *bolt.Bucket) (stored bool, err error) {
+	bk, blk, meta := w.finish()
+	if blk != nil {
+		if err := blocks.Put(bk, blk); err != nil {
+			return false, err
+		}
+	}
+	if meta == nil {
+		return false, nil
+	}
+	return true, rb.Put(runMetaKey(w.id), meta)
+}
+
 // finish returns the last block (nil if the run is empty) and the meta.
 func (w *runBuilder) finish() (blockKey, blk []byte, meta []byte) {
 	if len(w.offs) > 0 {

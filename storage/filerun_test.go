@@ -48,17 +48,14 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 			}
 			w := newRunBuilder(id, id, len(want), blockSize)
 			for _, k := range want.sortedKeys() {
-				if bk, blk := w.add([]byte(k), []byte(want[k].v), !want[k].tomb); blk != nil {
-					if err := blocks.Put(bk, blk); err != nil {
-						return err
-					}
+				if _, err := w.put(blocks, []byte(k), []byte(want[k].v), !want[k].tomb); err != nil {
+					return err
 				}
 			}
-			bk, blk, meta := w.finish()
-			if err := blocks.Put(bk, blk); err != nil {
-				return err
+			if stored, err := w.store(blocks, metas); err != nil || !stored {
+				return fmt.Errorf("storing the run: stored %v, %v", stored, err)
 			}
-			return metas.Put(runMetaKey(id), meta)
+			return nil
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -144,24 +144,19 @@ func (db *DB) migrateBucket(name []byte) error {
 					return corrupt("keyspace %q holds a nested bucket %q", name, k)
 				}
 				after = append(after[:0], k...)
-				if bk, blk := w.add(k, v, true); blk != nil {
-					if err := blocks.Put(bk, blk); err != nil {
-						return err
-					}
-					budget -= len(blk)
+				n, err := w.put(blocks, k, v, true)
+				if err != nil {
+					return err
 				}
+				budget -= n
 			}
 			if k != nil {
 				return nil
 			}
 			done = true
-			bk, blk, meta := w.finish()
-			if blk != nil {
-				if err := blocks.Put(bk, blk); err != nil {
-					return err
-				}
-			}
-			if err := rb.Put(runMetaKey(w.id), meta); err != nil {
+			// (Only keyspaces with entries are rewritten: the run is
+			// never empty.)
+			if _, err := w.store(blocks, rb); err != nil {
 				return err
 			}
 			seq := b.Sequence()
