@@ -84,12 +84,21 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 		return nil, nil, false
 	}
 	d := b.data[off:]
-	klen, w1 := binary.Uvarint(d)
-	vtag, w2 := binary.Uvarint(d[max(w1, 0):])
-	if w1 <= 0 || w2 <= 0 {
-		return nil, nil, false
+	var klen, vtag uint64
+	if len(d) >= 2 && d[0] < 0x80 && d[1] < 0x80 {
+		// Most keys and values are shorter than 127 bytes, so both
+		// varints are one byte: searches decode a dozen entries a
+		// lookup, and the loop of binary.Uvarint was most of the cost.
+		klen, vtag, d = uint64(d[0]), uint64(d[1]), d[2:]
+	} else {
+		var w1, w2 int
+		klen, w1 = binary.Uvarint(d)
+		vtag, w2 = binary.Uvarint(d[max(w1, 0):])
+		if w1 <= 0 || w2 <= 0 {
+			return nil, nil, false
+		}
+		d = d[w1+w2:]
 	}
-	d = d[w1+w2:]
 	vlen := uint64(0)
 	if vtag > 0 {
 		vlen = vtag - 1

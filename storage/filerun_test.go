@@ -383,3 +383,32 @@ func (db *DB) waitForCompactions(t testing.TB) {
 		db.signal()
 	}
 }
+
+// BenchmarkBlockSearch finds random keys in a full block of entries shaped
+// like a history table's rows (a key of some 20 bytes, a value of some 60),
+// the search every read of a file run does in the block it lands in.
+func BenchmarkBlockSearch(b *testing.B) {
+	const target = 2*(16<<10) - 256 // a block of the default 16 KiB pages
+	w := newRunBuilder(1, 1, 1024, target)
+	var keys [][]byte
+	var raw []byte
+	value := bytes.Repeat([]byte("v"), 60)
+	for i := 0; raw == nil; i++ {
+		key := fmt.Appendf(nil, "t/16386\x00%08d\x00%04d", i/9, i%9)
+		_, raw = w.add(key, value, true) // the block full before key
+		keys = append(keys, key)
+	}
+	keys = keys[:len(keys)-1]
+	blk, err := parseBlock(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	b.ResetTimer()
+	for b.Loop() {
+		key := keys[rng.IntN(len(keys))]
+		if i := blk.search(key); !bytes.Equal(blk.key(i), key) {
+			b.Fatalf("search found entry %d, not %q", i, key)
+		}
+	}
+}
