@@ -156,7 +156,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 		}
 		its := make([]fileRunIter, len(c.inputs))
 		for i, in := range c.inputs {
-			its[i] = fileRunIter{r: in, b: blocks}
+			its[i] = fileRunIter{r: in, blockReader: blockReader{b: blocks}}
 			if its[i].load(c.pos[i].block) {
 				its[i].i = c.pos[i].entry
 			}

@@ -77,7 +77,7 @@ func (c *Cursor) build() {
 	}
 	c.files = slices.Grow(c.files[:0], len(s.fileRuns))[:len(s.fileRuns)]
 	for i, r := range s.fileRuns {
-		c.files[i] = fileRunIter{r: r, b: s.tx.blocks()}
+		c.files[i] = fileRunIter{r: r, blockReader: s.tx.blockReader()}
 		c.srcs = append(c.srcs, &c.files[i])
 	}
 }

@@ -46,6 +46,10 @@ type Options struct {
 	// database has its changes in its keyspaces and little in memory. Zero
 	// means DefaultCheckpointAfterIdle.
 	CheckpointAfterIdle time.Duration
+	// BlockCacheSize is how many bytes of the file's blocks read
+	// transactions keep in memory (blockCache). Zero means
+	// DefaultBlockCacheSize; a negative size keeps none.
+	BlockCacheSize int64
 
 	// checkpointChunk overrides defaultCheckpointChunk, and blockSize the
 	// size of file runs' blocks (tests).
@@ -64,6 +68,7 @@ const (
 	DefaultMmapSize            = 1 << (30 + 2*(^uint(0)>>63))
 	DefaultMemtableSize        = 64 << 20
 	DefaultCheckpointAfterIdle = time.Second
+	DefaultBlockCacheSize      = 64 << 20
 )
 
 // filePageSize is the page size of a new file, four times bbolt's default
@@ -109,6 +114,8 @@ type DB struct {
 	// blockSize is what a file run's blocks are cut at: a little under two
 	// of the file's pages, so that a block and bbolt's headers fill them.
 	blockSize int
+	// blockCache is the cache of blocks read transactions read (nil: none).
+	blockCache *blockCache
 
 	// writeSlot is the single writer's semaphore.
 	writeSlot chan struct{}
@@ -222,6 +229,12 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	if db.chunk <= 0 {
 		db.chunk = defaultCheckpointChunk
+	}
+	switch {
+	case opts.BlockCacheSize == 0:
+		db.blockCache = newBlockCache(DefaultBlockCacheSize)
+	case opts.BlockCacheSize > 0:
+		db.blockCache = newBlockCache(int(opts.BlockCacheSize))
 	}
 	db.blockSize = opts.blockSize
 	if db.blockSize <= 0 {
@@ -941,6 +954,10 @@ type Stats struct {
 	// MemtableBytes is what the memtable layers (Layers of them) hold now.
 	MemtableBytes int64
 	Layers        int
+	// The block cache: lookups that found their block and that did not,
+	// and the bytes it holds.
+	BlockCacheHits, BlockCacheMisses uint64
+	BlockCacheBytes                  int64
 }
 
 // Stats returns the counters.
@@ -958,7 +975,9 @@ func (db *DB) Stats() Stats {
 		ringBytes = db.ring.size
 		db.ring.mu.Unlock()
 	}
+	hits, misses, cached := db.blockCache.stats()
 	return Stats{
+		BlockCacheHits: hits, BlockCacheMisses: misses, BlockCacheBytes: cached,
 		MemtableBytes: bytes, Layers: len(h.layers),
 		Commits: db.commits.Load(), Flushes: db.flushes.Load(), RingFlushes: db.ringFlushes.Load(), RingBytes: ringBytes,
 		Checkpoints: db.checkpoints.Load(), CheckpointSteps: db.checkpointSteps.Load(),

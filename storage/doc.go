@@ -34,7 +34,10 @@
 // large bbolt values, so its writes are sequential however scattered the
 // keys; compaction (compaction.go) merges a keyspace's runs as they pile
 // up, so there are about log2 of its checkpoints of them; a Bloom filter per
-// run spares most lookups of absent keys the run's blocks. A checkpoint's
+// run spares most lookups of absent keys the run's blocks. Read
+// transactions find the blocks they read again in a block cache
+// (blockcache.go, Options.BlockCacheSize), copies indexed for search, and
+// so skip bbolt's descent to them. A checkpoint's
 // last transaction makes the log records it covered redundant (their ring
 // space is reused, the log bucket's are deleted). After a crash, Open
 // replays the records the file does not hold yet, and removes

@@ -61,6 +61,8 @@ type block struct {
 	data []byte // the entries
 	offs []byte // the offsets
 	n    int
+	// index speeds up search; only blocks in the block cache have one.
+	index *blockIndex
 }
 
 func parseBlock(b []byte) (block, error) {
@@ -131,6 +133,9 @@ func (b *block) key(i int) []byte {
 // search returns the index of the first entry whose key is >= key.
 func (b *block) search(key []byte) int {
 	lo, hi := 0, b.n
+	if b.index != nil {
+		lo, hi = b.index.narrow(key)
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if bytes.Compare(b.key(m), key) < 0 {
@@ -257,17 +262,63 @@ func (r *fileRun) readBlock(blocks *bolt.Bucket, i int) (block, error) {
 	return parseBlock(raw)
 }
 
-// get looks key up in the run: found false when the run has no entry for
-// it, live false when its entry is a tombstone. It panics on a corrupt
-// block, as fileRunIter does.
-func (r *fileRun) get(b *bolt.Bucket, key []byte) (value []byte, live, found bool) {
-	if !r.filter.mayContain(key) || bytes.Compare(key, r.firstKeys[0]) < 0 || bytes.Compare(key, r.lastKey) > 0 {
-		return nil, false, false
+// blockReader is where a transaction's reads find runs' blocks: in the
+// block cache, when it reads through one, else in the file's blocks bucket,
+// which it opens when it first needs it (a read whose blocks are all cached
+// never does).
+type blockReader struct {
+	tx    *Tx          // opens b; nil when b is given
+	b     *bolt.Bucket // the blocks bucket
+	cache *blockCache
+}
+
+func (br *blockReader) bucket() *bolt.Bucket {
+	if br.b == nil && br.tx != nil {
+		br.b = br.tx.blocks()
 	}
-	blk, err := r.readBlock(b, r.blockFor(key))
+	return br.b
+}
+
+// block returns block i of r. It panics on a corrupt block, as
+// fileRunIter does.
+func (br *blockReader) block(r *fileRun, i int) block {
+	k := runBlockKey(r.id, uint32(i))
+	if br.cache != nil {
+		if blk, ok := br.cache.get(k); ok {
+			return blk
+		}
+	}
+	raw := br.bucket().Get(k[:])
+	if raw == nil {
+		panic(corrupt("run %d lost its block %d", r.id, i))
+	}
+	return br.parse(k, raw)
+}
+
+// parse parses block k, which raw holds, adding it to the cache if there
+// is one. It panics on a malformed block.
+func (br *blockReader) parse(k blockKey, raw []byte) block {
+	var blk block
+	var err error
+	if br.cache != nil {
+		blk, err = br.cache.admit(k, raw)
+	} else {
+		blk, err = parseBlock(raw)
+	}
 	if err != nil {
 		panic(err)
 	}
+	return blk
+}
+
+// get looks key up in the run: found false when the run has no entry for
+// it, live false when its entry is a tombstone. It panics on a corrupt
+// block, as fileRunIter does.
+func (r *fileRun) get(br *blockReader, key []byte) (value []byte, live, found bool) {
+	if !r.filter.mayContain(key) || bytes.Compare(key, r.firstKeys[0]) < 0 || bytes.Compare(key, r.lastKey) > 0 {
+		return nil, false, false
+	}
+	blk := br.block(r, r.blockFor(key))
 	i := blk.search(key)
 	if i == blk.n {
 		return nil, false, false
@@ -286,13 +337,14 @@ func (r *fileRun) get(b *bolt.Bucket, key []byte) (value []byte, live, found boo
 // panics with the error (wrapping ErrCorrupt): the statement that read it
 // fails, and the flusher's steps turn it back into an error (catchCorrupt).
 type fileRunIter struct {
-	r   *fileRun
-	b   *bolt.Bucket // the blocks bucket
-	bc  *bolt.Cursor // on block bi of r, once a block was read
-	bi  int          // the block it is in
-	blk block
-	i   int // the entry within blk; valid while 0 <= i < blk.n
-	ok  bool
+	r *fileRun
+	blockReader
+	bc   *bolt.Cursor // on block bcAt of r, once a block was read from the file
+	bcAt int
+	bi   int // the block it is in
+	blk  block
+	i    int // the entry within blk; valid while 0 <= i < blk.n
+	ok   bool
 	// The entry it is on, decoded once (at the ends, k is nil).
 	k, v []byte
 	live bool
@@ -303,20 +355,33 @@ func (it *fileRunIter) load(bi int) bool {
 		it.ok = false
 		return false
 	}
+	if it.ok && bi == it.bi {
+		return true
+	}
+	want := runBlockKey(it.r.id, uint32(bi))
+	if it.cache != nil {
+		if blk, ok := it.cache.get(want); ok {
+			it.bi, it.blk, it.ok = bi, blk, true
+			return true
+		}
+	}
+	it.bi, it.blk, it.ok = bi, it.parse(want, it.read(bi, want)), true
+	return true
+}
+
+// read returns block bi of the run from the file.
+func (it *fileRunIter) read(bi int, want blockKey) []byte {
 	// A run's blocks are consecutive keys, so a walk steps the bucket's
 	// cursor to the next one instead of looking each up from the top.
-	want := runBlockKey(it.r.id, uint32(bi))
 	var k, v []byte
 	switch {
 	case it.bc == nil:
-		it.bc = it.b.Cursor()
+		it.bc = it.bucket().Cursor()
 		k, v = it.bc.Seek(want[:])
-	case it.ok && bi == it.bi+1:
+	case bi == it.bcAt+1:
 		k, v = it.bc.Next()
-	case it.ok && bi == it.bi-1:
+	case bi == it.bcAt-1:
 		k, v = it.bc.Prev()
-	case it.ok && bi == it.bi:
-		return true
 	default:
 		k, v = it.bc.Seek(want[:])
 	}
@@ -330,12 +395,8 @@ func (it *fileRunIter) load(bi int) bool {
 	if !bytes.Equal(k, want[:]) {
 		panic(corrupt("run %d lost its block %d", it.r.id, bi))
 	}
-	blk, err := parseBlock(v)
-	if err != nil {
-		panic(err)
-	}
-	it.bi, it.blk, it.ok = bi, blk, true
-	return true
+	it.bcAt = bi
+	return v
 }
 
 // settle decodes the entry the iterator is on.

@@ -79,8 +79,9 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 
 // checkFileRun is checkRunReads of a file run, its blocks in b.
 func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) error {
-	get := func(key []byte) ([]byte, bool, bool) { return r.get(b, key) }
-	return checkRunReads(r.entries, get, &fileRunIter{r: r, b: b}, want, probes)
+	br := &blockReader{b: b}
+	get := func(key []byte) ([]byte, bool, bool) { return r.get(br, key) }
+	return checkRunReads(r.entries, get, &fileRunIter{r: r, blockReader: *br}, want, probes)
 }
 
 // TestCorruptBlockFailsTheRead: a run whose block is gone is a corrupt

@@ -94,8 +94,9 @@ func (s *Space) Get(key []byte) []byte {
 			return v
 		}
 	}
+	br := s.tx.blockReader()
 	for _, r := range s.fileRuns {
-		if v, live, found := r.get(s.tx.blocks(), key); found {
+		if v, live, found := r.get(&br, key); found {
 			if !live {
 				return nil
 			}

@@ -48,6 +48,17 @@ func (tx *Tx) blocks() *bolt.Bucket {
 	return tx.blockBucket
 }
 
+// blockReader returns what reads of runs' blocks go through: a read
+// transaction reads through the block cache, a write transaction around it
+// (blockCache says why).
+func (tx *Tx) blockReader() blockReader {
+	br := blockReader{tx: tx}
+	if !tx.writable {
+		br.cache = tx.db.blockCache
+	}
+	return br
+}
+
 // Writable reports whether tx is a write transaction.
 func (tx *Tx) Writable() bool { return tx.writable }
 

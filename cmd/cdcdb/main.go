@@ -34,6 +34,7 @@ type config struct {
 	pprof    string
 	memLimit string
 	memtable string
+	cache    string
 }
 
 func main() {
@@ -56,6 +57,7 @@ func run(args []string) int {
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none; when not given, $GOMEMLIMIT wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", "48MiB", "changes kept in memory before they are checkpointed into the data file (at most twice this is held)")
+	fs.StringVar(&cfg.cache, "block-cache", "64MiB", "blocks of the data file that reads keep in memory (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -101,10 +103,17 @@ func serve(cfg config, log *slog.Logger) error {
 	if memtable < 1<<20 {
 		return fmt.Errorf("-memtable %s: must be at least 1MiB", cfg.memtable)
 	}
+	cache, err := parseBytes("-block-cache", cfg.cache)
+	if err != nil {
+		return err
+	}
+	if cache == 0 {
+		cache = -1 // storage.Options: none, where 0 is the default
+	}
 	if memLimit > 0 {
 		debug.SetMemoryLimit(memLimit)
 	}
-	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable})
+	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable, BlockCacheSize: cache})
 	if err != nil {
 		return fmt.Errorf("opening %s: %v", cfg.data, err)
 	}
