@@ -47,7 +47,7 @@
 // Durability and group commit: Commit queues its record, lets the next
 // writer start, and returns once the log writer goroutine has written the
 // record into the log ring, space the file reserves for the log that
-// bbolt's transactions never touch, and fdatasynced the file (unless
+// bbolt's transactions never touch, and the write is on disk (unless
 // Options.NoSync); every commit queued meanwhile shares that write
 // (ring.go). A record that does not fit the ring goes to the log bucket in
 // a bbolt transaction. Readers see only durable commits (the durable view);

@@ -24,9 +24,11 @@ import (
 // which nothing ever writes again, so its pages stay where they are (bbolt
 // copies a leaf's values to new pages when it changes the leaf, so a second
 // value beside a segment would move it). A flush writes the records into
-// that space at the file offsets bbolt placed it at, with plain writes,
-// then one fdatasync. bbolt neither reads nor moves those pages, and its
-// free list counts them as used, as they are.
+// that space at the file offsets bbolt placed it at, each write durable by
+// itself (writeDurably: on Linux a write that waits for its own bytes, not
+// for what bbolt has written to the file and not synced yet). bbolt
+// neither reads nor moves those pages, and its free list counts them as
+// used, as they are.
 //
 // Records are laid out one after another from the ring's start, each at a
 // multiple of ringAlign bytes, and wrap around to the start; a record is
@@ -60,14 +62,15 @@ import (
 // client cannot compute a checksum over a salt it never sees.
 //
 // The log writer writes the ring while the flusher may be in a bbolt
-// transaction: they touch different pages, and either's fdatasync makes
-// both's writes durable, which harms neither. mu guards the ring's state,
+// transaction: they touch different pages, and bbolt's fdatasync finds
+// none of the ring's dirty, as its writes are durable when they return.
+// mu guards the ring's state,
 // which the log writer changes by writing, the flusher by releasing
 // records and growing it.
 type ring struct {
 	mu   sync.Mutex
 	file *os.File
-	sync bool // fdatasync after writing (Options.NoSync clears it)
+	sync bool // writes are durable when they return (Options.NoSync clears it)
 	segs []ringSegment
 	size int64  // of all segments
 	seed uint32 // the CRC-32C of the salt, where records' checksums start
@@ -291,7 +294,7 @@ func (r *ring) place(head, size int64) (pos int64, ok bool) {
 	return head, true
 }
 
-// write appends a batch's records to the ring and fdatasyncs the file. It
+// write appends a batch's records to the ring, durably. It
 // returns false, having written nothing, when they do not fit; the caller
 // then writes them in a bbolt transaction, and the ring asks to grow.
 func (r *ring) write(batch []*pendingCommit) (bool, error) {
@@ -351,12 +354,13 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	}
 	for _, p := range pieces {
 		seg, within := ringSegmentAt(r.segs, p.pos)
-		if _, err := r.file.WriteAt(p.buf, r.segs[seg].off+within); err != nil {
-			return false, err
+		var err error
+		if r.sync {
+			err = writeDurably(r.file, p.buf, r.segs[seg].off+within)
+		} else {
+			_, err = r.file.WriteAt(p.buf, r.segs[seg].off+within)
 		}
-	}
-	if r.sync {
-		if err := fdatasync(r.file); err != nil {
+		if err != nil {
 			return false, err
 		}
 	}
