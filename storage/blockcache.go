@@ -11,8 +11,8 @@ import (
 // blockCache keeps copies of the run blocks that read transactions read, so
 // that a block read again is found in memory. Finding a block in the file
 // costs every transaction a descent of bbolt's blocks bucket (and opening
-// that bucket first), which for a point query is a tenth of its work; here
-// it costs a hash and a short lock.
+// that bucket first), which for a point query was a tenth of its work;
+// here it costs a hash and a short lock.
 //
 // Runs never change and their IDs are never reused, so a cached block is
 // never stale: a block of a run that a compaction replaced is only never
@@ -210,8 +210,10 @@ func next8(b []byte) uint64 {
 	return binary.BigEndian.Uint64(pad[:])
 }
 
-// narrow returns the range of entries [lo, hi) in which the first entry
-// whose key is >= key lies (hi itself, when the range is empty).
+// narrow returns lo <= hi such that every entry before lo is < key, every
+// entry from hi on is > key, and those in between share key's 8 bytes past
+// the common prefix, so that only they need comparing whole: the first
+// entry >= key is one of them, or entry hi.
 func (x *blockIndex) narrow(key []byte) (lo, hi int) {
 	n := len(x.next)
 	c := len(x.common)
