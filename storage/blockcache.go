@@ -79,8 +79,12 @@ func (c *blockCache) shard(k blockKey) *blockCacheShard {
 	return &c.shards[(id*0x9e3779b97f4a7c15+uint64(bi))%blockCacheShards]
 }
 
-// get returns the cached block k, if it is cached.
+// get returns the cached block k, if it is cached (never, without a
+// cache).
 func (c *blockCache) get(k blockKey) (block, bool) {
+	if c == nil {
+		return block{}, false
+	}
 	s := c.shard(k)
 	s.mu.Lock()
 	i, ok := s.index[k]

@@ -253,16 +253,6 @@ func (r *fileRun) blockFor(key []byte) int {
 	return max(i-1, 0)
 }
 
-// readBlock reads block i of r from the blocks bucket.
-func (r *fileRun) readBlock(blocks *bolt.Bucket, i int) (block, error) {
-	k := runBlockKey(r.id, uint32(i))
-	raw := blocks.Get(k[:])
-	if raw == nil {
-		return block{}, corrupt("run %d lost its block %d", r.id, i)
-	}
-	return parseBlock(raw)
-}
-
 // blockReader is where a transaction's reads find runs' blocks: in the
 // block cache, when it reads through one, else in the file's blocks bucket,
 // which it opens when it first needs it (a read whose blocks are all cached
@@ -284,10 +274,8 @@ func (br *blockReader) bucket() *bolt.Bucket {
 // fileRunIter does.
 func (br *blockReader) block(r *fileRun, i int) block {
 	k := runBlockKey(r.id, uint32(i))
-	if br.cache != nil {
-		if blk, ok := br.cache.get(k); ok {
-			return blk
-		}
+	if blk, ok := br.cache.get(k); ok {
+		return blk
 	}
 	raw := br.bucket().Get(k[:])
 	if raw == nil {
@@ -360,11 +348,9 @@ func (it *fileRunIter) load(bi int) bool {
 		return true
 	}
 	want := runBlockKey(it.r.id, uint32(bi))
-	if it.cache != nil {
-		if blk, ok := it.cache.get(want); ok {
-			it.bi, it.blk, it.ok = bi, blk, true
-			return true
-		}
+	if blk, ok := it.cache.get(want); ok {
+		it.bi, it.blk, it.ok = bi, blk, true
+		return true
 	}
 	it.bi, it.blk, it.ok = bi, it.parse(want, it.read(bi, want)), true
 	return true

@@ -216,11 +216,9 @@ func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 	defer catchCorrupt(&err)
 	var last []byte
 	entries, tombstones := 0, 0
+	br := blockReader{b: blocks}
 	for i, first := range r.firstKeys {
-		blk, err := r.readBlock(blocks, i)
-		if err != nil {
-			return err
-		}
+		blk := br.block(r, i) // a missing block panics with ErrCorrupt, which catchCorrupt returns
 		for j := range blk.n {
 			k, _, live := blk.entry(j)
 			if len(k) == 0 {
