@@ -415,9 +415,13 @@ func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, f
 	if err == nil && !salted && len(live) == 0 {
 		// A ring made before salts gets one once no record of it is
 		// live: records written without it would stop passing.
-		if err = bdb.Update(addRingSalt); err == nil {
-			err = bdb.View(func(btx *bolt.Tx) error { seed = ringSeed(btx); return nil })
-		}
+		err = bdb.Update(func(btx *bolt.Tx) error {
+			if err := addRingSalt(btx); err != nil {
+				return err
+			}
+			seed = ringSeed(btx)
+			return nil
+		})
 	}
 	if err != nil {
 		return nil, err
