@@ -37,35 +37,20 @@ func TestPanicInASuspendedPortalFailsTheStatement(t *testing.T) {
 	c.MustExec("INSERT INTO n SELECT g FROM generate_series(1, 10) AS g")
 	ctx := context.Background()
 	sess := newSession(t, d)
-	stmts, err := sess.Parse(ctx, "SELECT i FROM n", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	portal, err := stmts[0].Bind(ctx, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	portal := bindQuery(t, sess, "SELECT i FROM n")
 	w := &panickingWriter{}
 	if _, suspended, err := portal.Execute(ctx, 3, w); err != nil || !suspended || len(w.rows) != 3 {
 		t.Fatalf("first Execute: suspended %v after %d rows, %v", suspended, len(w.rows), err)
 	}
 	w.panicWith = fmt.Errorf("storage: a run lost its block: %w", storage.ErrCorrupt)
-	_, _, err = portal.Execute(ctx, 3, w)
+	_, _, err := portal.Execute(ctx, 3, w)
 	if pe := pgerror.As(err); err == nil || pe.Code != pgerror.DataCorrupted {
 		t.Fatalf("Execute that met a corrupt read: %v, want SQLSTATE %s", err, pgerror.DataCorrupted)
 	}
 	if err := sess.(wire.SyncSession).Sync(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	stmts, err = sess.Parse(ctx, "SELECT i FROM n", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if portal, err = stmts[0].Bind(ctx, nil, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	next := &rowsWriter{}
-	if _, _, err := portal.Execute(ctx, 0, next); err != nil || len(next.rows) != 10 {
-		t.Fatalf("the session's next statement: %d rows, %v", len(next.rows), err)
+	if rows, err := prepareNamed(t, d, sess, "SELECT i FROM n", 0).run(); err != nil || len(rows) != 10 {
+		t.Fatalf("the session's next statement: %d rows, %v", len(rows), err)
 	}
 }

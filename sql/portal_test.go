@@ -30,14 +30,7 @@ func TestSuspendedPortalReleasedWithItsBlock(t *testing.T) {
 			sess := newSession(t, db)
 			ctx := context.Background()
 			sessExec(t, db, sess, "BEGIN")
-			sts, err := sess.Parse(ctx, "SELECT id FROM t", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			portal, err := sts[0].Bind(ctx, nil, nil, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			portal := bindQuery(t, sess, "SELECT id FROM t")
 			if _, susp, err := portal.Execute(ctx, 10, &rowsWriter{}); err != nil || !susp {
 				t.Fatalf("first fetch: suspended %v, %v", susp, err)
 			}

@@ -107,6 +107,22 @@ func TestPreparedInsertForeignKeyStateNotCarriedOver(t *testing.T) {
 	}
 }
 
+// bindQuery parses and binds query, which takes no parameters, for a
+// portal run Execute by Execute.
+func bindQuery(t *testing.T, sess wire.Session, query string) wire.Portal {
+	t.Helper()
+	ctx := context.Background()
+	sts, err := sess.Parse(ctx, query, nil)
+	if err != nil {
+		t.Fatalf("parse %s: %v", query, err)
+	}
+	portal, err := sts[0].Bind(ctx, nil, nil, nil)
+	if err != nil {
+		t.Fatalf("bind %s: %v", query, err)
+	}
+	return portal
+}
+
 func sessExec(t *testing.T, db *sqltest.DB, sess wire.Session, query string) {
 	t.Helper()
 	if _, err := prepareNamed(t, db, sess, query, 0).run(); err != nil {
@@ -165,14 +181,7 @@ func TestSuspendedPortalUnaffectedByLaterWritesInBlock(t *testing.T) {
 	ctx := context.Background()
 	sessExec(t, db, sess, `BEGIN`)
 	sessExec(t, db, sess, `INSERT INTO t VALUES (0, 'zero')`)
-	sts, err := sess.Parse(ctx, `SELECT id FROM t`, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	portal, err := sts[0].Bind(ctx, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	portal := bindQuery(t, sess, `SELECT id FROM t`)
 	w := &rowsWriter{}
 	if _, susp, err := portal.Execute(ctx, 1000, w); err != nil || !susp {
 		t.Fatalf("first fetch: suspended %v, %v", susp, err)
