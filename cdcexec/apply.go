@@ -68,8 +68,8 @@ func Reset(tx *storage.Tx, f *Flow, target *history.Table) error {
 type keyGroup struct {
 	encKey []byte
 	events []temporal.Event
-	// What the flow's state cache had of the key (lookUpStates).
-	known  keyState
+	// What the flow's state cache had of the key (lookUpStates): at.held,
+	// its state if cached.
 	at     slotRef
 	cached bool
 }
@@ -362,7 +362,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	if err := a.encodeSeqs(incoming); err != nil {
 		return err
 	}
-	known, at, cached := g.known, g.at, g.cached
+	known, at, cached := g.at.held.state(), g.at, g.cached
 	if f.StoredAs == Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
@@ -482,9 +482,9 @@ func (a *applier) lookUpStates() {
 	var touch byte
 	for i := range a.groups {
 		g := &a.groups[i]
-		g.known, g.at, g.cached = a.cache.get(g.encKey)
+		g.at, g.cached = a.cache.find(g.encKey)
 		if g.cached {
-			touch ^= g.known.lastSeq[0]
+			touch ^= g.at.held.buf[0]
 		}
 	}
 	a.touched = touch

@@ -16,22 +16,27 @@ import (
 // OnRollback, also run when a commit fails before it publishes), the list
 // puts the old states back; once its commit publishes (OnPublish, run while
 // it still holds the writer slot, before the next writer can read the
-// cache), the list is dropped. A failed flush, which throws away commits
-// that were published but not durable, also fails the database for good: no
-// writer starts again, so the cache is not read again. Anything that changes
-// a flow's state without going through the cache (a truncate replaying
-// every key, a refresh) clears it.
+// cache), the list is dropped, and the buffers of the states it replaced
+// are kept for later puts to fill (spare). A failed flush, which throws
+// away commits that were published but not durable, also fails the
+// database for good: no writer starts again, so the cache is not read
+// again. Anything that changes a flow's state without going through the
+// cache (a truncate replaying every key, a refresh) clears it.
 //
 // An entry is a slot of an array, found through a map from the key to the
 // slot, and its parts (its sequence values, as their order-preserving
 // encodings, compared as bytes, and the row's key and value) share one
-// buffer: a key's lookup costs a map probe, and the update that follows it
-// none (get hands put the slot).
+// buffer, which the slot holds with where the parts end (cacheEntry): a
+// key's lookup costs a map probe, and the update that follows it none (get
+// hands put the slot). The cache holds far more keys than the CPU's
+// caches, so every slot a batch reads or writes is a miss; a slot of one
+// pointer and a few lengths, rather than four slices, is less to wait for,
+// and less for the garbage collector to trace.
 //
 // Only the single writer uses a cache, so it needs no lock.
 type StateCache struct {
 	index map[string]int32
-	slots []keyState
+	slots []cacheEntry
 	free  []int32 // slots no key holds
 	// gen changes when the cache is cleared, so that a slot get gave out
 	// before is not used after.
@@ -45,34 +50,94 @@ type StateCache struct {
 	tx      *storage.Tx
 	undo    []undoEntry
 	cleared bool
+	// spare holds emptied buffers of entries the cache no longer holds,
+	// by size class (capacity / 16), spared how many. They count in
+	// bytes, as spareSize says.
+	spare  [spareClasses][][]byte
+	spared int
 }
+
+// spareClasses bounds the buffers kept for reuse to those of up to
+// 16*(spareClasses-1) bytes, maxSpare how many are kept: as many as the
+// entries a batch of a thousand keys replaces, for the next batch to fill.
+const (
+	spareClasses = 64
+	maxSpare     = 1024
+)
+
+// spareSize is what a spare buffer of capacity n keeps alive: itself, and
+// its place in its class's list (a slice header, in a list grown by
+// doubling).
+func spareSize(n int) int { return n + 24*3/2 }
 
 // undoEntry is one change of the current transaction: slot held old before
 // it, or (key set) the transaction gave key its slot. A slot whose key the
-// cache stopped holding keeps the key's place, with an empty state (no
-// lastSeq, which every state has), until Clear.
+// cache stopped holding keeps the key's place, with no state (buf nil),
+// until Clear.
 type undoEntry struct {
 	slot int32
-	old  keyState
+	old  cacheEntry
 	key  string
 }
 
-// keyState is one key's entry: the encoded sequence value of its last event
+// keyState is one key's state: the encoded sequence value of its last event
 // (for BITEMPORAL flows the encoded greatest business and system sequence
 // values of its events), and the target row the next in-order events
 // continue from (lastRow nil: none): the last row, or for BITEMPORAL the
-// last row of the latest business timeline. In the cache all four share one
-// buffer; elsewhere they may be anyone's.
+// last row of the latest business timeline. Every state has a lastSeq. A
+// state the cache handed out has its parts in the entry's buffer; elsewhere
+// they may be anyone's.
 type keyState struct {
 	lastSeq, lastSysSeq []byte
 	lastKey, lastRow    []byte
 }
 
+// cacheEntry is a keyState as a slot keeps it: its four parts one after
+// another in buf (nil: no state), ends[i] where part i ends (the last,
+// lastRow, ends with buf), and bit i of absent set when part i is nil,
+// which an empty part is not.
+type cacheEntry struct {
+	buf    []byte
+	ends   [3]uint32
+	absent uint8
+}
+
+// state returns the entry's parts, as slices of its buffer each capped at
+// its end, so that appending to one cannot write over the next.
+func (e cacheEntry) state() keyState {
+	if e.buf == nil {
+		return keyState{}
+	}
+	var parts [4][]byte
+	start := uint32(0)
+	for i := range parts {
+		end := uint32(len(e.buf))
+		if i < len(e.ends) {
+			end = e.ends[i]
+		}
+		if e.absent&(1<<i) == 0 {
+			parts[i] = e.buf[start:end:end]
+		}
+		start = end
+	}
+	return keyState{lastSeq: parts[0], lastSysSeq: parts[1], lastKey: parts[2], lastRow: parts[3]}
+}
+
+// stateLen is how many bytes a state's parts take together.
+func stateLen(st keyState) int {
+	return len(st.lastSeq) + len(st.lastSysSeq) + len(st.lastKey) + len(st.lastRow)
+}
+
 // slotRef is where get found a key (or that it did not), for the put that
-// follows: a slot, valid in the cache generation gen (slot < 0: none).
+// follows: a slot, valid in the cache generation gen (slot < 0: none), and
+// the entry it held then. The slot holds that entry until the key's put
+// (only a key's own put or a Clear, which changes gen, changes its slot),
+// so put takes it from here: by then the slot has long left the CPU's
+// caches, and reading it again would wait for memory.
 type slotRef struct {
 	slot int32
 	gen  uint32
+	held cacheEntry
 }
 
 // maxCacheBytes bounds a cache's memory: past it, the entries of earlier
@@ -86,10 +151,10 @@ const maxCacheBytes = 64 << 20
 // array grown by doubling, a quarter of it spare on average), its slot in
 // the map (a key header and a slot number, in a table kept between 7/16
 // and 7/8 full, with its control bytes: measured, 1.75 times that), the
-// key's bytes and the entry's buffer.
-func entrySize(key string, st keyState) int {
-	const slot = int(unsafe.Sizeof(keyState{}))*5/4 + (16+4)*7/4
-	return slot + roundAlloc(len(key)) + roundAlloc(len(st.lastSeq)+len(st.lastSysSeq)+len(st.lastKey)+len(st.lastRow))
+// key's bytes and the entry's buffer (of stateLen bytes).
+func entrySize(key string, stateLen int) int {
+	const slot = int(unsafe.Sizeof(cacheEntry{}))*5/4 + (16+4)*7/4
+	return slot + roundAlloc(len(key)) + roundAlloc(stateLen)
 }
 
 // roundAlloc is about what the allocator gives for n bytes: small objects
@@ -104,13 +169,14 @@ func newStateCache(limit int) *StateCache {
 }
 
 // Clear forgets everything, the current transaction's states included
-// (taking it back then forgets everything again). The map and the slots go
-// too: a cleared map keeps its table.
+// (taking it back then forgets everything again). The map, the slots and
+// the spare buffers go too: a cleared map keeps its table.
 func (c *StateCache) Clear() {
 	if c == nil {
 		return
 	}
 	c.index, c.slots, c.free = map[string]int32{}, nil, nil
+	c.spare, c.spared = [spareClasses][][]byte{}, 0
 	c.bytes, c.txBytes = 0, 0
 	c.gen++
 	if c.tx != nil {
@@ -125,9 +191,17 @@ func (c *StateCache) begin(tx *storage.Tx) {
 	}
 	c.tx, c.undo, c.txBytes, c.cleared = tx, c.undo[:0], 0, false
 	tx.OnPublish(func() {
-		if c.tx == tx {
-			c.tx, c.undo, c.txBytes = nil, c.spareUndo(), 0
+		if c.tx != tx {
+			return
 		}
+		// The entries the transaction replaced are in no slot now, and
+		// what get handed out of them was the transaction's to use.
+		for _, u := range c.undo {
+			if u.key == "" {
+				c.keepSpare(u.old.buf)
+			}
+		}
+		c.tx, c.undo, c.txBytes = nil, c.spareUndo(), 0
 	})
 	tx.OnRollback(func() {
 		if c.tx != tx {
@@ -141,13 +215,13 @@ func (c *StateCache) begin(tx *storage.Tx) {
 				cur := c.slots[u.slot]
 				if u.key != "" {
 					// The transaction gave the key its slot.
-					c.bytes -= entrySize(u.key, cur)
+					c.bytes -= entrySize(u.key, len(cur.buf))
 					delete(c.index, u.key)
-					c.slots[u.slot] = keyState{}
+					c.slots[u.slot] = cacheEntry{}
 					c.free = append(c.free, u.slot)
 					continue
 				}
-				c.bytes += int(entryBytes(u.old)) - int(entryBytes(cur))
+				c.bytes += roundAlloc(len(u.old.buf)) - roundAlloc(len(cur.buf))
 				c.slots[u.slot] = u.old
 			}
 		}
@@ -155,9 +229,34 @@ func (c *StateCache) begin(tx *storage.Tx) {
 	})
 }
 
-// entryBytes is the part of entrySize an entry's buffer makes.
-func entryBytes(st keyState) int {
-	return roundAlloc(len(st.lastSeq) + len(st.lastSysSeq) + len(st.lastKey) + len(st.lastRow))
+// keepSpare keeps buf, which no entry holds any more, for a later put, if
+// there is room for it: a place in its class, and its size under the
+// cache's limit.
+func (c *StateCache) keepSpare(buf []byte) {
+	class := cap(buf) / 16
+	if buf == nil || cap(buf)%16 != 0 || class >= spareClasses || c.spared >= maxSpare || c.bytes+spareSize(cap(buf)) > c.limit {
+		return
+	}
+	c.spare[class] = append(c.spare[class], buf[:0])
+	c.spared++
+	c.bytes += spareSize(cap(buf))
+}
+
+// newBuffer returns an empty buffer of roundAlloc(n) bytes, a spare one if
+// there is one of that size.
+func (c *StateCache) newBuffer(n int) []byte {
+	size := roundAlloc(n)
+	if class := size / 16; class < spareClasses {
+		if k := len(c.spare[class]); k > 0 {
+			buf := c.spare[class][k-1]
+			c.spare[class][k-1] = nil
+			c.spare[class] = c.spare[class][:k-1]
+			c.spared--
+			c.bytes -= spareSize(size)
+			return buf
+		}
+	}
+	return make([]byte, 0, size)
 }
 
 // spareUndo returns the undo list emptied for the next transaction: kept
@@ -171,16 +270,24 @@ func (c *StateCache) spareUndo() []undoEntry {
 	return c.undo[:0]
 }
 
-// get returns a key's state, and where it is for put.
+// get returns a key's state, and where it is for put. The state's parts
+// are the cache's, valid until the transaction ends.
 func (c *StateCache) get(encKey []byte) (keyState, slotRef, bool) {
+	at, ok := c.find(encKey)
+	return at.held.state(), at, ok
+}
+
+// find returns where a key is for put, with its entry, and whether the
+// entry holds a state.
+func (c *StateCache) find(encKey []byte) (slotRef, bool) {
 	if c == nil {
-		return keyState{}, slotRef{slot: -1}, false
+		return slotRef{slot: -1}, false
 	}
 	if i, ok := c.index[string(encKey)]; ok {
-		st := c.slots[i]
-		return st, slotRef{slot: i, gen: c.gen}, st.lastSeq != nil
+		e := c.slots[i]
+		return slotRef{slot: i, gen: c.gen, held: e}, e.buf != nil
 	}
-	return keyState{}, slotRef{slot: -1, gen: c.gen}, false
+	return slotRef{slot: -1, gen: c.gen}, false
 }
 
 // put records a key's state as the current transaction leaves it, copied
@@ -189,46 +296,51 @@ func (c *StateCache) put(encKey []byte, at slotRef, st keyState) {
 	if c == nil {
 		return
 	}
-	n := roundAlloc(len(st.lastSeq) + len(st.lastSysSeq) + len(st.lastKey) + len(st.lastRow))
-	slot := at.slot
+	size := stateLen(st)
+	n := roundAlloc(size)
+	slot, held := at.slot, at.held
 	if at.gen != c.gen {
 		slot = -1
 		if i, ok := c.index[string(encKey)]; ok {
-			slot = i
+			slot, held = i, c.slots[i]
 		}
 	}
 	var key string
 	if slot < 0 {
 		key = string(encKey)
-		n += entrySize(key, keyState{})
+		n += entrySize(key, 0)
 	} else {
-		n -= entryBytes(c.slots[slot])
+		n -= roundAlloc(len(held.buf))
 	}
 	if c.bytes+n > c.limit && c.bytes > c.txBytes {
 		// Earlier transactions' entries make room, with this one's so far
 		// (their keys are looked up in storage next time).
 		c.Clear()
 		slot, key = -1, string(encKey)
-		n = entrySize(key, st)
+		n = entrySize(key, size)
 	}
 	if c.bytes+n > c.limit {
 		// The transaction has touched more than the cache holds: the key
 		// goes uncached, and its entry from before, stale, is emptied.
 		if slot >= 0 {
-			c.undo = append(c.undo, undoEntry{slot: slot, old: c.slots[slot]})
-			c.bytes -= entryBytes(c.slots[slot])
-			c.slots[slot] = keyState{}
+			c.undo = append(c.undo, undoEntry{slot: slot, old: held})
+			c.bytes -= roundAlloc(len(held.buf))
+			c.slots[slot] = cacheEntry{}
 		}
 		return
 	}
-	buf := make([]byte, 0, len(st.lastSeq)+len(st.lastSysSeq)+len(st.lastKey)+len(st.lastRow))
-	var e keyState
-	buf, e.lastSeq = appendPart(buf, st.lastSeq)
-	buf, e.lastSysSeq = appendPart(buf, st.lastSysSeq)
-	buf, e.lastKey = appendPart(buf, st.lastKey)
-	_, e.lastRow = appendPart(buf, st.lastRow)
+	e := cacheEntry{buf: c.newBuffer(size)}
+	for i, part := range [4][]byte{st.lastSeq, st.lastSysSeq, st.lastKey, st.lastRow} {
+		if part == nil {
+			e.absent |= 1 << i
+		}
+		e.buf = append(e.buf, part...)
+		if i < len(e.ends) {
+			e.ends[i] = uint32(len(e.buf))
+		}
+	}
 	if slot >= 0 {
-		c.undo = append(c.undo, undoEntry{slot: slot, old: c.slots[slot]})
+		c.undo = append(c.undo, undoEntry{slot: slot, old: held})
 		c.slots[slot] = e
 	} else {
 		if k := len(c.free); k > 0 {
@@ -248,21 +360,10 @@ func (c *StateCache) put(encKey []byte, at slotRef, st keyState) {
 // len reports how many keys the cache holds.
 func (c *StateCache) len() int {
 	n := 0
-	for _, st := range c.slots {
-		if st.lastSeq != nil {
+	for _, e := range c.slots {
+		if e.buf != nil {
 			n++
 		}
 	}
 	return n
-}
-
-// appendPart appends b to buf and returns it as a part of buf (nil for nil,
-// so that an absent row stays absent).
-func appendPart(buf, b []byte) ([]byte, []byte) {
-	if b == nil {
-		return buf, nil
-	}
-	start := len(buf)
-	buf = append(buf, b...)
-	return buf, buf[start:len(buf):len(buf)]
 }

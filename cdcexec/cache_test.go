@@ -131,7 +131,7 @@ func TestCacheEntriesOwnTheirBytes(t *testing.T) {
 	if _, _, ok := c.get([]byte("b")); ok {
 		t.Error("a rolled-back transaction's new entry stayed")
 	}
-	if want := entrySize("a", a); c.bytes != want {
+	if want := entrySize("a", stateLen(a)); c.bytes != want {
 		t.Errorf("cache counts %d bytes after the rollback, want %d", c.bytes, want)
 	}
 }
@@ -185,5 +185,70 @@ func TestCacheCountsWhatItHolds(t *testing.T) {
 	t.Logf("%d entries: counted %d bytes (%d each), the heap held %d (%d each)", keys, counted, counted/keys, held, held/keys)
 	if held > counted*6/5 || counted > held*6/5 {
 		t.Errorf("entrySize counts %d bytes for what holds %d", counted, held)
+	}
+}
+
+// TestCacheReusesReplacedBuffers: once a transaction that replaced an
+// entry publishes, the entry's buffer is a spare that a later put fills,
+// without touching what any key holds; a transaction that rolls back gives
+// none, as the entries it replaced are back in their slots.
+func TestCacheReusesReplacedBuffers(t *testing.T) {
+	db, f := openFlow(t)
+	c := newStateCache(1 << 20)
+	data := history.DataSpace(uint32(f.Target.OID))
+	set := func(commit bool, kvs ...[2]string) {
+		t.Helper()
+		tx, err := db.Begin(true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.begin(tx)
+		for _, kv := range kvs {
+			_, at, _ := c.get([]byte(kv[0]))
+			c.put([]byte(kv[0]), at, keyState{lastSeq: []byte(kv[1]), lastKey: []byte(kv[0] + "-key"), lastRow: []byte(kv[1] + "-row")})
+		}
+		if !commit {
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		// Something to commit, so that the commit publishes.
+		if err := tx.Space(data).Put([]byte("k"), history.AppendStart(nil, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(key, seq string) {
+		t.Helper()
+		st, _, ok := c.get([]byte(key))
+		if !ok || string(st.lastSeq) != seq || string(st.lastKey) != key+"-key" || string(st.lastRow) != seq+"-row" {
+			t.Errorf("%s holds %q %q %q, want %s", key, st.lastSeq, st.lastKey, st.lastRow, seq)
+		}
+	}
+	set(true, [2]string{"a", "seq-1"})
+	first, _, _ := c.get([]byte("a"))
+	set(true, [2]string{"a", "seq-2"})
+	if c.spared != 1 {
+		t.Fatalf("%d spare buffers after an entry was replaced, want 1", c.spared)
+	}
+	set(true, [2]string{"b", "seq-3"})
+	b, _, _ := c.get([]byte("b"))
+	if unsafe.SliceData(b.lastSeq) != unsafe.SliceData(first.lastSeq) {
+		t.Error("b's entry did not take the buffer a's first entry left")
+	}
+	want("a", "seq-2")
+	want("b", "seq-3")
+	bytesBefore := c.bytes
+	set(false, [2]string{"a", "seq-4"}, [2]string{"b", "seq-5"})
+	if c.spared != 0 {
+		t.Errorf("%d spare buffers after a rollback, want none", c.spared)
+	}
+	want("a", "seq-2")
+	want("b", "seq-3")
+	if c.bytes != bytesBefore {
+		t.Errorf("cache counts %d bytes after the rollback, %d before", c.bytes, bytesBefore)
 	}
 }

@@ -82,7 +82,7 @@ func openFlow(t *testing.T) (*storage.DB, *Flow) {
 }
 
 // openFlowOf opens a fresh database holding flow f and its target.
-func openFlowOf(t *testing.T, f *Flow) (*storage.DB, *Flow) {
+func openFlowOf(t testing.TB, f *Flow) (*storage.DB, *Flow) {
 	t.Helper()
 	db := storagetest.Open(t)
 	err := db.Update(func(tx *storage.Tx) error {
@@ -103,7 +103,7 @@ func applyAll(t *testing.T, tx *storage.Tx, f *Flow, events []Event) {
 }
 
 // applyCached is applyAll through a flow state cache (nil: none).
-func applyCached(t *testing.T, tx *storage.Tx, f *Flow, events []Event, cache *StateCache) {
+func applyCached(t testing.TB, tx *storage.Tx, f *Flow, events []Event, cache *StateCache) {
 	t.Helper()
 	target, err := history.Open(tx, uint32(f.Target.OID), 1, true, true)
 	if err != nil {
