@@ -335,6 +335,9 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 	} else {
 		first := true
 		rowVals := make([]types.Value, len(cols))
+		// The rows' values live until the statement ends (a flow source
+		// keeps them for its flows): box them by the slab.
+		var boxes types.Boxes
 		lineNo, err = readTextCopy(r, o, func(fields []*string) error {
 			if first && o.header {
 				first = false
@@ -357,7 +360,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 				if f == nil {
 					continue
 				}
-				v, err := x.sess.parseParamText(cols[i].Type, *f)
+				v, err := x.sess.parseCopyText(cols[i].Type, *f, &boxes)
 				if err != nil {
 					return err
 				}

@@ -752,6 +752,15 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 	return types.ParseTextWith(t, raw, s.textInput())
 }
 
+// parseCopyText is parseParamText for a field of text COPY data, boxing
+// its value from b.
+func (s *Session) parseCopyText(t types.T, raw string, b *types.Boxes) (types.Value, error) {
+	if isRegType(t.OID) {
+		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw)
+	}
+	return types.ParseTextBoxed(t, raw, s.textInput(), b)
+}
+
 func itoa(n int) string { return formatInt(int64(n)) }
 
 // smallSelectTags are the command tags of SELECTs of a few rows, made once:

@@ -54,6 +54,34 @@ func (in Input) now() time.Time {
 	return in.Now.In(in.loc())
 }
 
+// ParseTextBoxed is ParseTextWith, boxing text and integer values from
+// b (see Boxes).
+func ParseTextBoxed(t T, s string, in Input, b *Boxes) (Value, error) {
+	bits := 0
+	switch t.OID {
+	case Text:
+	case Int2:
+		bits = 16
+	case Int4:
+		bits = 32
+	case Int8:
+		bits = 64
+	default:
+		return ParseTextWith(t, s, in)
+	}
+	if err := VerifyUTF8(s); err != nil {
+		return nil, err
+	}
+	if bits == 0 {
+		return b.String(s), nil
+	}
+	n, err := parseInt64(s, bits, t.OID)
+	if err != nil {
+		return nil, err
+	}
+	return b.Int64(n), nil
+}
+
 // ParseTextWith is ParseText with the session's time zone and transaction
 // start.
 func ParseTextWith(t T, s string, in Input) (Value, error) {
@@ -290,12 +318,20 @@ func trimSpace(s string) string {
 // parseInt is pg_strtoint16/32/64: blanks around, an optional sign, decimal
 // digits.
 func parseInt(s string, bits int, oid OID) (Value, error) {
+	n, err := parseInt64(s, bits, oid)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func parseInt64(s string, bits int, oid OID) (int64, error) {
 	n, ok, inRange := scanInt(trimSpace(s), bits)
 	if !ok {
-		return nil, invalidSyntax(oid, s)
+		return 0, invalidSyntax(oid, s)
 	}
 	if !inRange {
-		return nil, outOfRange(oid, s)
+		return 0, outOfRange(oid, s)
 	}
 	return n, nil
 }
