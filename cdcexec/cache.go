@@ -63,6 +63,7 @@ type StateCache struct {
 const (
 	spareClasses = 64
 	maxSpare     = 1024
+	maxSpareUndo = 4096
 )
 
 // spareSize is what a spare buffer of capacity n keeps alive: itself, and
@@ -261,9 +262,11 @@ func (c *StateCache) newBuffer(n int) []byte {
 
 // spareUndo returns the undo list emptied for the next transaction: kept
 // (without the states it held) when short, dropped when a large
-// transaction grew it, as it costs more than an entry per key.
+// transaction grew it, as it costs more than an entry per key. Short is
+// up to maxSpareUndo entries (256 KiB), so that batches of a few
+// thousand keys, which append grows to past their length, keep theirs.
 func (c *StateCache) spareUndo() []undoEntry {
-	if cap(c.undo) > 1024 {
+	if cap(c.undo) > maxSpareUndo {
 		return nil
 	}
 	clear(c.undo)
