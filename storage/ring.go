@@ -82,7 +82,15 @@ type ring struct {
 	// is what the ring may grow to (maxRingBytes but in tests).
 	grow bool
 	max  int64
+	// scratch is where write lays out a batch's records, kept from batch
+	// to batch (up to maxRingScratch bytes): a fresh buffer of a record's
+	// size cost, on the path every commit waits on, its zeroing and the
+	// faults of touching new pages.
+	scratch []byte
 }
+
+// maxRingScratch bounds the scratch buffer a ring keeps between writes.
+const maxRingScratch = 4 << 20
 
 // ringSegment is one value of ringBucket: its place in the file.
 type ringSegment struct{ off, size int64 }
@@ -311,11 +319,19 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	// a head that met the oldest live record would look like an empty
 	// ring's.
 	head, used, free := r.head, int64(0), r.free()
+	total := 0
 	for _, pc := range batch {
-		n := 0
-		for _, part := range pc.record {
-			n += len(part)
-		}
+		total += int(alignRing(ringHeader + recordLen(pc.record)))
+	}
+	out := r.scratch[:0]
+	if cap(out) < total {
+		out = make([]byte, 0, total)
+	}
+	if cap(out) <= maxRingScratch {
+		r.scratch = out
+	}
+	for _, pc := range batch {
+		n := recordLen(pc.record)
 		size := alignRing(ringHeader + n)
 		pos, ok := r.place(head, size)
 		if !ok {
@@ -331,18 +347,25 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 			r.grow = true
 			return false, nil
 		}
-		buf := make([]byte, ringHeader, size)
+		// The records are laid out one after another in out, so those that
+		// follow each other in one segment are one write.
+		start := len(out)
+		out = out[:start+ringHeader]
+		buf := out[start:]
 		copy(buf, ringMagic[:])
 		binary.BigEndian.PutUint64(buf[8:], pc.version)
 		binary.BigEndian.PutUint32(buf[16:], uint32(n))
+		binary.BigEndian.PutUint32(buf[20:], 0)
 		for _, part := range pc.record {
-			buf = append(buf, part...)
+			out = append(out, part...)
 		}
+		buf = out[start:]
 		binary.BigEndian.PutUint32(buf[4:], crc32.Update(r.seed, castagnoli, buf[8:]))
-		buf = buf[:size] // the padding is zeros
-		// Records that follow each other in one segment go in one write.
+		out = out[:start+int(size)]
+		clear(out[start+ringHeader+n:]) // the padding is zeros
+		buf = out[start:]
 		if k := len(pieces); k > 0 && pieces[k-1].pos+int64(len(pieces[k-1].buf)) == pos && sameSegment(r.segs, pieces[k-1].pos, pos) {
-			pieces[k-1].buf = append(pieces[k-1].buf, buf...)
+			pieces[k-1].buf = pieces[k-1].buf[:len(pieces[k-1].buf)+int(size)]
 		} else {
 			pieces = append(pieces, piece{pos, buf})
 		}
@@ -367,6 +390,15 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	r.head = head
 	r.live = append(r.live, placed...)
 	return true, nil
+}
+
+// recordLen is how many bytes a record's parts hold together.
+func recordLen(parts [][]byte) int {
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	return n
 }
 
 func sameSegment(segs []ringSegment, a, b int64) bool {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -223,6 +224,70 @@ func TestLogRingKeepsLiveRecords(t *testing.T) {
 		t.Fatalf("%d bytes free with head on the oldest live record", got)
 	}
 	write(false, commit(5, ringAlign))
+}
+
+// TestLogRingLaysOutBatches: a batch's records go into the file each at
+// its place, header, body and zero padding, however the buffer a write
+// lays them out in was used before (a batch of one large record of 0xff
+// bytes, then a batch of three smaller ones that follow each other, and
+// one of a record that wraps to the ring's start).
+func TestLogRingLaysOutBatches(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "ring"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	const size = 64 << 10
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	r := &ring{file: f, segs: []ringSegment{{0, size}}, size: size, seed: 0x5eed, max: size}
+	body := func(n int, fill byte) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = fill + byte(i%7)
+		}
+		return b
+	}
+	var last ringRecord
+	write := func(batch ...*pendingCommit) {
+		t.Helper()
+		live := len(r.live)
+		if ok, err := r.write(batch); err != nil || !ok {
+			t.Fatalf("write: %v %v", ok, err)
+		}
+		file, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, rec := range r.live[live:] {
+			b := slices.Concat(batch[i].record...)
+			got := file[rec.pos : rec.pos+rec.size]
+			h := got[:ringHeader]
+			switch {
+			case [4]byte(h[:4]) != ringMagic, binary.BigEndian.Uint64(h[8:]) != rec.version,
+				binary.BigEndian.Uint32(h[16:]) != uint32(len(b)), binary.BigEndian.Uint32(h[20:]) != 0:
+				t.Errorf("record %d: header %x", rec.version, h)
+			case crc32.Update(r.seed, castagnoli, got[8:ringHeader+len(b)]) != binary.BigEndian.Uint32(h[4:]):
+				t.Errorf("record %d: checksum does not match", rec.version)
+			case !bytes.Equal(got[ringHeader:ringHeader+len(b)], b):
+				t.Errorf("record %d: body differs", rec.version)
+			case bytes.Count(got[ringHeader+len(b):], []byte{0}) != len(got)-ringHeader-len(b):
+				t.Errorf("record %d: padding not zeros: %x", rec.version, got[ringHeader+len(b):])
+			}
+			last = rec
+		}
+	}
+	write(&pendingCommit{version: 1, record: [][]byte{body(30<<10, 0xf0), body(100, 0xf8)}})
+	r.release(1)
+	write(&pendingCommit{version: 2, record: [][]byte{body(700, 1)}},
+		&pendingCommit{version: 3, record: [][]byte{body(10, 2), body(20, 3)}},
+		&pendingCommit{version: 4, record: [][]byte{body(1500, 4)}})
+	r.release(4)
+	write(&pendingCommit{version: 5, record: [][]byte{body(32<<10, 5)}})
+	if last.version != 5 || last.pos != 0 {
+		t.Fatalf("the last record is version %d at %d: the test meant it to wrap to the start", last.version, last.pos)
+	}
 }
 
 // TestLogRingChecksumsTakeTheSalt: a record is accepted only with a
