@@ -80,6 +80,9 @@ type txSpace struct {
 	hasSeq        bool
 	// writes counts changes, so cursors know to find their place again.
 	writes uint64
+	// walSpace is the keyspace's number in the transaction's log record,
+	// plus one (0: not known yet); see walRecord.putIn.
+	walSpace uint64
 }
 
 // writeSet is the changes of one write transaction (or of a WAL replay) on

@@ -128,6 +128,15 @@ func (s *Space) Put(key, value []byte) error {
 	if !s.live() {
 		return fmt.Errorf("storage: put in %q: %w", s.name, ErrSpaceNotFound)
 	}
+	if st := s.src.mine; st != nil && st.tree != nil {
+		// The transaction has its own state of the keyspace, which live
+		// just resolved: write through it rather than find it by name in
+		// the write set and the log record, two map lookups a put.
+		st.tree.set(key, value, false)
+		st.writes++
+		s.tx.rec.putIn(st, s.name, key, value)
+		return nil
+	}
 	s.tx.touch(s.name)
 	s.tx.ws.put(s.name, key, value)
 	s.tx.rec.put(s.name, key, value)

@@ -91,6 +91,12 @@ func (r *walRecord) buf(n int) []byte {
 // op appends one operation: kind, keyspace, then up to two byte fields or
 // a number.
 func (r *walRecord) op(kind byte, name string, a, b []byte, nfields int, num uint64) {
+	r.append(kind, r.space(name), a, b, nfields, num, true)
+}
+
+// space returns the number the record gives keyspace name, defining it
+// on first use.
+func (r *walRecord) space(name string) uint64 {
 	space, ok := r.names[name]
 	if !ok {
 		if r.names == nil {
@@ -100,7 +106,16 @@ func (r *walRecord) op(kind byte, name string, a, b []byte, nfields int, num uin
 		r.names[name] = space
 		r.append(opName, 0, []byte(name), nil, 1, 0, false)
 	}
-	r.append(kind, space, a, b, nfields, num, true)
+	return space
+}
+
+// putIn is put for a keyspace the transaction has its own state of, which
+// keeps the keyspace's number in the record once known.
+func (r *walRecord) putIn(st *txSpace, name string, key, value []byte) {
+	if st.walSpace == 0 {
+		st.walSpace = r.space(name) + 1
+	}
+	r.append(opPut, st.walSpace-1, key, value, 2, 0, true)
 }
 
 func (r *walRecord) append(kind byte, space uint64, a, b []byte, nfields int, num uint64, withSpace bool) {
