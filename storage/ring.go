@@ -314,25 +314,15 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	}
 	var pieces []piece
 	var placed []ringRecord
-	// used counts the bytes the batch takes from head on: its records and
-	// the segment ends they skip. It stays below free, never reaching it:
-	// a head that met the oldest live record would look like an empty
-	// ring's.
+	// Each record's place first: a batch that does not fit is refused
+	// before anything is laid out. used counts the bytes the batch takes
+	// from head on: its records and the segment ends they skip. It stays
+	// below free, never reaching it: a head that met the oldest live
+	// record would look like an empty ring's.
 	head, used, free := r.head, int64(0), r.free()
 	total := 0
 	for _, pc := range batch {
-		total += int(alignRing(ringHeader + recordLen(pc.record)))
-	}
-	out := r.scratch[:0]
-	if cap(out) < total {
-		out = make([]byte, 0, total)
-	}
-	if cap(out) <= maxRingScratch {
-		r.scratch = out
-	}
-	for _, pc := range batch {
-		n := recordLen(pc.record)
-		size := alignRing(ringHeader + n)
+		size := alignRing(ringHeader + recordLen(pc.record))
 		pos, ok := r.place(head, size)
 		if !ok {
 			r.grow = true
@@ -347,32 +337,42 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 			r.grow = true
 			return false, nil
 		}
-		// The records are laid out one after another in out, so those that
-		// follow each other in one segment are one write.
-		start := len(out)
-		out = out[:start+ringHeader]
-		buf := out[start:]
-		copy(buf, ringMagic[:])
-		binary.BigEndian.PutUint64(buf[8:], pc.version)
-		binary.BigEndian.PutUint32(buf[16:], uint32(n))
-		binary.BigEndian.PutUint32(buf[20:], 0)
-		for _, part := range pc.record {
-			out = append(out, part...)
-		}
-		buf = out[start:]
-		binary.BigEndian.PutUint32(buf[4:], crc32.Update(r.seed, castagnoli, buf[8:]))
-		out = out[:start+int(size)]
-		clear(out[start+ringHeader+n:]) // the padding is zeros
-		buf = out[start:]
-		if k := len(pieces); k > 0 && pieces[k-1].pos+int64(len(pieces[k-1].buf)) == pos && sameSegment(r.segs, pieces[k-1].pos, pos) {
-			pieces[k-1].buf = pieces[k-1].buf[:len(pieces[k-1].buf)+int(size)]
-		} else {
-			pieces = append(pieces, piece{pos, buf})
-		}
 		placed = append(placed, ringRecord{version: pc.version, pos: pos, size: size})
+		total += int(size)
 		head = pos + size
 		if head >= r.size {
 			head = 0
+		}
+	}
+	// Then the records, one after another in out, which has room for all
+	// of them: out never moves, so records that follow each other in one
+	// segment of the ring also do in out, and are one write.
+	out := r.scratch[:0]
+	if cap(out) < total {
+		out = make([]byte, 0, total)
+	}
+	if cap(out) <= maxRingScratch {
+		r.scratch = out
+	}
+	for i, pc := range batch {
+		rec, n := placed[i], recordLen(pc.record)
+		start := len(out)
+		out = out[:start+ringHeader]
+		h := out[start:]
+		copy(h, ringMagic[:])
+		binary.BigEndian.PutUint64(h[8:], pc.version)
+		binary.BigEndian.PutUint32(h[16:], uint32(n))
+		binary.BigEndian.PutUint32(h[20:], 0)
+		for _, part := range pc.record {
+			out = append(out, part...)
+		}
+		binary.BigEndian.PutUint32(h[4:], crc32.Update(r.seed, castagnoli, out[start+8:]))
+		out = out[:start+int(rec.size)]
+		clear(out[start+ringHeader+n:]) // the padding is zeros
+		if k := len(pieces); k > 0 && pieces[k-1].pos+int64(len(pieces[k-1].buf)) == rec.pos && sameSegment(r.segs, pieces[k-1].pos, rec.pos) {
+			pieces[k-1].buf = pieces[k-1].buf[:len(pieces[k-1].buf)+int(rec.size)]
+		} else {
+			pieces = append(pieces, piece{rec.pos, out[start:]})
 		}
 	}
 	for _, p := range pieces {
