@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -1115,6 +1116,94 @@ func TestOldLogRecordsReplay(t *testing.T) {
 		return nil
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPutsThroughAHeldSpace: puts through Space values held across a
+// transaction (the first write to each keyspace, writes to another
+// between, a drop and a re-create of one) land where fresh lookups would
+// put them, and a crash's replay of the log rebuilds the same.
+func TestPutsThroughAHeldSpace(t *testing.T) {
+	path := checkedPath(t, "held.db")
+	opts := Options{NoSync: true, CheckpointAfterIdle: time.Hour}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		for _, name := range []string{"a", "b"} {
+			sp, err := tx.CreateSpace(name)
+			if err != nil {
+				return err
+			}
+			if err := sp.Put([]byte("old"), []byte(name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *Tx) error {
+		a, b := tx.Space("a"), tx.Space("b")
+		for _, p := range []struct {
+			sp   *Space
+			k, v string
+		}{{a, "k1", "a1"}, {b, "k1", "b1"}, {a, "k2", "a2"}, {b, "k2", "b2"}} {
+			if err := p.sp.Put([]byte(p.k), []byte(p.v)); err != nil {
+				return err
+			}
+		}
+		if err := tx.DropSpace("a"); err != nil {
+			return err
+		}
+		if err := a.Put([]byte("k3"), []byte("a3")); !errors.Is(err, ErrSpaceNotFound) {
+			t.Errorf("put into a dropped keyspace: %v, want ErrSpaceNotFound", err)
+		}
+		if _, err := tx.CreateSpace("a"); err != nil {
+			return err
+		}
+		for _, p := range []struct {
+			sp   *Space
+			k, v string
+		}{{a, "k4", "a4"}, {b, "k3", "b3"}, {a, "k5", "a5"}} {
+			if err := p.sp.Put([]byte(p.k), []byte(p.v)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a: k4=a4 k5=a5; b: k1=b1 k2=b2 k3=b3 old=b"
+	check := func(when string) {
+		t.Helper()
+		err := db.View(func(tx *Tx) error {
+			var parts []string
+			for _, name := range []string{"a", "b"} {
+				var kvs []string
+				c := tx.Space(name).Cursor()
+				for k, v := c.First(); k != nil; k, v = c.Next() {
+					kvs = append(kvs, string(k)+"="+string(v))
+				}
+				parts = append(parts, name+": "+strings.Join(kvs, " "))
+			}
+			if got := strings.Join(parts, "; "); got != want {
+				t.Errorf("%s: %s, want %s", when, got, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("committed")
+	db = crashAndReopen(t, db, path, opts)
+	check("after a crash")
+	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 }

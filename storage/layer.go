@@ -81,7 +81,9 @@ type txSpace struct {
 	// writes counts changes, so cursors know to find their place again.
 	writes uint64
 	// walSpace is the keyspace's number in the transaction's log record,
-	// plus one (0: not known yet); see walRecord.putIn.
+	// plus one (0: not known yet); see walRecord.putIn. Only a write
+	// transaction's own record may set it: a replay's write set spans
+	// many records, each numbering keyspaces its own way.
 	walSpace uint64
 }
 
@@ -110,8 +112,10 @@ func (w *writeSet) state(name string) *txSpace {
 	return st
 }
 
-func (w *writeSet) put(name string, key, value []byte) {
-	st := w.state(name)
+func (w *writeSet) put(name string, key, value []byte) { w.state(name).put(key, value) }
+
+// put sets key to value in the keyspace's tree.
+func (st *txSpace) put(key, value []byte) {
 	st.tree.set(key, value, false)
 	st.writes++
 }

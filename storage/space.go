@@ -130,10 +130,9 @@ func (s *Space) Put(key, value []byte) error {
 	}
 	if st := s.src.mine; st != nil && st.tree != nil {
 		// The transaction has its own state of the keyspace, which live
-		// just resolved: write through it rather than find it by name in
-		// the write set and the log record, two map lookups a put.
-		st.tree.set(key, value, false)
-		st.writes++
+		// just resolved: write through it rather than find it by name
+		// (touch, the write set and the log record: three map lookups).
+		st.put(key, value)
 		s.tx.rec.putIn(st, s.name, key, value)
 		return nil
 	}
