@@ -41,8 +41,9 @@ type StateCache struct {
 	// gen changes when the cache is cleared, so that a slot get gave out
 	// before is not used after.
 	gen uint32
-	// bytes is what the entries hold, as entrySize counts it; txBytes the
-	// part the current transaction wrote; limit what they may hold.
+	// bytes is what the entries hold, as entrySize counts it, and the
+	// spare buffers (spareSize); txBytes the part the current transaction
+	// wrote; limit what they may hold.
 	bytes, txBytes, limit int
 	// tx is the transaction whose changes the cache holds unpublished, and
 	// undo what they replaced, oldest first; cleared says the cache was
@@ -60,6 +61,8 @@ type StateCache struct {
 // spareClasses bounds the buffers kept for reuse to those of up to
 // 16*(spareClasses-1) bytes, maxSpare how many are kept: as many as the
 // entries a batch of a thousand keys replaces, for the next batch to fill.
+// maxSpareUndo is the longest undo list kept for the next transaction
+// (spareUndo).
 const (
 	spareClasses = 64
 	maxSpare     = 1024
@@ -263,8 +266,8 @@ func (c *StateCache) newBuffer(n int) []byte {
 // spareUndo returns the undo list emptied for the next transaction: kept
 // (without the states it held) when short, dropped when a large
 // transaction grew it, as it costs more than an entry per key. Short is
-// up to maxSpareUndo entries (256 KiB), so that batches of a few
-// thousand keys, which append grows to past their length, keep theirs.
+// up to maxSpareUndo entries (256 KiB): a transaction of a thousand keys,
+// whose list append grows past its length (to 1,280), keeps its list.
 func (c *StateCache) spareUndo() []undoEntry {
 	if cap(c.undo) > maxSpareUndo {
 		return nil
@@ -294,7 +297,8 @@ func (c *StateCache) find(encKey []byte) (slotRef, bool) {
 }
 
 // put records a key's state as the current transaction leaves it, copied
-// into one buffer of the cache's own. at is what get said of the key.
+// into one buffer of the cache's own. at is what find (or get) said of the
+// key.
 func (c *StateCache) put(encKey []byte, at slotRef, st keyState) {
 	if c == nil {
 		return

@@ -252,3 +252,51 @@ func TestCacheReusesReplacedBuffers(t *testing.T) {
 		t.Errorf("cache counts %d bytes after the rollback, %d before", c.bytes, bytesBefore)
 	}
 }
+
+// TestCacheSparesAfterAClear: a transaction that replaced an entry and
+// then cleared the cache still gives the replaced buffer as a spare when
+// it publishes, and the key that takes it does not share it with any
+// other; an empty part stays empty and an absent one absent.
+func TestCacheSparesAfterAClear(t *testing.T) {
+	db, f := openFlow(t)
+	c := newStateCache(1 << 20)
+	data := history.DataSpace(uint32(f.Target.OID))
+	state := func(seq string) keyState {
+		return keyState{lastSeq: []byte(seq), lastSysSeq: []byte{}, lastRow: []byte(seq + "-row")}
+	}
+	update := func(fn func()) {
+		t.Helper()
+		err := db.Update(func(tx *storage.Tx) error {
+			c.begin(tx)
+			fn()
+			return tx.Space(data).Put([]byte("k"), history.AppendStart(nil, 1))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := func(key, seq string) {
+		_, at, _ := c.get([]byte(key))
+		c.put([]byte(key), at, state(seq))
+	}
+	update(func() { set("a", "seq-1"); set("b", "seq-2") })
+	update(func() { set("a", "seq-3"); c.Clear(); set("c", "seq-4") })
+	if c.spared != 1 {
+		t.Fatalf("%d spare buffers, want a's replaced one", c.spared)
+	}
+	update(func() { set("d", "seq-5") })
+	for key, seq := range map[string]string{"c": "seq-4", "d": "seq-5"} {
+		st, _, ok := c.get([]byte(key))
+		if !ok || string(st.lastSeq) != seq || string(st.lastRow) != seq+"-row" {
+			t.Errorf("%s holds %q %q, want %s", key, st.lastSeq, st.lastRow, seq)
+		}
+		if st.lastSysSeq == nil || len(st.lastSysSeq) != 0 || st.lastKey != nil {
+			t.Errorf("%s: lastSysSeq %#v (want empty, not nil), lastKey %#v (want nil)", key, st.lastSysSeq, st.lastKey)
+		}
+	}
+	for _, key := range []string{"a", "b"} {
+		if _, _, ok := c.get([]byte(key)); ok {
+			t.Errorf("%s survived the clear", key)
+		}
+	}
+}

@@ -77,7 +77,8 @@ func TestBoxesAllocateBySlab(t *testing.T) {
 // errors, for the types it boxes and those it passes on.
 func TestParseTextBoxedParsesAsParseTextWith(t *testing.T) {
 	inputs := []string{"", "0", "7", "255", "256", " 42 ", "-9223372036854775808", "9223372036854775808",
-		"32768", "-32769", "2147483648", "+12", "1e3", "abc", "héllo", "\xff\xfe", "t", "2024-03-03"}
+		"32767", "32768", "-32768", "-32769", "2147483647", "2147483648", "-2147483648", "-2147483649",
+		"+12", "1e3", "abc", "héllo", "\xff\xfe", "a\x00b", "t", "2024-03-03"}
 	var b Boxes
 	for _, oid := range []OID{Text, Int2, Int4, Int8, Bool, Numeric, Date, Varchar} {
 		for _, s := range inputs {
