@@ -110,7 +110,8 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 
 // ingestBoth feeds the batches to cdcdb and to PostgreSQL (alternating
 // which goes first between repetitions, so neither always meets a cold or a
-// warm disk) and returns open connections for comparing the targets.
+// warm disk, each starting on a quiet one: quietDisk) and returns open
+// connections for comparing the targets.
 func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byte, ddl string, bitemporal bool, key string, rep int) (cdcConn, pgConn *pgx.Conn, cdcRun, pgRun ingestRun, err error) {
 	cdcSide := func() error {
 		if cdcConn, err = pgx.Connect(ctx, srv.url()); err != nil {
@@ -118,6 +119,9 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		}
 		if err := execScript(ctx, cdcConn, ddl); err != nil {
 			return fmt.Errorf("cdcdb flow DDL: %v", err)
+		}
+		if err := b.quietDisk(ctx); err != nil {
+			return err
 		}
 		// The profile starts half-way: the first batches meet small tables
 		// and would not show where a long ingest spends its time.
@@ -153,6 +157,9 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 			return fmt.Errorf("PostgreSQL schema: %v", err)
 		}
 		pgConn = f.conn
+		if err := b.quietDisk(ctx); err != nil {
+			return err
+		}
 		before, err := b.pg.writeBytes()
 		if err != nil {
 			return err

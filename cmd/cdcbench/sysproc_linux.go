@@ -7,3 +7,6 @@ import "syscall"
 func childProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
+
+// syncDisks writes back everything dirty in the page cache.
+func syncDisks() { syscall.Sync() }
