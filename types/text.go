@@ -325,6 +325,7 @@ func parseInt(s string, bits int, oid OID) (Value, error) {
 	return n, nil
 }
 
+// parseInt64 is parseInt's value as the int64 it is.
 func parseInt64(s string, bits int, oid OID) (int64, error) {
 	n, ok, inRange := scanInt(trimSpace(s), bits)
 	if !ok {
