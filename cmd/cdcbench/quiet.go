@@ -21,14 +21,13 @@ import (
 // disks have written next to nothing for quietFor.
 const (
 	quietFor     = 2 * time.Second
-	quietAtMost  = time.Minute
 	quietPoll    = 250 * time.Millisecond
 	quietSectors = 2048 // 1 MiB: what a poll may see written and still be quiet
 )
 
 // quietDisk makes the disk quiet as the comment above says, giving up
-// (without an error: the run goes on, only less undisturbed) after
-// quietAtMost.
+// (without an error: the run goes on, only less undisturbed) after the
+// sizes' quietAtMost.
 func (b *bench) quietDisk(ctx context.Context) error {
 	conn, err := pgx.Connect(ctx, b.pg.URL("postgres"))
 	if err != nil {
@@ -40,7 +39,7 @@ func (b *bench) quietDisk(ctx context.Context) error {
 		return err
 	}
 	syncDisks()
-	deadline := time.Now().Add(quietAtMost)
+	deadline := time.Now().Add(b.sz.quietAtMost)
 	last, ok := sectorsWritten()
 	if !ok {
 		return nil // no /proc/diskstats: nothing to wait on

@@ -26,6 +26,10 @@ type sizes struct {
 
 	commitFor  time.Duration
 	commitReps int
+
+	// quietAtMost bounds the wait for a quiet disk before each side of an
+	// ingest repetition (quietDisk).
+	quietAtMost time.Duration
 }
 
 func fullSizes() sizes {
@@ -39,6 +43,7 @@ func fullSizes() sizes {
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
+		quietAtMost: time.Minute,
 	}
 }
 
@@ -56,6 +61,7 @@ func quickSizes() sizes {
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
+		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
 	}
 }
 
