@@ -392,6 +392,15 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	return true, nil
 }
 
+// writeThenSync writes b at off in f, then syncs the file: the durable
+// write where the system has none of its own (writeDurably).
+func writeThenSync(f *os.File, b []byte, off int64) error {
+	if _, err := f.WriteAt(b, off); err != nil {
+		return err
+	}
+	return fdatasync(f)
+}
+
 // recordLen is how many bytes a record's parts hold together.
 func recordLen(parts [][]byte) int {
 	n := 0

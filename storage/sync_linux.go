@@ -44,10 +44,3 @@ func writeDurably(f *os.File, b []byte, off int64) error {
 	}
 	return nil
 }
-
-func writeThenSync(f *os.File, b []byte, off int64) error {
-	if _, err := f.WriteAt(b, off); err != nil {
-		return err
-	}
-	return fdatasync(f)
-}

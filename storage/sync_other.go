@@ -8,9 +8,4 @@ import "os"
 func fdatasync(f *os.File) error { return f.Sync() }
 
 // writeDurably writes b at off in f and returns once it is durable.
-func writeDurably(f *os.File, b []byte, off int64) error {
-	if _, err := f.WriteAt(b, off); err != nil {
-		return err
-	}
-	return f.Sync()
-}
+func writeDurably(f *os.File, b []byte, off int64) error { return writeThenSync(f, b, off) }
