@@ -162,23 +162,31 @@ func TestLogRingReplayStopsAtAGap(t *testing.T) {
 	}
 }
 
+// fileRing is a ring of one segment of size bytes, a plain file of its
+// own, for tests of the ring's own logic.
+func fileRing(t *testing.T, size int64) *ring {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), "ring"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	return &ring{file: f, segs: []ringSegment{{0, size}}, size: size, max: size}
+}
+
 // TestLogRingKeepsLiveRecords: a batch is written only into the space
 // between head and the oldest live record, counting the end of a segment
 // it skips when it wraps to the ring's start, and never fills that space
 // to the last byte (a head that met the oldest live record would make the
 // ring look empty).
 func TestLogRingKeepsLiveRecords(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "ring"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	const size = 1 << 20
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
 	oldest := ringRecord{version: 1, pos: 64 << 10, size: ringAlign}
-	r := &ring{file: f, segs: []ringSegment{{0, size}}, size: size, head: size - 16*ringAlign, live: []ringRecord{oldest}, max: size}
+	r := fileRing(t, size)
+	r.head, r.live = size-16*ringAlign, []ringRecord{oldest}
 	commit := func(version uint64, recordBytes int64) *pendingCommit {
 		return &pendingCommit{version: version, record: [][]byte{make([]byte, recordBytes-ringHeader)}}
 	}
@@ -232,16 +240,8 @@ func TestLogRingKeepsLiveRecords(t *testing.T) {
 // bytes, then a batch of three smaller ones that follow each other, and
 // one of a record that wraps to the ring's start).
 func TestLogRingLaysOutBatches(t *testing.T) {
-	f, err := os.Create(filepath.Join(t.TempDir(), "ring"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	const size = 64 << 10
-	if err := f.Truncate(size); err != nil {
-		t.Fatal(err)
-	}
-	r := &ring{file: f, segs: []ringSegment{{0, size}}, size: size, seed: 0x5eed, max: size}
+	r := fileRing(t, 64<<10)
+	r.seed = 0x5eed
 	body := func(n int, fill byte) []byte {
 		b := make([]byte, n)
 		for i := range b {
@@ -256,7 +256,7 @@ func TestLogRingLaysOutBatches(t *testing.T) {
 		if ok, err := r.write(batch); err != nil || !ok {
 			t.Fatalf("write: %v %v", ok, err)
 		}
-		file, err := os.ReadFile(f.Name())
+		file, err := os.ReadFile(r.file.Name())
 		if err != nil {
 			t.Fatal(err)
 		}
