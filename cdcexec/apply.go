@@ -69,9 +69,8 @@ type keyGroup struct {
 	encKey []byte
 	events []temporal.Event
 	// What the flow's state cache had of the key (lookUpStates): at.held,
-	// its state if cached.
-	at     slotRef
-	cached bool
+	// its state if it holds one.
+	at slotRef
 }
 
 // Apply applies a batch of events, in any order. It fails, leaving the
@@ -362,7 +361,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	if err := a.encodeSeqs(incoming); err != nil {
 		return err
 	}
-	known, at, cached := g.at.held.state(), g.at, g.cached
+	known, at, cached := g.at.held.state(), g.at, g.at.holds()
 	if f.StoredAs == Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
@@ -482,8 +481,8 @@ func (a *applier) lookUpStates() {
 	var touch byte
 	for i := range a.groups {
 		g := &a.groups[i]
-		g.at, g.cached = a.cache.find(g.encKey)
-		if g.cached {
+		g.at = a.cache.find(g.encKey)
+		if g.at.holds() {
 			touch ^= g.at.held.buf[0]
 		}
 	}

@@ -279,22 +279,23 @@ func (c *StateCache) spareUndo() []undoEntry {
 // get returns a key's state, and where it is for put. The state's parts
 // are the cache's, valid until the transaction ends.
 func (c *StateCache) get(encKey []byte) (keyState, slotRef, bool) {
-	at, ok := c.find(encKey)
-	return at.held.state(), at, ok
+	at := c.find(encKey)
+	return at.held.state(), at, at.holds()
 }
 
-// find returns where a key is for put, with its entry, and whether the
-// entry holds a state.
-func (c *StateCache) find(encKey []byte) (slotRef, bool) {
+// find returns where a key is for put, with its entry.
+func (c *StateCache) find(encKey []byte) slotRef {
 	if c == nil {
-		return slotRef{slot: -1}, false
+		return slotRef{slot: -1}
 	}
 	if i, ok := c.index[string(encKey)]; ok {
-		e := c.slots[i]
-		return slotRef{slot: i, gen: c.gen, held: e}, e.buf != nil
+		return slotRef{slot: i, gen: c.gen, held: c.slots[i]}
 	}
-	return slotRef{slot: -1, gen: c.gen}, false
+	return slotRef{slot: -1, gen: c.gen}
 }
+
+// holds reports whether the entry find saw holds a state.
+func (r slotRef) holds() bool { return r.held.buf != nil }
 
 // put records a key's state as the current transaction leaves it, copied
 // into one buffer of the cache's own. at is what find (or get) said of the
