@@ -32,6 +32,9 @@ func (s *Space) resolve() {
 	if tx.ws != nil {
 		mine = tx.ws.touched[s.name]
 	}
+	if mine == nil && tx.hidden != nil {
+		tx.checkReadable(s.name)
+	}
 	s.src = resolveSpace(mine, tx.view, s.name)
 	s.bucket, s.fileRuns = nil, nil
 	if s.src.file {
@@ -133,12 +136,16 @@ func (s *Space) Put(key, value []byte) error {
 		// just resolved: write through it rather than find it by name
 		// (touch, the write set and the log record: three map lookups).
 		st.put(key, value)
-		s.tx.rec.putIn(st, s.name, key, value)
+		if s.tx.parent == nil { // a fork's changes are logged when joined
+			s.tx.rec.putIn(st, s.name, key, value)
+		}
 		return nil
 	}
 	s.tx.touch(s.name)
 	s.tx.ws.put(s.name, key, value)
-	s.tx.rec.put(s.name, key, value)
+	if s.tx.parent == nil {
+		s.tx.rec.put(s.name, key, value)
+	}
 	return nil
 }
 
@@ -155,7 +162,9 @@ func (s *Space) Delete(key []byte) error {
 	}
 	s.tx.touch(s.name)
 	s.tx.ws.delete(s.name, key)
-	s.tx.rec.delete(s.name, key)
+	if s.tx.parent == nil {
+		s.tx.rec.delete(s.name, key)
+	}
 	return nil
 }
 
@@ -196,7 +205,7 @@ func (s *Space) Sequence() uint64 {
 
 // SetSequence sets the keyspace's sequence counter.
 func (s *Space) SetSequence(v uint64) error {
-	if err := s.tx.checkWrite(); err != nil {
+	if err := s.tx.checkChange(); err != nil {
 		return err
 	}
 	if !s.live() {

@@ -34,6 +34,12 @@ type Tx struct {
 	// onPublish runs when the commit has made the changes the head;
 	// onRollback when the transaction ends without doing so.
 	onPublish, onRollback []func()
+	// A fork's parent, and the keyspaces the parent had written when it
+	// forked, which the fork may not read; forks counts a parent's live
+	// forks (fork.go).
+	parent *Tx
+	hidden map[string]struct{}
+	forks  int
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
@@ -99,6 +105,12 @@ func (tx *Tx) Commit() error {
 	if tx.closed {
 		return ErrTxClosed
 	}
+	if tx.parent != nil {
+		return ErrForkChange
+	}
+	if tx.forks > 0 {
+		return fmt.Errorf("storage: commit with %d forks not joined: %w", tx.forks, ErrForkChange)
+	}
 	tx.closed = true
 	tx.releaseFile()
 	defer tx.release()
@@ -120,6 +132,14 @@ func (tx *Tx) Rollback() error {
 		return nil
 	}
 	tx.closed = true
+	if tx.parent != nil {
+		// A fork shares its parent's snapshot of the file, and holds no
+		// writer slot: only its own changes go.
+		tx.parent.forks--
+		tx.rolledBack()
+		tx.release()
+		return nil
+	}
 	tx.releaseFile()
 	if tx.writable {
 		defer tx.db.releaseWriter()
@@ -152,7 +172,7 @@ func (tx *Tx) releaseFile() {
 // CreateSpace creates an empty keyspace. It fails with ErrSpaceExists if the
 // name is taken, and with ErrTxNotWritable in a read transaction.
 func (tx *Tx) CreateSpace(name string) (*Space, error) {
-	if err := tx.checkWrite(); err != nil {
+	if err := tx.checkChange(); err != nil {
 		return nil, err
 	}
 	if name == "" {
@@ -204,7 +224,7 @@ func (tx *Tx) resolvedSpace(name string) *Space {
 // DropSpace deletes a keyspace and everything in it. It fails with
 // ErrSpaceNotFound if there is none.
 func (tx *Tx) DropSpace(name string) error {
-	if err := tx.checkWrite(); err != nil {
+	if err := tx.checkChange(); err != nil {
 		return err
 	}
 	if name == "" || tx.Space(name) == nil {
@@ -257,6 +277,18 @@ func (tx *Tx) checkWrite() error {
 	}
 	if !tx.writable {
 		return ErrTxNotWritable
+	}
+	return nil
+}
+
+// checkChange is checkWrite for a change other than a put or a delete,
+// which a fork does not make.
+func (tx *Tx) checkChange() error {
+	if err := tx.checkWrite(); err != nil {
+		return err
+	}
+	if tx.parent != nil {
+		return ErrForkChange
 	}
 	return nil
 }

@@ -1,0 +1,267 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// spaceContents lists a keyspace as "k=v" pairs in key order.
+func spaceContents(t *testing.T, sp *Space) string {
+	t.Helper()
+	var kvs []string
+	c := sp.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		kvs = append(kvs, string(k)+"="+string(v))
+	}
+	return strings.Join(kvs, " ")
+}
+
+// forkFixture makes keyspaces a, b and src, with a's and b's first keys in
+// the file and the rest in the memtable, so a fork reads both.
+func forkFixture(t *testing.T) (*DB, string, Options) {
+	t.Helper()
+	path := checkedPath(t, "fork.db")
+	opts := Options{NoSync: true, CheckpointAfterIdle: time.Hour}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(names []string, keys ...string) {
+		t.Helper()
+		err := db.Update(func(tx *Tx) error {
+			for _, name := range names {
+				sp := tx.Space(name)
+				if sp == nil {
+					var err error
+					if sp, err = tx.CreateSpace(name); err != nil {
+						return err
+					}
+				}
+				for _, k := range keys {
+					if err := sp.Put([]byte(k), []byte(name+k)); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	put([]string{"a", "b", "src"}, "k1", "k3")
+	db.checkpointAll(t)
+	put([]string{"a", "b"}, "k5", "k7")
+	return db, path, opts
+}
+
+func TestForkJoinsItsChangesToTheTransaction(t *testing.T) {
+	db, path, opts := forkFixture(t)
+	err := db.Update(func(tx *Tx) error {
+		// The parent has written src before forking: the fork may not
+		// read it. It writes a after forking, which the fork does not see.
+		if err := tx.Space("src").Put([]byte("k9"), []byte("src9")); err != nil {
+			return err
+		}
+		if tx.Wrote("a") || !tx.Wrote("src") {
+			t.Errorf("Wrote(a) = %v, Wrote(src) = %v before the fork, want false, true", tx.Wrote("a"), tx.Wrote("src"))
+		}
+		f, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		if err := tx.Space("a").Put([]byte("k2"), []byte("parent2")); err != nil {
+			return err
+		}
+		fa, fb := f.Space("a"), f.Space("b")
+		if got, want := spaceContents(t, fa), "k1=ak1 k3=ak3 k5=ak5 k7=ak7"; got != want {
+			t.Errorf("the fork reads a as %q, want %q (what the parent had when it forked)", got, want)
+		}
+		for _, op := range []func() error{
+			func() error { return fb.Put([]byte("k4"), []byte("fork4")) },
+			func() error { return fb.Put([]byte("k1"), []byte("fork1")) },
+			func() error { return fb.Delete([]byte("k5")) },
+			func() error { return fb.Delete([]byte("k6")) }, // absent: nothing to hide
+			func() error { return fa.Put([]byte("k8"), []byte("fork8")) },
+		} {
+			if err := op(); err != nil {
+				return err
+			}
+		}
+		if got, want := spaceContents(t, fb), "k1=fork1 k3=bk3 k4=fork4 k7=bk7"; got != want {
+			t.Errorf("the fork reads b as %q after its writes, want %q", got, want)
+		}
+		if got, want := spaceContents(t, tx.Space("b")), "k1=bk1 k3=bk3 k5=bk5 k7=bk7"; got != want {
+			t.Errorf("before the join the parent reads b as %q, want %q", got, want)
+		}
+		if err := tx.Join(f); err != nil {
+			return err
+		}
+		if got, want := spaceContents(t, tx.Space("a")), "k1=ak1 k2=parent2 k3=ak3 k5=ak5 k7=ak7 k8=fork8"; got != want {
+			t.Errorf("after the join the parent reads a as %q, want %q", got, want)
+		}
+		if err := tx.Join(f); !errors.Is(err, ErrTxClosed) {
+			t.Errorf("a second join: %v, want ErrTxClosed", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a: k1=ak1 k2=parent2 k3=ak3 k5=ak5 k7=ak7 k8=fork8; b: k1=fork1 k3=bk3 k4=fork4 k7=bk7; src: k1=srck1 k3=srck3 k9=src9"
+	check := func(when string) {
+		t.Helper()
+		err := db.View(func(tx *Tx) error {
+			var parts []string
+			for _, name := range []string{"a", "b", "src"} {
+				parts = append(parts, name+": "+spaceContents(t, tx.Space(name)))
+			}
+			if got := strings.Join(parts, "; "); got != want {
+				t.Errorf("%s: %s, want %s", when, got, want)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("committed")
+	// The joined changes are in the parent's log record: a crash before
+	// any checkpoint keeps them.
+	db = crashAndReopen(t, db, path, opts)
+	check("after a crash")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestForkRules(t *testing.T) {
+	db, _, _ := forkFixture(t)
+	defer db.Close()
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.Space("src").Put([]byte("k2"), []byte("x")); err != nil {
+			return err
+		}
+		f, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		if _, err := f.Fork(); !errors.Is(err, ErrForkChange) {
+			t.Errorf("fork of a fork: %v, want ErrForkChange", err)
+		}
+		if _, err := f.CreateSpace("c"); !errors.Is(err, ErrForkChange) {
+			t.Errorf("CreateSpace in a fork: %v, want ErrForkChange", err)
+		}
+		if err := f.DropSpace("a"); !errors.Is(err, ErrForkChange) {
+			t.Errorf("DropSpace in a fork: %v, want ErrForkChange", err)
+		}
+		if _, err := f.Space("a").NextSequence(); !errors.Is(err, ErrForkChange) {
+			t.Errorf("NextSequence in a fork: %v, want ErrForkChange", err)
+		}
+		if err := f.Commit(); !errors.Is(err, ErrForkChange) {
+			t.Errorf("Commit of a fork: %v, want ErrForkChange", err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `"src"`) {
+					t.Errorf("a fork reading what its parent wrote: recovered %v, want a panic naming src", r)
+				}
+			}()
+			f.Space("src")
+		}()
+		if err := tx.Commit(); !errors.Is(err, ErrForkChange) {
+			t.Errorf("Commit with a live fork: %v, want ErrForkChange", err)
+		}
+		// A fork rolled back leaves the parent as it was, and free to
+		// commit.
+		rolledBack := false
+		f.OnRollback(func() { rolledBack = true })
+		if err := f.Space("a").Put([]byte("k2"), []byte("gone")); err != nil {
+			return err
+		}
+		if err := f.Rollback(); err != nil {
+			return err
+		}
+		if !rolledBack {
+			t.Error("a fork's Rollback did not run its OnRollback functions")
+		}
+		if err := tx.Join(f); !errors.Is(err, ErrTxClosed) {
+			t.Errorf("join of a rolled-back fork: %v, want ErrTxClosed", err)
+		}
+		if got, want := spaceContents(t, tx.Space("a")), "k1=ak1 k3=ak3 k5=ak5 k7=ak7"; got != want {
+			t.Errorf("after the fork's rollback the parent reads a as %q, want %q", got, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestForkWorksBesideItsParent has a fork read and write on its own
+// goroutine while the parent writes other keyspaces: run with -race, it
+// fails if the two share anything that changes.
+func TestForkWorksBesideItsParent(t *testing.T) {
+	db, _, _ := forkFixture(t)
+	defer db.Close()
+	const n = 2000
+	err := db.Update(func(tx *Tx) error {
+		if err := tx.Space("src").Put([]byte("k2"), []byte("x")); err != nil {
+			return err
+		}
+		f, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		var wg sync.WaitGroup
+		var forkErr error
+		wg.Go(func() {
+			fb := f.Space("b")
+			for i := range n {
+				if fb.Get([]byte("k3")) == nil || fb.Get([]byte("k5")) == nil {
+					forkErr = errors.New("the fork lost a key of b")
+					return
+				}
+				if err := fb.Put(fmt.Appendf(nil, "f%05d", i), []byte("fork")); err != nil {
+					forkErr = err
+					return
+				}
+				if i%100 == 0 {
+					c := fb.Cursor()
+					for k, _ := c.First(); k != nil; k, _ = c.Next() {
+					}
+				}
+			}
+		})
+		pa := tx.Space("a")
+		for i := range n {
+			if err := pa.Put(fmt.Appendf(nil, "p%05d", i), []byte("parent")); err != nil {
+				return err
+			}
+			if pa.Get([]byte("k3")) == nil {
+				return errors.New("the parent lost a key of a")
+			}
+		}
+		wg.Wait()
+		if forkErr != nil {
+			return forkErr
+		}
+		if err := tx.Join(f); err != nil {
+			return err
+		}
+		if got, want := tx.Space("a").Count(), n+4; got != want {
+			t.Errorf("a holds %d keys, want %d", got, want)
+		}
+		if got, want := tx.Space("b").Count(), n+4; got != want {
+			t.Errorf("b holds %d keys, want %d", got, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
