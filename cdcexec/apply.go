@@ -188,6 +188,11 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		}
 	}
 	a.lookUpStates()
+	if !replayEverything {
+		if shared, err := a.applyShared(ctx, tx, mark); shared || err != nil {
+			return st, err
+		}
+	}
 	for i := range a.groups {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -214,6 +219,9 @@ type applier struct {
 	target *history.Table
 	st     *Stats
 	cache  *StateCache
+	// cacheMu guards cache while two goroutines apply the batch
+	// (parallel.go).
+	cacheMu *sync.Mutex
 	// roles is the target's layout (layout), once worked out.
 	roles []int
 	// touched keeps lookUpStates's reads of the entries' bytes (the
@@ -377,7 +385,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 						next.lastSysSeq = s.sys
 					}
 				}
-				a.cache.put(g.encKey, at, next)
+				a.putState(g.encKey, at, next)
 			}
 			return err
 		}
@@ -425,7 +433,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			}
 			if err == nil {
 				next.lastSeq = a.seqs[len(a.seqs)-1].seq
-				a.cache.put(g.encKey, at, next)
+				a.putState(g.encKey, at, next)
 			}
 			return err
 		}
@@ -462,7 +470,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			}
 		}
 	}
-	a.cache.put(g.encKey, at, ks)
+	a.putState(g.encKey, at, ks)
 	return nil
 }
 

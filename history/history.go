@@ -223,6 +223,36 @@ func Open(tx *storage.Tx, table uint32, now int64, keep, embed bool) (*Table, er
 // Data is the table's current-rows space, for reads.
 func (t *Table) Data() *storage.Space { return t.data }
 
+// Wrote reports whether t's transaction has written the table's rows or
+// history, which a fork of it may then not read (storage.Tx.Fork).
+func (t *Table) Wrote() bool {
+	for _, sp := range []*storage.Space{t.data, t.byKey, t.byEnd} {
+		if sp != nil && t.tx.Wrote(sp.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+// Fork returns a writer of the same table's rows, at the same commit
+// time, in fork, a fork of t's transaction (storage.Tx.Fork), for use
+// beside t on another goroutine. Wrote must be false.
+func (t *Table) Fork(fork *storage.Tx) *Table {
+	if t.keep {
+		// Looked up here, in t's transaction: the fork may not read the
+		// table's metadata, which its parent may have written.
+		t.pruned()
+	}
+	f := &Table{tx: fork, table: t.table, data: fork.Space(t.data.Name()), now: t.now, prunedThrough: t.prunedThrough, prunedKnown: t.prunedKnown, keep: t.keep, embed: t.embed}
+	if t.byKey != nil {
+		f.byKey = fork.Space(t.byKey.Name())
+	}
+	if t.byEnd != nil {
+		f.byEnd = fork.Space(t.byEnd.Name())
+	}
+	return f
+}
+
 // Put makes tuple the current version of key, archiving the version it
 // replaces.
 func (t *Table) Put(key []byte, tuple []types.Value) error {

@@ -1,0 +1,175 @@
+package cdcexec
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+
+	"cdcdb/storage"
+	"cdcdb/temporal"
+	"cdcdb/types"
+)
+
+// Applying a batch's keys on two goroutines.
+//
+// A batch's keys do not depend on each other: each reads and writes only
+// its own log entries, target rows and cache entry. So while the session's
+// goroutine applies keys into the transaction, a helper goroutine applies
+// others into a fork of it (storage.Tx.Fork), which Join then makes the
+// transaction's own. They take the keys in key order, a chunk at a time,
+// from a shared counter: a helper that starts late, both CPUs being busy,
+// takes fewer, and one that never gets to run leaves them all to the
+// session. The fork's changes are put into the transaction again at the
+// join, on the session's goroutine, but that is a small part of a key's
+// cost.
+//
+// The fork may not read what the transaction wrote before it forked, so
+// there is a helper only when the transaction has not written the flow's
+// log or target yet (a batch of a statement of its own, as an autocommit
+// COPY is). The state cache is shared under a lock; so is the target's row
+// check, which is the session's and not made for two goroutines.
+//
+// A batch with a bad key fails with the same error as when applied on one
+// goroutine, the first bad key's in key order: a goroutine that finds one
+// stops the other at it, and every key before it is applied by one or the
+// other.
+
+// parallelChunk is how many keys a goroutine takes at a time, and
+// minParallelKeys the fewest keys a batch shares out: below that, starting
+// the helper costs more than it saves.
+const (
+	parallelChunk   = 32
+	minParallelKeys = 4 * parallelChunk
+)
+
+// parallelEnabled lets a test apply on one goroutine only;
+// helperFirst makes the session wait for the helper to take a chunk before
+// it takes one, so that a test's helper surely applies keys; sharedBatches
+// counts the batches applied with a helper.
+var (
+	parallelEnabled = true
+	helperFirst     = false
+	sharedBatches   atomic.Uint64
+)
+
+// applyShared applies the batch's keys with a helper when that is possible
+// (see above), reporting whether it did.
+func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal.Seq) (bool, error) {
+	if !parallelEnabled || len(a.groups) < minParallelKeys || runtime.GOMAXPROCS(0) < 2 ||
+		tx.Wrote(a.log.log.Name()) || a.target.Wrote() {
+		return false, nil
+	}
+	fork, err := tx.Fork()
+	if err != nil {
+		return false, err
+	}
+	defer fork.Rollback() // unless joined
+	log := fork.Space(a.log.log.Name())
+	if log == nil {
+		return false, fmt.Errorf("flow %q: the log is missing in a fork of its transaction", a.f.Name)
+	}
+	var helperStats Stats
+	h := appliers.Get().(*applier)
+	defer h.release()
+	*h = applier{f: a.f, log: eventWriter{log: log}, target: a.target.Fork(fork), st: &helperStats, cache: a.cache, batchBuffers: h.batchBuffers, keyBuffers: h.keyBuffers}
+	var cacheMu sync.Mutex
+	a.cacheMu, h.cacheMu = &cacheMu, &cacheMu
+	defer func() { a.cacheMu = nil }()
+	if check := a.f.check; check != nil {
+		// Apply gave this batch a flow of its own when it set a check.
+		var mu sync.Mutex
+		a.f.check = func(tuple []types.Value) error {
+			mu.Lock()
+			defer mu.Unlock()
+			return check(tuple)
+		}
+		defer func() { a.f.check = check }()
+	}
+
+	var share keyShare
+	share.stop.Store(int32(len(a.groups)))
+	var helperAt int
+	var helperErr error
+	var helperPanic any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				helperPanic = fmt.Sprintf("%v\n\nhelper goroutine's stack:\n%s", r, debug.Stack())
+				share.lower(-1)
+			}
+		}()
+		helperAt, helperErr = h.applyKeys(ctx, a.groups, &share, mark)
+	}()
+	for helperFirst && share.next.Load() == 0 && share.stop.Load() > 0 {
+		runtime.Gosched()
+	}
+	at, err := a.applyKeys(ctx, a.groups, &share, mark)
+	<-done
+	sharedBatches.Add(1)
+	if helperPanic != nil {
+		panic(helperPanic)
+	}
+	if helperErr != nil && (err == nil || helperAt < at) {
+		err = helperErr
+	}
+	if err != nil {
+		return true, err
+	}
+	a.st.RowsUpserted += helperStats.RowsUpserted
+	a.st.RowsDeleted += helperStats.RowsDeleted
+	return true, tx.Join(fork)
+}
+
+// keyShare is how two goroutines share a batch's keys: next counts the
+// chunks taken, and no chunk at or after stop is started (a key that
+// failed lowers it to its index).
+type keyShare struct {
+	next, stop atomic.Int32
+}
+
+// lower brings stop down to i.
+func (s *keyShare) lower(i int32) {
+	for {
+		cur := s.stop.Load()
+		if i >= cur || s.stop.CompareAndSwap(cur, i) {
+			return
+		}
+	}
+}
+
+// applyKeys applies chunks of groups until none is left, returning the
+// index of the key that failed, if one did.
+func (a *applier) applyKeys(ctx context.Context, groups []keyGroup, share *keyShare, mark temporal.Seq) (int, error) {
+	n := int32(len(groups))
+	for {
+		start := (share.next.Add(1) - 1) * parallelChunk
+		if start >= min(n, share.stop.Load()) {
+			return -1, nil
+		}
+		for i := start; i < min(start+parallelChunk, n); i++ {
+			err := ctx.Err()
+			if err == nil {
+				err = a.applyKey(&groups[i], mark, true)
+			}
+			if err != nil {
+				share.lower(i)
+				return int(i), err
+			}
+		}
+	}
+}
+
+// putState records a key's new state in the flow's cache, under the lock
+// the goroutines share when there are two.
+func (a *applier) putState(encKey []byte, at slotRef, st keyState) {
+	if a.cacheMu != nil {
+		a.cacheMu.Lock()
+		defer a.cacheMu.Unlock()
+	}
+	a.cache.put(encKey, at, st)
+}
