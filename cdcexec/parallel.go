@@ -105,6 +105,12 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 		}()
 		helperAt, helperErr = h.applyKeys(ctx, a.groups, &share, mark)
 	}()
+	// Should this goroutine panic, the helper is stopped and waited for
+	// before the fork and the transaction it reads go.
+	defer func() {
+		share.lower(-1)
+		<-done
+	}()
 	for helperFirst && share.next.Load() == 0 && share.stop.Load() > 0 {
 		runtime.Gosched()
 	}

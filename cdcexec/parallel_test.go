@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"cdcdb/history"
@@ -123,5 +124,55 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 				t.Fatalf("check %v: keyspace %s: %d entries on two goroutines, %d on one, and they differ", withCheck, name, len(got), len(rows))
 			}
 		}
+	}
+}
+
+// TestSharedApplyPanicsInTheCaller: a panic while a key is applied, on
+// either goroutine, comes out of Apply on the caller's (where the server
+// recovers from it), after the helper stopped; the transaction then rolls
+// back and the flow goes on.
+func TestSharedApplyPanicsInTheCaller(t *testing.T) {
+	helperFirst = true
+	defer func() { helperFirst = false }()
+	db, f := openFlowOf(t, mixedFlow(100))
+	cache := NewStateCache()
+	// The helper takes the first chunk of keys, 0 to 31; the session most
+	// likely the second.
+	for _, bad := range []int64{5, 40} {
+		var events []Event
+		for id := range int64(300) {
+			events = append(events, testEvent(id, 1, "Leon"))
+		}
+		check := func(tuple []types.Value) error {
+			if tuple[0] == bad {
+				panic(fmt.Sprintf("boom at %d", bad))
+			}
+			return nil
+		}
+		var recovered any
+		func() {
+			defer func() { recovered = recover() }()
+			_ = db.Update(func(tx *storage.Tx) error {
+				target, err := history.Open(tx, uint32(f.Target.OID), 1000, true, true)
+				if err != nil {
+					return err
+				}
+				_, err = Apply(context.Background(), tx, f, target, events, cache, check)
+				return err
+			})
+		}()
+		if want := fmt.Sprintf("boom at %d", bad); !strings.Contains(fmt.Sprint(recovered), want) {
+			t.Fatalf("recovered %v, want a panic with %q", recovered, want)
+		}
+	}
+	err := db.Update(func(tx *storage.Tx) error {
+		applyCached(t, tx, f, []Event{testEvent(7, 2, "Puebla")}, cache)
+		if got := targetRows(t, tx, f); len(got) != 1 {
+			t.Errorf("after the panics the target holds %q, want only key 7's row", got)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
