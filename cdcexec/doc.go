@@ -33,6 +33,10 @@
 // storage. A transaction writes through it and undoes its writes if it
 // rolls back: see cache.go.
 //
+// A batch of many keys, in a transaction that has not yet written the
+// flow's log or target, is shared with a helper goroutine, which applies
+// its part of the keys into a fork of the transaction (parallel.go).
+//
 // For SCD TYPE 2 flows the first path works on values as their stored
 // encodings (scd2enc.go) instead of decoding them for temporal's
 // ContinueSCD2: the same rows, byte for byte, which a test holds it to.

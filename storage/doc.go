@@ -71,7 +71,8 @@
 // open read transaction, so long-lived readers can delay checkpoints and
 // flushes; meanwhile new transactions wait too, as a write Tx holds a read
 // snapshot of the file like any reader. A Tx must not be used from several
-// goroutines at once.
+// goroutines at once; to share a write transaction's work with another
+// goroutine, Fork it and Join the fork (fork.go).
 //
 // A read that finds the file corrupt (a run's block missing or malformed)
 // panics with an error wrapping ErrCorrupt, as Get and Cursor have no error
