@@ -85,20 +85,7 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 					failures = append(failures, fmt.Sprintf("batch %d: %s %s", batch, pe.Message, pe.Detail))
 				}
 			}
-			out := map[string][]string{}
-			err := db.View(func(tx *storage.Tx) error {
-				for _, name := range tx.Spaces("") {
-					c := tx.Space(name).Cursor()
-					for k, v := c.First(); k != nil; k, v = c.Next() {
-						out[name] = append(out[name], fmt.Sprintf("%x=%x", k, v))
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return out, failures, checked
+			return keyspaceContents(t, db), failures, checked
 		}
 		before := sharedBatches.Load()
 		one, oneFailures, oneChecked := run(false)

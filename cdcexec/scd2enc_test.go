@@ -87,20 +87,7 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		out := map[string][]string{}
-		err := db.View(func(tx *storage.Tx) error {
-			for _, name := range tx.Spaces("") {
-				c := tx.Space(name).Cursor()
-				for k, v := c.First(); k != nil; k, v = c.Next() {
-					out[name] = append(out[name], fmt.Sprintf("%x=%x", k, v))
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
+		return keyspaceContents(t, db)
 	}
 	general, encoded := run(false), run(true)
 	if len(general) == 0 {
@@ -114,4 +101,24 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 	if len(encoded) != len(general) {
 		t.Fatalf("encoded path wrote %d keyspaces, general %d", len(encoded), len(general))
 	}
+}
+
+// keyspaceContents lists every keyspace of db, each entry as "key=value"
+// in hex, in key order.
+func keyspaceContents(t *testing.T, db *storage.DB) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := db.View(func(tx *storage.Tx) error {
+		for _, name := range tx.Spaces("") {
+			c := tx.Space(name).Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				out[name] = append(out[name], fmt.Sprintf("%x=%x", k, v))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -1184,12 +1184,7 @@ func TestPutsThroughAHeldSpace(t *testing.T) {
 		err := db.View(func(tx *Tx) error {
 			var parts []string
 			for _, name := range []string{"a", "b"} {
-				var kvs []string
-				c := tx.Space(name).Cursor()
-				for k, v := c.First(); k != nil; k, v = c.Next() {
-					kvs = append(kvs, string(k)+"="+string(v))
-				}
-				parts = append(parts, name+": "+strings.Join(kvs, " "))
+				parts = append(parts, name+": "+spaceContents(t, tx.Space(name)))
 			}
 			if got := strings.Join(parts, "; "); got != want {
 				t.Errorf("%s: %s, want %s", when, got, want)
