@@ -219,9 +219,11 @@ type applier struct {
 	target *history.Table
 	st     *Stats
 	cache  *StateCache
-	// cacheMu guards cache while two goroutines apply the batch
+	// cacheMu guards cache while two goroutines apply the batch, and
+	// current is the index of the key a goroutine is applying then
 	// (parallel.go).
 	cacheMu *sync.Mutex
+	current int
 	// roles is the target's layout (layout), once worked out.
 	roles []int
 	// touched keeps lookUpStates's reads of the entries' bytes (the

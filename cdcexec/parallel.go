@@ -3,6 +3,7 @@ package cdcexec
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -10,7 +11,6 @@ import (
 
 	"cdcdb/storage"
 	"cdcdb/temporal"
-	"cdcdb/types"
 )
 
 // Applying a batch's keys on two goroutines.
@@ -29,13 +29,16 @@ import (
 // The fork may not read what the transaction wrote before it forked, so
 // there is a helper only when the transaction has not written the flow's
 // log or target yet (a batch of a statement of its own, as an autocommit
-// COPY is). The state cache is shared under a lock; so is the target's row
-// check, which is the session's and not made for two goroutines.
+// COPY is), and whose target has no NOT NULL or CHECK constraints: the
+// row check is the session's, evaluated in its statement's context, which
+// may read the transaction (a CHECK calling nextval does) and is not made
+// for two goroutines. The state cache is shared under a lock.
 //
 // A batch with a bad key fails with the same error as when applied on one
 // goroutine, the first bad key's in key order: a goroutine that finds one
 // stops the other at it, and every key before it is applied by one or the
-// other.
+// other. A panic (a bug, or a corrupt file) counts as such a failure, and
+// is raised again on the caller's goroutine.
 
 // parallelChunk is how many keys a goroutine takes at a time, and
 // minParallelKeys the fewest keys a batch shares out: below that, starting
@@ -47,11 +50,13 @@ const (
 
 // parallelEnabled lets a test apply on one goroutine only;
 // helperFirst makes the session wait for the helper to take a chunk before
-// it takes one, so that a test's helper surely applies keys; sharedBatches
-// counts the batches applied with a helper.
+// it takes one, so that a test's helper surely applies keys; beforeKey, if
+// set, is called with each key a goroutine is about to apply; and
+// sharedBatches counts the batches applied with a helper.
 var (
 	parallelEnabled = true
 	helperFirst     = false
+	beforeKey       func(encKey []byte)
 	sharedBatches   atomic.Uint64
 )
 
@@ -59,7 +64,7 @@ var (
 // (see above), reporting whether it did.
 func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal.Seq) (bool, error) {
 	if !parallelEnabled || len(a.groups) < minParallelKeys || runtime.GOMAXPROCS(0) < 2 ||
-		tx.Wrote(a.log.log.Name()) || a.target.Wrote() {
+		a.f.check != nil || tx.Wrote(a.log.log.Name()) || a.target.Wrote() {
 		return false, nil
 	}
 	fork, err := tx.Fork()
@@ -78,35 +83,17 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 	var cacheMu sync.Mutex
 	a.cacheMu, h.cacheMu = &cacheMu, &cacheMu
 	defer func() { a.cacheMu = nil }()
-	if check := a.f.check; check != nil {
-		// Apply gave this batch a flow of its own when it set a check.
-		var mu sync.Mutex
-		a.f.check = func(tuple []types.Value) error {
-			mu.Lock()
-			defer mu.Unlock()
-			return check(tuple)
-		}
-		defer func() { a.f.check = check }()
-	}
 
 	var share keyShare
 	share.stop.Store(int32(len(a.groups)))
-	var helperAt int
-	var helperErr error
-	var helperPanic any
+	var helper shareOutcome
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				helperPanic = fmt.Sprintf("%v\n\nhelper goroutine's stack:\n%s", r, debug.Stack())
-				share.lower(-1)
-			}
-		}()
-		helperAt, helperErr = h.applyKeys(ctx, a.groups, &share, mark)
+		helper = h.applyShare(ctx, a.groups, &share, mark)
 	}()
-	// Should this goroutine panic, the helper is stopped and waited for
-	// before the fork and the transaction it reads go.
+	// Whatever happens on this goroutine, the helper is stopped and waited
+	// for before the fork and the transaction it reads go.
 	defer func() {
 		share.lower(-1)
 		<-done
@@ -114,21 +101,66 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 	for helperFirst && share.next.Load() == 0 && share.stop.Load() > 0 {
 		runtime.Gosched()
 	}
-	at, err := a.applyKeys(ctx, a.groups, &share, mark)
+	first := a.applyShare(ctx, a.groups, &share, mark)
 	<-done
 	sharedBatches.Add(1)
-	if helperPanic != nil {
-		panic(helperPanic)
+	if helper.at >= 0 && (first.at < 0 || helper.at < first.at) {
+		first = helper
 	}
-	if helperErr != nil && (err == nil || helperAt < at) {
-		err = helperErr
+	if first.panicked != nil {
+		panic(first.panicked)
 	}
-	if err != nil {
-		return true, err
+	if first.err != nil {
+		return true, first.err
 	}
 	a.st.RowsUpserted += helperStats.RowsUpserted
 	a.st.RowsDeleted += helperStats.RowsDeleted
 	return true, tx.Join(fork)
+}
+
+// shareOutcome is how a goroutine's share of a batch ended: with every key
+// it took applied (at -1), or at the key at with err or a panic.
+type shareOutcome struct {
+	at       int
+	err      error
+	panicked *keyPanic
+}
+
+// keyPanic is a panic while a key was applied, carried to the caller's
+// goroutine: it is the panic's value as an error (errors.Is and As see the
+// value, when that is an error: a corrupt file's ErrCorrupt), and a
+// structured log shows the goroutine's stack with it.
+type keyPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *keyPanic) Error() string { return fmt.Sprint(p.value) }
+
+func (p *keyPanic) Unwrap() error {
+	err, _ := p.value.(error)
+	return err
+}
+
+// LogValue shows the stack where the panic happened (the caller's log shows
+// where it was raised again).
+func (p *keyPanic) LogValue() slog.Value {
+	return slog.GroupValue(slog.Any("value", p.value), slog.String("stack", string(p.stack)))
+}
+
+// applyShare applies a goroutine's share of the batch (applyKeys),
+// recovering a panic so that the caller can weigh it against the other
+// goroutine's outcome, as on one goroutine only the first key's failure
+// in key order would have happened.
+func (a *applier) applyShare(ctx context.Context, groups []keyGroup, share *keyShare, mark temporal.Seq) (out shareOutcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = shareOutcome{at: a.current, panicked: &keyPanic{value: r, stack: debug.Stack()}}
+			share.lower(int32(a.current))
+		}
+	}()
+	out.at, out.err = a.applyKeys(ctx, groups, share, mark)
+	return out
 }
 
 // keyShare is how two goroutines share a batch's keys: next counts the
@@ -158,6 +190,10 @@ func (a *applier) applyKeys(ctx context.Context, groups []keyGroup, share *keySh
 			return -1, nil
 		}
 		for i := start; i < min(start+parallelChunk, n); i++ {
+			a.current = int(i)
+			if beforeKey != nil {
+				beforeKey(groups[i].encKey)
+			}
 			err := ctx.Err()
 			if err == nil {
 				err = a.applyKey(&groups[i], mark, true)

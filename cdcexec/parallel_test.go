@@ -16,142 +16,157 @@ import (
 )
 
 // TestSharedApplyMatchesOneGoroutine: batches of a few hundred keys (in
-// order and late, with deletes, and now and then a conflict that fails the
+// order and late, with deletes, and now and then conflicts that fail the
 // batch) applied by two goroutines leave every keyspace byte for byte as
-// applying them on one does, and fail with the same errors. It runs the
-// encoded continuation and, with a row check (whose unguarded counter
-// -race would catch running on two goroutines at once), the general one.
+// applying them on one does, and fail with the same errors.
 func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	for _, withCheck := range []bool{false, true} {
-		run := func(shared bool) (map[string][]string, []string, int) {
-			parallelEnabled, helperFirst = shared, shared
-			defer func() { parallelEnabled, helperFirst = true, false }()
-			rng := rand.New(rand.NewPCG(seed, 7))
-			db, f := openFlowOf(t, mixedFlow(100))
-			cache := NewStateCache()
-			// checked counts the rows checked in batches that succeeded
-			// (one that fails may check rows after its first bad key on
-			// two goroutines), inBatch in the batch under way.
-			checked, inBatch := 0, 0
-			var check RowCheck
-			if withCheck {
-				check = func(tuple []types.Value) error {
-					inBatch++
-					return nil
+	run := func(shared bool) (map[string][]string, []string) {
+		parallelEnabled, helperFirst = shared, shared
+		defer func() { parallelEnabled, helperFirst = true, false }()
+		rng := rand.New(rand.NewPCG(seed, 7))
+		db, f := openFlowOf(t, mixedFlow(100))
+		cache := NewStateCache()
+		var failures []string
+		seq := int64(0)
+		for batch := range 12 {
+			var events []Event
+			for range 400 {
+				seq += 1 + rng.Int64N(3)
+				s := seq
+				if rng.IntN(5) == 0 {
+					s = max(1, s-rng.Int64N(3000)) // late
+				}
+				events = append(events, mixedEvent(rng, rng.Int64N(300), s))
+			}
+			if batch%4 == 3 {
+				// Two different events of one key at one sequence
+				// value, for two keys: the error names the first.
+				for range 2 {
+					e := events[rng.IntN(len(events))]
+					e.Values = slices.Clone(e.Values)
+					e.Values[1] = "conflicting"
+					e.Kind = Upsert
+					events = append(events, e)
 				}
 			}
-			var failures []string
-			seq := int64(0)
-			for batch := range 12 {
-				var events []Event
-				for range 400 {
-					seq += 1 + rng.Int64N(3)
-					s := seq
-					if rng.IntN(5) == 0 {
-						s = max(1, s-rng.Int64N(3000)) // late
-					}
-					events = append(events, mixedEvent(rng, rng.Int64N(300), s))
+			err := applyBatch(t, db, f, int64(1000+batch), events, cache, nil)
+			if err != nil {
+				if pgerror.CodeOf(err) != pgerror.CardinalityViolation {
+					t.Fatal(err)
 				}
-				if batch%4 == 3 {
-					// Two different events of one key at one sequence
-					// value, for two keys: the error names the first.
-					for range 2 {
-						e := events[rng.IntN(len(events))]
-						e.Values = slices.Clone(e.Values)
-						e.Values[1] = "conflicting"
-						e.Kind = Upsert
-						events = append(events, e)
-					}
-				}
-				inBatch = 0
-				err := db.Update(func(tx *storage.Tx) error {
-					target, err := history.Open(tx, uint32(f.Target.OID), int64(1000+batch), true, true)
-					if err != nil {
-						return err
-					}
-					_, err = Apply(context.Background(), tx, f, target, events, cache, check)
-					return err
-				})
-				if err == nil {
-					checked += inBatch
-				} else {
-					if pgerror.CodeOf(err) != pgerror.CardinalityViolation {
-						t.Fatal(err)
-					}
-					var pe *pgerror.Error
-					errors.As(err, &pe)
-					failures = append(failures, fmt.Sprintf("batch %d: %s %s", batch, pe.Message, pe.Detail))
-				}
+				var pe *pgerror.Error
+				errors.As(err, &pe)
+				failures = append(failures, fmt.Sprintf("batch %d: %s %s", batch, pe.Message, pe.Detail))
 			}
-			return keyspaceContents(t, db), failures, checked
 		}
-		before := sharedBatches.Load()
-		one, oneFailures, oneChecked := run(false)
-		if sharedBatches.Load() != before {
-			t.Fatal("a helper applied keys with parallelEnabled off")
-		}
-		two, twoFailures, twoChecked := run(true)
-		if sharedBatches.Load() == before {
-			t.Fatal("no batch was applied with a helper")
-		}
-		// Three batches have conflicts put in; late events may make more.
-		if len(oneFailures) < 3 || !slices.Equal(oneFailures, twoFailures) {
-			t.Fatalf("check %v: failures on one goroutine:\n%q\non two:\n%q\nwant the same, at least three", withCheck, oneFailures, twoFailures)
-		}
-		if withCheck && (oneChecked == 0 || oneChecked != twoChecked) {
-			t.Errorf("the row check ran %d times on one goroutine, %d on two", oneChecked, twoChecked)
-		}
-		if len(one) == 0 || len(one) != len(two) {
-			t.Fatalf("check %v: %d keyspaces written on one goroutine, %d on two", withCheck, len(one), len(two))
-		}
-		for name, rows := range one {
-			if got := two[name]; !slices.Equal(got, rows) {
-				t.Fatalf("check %v: keyspace %s: %d entries on two goroutines, %d on one, and they differ", withCheck, name, len(got), len(rows))
-			}
+		return keyspaceContents(t, db), failures
+	}
+	before := sharedBatches.Load()
+	one, oneFailures := run(false)
+	if sharedBatches.Load() != before {
+		t.Fatal("a helper applied keys with parallelEnabled off")
+	}
+	two, twoFailures := run(true)
+	if sharedBatches.Load() == before {
+		t.Fatal("no batch was applied with a helper")
+	}
+	// Three batches have conflicts put in; late events may make more.
+	if len(oneFailures) < 3 || !slices.Equal(oneFailures, twoFailures) {
+		t.Fatalf("failures on one goroutine:\n%q\non two:\n%q\nwant the same, at least three", oneFailures, twoFailures)
+	}
+	if len(one) == 0 || len(one) != len(two) {
+		t.Fatalf("%d keyspaces written on one goroutine, %d on two", len(one), len(two))
+	}
+	for name, rows := range one {
+		if got := two[name]; !slices.Equal(got, rows) {
+			t.Fatalf("keyspace %s: %d entries on two goroutines, %d on one, and they differ", name, len(got), len(rows))
 		}
 	}
 }
 
+// applyBatch applies events in a transaction of their own at commit time
+// now.
+func applyBatch(t *testing.T, db *storage.DB, f *Flow, now int64, events []Event, cache *StateCache, check RowCheck) error {
+	t.Helper()
+	return db.Update(func(tx *storage.Tx) error {
+		target, err := history.Open(tx, uint32(f.Target.OID), now, true, true)
+		if err != nil {
+			return err
+		}
+		_, err = Apply(context.Background(), tx, f, target, events, cache, check)
+		return err
+	})
+}
+
+// distinctKeys is a batch of one in-order event for each of n keys.
+func distinctKeys(n int64, seq int64) []Event {
+	var events []Event
+	for id := range n {
+		events = append(events, testEvent(id, seq, "Leon"))
+	}
+	return events
+}
+
+// TestRowChecksStayOnTheSession: a target with a row check is applied on
+// the session's goroutine only, as the check runs in the session's
+// statement, which may read its transaction.
+func TestRowChecksStayOnTheSession(t *testing.T) {
+	db, f := openFlowOf(t, mixedFlow(100))
+	before := sharedBatches.Load()
+	checked := 0
+	check := func([]types.Value) error {
+		checked++
+		return nil
+	}
+	if err := applyBatch(t, db, f, 1000, distinctKeys(300, 1), NewStateCache(), check); err != nil {
+		t.Fatal(err)
+	}
+	if checked != 300 || sharedBatches.Load() != before {
+		t.Errorf("checked %d rows, shared %d batches; want 300 rows on one goroutine", checked, sharedBatches.Load()-before)
+	}
+}
+
+// encodedID is key id's encoding, as beforeKey sees it.
+func encodedID(t *testing.T, id int64) string {
+	k, err := storage.AppendKey(nil, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(k)
+}
+
 // TestSharedApplyPanicsInTheCaller: a panic while a key is applied, on
-// either goroutine, comes out of Apply on the caller's (where the server
-// recovers from it), after the helper stopped; the transaction then rolls
-// back and the flow goes on.
+// either goroutine, comes out of Apply on the caller's goroutine (where
+// the server recovers from it) with its value: a corrupt file's error
+// still reads as one. The transaction then rolls back and the flow goes
+// on.
 func TestSharedApplyPanicsInTheCaller(t *testing.T) {
 	helperFirst = true
-	defer func() { helperFirst = false }()
+	defer func() { helperFirst, beforeKey = false, nil }()
 	db, f := openFlowOf(t, mixedFlow(100))
 	cache := NewStateCache()
 	// The helper takes the first chunk of keys, 0 to 31; the session most
 	// likely the second.
 	for _, bad := range []int64{5, 40} {
-		var events []Event
-		for id := range int64(300) {
-			events = append(events, testEvent(id, 1, "Leon"))
-		}
-		check := func(tuple []types.Value) error {
-			if tuple[0] == bad {
-				panic(fmt.Sprintf("boom at %d", bad))
+		badKey := encodedID(t, bad)
+		beforeKey = func(encKey []byte) {
+			if string(encKey) == badKey {
+				panic(fmt.Errorf("boom at %d: %w", bad, storage.ErrCorrupt))
 			}
-			return nil
 		}
 		var recovered any
 		func() {
 			defer func() { recovered = recover() }()
-			_ = db.Update(func(tx *storage.Tx) error {
-				target, err := history.Open(tx, uint32(f.Target.OID), 1000, true, true)
-				if err != nil {
-					return err
-				}
-				_, err = Apply(context.Background(), tx, f, target, events, cache, check)
-				return err
-			})
+			_ = applyBatch(t, db, f, 1000, distinctKeys(300, 1), cache, nil)
 		}()
-		if want := fmt.Sprintf("boom at %d", bad); !strings.Contains(fmt.Sprint(recovered), want) {
-			t.Fatalf("recovered %v, want a panic with %q", recovered, want)
+		err, _ := recovered.(error)
+		if err == nil || !errors.Is(err, storage.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprintf("boom at %d", bad)) {
+			t.Fatalf("recovered %v, want the panic's error, boom at %d, wrapping ErrCorrupt", recovered, bad)
 		}
 	}
+	beforeKey = nil
 	err := db.Update(func(tx *storage.Tx) error {
 		applyCached(t, tx, f, []Event{testEvent(7, 2, "Puebla")}, cache)
 		if got := targetRows(t, tx, f); len(got) != 1 {
@@ -161,5 +176,40 @@ func TestSharedApplyPanicsInTheCaller(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSharedApplyReportsTheFirstFailure: with a panic at one key and a
+// conflict at another, Apply fails as it would on one goroutine, which
+// meets the first of them in key order and never the second.
+func TestSharedApplyReportsTheFirstFailure(t *testing.T) {
+	helperFirst = true
+	defer func() { helperFirst, beforeKey = false, nil }()
+	db, f := openFlowOf(t, mixedFlow(100))
+	for _, c := range []struct{ panicAt, conflictAt int64 }{{5, 40}, {40, 5}, {200, 70}, {70, 200}} {
+		badKey := encodedID(t, c.panicAt)
+		beforeKey = func(encKey []byte) {
+			if string(encKey) == badKey {
+				panic("boom")
+			}
+		}
+		events := distinctKeys(300, 1)
+		conflict := testEvent(c.conflictAt, 1, "Toluca")
+		events = append(events, conflict)
+		var recovered any
+		var err error
+		func() {
+			defer func() { recovered = recover() }()
+			err = applyBatch(t, db, f, 1000, events, NewStateCache(), nil)
+		}()
+		if c.panicAt < c.conflictAt {
+			if recovered == nil || fmt.Sprint(recovered) != "boom" {
+				t.Errorf("panic at %d, conflict at %d: recovered %v (error %v), want the panic", c.panicAt, c.conflictAt, recovered, err)
+			}
+			continue
+		}
+		if recovered != nil || pgerror.CodeOf(err) != pgerror.CardinalityViolation {
+			t.Errorf("panic at %d, conflict at %d: recovered %v, error %v; want the conflict's error", c.panicAt, c.conflictAt, recovered, err)
+		}
 	}
 }

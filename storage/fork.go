@@ -24,7 +24,12 @@ import (
 // on what the fork will read before forking. The parent's writes after the
 // fork are not the fork's to see, and the fork's not the parent's until
 // Join. A fork only puts and deletes: it does not create or drop
-// keyspaces or set their sequences (ErrForkChange).
+// keyspaces or set their sequences (ErrForkChange); nor may its parent drop
+// a keyspace the fork writes while the fork lives.
+//
+// The two share the parent's snapshot of the file, a read-only bbolt
+// transaction, which they only read: bbolt's read-only buckets keep no
+// cache and count their cursors atomically.
 
 // ErrForkChange is returned by a fork's changes other than puts and
 // deletes, and by its Commit.
@@ -72,7 +77,8 @@ func (tx *Tx) checkReadable(name string) {
 
 // Join makes a fork's changes tx's own, in the order of their keys, and
 // ends the fork. Functions the fork registered with OnPublish and
-// OnRollback are tx's from then on.
+// OnRollback are tx's from then on. Should it fail, tx holds part of the
+// fork's changes and must roll back.
 func (tx *Tx) Join(f *Tx) error {
 	if f.parent != tx {
 		return fmt.Errorf("storage: join a transaction that is not a fork of this one: %w", ErrForkChange)

@@ -237,7 +237,7 @@ func (tx *Tx) DropSpace(name string) error {
 }
 
 // Spaces returns the names of the keyspaces that start with prefix, sorted
-// bytewise.
+// bytewise (for a fork, those it may read).
 func (tx *Tx) Spaces(prefix string) []string {
 	if tx.closed {
 		return nil
@@ -263,6 +263,9 @@ func (tx *Tx) Spaces(prefix string) []string {
 	}
 	names := make([]string, 0, len(seen))
 	for name := range seen {
+		if _, hidden := tx.hidden[name]; hidden {
+			continue // a fork may not read it (fork.go)
+		}
 		if tx.Space(name) != nil {
 			names = append(names, name)
 		}
