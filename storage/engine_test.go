@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -1179,25 +1178,9 @@ func TestPutsThroughAHeldSpace(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "a: k4=a4 k5=a5; b: k1=b1 k2=b2 k3=b3 old=b"
-	check := func(when string) {
-		t.Helper()
-		err := db.View(func(tx *Tx) error {
-			var parts []string
-			for _, name := range []string{"a", "b"} {
-				parts = append(parts, name+": "+spaceContents(t, tx.Space(name)))
-			}
-			if got := strings.Join(parts, "; "); got != want {
-				t.Errorf("%s: %s, want %s", when, got, want)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	check("committed")
+	checkContents(t, db, "committed", want, "a", "b")
 	db = crashAndReopen(t, db, path, opts)
-	check("after a crash")
+	checkContents(t, db, "after a crash", want, "a", "b")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,25 @@ func spaceContents(t *testing.T, sp *Space) string {
 	return strings.Join(kvs, " ")
 }
 
+// checkContents fails t unless db's keyspaces names hold want, as
+// "name: k=v k=v; name: ..." (spaceContents); when says at which point.
+func checkContents(t *testing.T, db *DB, when, want string, names ...string) {
+	t.Helper()
+	err := db.View(func(tx *Tx) error {
+		var parts []string
+		for _, name := range names {
+			parts = append(parts, name+": "+spaceContents(t, tx.Space(name)))
+		}
+		if got := strings.Join(parts, "; "); got != want {
+			t.Errorf("%s: %s, want %s", when, got, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // forkFixture makes keyspaces a, b and src, with a's and b's first keys in
 // the file and the rest in the memtable, so a fork reads both.
 func forkFixture(t *testing.T) (*DB, string, Options) {
@@ -113,27 +132,11 @@ func TestForkJoinsItsChangesToTheTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "a: k1=ak1 k2=parent2 k3=ak3 k5=ak5 k7=ak7 k8=fork8; b: k1=fork1 k3=bk3 k4=fork4 k7=bk7; src: k1=srck1 k3=srck3 k9=src9"
-	check := func(when string) {
-		t.Helper()
-		err := db.View(func(tx *Tx) error {
-			var parts []string
-			for _, name := range []string{"a", "b", "src"} {
-				parts = append(parts, name+": "+spaceContents(t, tx.Space(name)))
-			}
-			if got := strings.Join(parts, "; "); got != want {
-				t.Errorf("%s: %s, want %s", when, got, want)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	check("committed")
+	checkContents(t, db, "committed", want, "a", "b", "src")
 	// The joined changes are in the parent's log record: a crash before
 	// any checkpoint keeps them.
 	db = crashAndReopen(t, db, path, opts)
-	check("after a crash")
+	checkContents(t, db, "after a crash", want, "a", "b", "src")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
