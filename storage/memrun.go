@@ -188,9 +188,10 @@ func mergeRuns(runs []*memRun) *memRun {
 	out := make([]mentry, 0, total)
 	m := newMergedIter(runs)
 	for m.first(); m.valid(); m.next() {
-		it := &m.its[m.cur]
+		cur := m.cur()
+		it := &m.its[cur]
 		e := it.r.ents[it.i]
-		in := base[m.cur] + e.slab
+		in := base[cur] + e.slab
 		if renumber[in] == 0 {
 			slabs = append(slabs, it.r.slabs[e.slab])
 			renumber[in] = uint32(len(slabs))
@@ -227,14 +228,25 @@ func (it *runIter) seekLT(key []byte) {
 
 // mergedIter walks several runs (newest first) forward as one, each key
 // once with the newest run's entry for it: what a layer holds of a
-// keyspace, as its checkpoint writes it.
+// keyspace, as its checkpoint writes it, and what a merge makes of its
+// runs.
+//
+// The valid iterators form a min-heap ordered by key, and on equal keys by
+// age, newest first, so the root is on the current entry. Stepping it
+// costs about two comparisons a level of the heap where looking at every
+// iterator cost two comparisons an iterator: merges of eight runs or more
+// are common (a merge that carries, like a binary counter; a checkpoint's
+// walk over a layer's runs). And when the root, stepped, stays the root,
+// its new key is below every other iterator's, so none of them was on the
+// key it left and it took one comparison: two runs side by side (a table's
+// rows appended by row number) merge at one comparison an entry.
 type mergedIter struct {
-	its []runIter
-	cur int // the iterator on the current entry (-1: past the end)
+	its  []runIter
+	heap []int // indexes into its
 }
 
 func newMergedIter(runs []*memRun) *mergedIter {
-	m := &mergedIter{its: make([]runIter, len(runs))}
+	m := &mergedIter{its: make([]runIter, len(runs)), heap: make([]int, 0, len(runs))}
 	for i, r := range runs {
 		m.its[i] = runIter{r: r}
 	}
@@ -255,44 +267,90 @@ func (m *mergedIter) seekGE(key []byte) {
 	m.settle()
 }
 
-// settle puts cur on the iterator with the smallest key, the newest of
-// those that have it.
+// settle builds the heap of the valid iterators.
 func (m *mergedIter) settle() {
-	m.cur = -1
+	m.heap = m.heap[:0]
 	for i := range m.its {
-		it := &m.its[i]
-		if !it.valid() {
-			continue
+		if m.its[i].valid() {
+			m.heap = append(m.heap, i)
 		}
-		if m.cur < 0 {
-			m.cur = i
-			continue
-		}
-		b := &m.its[m.cur]
-		if compareEntries(it.r.slabs, it.r.ents[it.i], b.r.slabs, b.r.ents[b.i]) < 0 {
-			m.cur = i
-		}
+	}
+	for i := len(m.heap)/2 - 1; i >= 0; i-- {
+		m.down(i)
 	}
 }
 
-func (m *mergedIter) valid() bool { return m.cur >= 0 }
-func (m *mergedIter) key() []byte { return m.its[m.cur].key() }
+// before orders iterators i and j in the heap: by their entries' keys, and
+// on the same key the newer run first.
+func (m *mergedIter) before(i, j int) bool {
+	a, b := &m.its[i], &m.its[j]
+	c := compareEntries(a.r.slabs, a.r.ents[a.i], b.r.slabs, b.r.ents[b.i])
+	return c < 0 || (c == 0 && i < j)
+}
+
+// down moves the heap's element at i down to its place and reports
+// whether it moved.
+func (m *mergedIter) down(i int) bool {
+	h := m.heap
+	x, start := h[i], i
+	for {
+		c := 2*i + 1
+		if c >= len(h) {
+			break
+		}
+		if r := c + 1; r < len(h) && m.before(h[r], h[c]) {
+			c = r
+		}
+		if !m.before(h[c], x) {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = x
+	return i != start
+}
+
+// stepRoot steps the root's iterator and restores the heap; false says
+// the same iterator is still the root.
+func (m *mergedIter) stepRoot() bool {
+	it := &m.its[m.heap[0]]
+	it.next()
+	if it.valid() {
+		return m.down(0)
+	}
+	last := len(m.heap) - 1
+	m.heap[0] = m.heap[last]
+	m.heap = m.heap[:last]
+	if last > 0 {
+		m.down(0)
+	}
+	return true
+}
+
+// cur is the iterator on the current entry (valid only).
+func (m *mergedIter) cur() int { return m.heap[0] }
+
+func (m *mergedIter) valid() bool { return len(m.heap) > 0 }
+func (m *mergedIter) key() []byte { return m.its[m.heap[0]].key() }
 func (m *mergedIter) value() ([]byte, bool) {
-	return m.its[m.cur].value()
+	return m.its[m.heap[0]].value()
 }
 
-// next moves every iterator on the current key past it.
+// next moves every iterator on the current key past it: the root's, then
+// those of older runs that have the key too, which come to the root in
+// turn.
 func (m *mergedIter) next() {
-	c := &m.its[m.cur]
+	c := &m.its[m.heap[0]]
 	e, slabs := c.r.ents[c.i], c.r.slabs
-	// settle chose the first of the iterators on the smallest key, so
-	// those before cur are on larger keys: only later ones can share it.
-	for i := m.cur + 1; i < len(m.its); i++ {
-		it := &m.its[i]
-		if it.valid() && compareEntries(it.r.slabs, it.r.ents[it.i], slabs, e) == 0 {
-			it.next()
-		}
+	if !m.stepRoot() {
+		return
 	}
-	c.next()
-	m.settle()
+	for len(m.heap) > 0 {
+		t := &m.its[m.heap[0]]
+		if compareEntries(t.r.slabs, t.r.ents[t.i], slabs, e) != 0 {
+			return
+		}
+		m.stepRoot()
+	}
 }
