@@ -32,7 +32,10 @@
 // printed as results.
 //
 // Each cdcdb repetition gets a fresh process and data file, so its peak RSS
-// (VmHWM from /proc) belongs to that workload alone. Pass -cpuprofile DIR to
+// (VmHWM from /proc) belongs to that workload alone. PostgreSQL keeps one
+// cluster for the run, and before the first timed ingest it takes the feed
+// once untimed, so that no repetition pays for creating its WAL files
+// (warmUpPostgres). Pass -cpuprofile DIR to
 // start cdcdb with its -pprof flag and save a CPU profile of each workload's
 // first repetition, for `go tool pprof`.
 package main

@@ -98,6 +98,9 @@ type bench struct {
 	log     io.Writer
 	started time.Time
 	rep     *report
+	// pgWarm is set once PostgreSQL has ingested a feed untimed
+	// (warmUpPostgres).
+	pgWarm bool
 }
 
 func (b *bench) logf(format string, args ...any) {
