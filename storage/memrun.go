@@ -232,13 +232,15 @@ func (it *runIter) seekLT(key []byte) {
 // runs.
 //
 // The valid iterators form a min-heap ordered by key, and on equal keys by
-// age, newest first, so the root is on the current entry. Stepping it
-// costs about two comparisons a level of the heap where looking at every
-// iterator cost two comparisons an iterator: merges of eight runs or more
-// are common (a merge that carries, like a binary counter; a checkpoint's
-// walk over a layer's runs). And when the root, stepped, stays the root,
-// its new key is below every other iterator's, so none of them was on the
-// key it left and it took one comparison: two runs side by side (a table's
+// age, newest first, so the root is on the current entry. Stepping an
+// iterator costs about two comparisons a level of the heap, where looking
+// at every iterator cost two comparisons an iterator for every entry:
+// merges of eight runs or more are common (a merge that carries, like a
+// binary counter; a checkpoint's walk over a layer's runs). A key that
+// several runs hold costs a step of each, so runs that rewrite the same
+// keys gain less. When the root, stepped, stays the root, its new key is
+// at or below every other iterator's (equal only to older runs'), so none
+// of them was on the smaller key it left: two runs side by side (a table's
 // rows appended by row number) merge at one comparison an entry.
 type mergedIter struct {
 	its  []runIter
