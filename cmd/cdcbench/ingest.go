@@ -194,13 +194,15 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 }
 
 // warmUpPostgres feeds the batches through PostgreSQL's SQL once, untimed,
-// before the first timed ingest of the run. A cluster's first large ingest
-// creates its WAL segment files (16 MiB each, zero-filled and synced as
-// they are reached), which later ones recycle: measured on the benchmark's
-// machine, a fresh cluster took the SCD2 feed at 8,962 events/s, and the
+// before the first timed ingest of the run. PostgreSQL gets faster over its
+// first ingests in a cluster (some of it likely its WAL: the first large
+// ingest creates the segment files, 16 MiB each, zero-filled and synced as
+// they are reached, which later ones recycle): measured on the benchmark's
+// machine, a fresh cluster took the SCD2 feed at 8,962 events/s and the
 // next three repetitions at 16,859 to 18,123. Without this, the first
-// repetition would time PostgreSQL's setup rather than its SQL. cdcdb needs
-// no warm-up: every repetition starts a new server on a new file.
+// repetition would time PostgreSQL's setup rather than its SQL; with it the
+// first may still be slower, but the median of three is a warm one. cdcdb
+// needs no warm-up: every repetition starts a new server on a new file.
 func (b *bench) warmUpPostgres(ctx context.Context, copies [][]byte, events int, bitemporal bool) error {
 	if b.pgWarm {
 		return nil
