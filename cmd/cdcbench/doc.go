@@ -34,8 +34,8 @@
 // Each cdcdb repetition gets a fresh process and data file, so its peak RSS
 // (VmHWM from /proc) belongs to that workload alone. PostgreSQL keeps one
 // cluster for the run, and before the first timed ingest it takes the feed
-// once untimed, so that no repetition pays for creating its WAL files
-// (warmUpPostgres). Pass -cpuprofile DIR to
-// start cdcdb with its -pprof flag and save a CPU profile of each workload's
-// first repetition, for `go tool pprof`.
+// once untimed, as a fresh cluster's first ingests run slower
+// (warmUpPostgres). Pass -cpuprofile DIR to start cdcdb with its -pprof
+// flag and save a CPU profile of each workload's first repetition, for
+// `go tool pprof`.
 package main
