@@ -29,17 +29,9 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 		db, f := openFlowOf(t, mixedFlow(100))
 		cache := NewStateCache()
 		var failures []string
-		seq := int64(0)
+		feed := mixedFeed{rng: rng, keys: 300, lateOneIn: 5, lateBy: 3000}
 		for batch := range 12 {
-			var events []Event
-			for range 400 {
-				seq += 1 + rng.Int64N(3)
-				s := seq
-				if rng.IntN(5) == 0 {
-					s = max(1, s-rng.Int64N(3000)) // late
-				}
-				events = append(events, mixedEvent(rng, rng.Int64N(300), s))
-			}
+			events := feed.batch(400)
 			if batch%4 == 3 {
 				// Two different events of one key at one sequence
 				// value, for two keys: the error names the first.

@@ -31,6 +31,29 @@ func mixedFlow(oid catalog.OID) *Flow {
 	return f
 }
 
+// mixedFeed draws batches of mixedEvent over keys 0 to keys-1 with rising
+// sequence values, one event in lateOneIn sent up to lateBy values late.
+type mixedFeed struct {
+	rng       *rand.Rand
+	keys      int64
+	lateOneIn int
+	lateBy    int64
+	seq       int64 // the last sequence value drawn
+}
+
+func (f *mixedFeed) batch(n int) []Event {
+	events := make([]Event, 0, n)
+	for range n {
+		f.seq += 1 + f.rng.Int64N(3)
+		s := f.seq
+		if f.rng.IntN(f.lateOneIn) == 0 {
+			s = max(1, s-f.rng.Int64N(f.lateBy)) // late
+		}
+		events = append(events, mixedEvent(f.rng, f.rng.Int64N(f.keys), s))
+	}
+	return events
+}
+
 func mixedEvent(rng *rand.Rand, id, seq int64) Event {
 	if rng.IntN(8) == 0 {
 		return Event{Kind: Delete, Key: []types.Value{id}, Seq: []types.Value{seq}, Values: []types.Value{id, nil, nil, nil}}
@@ -64,17 +87,9 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 5))
 		db, f := openFlowOf(t, mixedFlow(100))
 		cache := NewStateCache()
-		seq := int64(0)
+		feed := mixedFeed{rng: rng, keys: 12, lateOneIn: 6, lateBy: 40}
 		for batch := range 40 {
-			var events []Event
-			for range 30 {
-				seq += 1 + rng.Int64N(3)
-				s := seq
-				if rng.IntN(6) == 0 {
-					s = max(1, s-rng.Int64N(40)) // late
-				}
-				events = append(events, mixedEvent(rng, rng.Int64N(12), s))
-			}
+			events := feed.batch(30)
 			err := db.Update(func(tx *storage.Tx) error {
 				target, err := history.Open(tx, uint32(f.Target.OID), int64(1000+batch), true, true)
 				if err != nil {
