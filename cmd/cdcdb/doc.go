@@ -8,5 +8,6 @@
 //
 // It wires the pieces together (storage, the SQL engine, the wire server),
 // handles flags and signals (and makes -tls auto's certificate, tls.go),
-// and nothing else.
+// paces the garbage collector for a server's load (gcpace.go), and nothing
+// else.
 package main

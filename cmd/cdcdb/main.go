@@ -33,8 +33,10 @@ type config struct {
 	maxConns int
 	pprof    string
 	memLimit string
-	memtable string
-	cache    string
+	// gcHeadroom paces the collector (gcpace.go).
+	gcHeadroom string
+	memtable   string
+	cache      string
 }
 
 func main() {
@@ -56,6 +58,7 @@ func run(args []string) int {
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none; when not given, $GOMEMLIMIT wins if set)")
+	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", "128MiB", "the heap grows by this much, or by what is live when more, between garbage collections (0: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", "48MiB", "changes kept in memory before they are checkpointed into the data file (at most twice this is held)")
 	fs.StringVar(&cfg.cache, "block-cache", "64MiB", "blocks of the data file that reads keep in memory (0: none)")
 	if err := fs.Parse(args); err != nil {
@@ -63,6 +66,9 @@ func run(args []string) int {
 	}
 	if os.Getenv("GOMEMLIMIT") != "" && !flagGiven(fs, "memory-limit") {
 		cfg.memLimit = "0" // the runtime has taken $GOMEMLIMIT already
+	}
+	if os.Getenv("GOGC") != "" && !flagGiven(fs, "gc-headroom") {
+		cfg.gcHeadroom = "0" // the runtime has taken $GOGC already
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := serve(cfg, log); err != nil {
@@ -110,8 +116,15 @@ func serve(cfg config, log *slog.Logger) error {
 	if cache == 0 {
 		cache = -1 // storage.Options: none, where 0 is the default
 	}
+	gcHeadroom, err := parseBytes("-gc-headroom", cfg.gcHeadroom)
+	if err != nil {
+		return err
+	}
 	if memLimit > 0 {
 		debug.SetMemoryLimit(memLimit)
+	}
+	if gcHeadroom > 0 {
+		defer startGCPacer(uint64(gcHeadroom)).stop()
 	}
 	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable, BlockCacheSize: cache})
 	if err != nil {
