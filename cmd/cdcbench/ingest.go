@@ -152,12 +152,9 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		return wait()
 	}
 	pgSide := func() error {
-		if err := b.pg.freshDatabase(ctx, "bench"); err != nil {
-			return err
-		}
-		f, err := newPGFlow(ctx, b.pg.URL("bench"), bitemporal)
+		f, err := b.freshPGFlow(ctx, bitemporal)
 		if err != nil {
-			return fmt.Errorf("PostgreSQL schema: %v", err)
+			return err
 		}
 		pgConn = f.conn
 		if err := b.quietDisk(ctx); err != nil {
@@ -193,6 +190,19 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 	return cdcConn, pgConn, cdcRun, pgRun, err
 }
 
+// freshPGFlow makes PostgreSQL's side of an ingest on a new "bench"
+// database: the event log, the target and the SQL that applies a batch.
+func (b *bench) freshPGFlow(ctx context.Context, bitemporal bool) (*pgFlow, error) {
+	if err := b.pg.freshDatabase(ctx, "bench"); err != nil {
+		return nil, err
+	}
+	f, err := newPGFlow(ctx, b.pg.URL("bench"), bitemporal)
+	if err != nil {
+		return nil, fmt.Errorf("PostgreSQL schema: %v", err)
+	}
+	return f, nil
+}
+
 // warmUpPostgres feeds the batches through PostgreSQL's SQL once, untimed,
 // before the first timed ingest of the run. PostgreSQL gets faster over its
 // first ingests in a cluster (some of it likely its WAL: the first large
@@ -207,12 +217,9 @@ func (b *bench) warmUpPostgres(ctx context.Context, copies [][]byte, events int,
 	if b.pgWarm {
 		return nil
 	}
-	if err := b.pg.freshDatabase(ctx, "bench"); err != nil {
-		return err
-	}
-	f, err := newPGFlow(ctx, b.pg.URL("bench"), bitemporal)
+	f, err := b.freshPGFlow(ctx, bitemporal)
 	if err != nil {
-		return fmt.Errorf("PostgreSQL schema: %v", err)
+		return err
 	}
 	defer f.close(ctx)
 	run, err := timeBatches(copies, func(_ int, rows []byte) error { return f.apply(ctx, rows) })
