@@ -143,6 +143,7 @@ type DB struct {
 	// transaction a reader asked about (runlist.go).
 	fileStateAt atomic.Pointer[fileState]
 	runLists    runLists
+	fileSpaces  fileSpaces
 	// compactions notes the keyspaces whose runs changed.
 	compactions compactions
 

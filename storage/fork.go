@@ -55,7 +55,10 @@ func (tx *Tx) Fork() (*Tx, error) {
 	if tx.parent != nil {
 		return nil, fmt.Errorf("storage: fork a fork: %w", ErrForkChange)
 	}
-	f := &Tx{db: tx.db, writable: true, view: tx.view, btx: tx.btx, root: tx.root, parent: tx}
+	// The root bucket is opened here, on the parent's goroutine, so that
+	// the fork and the parent never both open it on the bbolt transaction
+	// they share.
+	f := &Tx{db: tx.db, writable: true, view: tx.view, btx: tx.btx, root: tx.rootBucket(), parent: tx}
 	f.ws = newWriteSet(tx.view)
 	if tx.ws != nil && len(tx.ws.touched) > 0 {
 		f.hidden = make(map[string]struct{}, len(tx.ws.touched))

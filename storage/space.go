@@ -14,11 +14,13 @@ import (
 // value). The file's bucket says whether the keyspace exists and holds its
 // sequence.
 type Space struct {
-	tx     *Tx
-	name   string
-	gen    uint64
-	src    spaceSources
-	bucket *bolt.Bucket // nil when not read (src.file false) or absent
+	tx   *Tx
+	name string
+	gen  uint64
+	src  spaceSources
+	// bucket is the keyspace's bucket in the file, opened only for its
+	// sequence (fileBucket); exists says whether the file has it.
+	bucket *bolt.Bucket
 	// fileRuns are the keyspace's runs in the file, newest first (when
 	// src.file).
 	fileRuns []*fileRun
@@ -38,10 +40,7 @@ func (s *Space) resolve() {
 	s.src = resolveSpace(mine, tx.view, s.name)
 	s.bucket, s.fileRuns = nil, nil
 	if s.src.file {
-		if tx.root != nil {
-			s.bucket = tx.root.Bucket([]byte(s.name))
-		}
-		s.exists = s.bucket != nil
+		s.exists = tx.btx != nil && tx.db.fileSpaces.has(tx, s.name)
 		if s.exists {
 			runs, err := tx.db.fileRuns(tx.btx, s.name)
 			if err != nil {
@@ -197,10 +196,21 @@ func (s *Space) Sequence() uint64 {
 	if s.src.seqKnown {
 		return s.src.seq
 	}
-	if s.bucket != nil {
-		return s.bucket.Sequence()
+	if b := s.fileBucket(); b != nil {
+		return b.Sequence()
 	}
 	return 0
+}
+
+// fileBucket returns the keyspace's bucket in the file, when it is read
+// from the file and there.
+func (s *Space) fileBucket() *bolt.Bucket {
+	if s.bucket == nil && s.exists && s.src.file {
+		if root := s.tx.rootBucket(); root != nil {
+			s.bucket = root.Bucket([]byte(s.name))
+		}
+	}
+	return s.bucket
 }
 
 // SetSequence sets the keyspace's sequence counter.

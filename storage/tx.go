@@ -17,7 +17,9 @@ type Tx struct {
 	closed   bool
 	view     *view
 	btx      *bolt.Tx
-	root     *bolt.Bucket
+	// root is the file's bucket of keyspaces, once something needed it
+	// (rootBucket).
+	root *bolt.Bucket
 	// blockBucket is the file's bucket of run blocks, once a read needed it.
 	blockBucket *bolt.Bucket
 	// The writer's changes: in memory (ws) and as its log record (rec).
@@ -43,7 +45,18 @@ type Tx struct {
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
-	return &Tx{db: db, writable: writable, view: v, btx: btx, root: btx.Bucket(rootBucket)}
+	return &Tx{db: db, writable: writable, view: v, btx: btx}
+}
+
+// rootBucket returns the file's bucket of keyspaces (nil once the
+// transaction let go of its snapshot of the file). It is opened on first
+// use: a point query learns whether its keyspace is in the file from
+// fileSpaces and never needs it.
+func (tx *Tx) rootBucket() *bolt.Bucket {
+	if tx.root == nil && tx.btx != nil {
+		tx.root = tx.btx.Bucket(rootBucket)
+	}
+	return tx.root
 }
 
 // blocks returns the file's bucket of run blocks.
@@ -244,7 +257,7 @@ func (tx *Tx) Spaces(prefix string) []string {
 	}
 	seen := map[string]bool{}
 	p := []byte(prefix)
-	c := tx.root.Cursor()
+	c := tx.rootBucket().Cursor()
 	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
 		seen[string(k)] = true
 	}
