@@ -34,7 +34,7 @@ CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id)
 type ingestRun struct {
 	elapsed  time.Duration
 	batchLat []time.Duration
-	written  int64 // bytes the server wrote to storage during the run
+	written  int64 // bytes the disks took in during the run (diskio.go)
 }
 
 func (r ingestRun) rate(events int) float64 { return float64(events) / r.elapsed.Seconds() }
@@ -129,7 +129,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		// The profile starts half-way: the first batches meet small tables
 		// and would not show where a long ingest spends its time.
 		wait := func() error { return nil }
-		before, err := processWriteBytes(srv.cmd.Process.Pid)
+		before, err := diskBytesWritten()
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err != nil {
 			return fmt.Errorf("cdcdb COPY: %v", err)
 		}
-		after, err := processWriteBytes(srv.cmd.Process.Pid)
+		after, err := diskBytesWritten()
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err := b.quietDisk(ctx); err != nil {
 			return err
 		}
-		before, err := b.pg.writeBytes()
+		before, err := diskBytesWritten()
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err != nil {
 			return fmt.Errorf("PostgreSQL batch: %v", err)
 		}
-		after, err := b.pg.writeBytes()
+		after, err := diskBytesWritten()
 		pgRun.written = after - before
 		return err
 	}
