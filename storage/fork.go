@@ -108,6 +108,9 @@ func (tx *Tx) Join(f *Tx) error {
 		if s == nil {
 			return fmt.Errorf("storage: join a fork's changes to %q: %w", name, ErrSpaceNotFound)
 		}
+		if tx.adopt(name, st, f.ws.ar) {
+			continue
+		}
 		var it memiter
 		it.t = st.tree
 		for it.first(); it.valid(); it.next() {
@@ -128,4 +131,32 @@ func (tx *Tx) Join(f *Tx) error {
 	tx.onPublish = append(tx.onPublish, f.onPublish...)
 	tx.onRollback = append(tx.onRollback, f.onRollback...)
 	return nil
+}
+
+// adopt makes a fork's tree of the keyspace name the transaction's own,
+// with the arena it lives in, when the transaction has put or deleted
+// nothing in that keyspace itself (it may have set its sequence): then the
+// fork's tree is exactly what the transaction's would be, and taking it
+// over spares putting each entry again, which cost the joining goroutine
+// about what the fork had saved it. The changes still go into the log
+// record, entry by entry, in key order. It reports whether it adopted.
+func (tx *Tx) adopt(name string, forked *txSpace, ar *arena) bool {
+	own := tx.ws.state(name)
+	if own.tree == nil || own.tree.count > 0 || forked.tree == nil || forked.tree.count == 0 {
+		return false
+	}
+	own.tree = forked.tree
+	own.writes++
+	tx.ws.adopted = append(tx.ws.adopted, ar)
+	tx.gen++
+	var it memiter
+	it.t = own.tree
+	for it.first(); it.valid(); it.next() {
+		if v, live := it.value(); live {
+			tx.rec.putIn(own, name, it.key(), v)
+		} else {
+			tx.rec.delete(name, it.key())
+		}
+	}
+	return true
 }

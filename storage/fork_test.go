@@ -279,3 +279,75 @@ func TestForkWorksBesideItsParent(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestJoinAdoptsAKeyspaceOnlyTheForkWrote: a keyspace the parent has only
+// taken sequence numbers from while the fork put into it is taken over
+// whole at the join (Tx.adopt); the parent then goes on writing into it,
+// and the result, committed and after a crash's replay of the log, is what
+// one goroutine would have written.
+func TestJoinAdoptsAKeyspaceOnlyTheForkWrote(t *testing.T) {
+	db, path, opts := forkFixture(t)
+	err := db.Update(func(tx *Tx) error {
+		f, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		b := tx.Space("b")
+		n, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		fb := f.Space("b")
+		for _, k := range []string{"k2", "k4"} {
+			if err := fb.Put([]byte(k), []byte("fork"+k)); err != nil {
+				return err
+			}
+		}
+		if err := fb.Delete([]byte("k3")); err != nil {
+			return err
+		}
+		c := b.Cursor()
+		if k, _ := c.First(); string(k) != "k1" {
+			t.Errorf("before the join the parent's cursor starts at %q, want k1", k)
+		}
+		if err := tx.Join(f); err != nil {
+			return err
+		}
+		if !tx.ws.touched["b"].hasSeq || len(tx.ws.adopted) != 1 {
+			t.Errorf("the join did not adopt b's tree (adopted %d arenas) or lost its sequence", len(tx.ws.adopted))
+		}
+		if k, _ := c.Next(); string(k) != "k2" {
+			t.Errorf("after the join the parent's cursor moves to %q, want k2 (the fork's)", k)
+		}
+		if err := b.Put([]byte("k6"), []byte("parent6")); err != nil {
+			return err
+		}
+		if m, err := b.NextSequence(); err != nil || m != n+1 {
+			t.Errorf("sequence after the join: %d, %v; want %d", m, err, n+1)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a: k1=ak1 k3=ak3 k5=ak5 k7=ak7; b: k1=bk1 k2=forkk2 k4=forkk4 k5=bk5 k6=parent6 k7=bk7"
+	checkContents(t, db, "committed", want, "a", "b")
+	seq := func(when string) {
+		t.Helper()
+		if err := db.View(func(tx *Tx) error {
+			if got := tx.Space("b").Sequence(); got != 2 {
+				t.Errorf("%s: b's sequence is %d, want 2", when, got)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seq("committed")
+	db = crashAndReopen(t, db, path, opts)
+	checkContents(t, db, "after a crash", want, "a", "b")
+	seq("after a crash")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

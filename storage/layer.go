@@ -94,6 +94,9 @@ type writeSet struct {
 	base    *view
 	ar      *arena
 	touched map[string]*txSpace
+	// adopted are the arenas of forks whose trees this write set took
+	// over at a join (Tx.adopt).
+	adopted []*arena
 }
 
 func newWriteSet(base *view) *writeSet { return &writeSet{base: base} }
@@ -256,8 +259,10 @@ func (w *writeSet) publish(active *layer, hi uint64, merged []mergeResult) (l *l
 	if added {
 		// The slabs every new run refers to, once.
 		var n int64
-		for _, slab := range w.ar.slabs() {
-			n += int64(cap(slab))
+		for _, ar := range append([]*arena{w.ar}, w.adopted...) {
+			for _, slab := range ar.slabs() {
+				n += int64(cap(slab))
+			}
 		}
 		active.size.Add(n)
 	}
