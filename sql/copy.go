@@ -274,6 +274,12 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 	if err != nil {
 		return "", err
 	}
+	if err := w.startSpool(x); err != nil {
+		return "", err
+	}
+	// A failed COPY stops the spool and throws its rows away before the
+	// transaction rolls back (a fork must not outlive its parent).
+	defer w.abandonSpool()
 	given := map[int16]bool{}
 	for _, c := range cols {
 		given[c.Attnum] = true

@@ -35,10 +35,14 @@ type tableWriter struct {
 	fk *fkState
 	// keyBuf holds the last row id key storageKey made.
 	keyBuf []byte
+	// spool stores the rows on another goroutine during a COPY into a
+	// flow source (sourcespool.go); nil otherwise.
+	spool *sourceSpool
 }
 
 // reset clears what one execution left behind, before the next begins.
 func (w *tableWriter) reset() {
+	w.abandonSpool()
 	w.rows, w.rowsTx, w.appended = nil, nil, nil
 	if w.fk != nil {
 		// A failed execution leaves its pending foreign key checks (and
@@ -277,7 +281,9 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	}
 	// The key has no current row: a fresh row id, or a primary key just
 	// looked up.
-	if err := rows.Insert(key, tuple); err != nil {
+	if w.spool != nil {
+		w.spool.add(key, tuple)
+	} else if err := rows.Insert(key, tuple); err != nil {
 		return nil, err
 	}
 	w.fk.written(nil, tuple)
@@ -432,7 +438,11 @@ func (w *tableWriter) finish(x *execCtx) error {
 	if err := w.fk.endStatement(x); err != nil {
 		return err
 	}
-	return w.flushFlows(x)
+	// The flows take the last rows while the spool, if any, stores them.
+	if err := w.flushFlows(x); err != nil {
+		return err
+	}
+	return w.joinSpool(x)
 }
 
 // flushFlows applies the source rows buffered so far to the table's flows.
