@@ -141,9 +141,18 @@ func (tx *Tx) Join(f *Tx) error {
 // about what the fork had saved it. The changes still go into the log
 // record, entry by entry, in key order. It reports whether it adopted.
 func (tx *Tx) adopt(name string, forked *txSpace, ar *arena) bool {
-	own := tx.ws.state(name)
-	if own.tree == nil || own.tree.count > 0 || forked.tree == nil || forked.tree.count == 0 {
+	if forked.tree == nil || forked.tree.count == 0 {
 		return false
+	}
+	own, ok := tx.ws.touched[name]
+	if ok && (own.tree == nil || own.tree.count > 0) {
+		return false
+	}
+	if !ok {
+		// First made through touch, which tells the keyspace's Spaces
+		// and cursors to look for the transaction's own state.
+		tx.touch(name)
+		own = tx.ws.touched[name]
 	}
 	own.tree = forked.tree
 	own.writes++
