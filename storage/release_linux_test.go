@@ -61,15 +61,7 @@ func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 		if round == 200 {
 			t.Fatal("the file never outgrew its map")
 		}
-		err = db.Update(func(tx *Tx) error {
-			for i := range 10 {
-				if err := tx.Space("s").Put([]byte(fmt.Sprintf("k%03d-%d", round, i)), bytes.Repeat([]byte{byte(i)}, 100<<10)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := putRound(db, round, 10, 100<<10); err != nil {
 			t.Fatal(err)
 		}
 		if fi, err = os.Stat(path); err != nil {
@@ -96,6 +88,19 @@ func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 	}
 }
 
+// putRound commits n values of size bytes into keyspace "s", under keys
+// of their round and index.
+func putRound(db *DB, round, n, size int) error {
+	return db.Update(func(tx *Tx) error {
+		for i := range n {
+			if err := tx.Space("s").Put([]byte(fmt.Sprintf("k%03d-%03d", round, i)), bytes.Repeat([]byte{byte(round + i)}, size)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // fileMappingRSS returns how many bytes of path's memory map are resident
 // in the process (mapped), from /proc/self/smaps.
 func fileMappingRSS(t *testing.T, path string) int64 {
@@ -109,7 +114,9 @@ func fileMappingRSS(t *testing.T, path string) int64 {
 	in := false
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.Contains(line, "-") && strings.Contains(line, " ") && !strings.Contains(line, ":") || strings.HasSuffix(line, " "+path) {
+		// A mapping's lines start with its address range, its fields'
+		// lines with "Name:".
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasSuffix(f[0], ":") {
 			in = strings.HasSuffix(line, " "+path)
 			continue
 		}
@@ -125,6 +132,29 @@ func fileMappingRSS(t *testing.T, path string) int64 {
 	return 0
 }
 
+// readAll reads every value of keyspace "s", which must hold at least n,
+// mapping the file's pages that hold them.
+func readAll(t *testing.T, db *DB, n int) {
+	t.Helper()
+	err := db.View(func(tx *Tx) error {
+		rows, sum := 0, 0
+		c := tx.Space("s").Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			rows++
+			for i := 0; i < len(v); i += 1024 {
+				sum += int(v[i])
+			}
+		}
+		if rows < n {
+			return fmt.Errorf("%d rows, want %d (sum %d)", rows, n, sum)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // settle waits until the flusher has checkpointed every frozen layer.
 func settle(t *testing.T, db *DB) {
 	t.Helper()
@@ -137,31 +167,20 @@ func settle(t *testing.T, db *DB) {
 
 // mapAndCheckpoint fills db's keyspace "s" with commits large enough that
 // each freezes a layer, reads it all (mapping the file's pages), then
-// commits again so that the flusher checkpoints and compacts, and returns
-// how much of the file was mapped after the read and half a second after
-// the flusher had checkpointed those commits. Until it returns, commits
+// commits again so that the flusher checkpoints and compacts; half a second
+// after the flusher has checkpointed those commits, it calls check with
+// how much of the file the read had mapped. Until check returns, commits
 // keep coming (every few milliseconds, from busy), so the database is
 // never idle, and the flusher takes a transaction every 100 ms or so.
-func mapAndCheckpoint(t *testing.T, db *DB, path string) (afterRead, afterFlusher int64) {
+func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead int64)) {
 	t.Helper()
 	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
 		t.Fatal(err)
 	}
-	write := func(round int) {
-		err := db.Update(func(tx *Tx) error {
-			for i := range 32 {
-				if err := tx.Space("s").Put([]byte(fmt.Sprintf("k%03d-%03d", i, round)), bytes.Repeat([]byte{byte(round)}, 4<<10)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Error(err)
-		}
-	}
 	for round := range 40 {
-		write(round)
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
 	}
 	stop := make(chan struct{})
 	busy := make(chan struct{})
@@ -184,18 +203,12 @@ func mapAndCheckpoint(t *testing.T, db *DB, path string) (afterRead, afterFlushe
 		<-busy
 	}()
 	settle(t, db)
-	err := db.View(func(tx *Tx) error {
-		if n := tx.Space("s").Count(); n < 40*32 {
-			return fmt.Errorf("%d rows", n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	afterRead = fileMappingRSS(t, path)
+	readAll(t, db, 40*32)
+	afterRead := fileMappingRSS(t, path)
 	for round := 40; round < 60; round++ {
-		write(round)
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
 	}
 	settle(t, db)
 	steps := db.Stats().CheckpointSteps
@@ -203,7 +216,7 @@ func mapAndCheckpoint(t *testing.T, db *DB, path string) (afterRead, afterFlushe
 	if db.Stats().CheckpointSteps == steps {
 		t.Fatal("the flusher took no transaction while the test waited")
 	}
-	return afterRead, fileMappingRSS(t, path)
+	check(afterRead)
 }
 
 // TestFlusherReleasesTheFileOverBudgetOrIdle: between its transactions,
@@ -225,14 +238,18 @@ func TestFlusherReleasesTheFileOverBudgetOrIdle(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		afterRead, afterFlusher := mapAndCheckpoint(t, db, path)
-		t.Logf("mapped %d KiB after the read, %d KiB after the flusher's checkpoints", afterRead>>10, afterFlusher>>10)
-		if afterRead < 64<<10 {
-			t.Fatalf("reading the keyspace mapped only %d bytes of the file", afterRead)
-		}
-		if afterFlusher < afterRead/2 {
-			t.Fatalf("the flusher released the file's pages under budget while writers were busy: %d bytes mapped, %d before", afterFlusher, afterRead)
-		}
+		var afterRead int64
+		mapAndCheckpoint(t, db, path, func(read int64) {
+			afterRead = read
+			if read < 1<<20 {
+				t.Fatalf("reading the keyspace mapped only %d bytes of the file", read)
+			}
+			now := fileMappingRSS(t, path)
+			t.Logf("mapped %d KiB after the read, %d KiB after the flusher's checkpoints", read>>10, now>>10)
+			if now < read/2 {
+				t.Fatalf("the flusher released the file's pages under budget while writers were busy: %d bytes mapped, %d before", now, read)
+			}
+		})
 		// Idle now: the timer releases them.
 		for deadline := time.Now().Add(10 * time.Second); fileMappingRSS(t, path) >= afterRead/4; time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(deadline) {
@@ -250,10 +267,16 @@ func TestFlusherReleasesTheFileOverBudgetOrIdle(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		afterRead, afterFlusher := mapAndCheckpoint(t, db, path)
-		t.Logf("mapped %d KiB after the read, %d KiB after the flusher's checkpoints", afterRead>>10, afterFlusher>>10)
-		if afterFlusher >= afterRead/4 {
-			t.Fatalf("over budget, the flusher kept the file's pages mapped: %d bytes, %d before", afterFlusher, afterRead)
-		}
+		mapAndCheckpoint(t, db, path, func(int64) {
+			// Map the file's pages again: the flusher, taking a
+			// transaction every 100 ms or so, drops them after the next.
+			readAll(t, db, 60*32)
+			const floor = 1 << 20
+			for deadline := time.Now().Add(5 * time.Second); fileMappingRSS(t, path) >= floor; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("over budget, the flusher kept %d bytes of the file mapped", fileMappingRSS(t, path))
+				}
+			}
+		})
 	})
 }
