@@ -773,8 +773,11 @@ func (db *DB) flusher() {
 func (db *DB) idle() bool {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	return time.Since(db.lastCommit) >= db.idleAfter
+	return db.idleLocked()
 }
+
+// idleLocked is idle for a caller holding db.mu.
+func (db *DB) idleLocked() bool { return time.Since(db.lastCommit) >= db.idleAfter }
 
 // logWriter makes queued commits durable, in the order they were queued,
 // each batch of commits queued meanwhile in one flush (group commit). When
@@ -923,7 +926,7 @@ func (db *DB) freeze(force bool) bool {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	h := db.head
-	if h.layers[0].empty() || (!force && time.Since(db.lastCommit) < db.idleAfter) {
+	if h.layers[0].empty() || (!force && !db.idleLocked()) {
 		return false
 	}
 	layers := append([]*layer{newLayer(h.version)}, h.layers...)
