@@ -1,0 +1,123 @@
+//go:build linux
+
+package wire
+
+import (
+	"io"
+	"net"
+	"syscall"
+	"unsafe"
+)
+
+// socketIO returns what the connection reads and writes its socket through.
+// On Linux, for a TCP or Unix socket, that is rawSocket; otherwise the
+// net.Conn itself.
+func socketIO(nc net.Conn) io.ReadWriter {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return nc
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nc
+	}
+	s := &rawSocket{rc: rc}
+	s.readFn = s.readOnce
+	s.writeFn = s.writeSome
+	return s
+}
+
+// rawSocket reads and writes a non-blocking socket with raw system calls,
+// still waiting in Go's network poller (and so honouring deadlines and
+// Close) whenever the socket is not ready.
+//
+// Why not net.Conn's Read and Write: they enter the system call the way a
+// possibly blocking one must, telling the scheduler this thread may stay
+// in the kernel. A small query's reply and the next query each make such a
+// call, and on a busy server the runtime's monitor, waking every 20 µs,
+// finds a thread in one and hands its processor to another thread - which
+// must be woken - while the first, back from the kernel a few microseconds
+// later, must find a processor again or sleep. A non-blocking socket's read
+// or write never waits (it returns EAGAIN instead), so it can be made like
+// any other short instruction sequence, on the processor it runs on. On
+// the benchmark's point AS OF load (8 clients, 2 cores) this cut the
+// server's CPU per query from 23.3 to 20.7 µs (3 of 3 alternating rounds).
+type rawSocket struct {
+	rc syscall.RawConn
+
+	// The read and the write in progress (one of each may run at once):
+	// the callbacks below take their buffer and leave their count and
+	// error here. They are made once (readFn, writeFn) so that a call
+	// allocates nothing.
+	rbuf, wbuf []byte
+	rn, wn     int
+	rerr, werr error
+	readFn     func(fd uintptr) bool
+	writeFn    func(fd uintptr) bool
+}
+
+func (s *rawSocket) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	s.rbuf, s.rn, s.rerr = p, 0, nil
+	err := s.rc.Read(s.readFn)
+	s.rbuf = nil
+	switch {
+	case err != nil:
+		return 0, err
+	case s.rerr == nil && s.rn == 0:
+		return 0, io.EOF
+	}
+	return s.rn, s.rerr
+}
+
+// readOnce makes one read attempt; false asks RawConn to wait until the
+// socket is readable and call it again.
+func (s *rawSocket) readOnce(fd uintptr) bool {
+	for {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.rbuf[0])), uintptr(len(s.rbuf)))
+		switch errno {
+		case 0:
+			s.rn = int(n)
+			return true
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
+		default:
+			s.rerr = errno
+			return true
+		}
+	}
+}
+
+func (s *rawSocket) Write(p []byte) (int, error) {
+	s.wbuf, s.wn, s.werr = p, 0, nil
+	err := s.rc.Write(s.writeFn)
+	s.wbuf = nil
+	if err == nil {
+		err = s.werr
+	}
+	return s.wn, err
+}
+
+// writeSome writes what it can of buf; false asks RawConn to wait until the
+// socket is writable and call it again.
+func (s *rawSocket) writeSome(fd uintptr) bool {
+	for len(s.wbuf) > 0 {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wbuf[0])), uintptr(len(s.wbuf)))
+		switch errno {
+		case 0:
+			s.wn += int(n)
+			s.wbuf = s.wbuf[n:]
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			s.werr = errno
+			return true
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+//go:build linux
+
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+)
+
+// socketPair returns both ends of a loopback TCP connection.
+func socketPair(t *testing.T) (server, client net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		accepted <- c
+	}()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { server.Close(); client.Close() })
+	return server, client
+}
+
+func rawIO(t *testing.T, nc net.Conn) *rawSocket {
+	t.Helper()
+	s, ok := socketIO(nc).(*rawSocket)
+	if !ok {
+		t.Fatalf("socketIO(%T) is not a rawSocket", nc)
+	}
+	return s
+}
+
+// A write larger than the socket's buffers waits for the peer to read and
+// then delivers every byte, in order, reporting all of them written.
+func TestRawSocketWriteWaitsForAReaderAndDeliversEverything(t *testing.T) {
+	server, client := socketPair(t)
+	s := rawIO(t, server)
+	payload := make([]byte, 16<<20)
+	for i := range payload {
+		payload[i] = byte(i * 7 / 5)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond) // let the writer fill the buffers and wait
+		b, _ := io.ReadAll(client)
+		got <- b
+	}()
+	n, err := s.Write(payload)
+	if err != nil || n != len(payload) {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(payload))
+	}
+	server.Close()
+	if b := <-got; !bytes.Equal(b, payload) {
+		t.Fatalf("peer read %d bytes, not the %d written (or not the same)", len(b), len(payload))
+	}
+}
+
+// A read waits for data, returns what has arrived, and reports io.EOF once
+// the peer has closed and everything was read.
+func TestRawSocketReadWaitsThenSeesEOF(t *testing.T) {
+	server, client := socketPair(t)
+	s := rawIO(t, server)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		client.Write([]byte("hello"))
+		client.Close()
+	}()
+	var got []byte
+	buf := make([]byte, 64)
+	for {
+		n, err := s.Read(buf)
+		got = append(got, buf[:n]...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		if n == 0 {
+			t.Fatal("Read returned 0 bytes and no error")
+		}
+	}
+	if string(got) != "hello" {
+		t.Fatalf("read %q, want %q", got, "hello")
+	}
+}
+
+// Deadlines and Close set on the net.Conn end a read that is waiting, as
+// they do a net.Conn's own Read: the server relies on both to end idle and
+// cancelled sessions.
+func TestRawSocketReadHonoursDeadlineAndClose(t *testing.T) {
+	server, _ := socketPair(t)
+	s := rawIO(t, server)
+	server.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	if _, err := s.Read(make([]byte, 8)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Read past the deadline: %v, want a deadline error", err)
+	}
+	server.SetReadDeadline(time.Time{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Read(make([]byte, 8))
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	server.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Fatalf("Read after Close: %v, want net.ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close did not end a waiting Read")
+	}
+}
+
+// Writing to a peer that has gone fails with an error instead of waiting
+// or killing the process with SIGPIPE.
+func TestRawSocketWriteToAClosedPeerFails(t *testing.T) {
+	server, client := socketPair(t)
+	s := rawIO(t, server)
+	client.Close()
+	chunk := make([]byte, 64<<10)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := s.Write(chunk); err != nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("writes to a closed peer kept succeeding")
+}

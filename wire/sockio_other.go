@@ -1,0 +1,12 @@
+//go:build !linux
+
+package wire
+
+import (
+	"io"
+	"net"
+)
+
+// socketIO returns what the connection reads and writes its socket through:
+// elsewhere than on Linux, the net.Conn itself (see sockio_linux.go).
+func socketIO(nc net.Conn) io.ReadWriter { return nc }
