@@ -47,14 +47,19 @@ func ModuleRoot() (string, error) {
 }
 
 // Build compiles ./cmd/cdcdb of the current module into dir and returns the
-// binary's path. The error carries the compiler's output.
+// binary's path, with the race detector when the calling test binary has
+// it. The error carries the compiler's output.
 func Build(dir string) (string, error) {
 	root, err := ModuleRoot()
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "cdcdb")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/cdcdb")
+	args := []string{"build", "-o", bin}
+	if raceDetector {
+		args = append(args, "-race")
+	}
+	cmd := exec.Command("go", append(args, "./cmd/cdcdb")...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./cmd/cdcdb: %v\n%s", err, out)
@@ -149,6 +154,11 @@ func Start(t testing.TB, bin string, opts ...Option) *Server {
 			if err := s.Stop(); err != nil {
 				t.Errorf("cdcdb at the end of the test: %v", err)
 			}
+		}
+		// A race-built server reports races on stderr as it finds them; a
+		// run ended by Kill never reaches the exit status that says so.
+		if strings.Contains(s.Output(), "WARNING: DATA RACE") {
+			t.Errorf("cdcdb reported a data race")
 		}
 		if t.Failed() {
 			t.Logf("cdcdb output (all runs):\n%s", s.Output())

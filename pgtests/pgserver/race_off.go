@@ -1,0 +1,6 @@
+//go:build !race
+
+package pgserver
+
+// raceDetector: see race_on.go.
+const raceDetector = false
