@@ -32,8 +32,10 @@
 // corpus_differences_test.go. TestExplainUsesIndexes shows the planner
 // reading indexes for equalities, ranges and joins.
 //
-// PGTESTS_CDCDB_BIN=/path/to/cdcdb uses that binary instead of building
-// ./cmd/cdcdb (a race-detector build, say).
+// The tests build ./cmd/cdcdb once, with the race detector when they run
+// under -race themselves (as CI runs them), and fail a test whose server
+// reported a data race. PGTESTS_CDCDB_BIN=/path/to/cdcdb uses that binary
+// instead.
 //
 // The message-loop fuzz test runs its seed corpus in every test run; fuzz it
 // for real with
