@@ -5,7 +5,10 @@ package wire
 import (
 	"io"
 	"net"
+	"runtime"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -54,15 +57,54 @@ type rawSocket struct {
 	rerr, werr error
 	readFn     func(fd uintptr) bool
 	writeFn    func(fd uintptr) bool
+
+	// lastData is when a read last brought data (on the monotonic clock,
+	// 0: never); yieldFirst says the last write was a quick reply to it, so
+	// the next read yields first (see quickReply). Atomic, as a read and a
+	// write may run at once.
+	lastData   atomic.Int64
+	yieldFirst atomic.Bool
 }
+
+// quickReply is how soon after its request's last bytes a reply must be
+// written for the next read to yield the processor first.
+//
+// A client in a loop of short queries sends the next one only once it has
+// read the reply, which takes it tens of microseconds. A read made at once
+// finds nothing (EAGAIN) and parks the goroutine in Go's poller, which
+// must notice the data and wake it again: two more system calls and a
+// wake-up on every query. Yielding once lets the other connections whose
+// requests are in run first, which gives the client that time. On the
+// benchmark's point AS OF load (8 clients, 2 cores) the server's reads
+// fell from 1.93 to 1.43 a query, its epoll waits from 0.34 to 0.17, its
+// CPU from 24.8 to 20.6 µs a query.
+//
+// After a long statement (a COPY's batch, a commit waiting for the disk)
+// it does not yield: the processor may go to a checkpoint or a merge that
+// keeps it for milliseconds while the session's next statement waits. A
+// yield after every reply cost the SCD TYPE 2 feed 5 to 13% in three
+// alternating pairs.
+const quickReply = 200 * time.Microsecond
+
+// clockBase is where monotonic reads the clock from.
+var clockBase = time.Now()
+
+// monotonic is the time since clockBase, never 0.
+func monotonic() int64 { return int64(time.Since(clockBase)) + 1 }
 
 func (s *rawSocket) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if s.yieldFirst.Swap(false) {
+		runtime.Gosched()
+	}
 	s.rbuf, s.rn, s.rerr = p, 0, nil
 	err := s.rc.Read(s.readFn)
 	s.rbuf = nil
+	if s.rn > 0 {
+		s.lastData.Store(monotonic())
+	}
 	switch {
 	case err != nil:
 		return 0, err
@@ -94,6 +136,8 @@ func (s *rawSocket) readOnce(fd uintptr) bool {
 
 func (s *rawSocket) Write(p []byte) (int, error) {
 	s.wbuf, s.wn, s.werr = p, 0, nil
+	last := s.lastData.Load()
+	s.yieldFirst.Store(last != 0 && monotonic()-last < int64(quickReply))
 	err := s.rc.Write(s.writeFn)
 	s.wbuf = nil
 	if err == nil {

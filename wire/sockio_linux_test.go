@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -144,4 +146,58 @@ func TestRawSocketWriteToAClosedPeerFails(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	t.Fatal("writes to a closed peer kept succeeding")
+}
+
+// exchange reads a request on s, answers it after delay, has the peer send
+// the next request, makes a goroutine ready to run, and reads again: it
+// reports whether that goroutine ran before the second read returned. On
+// one processor it can only have run if the read yielded.
+func exchange(t *testing.T, delay time.Duration) (yielded bool) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	server, client := socketPair(t)
+	s := rawIO(t, server)
+	buf := make([]byte, 64)
+	if _, err := client.Write([]byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Read(buf); err != nil || string(buf[:n]) != "first" {
+		t.Fatalf("Read = %q, %v", buf[:n], err)
+	}
+	if delay > 0 {
+		time.Sleep(delay)
+	}
+	if _, err := s.Write([]byte("reply")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Write([]byte("second")); err != nil {
+		t.Fatal(err)
+	}
+	var ran atomic.Bool
+	go ran.Store(true)
+	if n, err := s.Read(buf); err != nil || string(buf[:n]) != "second" {
+		t.Fatalf("Read = %q, %v", buf[:n], err)
+	}
+	return ran.Load()
+}
+
+// After a quick reply the next read lets the goroutines that are ready run
+// before it reads (quickReply). A busy machine may stop the test's thread
+// between the request and the reply for longer than quickReply, so it
+// gets a few tries.
+func TestRawSocketReadYieldsAfterAQuickReply(t *testing.T) {
+	for range 5 {
+		if exchange(t, 0) {
+			return
+		}
+	}
+	t.Fatal("the read after a quick reply did not yield the processor (5 tries)")
+}
+
+// After a reply that took longer than quickReply the next read goes
+// straight to the socket.
+func TestRawSocketReadDoesNotYieldAfterASlowReply(t *testing.T) {
+	if exchange(t, 2*quickReply) {
+		t.Fatal("the read after a slow reply yielded the processor")
+	}
 }
