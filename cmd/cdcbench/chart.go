@@ -30,9 +30,18 @@ func (r *report) svg() string {
 		labelW  = 400
 		plotW   = 440
 		rowH    = 30
-		top     = 96
 		leftPad = 10
 	)
+	// Under the title, a line each for the machine, how busy it was and
+	// its disk, then the legend; the bars start below them.
+	var about []string
+	for _, line := range []string{r.machine, r.loadText(), r.diskText()} {
+		if line != "" {
+			about = append(about, strings.ToUpper(line[:1])+line[1:])
+		}
+	}
+	legendY := 44 + 14*len(about) + 2
+	top := legendY + 22
 	// The axis spans every ratio and goal, in whole decades, at least 0.1x..10x.
 	lo, hi := -1.0, 1.0
 	for _, f := range bars {
@@ -52,9 +61,10 @@ func (r *report) svg() string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="13">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
 	fmt.Fprintf(&b, `<text x="%d" y="24" font-size="16" font-weight="bold">%s</text>`+"\n", leftPad, esc(r.title()))
-	fmt.Fprintf(&b, `<text x="%d" y="44" font-size="11" fill="#555">%s</text>`+"\n", leftPad, esc(r.machine))
-	fmt.Fprintf(&b, `<text x="%d" y="58" font-size="11" fill="#555">%s</text>`+"\n", leftPad, esc(r.loadText()))
-	fmt.Fprintf(&b, `<text x="%d" y="74" font-size="11" fill="#555">%s</text>`+"\n", leftPad,
+	for i, line := range about {
+		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#555">%s</text>`+"\n", leftPad, 44+14*i, esc(line))
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#555">%s</text>`+"\n", leftPad, legendY,
 		esc("cdcdb / PostgreSQL, medians; right of 1x: cdcdb faster; black tick: the issue's goal; green: goal met (or faster, without a goal), red: missed"))
 
 	// Decade grid lines and labels.

@@ -149,6 +149,12 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(b.tmp)
+	disk, err := probeDisk(b.tmp)
+	if err != nil {
+		return nil, fmt.Errorf("probing the disk: %w", err)
+	}
+	b.rep.disk = &disk
+	b.logf("disk: %s", disk)
 	if o.profileDir != "" {
 		if err := os.MkdirAll(o.profileDir, 0o755); err != nil {
 			return nil, err

@@ -95,6 +95,7 @@ func (f figure) status() string {
 type report struct {
 	quick      bool
 	machine    string
+	disk       *diskLatency // nil until probed
 	pgSettings string
 	cdcdbFlags string
 	figures    []figure
@@ -133,6 +134,15 @@ func (r *report) loadText() string {
 	return s
 }
 
+// diskText says how fast the disk makes a write durable, or nothing when
+// it was not probed.
+func (r *report) diskText() string {
+	if r.disk == nil {
+		return ""
+	}
+	return r.disk.String()
+}
+
 func (r *report) title() string {
 	mode := "full sizes"
 	if r.quick {
@@ -144,6 +154,9 @@ func (r *report) title() string {
 func (r *report) print(w io.Writer) {
 	fmt.Fprintln(w, r.title())
 	fmt.Fprintln(w, "machine:", r.machine)
+	if d := r.diskText(); d != "" {
+		fmt.Fprintln(w, "disk:", d)
+	}
 	fmt.Fprintln(w, "PostgreSQL:", r.pgSettings)
 	if r.cdcdbFlags != "" {
 		fmt.Fprintln(w, "cdcdb flags:", r.cdcdbFlags)
@@ -180,8 +193,10 @@ func (r *report) markdown() string {
 		fmt.Fprintf(&b, " cdcdb: `%s`.", r.cdcdbFlags)
 	}
 	b.WriteString(" Medians over repetitions; ratio = cdcdb / PostgreSQL.")
-	if l := r.loadText(); l != "" {
-		fmt.Fprintf(&b, " %s.", strings.ToUpper(l[:1])+l[1:])
+	for _, l := range []string{r.loadText(), r.diskText()} {
+		if l != "" {
+			fmt.Fprintf(&b, " %s.", strings.ToUpper(l[:1])+l[1:])
+		}
 	}
 	b.WriteString("\n\n")
 	b.WriteString("| workload | metric | cdcdb | PostgreSQL | ratio | goal | status |\n")
