@@ -40,6 +40,10 @@
 // `go tool pprof`. (A server that took the feed once before its timed one
 // ran it 1.3% faster: the fresh process costs cdcdb nothing that matters.)
 //
+// Before either server starts, probeDisk measures the disk's durable
+// write in the directory their data goes to, and the report shows it
+// beside the machine and the load average.
+//
 // FINDINGS.md, beside this file, keeps what the runs found: every full
 // run, the profiles and traces of each workload, what was tried.
 package main
