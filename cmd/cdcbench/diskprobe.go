@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"time"
 )
 
@@ -80,13 +79,7 @@ func probeDisk(dir string) (diskLatency, error) {
 		}
 		paused = append(paused, d)
 	}
-	return diskLatency{backToBack: medianDuration(quick), afterPause: medianDuration(paused)}, nil
-}
-
-func medianDuration(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
+	return diskLatency{backToBack: percentile(quick, 0.5), afterPause: percentile(paused, 0.5)}, nil
 }
 
 // String says what was measured, for the report's header.
