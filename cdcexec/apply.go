@@ -267,6 +267,9 @@ type keyBuffers struct {
 	ends                  []int // where encodings end, while encoding
 	split, open           [][]byte
 	rowBuf, versionKeyBuf []byte
+	// held are the key states this goroutine has not put in a cache it
+	// shares with another yet (putState).
+	held heldStates
 }
 
 // appliers keeps appliers, with their buffers, from one batch to the next:

@@ -1,6 +1,7 @@
 package cdcexec
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,11 +19,14 @@ import (
 // TestSharedApplyMatchesOneGoroutine: batches of a few hundred keys (in
 // order and late, with deletes, and now and then conflicts that fail the
 // batch) applied by two goroutines leave every keyspace byte for byte as
-// applying them on one does, and fail with the same errors.
+// applying them on one does, fail with the same errors, and leave the same
+// states in the flow's cache (each goroutine holds its keys' states back
+// until it gets the cache's lock: every one must land, and a failed batch's
+// be undone).
 func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	run := func(shared bool) (map[string][]string, []string) {
+	run := func(shared bool) (map[string][]string, []string, map[string]keyState) {
 		parallelEnabled, helperFirst = shared, shared
 		defer func() { parallelEnabled, helperFirst = true, false }()
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -53,14 +57,14 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 				failures = append(failures, fmt.Sprintf("batch %d: %s %s", batch, pe.Message, pe.Detail))
 			}
 		}
-		return keyspaceContents(t, db), failures
+		return keyspaceContents(t, db), failures, cacheContents(cache)
 	}
 	before := sharedBatches.Load()
-	one, oneFailures := run(false)
+	one, oneFailures, oneCache := run(false)
 	if sharedBatches.Load() != before {
 		t.Fatal("a helper applied keys with parallelEnabled off")
 	}
-	two, twoFailures := run(true)
+	two, twoFailures, twoCache := run(true)
 	if sharedBatches.Load() == before {
 		t.Fatal("no batch was applied with a helper")
 	}
@@ -76,6 +80,34 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 			t.Fatalf("keyspace %s: %d entries on two goroutines, %d on one, and they differ", name, len(got), len(rows))
 		}
 	}
+	if len(oneCache) < 300 || len(oneCache) != len(twoCache) {
+		t.Fatalf("%d keys cached on one goroutine, %d on two; want the same, every key", len(oneCache), len(twoCache))
+	}
+	for key, st := range oneCache {
+		got, ok := twoCache[key]
+		if !ok || !sameState(got, st) {
+			t.Fatalf("key %x: cached %+v on two goroutines, %+v on one", key, got, st)
+		}
+	}
+}
+
+// cacheContents is every state a cache holds, by key.
+func cacheContents(c *StateCache) map[string]keyState {
+	states := map[string]keyState{}
+	for key, slot := range c.index {
+		if e := c.slots[slot]; e.buf != nil {
+			states[key] = e.state()
+		}
+	}
+	return states
+}
+
+// sameState compares two states part by part, a nil part differing from
+// an empty one.
+func sameState(a, b keyState) bool {
+	same := func(x, y []byte) bool { return (x == nil) == (y == nil) && bytes.Equal(x, y) }
+	return same(a.lastSeq, b.lastSeq) && same(a.lastSysSeq, b.lastSysSeq) &&
+		same(a.lastKey, b.lastKey) && same(a.lastRow, b.lastRow)
 }
 
 // applyBatch applies events in a transaction of their own at commit time
