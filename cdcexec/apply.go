@@ -287,6 +287,9 @@ func (a *applier) release() {
 	clear(a.valSlots)
 	clear(a.split)
 	clear(a.open)
+	// States still held back were not put in because a put panicked: the
+	// next batch must not put them in.
+	a.held.reset()
 	b := a.batchBuffers
 	*a = applier{keyBuffers: a.keyBuffers, batchBuffers: batchBuffers{
 		events: b.events[:0], keyBuf: b.keyBuf[:0], keyEnds: b.keyEnds[:0],

@@ -227,8 +227,8 @@ func (a *applier) putState(encKey []byte, at slotRef, st keyState) {
 	default:
 		return
 	}
+	defer a.cacheMu.Unlock() // also if a put panics: the other goroutine goes on to its end
 	a.putHeld()
-	a.cacheMu.Unlock()
 }
 
 // heldStatesTry is how many held-back states a goroutine gathers before it
@@ -297,9 +297,15 @@ func (h *heldStates) keep(part []byte) []byte {
 	return h.buf[start:len(h.buf):len(h.buf)]
 }
 
-// reset empties h for more states, keeping its buffers; the states put
-// before are the cache's copies now.
+// reset empties h for more states; the states put before are the cache's
+// copies now. It keeps its buffers for the next, unless wide rows grew buf
+// past maxHeldBuffer: an applier waiting in the pool should not keep that.
 func (h *heldStates) reset() {
 	clear(h.puts)
 	h.puts, h.buf = h.puts[:0], h.buf[:0]
+	if cap(h.buf) > maxHeldBuffer {
+		h.buf = nil
+	}
 }
+
+const maxHeldBuffer = 1 << 20

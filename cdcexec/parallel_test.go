@@ -237,3 +237,16 @@ func TestSharedApplyReportsTheFirstFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedApplierHoldsNoStates: states a goroutine still held back when
+// its applier went back to the pool (a put panicked) are dropped, not put
+// into the cache by whichever batch takes the applier next.
+func TestReleasedApplierHoldsNoStates(t *testing.T) {
+	a := new(applier)
+	a.held.add([]byte("key"), slotRef{slot: -1}, keyState{lastSeq: []byte{1}, lastRow: []byte("row")})
+	a.held.add([]byte("other"), slotRef{slot: -1}, keyState{lastSeq: []byte{2}})
+	a.release()
+	if n := len(a.held.puts); n != 0 {
+		t.Fatalf("a released applier still holds %d states back", n)
+	}
+}
