@@ -37,7 +37,7 @@ func (r *report) svg() string {
 	var about []string
 	for _, line := range []string{r.machine, r.loadText(), r.diskText()} {
 		if line != "" {
-			about = append(about, strings.ToUpper(line[:1])+line[1:])
+			about = append(about, capitalize(line))
 		}
 	}
 	legendY := 44 + 14*len(about) + 2

@@ -248,10 +248,3 @@ func p50s(rs []loadResult) []float64 {
 	}
 	return out
 }
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}

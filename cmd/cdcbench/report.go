@@ -134,6 +134,15 @@ func (r *report) loadText() string {
 	return s
 }
 
+// capitalize starts s with a capital, as a sentence or a heading does
+// (the report's texts are ASCII; one that starts capitalized stays as it is).
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // diskText says how fast the disk makes a write durable, or nothing when
 // it was not probed.
 func (r *report) diskText() string {
@@ -195,7 +204,7 @@ func (r *report) markdown() string {
 	b.WriteString(" Medians over repetitions; ratio = cdcdb / PostgreSQL.")
 	for _, l := range []string{r.loadText(), r.diskText()} {
 		if l != "" {
-			fmt.Fprintf(&b, " %s.", strings.ToUpper(l[:1])+l[1:])
+			fmt.Fprintf(&b, " %s.", capitalize(l))
 		}
 	}
 	b.WriteString("\n\n")
