@@ -44,7 +44,7 @@ func TestBlockIndexSearchesAsTheEntriesDo(t *testing.T) {
 			continue
 		}
 		slices.Sort(keys)
-		w := newRunBuilder(1, 1, len(keys), 1<<16)
+		w := newRunBuilder(1, 1, len(keys), 1<<16, true)
 		for _, k := range keys {
 			w.add([]byte(k), []byte("v"), true)
 		}
@@ -109,7 +109,7 @@ func TestBlockCacheShardKeepsToItsLimit(t *testing.T) {
 // was read from.
 func TestBlockCacheAdmitsOnTheSecondMiss(t *testing.T) {
 	c := newBlockCache(1 << 20)
-	w := newRunBuilder(1, 1, 10, 4096)
+	w := newRunBuilder(1, 1, 10, 4096, true)
 	for i := range 10 {
 		w.add(fmt.Appendf(nil, "key%02d", i), []byte("value"), true)
 	}

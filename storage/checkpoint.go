@@ -63,6 +63,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			st := run.l.spaces.get(name)
 			if !run.begun {
 				if st.reset {
+					db.pointReads.forget(name)
 					if root.Bucket([]byte(name)) != nil {
 						if err := root.DeleteBucket([]byte(name)); err != nil {
 							return err
@@ -100,7 +101,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 					for _, r := range st.runs {
 						expected += r.len()
 					}
-					run.w = newRunBuilder(id, id, expected, db.blockSize)
+					run.w = newRunBuilder(id, id, expected, db.blockSize, db.pointReads.wantFilter(name, expected))
 					run.it = newMergedIter(st.runs)
 					run.it.first()
 				}

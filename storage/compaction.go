@@ -151,7 +151,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			for _, in := range c.inputs {
 				expected += in.entries
 			}
-			c.w = newRunBuilder(id, c.inputs[0].order, expected, db.blockSize)
+			c.w = newRunBuilder(id, c.inputs[0].order, expected, db.blockSize, db.pointReads.wantFilter(c.name, 0))
 			c.pos = make([]runPos, len(c.inputs))
 		}
 		its := make([]fileRunIter, len(c.inputs))

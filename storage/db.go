@@ -162,8 +162,10 @@ type DB struct {
 	fileStateAt atomic.Pointer[fileState]
 	runLists    runLists
 	fileSpaces  fileSpaces
-	// compactions notes the keyspaces whose runs changed.
+	// compactions notes the keyspaces whose runs changed, pointReads
+	// which are point-read.
 	compactions compactions
+	pointReads  pointReads
 
 	// wake wakes the flusher, logWake the log writer; each closes its
 	// done channel when it stops.

@@ -175,8 +175,9 @@ type runMeta struct {
 
 // runMetaVersion is the version encode writes. Version 1's filters hashed
 // keys with FNV-1a alone (bloom.unmixed), whose low bits vary little
-// between keys that differ in their last bytes.
-const runMetaVersion = 2
+// between keys that differ in their last bytes. Since version 3 a run may
+// have no filter (no probes, no bits; pointreads.go).
+const runMetaVersion = 3
 
 func (m *runMeta) encode() []byte {
 	n := 64 + len(m.lastKey) + len(m.filter.bits)
@@ -222,7 +223,9 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 	m.filter.probes = int(d.uvarint())
 	m.filter.bits = bytes.Clone(d.bytes())
 	m.filter.unmixed = v[0] == 1
-	if d.err != nil || len(m.firstKeys) == 0 || len(m.filter.bits) == 0 || len(m.filter.bits)%bloomBlock != 0 || m.filter.probes > 64 {
+	unfiltered := v[0] >= 3 && m.filter.probes == 0 && len(m.filter.bits) == 0
+	filterOK := unfiltered || len(m.filter.bits) > 0 && len(m.filter.bits)%bloomBlock == 0 && m.filter.probes > 0 && m.filter.probes <= 64
+	if d.err != nil || len(m.firstKeys) == 0 || !filterOK {
 		return runMeta{}, corrupt("unreadable run meta")
 	}
 	m.fence = make([]fencePost, len(m.firstKeys))
@@ -528,6 +531,9 @@ func (f *bloom) block(key []byte) (blk []byte, h1, h2 uint32) {
 }
 
 func (f *bloom) add(key []byte) {
+	if len(f.bits) == 0 {
+		return // no filter
+	}
 	blk, h1, h2 := f.block(key)
 	for i := range uint32(f.probes) {
 		bit := (h1 + i*h2) % (8 * bloomBlock)
@@ -536,6 +542,9 @@ func (f *bloom) add(key []byte) {
 }
 
 func (f *bloom) mayContain(key []byte) bool {
+	if len(f.bits) == 0 {
+		return true // no filter
+	}
 	blk, h1, h2 := f.block(key)
 	for i := range uint32(f.probes) {
 		bit := (h1 + i*h2) % (8 * bloomBlock)
@@ -558,8 +567,14 @@ type runBuilder struct {
 	key    blockKey // the last block's
 }
 
-func newRunBuilder(id, order uint64, expectedKeys, target int) *runBuilder {
-	return &runBuilder{id: id, target: target, meta: runMeta{order: order, filter: newBloom(expectedKeys)}}
+// newRunBuilder starts run id, with a filter for expectedKeys keys when
+// filtered (pointreads.go says which runs are).
+func newRunBuilder(id, order uint64, expectedKeys, target int, filtered bool) *runBuilder {
+	w := &runBuilder{id: id, target: target, meta: runMeta{order: order}}
+	if filtered {
+		w.meta.filter = newBloom(expectedKeys)
+	}
+	return w
 }
 
 // add appends an entry and returns the block it completed, if any, with

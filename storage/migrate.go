@@ -129,7 +129,7 @@ func (db *DB) migrateBucket(name []byte) error {
 				if err != nil {
 					return err
 				}
-				w = newRunBuilder(id, id, b.Stats().KeyN, db.blockSize)
+				w = newRunBuilder(id, id, b.Stats().KeyN, db.blockSize, true)
 			}
 			c := b.Cursor()
 			k, v := c.First()

@@ -25,6 +25,8 @@ type Space struct {
 	// src.file).
 	fileRuns []*fileRun
 	exists   bool
+	// gets counts the Gets made through it (pointreads.go).
+	gets int64
 }
 
 func (s *Space) resolve() {
@@ -78,6 +80,7 @@ func (s *Space) Get(key []byte) []byte {
 		return nil
 	}
 	s.refresh()
+	s.gets++
 	if t := s.mineTree(); t != nil {
 		slabs := t.ar.slabs()
 		if e, ok := t.get(slabs, key); ok {

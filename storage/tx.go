@@ -168,6 +168,7 @@ func (tx *Tx) Rollback() error {
 // record, its view's memtable layers), so that a Tx kept after its end, as
 // a cache of the layers above may keep one, holds no memory.
 func (tx *Tx) release() {
+	tx.notePointReads()
 	tx.view = &emptyView
 	tx.ws, tx.rec, tx.firstSpace, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil, nil
 }
