@@ -34,7 +34,8 @@
 // large bbolt values, so its writes are sequential however scattered the
 // keys; compaction (compaction.go) merges a keyspace's runs as they pile
 // up, so there are about log2 of its checkpoints of them; a Bloom filter per
-// run spares most lookups of absent keys the run's blocks. Read
+// run of a keyspace that is point-read (pointreads.go) spares most lookups
+// of absent keys the run's blocks. Read
 // transactions find the blocks they read again in a block cache
 // (blockcache.go, Options.BlockCacheSize), copies indexed for search, and
 // so skip bbolt's descent to them. A checkpoint's
