@@ -22,17 +22,19 @@ import (
 // applying them on one does, fail with the same errors, and leave the same
 // states in the flow's cache (each goroutine holds its keys' states back
 // until it gets the cache's lock: every one must land, and a failed batch's
-// be undone).
+// be undone, so the cache holds exactly the keys of the batches that
+// succeeded).
 func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	run := func(shared bool) (map[string][]string, []string, map[string]keyState) {
+	run := func(shared bool) (map[string][]string, []string, map[string]keyState, int) {
 		parallelEnabled, helperFirst = shared, shared
 		defer func() { parallelEnabled, helperFirst = true, false }()
 		rng := rand.New(rand.NewPCG(seed, 7))
 		db, f := openFlowOf(t, mixedFlow(100))
 		cache := NewStateCache()
 		var failures []string
+		applied := map[string]bool{} // the keys of the batches that succeeded
 		feed := mixedFeed{rng: rng, keys: 300, lateOneIn: 5, lateBy: 3000}
 		for batch := range 12 {
 			events := feed.batch(400)
@@ -48,6 +50,11 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 				}
 			}
 			err := applyBatch(t, db, f, int64(1000+batch), events, cache, nil)
+			if err == nil {
+				for _, e := range events {
+					applied[fmt.Sprint(e.Key)] = true
+				}
+			}
 			if err != nil {
 				if pgerror.CodeOf(err) != pgerror.CardinalityViolation {
 					t.Fatal(err)
@@ -57,14 +64,14 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 				failures = append(failures, fmt.Sprintf("batch %d: %s %s", batch, pe.Message, pe.Detail))
 			}
 		}
-		return keyspaceContents(t, db), failures, cacheContents(cache)
+		return keyspaceContents(t, db), failures, cacheContents(cache), len(applied)
 	}
 	before := sharedBatches.Load()
-	one, oneFailures, oneCache := run(false)
+	one, oneFailures, oneCache, applied := run(false)
 	if sharedBatches.Load() != before {
 		t.Fatal("a helper applied keys with parallelEnabled off")
 	}
-	two, twoFailures, twoCache := run(true)
+	two, twoFailures, twoCache, _ := run(true)
 	if sharedBatches.Load() == before {
 		t.Fatal("no batch was applied with a helper")
 	}
@@ -80,8 +87,10 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 			t.Fatalf("keyspace %s: %d entries on two goroutines, %d on one, and they differ", name, len(got), len(rows))
 		}
 	}
-	if len(oneCache) < 300 || len(oneCache) != len(twoCache) {
-		t.Fatalf("%d keys cached on one goroutine, %d on two; want the same, every key", len(oneCache), len(twoCache))
+	// Most keys get events in some batch that succeeds; a key whose events
+	// all fell in failed batches is not cached.
+	if applied < 250 || len(oneCache) != applied || len(twoCache) != applied {
+		t.Fatalf("%d keys cached on one goroutine, %d on two; want the %d keys of the batches that succeeded", len(oneCache), len(twoCache), applied)
 	}
 	for key, st := range oneCache {
 		got, ok := twoCache[key]

@@ -11,7 +11,7 @@ import (
 // reading any of its blocks (filerun.go). Building it costs a cache miss
 // per key added, as each key sets bits in a block of the filter picked at
 // random: in the SCD TYPE 2 benchmark feed, 7.5% of the server's CPU went
-// to filters of runs that no Get ever consulted. A CDC flow's source
+// to filters of runs that Gets almost never consulted. A CDC flow's source
 // table, its event log and most of its target are written in bulk and
 // read through cursors, which filters do not serve; a table with a primary
 // key, whose every INSERT first asks Get whether the key is taken, is
