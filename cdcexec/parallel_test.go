@@ -54,8 +54,7 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 				for _, e := range events {
 					applied[fmt.Sprint(e.Key)] = true
 				}
-			}
-			if err != nil {
+			} else {
 				if pgerror.CodeOf(err) != pgerror.CardinalityViolation {
 					t.Fatal(err)
 				}
