@@ -167,9 +167,9 @@ func settle(t *testing.T, db *DB) {
 
 // mapAndCheckpoint fills db's keyspace "s" with commits large enough that
 // each freezes a layer, reads it all (mapping the file's pages), then
-// commits again so that the flusher checkpoints and compacts; half a second
-// after the flusher has checkpointed those commits, it calls check with
-// how much of the file the read had mapped. Until check returns, commits
+// commits again so that the flusher checkpoints and compacts; once the
+// flusher has checkpointed those commits and taken a few transactions
+// more, it calls check with how much of the file the read had mapped. Until check returns, commits
 // keep coming (every few milliseconds, from busy), so the database is
 // never idle, and the flusher takes a transaction every 100 ms or so.
 func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead int64)) {
@@ -211,10 +211,14 @@ func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead in
 		}
 	}
 	settle(t, db)
+	// Counted in the flusher's transactions, not in time: under the race
+	// detector on a loaded 2-core machine, half a second once held none.
+	const stepsToWait = 4
 	steps := db.Stats().CheckpointSteps
-	time.Sleep(500 * time.Millisecond)
-	if db.Stats().CheckpointSteps == steps {
-		t.Fatal("the flusher took no transaction while the test waited")
+	for deadline := time.Now().Add(30 * time.Second); db.Stats().CheckpointSteps < steps+stepsToWait; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the flusher took %d transactions in 30 s while writers were busy", db.Stats().CheckpointSteps-steps)
+		}
 	}
 	check(afterRead)
 }
