@@ -59,7 +59,10 @@ func TestMaxMessageSize(t *testing.T) {
 // (closed), while one idling outside a transaction, or pausing in the middle
 // of a batch, is left alone.
 func TestIdleInTransactionTimeout(t *testing.T) {
-	ts := startServer(t, Config{IdleInTransactionTimeout: 100 * time.Millisecond})
+	// Long enough that the 50 ms pauses between statements below stay
+	// far from it on a loaded machine under the race detector.
+	const idleTimeout = 300 * time.Millisecond
+	ts := startServer(t, Config{IdleInTransactionTimeout: idleTimeout})
 
 	idle := startRaw(t, ts.addr)
 	c := startRaw(t, ts.addr)
@@ -73,7 +76,7 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q", got)
 	}
-	if waited := time.Since(start); waited < 80*time.Millisecond {
+	if waited := time.Since(start); waited < idleTimeout*4/5 {
 		t.Fatalf("cut off after %v", waited)
 	}
 	waitFor(t, "the session to close", func() bool { return ts.fake.sessions.Load() == 1 })
@@ -90,14 +93,14 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 	// A pause inside a batch, before ReadyForQuery, is not idling: the
 	// client is not done talking.
 	c.send(&pgproto3.Parse{Query: "select 1"})
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(idleTimeout * 3 / 2)
 	c.send(&pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
 	if got := c.untilReady(); got[len(got)-1] != "Ready T" {
 		t.Fatalf("batch with a pause: %q", got)
 	}
 	c.send(query("commit"))
 	c.untilReady()
-	time.Sleep(150 * time.Millisecond)
+	time.Sleep(idleTimeout * 3 / 2)
 	for _, cl := range []*rawClient{idle, c} {
 		cl.send(query("select 1"))
 		if got := cl.untilReady(); got[len(got)-1] != "Ready I" {
