@@ -136,6 +136,73 @@ func (s *cdcdbServer) peakRSS() (int64, error) {
 	return procStatusBytes(s.cmd.Process.Pid, "VmHWM")
 }
 
+// An idle server uses at most idleTicks of CPU (in the kernel's clock
+// ticks, 10 ms on Linux) in idleWindow: its flusher wakes a few times a
+// second and finds nothing to do.
+const (
+	idleWindow = time.Second
+	idleTicks  = 3
+	idlePoll   = 100 * time.Millisecond
+)
+
+// waitIdle waits until the server has used next to no CPU for idleWindow,
+// or until atMost has passed (then it reports false). Where the process's
+// CPU time cannot be read (no /proc), it returns at once.
+func (s *cdcdbServer) waitIdle(ctx context.Context, atMost time.Duration) bool {
+	type sample struct {
+		at    time.Time
+		ticks int64
+	}
+	var window []sample
+	for deadline := time.Now().Add(atMost); ; {
+		ticks, err := procCPUTicks(s.cmd.Process.Pid)
+		if err != nil {
+			return true
+		}
+		now := time.Now()
+		window = append(window, sample{now, ticks})
+		for len(window) > 1 && now.Sub(window[1].at) >= idleWindow {
+			window = window[1:]
+		}
+		if now.Sub(window[0].at) >= idleWindow && ticks-window[0].ticks <= idleTicks {
+			return true
+		}
+		if now.After(deadline) {
+			return false
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(idlePoll):
+		}
+	}
+}
+
+// procCPUTicks is the CPU time (user and system) the process has used, in
+// clock ticks, from /proc/PID/stat.
+func procCPUTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name, in parentheses, may hold spaces: count fields after
+	// its closing one. utime and stime are fields 14 and 15 of the line.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+	}
+	var total int64
+	for _, field := range f[11:13] {
+		n, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
+		}
+		total += n
+	}
+	return total, nil
+}
+
 // procStatusBytes reads a "kB" field of /proc/PID/status.
 func procStatusBytes(pid int, field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))

@@ -25,6 +25,16 @@ const (
 	quietSectors = 2048 // 1 MiB: what a poll may see written and still be quiet
 )
 
+// quiet waits, before a timed run of either side, until srv has finished
+// its background work (its checkpoints and compactions after a feed or a
+// drop; see cdcdbServer.waitIdle) and then for a quiet disk.
+func (b *bench) quiet(ctx context.Context, srv *cdcdbServer) error {
+	if !srv.waitIdle(ctx, b.sz.quietAtMost) {
+		b.logf("cdcdb still busy after %s; going on", b.sz.quietAtMost)
+	}
+	return b.quietDisk(ctx)
+}
+
 // quietDisk makes the disk quiet as the comment above says, giving up
 // (without an error: the run goes on, only less undisturbed) after the
 // sizes' quietAtMost.
