@@ -145,7 +145,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err := execScript(ctx, cdcConn, ddl); err != nil {
 			return fmt.Errorf("cdcdb flow DDL: %v", err)
 		}
-		if err := b.quiet(ctx, srv); err != nil {
+		if err := b.quiet(ctx); err != nil {
 			return err
 		}
 		// The profile starts half-way: the first batches meet small tables
@@ -179,7 +179,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 			return err
 		}
 		pgConn = f.conn
-		if err := b.quiet(ctx, srv); err != nil {
+		if err := b.quiet(ctx); err != nil {
 			return err
 		}
 		before, err := diskBytesWritten()
