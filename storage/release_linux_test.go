@@ -169,9 +169,10 @@ func settle(t *testing.T, db *DB) {
 // each freezes a layer, reads it all (mapping the file's pages), then
 // commits again so that the flusher checkpoints and compacts; once the
 // flusher has checkpointed those commits and taken a few transactions
-// more, it calls check with how much of the file the read had mapped. Until check returns, commits
-// keep coming (every few milliseconds, from busy), so the database is
-// never idle, and the flusher takes a transaction every 100 ms or so.
+// more, it calls check with how much of the file the read had mapped.
+// Until check returns, commits keep coming (every few milliseconds, from
+// busy), so the database is never idle, and the flusher takes a
+// transaction every 100 ms or so.
 func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead int64)) {
 	t.Helper()
 	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {

@@ -159,8 +159,7 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 			if i == len(copies)/2 {
 				wait = b.profile(srv, key, rep)
 			}
-			_, err := cdcConn.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN")
-			return err
+			return copyEvents(ctx, cdcConn, rows)
 		})
 		if err != nil {
 			return fmt.Errorf("cdcdb COPY: %v", err)
@@ -271,10 +270,7 @@ func (b *bench) warmUpCdcdb(ctx context.Context, srv *cdcdbServer, copies [][]by
 	if err := execScript(ctx, conn, ddl); err != nil {
 		return 0, fmt.Errorf("cdcdb flow DDL: %v", err)
 	}
-	run, err := timeBatches(copies, func(_ int, rows []byte) error {
-		_, err := conn.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN")
-		return err
-	})
+	run, err := timeBatches(copies, func(_ int, rows []byte) error { return copyEvents(ctx, conn, rows) })
 	if err != nil {
 		return 0, fmt.Errorf("cdcdb warm-up COPY: %v", err)
 	}
@@ -283,6 +279,13 @@ func (b *bench) warmUpCdcdb(ctx context.Context, srv *cdcdbServer, copies [][]by
 	}
 	b.logf("cdcdb warm-up (untimed): the feed once at %.0f events/s", run.rate(events))
 	return run.rate(events), nil
+}
+
+// copyEvents sends one batch of events, as COPY text, into cdcdb's source
+// table ev.
+func copyEvents(ctx context.Context, conn *pgx.Conn, rows []byte) error {
+	_, err := conn.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN")
+	return err
 }
 
 // timeBatches applies every batch in order and times the whole and each.

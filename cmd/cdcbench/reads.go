@@ -90,7 +90,7 @@ func (b *bench) readsWorkload(ctx context.Context) error {
 		t0 := time.Now()
 		for _, batch := range batches {
 			rows := copyText(nil, batch, false)
-			if _, err := cdc.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN"); err != nil {
+			if err := copyEvents(ctx, cdc, rows); err != nil {
 				return fmt.Errorf("cdcdb COPY: %v", err)
 			}
 			if _, err := pg.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev_log FROM STDIN"); err != nil {

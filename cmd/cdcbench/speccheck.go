@@ -146,7 +146,7 @@ func (b *bench) checkSpecCase(ctx context.Context, sc specCase) error {
 		if sc.bitemporal {
 			rows = bytes.ReplaceAll(rows, []byte("\t\tUPSERT"), []byte("\t\\N\tUPSERT"))
 		}
-		if _, err := cdc.PgConn().CopyFrom(ctx, bytes.NewReader(rows), "COPY ev FROM STDIN"); err != nil {
+		if err := copyEvents(ctx, cdc, rows); err != nil {
 			return fmt.Errorf("step %d: cdcdb: %v", i+1, err)
 		}
 		if err := pg.apply(ctx, rows); err != nil {
