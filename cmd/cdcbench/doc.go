@@ -31,14 +31,19 @@
 // mismatch makes the run fail; figures from a run that failed a check are not
 // printed as results.
 //
-// Each cdcdb repetition gets a fresh process and data file, so its peak RSS
-// (VmHWM from /proc) belongs to that workload alone. PostgreSQL keeps one
-// cluster for the run, and before the first timed ingest it takes the feed
-// once untimed, as a fresh cluster's first ingests run slower
-// (warmUpPostgres). Pass -cpuprofile DIR to start cdcdb with its -pprof
-// flag and save a CPU profile of each workload's first repetition, for
-// `go tool pprof`. (A server that took the feed once before its timed one
-// ran it 1.3% faster: the fresh process costs cdcdb nothing that matters.)
+// Both ingest sides are timed warm. Each ingest workload gets one cdcdb
+// process and data file, which takes the feed once untimed; each
+// repetition then creates the source, the target and the flow, runs the
+// timed feed, compares, and drops them (warmUpCdcdb). PostgreSQL keeps one
+// cluster for the run, takes the feed once untimed before the first timed
+// ingest, and gets a fresh database for each repetition (warmUpPostgres).
+// A fresh server of either kind ran its first feed slower than its next.
+// cdcdb's peak RSS (VmHWM from /proc) is that server's over the warm-up and
+// every repetition. The time-travel reads load their small and their grown
+// history side by side, each into a cdcdb server and a PostgreSQL database
+// of its own, so that every repetition measures both. Pass -cpuprofile DIR
+// to start cdcdb with its -pprof flag and save a CPU profile of each
+// workload's first repetition, for `go tool pprof`.
 //
 // Before either server starts, probeDisk measures the disk's durable
 // write in the directory their data goes to, and the report shows it
