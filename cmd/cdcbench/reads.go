@@ -70,7 +70,6 @@ func (b *bench) readsWorkload(ctx context.Context) error {
 		batches, baseBatches = generate(shape), 1
 	}
 
-	grown := fmt.Sprintf("point AS OF, %dx history", b.sz.readGrowth)
 	small, err := b.openHistory(ctx, "reads", "history")
 	if err != nil {
 		return err
@@ -81,6 +80,7 @@ func (b *bench) readsWorkload(ctx context.Context) error {
 		return err
 	}
 	defer large.close(ctx)
+	grown := "point AS OF, " + large.what
 	// The grown history is the small one's events and then the rest: each
 	// key's history in it begins as in the small one, and goes on.
 	if err := small.load(ctx, b, batches[:baseBatches], int64(b.sz.readEvents)); err != nil {
