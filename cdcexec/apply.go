@@ -197,6 +197,9 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
+		if i%parallelChunk == 0 {
+			a.touchStates(a.groups[i:min(i+parallelChunk, len(a.groups))])
+		}
 		if err := a.applyKey(&a.groups[i], mark, !replayEverything); err != nil {
 			return st, err
 		}
@@ -500,6 +503,29 @@ func (a *applier) lookUpStates() {
 		g.at = a.cache.find(g.encKey)
 		if g.at.holds() {
 			touch ^= g.at.held.buf[0]
+		}
+	}
+	a.touched = touch
+}
+
+// touchStates reads every cache line of the cached states of groups, the
+// next few keys to apply, so that their misses are waited for together, on
+// the goroutine about to apply them. lookUpStates's read of each state's
+// first byte is not enough: it was made on the session's CPU, not the
+// helper's, and by the time a batch's later keys come up the batch's own
+// writes have pushed it out of the CPU's nearer caches (in a profile of the
+// SCD TYPE 2 feed, comparing the first new sequence value with the cached
+// last one took 150 ms of 3 s of samples without this, 10 ms with it, for
+// 30 ms here).
+func (a *applier) touchStates(groups []keyGroup) {
+	touch := a.touched
+	for i := range groups {
+		if g := &groups[i]; g.at.holds() && len(g.at.held.buf) > 0 {
+			buf := g.at.held.buf
+			for j := 0; j < len(buf); j += 64 {
+				touch ^= buf[j]
+			}
+			touch ^= buf[len(buf)-1]
 		}
 	}
 	a.touched = touch

@@ -191,7 +191,9 @@ func (a *applier) applyKeys(ctx context.Context, groups []keyGroup, share *keySh
 		if start >= min(n, share.stop.Load()) {
 			return -1, nil
 		}
-		for i := start; i < min(start+parallelChunk, n); i++ {
+		end := min(start+parallelChunk, n)
+		a.touchStates(groups[start:end])
+		for i := start; i < end; i++ {
 			a.current = int(i)
 			if beforeKey != nil {
 				beforeKey(groups[i].encKey)
