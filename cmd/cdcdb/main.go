@@ -40,6 +40,7 @@ type config struct {
 }
 
 func main() {
+	restartWithLazyFree()
 	os.Exit(run(os.Args[1:]))
 }
 
