@@ -8,6 +8,7 @@
 //
 // It wires the pieces together (storage, the SQL engine, the wire server),
 // handles flags and signals (and makes -tls auto's certificate, tls.go),
-// paces the garbage collector for a server's load (gcpace.go), and nothing
-// else.
+// paces the garbage collector for a server's load (gcpace.go), on Linux
+// restarts itself once so that Go returns freed memory lazily
+// (lazyfree_linux.go), and nothing else.
 package main
