@@ -16,9 +16,9 @@ import (
 // an idle spell, its collection goal: on this project's benchmark VM a
 // feed of a million SCD TYPE 2 events took 19,000 to 23,000 such faults a
 // few seconds after the last one and 34,000 to 64,000 after 150 s idle
-// (at 5 to 11 µs of CPU each there), against 3,000 to 5,000 with
-// MADV_FREE, which leaves the pages with the process until the kernel
-// needs the memory. Go picks MADV_FREE under GODEBUG=madvdontneed=0, a
+// (about 11 µs of CPU each there, measured alone), against 3,000 to
+// 5,000 with MADV_FREE, which leaves the pages with the process until the
+// kernel needs the memory. Go picks MADV_FREE under GODEBUG=madvdontneed=0, a
 // setting it reads only at startup and takes neither from //go:debug nor
 // from go.mod, so the server starts itself again with it set, unless
 // GODEBUG already says which to use.
