@@ -229,9 +229,9 @@ type applier struct {
 	current int
 	// roles is the target's layout (layout), once worked out.
 	roles []int
-	// touched keeps lookUpStates's reads of the entries' bytes (the
-	// first of each lastSeq), which bring them into the CPU's cache, from
-	// being optimized away: it is written, so they are needed.
+	// touched keeps the reads of cached states' bytes that lookUpStates
+	// and touchStates make to bring them into the CPU's cache from being
+	// optimized away: it is written, so they are needed.
 	touched byte
 	batchBuffers
 	keyBuffers
