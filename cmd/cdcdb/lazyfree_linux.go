@@ -44,15 +44,22 @@ func restartWithLazyFree() {
 		godebug += ","
 	}
 	godebug += lazyFreeSetting + "=0"
-	env := []string{"GODEBUG=" + godebug}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GODEBUG=") {
-			env = append(env, kv)
-		}
-	}
+	env := append([]string{"GODEBUG=" + godebug}, withoutGodebug(os.Environ())...)
 	// /proc/self/exe is this very binary, even if its path has changed
 	// since it started.
 	_ = syscall.Exec("/proc/self/exe", os.Args, env)
+}
+
+// withoutGodebug returns environ without its GODEBUG entries, as a
+// non-nil slice (an exec.Cmd's nil Env would mean the parent's).
+func withoutGodebug(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "GODEBUG=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // godebugSets reports whether a GODEBUG value sets key.

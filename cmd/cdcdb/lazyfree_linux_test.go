@@ -48,12 +48,7 @@ func TestServerRunsWithLazyFree(t *testing.T) {
 		{"the user's choice wins", "GODEBUG=madvdontneed=1", "GODEBUG=madvdontneed=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := []string{}
-			for _, kv := range os.Environ() {
-				if !strings.HasPrefix(kv, "GODEBUG=") {
-					env = append(env, kv)
-				}
-			}
+			env := withoutGodebug(os.Environ())
 			if c.given != "" {
 				env = append(env, c.given)
 			}
