@@ -10,7 +10,8 @@ import (
 //
 // Fork returns a write transaction of its own (the fork) that reads what
 // the transaction (its parent) read when it began, and keeps its changes
-// apart, in memory, writing no log record. While the parent goes on
+// apart, in memory, with a log record of its own that nothing writes
+// until the parent commits. While the parent goes on
 // writing on its goroutine, the fork is used on another; nothing of the
 // parent's state that changes is shared between them, so neither takes a
 // lock. Join then makes the fork's changes the parent's own, as if the
@@ -78,10 +79,19 @@ func (tx *Tx) checkReadable(name string) {
 	}
 }
 
-// Join makes a fork's changes tx's own, in the order of their keys, and
+// Join makes a fork's changes tx's own, as if tx had made them now, and
 // ends the fork. Functions the fork registered with OnPublish and
 // OnRollback are tx's from then on. Should it fail, tx holds part of the
 // fork's changes and must roll back.
+//
+// It copies no entry. In each keyspace the fork wrote, the fork's tree
+// becomes tx's: as its tree, when tx has written nothing there, or else as
+// the newest of its runs (txSpace.runs), after tx's own tree, which becomes
+// a run too and gives way to an empty one for what tx writes next. The
+// fork's log record, built as it wrote, goes into tx's as it is
+// (walRecord.appendJoined). Joining costs a walk of the trees made runs,
+// where putting the fork's entries again cost the joining goroutine about
+// what the fork had saved it.
 func (tx *Tx) Join(f *Tx) error {
 	if f.parent != tx {
 		return fmt.Errorf("storage: join a transaction that is not a fork of this one: %w", ErrForkChange)
@@ -103,69 +113,37 @@ func (tx *Tx) Join(f *Tx) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		st := f.ws.touched[name]
-		s := tx.Space(name)
-		if s == nil {
+		if tx.Space(name) == nil {
 			return fmt.Errorf("storage: join a fork's changes to %q: %w", name, ErrSpaceNotFound)
 		}
-		if tx.adopt(name, st, f.ws.ar) {
+	}
+	for _, name := range names {
+		forked := f.ws.touched[name]
+		if forked.tree == nil || forked.tree.count == 0 {
 			continue
 		}
-		var it memiter
-		it.t = st.tree
-		for it.first(); it.valid(); it.next() {
-			v, live := it.value()
-			if live {
-				if err := s.Put(it.key(), v); err != nil {
-					return err
-				}
-				continue
+		// Made through touch, which tells the keyspace's Spaces and
+		// cursors to look for the transaction's own state.
+		tx.touch(name)
+		own := tx.ws.touched[name]
+		switch {
+		case own.tree.count == 0 && len(own.runs) == 0:
+			own.tree = forked.tree
+		default:
+			if own.tree.count > 0 {
+				own.runs = append([]*memRun{runFromTree(own.tree)}, own.runs...)
+				own.tree = newMemtree(tx.ws.ar)
 			}
-			// The fork saw the key present when it deleted it, and the
-			// parent's view of it is the same: hide it here too.
-			tx.touch(name)
-			tx.ws.delete(name, it.key())
-			tx.rec.delete(name, it.key())
+			own.runs = append([]*memRun{runFromTree(forked.tree)}, own.runs...)
 		}
+		own.writes++
+		tx.gen++
 	}
+	if f.ws != nil && f.ws.ar != nil {
+		tx.ws.adopted = append(tx.ws.adopted, f.ws.ar)
+	}
+	tx.rec.appendJoined(&f.rec, tx.ws.touched)
 	tx.onPublish = append(tx.onPublish, f.onPublish...)
 	tx.onRollback = append(tx.onRollback, f.onRollback...)
 	return nil
-}
-
-// adopt makes a fork's tree of the keyspace name the transaction's own,
-// with the arena it lives in, when the transaction has put or deleted
-// nothing in that keyspace itself (it may have set its sequence): then the
-// fork's tree is exactly what the transaction's would be, and taking it
-// over spares putting each entry again, which cost the joining goroutine
-// about what the fork had saved it. The changes still go into the log
-// record, entry by entry, in key order. It reports whether it adopted.
-func (tx *Tx) adopt(name string, forked *txSpace, ar *arena) bool {
-	if forked.tree == nil || forked.tree.count == 0 {
-		return false
-	}
-	own, ok := tx.ws.touched[name]
-	if ok && (own.tree == nil || own.tree.count > 0) {
-		return false
-	}
-	if !ok {
-		// First made through touch, which tells the keyspace's Spaces
-		// and cursors to look for the transaction's own state.
-		tx.touch(name)
-		own = tx.ws.touched[name]
-	}
-	own.tree = forked.tree
-	own.writes++
-	tx.ws.adopted = append(tx.ws.adopted, ar)
-	tx.gen++
-	var it memiter
-	it.t = own.tree
-	for it.first(); it.valid(); it.next() {
-		if v, live := it.value(); live {
-			tx.rec.putIn(own, name, it.key(), v)
-		} else {
-			tx.rec.delete(name, it.key())
-		}
-	}
-	return true
 }

@@ -351,3 +351,77 @@ func TestJoinAdoptsAKeyspaceOnlyTheForkWrote(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestJoinOrdersTheForksChangesBetweenTheParents: when the parent and its
+// forks write the same keyspace, a join puts the fork's changes after the
+// parent's so far and before its later ones, for reads, for the commit and
+// for the log record replayed after a crash.
+func TestJoinOrdersTheForksChangesBetweenTheParents(t *testing.T) {
+	db, path, opts := forkFixture(t)
+	err := db.Update(func(tx *Tx) error {
+		f, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		g, err := tx.Fork()
+		if err != nil {
+			return err
+		}
+		a, fa, ga := tx.Space("a"), f.Space("a"), g.Space("a")
+		steps := []func() error{
+			// f numbers b before a in its record, the parent a first.
+			func() error { return f.Space("b").Put([]byte("k2"), []byte("f2")) },
+			func() error { return a.Put([]byte("k2"), []byte("p2")) },
+			func() error { return a.Put([]byte("k4"), []byte("p4")) },
+			func() error { return a.Put([]byte("k6"), []byte("p6")) },
+			func() error { return fa.Put([]byte("k4"), []byte("f4")) },
+			func() error { return fa.Put([]byte("k6"), []byte("f6")) },
+			func() error { return fa.Delete([]byte("k5")) },
+			func() error { return fa.Put([]byte("k8"), []byte("f8")) },
+			func() error { return ga.Put([]byte("k9"), []byte("g9")) },
+			func() error { return ga.Put([]byte("k6"), []byte("g6")) },
+			func() error { return tx.Join(f) },
+			func() error { return a.Put([]byte("k8"), []byte("p8")) },
+			func() error { return a.Delete([]byte("k2")) },
+			func() error { return tx.Join(g) },
+		}
+		for i, step := range steps {
+			if err := step(); err != nil {
+				return fmt.Errorf("step %d: %w", i, err)
+			}
+		}
+		if n := len(tx.ws.touched["a"].runs); n != 4 {
+			t.Errorf("a has %d runs in the transaction, want 4 (the parent's writes before each join, and each fork's)", n)
+		}
+		want := "k1=ak1 k3=ak3 k4=f4 k6=g6 k7=ak7 k8=p8 k9=g9"
+		if got := spaceContents(t, a); got != want {
+			t.Errorf("after the joins the parent reads a as %q, want %q", got, want)
+		}
+		var backward []string
+		c := a.Cursor()
+		for k, v := c.Last(); k != nil; k, v = c.Prev() {
+			backward = append([]string{string(k) + "=" + string(v)}, backward...)
+		}
+		if got := strings.Join(backward, " "); got != want {
+			t.Errorf("read backward, a is %q, want %q", got, want)
+		}
+		for k, v := range map[string]string{"k2": "", "k4": "f4", "k5": "", "k6": "g6", "k8": "p8", "k9": "g9"} {
+			if got := string(a.Get([]byte(k))); got != v {
+				t.Errorf("Get(%s) = %q, want %q", k, got, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a: k1=ak1 k3=ak3 k4=f4 k6=g6 k7=ak7 k8=p8 k9=g9; b: k1=bk1 k2=f2 k3=bk3 k5=bk5 k7=bk7"
+	checkContents(t, db, "committed", want, "a", "b")
+	db = crashAndReopen(t, db, path, opts)
+	checkContents(t, db, "after a crash", want, "a", "b")
+	db.checkpointAll(t)
+	checkContents(t, db, "checkpointed", want, "a", "b")
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

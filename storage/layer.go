@@ -74,6 +74,12 @@ type txSpace struct {
 	// tree holds the keyspace's entries the transaction wrote (nil once it
 	// dropped the keyspace).
 	tree *memtree
+	// runs hold what the transaction wrote before tree, newest first: the
+	// trees of the forks it joined, and its own tree as it was at each such
+	// join (Tx.Join). A join that makes them runs, rather than putting the
+	// fork's entries into tree again, costs the joining goroutine a walk of
+	// each tree; commit publishes each as it is.
+	runs []*memRun
 	// reset, exists, seq and hasSeq mean what they do in spaceState.
 	reset, exists bool
 	seq           uint64
@@ -137,7 +143,7 @@ func (w *writeSet) setSequence(name string, v uint64) {
 
 func (w *writeSet) create(name string) {
 	st := w.state(name)
-	st.tree = newMemtree(w.ar)
+	st.tree, st.runs = newMemtree(w.ar), nil
 	st.reset, st.exists = true, true
 	st.seq, st.hasSeq = 0, true
 	st.writes++
@@ -145,7 +151,7 @@ func (w *writeSet) create(name string) {
 
 func (w *writeSet) drop(name string) {
 	st := w.state(name)
-	st.tree = nil
+	st.tree, st.runs = nil, nil
 	st.reset, st.exists = true, false
 	st.seq, st.hasSeq = 0, false
 	st.writes++
@@ -173,6 +179,7 @@ type spaceSources struct {
 func resolveSpace(mine *txSpace, v *view, name string) spaceSources {
 	src := spaceSources{mine: mine}
 	if mine != nil {
+		src.runs = append(src.runs, mine.runs...)
 		if mine.hasSeq {
 			src.seq, src.seqKnown = mine.seq, true
 		}
@@ -237,7 +244,7 @@ func (w *writeSet) publish(active *layer, hi uint64, merged []mergeResult) (l *l
 	}
 	added := false
 	for name, ts := range w.touched {
-		if ts.tree != nil && ts.tree.count == 0 && !ts.reset && !ts.hasSeq {
+		if ts.tree != nil && ts.tree.count == 0 && len(ts.runs) == 0 && !ts.reset && !ts.hasSeq {
 			continue // touched but nothing to say
 		}
 		st := state(name)
@@ -249,10 +256,20 @@ func (w *writeSet) publish(active *layer, hi uint64, merged []mergeResult) (l *l
 		} else if ts.reset {
 			st.seq, st.hasSeq = 0, false
 		}
+		runs := ts.runs
 		if ts.tree != nil && ts.tree.count > 0 {
-			r := runFromTree(ts.tree)
-			st.runs = append([]*memRun{r}, st.runs...)
-			active.size.Add(r.bytes())
+			runs = append([]*memRun{runFromTree(ts.tree)}, runs...)
+		}
+		if len(runs) > 1 {
+			// One run a commit, as readers and the merger expect: merged
+			// here, while the log writer writes the commit's record.
+			runs = []*memRun{mergeRuns(runs)}
+		}
+		if len(runs) > 0 {
+			st.runs = append(runs, st.runs...)
+			for _, r := range runs {
+				active.size.Add(r.bytes())
+			}
 			added = true
 		}
 	}

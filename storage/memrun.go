@@ -54,8 +54,9 @@ func newRun(ents []mentry, slabs [][]byte) *memRun {
 	return r
 }
 
-// runFromTree makes a run of a committed transaction's tree of one keyspace.
-// The tree's arena is final: nothing writes to it after its commit.
+// runFromTree makes a run of a transaction's tree of one keyspace, at its
+// commit or when a join sets the tree aside (Tx.Join). Nothing changes the
+// tree afterwards; its arena may take more entries, which it only appends.
 func runFromTree(t *memtree) *memRun {
 	return newRun(t.appendEntries(make([]mentry, 0, t.count)), t.ar.slabs())
 }

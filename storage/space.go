@@ -138,16 +138,12 @@ func (s *Space) Put(key, value []byte) error {
 		// just resolved: write through it rather than find it by name
 		// (touch, the write set and the log record: three map lookups).
 		st.put(key, value)
-		if s.tx.parent == nil { // a fork's changes are logged when joined
-			s.tx.rec.putIn(st, s.name, key, value)
-		}
+		s.tx.rec.putIn(st, s.name, key, value)
 		return nil
 	}
 	s.tx.touch(s.name)
 	s.tx.ws.put(s.name, key, value)
-	if s.tx.parent == nil {
-		s.tx.rec.put(s.name, key, value)
-	}
+	s.tx.rec.put(s.name, key, value)
 	return nil
 }
 
@@ -164,9 +160,7 @@ func (s *Space) Delete(key []byte) error {
 	}
 	s.tx.touch(s.name)
 	s.tx.ws.delete(s.name, key)
-	if s.tx.parent == nil {
-		s.tx.rec.delete(s.name, key)
-	}
+	s.tx.rec.delete(s.name, key)
 	return nil
 }
 

@@ -26,6 +26,14 @@ import (
 //	opSetSeq    space, uvarint sequence value
 //	opCreate    space
 //	opDrop      space
+//	opRenumber                      (forgets every keyspace number defined
+//	                                 so far: the next opName defines 0)
+//
+// A transaction's record may hold the records of the forks it joined
+// (fork.go), each between two opRenumber: a fork numbers the keyspaces it
+// writes in its own record, from 0, as it makes its changes on its own
+// goroutine, and the join appends that record as it is instead of
+// encoding the fork's changes again.
 //
 // Replaying the records after the file's checkpointed state rebuilds the
 // memtable exactly; a checkpoint deletes the records it made redundant in the
@@ -38,6 +46,7 @@ const (
 	opCreate
 	opDrop
 	opName
+	opRenumber
 )
 
 var (
@@ -141,6 +150,24 @@ func (r *walRecord) append(kind byte, space uint64, a, b []byte, nfields int, nu
 
 func (r *walRecord) empty() bool { return r.size == 0 }
 
+// appendJoined appends a joined fork's record f, between two opRenumber, and
+// forgets the keyspace numbers r defined: what r's transaction writes next
+// defines them again (spaces are its keyspaces' states, whose cached
+// numbers are cleared). f's chunks become r's; f must not be used after.
+func (r *walRecord) appendJoined(f *walRecord, spaces map[string]*txSpace) {
+	if f.empty() {
+		return
+	}
+	r.append(opRenumber, 0, nil, nil, 0, 0, false)
+	r.chunks = append(r.chunks, f.chunks...)
+	r.size += f.size
+	r.append(opRenumber, 0, nil, nil, 0, 0, false)
+	r.names = nil
+	for _, st := range spaces {
+		st.walSpace = 0
+	}
+}
+
 func (r *walRecord) put(name string, key, value []byte) { r.op(opPut, name, key, value, 2, 0) }
 func (r *walRecord) delete(name string, key []byte)     { r.op(opDelete, name, key, nil, 1, 0) }
 func (r *walRecord) setSequence(name string, v uint64)  { r.op(opSetSeq, name, nil, nil, 0, v) }
@@ -188,6 +215,8 @@ func replayRecord(w *writeSet, b []byte) error {
 			if n := d.bytes(); d.err == nil {
 				names = append(names, string(n))
 			}
+		case opRenumber:
+			names = names[:0]
 		case opPut:
 			sp, k := name(), d.bytes()
 			v := d.bytes()
