@@ -172,6 +172,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		return st, err
 	}
 	a.log = eventWriter{log: log}
+	a.cacheWhole = cache.holdsEveryKey(log, target.Data())
 	mark, err := f.truncateMark(tx)
 	if err != nil {
 		return st, err
@@ -222,6 +223,10 @@ type applier struct {
 	target *history.Table
 	st     *Stats
 	cache  *StateCache
+	// cacheWhole says that a key the cache does not hold is new to the
+	// flow, with no events in the log and no rows in the target
+	// (StateCache.holdsEveryKey): it is applied without looking for them.
+	cacheWhole bool
 	// cacheMu guards cache while two goroutines apply the batch, and
 	// current is the index of the key a goroutine is applying then
 	// (parallel.go).
@@ -402,7 +407,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 		}
 	} else {
 		lastSeq := known.lastSeq
-		if !cached {
+		if !cached && !a.cacheWhole {
 			lastSeq = lastLogged(log, g.encKey)
 		}
 		// A key the log has no events of goes the slow way: its target
@@ -449,9 +454,13 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			return err
 		}
 	}
-	hist, err := loadHistory(log, g.encKey)
-	if err != nil {
-		return err
+	// A key new to the flow has no history, nor target rows to replace.
+	isNew := !cached && a.cacheWhole
+	var hist []temporal.Event
+	if !isNew {
+		if hist, err = loadHistory(log, g.encKey); err != nil {
+			return err
+		}
 	}
 	merged, err := f.Rules.Merge(hist, incoming)
 	if err != nil {
@@ -466,7 +475,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	if !rewrite {
 		return nil
 	}
-	lastKey, lastRow, err := f.rewriteKey(a.target, g.encKey, merged, mark, a.st)
+	lastKey, lastRow, err := f.rewriteKey(a.target, g.encKey, merged, mark, !isNew, a.st)
 	if err != nil || a.cache == nil {
 		return err
 	}
@@ -664,7 +673,7 @@ func (f *Flow) replayAll(ctx context.Context, log *storage.Space, target *histor
 		if encKey == nil {
 			return nil
 		}
-		_, _, err := f.rewriteKey(target, encKey, hist, mark, st)
+		_, _, err := f.rewriteKey(target, encKey, hist, mark, true, st)
 		return err
 	}
 	for k, v := ec.First(); k != nil; k, v = ec.Next() {

@@ -56,7 +56,24 @@ type StateCache struct {
 	// bytes, as spareSize says.
 	spare  [spareClasses][][]byte
 	spared int
+	// whole says whether the cache holds every key the flow has stored
+	// anything of (holdsEveryKey).
+	whole wholeness
 }
+
+// wholeness is what a StateCache knows of the keys it does not hold.
+type wholeness uint8
+
+const (
+	// wholeUnknown: not looked at yet.
+	wholeUnknown wholeness = iota
+	// wholeYes: the flow's log has events of no key the cache does not
+	// hold, and the target rows of none.
+	wholeYes
+	// wholeNo: the cache started on a flow that had stored keys, or has
+	// dropped keys since (Clear, or a key it had no room for); for good.
+	wholeNo
+)
 
 // spareClasses bounds the buffers kept for reuse to those of up to
 // 16*(spareClasses-1) bytes, maxSpare how many are kept: as many as the
@@ -183,9 +200,38 @@ func (c *StateCache) Clear() {
 	c.spare, c.spared = [spareClasses][][]byte{}, 0
 	c.bytes, c.txBytes = 0, 0
 	c.gen++
+	c.whole = wholeNo
 	if c.tx != nil {
 		c.cleared = true
 	}
+}
+
+// holdsEveryKey reports whether the cache holds every key the flow has
+// stored anything of: then a key it does not hold has no events in the log
+// and no rows in the target, and applying it reads neither. That is known
+// when the cache, empty, first meets the flow with an empty log and target
+// (a new flow, the common start of a feed), and stays known while every
+// key the flow stores gets its state in the cache, until the cache drops
+// one. Nothing but the flow writes its log and target (one flow per
+// target, which users may not write), and every batch of the flow goes
+// through its one cache. A rollback keeps it known: it takes back the
+// keys' states with the events and rows they stood for.
+func (c *StateCache) holdsEveryKey(log, target *storage.Space) bool {
+	if c == nil {
+		return false
+	}
+	if c.whole == wholeUnknown {
+		c.whole = wholeNo
+		if len(c.index) == 0 && isEmpty(log) && isEmpty(target) {
+			c.whole = wholeYes
+		}
+	}
+	return c.whole == wholeYes
+}
+
+func isEmpty(sp *storage.Space) bool {
+	k, _ := sp.Cursor().First()
+	return k == nil
 }
 
 // begin attaches the cache to tx's changes.
@@ -330,6 +376,7 @@ func (c *StateCache) put(encKey []byte, at slotRef, st keyState) {
 	if c.bytes+n > c.limit {
 		// The transaction has touched more than the cache holds: the key
 		// goes uncached, and its entry from before, stale, is emptied.
+		c.whole = wholeNo
 		if slot >= 0 {
 			c.undo = append(c.undo, undoEntry{slot: slot, old: held})
 			c.bytes -= roundAlloc(len(held.buf))

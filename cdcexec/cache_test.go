@@ -300,3 +300,71 @@ func TestCacheSparesAfterAClear(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheKnowsWhenItHoldsEveryKey: a cache that first meets its flow
+// with nothing stored holds every key the flow stores from then on, and
+// applies keys it does not hold as new; one that meets a flow with events
+// stored (a cache made after a restart) does not, nor one that has dropped
+// keys. The targets all come out as without a cache.
+func TestCacheKnowsWhenItHoldsEveryKey(t *testing.T) {
+	first := []Event{testEvent(1, 1, "a"), testEvent(2, 1, "b")}
+	second := []Event{testEvent(3, 1, "c"), testEvent(1, 3, "d"), testEvent(1, 2, "e"), testEvent(2, 2, "")}
+	apply := func(db *storage.DB, f *Flow, cache *StateCache, batch []Event) {
+		t.Helper()
+		err := db.Update(func(tx *storage.Tx) error {
+			target, err := history.Open(tx, uint32(f.Target.OID), 1, true, true)
+			if err != nil {
+				return err
+			}
+			_, err = Apply(context.Background(), tx, f, target, batch, cache, nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := func(db *storage.DB, f *Flow) (out []string) {
+		t.Helper()
+		if err := db.View(func(tx *storage.Tx) error { out = targetRows(t, tx, f); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	db, f := openFlow(t)
+	apply(db, f, nil, first)
+	apply(db, f, nil, second)
+	want := rows(db, f)
+
+	db, f = openFlow(t)
+	cache := NewStateCache()
+	apply(db, f, cache, first)
+	if cache.whole != wholeYes {
+		t.Errorf("a cache that began on an empty flow: whole = %d, want %d", cache.whole, wholeYes)
+	}
+	apply(db, f, cache, second)
+	if got := rows(db, f); !slices.Equal(got, want) {
+		t.Errorf("with a whole cache the target is %q, want %q", got, want)
+	}
+
+	db, f = openFlow(t)
+	apply(db, f, NewStateCache(), first)
+	later := NewStateCache() // as after a restart: the flow has events
+	apply(db, f, later, second)
+	if later.whole != wholeNo {
+		t.Errorf("a cache that began on a flow with events: whole = %d, want %d", later.whole, wholeNo)
+	}
+	if got := rows(db, f); !slices.Equal(got, want) {
+		t.Errorf("with a cache made after the first batch the target is %q, want %q", got, want)
+	}
+
+	db, f = openFlow(t)
+	small := newStateCache(1) // room for no key: each goes uncached
+	apply(db, f, small, first)
+	if small.whole != wholeNo {
+		t.Errorf("a cache that had no room for a key: whole = %d, want %d", small.whole, wholeNo)
+	}
+	apply(db, f, small, second)
+	if got := rows(db, f); !slices.Equal(got, want) {
+		t.Errorf("with a cache too small for any key the target is %q, want %q", got, want)
+	}
+}

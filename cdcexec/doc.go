@@ -31,7 +31,9 @@
 // touched key's last sequence value (encoded) and the row the first path
 // continues from, as stored, so that path usually reads nothing from
 // storage. A transaction writes through it and undoes its writes if it
-// rolls back: see cache.go.
+// rolls back: see cache.go. A cache that has held every key of its flow
+// since the flow stored nothing (a new flow) knows a key it does not hold
+// to be new, and that key's first events read nothing either.
 //
 // A batch of many keys, in a transaction that has not yet written the
 // flow's log or target, is shared with a helper goroutine, which applies

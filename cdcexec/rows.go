@@ -17,12 +17,15 @@ import (
 // rewriteKey replaces a key's target rows with the replay of its history,
 // touching only the rows that change (so unchanged rows keep their commit-time
 // version). It returns the key's last row after it (nil: none), with its
-// stored value.
-func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, st *Stats) (lastKey, lastRow []byte, err error) {
+// stored value. stored false says the target holds no rows of the key,
+// which spares looking.
+func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []temporal.Event, mark temporal.Seq, stored bool, st *Stats) (lastKey, lastRow []byte, err error) {
 	var old []storedRow
-	c := target.Data().Cursor()
-	for k, v := c.Seek(encKey); k != nil && bytes.HasPrefix(k, encKey); k, v = c.Next() {
-		old = append(old, storedRow{k, v})
+	if stored {
+		c := target.Data().Cursor()
+		for k, v := c.Seek(encKey); k != nil && bytes.HasPrefix(k, encKey); k, v = c.Next() {
+			old = append(old, storedRow{k, v})
+		}
 	}
 	rows, err := f.replay(events, mark)
 	if err != nil {
