@@ -92,8 +92,9 @@ const maxFrozenLayers = 1
 
 // defaultMappedBudget is how many bytes of files the process may have
 // mapped (its own count, mappedFileBytes) before the flusher releases the
-// file's pages between two of its transactions (releaseFilePages); an
-// idle flusher releases them whatever the count.
+// file's pages (releaseFilePages), between two of its transactions or, with
+// none to take, at its timer; an idle flusher releases them whatever the
+// count.
 //
 // Why a budget: a released page that is read again is mapped again by a
 // page fault, on the path of the session applying a flow's batch, and on
@@ -763,8 +764,14 @@ func (db *DB) flusher() {
 		select {
 		case <-db.wake:
 		case <-tick.C:
-			if !db.freeze(false) && db.idle() && releaseDue() {
+			switch {
+			case db.freeze(false):
+			case db.idle() && releaseDue():
 				// Idle: what readers mapped of the file goes back too.
+				release()
+			case mappedFileBytes() > db.mappedBudget:
+				// Between checkpoints the sessions' reads go on mapping
+				// the file; without this they did until the next one.
 				release()
 			}
 		}
