@@ -424,6 +424,14 @@ func readTextCopy(r wire.CopyReader, o copyOptions, row func([]*string) error) (
 	return p.lines, nil
 }
 
+// isEndOfData reports whether a line of text or CSV COPY data is the
+// end-of-data marker, \. with its line ending. It looks at the line's
+// first byte before anything else: it runs on every row of a COPY, and
+// trimming each line to compare it took 4% of a flow feed's session.
+func isEndOfData(line []byte) bool {
+	return len(line) >= 2 && line[0] == '\\' && line[1] == '.' && len(bytes.TrimRight(line[2:], "\r\n")) == 0
+}
+
 // splitCopyRows parses complete rows from buf, returning how many bytes it
 // used; at the end of data (final) an unterminated last row counts too.
 // The fields passed to row are valid only until it returns.
@@ -440,7 +448,7 @@ func splitCopyRows(p *copyRowParser, buf []byte, o copyOptions, final bool, row 
 		}
 		line := buf[pos : pos+end]
 		pos += end
-		if (o.format == "text" || o.format == "csv") && bytes.Equal(bytes.TrimRight(line, "\r\n"), []byte(`\.`)) {
+		if (o.format == "text" || o.format == "csv") && isEndOfData(line) {
 			return pos, true, nil
 		}
 		if err := row(fields); err != nil {
