@@ -335,36 +335,31 @@ func TestCacheKnowsWhenItHoldsEveryKey(t *testing.T) {
 	apply(db, f, nil, second)
 	want := rows(db, f)
 
-	db, f = openFlow(t)
-	cache := NewStateCache()
-	apply(db, f, cache, first)
-	if cache.whole != wholeYes {
-		t.Errorf("a cache that began on an empty flow: whole = %d, want %d", cache.whole, wholeYes)
-	}
-	apply(db, f, cache, second)
-	if got := rows(db, f); !slices.Equal(got, want) {
-		t.Errorf("with a whole cache the target is %q, want %q", got, want)
-	}
-
-	db, f = openFlow(t)
-	apply(db, f, NewStateCache(), first)
-	later := NewStateCache() // as after a restart: the flow has events
-	apply(db, f, later, second)
-	if later.whole != wholeNo {
-		t.Errorf("a cache that began on a flow with events: whole = %d, want %d", later.whole, wholeNo)
-	}
-	if got := rows(db, f); !slices.Equal(got, want) {
-		t.Errorf("with a cache made after the first batch the target is %q, want %q", got, want)
-	}
-
-	db, f = openFlow(t)
-	small := newStateCache(1) // room for no key: each goes uncached
-	apply(db, f, small, first)
-	if small.whole != wholeNo {
-		t.Errorf("a cache that had no room for a key: whole = %d, want %d", small.whole, wholeNo)
-	}
-	apply(db, f, small, second)
-	if got := rows(db, f); !slices.Equal(got, want) {
-		t.Errorf("with a cache too small for any key the target is %q, want %q", got, want)
+	for _, c := range []struct {
+		what         string
+		first, cache *StateCache // the caches given the first batch, then the second
+		whole        wholeness
+	}{
+		{what: "a cache that began on an empty flow", whole: wholeYes},
+		// As after a restart: the flow has events when the cache begins.
+		{what: "a cache that began on a flow with events", first: NewStateCache(), cache: NewStateCache(), whole: wholeNo},
+		// Room for no key: each goes uncached.
+		{what: "a cache that had no room for a key", cache: newStateCache(1), whole: wholeNo},
+	} {
+		if c.cache == nil {
+			c.cache = NewStateCache()
+		}
+		if c.first == nil {
+			c.first = c.cache
+		}
+		db, f := openFlow(t)
+		apply(db, f, c.first, first)
+		apply(db, f, c.cache, second)
+		if c.cache.whole != c.whole {
+			t.Errorf("%s: whole = %d, want %d", c.what, c.cache.whole, c.whole)
+		}
+		if got := rows(db, f); !slices.Equal(got, want) {
+			t.Errorf("%s: the target is %q, want %q", c.what, got, want)
+		}
 	}
 }

@@ -155,6 +155,31 @@ func readAll(t *testing.T, db *DB, n int) {
 	}
 }
 
+// keepCommitting commits a put into keyspace "s" every 5 ms, so that db is
+// never idle, until the function it returns is called.
+func keepCommitting(t *testing.T, db *DB) (stop func()) {
+	done := make(chan struct{})
+	busy := make(chan struct{})
+	go func() {
+		defer close(busy)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if err := db.Update(func(tx *Tx) error { return tx.Space("s").Put([]byte("busy"), []byte("x")) }); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-busy
+	}
+}
+
 // settle waits until the flusher has checkpointed every frozen layer.
 func settle(t *testing.T, db *DB) {
 	t.Helper()
@@ -170,9 +195,9 @@ func settle(t *testing.T, db *DB) {
 // commits again so that the flusher checkpoints and compacts; once the
 // flusher has checkpointed those commits and taken a few transactions
 // more, it calls check with how much of the file the read had mapped.
-// Until check returns, commits keep coming (every few milliseconds, from
-// busy), so the database is never idle, and the flusher takes a
-// transaction every 100 ms or so.
+// Until check returns, commits keep coming (keepCommitting), so the
+// database is never idle, and the flusher takes a transaction every 100 ms
+// or so.
 func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead int64)) {
 	t.Helper()
 	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
@@ -183,26 +208,7 @@ func mapAndCheckpoint(t *testing.T, db *DB, path string, check func(afterRead in
 			t.Fatal(err)
 		}
 	}
-	stop := make(chan struct{})
-	busy := make(chan struct{})
-	go func() {
-		defer close(busy)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			if err := db.Update(func(tx *Tx) error { return tx.Space("s").Put([]byte("busy"), []byte("x")) }); err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}()
-	defer func() {
-		close(stop)
-		<-busy
-	}()
+	defer keepCommitting(t, db)()
 	settle(t, db)
 	readAll(t, db, 40*32)
 	afterRead := fileMappingRSS(t, path)
@@ -313,26 +319,7 @@ func TestFlusherReleasesTheFileOverBudgetBetweenCheckpoints(t *testing.T) {
 			t.Fatal("the idle flusher never checkpointed the rows")
 		}
 	}
-	stop := make(chan struct{})
-	busy := make(chan struct{})
-	go func() {
-		defer close(busy)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			if err := db.Update(func(tx *Tx) error { return tx.Space("s").Put([]byte("busy"), []byte("x")) }); err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}()
-	defer func() {
-		close(stop)
-		<-busy
-	}()
+	defer keepCommitting(t, db)()
 	time.Sleep(100 * time.Millisecond) // any compaction finishes
 	before := db.Stats()
 	readAll(t, db, 40*32)
