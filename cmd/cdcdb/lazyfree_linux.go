@@ -50,8 +50,7 @@ func restartWithLazyFree() {
 	_ = syscall.Exec("/proc/self/exe", os.Args, env)
 }
 
-// withoutGodebug returns environ without its GODEBUG entries, as a
-// non-nil slice (an exec.Cmd's nil Env would mean the parent's).
+// withoutGodebug returns environ without its GODEBUG entries.
 func withoutGodebug(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 func TestGodebugSets(t *testing.T) {
@@ -35,26 +31,27 @@ func TestGodebugSets(t *testing.T) {
 // environment its running process has: GODEBUG=madvdontneed=0 added to
 // what it was given, or left as the user set it.
 func TestServerRunsWithLazyFree(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cdcdb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := pgserver.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name, given, want string
+		name string
+		env  pgserver.Option
+		want string
 	}{
-		{"unset", "", "GODEBUG=madvdontneed=0"},
-		{"other settings kept", "GODEBUG=gctrace=0", "GODEBUG=gctrace=0,madvdontneed=0"},
-		{"the user's choice wins", "GODEBUG=madvdontneed=1", "GODEBUG=madvdontneed=1"},
+		{"unset", pgserver.WithoutEnv("GODEBUG"), "GODEBUG=madvdontneed=0"},
+		{"other settings kept", pgserver.WithEnv("GODEBUG", "gctrace=0"), "GODEBUG=gctrace=0,madvdontneed=0"},
+		{"the user's choice wins", pgserver.WithEnv("GODEBUG", "madvdontneed=1"), "GODEBUG=madvdontneed=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			env := withoutGodebug(os.Environ())
-			if c.given != "" {
-				env = append(env, c.given)
+			srv := pgserver.Start(t, bin, c.env)
+			raw, err := os.ReadFile("/proc/" + strconv.Itoa(srv.Pid()) + "/environ")
+			if err != nil {
+				t.Fatal(err)
 			}
-			got := runningEnv(t, bin, filepath.Join(t.TempDir(), "x.db"), env)
 			var godebug []string
-			for _, kv := range got {
+			for _, kv := range strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00") {
 				if strings.HasPrefix(kv, "GODEBUG=") {
 					godebug = append(godebug, kv)
 				}
@@ -64,44 +61,4 @@ func TestServerRunsWithLazyFree(t *testing.T) {
 			}
 		})
 	}
-}
-
-// runningEnv starts the server, waits until it accepts connections and
-// returns its process's environment, then stops it.
-func runningEnv(t *testing.T, bin, data string, env []string) []string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	cmd := exec.Command(bin, "-listen", addr, "-data", data)
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not listen on %s: %v\n%s", addr, err, stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,9 @@ type config struct {
 	password    string // -password
 	envPassword string // CDCDB_PASSWORD
 	args        []string
+	// env are variables set in the server's environment, unset those
+	// taken out of it (WithEnv, WithoutEnv).
+	env, unset []string
 }
 
 // WithListen sets -listen (default 127.0.0.1:0).
@@ -91,6 +95,17 @@ func WithPassword(pw string) Option { return func(c *config) { c.password = pw }
 // then carry it.
 func WithPasswordEnv(pw string) Option { return func(c *config) { c.envPassword = pw } }
 
+// WithEnv sets the variable name to value in the server's environment, in
+// place of the test's own.
+func WithEnv(name, value string) Option {
+	return func(c *config) { c.env = append(c.env, name+"="+value) }
+}
+
+// WithoutEnv leaves the variable name out of the server's environment.
+func WithoutEnv(name string) Option {
+	return func(c *config) { c.unset = append(c.unset, name) }
+}
+
 // WithArgs appends raw command-line arguments (-tls-cert, -tls-key, ...).
 func WithArgs(args ...string) Option {
 	return func(c *config) { c.args = append(c.args, args...) }
@@ -105,18 +120,25 @@ func (c *config) commandLine() []string {
 }
 
 // environ is the test's environment without any CDCDB_PASSWORD, so a
-// developer's shell cannot change what a test means.
+// developer's shell cannot change what a test means, and with the options'
+// variables set or left out.
 func (c *config) environ() []string {
+	set := c.env
+	if c.envPassword != "" {
+		set = append(set, "CDCDB_PASSWORD="+c.envPassword)
+	}
+	drop := append([]string{"CDCDB_PASSWORD"}, c.unset...)
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		drop = append(drop, name)
+	}
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CDCDB_PASSWORD=") {
+		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(drop, name) {
 			env = append(env, kv)
 		}
 	}
-	if c.envPassword != "" {
-		env = append(env, "CDCDB_PASSWORD="+c.envPassword)
-	}
-	return env
+	return append(env, set...)
 }
 
 // Server is one cdcdb process and its data file, which outlives the process
@@ -307,6 +329,15 @@ func (s *Server) exitError() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.waitErr
+}
+
+// Pid is the process ID of the current run (0: none started).
+func (s *Server) Pid() int {
+	cmd, _ := s.current()
+	if cmd == nil || cmd.Process == nil {
+		return 0
+	}
+	return cmd.Process.Pid
 }
 
 // Host is where to connect: always the loopback address.
