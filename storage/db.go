@@ -766,6 +766,8 @@ func (db *DB) flusher() {
 		case <-tick.C:
 			switch {
 			case db.freeze(false):
+				// Idle long enough to freeze the active layer: the loop
+				// checkpoints it next.
 			case db.idle() && releaseDue():
 				// Idle: what readers mapped of the file goes back too.
 				release()
