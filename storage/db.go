@@ -188,7 +188,7 @@ type DB struct {
 	ringFlushes                                                  atomic.Int64
 	compactionsDone, compactionSteps                             atomic.Int64
 	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
-	compactionNanos                                              atomic.Int64
+	compactionNanos, fileReleases                                atomic.Int64
 	// fullWaits counts commits that waited for room (tests).
 	fullWaits atomic.Int64
 	closeOnce sync.Once
@@ -670,6 +670,7 @@ func (db *DB) flusher() {
 	// would fault its working set back in four times a second.
 	releasedSteps, releasedCommits, releasedAt := db.checkpointSteps.Load(), db.commits.Load(), time.Now()
 	release := func() {
+		db.fileReleases.Add(1) // first: a count unchanged says none began
 		db.releaseFilePages()
 		releasedSteps, releasedCommits, releasedAt = db.checkpointSteps.Load(), db.commits.Load(), time.Now()
 	}
@@ -1002,6 +1003,9 @@ type Stats struct {
 	// and the bytes it holds.
 	BlockCacheHits, BlockCacheMisses uint64
 	BlockCacheBytes                  int64
+	// FileReleases counts the times the flusher gave back the file's
+	// mapped pages (releaseFilePages).
+	FileReleases int64
 }
 
 // Stats returns the counters.
@@ -1030,6 +1034,7 @@ func (db *DB) Stats() Stats {
 		CompactionTime: time.Duration(db.compactionNanos.Load()),
 		FullWait:       time.Duration(db.fullWaitNanos.Load()),
 		FlushTime:      time.Duration(db.flushNanos.Load()), DurableWait: time.Duration(db.durableWaitNanos.Load()),
+		FileReleases: db.fileReleases.Load(),
 	}
 }
 
