@@ -282,7 +282,7 @@ func TestForkWorksBesideItsParent(t *testing.T) {
 
 // TestJoinAdoptsAKeyspaceOnlyTheForkWrote: a keyspace the parent has only
 // taken sequence numbers from while the fork put into it is taken over
-// whole at the join (Tx.adopt); the parent then goes on writing into it,
+// whole at the join (Tx.Join); the parent then goes on writing into it,
 // and the result, committed and after a crash's replay of the log, is what
 // one goroutine would have written.
 func TestJoinAdoptsAKeyspaceOnlyTheForkWrote(t *testing.T) {

@@ -101,7 +101,7 @@ type writeSet struct {
 	ar      *arena
 	touched map[string]*txSpace
 	// adopted are the arenas of forks whose trees this write set took
-	// over at a join (Tx.adopt).
+	// over at a join (Tx.Join).
 	adopted []*arena
 }
 
