@@ -386,6 +386,9 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 		return err
 	}
 	known, at, cached := g.at.held.state(), g.at, g.at.holds()
+	// A key new to the flow has no events in the log and no target rows:
+	// nothing is looked up for it.
+	isNew := !cached && a.cacheWhole
 	if f.StoredAs == Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
@@ -407,7 +410,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 		}
 	} else {
 		lastSeq := known.lastSeq
-		if !cached && !a.cacheWhole {
+		if !cached && !isNew {
 			lastSeq = lastLogged(log, g.encKey)
 		}
 		// A key the log has no events of goes the slow way: its target
@@ -454,8 +457,6 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 			return err
 		}
 	}
-	// A key new to the flow has no history, nor target rows to replace.
-	isNew := !cached && a.cacheWhole
 	var hist []temporal.Event
 	if !isNew {
 		if hist, err = loadHistory(log, g.encKey); err != nil {
