@@ -123,7 +123,7 @@ func (c *config) commandLine() []string {
 // developer's shell cannot change what a test means, and with the options'
 // variables set or left out.
 func (c *config) environ() []string {
-	set := c.env
+	set := slices.Clone(c.env) // appended to: not the options' own
 	if c.envPassword != "" {
 		set = append(set, "CDCDB_PASSWORD="+c.envPassword)
 	}
