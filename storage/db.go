@@ -156,8 +156,11 @@ type DB struct {
 	lastCommit time.Time
 
 	// durable is the newest state whose commits are all on disk: what read
-	// transactions see.
+	// transactions see. A covered commit (Tx.CommitCovered) counts as on
+	// disk once the put ahead of it is; covered is such a commit's view
+	// while that put is not yet (guarded by mu).
 	durable atomic.Pointer[view]
+	covered *view
 	// fileStateAt caches the file's state as of the last bbolt
 	// transaction a reader asked about (runlist.go).
 	fileStateAt atomic.Pointer[fileState]
@@ -188,7 +191,7 @@ type DB struct {
 	ringFlushes                                                  atomic.Int64
 	compactionsDone, compactionSteps                             atomic.Int64
 	checkpointNanos, fullWaitNanos, flushNanos, durableWaitNanos atomic.Int64
-	compactionNanos, fileReleases                                atomic.Int64
+	compactionNanos, fileReleases, coveredCommits                atomic.Int64
 	// fullWaits counts commits that waited for room (tests).
 	fullWaits atomic.Int64
 	closeOnce sync.Once
@@ -200,6 +203,9 @@ type DB struct {
 type pendingCommit struct {
 	version uint64
 	record  [][]byte // its parts
+	// covered marks a covered commit (Tx.CommitCovered), whose writer
+	// does not wait for its record.
+	covered bool
 	// view is the head the commit published, set before ready is closed.
 	view  *view
 	ready chan struct{}
@@ -547,7 +553,71 @@ func failedError(err error) error {
 // queued while the flusher writes the previous batch share the next flush
 // (group commit).
 func (db *DB) commit(tx *Tx) error {
-	record := tx.rec.parts()
+	// A panic from here on (a bug, in the publish or in a function run on
+	// it) must not leave every later writer waiting for the slot. The
+	// memtable, or a cache built on it, may hold part of this commit, so
+	// the database fails as after a failed write, and the panic goes on to
+	// the caller.
+	ended := false
+	defer func() {
+		if !ended {
+			db.fail(errCommitBrokenOff)
+			db.releaseWriter()
+		}
+	}()
+	var ahead *pendingCommit
+	if tx.covered {
+		ahead = tx.ahead
+	}
+	pc, published, err := db.publishCommit(tx.ws, tx.rec.parts(), ahead)
+	if err != nil {
+		ended = true
+		db.releaseWriter()
+		tx.rolledBack()
+		return err
+	}
+	if published {
+		for _, fn := range tx.onPublish {
+			fn()
+		}
+	} else {
+		tx.rolledBack()
+	}
+	ended = true
+	db.releaseWriter()
+	// A covered commit is as durable as the put ahead of it: it waits for
+	// that put's write, not for its own.
+	wait := pc
+	if ahead != nil && published {
+		wait = ahead
+		db.coveredCommits.Add(1)
+	}
+	return db.awaitDurable(wait)
+}
+
+// awaitDurable waits for a queued commit's record to be on disk.
+func (db *DB) awaitDurable(pc *pendingCommit) error {
+	t0 := time.Now()
+	err := <-pc.done
+	db.durableWaitNanos.Add(int64(time.Since(t0)))
+	if err != nil {
+		return failedError(err)
+	}
+	return nil
+}
+
+// publishCommit queues a commit of the changes ws holds, whose log record is
+// record, and makes them the head; the caller holds the writer slot. The
+// record is queued before the changes are published, so the log writer
+// writes and fsyncs it while they go into the memtable; it does not make
+// the commit durable (visible to readers) before the publish is done.
+// published is false when a failed flush threw the commit away meanwhile:
+// then nothing changed, and pc.done will carry the database's error. An
+// error means the commit was refused before it was queued.
+//
+// coveredBy, when not nil, is the commit PutAhead made just before this one:
+// this commit becomes durable for readers once that one is (CommitCovered).
+func (db *DB) publishCommit(ws *writeSet, record [][]byte, coveredBy *pendingCommit) (pc *pendingCommit, published bool, err error) {
 	db.mu.Lock()
 	if db.memtableFull() {
 		t0 := time.Now()
@@ -558,54 +628,44 @@ func (db *DB) commit(tx *Tx) error {
 		db.fullWaits.Add(1)
 	}
 	if db.failed != nil {
-		// A flush failed since tx began: the commits tx built on, not yet
-		// durable then, were thrown away, and the database takes no more.
+		// A flush failed since the writer began: the commits it built on,
+		// not yet durable then, were thrown away, and the database takes
+		// no more.
 		err := db.failed
 		db.mu.Unlock()
-		defer db.releaseWriter()
-		tx.rolledBack()
-		return failedError(err)
+		return nil, false, failedError(err)
 	}
 	h := db.head
 	version := h.version + 1
 	active, fresh := h.layers[0], false
-	if active.size.Load() >= db.memtable {
+	if active.size.Load() >= db.memtable && coveredBy == nil {
 		// The active layer is full (and, as memtableFull made sure, the
 		// frozen ones leave room for it): freeze it, and this commit starts
 		// the next. Freezing here rather than in the commit that filled it
 		// lets memtableFull see a full active layer, so commits wait for the
-		// checkpointer instead of freezing layer after layer.
+		// checkpointer instead of freezing layer after layer. A covered
+		// commit stays in its put ahead's layer (ahead.go).
 		active, fresh = newLayer(h.version), true
 	}
-	// Queued before it is published, so the log writer writes and fsyncs
-	// the record while the changes go into the memtable; it does not make
-	// the commit durable (visible to readers) before the publish is done.
-	pc := &pendingCommit{version: version, record: record, done: make(chan error, 1), ready: make(chan struct{})}
+	pc = &pendingCommit{version: version, record: record, covered: coveredBy != nil, done: make(chan error, 1), ready: make(chan struct{})}
 	db.queue = append(db.queue, pc)
 	db.mu.Unlock()
 	db.signalLog()
 	db.commits.Add(1)
-	// A panic from here on (a bug, in the publish or in a function run on
-	// it) must not leave the flusher waiting for ready, nor every later
-	// writer for the slot. The memtable, or a cache built on it, may hold
-	// part of this commit, so the database fails as after a failed write,
-	// and the panic goes on to the caller.
-	readyClosed, ended := false, false
+	// A panic in the publish must not leave the log writer waiting for
+	// ready; the caller fails the database.
+	readyClosed := false
 	defer func() {
-		if ended {
-			return
-		}
-		db.fail(errCommitBrokenOff)
 		if !readyClosed {
+			db.fail(errCommitBrokenOff)
 			close(pc.ready)
 		}
-		db.releaseWriter()
 	}()
-	active, changed, merged := tx.ws.publish(active, version, db.merger.take())
+	active, changed, merged := ws.publish(active, version, db.merger.take())
 	db.merges.Add(int64(merged))
 	active = db.merger.plan(active, changed)
 	db.mu.Lock()
-	published := db.failed == nil // else a failed flush threw it away meanwhile
+	published = db.failed == nil // else a failed flush threw it away meanwhile
 	if published {
 		// Only this writer changes the active layer; the flusher may have
 		// dropped checkpointed frozen layers meanwhile, so the rest comes
@@ -620,26 +680,26 @@ func (db *DB) commit(tx *Tx) error {
 		pc.view = &view{version: version, layers: layers}
 		db.head = pc.view
 		db.lastCommit = time.Now()
+		if coveredBy != nil {
+			db.cover(pc.view, coveredBy.version)
+		}
 	}
 	db.mu.Unlock()
 	readyClosed = true
 	close(pc.ready)
-	if published {
-		for _, fn := range tx.onPublish {
-			fn()
-		}
-	} else {
-		tx.rolledBack()
+	return pc, published, nil
+}
+
+// cover makes v, a covered commit's view, what readers see as soon as the
+// commit of version ahead before it is durable: now, if it is already, or
+// else when its flush completes (flushed). The caller holds db.mu.
+func (db *DB) cover(v *view, ahead uint64) {
+	if db.durable.Load().version >= ahead {
+		db.durable.Store(v)
+		db.changed.Broadcast()
+		return
 	}
-	ended = true
-	db.releaseWriter()
-	t0 := time.Now()
-	err := <-pc.done
-	db.durableWaitNanos.Add(int64(time.Since(t0)))
-	if err != nil {
-		return failedError(err)
-	}
-	return nil
+	db.covered = v
 }
 
 // errCommitBrokenOff fails the database when a commit panics part-way.
@@ -797,6 +857,9 @@ func (db *DB) idleLocked() bool { return time.Since(db.lastCommit) >= db.idleAft
 // so no commit comes after).
 func (db *DB) logWriter() {
 	defer close(db.loggerDone)
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
+	lingered := false
 	for {
 		if db.crashed.Load() {
 			// As if the process had died: nothing more is written, and
@@ -814,6 +877,24 @@ func (db *DB) logWriter() {
 		case failed != nil:
 			db.failQueued(failed)
 		case len(batch) > 0:
+			if !closing && !lingered && allCovered(batch) {
+				// Nobody waits for these records: they wait, at most
+				// coveredLinger, to share the flush of the next commit
+				// (a COPY's put ahead, typically), which saves the disk
+				// a flush, and that commit's wait the queue behind it.
+				db.mu.Lock()
+				db.queue = append(batch, db.queue...)
+				db.mu.Unlock()
+				lingered = true
+				linger.Reset(coveredLinger)
+				select {
+				case <-db.logWake:
+					linger.Stop()
+				case <-linger.C:
+				}
+				continue
+			}
+			lingered = false
 			db.flush(batch)
 			db.signal() // a frozen layer's records may be durable now
 			continue
@@ -823,6 +904,19 @@ func (db *DB) logWriter() {
 		}
 		<-db.logWake
 	}
+}
+
+// coveredLinger is how long a batch of covered commits' records waits for
+// another commit to share its flush with.
+const coveredLinger = 5 * time.Millisecond
+
+func allCovered(batch []*pendingCommit) bool {
+	for _, pc := range batch {
+		if !pc.covered {
+			return false
+		}
+	}
+	return true
 }
 
 // flush makes a batch of commits durable and answers their writers: in
@@ -869,7 +963,17 @@ func (db *DB) flushed(batch []*pendingCommit, err error) {
 		err = db.failed
 	}
 	if err == nil {
-		db.durable.Store(batch[len(batch)-1].view.without())
+		v := batch[len(batch)-1].view.without()
+		if c := db.covered; c != nil && c.version <= v.version+1 {
+			// The covered commit's put ahead is durable now, if it was
+			// not before (c.version == v.version+1), or the covered
+			// commit's own record is.
+			if c.version > v.version {
+				v = c.without()
+			}
+			db.covered = nil
+		}
+		db.durable.Store(v)
 		db.changed.Broadcast()
 	}
 	db.mu.Unlock()
@@ -907,6 +1011,7 @@ func (db *DB) fail(err error) {
 		db.failed = fmt.Errorf("storage: %w", err)
 	}
 	db.head = db.durable.Load()
+	db.covered = nil
 	db.changed.Broadcast()
 	db.mu.Unlock()
 	db.failQueued(err)
@@ -1006,6 +1111,9 @@ type Stats struct {
 	// FileReleases counts the times the flusher gave back the file's
 	// mapped pages (releaseFilePages).
 	FileReleases int64
+	// CoveredCommits counts the commits that waited for a put ahead of
+	// them rather than for their own log record (Tx.CommitCovered).
+	CoveredCommits int64
 }
 
 // Stats returns the counters.
@@ -1034,7 +1142,8 @@ func (db *DB) Stats() Stats {
 		CompactionTime: time.Duration(db.compactionNanos.Load()),
 		FullWait:       time.Duration(db.fullWaitNanos.Load()),
 		FlushTime:      time.Duration(db.flushNanos.Load()), DurableWait: time.Duration(db.durableWaitNanos.Load()),
-		FileReleases: db.fileReleases.Load(),
+		FileReleases:   db.fileReleases.Load(),
+		CoveredCommits: db.coveredCommits.Load(),
 	}
 }
 

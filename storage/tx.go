@@ -42,6 +42,12 @@ type Tx struct {
 	parent *Tx
 	hidden map[string]struct{}
 	forks  int
+	// ahead is the commit PutAhead made for the writer; covered that
+	// CommitCovered is committing it (ahead.go).
+	ahead      *pendingCommit
+	aheadSpace string
+	aheadKey   []byte
+	covered    bool
 }
 
 func newTx(db *DB, v *view, btx *bolt.Tx, writable bool) *Tx {
@@ -131,8 +137,11 @@ func (tx *Tx) Commit() error {
 		return nil
 	}
 	if tx.rec.empty() {
-		defer tx.db.releaseWriter()
+		tx.db.releaseWriter()
 		tx.rolledBack()
+		if tx.covered {
+			return tx.db.awaitDurable(tx.ahead)
+		}
 		return nil
 	}
 	return tx.db.commit(tx)
@@ -140,6 +149,8 @@ func (tx *Tx) Commit() error {
 
 // Rollback discards everything the transaction did. After Commit or a previous
 // Rollback it does nothing and returns nil, so `defer tx.Rollback()` is safe.
+// A writer that put ahead (PutAhead) deletes that put in a commit of its
+// own, and returns once it is durable, with its error.
 func (tx *Tx) Rollback() error {
 	if tx.closed {
 		return nil
@@ -158,6 +169,9 @@ func (tx *Tx) Rollback() error {
 		defer tx.db.releaseWriter()
 		defer tx.release()
 		tx.rolledBack()
+		if tx.ahead != nil {
+			return tx.forgetAhead()
+		}
 	} else {
 		tx.release()
 	}
@@ -171,6 +185,7 @@ func (tx *Tx) release() {
 	tx.notePointReads()
 	tx.view = &emptyView
 	tx.ws, tx.rec, tx.firstSpace, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil, nil
+	tx.ahead, tx.aheadKey = nil, nil // its view holds memtable layers
 }
 
 // releaseFile ends the transaction's snapshot of the file: a commit must
