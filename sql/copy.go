@@ -284,6 +284,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 	for _, c := range cols {
 		given[c.Attnum] = true
 	}
+	w.redo = w.redoable(given)
 	// The columns COPY does not give take their defaults.
 	var defaulted []int16
 	for _, c := range t.LiveColumns() {

@@ -39,6 +39,9 @@ type Engine struct {
 	parsed  parseCache
 	flows   flowCache
 	started time.Time
+	// pendingCopies says the file has the keyspace COPYs write their rows
+	// ahead into (copyahead.go).
+	pendingCopies bool
 }
 
 // NewEngine opens the SQL engine over an open storage file.
@@ -60,6 +63,9 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	}
 	if err := e.dropLeftoverTempSchemas(); err != nil {
 		return nil, fmt.Errorf("dropping the temporary tables of sessions gone with the last server: %w", err)
+	}
+	if err := e.preparePendingCopies(); err != nil {
+		return nil, fmt.Errorf("redoing the COPYs whose commits had not reached the disk: %w", err)
 	}
 	return e, nil
 }

@@ -254,11 +254,17 @@ type portal struct {
 	// txEnds is the session's count of ended transactions at Bind: the
 	// portal belongs to the transaction open then (or begun next).
 	txEnds uint64
+	// sole is set by wire for a simple Query's only statement
+	// (wire.SolePortal).
+	sole bool
 	// Short parameter and format lists are kept here, so that Bind makes
 	// one allocation for them and the portal.
 	paramSpace  [4]types.Value
 	formatSpace [8]int16
 }
+
+// Sole implements wire.SolePortal.
+func (p *portal) Sole() { p.sole = true }
 
 type runningQuery struct {
 	x  *execCtx
@@ -395,9 +401,15 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		p.done = true
 		return tag, false, err
 	}
+	// The implicit transaction a simple Query's only statement begins is
+	// that statement's alone.
+	sole := p.sole && s.block != nil && s.block.implicit && s.block.tx == nil
 	tx, owned, err := s.txFor(ctx, c.access)
 	if err != nil {
 		return "", false, err
+	}
+	if sole && tx.writer {
+		tx.sole = true
 	}
 	if owned {
 		// A panic below must not leak the storage transaction: an open

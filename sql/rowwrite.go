@@ -38,12 +38,17 @@ type tableWriter struct {
 	// spool stores the rows on another goroutine during a COPY into a
 	// flow source (sourcespool.go); nil otherwise.
 	spool *sourceSpool
+	// redo marks a COPY that can be redone from its rows, flowsApplied a
+	// statement whose flows took some of its rows already: what writing
+	// them ahead asks (copyahead.go).
+	redo, flowsApplied bool
 }
 
 // reset clears what one execution left behind, before the next begins.
 func (w *tableWriter) reset() {
 	w.abandonSpool()
 	w.rows, w.rowsTx, w.appended = nil, nil, nil
+	w.redo, w.flowsApplied = false, false
 	if w.fk != nil {
 		// A failed execution leaves its pending foreign key checks (and
 		// its children's writers) behind; they are not the next one's.
@@ -438,6 +443,9 @@ func (w *tableWriter) finish(x *execCtx) error {
 	if err := w.fk.endStatement(x); err != nil {
 		return err
 	}
+	if err := w.putRowsAhead(x); err != nil {
+		return err
+	}
 	// The flows take the last rows while the spool, if any, stores them.
 	if err := w.flushFlows(x); err != nil {
 		return err
@@ -455,6 +463,7 @@ func (w *tableWriter) flushFlows(x *execCtx) error {
 	}
 	rows := w.appended
 	w.appended = nil
+	w.flowsApplied = true
 	return x.sess.engine.applyFlows(x, w.table, rows)
 }
 

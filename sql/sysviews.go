@@ -56,13 +56,15 @@ func init() {
 		{name: "compaction_seconds", t: types.Of(types.Float8)},
 		{name: "block_cache_hits", t: int8T()}, {name: "block_cache_misses", t: int8T()},
 		{name: "block_cache_bytes", t: int8T()}, {name: "file_releases", t: int8T()},
+		{name: "covered_commits", t: int8T()},
 	}, rows: func(x *execCtx) ([]Row, error) {
 		st := x.sess.engine.db.Stats()
 		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
 			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
 			st.MemtableBytes, int64(st.Layers),
 			st.RingFlushes, st.RingBytes, st.Compactions, st.CompactionSteps, st.CompactionTime.Seconds(),
-			int64(st.BlockCacheHits), int64(st.BlockCacheMisses), st.BlockCacheBytes, st.FileReleases}}, nil
+			int64(st.BlockCacheHits), int64(st.BlockCacheMisses), st.BlockCacheBytes, st.FileReleases,
+			st.CoveredCommits}}, nil
 	}})
 }
 

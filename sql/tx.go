@@ -28,6 +28,11 @@ type txn struct {
 	commitTS int64
 	// written lists the tables this transaction changed, for retention.
 	written map[uint32]*catalog.Table
+	// sole marks the implicit transaction of a simple Query's only
+	// statement, begun by it: it commits when that statement ends well.
+	// wroteAhead says a COPY in it wrote its rows ahead (copyahead.go):
+	// its commit waits for them instead of its own record.
+	sole, wroteAhead bool
 }
 
 // commitTime reserves this transaction's commit time.
@@ -109,7 +114,12 @@ func (t *txn) commit() error {
 		t.rollback()
 		return err
 	}
-	err := t.st.Commit()
+	var err error
+	if t.wroteAhead {
+		err = t.st.CommitCovered()
+	} else {
+		err = t.st.Commit()
+	}
 	if err == nil && t.editor != nil {
 		t.engine.installCatalog(t.editor.Snapshot())
 	}
@@ -130,7 +140,12 @@ func (t *txn) rollback() {
 	if t.st == nil {
 		return
 	}
-	_ = t.st.Rollback()
+	if err := t.st.Rollback(); err != nil {
+		// Deleting the rows a COPY wrote ahead failed, and with it the
+		// database (a write error): a restart redoes the COPY, and fails
+		// it again unless what failed it was not its data (a cancel).
+		t.engine.log.Error("could not delete the rows a failed COPY wrote ahead", "err", err)
+	}
 	t.finish()
 }
 

@@ -127,6 +127,17 @@ type TransactionPortal interface {
 	TransactionEnded() bool
 }
 
+// SolePortal is an optional extension of Portal, for a Session that can
+// make use of knowing that a statement is the only one of a simple Query:
+// outside a transaction block, it is then the whole of its implicit
+// transaction, which ends (with the Sync wire sends) right after it. wire
+// calls Sole before Execute. (An extended-protocol batch may hold more
+// Executes before its Sync, so wire never says so of one.)
+type SolePortal interface {
+	Portal
+	Sole()
+}
+
 // ResultWriter is how a portal hands its output to the connection.
 type ResultWriter interface {
 	// WriteRow sends one DataRow. Each value is already encoded in the

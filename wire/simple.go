@@ -43,7 +43,7 @@ func (c *conn) runSimpleQuery(text string) error {
 		return c.send(&pgproto3.EmptyQueryResponse{})
 	}
 	for i, ps := range stmts {
-		err := c.runSimpleStatement(ctx, ps)
+		err := c.runSimpleStatement(ctx, ps, len(stmts) == 1)
 		ps.Close()
 		if err != nil {
 			for _, rest := range stmts[i+1:] {
@@ -55,7 +55,7 @@ func (c *conn) runSimpleQuery(text string) error {
 	return nil
 }
 
-func (c *conn) runSimpleStatement(ctx context.Context, ps PreparedStatement) error {
+func (c *conn) runSimpleStatement(ctx context.Context, ps PreparedStatement, sole bool) error {
 	p, err := ps.Bind(ctx, nil, nil, nil)
 	if err != nil {
 		return err
@@ -65,6 +65,9 @@ func (c *conn) runSimpleStatement(ctx context.Context, ps PreparedStatement) err
 		if err := c.sendRowDescription(fields, nil); err != nil {
 			return err
 		}
+	}
+	if sp, ok := p.(SolePortal); ok && sole {
+		sp.Sole()
 	}
 	c.result.reset()
 	tag, _, err := p.Execute(ctx, 0, &c.result)

@@ -107,6 +107,9 @@ func (c *Conn) Exec(query string, params ...string) (res Result, err error) {
 		if err != nil {
 			return Result{}, err
 		}
+		if sp, ok := portal.(wire.SolePortal); ok && len(stmts) == 1 {
+			sp.Sole() // as the wire server says of a simple Query's only statement
+		}
 		w := &writer{}
 		res = Result{}
 		for _, f := range portal.Fields() {
@@ -161,6 +164,9 @@ func (c *Conn) Copy(query, data string) (res Result, err error) {
 	portal, err := stmts[0].Bind(ctx, nil, nil, nil)
 	if err != nil {
 		return Result{}, err
+	}
+	if sp, ok := portal.(wire.SolePortal); ok && len(stmts) == 1 {
+		sp.Sole()
 	}
 	w := &writer{copyData: []byte(data), chunk: c.CopyChunk}
 	tag, _, err := portal.Execute(ctx, 0, w)
