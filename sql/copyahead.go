@@ -49,6 +49,11 @@ const pendingCopiesSpace = "pending_copies"
 // pendingCopyFormat is the first byte of a pending copy's value.
 const pendingCopyFormat = 1
 
+// maxRowsAhead bounds what a COPY writes ahead: one with more bytes of rows
+// commits as before, its work dwarfing the wait for its record, which a
+// put ahead of its size would only lengthen.
+const maxRowsAhead = 4 << 20
+
 // pendingCopy is what redoing a COPY needs: the rows it stored, complete
 // tuples as the table stores them, and the context its flows ran in.
 type pendingCopy struct {
@@ -187,7 +192,7 @@ func (w *tableWriter) putRowsAhead(x *execCtx) error {
 	if err != nil {
 		return err
 	}
-	if len(value) > storage.MaxValueSize {
+	if len(value) > maxRowsAhead {
 		return nil // commits as before
 	}
 	key := p.key()

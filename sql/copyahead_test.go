@@ -234,8 +234,24 @@ func TestCopyWritesItsRowsAheadOnlyAsItsWholeTransaction(t *testing.T) {
 			t.Errorf("%s: %s = %q, want %q", s.name, s.check, got, s.want)
 		}
 	}
+	// A COPY with more bytes of rows than it writes ahead commits as before.
+	before := coveredCommits(t, c)
+	var big strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&big, "%d\t%s\tc\tUPSERT\t%d\t1\n", i, strings.Repeat("x", 100<<10), 300000+i)
+	}
+	c.CopyChunk = 1 << 20
+	if _, err := c.Copy("COPY ev FROM STDIN", big.String()); err != nil {
+		t.Fatal(err)
+	}
+	if got := coveredCommits(t, c) - before; got != 0 {
+		t.Errorf("a COPY of 5 MB of rows made %d covered commits, want 0", got)
+	}
+	if got := c.MustExec("SELECT count(*) FROM ev WHERE length(name) = 102400").String(); got != "50\n" {
+		t.Errorf("rows of the 5 MB COPY: %q, want 50", got)
+	}
 	// The target took every event the flow was given.
-	if got := c.MustExec("SELECT events_applied FROM cdcdb.flows WHERE name = 'f'").String(); got != fmt.Sprint(251+sql.FlowBatchSize+100)+"\n" {
+	if got := c.MustExec("SELECT events_applied FROM cdcdb.flows WHERE name = 'f'").String(); got != fmt.Sprint(301+sql.FlowBatchSize+100)+"\n" {
 		t.Errorf("events applied by f: %q", got)
 	}
 }
