@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,6 +25,26 @@ func readKeys(t *testing.T, db *DB, keys ...[2]string) []bool {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// openWithWriter opens the file at path with keyspaces "pending" and
+// "data" and begins a write transaction.
+func openWithWriter(t *testing.T, path string, opts Options) (*DB, *Tx) {
+	t.Helper()
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range []string{"pending", "data"} {
+		if err := putIn(db, sp, "seed", "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := db.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, tx
 }
 
 // gatedFlushes makes every flush after the first n wait until release
@@ -56,19 +77,7 @@ func gateFlushes(db *DB, n int64) *gatedFlushes {
 func TestCoveredCommitIsDurableWithThePutAheadOfIt(t *testing.T) {
 	path := checkedPath(t, "ahead.db")
 	opts := Options{NoSync: true}
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sp := range []string{"pending", "data"} {
-		if err := putIn(db, sp, "seed", "x"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tx, err := db.Begin(true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, tx := openWithWriter(t, path, opts)
 	if err := tx.Space("data").Put([]byte("row"), []byte("1")); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +105,7 @@ func TestCoveredCommitIsDurableWithThePutAheadOfIt(t *testing.T) {
 	g.gate <- errors.New("injected: the process died")
 	db.hookFlush.Store(nil)
 	_ = db.Close()
-	db, err = Open(path, opts)
+	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,19 +122,7 @@ func TestCoveredCommitIsDurableWithThePutAheadOfIt(t *testing.T) {
 func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 	path := checkedPath(t, "ahead-wait.db")
 	opts := Options{NoSync: true}
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sp := range []string{"pending", "data"} {
-		if err := putIn(db, sp, "seed", "x"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tx, err := db.Begin(true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, tx := openWithWriter(t, path, opts)
 	g := gateFlushes(db, 0) // the put ahead's flush waits too
 	if err := tx.PutAhead("pending", []byte("job"), []byte("v")); err != nil {
 		t.Fatal(err)
@@ -157,7 +154,7 @@ func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 
 	// A transaction rolled back after its put ahead deletes the put.
 	db.hookFlush.Store(nil)
-	tx, err = db.Begin(true)
+	tx, err := db.Begin(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +170,7 @@ func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 	db = crashAndReopen(t, db, path, opts)
 	defer db.Close()
 	got := readKeys(t, db, [2]string{"data", "row"}, [2]string{"pending", "job"}, [2]string{"pending", "failed job"}, [2]string{"data", "lost"})
-	if want := []bool{true, false, false, false}; !equalBools(got, want) {
+	if want := []bool{true, false, false, false}; !slices.Equal(got, want) {
 		t.Fatalf("after a crash: row, job, failed job, lost = %v, want %v", got, want)
 	}
 }
@@ -187,19 +184,7 @@ func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 func TestPutAheadAndCoveredCommitShareALayer(t *testing.T) {
 	path := checkedPath(t, "ahead-layer.db")
 	opts := Options{NoSync: true}
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, sp := range []string{"pending", "data"} {
-		if err := putIn(db, sp, "seed", "x"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tx, err := db.Begin(true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, tx := openWithWriter(t, path, opts)
 	if err := tx.Space("data").Put([]byte("row"), []byte("1")); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +211,7 @@ func TestPutAheadAndCoveredCommitShareALayer(t *testing.T) {
 	db = crashAndReopen(t, db, path, opts)
 	defer db.Close()
 	got := readKeys(t, db, [2]string{"data", "row"}, [2]string{"pending", "job"}, [2]string{"data", "after"})
-	if want := []bool{true, false, true}; !equalBools(got, want) {
+	if want := []bool{true, false, true}; !slices.Equal(got, want) {
 		t.Fatalf("after checkpoints and a crash: row, job, after = %v, want %v", got, want)
 	}
 }
@@ -278,18 +263,6 @@ func TestPutAheadRefusals(t *testing.T) {
 	if err := r.PutAhead("pending", []byte("k"), nil); !errors.Is(err, ErrTxNotWritable) {
 		t.Errorf("from a read transaction: %v", err)
 	}
-}
-
-func equalBools(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // waitFor polls cond until it holds, failing the test after ten seconds.
