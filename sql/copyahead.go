@@ -240,14 +240,17 @@ func (e *Engine) preparePendingCopies() error {
 	if err != nil {
 		return err
 	}
+	if e.db.ReadOnly() {
+		if len(pending) > 0 {
+			e.log.Warn("a read-only file holds COPYs to redo; the next writable start redoes them", "copies", len(pending))
+		}
+		return nil
+	}
 	if !exists {
 		err := e.db.Update(func(tx *storage.Tx) error {
 			_, err := tx.CreateSpace(pendingCopiesSpace)
 			return err
 		})
-		if errors.Is(err, storage.ErrTxNotWritable) {
-			return nil // a read-only file: no COPY will run
-		}
 		if err != nil {
 			return err
 		}
@@ -278,6 +281,10 @@ func (e *Engine) redoCopy(key, value []byte) error {
 		if err := s.setSetting(kv[0], kv[1], false); err != nil {
 			e.log.Warn("redoing a COPY: a session setting no longer applies", "setting", kv[0], "value", kv[1], "err", err)
 		}
+	}
+	s.user = s.settings["session_authorization"] // current_user, as the COPY's session had it
+	if s.user == "" {
+		s.user = "cdcdb"
 	}
 	redoErr := e.redoCopyIn(ctx, s, p, key)
 	if redoErr == nil {

@@ -157,10 +157,16 @@ type DB struct {
 
 	// durable is the newest state whose commits are all on disk: what read
 	// transactions see. A covered commit (Tx.CommitCovered) counts as on
-	// disk once the put ahead of it is; covered is such a commit's view
-	// while that put is not yet (guarded by mu).
+	// disk once the put ahead of it is; covered are the views of such
+	// commits whose puts are not yet, oldest first (guarded by mu).
 	durable atomic.Pointer[view]
-	covered *view
+	covered []*view
+	// logged is the newest version whose log record, and every one
+	// before it, is on disk (guarded by mu): a checkpoint may write a
+	// layer into the file only up to it, as a covered commit's changes are
+	// durable only with its record or through its redo, which a file
+	// holding part of them would confuse.
+	logged uint64
 	// fileStateAt caches the file's state as of the last bbolt
 	// transaction a reader asked about (runlist.go).
 	fileStateAt atomic.Pointer[fileState]
@@ -404,6 +410,7 @@ func (db *DB) recover() (live, dead []ringRecord, err error) {
 		v := &view{version: version, layers: layers}
 		db.head = v
 		db.durable.Store(v)
+		db.logged = version
 		return nil
 	})
 	return live, dead, err
@@ -458,6 +465,9 @@ func (db *DB) Close() error {
 
 // Path returns the file's path as given to Open.
 func (db *DB) Path() string { return db.path }
+
+// ReadOnly reports whether the file was opened read-only.
+func (db *DB) ReadOnly() bool { return db.readOnly }
 
 // Begin starts a transaction; see BeginContext.
 func (db *DB) Begin(writable bool) (*Tx, error) {
@@ -681,7 +691,7 @@ func (db *DB) publishCommit(ws *writeSet, record [][]byte, coveredBy *pendingCom
 		db.head = pc.view
 		db.lastCommit = time.Now()
 		if coveredBy != nil {
-			db.cover(pc.view, coveredBy.version)
+			db.cover(pc.view)
 		}
 	}
 	db.mu.Unlock()
@@ -691,15 +701,33 @@ func (db *DB) publishCommit(ws *writeSet, record [][]byte, coveredBy *pendingCom
 }
 
 // cover makes v, a covered commit's view, what readers see as soon as the
-// commit of version ahead before it is durable: now, if it is already, or
-// else when its flush completes (flushed). The caller holds db.mu.
-func (db *DB) cover(v *view, ahead uint64) {
-	if db.durable.Load().version >= ahead {
-		db.durable.Store(v)
-		db.changed.Broadcast()
-		return
+// put ahead of it (the version before it) is durable: now, if it is
+// already, or else when its flush completes (flushed). The caller holds
+// db.mu.
+func (db *DB) cover(v *view) {
+	db.covered = append(db.covered, v)
+	db.advanceCovered()
+}
+
+// advanceCovered moves the durable view over the covered commits whose
+// puts ahead are durable, in version order, and forgets those it has
+// passed. The caller holds db.mu.
+func (db *DB) advanceCovered() {
+	d := db.durable.Load()
+	moved := false
+	for len(db.covered) > 0 {
+		c := db.covered[0]
+		if c.version == d.version+1 {
+			d, moved = c.without(), true
+		} else if c.version > d.version {
+			break // its put ahead is not durable yet
+		}
+		db.covered = db.covered[1:]
 	}
-	db.covered = v
+	if moved {
+		db.durable.Store(d)
+		db.changed.Broadcast()
+	}
 }
 
 // errCommitBrokenOff fails the database when a commit panics part-way.
@@ -963,17 +991,12 @@ func (db *DB) flushed(batch []*pendingCommit, err error) {
 		err = db.failed
 	}
 	if err == nil {
-		v := batch[len(batch)-1].view.without()
-		if c := db.covered; c != nil && c.version <= v.version+1 {
-			// The covered commit's put ahead is durable now, if it was
-			// not before (c.version == v.version+1), or the covered
-			// commit's own record is.
-			if c.version > v.version {
-				v = c.without()
-			}
-			db.covered = nil
+		last := batch[len(batch)-1].view
+		db.logged = last.version
+		if last.version > db.durable.Load().version {
+			db.durable.Store(last.without())
 		}
-		db.durable.Store(v)
+		db.advanceCovered() // over those whose puts ahead are durable now
 		db.changed.Broadcast()
 	}
 	db.mu.Unlock()
@@ -1060,8 +1083,8 @@ func (db *DB) nextCheckpoint() *layer {
 		return nil
 	}
 	l := h.layers[len(h.layers)-1]
-	if l.hi > db.durable.Load().version {
-		return nil
+	if l.hi > db.logged {
+		return nil // its records are not all on disk yet
 	}
 	return l
 }
