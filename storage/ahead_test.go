@@ -48,6 +48,22 @@ func openWithWriter(t *testing.T, path string, opts Options) (*DB, *Tx) {
 	return db, tx
 }
 
+// putAhead puts job ahead of tx, failing the test on error.
+func putAhead(t *testing.T, tx *Tx, job string) {
+	t.Helper()
+	if err := tx.PutAhead("pending", []byte(job), []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// putRow puts row into tx's keyspace "data", failing the test on error.
+func putRow(t *testing.T, tx *Tx, row string) {
+	t.Helper()
+	if err := tx.Space("data").Put([]byte(row), []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // gatedFlushes makes every flush after the first n wait until release
 // is called with the error the flush should end with.
 type gatedFlushes struct {
@@ -82,15 +98,11 @@ func TestCoveredCommitIsDurableWithThePutAheadOfIt(t *testing.T) {
 	path := checkedPath(t, "ahead.db")
 	opts := Options{NoSync: true}
 	db, tx := openWithWriter(t, path, opts)
-	if err := tx.Space("data").Put([]byte("row"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
+	putRow(t, tx, "row")
 	// Only the put ahead's own flush goes through; the covered commit's
 	// waits at the gate.
 	g := gateFlushes(t, db, 1)
-	if err := tx.PutAhead("pending", []byte("job"), []byte("redo me")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx, "job")
 	if err := tx.PutAhead("pending", []byte("job2"), nil); !errors.Is(err, errAheadTwice) {
 		t.Errorf("a second PutAhead: %v, want errAheadTwice", err)
 	}
@@ -128,13 +140,9 @@ func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 	opts := Options{NoSync: true}
 	db, tx := openWithWriter(t, path, opts)
 	g := gateFlushes(t, db, 0) // the put ahead's flush waits too
-	if err := tx.PutAhead("pending", []byte("job"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx, "job")
 	<-g.entered
-	if err := tx.Space("data").Put([]byte("row"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
+	putRow(t, tx, "row")
 	committed := make(chan error, 1)
 	go func() { committed <- tx.CommitCovered() }()
 	time.Sleep(20 * time.Millisecond)
@@ -162,12 +170,8 @@ func TestCoveredCommitWaitsForThePutAhead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.PutAhead("pending", []byte("failed job"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Space("data").Put([]byte("lost"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx, "failed job")
+	putRow(t, tx, "lost")
 	// The put is on disk before the rollback, so that only its delete
 	// keeps a restart from finding it.
 	waitFor(t, "the put's flush", func() bool { return db.durable.Load().version == tx.ahead.version })
@@ -192,12 +196,8 @@ func TestPutAheadAndCoveredCommitShareALayer(t *testing.T) {
 	path := checkedPath(t, "ahead-layer.db")
 	opts := Options{NoSync: true}
 	db, tx := openWithWriter(t, path, opts)
-	if err := tx.Space("data").Put([]byte("row"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.PutAhead("pending", []byte("job"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
+	putRow(t, tx, "row")
+	putAhead(t, tx, "job")
 	db.mu.Lock()
 	aheadLayer := db.head.layers[0]
 	db.mu.Unlock()
@@ -292,25 +292,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestEachCoveredCommitIsVisibleOnceItsPutIsDurable(t *testing.T) {
 	db, tx1 := openWithWriter(t, checkedPath(t, "ahead-two.db"), Options{NoSync: true})
 	g := gateFlushes(t, db, 0)
-	if err := tx1.PutAhead("pending", []byte("job1"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx1, "job1")
 	<-g.entered // the first put's flush waits at the gate
-	if err := tx1.Space("data").Put([]byte("r1"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
+	putRow(t, tx1, "r1")
 	done1 := make(chan error, 1)
 	go func() { done1 <- tx1.CommitCovered() }()
 	tx2, err := db.Begin(true) // once the first has published
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tx2.PutAhead("pending", []byte("job2"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx2.Space("data").Put([]byte("r2"), []byte("1")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx2, "job2")
+	putRow(t, tx2, "r2")
 	done2 := make(chan error, 1)
 	go func() { done2 <- tx2.CommitCovered() }()
 	p2 := tx2.ahead.version
@@ -348,13 +340,9 @@ func TestNoCheckpointBeforeACoveredCommitsRecordIsOnDisk(t *testing.T) {
 	opts := Options{NoSync: true, CheckpointAfterIdle: 40 * time.Millisecond}
 	db, tx := openWithWriter(t, path, opts)
 	g := gateFlushes(t, db, 1) // the put's flush goes through, no later one
-	if err := tx.PutAhead("pending", []byte("job"), []byte("v")); err != nil {
-		t.Fatal(err)
-	}
+	putAhead(t, tx, "job")
 	for _, k := range []string{"a", "b", "c"} {
-		if err := tx.Space("data").Put([]byte(k), []byte("1")); err != nil {
-			t.Fatal(err)
-		}
+		putRow(t, tx, k)
 	}
 	db.mu.Lock()
 	db.head.layers[0].size.Add(db.memtable) // full: the next commit freezes it
