@@ -14,6 +14,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/storage"
 	"cdcdb/types"
+	"cdcdb/wire"
 )
 
 // A COPY into a flow's source that is the whole of its transaction (the
@@ -273,18 +274,23 @@ func (e *Engine) redoCopy(key, value []byte) error {
 		return err
 	}
 	ctx := context.Background()
-	s := &Session{engine: e, settings: map[string]string{}, loc: time.UTC}
-	for k, d := range settingDefs {
-		s.settings[k] = d.def
+	// A session as the COPY's was: its user (current_user), then its
+	// settings.
+	var user string
+	for _, kv := range p.settings {
+		if kv[0] == "session_authorization" {
+			user = kv[1]
+		}
 	}
+	s, err := newSession(e, wire.StartupInfo{User: user})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
 	for _, kv := range p.settings {
 		if err := s.setSetting(kv[0], kv[1], false); err != nil {
 			e.log.Warn("redoing a COPY: a session setting no longer applies", "setting", kv[0], "value", kv[1], "err", err)
 		}
-	}
-	s.user = s.settings["session_authorization"] // current_user, as the COPY's session had it
-	if s.user == "" {
-		s.user = "cdcdb"
 	}
 	redoErr := e.redoCopyIn(ctx, s, p, key)
 	if redoErr == nil {
