@@ -47,6 +47,7 @@ type cdcdbServer struct {
 	exited    chan struct{}
 	waitErr   error
 	log       *tailBuffer
+	resident  *residentSampler
 	stopped   bool // stop was called; later calls return stopErr
 	stopErr   error
 }
@@ -85,6 +86,7 @@ func startCdcdb(bin, dir string, pprof bool, extra []string) (*cdcdbServer, erro
 	if err := s.cmd.Start(); err != nil {
 		return nil, err
 	}
+	s.resident = sampleResident(s.cmd.Process.Pid, s.exited)
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
@@ -197,6 +199,7 @@ func (s *cdcdbServer) cpuProfile(d time.Duration, path string) <-chan error {
 func (s *cdcdbServer) stop() error {
 	if !s.stopped {
 		s.stopped = true
+		s.resident.stop()
 		s.stopErr = s.terminate()
 	}
 	return s.stopErr

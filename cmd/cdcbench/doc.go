@@ -39,7 +39,10 @@
 // ingest, and gets a fresh database for each repetition (warmUpPostgres).
 // A fresh server of either kind ran its first feed slower than its next.
 // cdcdb's peak RSS (VmHWM from /proc) is that server's over the warm-up and
-// every repetition. The time-travel reads load their small and their grown
+// every repetition; a sampler (residentSampler) reads its RSS every 20 ms
+// as well, and the report splits the peak into its anonymous part (the Go
+// heap and runtime) and its file part (the data file's pages mapped in),
+// with the phase each was reached in logged. The time-travel reads load their small and their grown
 // history side by side, each into a cdcdb server and a PostgreSQL database
 // of its own, so that every repetition measures both. Pass -cpuprofile DIR
 // to start cdcdb with its -pprof flag and save a CPU profile of each

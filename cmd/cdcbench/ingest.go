@@ -82,12 +82,14 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 	if err != nil {
 		return err
 	}
+	srv.resident.setPhase("warm-up")
 	cdcFirst, err := b.warmUpCdcdb(ctx, srv, copies, ddl, shape.events)
 	if err != nil {
 		return err
 	}
 	var cdcRates, pgRates, rss, cdcP99, pgP99, cdcWritten, pgWritten []float64
 	var rows int64
+	var peakAnon, peakFile int64 // sampled, over the same span as VmHWM
 	for rep := range reps {
 		cdcConn, pgConn, cdcRun, pgRun, err := b.ingestBoth(ctx, srv, copies, ddl, bitemporal, key, rep)
 		if err != nil {
@@ -95,11 +97,14 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 		}
 		peak, err := srv.peakRSS()
 		if err == nil {
+			peakAnon, peakFile = b.logResident(srv, name, rep)
+			srv.resident.setPhase(fmt.Sprintf("rep %d: comparing the targets", rep+1))
 			var d digest
 			d, err = compareTables(ctx, cdcConn, pgConn, query, query, name+" targets")
 			rows = d.rows
 		}
 		if err == nil {
+			srv.resident.setPhase(fmt.Sprintf("rep %d: dropping the tables", rep+1))
 			if err = execScript(ctx, cdcConn, cdcdbIngestDrop); err != nil {
 				err = fmt.Errorf("cdcdb dropping the repetition's tables: %v", err)
 			}
@@ -125,6 +130,13 @@ func (b *bench) ingestWorkload(ctx context.Context, bitemporal bool) error {
 	b.rep.add(figure{workload: name, metric: "written to disk per event", cdcdb: median(cdcWritten), pg: median(pgWritten), unit: "bytes/event"})
 	// VmHWM: the process's peak since it started, the warm-up included.
 	b.rep.add(figure{workload: name, metric: "cdcdb peak RSS", cdcdb: maxOf(rss), unit: "bytes", goal: absoluteAtMost(512 << 20)})
+	// What the peak was made of, from the sampler (every 20 ms, so at or a
+	// little under VmHWM): the Go heap and runtime, and the data file's
+	// pages mapped in. Each part's own highest, which need not coincide.
+	if peakAnon > 0 {
+		b.rep.add(figure{workload: name, metric: "cdcdb peak RSS, anonymous part", cdcdb: float64(peakAnon), unit: "bytes"})
+		b.rep.add(figure{workload: name, metric: "cdcdb peak RSS, file part", cdcdb: float64(peakFile), unit: "bytes"})
+	}
 	// The untimed first feeds, for the record: what each side does cold
 	// (PostgreSQL's only in the run's first ingest workload).
 	b.rep.add(figure{workload: name, metric: "first feed, untimed warm-up", cdcdb: cdcFirst, pg: pgFirst, unit: "events/s"})
@@ -148,6 +160,8 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err := b.quiet(ctx); err != nil {
 			return err
 		}
+		srv.resident.setPhase(fmt.Sprintf("rep %d: cdcdb's feed", rep+1))
+		defer srv.resident.setPhase(fmt.Sprintf("rep %d: after cdcdb's feed", rep+1))
 		// The profile starts half-way: the first batches meet small tables
 		// and would not show where a long ingest spends its time.
 		wait := func() error { return nil }
@@ -181,6 +195,8 @@ func (b *bench) ingestBoth(ctx context.Context, srv *cdcdbServer, copies [][]byt
 		if err := b.quiet(ctx); err != nil {
 			return err
 		}
+		srv.resident.setPhase(fmt.Sprintf("rep %d: PostgreSQL's feed", rep+1))
+		defer srv.resident.setPhase(fmt.Sprintf("rep %d: after PostgreSQL's feed", rep+1))
 		before, err := diskBytesWritten()
 		if err != nil {
 			return err
