@@ -109,6 +109,13 @@ const maxFrozenLayers = 1
 // long ingest over a large file maps.
 const defaultMappedBudget = 192 << 20
 
+// mappedBudgetCheckEvery is how often a flusher with no checkpoint or
+// compaction to write (it looks after each of their transactions) looks
+// whether the process maps more of the file than mappedBudget, while the
+// database is not idle. A look is a read of /proc/self/statm, a few
+// microseconds.
+const mappedBudgetCheckEvery = 20 * time.Millisecond
+
 // idleReleaseEvery is how often an idle flusher releases the file's pages
 // when nothing was committed or checkpointed since the last release.
 const idleReleaseEvery = 30 * time.Second
@@ -749,6 +756,8 @@ func (db *DB) flusher() {
 	defer close(db.flusherDone)
 	tick := time.NewTicker(db.idleAfter / 4)
 	defer tick.Stop()
+	budgetTick := time.NewTicker(mappedBudgetCheckEvery)
+	defer budgetTick.Stop()
 	var run *checkpointRun
 	var comp *compaction
 	// What the last release of the file's pages had seen: an idle flusher
@@ -850,8 +859,21 @@ func (db *DB) flusher() {
 			}
 			return
 		}
+		// Between checkpoints the sessions' reads go on mapping the file;
+		// without a look at the budget they did until the next one. The
+		// look comes often while writers are busy (a 250 ms tick let an
+		// ingest map 50 MiB past the budget) and not at all while the
+		// database is idle, when the tick releases the pages anyway.
+		var budgetCheck <-chan time.Time
+		if !db.idle() {
+			budgetCheck = budgetTick.C
+		}
 		select {
 		case <-db.wake:
+		case <-budgetCheck:
+			if mappedFileBytes() > db.mappedBudget {
+				release()
+			}
 		case <-tick.C:
 			switch {
 			case db.freeze(false):
@@ -859,10 +881,6 @@ func (db *DB) flusher() {
 				// checkpoints it next.
 			case db.idle() && releaseDue():
 				// Idle: what readers mapped of the file goes back too.
-				release()
-			case mappedFileBytes() > db.mappedBudget:
-				// Between checkpoints the sessions' reads go on mapping
-				// the file; without this they did until the next one.
 				release()
 			}
 		}
