@@ -862,8 +862,8 @@ func (db *DB) flusher() {
 		// Between checkpoints the sessions' reads go on mapping the file;
 		// without a look at the budget they did until the next one. The
 		// look comes often while writers are busy (a 250 ms tick let an
-		// ingest map 50 MiB past the budget) and not at all while the
-		// database is idle, when the tick releases the pages anyway.
+		// ingest map 50 MiB past the budget); an idle database, which
+		// only readers map, has it at the tick.
 		var budgetCheck <-chan time.Time
 		if !db.idle() {
 			budgetCheck = budgetTick.C
@@ -881,6 +881,8 @@ func (db *DB) flusher() {
 				// checkpoints it next.
 			case db.idle() && releaseDue():
 				// Idle: what readers mapped of the file goes back too.
+				release()
+			case mappedFileBytes() > db.mappedBudget:
 				release()
 			}
 		}

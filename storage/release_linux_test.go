@@ -328,27 +328,79 @@ func TestFlusherReleasesTheFileOverBudgetBetweenCheckpoints(t *testing.T) {
 		}
 	}
 	settle(t, db)
-	// And, where there were two checkpoints, maybe merges their runs: wait
-	// for half a second without a file transaction.
+	awaitNoFileTransactions(t, db)
+	defer keepCommitting(t, db)()
+	before := db.Stats()
+	readThenAwaitRelease(t, db, path, rounds*32, "over budget between checkpoints")
+	if after := db.Stats(); after.CheckpointSteps != before.CheckpointSteps || after.CompactionSteps != before.CompactionSteps {
+		t.Fatalf("the flusher took file transactions meanwhile (checkpoints %d to %d, compactions %d to %d): not the case this test is for",
+			before.CheckpointSteps, after.CheckpointSteps, before.CompactionSteps, after.CompactionSteps)
+	}
+}
+
+// TestIdleFlusherReleasesWhatReadersMapOverBudget: with no writer for a
+// while, an idle flusher releases the file's pages once after the last
+// commit or checkpoint, then only every idleReleaseEvery (30 s) for what
+// readers map; but what readers map past the budget goes back at its next
+// tick, not half a minute later.
+func TestIdleFlusherReleasesWhatReadersMapOverBudget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "idle.db")
+	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1, mappedBudget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 40 // of 128 KiB
+	for round := range rounds {
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Idle: the flusher freezes the rows' layer and checkpoints it.
+	for deadline := time.Now().Add(20 * time.Second); db.Stats().MemtableBytes > 0 || db.Stats().Layers > 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle flusher never checkpointed the rows: %+v", db.Stats())
+		}
+	}
+	awaitNoFileTransactions(t, db)
+	before := db.Stats()
+	readThenAwaitRelease(t, db, path, rounds*32, "idle and over budget")
+	if after := db.Stats(); after.Commits != before.Commits || after.CheckpointSteps != before.CheckpointSteps || after.CompactionSteps != before.CompactionSteps {
+		t.Fatalf("the database was written meanwhile (%+v, before %+v): not the case this test is for", after, before)
+	}
+}
+
+// awaitNoFileTransactions waits for half a second in which the flusher
+// took no checkpoint or compaction transaction: after a checkpoint, it may
+// merge runs.
+func awaitNoFileTransactions(t *testing.T, db *DB) {
+	t.Helper()
 	for deadline, quietSince, last := time.Now().Add(20*time.Second), time.Now(), db.Stats(); time.Since(quietSince) < 500*time.Millisecond; time.Sleep(20 * time.Millisecond) {
 		if now := db.Stats(); now.CheckpointSteps != last.CheckpointSteps || now.CompactionSteps != last.CompactionSteps {
 			quietSince, last = time.Now(), now
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the idle flusher never stopped writing the file")
+			t.Fatal("the flusher never stopped writing the file")
 		}
 	}
-	defer keepCommitting(t, db)()
-	before := db.Stats()
+}
+
+// readThenAwaitRelease reads db's keyspace "s" (rows rows) until that maps
+// 4 MiB of the file or more, then fails unless the flusher releases the
+// file's pages within 5 s. The flusher may release them while the
+// keyspace is read, before what the read mapped is measured (it did on a
+// loaded CI machine): it reads again then. A read that maps little with
+// no release begun meanwhile is a failure.
+func readThenAwaitRelease(t *testing.T, db *DB, path string, rows int, situation string) {
+	t.Helper()
 	const floor = 1 << 20
-	// The flusher's timer may fire while the keyspace is read, and drop
-	// what the read mapped before it is measured (it did on a loaded CI
-	// machine): read again then. A read that maps little with no release
-	// begun meanwhile is a failure.
 	var releases int64 // before the read that mapped the file
 	for attempt := 0; ; attempt++ {
 		releases = db.Stats().FileReleases
-		readAll(t, db, rounds*32)
+		readAll(t, db, rows)
 		read := fileMappingRSS(t, path)
 		if read >= 4*floor {
 			break
@@ -359,14 +411,10 @@ func TestFlusherReleasesTheFileOverBudgetBetweenCheckpoints(t *testing.T) {
 	}
 	for deadline := time.Now().Add(5 * time.Second); fileMappingRSS(t, path) >= floor; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("over budget between checkpoints, the flusher kept %d bytes of the file mapped", fileMappingRSS(t, path))
+			t.Fatalf("%s, the flusher kept %d bytes of the file mapped", situation, fileMappingRSS(t, path))
 		}
 	}
-	if after := db.Stats(); after.FileReleases == releases {
+	if db.Stats().FileReleases == releases {
 		t.Fatal("the mapped pages went without a release: the test measures something else")
-	}
-	if after := db.Stats(); after.CheckpointSteps != before.CheckpointSteps || after.CompactionSteps != before.CompactionSteps {
-		t.Fatalf("the flusher took file transactions meanwhile (checkpoints %d to %d, compactions %d to %d): not the case this test is for",
-			before.CheckpointSteps, after.CheckpointSteps, before.CompactionSteps, after.CompactionSteps)
 	}
 }
