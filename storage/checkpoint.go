@@ -47,6 +47,7 @@ func newCheckpointRun(l *layer) *checkpointRun {
 // the run is not resumed.
 func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	db.checkpointSteps.Add(1)
+	var unlisted []uint64 // the runs of keyspaces reset, whose blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -70,9 +71,11 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						}
 					}
 					if runs.Bucket([]byte(name)) != nil {
-						if err := dropRuns(btx, []byte(name)); err != nil {
+						ids, err := unlistRuns(btx, []byte(name))
+						if err != nil {
 							return err
 						}
+						unlisted = append(unlisted, ids...)
 						changedRuns = true
 					}
 					if st.exists {
@@ -160,6 +163,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	db.garbageRuns = append(db.garbageRuns, unlisted...)
 	return finished, nil
 }
 

@@ -124,6 +124,7 @@ func (db *DB) nextCompaction() *compaction {
 // compactionStep runs the next transaction of a compaction and reports
 // whether it was the last.
 func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
+	var unlisted []uint64 // the inputs, once merged; their blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
 		defer catchCorrupt(&err)
 		state, runs, blocks := btx.Bucket(stateBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -205,10 +206,14 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			if _, err := c.w.store(blocks, rb); err != nil {
 				return err
 			}
+			// The inputs' blocks go in later transactions
+			// (collectGarbageStep): deleting them here would map them all
+			// again in this one (unlistRuns says why).
 			for _, in := range c.inputs {
-				if err := deleteRun(rb, blocks, in.id); err != nil {
+				if err := rb.Delete(runMetaKey(in.id)); err != nil {
 					return err
 				}
+				unlisted = append(unlisted, in.id)
 			}
 			if err := bumpRunsGen(state); err != nil {
 				return err
@@ -217,6 +222,9 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 		}
 		return nil
 	})
+	if err == nil {
+		db.garbageRuns = append(db.garbageRuns, unlisted...)
+	}
 	return finished, err
 }
 

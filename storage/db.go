@@ -135,8 +135,9 @@ type DB struct {
 	memtable  int64
 	idleAfter time.Duration
 	chunk     int
-	// mappedBudget is defaultMappedBudget or what Options gave instead.
-	mappedBudget int64
+	// mappedBudget is defaultMappedBudget or what Options gave instead
+	// (atomic: tests change it while the flusher runs).
+	mappedBudget atomic.Int64
 	// blockSize is what a file run's blocks are cut at: a little under two
 	// of the file's pages, so that a block and bbolt's headers fill them.
 	blockSize int
@@ -192,11 +193,18 @@ type DB struct {
 	// records (both nil in a read-only DB).
 	merger *merger
 	ring   *ring
-	// hookBeginRead runs between the two halves of beginRead, and
+	// hookBeginRead runs between the two halves of beginRead,
 	// hookFlush before a batch of commits is written, in place of the write
-	// when it returns an error (tests).
+	// when it returns an error, and hookFileStep after each of the
+	// flusher's file transactions, before it looks at the mapped-file
+	// budget (tests).
 	hookBeginRead atomic.Pointer[func()]
 	hookFlush     atomic.Pointer[func() error]
+	hookFileStep  atomic.Pointer[func()]
+	// garbageRuns are runs whose metas are gone and whose blocks the
+	// flusher deletes a chunk at a time (collectGarbageStep). Only the
+	// flusher touches it.
+	garbageRuns []uint64
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
@@ -277,9 +285,9 @@ func Open(path string, opts Options) (*DB, error) {
 	case opts.BlockCacheSize > 0:
 		db.blockCache = newBlockCache(int(opts.BlockCacheSize))
 	}
-	db.mappedBudget = opts.mappedBudget
-	if db.mappedBudget <= 0 {
-		db.mappedBudget = defaultMappedBudget
+	db.mappedBudget.Store(opts.mappedBudget)
+	if opts.mappedBudget <= 0 {
+		db.mappedBudget.Store(defaultMappedBudget)
 	}
 	db.blockSize = opts.blockSize
 	if db.blockSize <= 0 {
@@ -811,6 +819,25 @@ func (db *DB) flusher() {
 			}
 			comp = nil
 		}
+		if run == nil && comp == nil && len(db.garbageRuns) > 0 {
+			// Before a new compaction: the pages they free are what
+			// the next transactions reuse, instead of growing the file.
+			t0 := time.Now()
+			err := db.collectGarbageStep()
+			db.compactionNanos.Add(int64(time.Since(t0)))
+			db.compactionSteps.Add(1)
+			if err != nil {
+				db.fail(err)
+				continue
+			}
+			if hook := db.hookFileStep.Load(); hook != nil {
+				(*hook)()
+			}
+			if mappedFileBytes() > db.mappedBudget.Load() {
+				release()
+			}
+			continue
+		}
 		if run == nil && comp == nil && !closing {
 			comp = db.nextCompaction()
 		}
@@ -833,7 +860,10 @@ func (db *DB) flusher() {
 				run, comp = nil, nil
 				continue
 			}
-			if mappedFileBytes() > db.mappedBudget {
+			if hook := db.hookFileStep.Load(); hook != nil {
+				(*hook)()
+			}
+			if mappedFileBytes() > db.mappedBudget.Load() {
 				release()
 			}
 			switch {
@@ -871,7 +901,7 @@ func (db *DB) flusher() {
 		select {
 		case <-db.wake:
 		case <-budgetCheck:
-			if mappedFileBytes() > db.mappedBudget {
+			if mappedFileBytes() > db.mappedBudget.Load() {
 				release()
 			}
 		case <-tick.C:
@@ -882,11 +912,26 @@ func (db *DB) flusher() {
 			case db.idle() && releaseDue():
 				// Idle: what readers mapped of the file goes back too.
 				release()
-			case mappedFileBytes() > db.mappedBudget:
+			case mappedFileBytes() > db.mappedBudget.Load():
 				release()
 			}
 		}
 	}
+}
+
+// collectGarbageStep deletes the next db.chunk bytes of the blocks of
+// garbageRuns, in one transaction.
+func (db *DB) collectGarbageStep() error {
+	var left []uint64
+	err := db.bolt.Update(func(btx *bolt.Tx) error {
+		var err error
+		left, err = deleteSomeBlocks(btx.Bucket(blocksBucket), db.garbageRuns, db.chunk)
+		return err
+	})
+	if err == nil {
+		db.garbageRuns = left
+	}
+	return err
 }
 
 // idle reports whether no write transaction has committed for idleAfter.

@@ -148,13 +148,62 @@ func deleteBlocks(blocks *bolt.Bucket, id uint64) error {
 	return nil
 }
 
-// deleteRun removes a run: its blocks, and its meta from rb, its
-// keyspace's bucket of metas.
-func deleteRun(rb, blocks *bolt.Bucket, id uint64) error {
-	if err := deleteBlocks(blocks, id); err != nil {
-		return err
+// unlistRuns removes a keyspace's bucket of run metas and returns the IDs
+// of the runs it listed, whose blocks are left for deleteSomeBlocks: no
+// reader finds a run without its meta, and a crash before they are deleted
+// leaves blocks with no meta, which the next Open removes (tidyRuns).
+//
+// Why not delete the blocks at once (dropRuns): each delete, and the
+// commit freeing its page, reads that page through bbolt's map, and the
+// kernel maps the pages around it too, so one transaction dropping a large
+// table mapped as much of the file as the table held, past the budget the
+// flusher keeps between its transactions: 309 MiB against 192 when the
+// benchmark dropped its BITEMPORAL warm-up's tables.
+func unlistRuns(btx *bolt.Tx, name []byte) ([]uint64, error) {
+	runs := btx.Bucket(runsBucket)
+	rb := runs.Bucket(name)
+	if rb == nil {
+		return nil, nil
 	}
-	return rb.Delete(runMetaKey(id))
+	var ids []uint64
+	err := rb.ForEach(func(k, _ []byte) error {
+		if len(k) != 8 {
+			return corrupt("run meta key of %d bytes", len(k))
+		}
+		ids = append(ids, binary.BigEndian.Uint64(k))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, runs.DeleteBucket(name)
+}
+
+// deleteSomeBlocks deletes the blocks of the runs in ids, in order, until
+// it has deleted budget bytes of them, and returns the IDs whose blocks
+// are not all deleted yet.
+func deleteSomeBlocks(blocks *bolt.Bucket, ids []uint64, budget int) ([]uint64, error) {
+	for len(ids) > 0 {
+		prefix := runMetaKey(ids[0]) // a block key starts with its run's ID
+		var keys [][]byte
+		c := blocks.Cursor()
+		k, v := c.Seek(prefix)
+		for ; k != nil && bytes.HasPrefix(k, prefix) && budget > 0; k, v = c.Next() {
+			keys = append(keys, bytes.Clone(k))
+			budget -= len(k) + len(v)
+		}
+		more := k != nil && bytes.HasPrefix(k, prefix)
+		for _, k := range keys {
+			if err := blocks.Delete(k); err != nil {
+				return ids, err
+			}
+		}
+		if more {
+			return ids, nil
+		}
+		ids = ids[1:]
+	}
+	return nil, nil
 }
 
 // dropRuns removes every run of a keyspace, and its bucket of metas.
