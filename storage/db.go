@@ -920,7 +920,8 @@ func (db *DB) flusher() {
 }
 
 // collectGarbageStep deletes the next db.chunk bytes of the blocks of
-// garbageRuns, in one transaction.
+// garbageRuns, in one transaction. Stats counts it as a compaction
+// transaction: most garbage is the inputs of compactions.
 func (db *DB) collectGarbageStep() error {
 	var left []uint64
 	err := db.bolt.Update(func(btx *bolt.Tx) error {
