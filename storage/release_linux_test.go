@@ -353,27 +353,35 @@ func TestIdleFlusherReleasesWhatReadersMapOverBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
-		t.Fatal(err)
-	}
 	const rounds = 40 // of 128 KiB
-	for round := range rounds {
-		if err := putRound(db, round, 32, 4<<10); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Idle: the flusher freezes the rows' layer and checkpoints it.
-	for deadline := time.Now().Add(20 * time.Second); db.Stats().MemtableBytes > 0 || db.Stats().Layers > 1; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle flusher never checkpointed the rows: %+v", db.Stats())
-		}
-	}
-	awaitNoFileTransactions(t, db)
+	fillAndCheckpoint(t, db, rounds)
 	before := db.Stats()
 	readThenAwaitRelease(t, db, path, rounds*32, "idle and over budget")
 	if after := db.Stats(); after.Commits != before.Commits || after.CheckpointSteps != before.CheckpointSteps || after.CompactionSteps != before.CompactionSteps {
 		t.Fatalf("the database was written meanwhile (%+v, before %+v): not the case this test is for", after, before)
 	}
+}
+
+// fillAndCheckpoint creates keyspace "s" in db, opened with a short
+// CheckpointAfterIdle and a memtable larger than what it puts, commits
+// rounds rounds of 128 KiB into it, and waits until the idle flusher has
+// checkpointed them and stopped writing the file.
+func fillAndCheckpoint(t *testing.T, db *DB, rounds int) {
+	t.Helper()
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for round := range rounds {
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); db.Stats().MemtableBytes > 0 || db.Stats().Layers > 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle flusher never checkpointed the rows: %+v", db.Stats())
+		}
+	}
+	awaitNoFileTransactions(t, db)
 }
 
 // awaitNoFileTransactions waits for half a second in which the flusher
@@ -441,23 +449,7 @@ func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	const rounds = 240 // of 128 KiB: 30 MiB
-	for round := range rounds {
-		if err := putRound(db, round, 32, 4<<10); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Idle: the flusher checkpoints the rows, then releases what that
-	// mapped.
-	for deadline := time.Now().Add(30 * time.Second); db.Stats().MemtableBytes > 0 || db.Stats().Layers > 1; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle flusher never checkpointed the rows: %+v", db.Stats())
-		}
-	}
-	awaitNoFileTransactions(t, db)
+	fillAndCheckpoint(t, db, 240) // 30 MiB
 
 	// Every transaction from here on is the drop's: the most of the file
 	// mapped at the end of one, before the flusher's own look.
@@ -513,20 +505,7 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	for round := range 120 { // 15 MiB: four chunks of blocks
-		if err := putRound(db, round, 32, 4<<10); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for deadline := time.Now().Add(30 * time.Second); db.Stats().MemtableBytes > 0 || db.Stats().Layers > 1; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle flusher never checkpointed the rows: %+v", db.Stats())
-		}
-	}
-	awaitNoFileTransactions(t, db)
+	fillAndCheckpoint(t, db, 120) // 15 MiB: four chunks of blocks
 	// Stop the flusher after the first transaction that deletes blocks.
 	before := db.Stats().CompactionSteps
 	stop := func() {
