@@ -73,6 +73,19 @@ type gatedFlushes struct {
 	gate    chan error
 }
 
+// reopenAfterFailedFlush closes db, whose last flush failed as a crash
+// would leave it (gateFlushes), and opens path again, as a restart.
+func reopenAfterFailedFlush(t *testing.T, db *DB, path string, opts Options) *DB {
+	t.Helper()
+	db.hookFlush.Store(nil)
+	_ = db.Close()
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // A test that ends early (failing) opens the gate for good, so that the
 // database can close.
 func gateFlushes(t *testing.T, db *DB, n int64) *gatedFlushes {
@@ -119,12 +132,7 @@ func TestCoveredCommitIsDurableWithThePutAheadOfIt(t *testing.T) {
 	}
 	// The covered commit's record never reaches the disk.
 	g.gate <- errors.New("injected: the process died")
-	db.hookFlush.Store(nil)
-	_ = db.Close()
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenAfterFailedFlush(t, db, path, opts)
 	defer db.Close()
 	if got := readKeys(t, db, [2]string{"data", "row"}, [2]string{"pending", "job"}); got[0] || !got[1] {
 		t.Fatalf("after the crash: row %v, put ahead %v; want the put alone, to redo the transaction from", got[0], got[1])
@@ -364,12 +372,7 @@ func TestNoCheckpointBeforeACoveredCommitsRecordIsOnDisk(t *testing.T) {
 	if err := <-after; err == nil {
 		t.Error("the commit after a failed flush succeeded")
 	}
-	db.hookFlush.Store(nil)
-	_ = db.Close()
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = reopenAfterFailedFlush(t, db, path, opts)
 	defer db.Close()
 	got := readKeys(t, db, [2]string{"pending", "job"}, [2]string{"data", "a"}, [2]string{"data", "b"}, [2]string{"data", "c"})
 	if want := []bool{true, false, false, false}; !slices.Equal(got, want) {
