@@ -136,10 +136,12 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			}
 		}
 		if !intact {
-			// Dropped, or replaced: what was written goes too.
+			// Dropped, or replaced: what was written goes too, in later
+			// transactions, as the inputs' blocks do (unlistRuns says
+			// why). It has no meta yet, so no reader finds it.
 			finished = true
 			if c.w != nil {
-				return deleteBlocks(blocks, c.w.id)
+				unlisted = append(unlisted, c.w.id)
 			}
 			return nil
 		}
@@ -228,12 +230,10 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 	return finished, err
 }
 
-// abandonCompaction drops a compaction part-way, with what it wrote.
-func (db *DB) abandonCompaction(c *compaction) error {
-	if c.w == nil {
-		return nil
+// abandonCompaction drops a compaction part-way: what it wrote, a run
+// without a meta, is garbage (collectGarbageStep).
+func (db *DB) abandonCompaction(c *compaction) {
+	if c.w != nil {
+		db.garbageRuns = append(db.garbageRuns, c.w.id)
 	}
-	return db.bolt.Update(func(btx *bolt.Tx) error {
-		return deleteBlocks(btx.Bucket(blocksBucket), c.w.id)
-	})
 }

@@ -814,9 +814,7 @@ func (db *DB) flusher() {
 		}
 		if closing && comp != nil {
 			// Closing does not wait for a compaction: what it wrote goes.
-			if err := db.abandonCompaction(comp); err != nil {
-				db.fail(err)
-			}
+			db.abandonCompaction(comp)
 			comp = nil
 		}
 		if run == nil && comp == nil && !closing {

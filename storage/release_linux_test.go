@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -560,4 +561,134 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget: a
+// compaction whose keyspace is dropped part-way leaves what it wrote, a run
+// without a meta. Deleting it in one transaction mapped all of it, as the
+// drop's checkpoint did before it only unlisted the runs
+// (TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget); it goes a
+// chunk per transaction now, with the inputs' blocks.
+func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dropmid.db")
+	const over = 4 << 20 // as in the test above
+	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond,
+		BlockCacheSize: -1, mappedBudget: mappedFileBytes() + over})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fillAndCheckpoint(t, db, 160) // 20 MiB, one run
+	// A second run as large: the flusher merges the two, about 40 MiB in
+	// ten transactions. After the fourth, the hook drops the keyspace and
+	// freezes the drop's layer, which the flusher checkpoints next; the
+	// compaction's next step finds its inputs gone.
+	base := db.Stats()
+	var dropped atomic.Bool
+	var most atomic.Int64
+	hook := func() {
+		if dropped.Load() {
+			if m := fileMappingRSS(t, path); m > most.Load() {
+				most.Store(m)
+			}
+			return
+		}
+		if db.Stats().CompactionSteps-base.CompactionSteps < 4 {
+			return
+		}
+		if err := db.Update(func(tx *Tx) error { return tx.DropSpace("s") }); err != nil {
+			t.Error(err)
+		}
+		db.freeze(true)
+		if n := db.Stats().Compactions - base.Compactions; n != 0 {
+			t.Errorf("%d compactions finished before the drop: not the case this test is for", n)
+		}
+		dropped.Store(true)
+	}
+	db.hookFileStep.Store(&hook)
+	defer db.hookFileStep.Store(nil)
+	for round := 160; round < 320; round++ {
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); !dropped.Load() || db.Stats().Layers > 1 || db.Stats().MemtableBytes > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the keyspace was never dropped mid-compaction and checkpointed: %+v", db.Stats())
+		}
+	}
+	awaitNoFileTransactions(t, db)
+	t.Logf("at most %d KiB of the file mapped at the end of a transaction after the drop", most.Load()>>10)
+	if limit := int64(over + 8<<20); most.Load() > limit {
+		t.Fatalf("a transaction after the drop ended with %d KiB of the file mapped, more than %d KiB", most.Load()>>10, limit>>10)
+	}
+	err = db.bolt.View(func(btx *bolt.Tx) error {
+		if n := btx.Bucket(blocksBucket).Stats().KeyN; n != 0 {
+			return fmt.Errorf("%d blocks left after the drop", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestClosingMidCompactionLeavesNoBlockWithoutAMeta: Close does not wait
+// for a compaction; what it wrote is garbage, which the flusher deletes
+// before it stops, so the closed file holds no block without a meta.
+func TestClosingMidCompactionLeavesNoBlockWithoutAMeta(t *testing.T) {
+	path := checkedPath(t, "closemid.db")
+	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillAndCheckpoint(t, db, 80) // 10 MiB, one run
+	// A second run as large, which the flusher merges with the first in
+	// five transactions or so. After the second, the hook holds the
+	// flusher until Close has begun.
+	base := db.Stats()
+	closing := make(chan struct{})
+	var once sync.Once
+	hook := func() {
+		if db.Stats().CompactionSteps-base.CompactionSteps < 2 {
+			return
+		}
+		once.Do(func() {
+			close(closing)
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+				db.mu.Lock()
+				c := db.closing
+				db.mu.Unlock()
+				if c || time.Now().After(deadline) {
+					return
+				}
+			}
+		})
+	}
+	db.hookFileStep.Store(&hook)
+	for round := 80; round < 160; round++ {
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-closing:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the flusher never began merging the runs: %+v", db.Stats())
+	}
+	if n := db.Stats().Compactions - base.Compactions; n != 0 {
+		t.Fatalf("%d compactions finished before the close: not the case this test is for", n)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(path, Options{ReadOnly: true, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if err := ro.Check(); err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, ro, 160*32)
 }
