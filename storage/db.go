@@ -201,6 +201,9 @@ type DB struct {
 	hookBeginRead atomic.Pointer[func()]
 	hookFlush     atomic.Pointer[func() error]
 	hookFileStep  atomic.Pointer[func()]
+	// hookRelease runs in releaseFilePages between taking the map's
+	// address and advising it (tests).
+	hookRelease atomic.Pointer[func()]
 	// garbageRuns are runs whose metas are gone and whose blocks the
 	// flusher deletes a chunk at a time (collectGarbageStep). Only the
 	// flusher touches it.

@@ -76,9 +76,15 @@ func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 		}
 	}
 	t.Logf("file %d bytes, mapped %d bytes", fi.Size(), end-start)
-	m := db.mappedFilePages()
-	if p := uintptr(unsafe.Pointer(unsafe.SliceData(m))); p != start || uintptr(len(m)) > end-start {
-		t.Fatalf("releaseFilePages would drop [%#x, %#x), the file's map is [%#x, %#x)", p, p+uintptr(len(m)), start, end)
+	err = db.bolt.View(func(btx *bolt.Tx) error {
+		m := db.mappedFilePages(btx)
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(m))); p != start || uintptr(len(m)) > end-start {
+			return fmt.Errorf("releaseFilePages would drop [%#x, %#x), the file's map is [%#x, %#x)", p, p+uintptr(len(m)), start, end)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	db.releaseFilePages()
 	err = db.View(func(tx *Tx) error {
@@ -89,6 +95,61 @@ func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReleasingTheFilesPagesHoldsTheMapInPlace: a write transaction that
+// grows the file past bbolt's map remaps it, possibly elsewhere, and
+// releaseFilePages must not advise an address that is no longer the
+// file's. The log writer remaps when it stores a record too large for the
+// ring, whatever the flusher is doing; the release's read transaction
+// makes such a remap wait until the release is done.
+func TestReleasingTheFilesPagesHoldsTheMapInPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "remap.db")
+	// As in the test above, the records go to the log bucket and grow the
+	// file; the map starts small, so a few of them outgrow it.
+	db, err := Open(path, Options{NoSync: true, MmapSize: 4 << 20, MemtableSize: 1 << 30, CheckpointAfterIdle: time.Hour, ringBytes: 4 << 10, ringMax: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	start, end := fileMapping(t, path)
+	wrote := make(chan error, 1)
+	var once sync.Once
+	hook := func() {
+		once.Do(func() {
+			// Commit until the file outgrows the map, while the release
+			// holds the map's address.
+			go func() {
+				for round := range 40 {
+					if err := putRound(db, round, 10, 100<<10); err != nil {
+						wrote <- err
+						return
+					}
+				}
+				wrote <- nil
+			}()
+			time.Sleep(300 * time.Millisecond)
+			if s, e := fileMapping(t, path); s != start || e != end {
+				t.Errorf("bbolt remapped the file from [%#x, %#x) to [%#x, %#x) while a release held the map's address", start, end, s, e)
+			}
+		})
+	}
+	db.hookRelease.Store(&hook)
+	db.releaseFilePages()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the commits never finished")
+	}
+	if s, e := fileMapping(t, path); s == start && e == end {
+		t.Fatalf("the file's map never grew from %d bytes: not the case this test is for", end-start)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"syscall"
 	"unsafe"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // releaseFilePages tells the kernel this process no longer needs the pages
@@ -17,28 +19,33 @@ import (
 // mappings, not the cached data: the next read of a page maps it again from
 // the cache, as PostgreSQL reads its data files through the OS cache.
 //
-// It must run where bbolt cannot remap the file at the same time (the
-// address would no longer be the file's): bbolt remaps only when a write
-// transaction grows the file, and only the flusher, which calls this
-// between its transactions, writes the file.
+// bbolt remaps the file when a write transaction grows it past the map
+// (the flusher's, or the log writer's with a record too large for the
+// ring), and the address would then no longer be the file's: the release
+// holds a read transaction, which keeps the map in place (a remap waits
+// for every read transaction to end).
 func (db *DB) releaseFilePages() {
-	if mapped := db.mappedFilePages(); mapped != nil {
+	btx, err := db.bolt.Begin(false)
+	if err != nil {
+		return
+	}
+	defer func() { _ = btx.Rollback() }()
+	if mapped := db.mappedFilePages(btx); mapped != nil {
+		if hook := db.hookRelease.Load(); hook != nil {
+			(*hook)()
+		}
 		_ = syscall.Madvise(mapped, syscall.MADV_DONTNEED)
 	}
 }
 
 // mappedFilePages returns the part of bbolt's map that holds the file's
-// pages in use: up to the high-water mark of its pages, which bbolt's map
-// always covers. Not up to the file's size: bbolt grows the file in steps
-// of its AllocSize past what its map covers, and the memory after the map
+// pages in use, as of btx (which keeps the map in place while it lives): up
+// to the high-water mark of its pages, which bbolt's map always covers.
+// Not up to the file's size: bbolt grows the file in steps of its
+// AllocSize past what its map covers, and the memory after the map
 // belongs to someone else (dropping it zeroed the Go runtime's own memory).
-func (db *DB) mappedFilePages() []byte {
-	btx, err := db.bolt.Begin(false)
-	if err != nil {
-		return nil
-	}
+func (db *DB) mappedFilePages(btx *bolt.Tx) []byte {
 	size := btx.Size()
-	_ = btx.Rollback()
 	info := db.bolt.Info()
 	size &^= int64(info.PageSize - 1)
 	if size <= 0 || info.Data == 0 {
