@@ -47,7 +47,7 @@ func newCheckpointRun(l *layer) *checkpointRun {
 // the run is not resumed.
 func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	db.checkpointSteps.Add(1)
-	var unlisted []uint64 // the runs of keyspaces reset, whose blocks go later
+	var unlisted garbage // the runs of keyspaces reset, whose blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		root, state := btx.Bucket(rootBucket), btx.Bucket(stateBucket)
 		runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -71,11 +71,11 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						}
 					}
 					if runs.Bucket([]byte(name)) != nil {
-						ids, err := unlistRuns(btx, []byte(name))
+						ids, bytes, err := unlistRuns(btx, []byte(name))
 						if err != nil {
 							return err
 						}
-						unlisted = append(unlisted, ids...)
+						unlisted.add(garbage{runs: ids, bytes: bytes})
 						changedRuns = true
 					}
 					if st.exists {
@@ -163,7 +163,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	db.garbageRuns = append(db.garbageRuns, unlisted...)
+	db.garbage.add(unlisted)
 	return finished, nil
 }
 

@@ -124,7 +124,7 @@ func (db *DB) nextCompaction() *compaction {
 // compactionStep runs the next transaction of a compaction and reports
 // whether it was the last.
 func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
-	var unlisted []uint64 // the inputs, once merged; their blocks go later
+	var unlisted garbage // the inputs, once merged; their blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
 		defer catchCorrupt(&err)
 		state, runs, blocks := btx.Bucket(stateBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
@@ -141,7 +141,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			// why). It has no meta yet, so no reader finds it.
 			finished = true
 			if c.w != nil {
-				unlisted = append(unlisted, c.w.id)
+				unlisted.add(c.w.garbage())
 			}
 			return nil
 		}
@@ -215,7 +215,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 				if err := rb.Delete(runMetaKey(in.id)); err != nil {
 					return err
 				}
-				unlisted = append(unlisted, in.id)
+				unlisted.add(garbage{runs: []uint64{in.id}, bytes: in.bytes})
 			}
 			if err := bumpRunsGen(state); err != nil {
 				return err
@@ -225,7 +225,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 		return nil
 	})
 	if err == nil {
-		db.garbageRuns = append(db.garbageRuns, unlisted...)
+		db.garbage.add(unlisted)
 	}
 	return finished, err
 }
@@ -234,6 +234,6 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 // without a meta, is garbage (collectGarbageStep).
 func (db *DB) abandonCompaction(c *compaction) {
 	if c.w != nil {
-		db.garbageRuns = append(db.garbageRuns, c.w.id)
+		db.garbage.add(c.w.garbage())
 	}
 }

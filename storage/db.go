@@ -60,8 +60,9 @@ type Options struct {
 	ringBytes, ringMax int
 	// pageSize overrides filePageSize for a new file (tests).
 	pageSize int
-	// mappedBudget overrides defaultMappedBudget (tests).
-	mappedBudget int64
+	// mappedBudget overrides defaultMappedBudget, and maxGarbage
+	// defaultMaxGarbage (tests).
+	mappedBudget, maxGarbage int64
 }
 
 // Defaults of Options.
@@ -204,10 +205,11 @@ type DB struct {
 	// hookRelease runs in releaseFilePages between taking the map's
 	// address and advising it (tests).
 	hookRelease atomic.Pointer[func()]
-	// garbageRuns are runs whose metas are gone and whose blocks the
-	// flusher deletes a chunk at a time (collectGarbageStep). Only the
-	// flusher touches it.
-	garbageRuns []uint64
+	// garbage waits for the flusher to delete its blocks, which only the
+	// flusher touches; maxGarbage is how much may wait while compactions
+	// are due (garbage.go).
+	garbage    garbage
+	maxGarbage int64
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
 	// Counters, for tests and Stats.
@@ -291,6 +293,10 @@ func Open(path string, opts Options) (*DB, error) {
 	db.mappedBudget.Store(opts.mappedBudget)
 	if opts.mappedBudget <= 0 {
 		db.mappedBudget.Store(defaultMappedBudget)
+	}
+	db.maxGarbage = opts.maxGarbage
+	if db.maxGarbage <= 0 {
+		db.maxGarbage = defaultMaxGarbage
 	}
 	db.blockSize = opts.blockSize
 	if db.blockSize <= 0 {
@@ -823,11 +829,7 @@ func (db *DB) flusher() {
 		if run == nil && comp == nil && !closing {
 			comp = db.nextCompaction()
 		}
-		if run == nil && comp == nil && len(db.garbageRuns) > 0 {
-			// Only when no checkpoint or compaction is due, or on
-			// closing: collected before each new compaction, it slowed
-			// them enough that the model test (-race) ran fewer than it
-			// checks for.
+		if db.garbageDue(run != nil, comp != nil) {
 			t0 := time.Now()
 			err := db.collectGarbageStep()
 			db.compactionNanos.Add(int64(time.Since(t0)))
@@ -920,22 +922,6 @@ func (db *DB) flusher() {
 			}
 		}
 	}
-}
-
-// collectGarbageStep deletes the next db.chunk bytes of the blocks of
-// garbageRuns, in one transaction. Stats counts it as a compaction
-// transaction: most garbage is the inputs of compactions.
-func (db *DB) collectGarbageStep() error {
-	var left []uint64
-	err := db.bolt.Update(func(btx *bolt.Tx) error {
-		var err error
-		left, err = deleteSomeBlocks(btx.Bucket(blocksBucket), db.garbageRuns, db.chunk)
-		return err
-	})
-	if err == nil {
-		db.garbageRuns = left
-	}
-	return err
 }
 
 // idle reports whether no write transaction has committed for idleAfter.

@@ -623,6 +623,11 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 	return blockKey, blk
 }
 
+// garbage is the run as garbage, unfinished: the blocks it stored.
+func (w *runBuilder) garbage() garbage {
+	return garbage{runs: []uint64{w.id}, bytes: w.meta.bytes}
+}
+
 // put adds an entry and stores the block it completes, if any, in blocks;
 // it returns the bytes stored.
 func (w *runBuilder) put(blocks *bolt.Bucket, key, value []byte, live bool) (int, error) {

@@ -753,3 +753,89 @@ func TestClosingMidCompactionLeavesNoBlockWithoutAMeta(t *testing.T) {
 	}
 	readAll(t, ro, 160*32)
 }
+
+// TestGarbageDoesNotWaitBehindCompactionsPastItsLimit: garbage is
+// collected when no compaction is due, but not only then: past maxGarbage
+// bytes it goes before the next compaction's steps, or compactions that
+// follow one another would keep the file from reusing its pages.
+func TestGarbageDoesNotWaitBehindCompactionsPastItsLimit(t *testing.T) {
+	path := checkedPath(t, "garbage.db")
+	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond,
+		BlockCacheSize: -1, maxGarbage: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Keyspace "b", 10 MiB, to be dropped; then "s", 20 MiB.
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("b"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 80 {
+		err := db.Update(func(tx *Tx) error {
+			for i := range 32 {
+				if err := tx.Space("b").Put([]byte(fmt.Sprintf("b%03d-%03d", round, i)), bytes.Repeat([]byte{byte(i)}, 4<<10)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fillAndCheckpoint(t, db, 160)
+	var dropped []uint64
+	err = db.bolt.View(func(btx *bolt.Tx) error {
+		runs, err := db.fileRuns(btx, "b")
+		for _, r := range runs {
+			dropped = append(dropped, r.id)
+		}
+		return err
+	})
+	if err != nil || len(dropped) == 0 {
+		t.Fatalf("keyspace b has %d runs (%v)", len(dropped), err)
+	}
+	// Once a compaction finishes, none of b's blocks may be left: the drop
+	// and a second run of "s" share a checkpoint, after which a
+	// compaction of "s" (about 40 MiB) is due, with b's 10 MiB of garbage.
+	base := db.Stats()
+	var left atomic.Int64
+	left.Store(-1)
+	hook := func() {
+		if left.Load() >= 0 || db.Stats().Compactions == base.Compactions {
+			return
+		}
+		n := 0
+		_ = db.bolt.View(func(btx *bolt.Tx) error {
+			c := btx.Bucket(blocksBucket).Cursor()
+			for _, id := range dropped {
+				prefix := runMetaKey(id)
+				for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+					n++
+				}
+			}
+			return nil
+		})
+		left.Store(int64(n))
+	}
+	db.hookFileStep.Store(&hook)
+	defer db.hookFileStep.Store(nil)
+	if err := db.Update(func(tx *Tx) error { return tx.DropSpace("b") }); err != nil {
+		t.Fatal(err)
+	}
+	for round := 160; round < 320; round++ {
+		if err := putRound(db, round, 32, 4<<10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); left.Load() < 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no compaction finished: %+v", db.Stats())
+		}
+	}
+	if n := left.Load(); n > 0 {
+		t.Fatalf("%d blocks of the dropped keyspace were left when the compaction after the drop finished", n)
+	}
+	awaitNoFileTransactions(t, db)
+	readAll(t, db, 320*32)
+}
