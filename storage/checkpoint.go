@@ -71,11 +71,11 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						}
 					}
 					if runs.Bucket([]byte(name)) != nil {
-						ids, bytes, err := unlistRuns(btx, []byte(name))
+						ids, size, err := unlistRuns(btx, []byte(name))
 						if err != nil {
 							return err
 						}
-						unlisted.add(garbage{runs: ids, bytes: bytes})
+						unlisted.add(garbage{runs: ids, bytes: size})
 						changedRuns = true
 					}
 					if st.exists {

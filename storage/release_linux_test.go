@@ -839,3 +839,56 @@ func TestGarbageDoesNotWaitBehindCompactionsPastItsLimit(t *testing.T) {
 	awaitNoFileTransactions(t, db)
 	readAll(t, db, 320*32)
 }
+
+// TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds: the checkpoint that
+// drops a keyspace reads its runs' metas for the size of their blocks
+// (garbage), and a meta that does not decode counts for nothing: dropping
+// a table is the way out of its corruption, and must not fail on it.
+func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
+	path := checkedPath(t, "corruptdrop.db")
+	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fillAndCheckpoint(t, db, 8)
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
+		rb := btx.Bucket(runsBucket).Bucket([]byte("s"))
+		var keys [][]byte
+		_ = rb.ForEach(func(k, _ []byte) error { keys = append(keys, bytes.Clone(k)); return nil })
+		for _, k := range keys {
+			if err := rb.Put(k, []byte{0xff}); err != nil { // a version no reader knows
+				return err
+			}
+		}
+		if len(keys) == 0 {
+			return fmt.Errorf("no run metas to corrupt")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := db.Stats().CheckpointSteps
+	if err := db.Update(func(tx *Tx) error { return tx.DropSpace("s") }); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); db.Stats().CheckpointSteps == steps || db.Stats().Layers > 1 || db.Stats().MemtableBytes > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the drop was never checkpointed: %+v", db.Stats())
+		}
+	}
+	awaitNoFileTransactions(t, db)
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("after"); return err }); err != nil {
+		t.Fatalf("the database refuses commits after the drop: %v", err)
+	}
+	err = db.bolt.View(func(btx *bolt.Tx) error {
+		if n := btx.Bucket(blocksBucket).Stats().KeyN; n != 0 {
+			return fmt.Errorf("%d blocks left after the drop", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
