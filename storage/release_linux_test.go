@@ -40,6 +40,24 @@ func fileMapping(t *testing.T, path string) (start, end uintptr) {
 	return 0, 0
 }
 
+// openWithRecordsPastTheRing opens a file whose log ring is smaller than
+// a putRound of 100 KiB values (its first segment, 4 KiB, may not grow),
+// so that the commits' records go to the log bucket and grow the file,
+// mapped mmapSize bytes at first, and creates keyspace "s". No
+// checkpoint runs.
+func openWithRecordsPastTheRing(t *testing.T, path string, mmapSize int) *DB {
+	t.Helper()
+	db, err := Open(path, Options{NoSync: true, MmapSize: mmapSize, MemtableSize: 1 << 30, CheckpointAfterIdle: time.Hour, ringBytes: 4 << 10, ringMax: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // TestReleaseFilePagesStaysInsideTheMap: bbolt grows the file in steps of
 // AllocSize beyond what its map covers, so the file can be longer than the
 // map. releaseFilePages must not drop pages past the map's end: the memory
@@ -47,20 +65,12 @@ func fileMapping(t *testing.T, path string) (start, end uintptr) {
 // runtime's own memory after the map was zeroed and the process crashed).
 func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.db")
-	// The records (1 MiB) are larger than the log ring (its first segment,
-	// which may not grow), so they go to the log bucket and grow the file.
-	db, err := Open(path, Options{NoSync: true, MmapSize: 32 << 20, MemtableSize: 1 << 30, CheckpointAfterIdle: time.Hour, ringBytes: 4 << 10, ringMax: 4 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
-		t.Fatal(err)
-	}
+	db := openWithRecordsPastTheRing(t, path, 32<<20)
 	// Write until the file is longer than its map: the log records alone
 	// grow it (no checkpoint runs, so releaseFilePages runs only below).
 	var fi os.FileInfo
 	var start, end uintptr
+	var err error
 	for round := 0; ; round++ {
 		if round == 200 {
 			t.Fatal("the file never outgrew its map")
@@ -106,16 +116,8 @@ func TestReleaseFilePagesStaysInsideTheMap(t *testing.T) {
 // makes such a remap wait until the release is done.
 func TestReleasingTheFilesPagesHoldsTheMapInPlace(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "remap.db")
-	// As in the test above, the records go to the log bucket and grow the
-	// file; the map starts small, so a few of them outgrow it.
-	db, err := Open(path, Options{NoSync: true, MmapSize: 4 << 20, MemtableSize: 1 << 30, CheckpointAfterIdle: time.Hour, ringBytes: 4 << 10, ringMax: 4 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("s"); return err }); err != nil {
-		t.Fatal(err)
-	}
+	// The map starts small, so a few records outgrow it.
+	db := openWithRecordsPastTheRing(t, path, 4<<20)
 	start, end := fileMapping(t, path)
 	wrote := make(chan error, 1)
 	var once sync.Once
@@ -524,16 +526,7 @@ func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 	}
 	db.hookFileStep.Store(&measure)
 	defer db.hookFileStep.Store(nil)
-	steps := db.Stats().CheckpointSteps
-	if err := db.Update(func(tx *Tx) error { return tx.DropSpace("s") }); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); db.Stats().CheckpointSteps == steps || db.Stats().Layers > 1 || db.Stats().MemtableBytes > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the idle flusher never checkpointed the drop: %+v", db.Stats())
-		}
-	}
-	awaitNoFileTransactions(t, db)
+	dropAndAwaitCheckpoint(t, db)
 	t.Logf("at most %d KiB of the file mapped at the end of the drop's transactions, %d of them deleting blocks",
 		most.Load()>>10, db.Stats().CompactionSteps-before)
 	if db.Stats().CompactionSteps-before < 2 {
@@ -545,15 +538,36 @@ func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 		t.Fatalf("the drop's transaction ended with %d KiB of the file mapped, more than %d KiB: it mapped the keyspace", most.Load()>>10, limit>>10)
 	}
 	// And every block went: the keyspace was the file's only one.
-	err = db.bolt.View(func(btx *bolt.Tx) error {
-		if n := btx.Bucket(blocksBucket).Stats().KeyN; n != 0 {
-			return fmt.Errorf("%d blocks left after the drop", n)
-		}
-		return nil
-	})
-	if err != nil {
+	if n := blockCount(t, db); n != 0 {
+		t.Fatalf("%d blocks left after the drop", n)
+	}
+}
+
+// dropAndAwaitCheckpoint drops keyspace "s" and waits for the idle
+// flusher to checkpoint the drop and then take no transaction for a while
+// (awaitNoFileTransactions): the drop's blocks are deleted by then.
+func dropAndAwaitCheckpoint(t *testing.T, db *DB) {
+	t.Helper()
+	steps := db.Stats().CheckpointSteps
+	if err := db.Update(func(tx *Tx) error { return tx.DropSpace("s") }); err != nil {
 		t.Fatal(err)
 	}
+	for deadline := time.Now().Add(30 * time.Second); db.Stats().CheckpointSteps == steps || db.Stats().Layers > 1 || db.Stats().MemtableBytes > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle flusher never checkpointed the drop: %+v", db.Stats())
+		}
+	}
+	awaitNoFileTransactions(t, db)
+}
+
+// blockCount returns how many run blocks db's file holds.
+func blockCount(t *testing.T, db *DB) int {
+	t.Helper()
+	var n int
+	if err := db.bolt.View(func(btx *bolt.Tx) error { n = btx.Bucket(blocksBucket).Stats().KeyN; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone: the blocks of
@@ -584,13 +598,6 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 			t.Fatalf("the flusher never deleted the dropped keyspace's blocks: %+v", db.Stats())
 		}
 	}
-	blocksLeft := func(db *DB) int {
-		var n int
-		if err := db.bolt.View(func(btx *bolt.Tx) error { n = btx.Bucket(blocksBucket).Stats().KeyN; return nil }); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
 	db.crash()
 	// Read the file as the crash left it.
 	raw, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
@@ -608,7 +615,7 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if n := blocksLeft(db); n != 0 {
+	if n := blockCount(t, db); n != 0 {
 		t.Fatalf("%d blocks of the dropped keyspace left after the restart (%d after the crash)", n, left)
 	}
 	if err := db.View(func(tx *Tx) error {
@@ -683,14 +690,8 @@ func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing
 	if limit := int64(over + 8<<20); most.Load() > limit {
 		t.Fatalf("a transaction after the drop ended with %d KiB of the file mapped, more than %d KiB", most.Load()>>10, limit>>10)
 	}
-	err = db.bolt.View(func(btx *bolt.Tx) error {
-		if n := btx.Bucket(blocksBucket).Stats().KeyN; n != 0 {
-			return fmt.Errorf("%d blocks left after the drop", n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	if n := blockCount(t, db); n != 0 {
+		t.Fatalf("%d blocks left after the drop", n)
 	}
 }
 
@@ -869,26 +870,11 @@ func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := db.Stats().CheckpointSteps
-	if err := db.Update(func(tx *Tx) error { return tx.DropSpace("s") }); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); db.Stats().CheckpointSteps == steps || db.Stats().Layers > 1 || db.Stats().MemtableBytes > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the drop was never checkpointed: %+v", db.Stats())
-		}
-	}
-	awaitNoFileTransactions(t, db)
+	dropAndAwaitCheckpoint(t, db)
 	if err := db.Update(func(tx *Tx) error { _, err := tx.CreateSpace("after"); return err }); err != nil {
 		t.Fatalf("the database refuses commits after the drop: %v", err)
 	}
-	err = db.bolt.View(func(btx *bolt.Tx) error {
-		if n := btx.Bucket(blocksBucket).Stats().KeyN; n != 0 {
-			return fmt.Errorf("%d blocks left after the drop", n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	if n := blockCount(t, db); n != 0 {
+		t.Fatalf("%d blocks left after the drop", n)
 	}
 }
