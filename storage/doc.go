@@ -33,7 +33,9 @@
 // checkpoint writes one run per keyspace of its layer, in blocks stored as
 // large bbolt values, so its writes are sequential however scattered the
 // keys; compaction (compaction.go) merges a keyspace's runs as they pile
-// up, so there are about log2 of its checkpoints of them; a Bloom filter per
+// up, so there are about log2 of its checkpoints of them, and the runs a
+// compaction or a drop leaves behind are deleted a chunk per transaction
+// later (garbage.go); a Bloom filter per
 // run of a keyspace that is point-read (pointreads.go) spares most lookups
 // of absent keys the run's blocks. Read
 // transactions find the blocks they read again in a block cache
