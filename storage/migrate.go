@@ -30,8 +30,10 @@ func (db *DB) tidyRuns() error {
 		if err != nil {
 			return err
 		}
+		// A gone keyspace's runs lose their metas here, and so their
+		// blocks are among the orphans below.
 		for _, name := range gone {
-			if err := dropRuns(btx, name); err != nil {
+			if _, _, err := unlistRuns(btx, name); err != nil {
 				return err
 			}
 		}

@@ -878,3 +878,49 @@ func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 		t.Fatalf("%d blocks left after the drop", n)
 	}
 }
+
+// TestOpenDropsTheRunsOfAKeyspaceThatIsGone: a keyspace whose bucket is
+// gone but whose runs are still listed (what a crash between the two could
+// leave) loses its runs, blocks and metas, when the file is opened
+// (tidyRuns).
+func TestOpenDropsTheRunsOfAKeyspaceThatIsGone(t *testing.T) {
+	path := checkedPath(t, "gone.db")
+	opts := Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillAndCheckpoint(t, db, 16)
+	if n := blockCount(t, db); n == 0 {
+		t.Fatal("the keyspace has no blocks: not the case this test is for")
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.Update(func(btx *bolt.Tx) error { return btx.Bucket(rootBucket).DeleteBucket([]byte("s")) })
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err = Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n := blockCount(t, db); n != 0 {
+		t.Fatalf("%d blocks of the gone keyspace left after Open", n)
+	}
+	err = db.bolt.View(func(btx *bolt.Tx) error {
+		if btx.Bucket(runsBucket).Bucket([]byte("s")) != nil {
+			return fmt.Errorf("the gone keyspace's runs are still listed")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -127,34 +127,13 @@ func loadRuns(rb *bolt.Bucket, known []*fileRun) ([]*fileRun, error) {
 	return runs, nil
 }
 
-// runBlocks returns the keys of a run's blocks.
-func runBlocks(blocks *bolt.Bucket, id uint64) [][]byte {
-	prefix := runMetaKey(id) // a block key starts with its run's ID
-	var keys [][]byte
-	c := blocks.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, bytes.Clone(k))
-	}
-	return keys
-}
-
-// deleteBlocks removes a run's blocks.
-func deleteBlocks(blocks *bolt.Bucket, id uint64) error {
-	for _, k := range runBlocks(blocks, id) {
-		if err := blocks.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // unlistRuns removes a keyspace's bucket of run metas and returns the IDs
 // of the runs it listed, whose blocks are left for deleteSomeBlocks, and
 // what those blocks take as their metas say: no reader finds a run
 // without its meta, and a crash before they are deleted leaves blocks with
 // no meta, which the next Open removes (tidyRuns).
 //
-// Why not delete the blocks at once (dropRuns): each delete, and the
+// Why not delete the blocks at once: each delete, and the
 // commit freeing its page, reads that page through bbolt's map, and the
 // kernel maps the pages around it too, so one transaction dropping a large
 // table mapped as much of the file as the table held, past the budget the
@@ -210,26 +189,6 @@ func deleteSomeBlocks(blocks *bolt.Bucket, ids []uint64, budget int) (left []uin
 		ids = ids[1:]
 	}
 	return nil, deleted, nil
-}
-
-// dropRuns removes every run of a keyspace, and its bucket of metas.
-func dropRuns(btx *bolt.Tx, name []byte) error {
-	runs := btx.Bucket(runsBucket)
-	rb := runs.Bucket(name)
-	if rb == nil {
-		return nil
-	}
-	blocks := btx.Bucket(blocksBucket)
-	c := rb.Cursor()
-	for k, _ := c.First(); k != nil; k, _ = c.Next() {
-		if len(k) != 8 {
-			return corrupt("run meta key of %d bytes", len(k))
-		}
-		if err := deleteBlocks(blocks, binary.BigEndian.Uint64(k)); err != nil {
-			return err
-		}
-	}
-	return runs.DeleteBucket(name)
 }
 
 // checkRuns checks every keyspace's file runs: each meta decodes, its blocks
