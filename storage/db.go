@@ -791,6 +791,17 @@ func (db *DB) flusher() {
 	releaseDue := func() bool {
 		return db.checkpointSteps.Load() != releasedSteps || db.commits.Load() != releasedCommits || time.Since(releasedAt) >= idleReleaseEvery
 	}
+	// afterFileStep follows each of the flusher's file transactions
+	// (checkpoint, compaction or garbage): the tests' hook, then a look at
+	// the mapped-file budget.
+	afterFileStep := func() {
+		if hook := db.hookFileStep.Load(); hook != nil {
+			(*hook)()
+		}
+		if mappedFileBytes() > db.mappedBudget.Load() {
+			release()
+		}
+	}
 	for {
 		if db.crashed.Load() {
 			// As if the process had died: nothing more is written. (The
@@ -838,12 +849,7 @@ func (db *DB) flusher() {
 				db.fail(err)
 				continue
 			}
-			if hook := db.hookFileStep.Load(); hook != nil {
-				(*hook)()
-			}
-			if mappedFileBytes() > db.mappedBudget.Load() {
-				release()
-			}
+			afterFileStep()
 			continue
 		}
 		if run != nil || comp != nil {
@@ -865,12 +871,7 @@ func (db *DB) flusher() {
 				run, comp = nil, nil
 				continue
 			}
-			if hook := db.hookFileStep.Load(); hook != nil {
-				(*hook)()
-			}
-			if mappedFileBytes() > db.mappedBudget.Load() {
-				release()
-			}
+			afterFileStep()
 			switch {
 			case finished && run != nil:
 				db.finishCheckpoint(run.l)
