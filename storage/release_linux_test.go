@@ -412,7 +412,9 @@ func TestFlusherReleasesTheFileOverBudgetBetweenCheckpoints(t *testing.T) {
 // tick, not half a minute later.
 func TestIdleFlusherReleasesWhatReadersMapOverBudget(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "idle.db")
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1, mappedBudget: 1})
+	opts := idleCheckpointOptions()
+	opts.mappedBudget = 1
+	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,8 +509,9 @@ func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 	// The budget counts every file the process maps, this test's own
 	// binary included: a few MiB over what that maps now.
 	const over = 4 << 20
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond,
-		BlockCacheSize: -1, mappedBudget: mappedFileBytes() + over})
+	opts := idleCheckpointOptions()
+	opts.mappedBudget = mappedFileBytes() + over
+	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,6 +563,13 @@ func dropAndAwaitCheckpoint(t *testing.T, db *DB) {
 	awaitNoFileTransactions(t, db)
 }
 
+// idleCheckpointOptions are those of most tests here: a memtable that never
+// fills, so the flusher checkpoints a layer only once commits stop for
+// 200 ms, and no block cache, so that reads map the file.
+func idleCheckpointOptions() Options {
+	return Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+}
+
 // blockCount returns how many run blocks db's file holds.
 func blockCount(t *testing.T, db *DB) int {
 	t.Helper()
@@ -576,7 +586,7 @@ func blockCount(t *testing.T, db *DB) int {
 // (tidyRuns).
 func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 	path := checkedPath(t, "crash.db")
-	opts := Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+	opts := idleCheckpointOptions()
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -640,8 +650,9 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dropmid.db")
 	const over = 4 << 20 // as in the test above
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond,
-		BlockCacheSize: -1, mappedBudget: mappedFileBytes() + over})
+	opts := idleCheckpointOptions()
+	opts.mappedBudget = mappedFileBytes() + over
+	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -700,7 +711,7 @@ func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing
 // before it stops, so the closed file holds no block without a meta.
 func TestClosingMidCompactionLeavesNoBlockWithoutAMeta(t *testing.T) {
 	path := checkedPath(t, "closemid.db")
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1})
+	db, err := Open(path, idleCheckpointOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -761,8 +772,9 @@ func TestClosingMidCompactionLeavesNoBlockWithoutAMeta(t *testing.T) {
 // follow one another would keep the file from reusing its pages.
 func TestGarbageDoesNotWaitBehindCompactionsPastItsLimit(t *testing.T) {
 	path := checkedPath(t, "garbage.db")
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond,
-		BlockCacheSize: -1, maxGarbage: 1 << 20})
+	opts := idleCheckpointOptions()
+	opts.maxGarbage = 1 << 20
+	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -847,7 +859,7 @@ func TestGarbageDoesNotWaitBehindCompactionsPastItsLimit(t *testing.T) {
 // a table is the way out of its corruption, and must not fail on it.
 func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 	path := checkedPath(t, "corruptdrop.db")
-	db, err := Open(path, Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1})
+	db, err := Open(path, idleCheckpointOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -885,7 +897,7 @@ func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 // (tidyRuns).
 func TestOpenDropsTheRunsOfAKeyspaceThatIsGone(t *testing.T) {
 	path := checkedPath(t, "gone.db")
-	opts := Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+	opts := idleCheckpointOptions()
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
