@@ -506,16 +506,7 @@ func readThenAwaitRelease(t *testing.T, db *DB, path string, rows int, situation
 // and this test failed with 35 MiB mapped.
 func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "drop.db")
-	// The budget counts every file the process maps, this test's own
-	// binary included: a few MiB over what that maps now.
-	const over = 4 << 20
-	opts := idleCheckpointOptions()
-	opts.mappedBudget = mappedFileBytes() + over
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openWithTightBudget(t, path)
 	fillAndCheckpoint(t, db, 240) // 30 MiB
 
 	// Every transaction from here on is the drop's: the most of the file
@@ -535,9 +526,7 @@ func TestDroppingALargeKeyspaceKeepsTheFileMappedWithinBudget(t *testing.T) {
 	if db.Stats().CompactionSteps-before < 2 {
 		t.Fatalf("the drop's blocks went in %d transactions: not the case this test is for", db.Stats().CompactionSteps-before)
 	}
-	// The budget's margin over the binary, a chunk of deletes past it
-	// (db.chunk, 4 MiB), and what the transaction reads besides.
-	if limit := int64(over + 8<<20); most.Load() > limit {
+	if limit := int64(mostMappedAfterAStep); most.Load() > limit {
 		t.Fatalf("the drop's transaction ended with %d KiB of the file mapped, more than %d KiB: it mapped the keyspace", most.Load()>>10, limit>>10)
 	}
 	// And every block went: the keyspace was the file's only one.
@@ -568,6 +557,31 @@ func dropAndAwaitCheckpoint(t *testing.T, db *DB) {
 // 200 ms, and no block cache, so that reads map the file.
 func idleCheckpointOptions() Options {
 	return Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+}
+
+// tightBudgetMargin is how far over what the process maps when it starts
+// (this test binary included: the budget counts every file mapped)
+// openWithTightBudget sets the mapped-file budget; mostMappedAfterAStep is
+// what such a test lets the file's mapped pages reach at the end of one of
+// the flusher's transactions: the margin, a chunk of deletes past it
+// (db.chunk, 4 MiB), and what the transaction reads besides.
+const (
+	tightBudgetMargin    = 4 << 20
+	mostMappedAfterAStep = tightBudgetMargin + 8<<20
+)
+
+// openWithTightBudget opens path with idleCheckpointOptions and a
+// mapped-file budget tightBudgetMargin over what the process maps now.
+func openWithTightBudget(t *testing.T, path string) *DB {
+	t.Helper()
+	opts := idleCheckpointOptions()
+	opts.mappedBudget = mappedFileBytes() + tightBudgetMargin
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // blockCount returns how many run blocks db's file holds.
@@ -649,14 +663,7 @@ func TestACrashBeforeADroppedKeyspacesBlocksAreGoneLeavesNone(t *testing.T) {
 // chunk per transaction now, with the inputs' blocks.
 func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dropmid.db")
-	const over = 4 << 20 // as in the test above
-	opts := idleCheckpointOptions()
-	opts.mappedBudget = mappedFileBytes() + over
-	db, err := Open(path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openWithTightBudget(t, path)
 	fillAndCheckpoint(t, db, 160) // 20 MiB, one run
 	// A second run as large: the flusher merges the two, about 40 MiB in
 	// ten transactions. After the fourth, the hook drops the keyspace and
@@ -698,7 +705,7 @@ func TestDroppingAKeyspaceMidCompactionKeepsTheFileMappedWithinBudget(t *testing
 	}
 	awaitNoFileTransactions(t, db)
 	t.Logf("at most %d KiB of the file mapped at the end of a transaction after the drop", most.Load()>>10)
-	if limit := int64(over + 8<<20); most.Load() > limit {
+	if limit := int64(mostMappedAfterAStep); most.Load() > limit {
 		t.Fatalf("a transaction after the drop ended with %d KiB of the file mapped, more than %d KiB", most.Load()>>10, limit>>10)
 	}
 	if n := blockCount(t, db); n != 0 {
