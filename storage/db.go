@@ -163,6 +163,9 @@ type DB struct {
 	failed     error
 	closing    bool
 	lastCommit time.Time
+	// changes is the version of the last commit that changed each
+	// keyspace (changes.go).
+	changes spaceChanges
 
 	// durable is the newest state whose commits are all on disk: what read
 	// transactions see. A covered commit (Tx.CommitCovered) counts as on
@@ -713,6 +716,7 @@ func (db *DB) publishCommit(ws *writeSet, record [][]byte, coveredBy *pendingCom
 		layers = append(layers, rest...)
 		pc.view = &view{version: version, layers: layers}
 		db.head = pc.view
+		db.changes.note(ws, version)
 		db.lastCommit = time.Now()
 		if coveredBy != nil {
 			db.cover(pc.view)

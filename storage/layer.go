@@ -121,6 +121,12 @@ func (w *writeSet) state(name string) *txSpace {
 	return st
 }
 
+// unchanged reports whether the transaction touched the keyspace but left
+// it as it was: nothing written, made, dropped or sequenced.
+func (st *txSpace) unchanged() bool {
+	return st.tree != nil && st.tree.count == 0 && len(st.runs) == 0 && !st.reset && !st.hasSeq
+}
+
 func (w *writeSet) put(name string, key, value []byte) { w.state(name).put(key, value) }
 
 // put sets key to value in the keyspace's tree.
@@ -244,7 +250,7 @@ func (w *writeSet) publish(active *layer, hi uint64, merged []mergeResult) (l *l
 	}
 	added := false
 	for name, ts := range w.touched {
-		if ts.tree != nil && ts.tree.count == 0 && len(ts.runs) == 0 && !ts.reset && !ts.hasSeq {
+		if ts.unchanged() {
 			continue // touched but nothing to say
 		}
 		st := state(name)

@@ -88,7 +88,13 @@ func (s *Space) Get(key []byte) []byte {
 			return v
 		}
 	}
-	for _, r := range s.src.runs {
+	return s.tx.getIn(s.src.runs, s.fileRuns, key)
+}
+
+// getIn looks key up in memtable runs, then file runs, newest first: the
+// first that has it decides (a tombstone: nil).
+func (tx *Tx) getIn(runs []*memRun, fileRuns []*fileRun, key []byte) []byte {
+	for _, r := range runs {
 		if v, live, found := r.get(key); found {
 			if !live {
 				return nil
@@ -99,8 +105,8 @@ func (s *Space) Get(key []byte) []byte {
 			return v
 		}
 	}
-	br := s.tx.blockReader()
-	for _, r := range s.fileRuns {
+	br := tx.blockReader()
+	for _, r := range fileRuns {
 		if v, live, found := r.get(&br, key); found {
 			if !live {
 				return nil
