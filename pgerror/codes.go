@@ -54,6 +54,8 @@ const (
 	IdleInTransactionSessionTimeout = "25P03"
 	ReadOnlySQLTransaction          = "25006"
 
+	SerializationFailure = "40001"
+
 	InvalidAuthorizationSpecification = "28000"
 	InvalidPassword                   = "28P01"
 

@@ -20,9 +20,13 @@ type planCtx struct {
 	// string literal (the double-quoted string rule of flow definitions).
 	flowStrings bool
 	notices     []string
-	// writes is set when a query calls a function that changes the
-	// database (nextval, setval), so that it runs in a write transaction.
-	writes bool
+	// writesBy names the function that makes a query change the database
+	// (nextval, setval), so that it runs in a write transaction ("" when
+	// none does).
+	writesBy string
+	// writesPermanent says the statement writes a table that is not
+	// temporary, which a read-only transaction refuses (txmodes.go).
+	writesPermanent bool
 	// readsClock is set when a literal was read as the current time
 	// ('now'::timestamptz, a date column compared with 'today'): the plan
 	// holds that moment, so it serves one execution and is not cached.

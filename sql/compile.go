@@ -18,7 +18,7 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 			return nil, err
 		}
 		a := accessRead
-		if pc.writes {
+		if pc.writesBy != "" {
 			a = accessWrite
 		}
 		return &compiled{query: p, fields: p.columns(), access: a}, nil
@@ -37,8 +37,8 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	case *ast.Show:
 		return pc.compileShow(st)
 	case *ast.Reset:
-		return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "RESET", x.sess.resetSetting(st.Name, out.out)
+		return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
+			return "RESET", x.sess.resetSetting(st.Name)
 		}}, nil
 	case *ast.Discard:
 		return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
@@ -46,7 +46,7 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 				if x.sess.block != nil && !x.sess.block.implicit {
 					return "", pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 				}
-				if err := x.sess.resetSetting("all", out.out); err != nil {
+				if err := x.sess.resetSetting("all"); err != nil {
 					return "", err
 				}
 			}
@@ -102,9 +102,12 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 				// BEGIN inside a multi-statement query turns the implicit
 				// block into an explicit one.
 				s.block.implicit = false
-				return "BEGIN", nil
+				return "BEGIN", s.block.applyModes(st.Modes)
 			}
-			s.block = &txBlock{start: x.now}
+			s.block = &txBlock{start: x.now, modes: s.defaultTxModes()}
+			if err := s.block.applyModes(st.Modes); err != nil {
+				return "", err
+			}
 			if st.Verb == "START" {
 				return "START TRANSACTION", nil
 			}
@@ -141,8 +144,13 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 }
 
 func (pc *planCtx) compileSet(st *ast.Set) (*compiled, error) {
-	if st.Name == "transaction" || st.Name == "session characteristics" {
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) { return "SET", nil }}, nil
+	// SET TRANSACTION and SET SESSION CHARACTERISTICS carry their modes
+	// as string literals.
+	var modes []ast.TxMode
+	if st.Name == "transaction" {
+		for _, v := range st.Values {
+			modes = append(modes, ast.TxMode(v.(*ast.Literal).Value))
+		}
 	}
 	b := pc.binder(newScope(nil))
 	var parts []string
@@ -154,18 +162,26 @@ func (pc *planCtx) compileSet(st *ast.Set) (*compiled, error) {
 		parts = append(parts, s)
 	}
 	value := strings.Join(parts, ", ")
-	return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
+	return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
 		s := x.sess
-		if st.Default {
-			return "SET", s.resetSetting(st.Name, out.out)
+		if st.Local && !s.localSettingsApply() {
+			// A transaction of its own, which would end with the SET.
+			if st.Name == "transaction" {
+				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "SET TRANSACTION can only be used in transaction blocks"})
+			} else {
+				out.out.Notice(setLocalOutsideBlock)
+			}
+			return "SET", nil
 		}
-		if err := s.setSetting(st.Name, value, st.Local); err != nil {
-			return "", err
+		switch {
+		case st.Name == "transaction" && st.Local:
+			return "SET", s.block.applyModes(modes)
+		case st.Name == "transaction":
+			return "SET", s.setSessionCharacteristics(modes)
+		case st.Default:
+			return "SET", s.resetSetting(st.Name)
 		}
-		if d, ok := settingDefs[strings.ToLower(st.Name)]; ok && d.report {
-			out.out.ParameterChanged(d.name, s.settings[strings.ToLower(st.Name)])
-		}
-		return "SET", nil
+		return "SET", s.setSetting(st.Name, value, st.Local)
 	}}, nil
 }
 
@@ -188,39 +204,39 @@ func settingValueText(b *binder, e ast.Expr) (string, error) {
 	return "", pgerror.New(pgerror.SyntaxError, "syntax error at or near value").WithPosition(e.Position() + 1)
 }
 
-func (s *Session) resetSetting(name string, out wire.ResultWriter) error {
-	reset := func(ln string) {
-		d := settingDefs[ln]
-		if d == nil || d.readOnly {
-			return
-		}
-		old := s.settings[ln]
-		def := d.def
+// resetSetting is RESET name (or SET name TO DEFAULT), or with "all" RESET
+// ALL, which leaves out the parameters that are views of the transaction.
+func (s *Session) resetSetting(name string) error {
+	defaultOf := func(ln string, d *settingDef) string {
 		switch ln {
 		case "session_authorization":
-			def = s.user
+			return s.user
 		case "cdcdb.dialect":
-			def = s.engine.opts.Dialect
+			return s.engine.opts.Dialect
 		}
-		s.settings[ln] = def
-		if ln == "timezone" {
-			s.loc, _ = loadLocation(def)
-		}
-		if d.report && old != def && out != nil {
-			out.ParameterChanged(d.name, def)
-		}
+		return d.def
 	}
 	ln := strings.ToLower(name)
 	if ln == "all" {
-		for k := range settingDefs {
-			reset(k)
+		for k, d := range settingDefs {
+			if !d.readOnly && d.assign == nil {
+				s.assignSetting(k, defaultOf(k, d), false)
+			}
 		}
 		return nil
 	}
-	if _, ok := settingDefs[ln]; !ok {
+	d, ok := settingDefs[ln]
+	if !ok {
 		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
 	}
-	reset(ln)
+	if d.readOnly {
+		return pgerror.New("55P02", "parameter \"%s\" cannot be changed", d.name)
+	}
+	if d.assign != nil {
+		// A transaction's mode resets to the session's default for it.
+		return d.assign(s, s.settings["default_"+ln])
+	}
+	s.assignSetting(ln, defaultOf(ln, d), false)
 	return nil
 }
 
@@ -232,7 +248,8 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 			names := settingNames()
 			for _, n := range names {
 				d := settingDefs[strings.ToLower(n)]
-				if err := out.row(x, Row{d.name, x.sess.settings[strings.ToLower(n)], d.desc}); err != nil {
+				v, _ := x.sess.showSetting(n)
+				if err := out.row(x, Row{d.name, v, d.desc}); err != nil {
 					return "", err
 				}
 			}
@@ -312,7 +329,6 @@ type discardWriter struct{}
 
 func (discardWriter) WriteRow([][]byte) error                    { return nil }
 func (discardWriter) Notice(*wire.NoticeInfo)                    {}
-func (discardWriter) ParameterChanged(string, string)            {}
 func (discardWriter) CopyIn(bool, int) (wire.CopyReader, error)  { return nil, errNoCopy }
 func (discardWriter) CopyOut(bool, int) (wire.CopyWriter, error) { return nil, errNoCopy }
 

@@ -252,6 +252,7 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 	if err != nil {
 		return nil, err
 	}
+	pc.writing(t)
 	if err := pc.refuseDirectWrite(t, "copy to", st.Table.Pos); err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
 		return nil, err
 	}
+	pc.writing(t)
 	if st.OnConflict != nil && !st.OnConflict.DoNothing {
 		// DO UPDATE rewrites stored rows: of a flow's source, change events
 		// the flow has already applied.
@@ -343,6 +344,9 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	if existingKey == nil {
 		return false, false, nil
 	}
+	if err := x.tx.readRow(c.t, existingKey); err != nil {
+		return false, false, err
+	}
 	if c.doNothing {
 		return true, false, nil
 	}
@@ -526,6 +530,7 @@ func (pc *planCtx) dmlTarget(verb string, with *ast.With, name ast.QualifiedName
 	if err := pc.refuseDirectWrite(t, verb, name.Pos); err != nil {
 		return nil, nil, nil, nil, err
 	}
+	pc.writing(t)
 	w, err := pc.newTableWriter(t, schema)
 	if err != nil {
 		return nil, nil, nil, nil, err

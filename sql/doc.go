@@ -8,13 +8,15 @@
 // never sees protocol messages, only statements, parameters and result
 // formats.
 //
-// Transactions follow PostgreSQL's READ COMMITTED: a statement outside a
-// transaction block runs in its own storage transaction; inside a block, each
-// read-only statement reads the latest committed snapshot until the block's
-// first write, which opens the block's single write transaction (held to
-// COMMIT or ROLLBACK, so the block's writes stay atomic and visible only to
-// itself). Storage allows one writer at a time: a second writer waits for the
-// first, cancellably.
+// Transactions: the statements outside BEGIN run in the implicit block of
+// their Query or batch. A block's reads come from a snapshot (each
+// statement's own under READ COMMITTED, the block's first statement's under
+// REPEATABLE READ and SERIALIZABLE) until its first write, which opens the
+// block's single write transaction (held to COMMIT or ROLLBACK, so the
+// block's writes stay atomic and visible only to itself). Storage allows one
+// writer at a time: a second writer waits for the first, cancellably. What
+// each isolation level checks, and READ ONLY, is in txmodes.go; run-time
+// parameters are transactional too (settings_scope.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

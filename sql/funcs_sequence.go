@@ -19,17 +19,17 @@ import (
 // as in PostgreSQL.
 
 func init() {
-	writing := func(params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+	writing := func(name string, params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
 		sig := sequenceSignature(params...)
 		return func(b *binder, args []expr) ([]expr, types.T, error) {
 			out, t, err := sig(b, args)
 			if err == nil {
-				b.pc.writes = true
+				b.pc.writesBy = name
 			}
 			return out, t, err
 		}
 	}
-	register("nextval", &builtin{resolve: writing(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
@@ -82,9 +82,9 @@ func init() {
 	}
 	register("setval", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 3 {
-			return writing(types.Regclass, types.Int8, types.Bool)(b, args)
+			return writing("setval", types.Regclass, types.Int8, types.Bool)(b, args)
 		}
-		return writing(types.Regclass, types.Int8)(b, args)
+		return writing("setval", types.Regclass, types.Int8)(b, args)
 	}, strict: true, call: setval})
 }
 

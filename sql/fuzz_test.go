@@ -139,7 +139,6 @@ type discardRows struct{}
 
 func (discardRows) WriteRow([][]byte) error                   { return nil }
 func (discardRows) Notice(*wire.NoticeInfo)                   {}
-func (discardRows) ParameterChanged(string, string)           {}
 func (discardRows) CopyIn(bool, int) (wire.CopyReader, error) { return nil, errors.New("no COPY here") }
 func (discardRows) CopyOut(bool, int) (wire.CopyWriter, error) {
 	return nil, errors.New("no COPY here")

@@ -225,6 +225,9 @@ func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			return nil, pgerror.New(pgerror.DataCorrupted, "storage for index \"%s\" is missing", p.index.Name)
 		}
 	}
+	if err := x.tx.readTable(s.table); err != nil {
+		return nil, err
+	}
 	env := &evalEnv{outer: outer, x: x}
 	var prefix []byte
 	for i, e := range p.eq {

@@ -21,6 +21,9 @@ import (
 type parsedStmt struct {
 	stmt ast.Statement
 	text string
+	// multi marks a statement of a text holding several, which a simple
+	// Query runs as one implicit transaction block.
+	multi bool
 }
 
 // parseCache keeps the syntax trees of recently parsed texts: drivers send
@@ -50,7 +53,7 @@ func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
 	}
 	out := make([]parsedStmt, len(stmts))
 	for i, st := range stmts {
-		out[i] = parsedStmt{stmt: st, text: query}
+		out[i] = parsedStmt{stmt: st, text: query, multi: len(stmts) > 1}
 	}
 	if len(query) < 64<<10 {
 		e.parsed.mu.Lock()
@@ -92,6 +95,12 @@ type compiled struct {
 	// readsClock: planning read a literal as the current time (see
 	// planCtx.readsClock), so the plan cache does not keep this plan.
 	readsClock bool
+	// readOnlyCommand names the statement for a read-only transaction's
+	// refusal, "" if one may run it (txmodes.go). setsParameters marks SET
+	// and RESET, which run in a transaction block (an implicit one outside
+	// BEGIN) so that the block can undo them (settings_scope.go).
+	readOnlyCommand string
+	setsParameters  bool
 	// wireParams and wireFields are ParamTypes' and Fields' answers.
 	wireParams     []uint32
 	wireFields     []wire.FieldDescription
@@ -364,9 +373,9 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		// PostgreSQL.
 		return "SELECT 0", false, nil
 	}
-	if s.block == nil && p.ps.c.access != accessNone {
+	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters) {
 		// Until Sync, statements share one implicit transaction.
-		s.block = &txBlock{implicit: true, start: s.txStart()}
+		s.block = &txBlock{implicit: true, multiStatement: p.ps.src.multi, start: s.txStart(), modes: s.defaultTxModes()}
 	}
 	tag, suspended, err = p.execute(ctx, maxRows, out)
 	if err != nil {
@@ -401,10 +410,15 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		p.done = true
 		return tag, false, err
 	}
+	if s.block.modes.readOnly {
+		if err := c.readOnlyError(); err != nil {
+			return "", false, err
+		}
+	}
 	// The implicit transaction a simple Query's only statement begins is
 	// that statement's alone.
-	sole := p.sole && s.block != nil && s.block.implicit && s.block.tx == nil
-	tx, owned, err := s.txFor(ctx, c.access)
+	sole := p.sole && s.block.implicit && s.block.tx == nil
+	tx, owned, err := s.txFor(ctx, c)
 	if err != nil {
 		return "", false, err
 	}
@@ -579,25 +593,36 @@ func sameFields(a, b []outCol) bool {
 	return true
 }
 
-// txFor returns the transaction a statement runs in: the block's write
-// transaction if it has one, a new write transaction (kept by the block, if
-// any) for a write, or a fresh snapshot for a read. owned reports whether
-// the caller must end it.
-func (s *Session) txFor(ctx context.Context, a access) (*txn, bool, error) {
+// txFor returns the transaction statement c runs in, within the session's
+// block (which Execute made sure exists): the block's write transaction if
+// it has one; for a write, a new write transaction, which the block keeps;
+// for a read, the block's snapshot under REPEATABLE READ or SERIALIZABLE,
+// else a fresh snapshot of the statement's own. owned reports whether the
+// caller must end it. The isolation level's checks (txmodes.go) fail the
+// statement with 40001 when it would see what its snapshot does not hold.
+func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 	b := s.block
-	if b != nil && b.tx != nil {
+	b.queried = true
+	if b.tx != nil {
 		return b.tx, false, nil
 	}
-	if a == accessWrite {
+	if c.access == accessWrite {
 		tx, err := s.engine.beginTxn(ctx, true)
 		if err != nil {
 			return nil, false, err
 		}
-		if b != nil {
-			b.tx = tx
-			return tx, false, nil
+		if b.snap != nil {
+			if err := b.beginWriting(tx); err != nil {
+				tx.rollback()
+				return nil, false, err
+			}
 		}
-		return tx, true, nil
+		b.tx = tx
+		return tx, false, nil
+	}
+	if b.modes.isolation.readsSnapshot() {
+		tx, err := s.snapshotRead(ctx, b)
+		return tx, false, err
 	}
 	tx, err := s.engine.beginTxn(ctx, false)
 	return tx, true, err
@@ -804,6 +829,9 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	c.params = pc.params.types
 	c.notices = append(c.notices, pc.notices...)
 	c.readsClock = pc.readsClock
+	if c.access == accessWrite {
+		c.readOnlyCommand = pc.readOnlyCommand(stmt)
+	}
 	for i, t := range c.params {
 		if t.OID == types.Unknown {
 			c.params[i] = textT()

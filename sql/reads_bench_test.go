@@ -22,7 +22,6 @@ type countRows struct{ n int }
 
 func (w *countRows) WriteRow([][]byte) error                    { w.n++; return nil }
 func (w *countRows) Notice(*wire.NoticeInfo)                    {}
-func (w *countRows) ParameterChanged(string, string)            {}
 func (w *countRows) CopyIn(bool, int) (wire.CopyReader, error)  { return nil, nil }
 func (w *countRows) CopyOut(bool, int) (wire.CopyWriter, error) { return nil, nil }
 

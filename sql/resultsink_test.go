@@ -65,7 +65,6 @@ func (w *rawRows) WriteRow(values [][]byte) error {
 	return nil
 }
 func (w *rawRows) Notice(*wire.NoticeInfo)                    {}
-func (w *rawRows) ParameterChanged(string, string)            {}
 func (w *rawRows) CopyIn(bool, int) (wire.CopyReader, error)  { return nil, nil }
 func (w *rawRows) CopyOut(bool, int) (wire.CopyWriter, error) { return nil, nil }
 

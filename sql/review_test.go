@@ -27,7 +27,6 @@ func (w *rowsWriter) WriteRow(values [][]byte) error {
 	return nil
 }
 func (w *rowsWriter) Notice(*wire.NoticeInfo)                    {}
-func (w *rowsWriter) ParameterChanged(string, string)            {}
 func (w *rowsWriter) CopyIn(bool, int) (wire.CopyReader, error)  { return nil, nil }
 func (w *rowsWriter) CopyOut(bool, int) (wire.CopyWriter, error) { return nil, nil }
 

@@ -236,6 +236,9 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	it := &scanIter{s: s, x: x, env: evalEnv{outer: outer, x: x}}
 	if s.sysTime != nil {
+		if err := x.tx.readTable(s.table); err != nil {
+			return nil, err
+		}
 		return s.openVersions(x, outer)
 	}
 	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
@@ -246,11 +249,17 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		it.point = true
 		if ok {
+			if err := x.tx.readRow(s.table, key); err != nil {
+				return nil, err
+			}
 			if v := sp.Get(key); v != nil {
 				it.pointKey, it.pointVal = key, v
 			}
 		}
 		return it, nil
+	}
+	if err := x.tx.readTable(s.table); err != nil {
+		return nil, err
 	}
 	it.cur = sp.Cursor()
 	if s.prefixExprs != nil {

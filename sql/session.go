@@ -58,6 +58,9 @@ type Session struct {
 	// act is this session's row of pg_stat_activity (activity.go), nil
 	// until registered.
 	act *sessionActivity
+	// reported holds the values of the reported parameters the client
+	// was last told, by lower-case name (ParameterChanges).
+	reported map[string]string
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -65,12 +68,28 @@ type Session struct {
 // of one extended-protocol batch (up to Sync).
 type txBlock struct {
 	implicit bool
-	tx       *txn // the block's write transaction, opened by its first write
-	failed   bool
-	start    time.Time
+	// multiStatement: an implicit block of a simple Query of several
+	// statements, which PostgreSQL treats as a transaction block (SET
+	// LOCAL lasts to its end).
+	multiStatement bool
+	tx             *txn // the block's write transaction, opened by its first write
+	failed         bool
+	start          time.Time
 	// onCommit lists the ON COMMIT actions of the temporary tables made
 	// in the block, which become the session's when it commits.
 	onCommit []onCommitAction
+	// modes are the block's isolation level and access mode (txmodes.go);
+	// queried is set once a statement that reads or writes the database
+	// ran in it, after which they may not loosen.
+	modes   txModes
+	queried bool
+	// snap is the snapshot a REPEATABLE READ or SERIALIZABLE block reads
+	// until it writes, taken by its first read; the block keeps it to its
+	// end, for the portals reading it (txmodes.go).
+	snap *txn
+	// settings are the run-time parameters the block changed
+	// (settings_scope.go).
+	settings settingChanges
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -102,12 +121,14 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 	return s, nil
 }
 
-// ParameterStatus implements wire.Session.
+// ParameterStatus implements wire.Session: what startup reports.
 func (s *Session) ParameterStatus() map[string]string {
 	out := map[string]string{}
+	s.reported = map[string]string{}
 	for k, d := range settingDefs {
 		if d.report {
 			out[d.name] = s.settings[k]
+			s.reported[k] = s.settings[k]
 		}
 	}
 	return out
@@ -161,14 +182,15 @@ func (s *Session) searchPath() []string {
 
 func (s *Session) dialect() string { return s.settings["cdcdb.dialect"] }
 
-// setSetting changes a run-time parameter.
+// setSetting changes a run-time parameter, for the session or (local) until
+// the current transaction block ends (settings_scope.go).
 func (s *Session) setSetting(name, value string, local bool) error {
 	ln := strings.ToLower(name)
 	d, ok := settingDefs[ln]
 	if !ok {
 		if strings.Contains(ln, ".") {
 			// Custom (placeholder) parameters, as PostgreSQL allows.
-			s.settings[ln] = value
+			s.assignSetting(ln, value, local)
 			return nil
 		}
 		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
@@ -183,20 +205,19 @@ func (s *Session) setSetting(name, value string, local bool) error {
 		}
 		value = v
 	}
-	if ln == "timezone" {
-		loc, err := loadLocation(value)
-		if err != nil {
-			return pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", value)
-		}
-		s.loc = loc
+	if d.assign != nil {
+		return d.assign(s, value)
 	}
-	s.settings[ln] = value
+	s.assignSetting(ln, value, local)
 	return nil
 }
 
 // showSetting returns a parameter's current value.
 func (s *Session) showSetting(name string) (string, error) {
 	ln := strings.ToLower(name)
+	if d, ok := settingDefs[ln]; ok && d.show != nil {
+		return d.show(s), nil
+	}
 	if v, ok := s.settings[ln]; ok {
 		return v, nil
 	}
@@ -339,22 +360,28 @@ func (s *Session) endBlock(commit bool) error {
 	s.block = nil
 	s.closeCursors(false) // cursors WITHOUT HOLD end with their block
 	s.transactionEnded()
+	b.releaseSnapshot()
 	if b.tx == nil {
+		s.endSettings(b, commit && !b.failed)
 		return nil
 	}
 	if commit && !b.failed {
 		kept, err := s.applyOnCommit(b)
 		if err != nil {
 			b.tx.rollback()
+			s.endSettings(b, false)
 			return err
 		}
 		if err := b.tx.commit(); err != nil {
+			s.endSettings(b, false)
 			return err
 		}
+		s.endSettings(b, true)
 		s.onCommit = kept
 		return nil
 	}
 	b.tx.rollback()
+	s.endSettings(b, false)
 	return nil
 }
 
@@ -388,9 +415,13 @@ func (s *Session) failBlock() {
 		b.tx.rollback()
 		b.tx = nil
 	}
+	// PostgreSQL undoes the block's parameter changes when it aborts, not
+	// at the ROLLBACK that ends it.
+	s.endSettings(b, false)
 	if b.implicit {
 		s.block = nil
 		s.transactionEnded()
+		b.releaseSnapshot()
 		return
 	}
 	b.failed = true
@@ -398,6 +429,7 @@ func (s *Session) failBlock() {
 	// any more: a released one is not running, so executing it again meets
 	// the aborted block (25P02) instead of serving the rows it had read.
 	s.releaseSuspended()
+	b.releaseSnapshot()
 }
 
 // transactionEnded ends the portals of the transaction that just ended.

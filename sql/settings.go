@@ -21,7 +21,12 @@ type settingDef struct {
 	readOnly bool
 	// normalize validates a new value and returns its canonical form.
 	normalize func(s *Session, v string) (string, error)
-	desc      string
+	// show and assign, when set, make the parameter a view of session
+	// state rather than a stored value: SHOW reads it with show, SET
+	// changes it with assign (the transaction_* parameters, txmodes.go).
+	show   func(s *Session) string
+	assign func(s *Session, v string) error
+	desc   string
 }
 
 var settingDefs = map[string]*settingDef{}
@@ -50,9 +55,11 @@ func init() {
 		{name: "idle_in_transaction_session_timeout", def: "0", normalize: normalizeDuration, desc: "Sets the maximum allowed idle time between queries, when in a transaction."},
 		{name: "extra_float_digits", def: "1", normalize: normalizeInt, desc: "Sets the number of digits displayed for floating-point values."},
 		{name: "client_min_messages", def: "notice", normalize: oneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"), desc: "Sets the message levels that are sent to the client."},
-		{name: "transaction_isolation", def: "read committed", normalize: normalizeIsolation, desc: "Sets the current transaction's isolation level."},
-		{name: "default_transaction_isolation", def: "read committed", normalize: normalizeIsolation, desc: "Sets the transaction isolation level of each new transaction."},
-		{name: "transaction_read_only", def: "off", normalize: normalizeBool, desc: "Sets the current transaction's read-only status."},
+		{name: "transaction_isolation", def: "read committed", normalize: normalizeIsolation("transaction_isolation"), show: showIsolation, assign: assignIsolation, desc: "Sets the current transaction's isolation level."},
+		{name: "default_transaction_isolation", def: "read committed", normalize: normalizeIsolation("default_transaction_isolation"), desc: "Sets the transaction isolation level of each new transaction."},
+		{name: "transaction_read_only", def: "off", normalize: normalizeBool, show: showReadOnly, assign: assignReadOnly, desc: "Sets the current transaction's read-only status."},
+		{name: "transaction_deferrable", def: "off", normalize: normalizeBool, show: showDeferrable, assign: assignDeferrable, desc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."},
+		{name: "default_transaction_deferrable", def: "off", normalize: normalizeBool, desc: "Sets the default deferrable status of new transactions."},
 		{name: "max_identifier_length", def: "63", readOnly: true, desc: "Shows the maximum identifier length."},
 		{name: "bytea_output", def: "hex", normalize: oneOf("hex"), desc: "Sets the output format for bytea."},
 		{name: "synchronous_commit", def: "on", normalize: oneOf("on", "off", "local", "remote_write", "remote_apply"), desc: "Sets the current transaction's synchronization level."},
@@ -135,16 +142,15 @@ func normalizeDateStyle(_ *Session, v string) (string, error) {
 	return "", pgerror.New(pgerror.FeatureNotSupported, "cdcdb supports only DateStyle ISO, not \"%s\"", v)
 }
 
-func normalizeIsolation(_ *Session, v string) (string, error) {
-	switch strings.ToLower(strings.Join(strings.Fields(v), " ")) {
-	case "read committed", "read uncommitted":
-		return "read committed", nil
-	case "repeatable read":
-		return "repeatable read", nil
-	case "serializable":
-		return "serializable", nil
+// normalizeIsolation validates an isolation level for the parameter name.
+func normalizeIsolation(name string) func(*Session, string) (string, error) {
+	return func(_ *Session, v string) (string, error) {
+		if l, ok := parseIsolation(v); ok {
+			return l.String(), nil
+		}
+		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
 	}
-	return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", v)
 }
 
 func normalizeDuration(_ *Session, v string) (string, error) {

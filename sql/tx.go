@@ -33,6 +33,10 @@ type txn struct {
 	// wroteAhead says a COPY in it wrote its rows ahead (copyahead.go):
 	// its commit waits for them instead of its own record.
 	sole, wroteAhead bool
+	// watch, in a REPEATABLE READ or SERIALIZABLE block that read from a
+	// snapshot, checks what the transaction's statements read against it
+	// (txmodes.go); nil otherwise.
+	watch *snapshotWatch
 }
 
 // commitTime reserves this transaction's commit time.

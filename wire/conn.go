@@ -331,6 +331,11 @@ func (c *conn) send(msg pgproto3.BackendMessage) error {
 }
 
 func (c *conn) readyForQuery() {
+	if pr, ok := c.sess.(ParameterReporter); ok {
+		for _, p := range pr.ParameterChanges() {
+			c.send(&pgproto3.ParameterStatus{Name: p.Name, Value: p.Value})
+		}
+	}
 	c.readyMsg = pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()}
 	c.send(&c.readyMsg)
 	c.aborted = false

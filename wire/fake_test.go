@@ -73,9 +73,20 @@ type fakeSession struct {
 	info   StartupInfo
 	tx     byte
 	closed bool
+	// changed are parameters changed since ReadyForQuery last reported.
+	changed []Parameter
 }
 
-var _ SyncSession = (*fakeSession)(nil)
+var (
+	_ SyncSession       = (*fakeSession)(nil)
+	_ ParameterReporter = (*fakeSession)(nil)
+)
+
+func (s *fakeSession) ParameterChanges() []Parameter {
+	out := s.changed
+	s.changed = nil
+	return out
+}
 
 func (s *fakeSession) ParameterStatus() map[string]string {
 	return map[string]string{
@@ -300,7 +311,7 @@ func (p *fakePortal) run(ctx context.Context, maxRows int, out ResultWriter) (st
 		if err := out.WriteRow([][]byte{[]byte("1")}); err != nil {
 			return "", false, err
 		}
-		out.ParameterChanged("application_name", "changed")
+		s.changed = append(s.changed, Parameter{Name: "application_name", Value: "changed"})
 		if err := out.WriteRow([][]byte{[]byte("2")}); err != nil {
 			return "", false, err
 		}

@@ -138,15 +138,16 @@ func TestSimpleQuery(t *testing.T) {
 	}
 }
 
-// TestNoticesAndParameterStatus checks that a NOTICE and a ParameterStatus
-// raised mid-statement reach the client in order with the rows, and that pgx
-// sees both.
+// TestNoticesAndParameterStatus checks that a NOTICE raised mid-statement
+// reaches the client in order with the rows, that a parameter the statement
+// changed is reported just before ReadyForQuery (as PostgreSQL 15 does), and
+// that pgx sees both.
 func TestNoticesAndParameterStatus(t *testing.T) {
 	ts := startServer(t, Config{})
 	c := startRaw(t, ts.addr)
 	c.send(query("notice"))
 	got := c.untilReady()
-	want := []string{"Fields v:25:0", "Notice NOTICE hello from notice", "Row 1", "Param application_name=changed", "Row 2", "Complete SELECT 2", "Ready I"}
+	want := []string{"Fields v:25:0", "Notice NOTICE hello from notice", "Row 1", "Row 2", "Complete SELECT 2", "Param application_name=changed", "Ready I"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}

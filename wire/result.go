@@ -39,10 +39,6 @@ func (w *resultWriter) Notice(n *NoticeInfo) {
 	w.c.send(noticeResponse(n))
 }
 
-func (w *resultWriter) ParameterChanged(name, value string) {
-	w.c.send(&pgproto3.ParameterStatus{Name: name, Value: value})
-}
-
 // Deallocate drops a prepared statement of this connection by name, all of
 // them for "": SQL DEALLOCATE reaches the statements the protocol's Parse
 // made (psqlODBC parses "_PLAN0x..." statements and drops them so). It

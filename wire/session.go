@@ -79,6 +79,22 @@ type PreparedStatement interface {
 	Close()
 }
 
+// Parameter is a runtime parameter's name and value, as ParameterStatus
+// carries them.
+type Parameter struct {
+	Name, Value string
+}
+
+// ParameterReporter is an optional extension of Session, for one whose
+// reported parameters change (by SET, or when a transaction block that set
+// them ends). As PostgreSQL 15 does, wire reports them just before each
+// ReadyForQuery: ParameterChanges returns those whose value differs from
+// what the client was last told, and counts them as told.
+type ParameterReporter interface {
+	Session
+	ParameterChanges() []Parameter
+}
+
 // SyncSession is an optional extension of Session. PostgreSQL runs the
 // messages of an extended-protocol batch, up to Sync, as one implicit
 // transaction (unless an explicit BEGIN is open), and likewise all the
@@ -146,8 +162,6 @@ type ResultWriter interface {
 	WriteRow(values [][]byte) error
 	// Notice sends a NoticeResponse (err.Severity NOTICE or WARNING).
 	Notice(n *NoticeInfo)
-	// ParameterChanged tells the client a runtime parameter changed (SET).
-	ParameterChanged(name, value string)
 	// CopyIn starts COPY FROM STDIN: it sends CopyInResponse and returns a
 	// reader that yields the client's CopyData bytes, reports io.EOF at
 	// CopyDone and an error at CopyFail.

@@ -596,13 +596,30 @@ const (
 	TxRollbackTo TxKind = "ROLLBACK TO"
 )
 
+// TxMode is one transaction mode of BEGIN, START TRANSACTION, SET
+// TRANSACTION or SET SESSION CHARACTERISTICS AS TRANSACTION, in its
+// canonical upper-case text (which SET's Values carry as string literals).
+type TxMode string
+
+// The transaction modes.
+const (
+	ModeReadUncommitted TxMode = "ISOLATION LEVEL READ UNCOMMITTED"
+	ModeReadCommitted   TxMode = "ISOLATION LEVEL READ COMMITTED"
+	ModeRepeatableRead  TxMode = "ISOLATION LEVEL REPEATABLE READ"
+	ModeSerializable    TxMode = "ISOLATION LEVEL SERIALIZABLE"
+	ModeReadOnly        TxMode = "READ ONLY"
+	ModeReadWrite       TxMode = "READ WRITE"
+	ModeDeferrable      TxMode = "DEFERRABLE"
+	ModeNotDeferrable   TxMode = "NOT DEFERRABLE"
+)
+
 // Transaction is BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK /
 // ABORT / SAVEPOINT / RELEASE / ROLLBACK TO.
 type Transaction struct {
 	Kind      TxKind
 	Savepoint string
-	// Modes as written: "READ ONLY", "ISOLATION LEVEL SERIALIZABLE", ...
-	Modes []string
+	// Modes are the transaction modes BEGIN or START TRANSACTION gave.
+	Modes []TxMode
 	// Verb is the word the user wrote (BEGIN, START, END, ABORT ...), for the
 	// command tag.
 	Verb string

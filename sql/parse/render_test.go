@@ -1085,7 +1085,11 @@ func (r *renderer) stmt(s ast.Statement) {
 			r.w(" ", ident(s.Savepoint))
 		}
 		if len(s.Modes) > 0 {
-			r.w(" ", strings.Join(s.Modes, ", "))
+			modes := make([]string, len(s.Modes))
+			for i, m := range s.Modes {
+				modes[i] = string(m)
+			}
+			r.w(" ", strings.Join(modes, ", "))
 		}
 		r.w(" {", s.Verb, "}")
 	case *ast.Set:

@@ -71,8 +71,8 @@ func (p *parser) parseChain() {
 // parseTransactionModes parses ISOLATION LEVEL ..., READ ONLY | WRITE,
 // [NOT] DEFERRABLE, separated by optional commas, into their canonical
 // upper-case text.
-func (p *parser) parseTransactionModes() []string {
-	var modes []string
+func (p *parser) parseTransactionModes() []ast.TxMode {
+	var modes []ast.TxMode
 	for {
 		t := p.peek()
 		switch {
@@ -81,16 +81,16 @@ func (p *parser) parseTransactionModes() []string {
 			p.expectWord("level")
 			switch {
 			case p.acceptWord("serializable"):
-				modes = append(modes, "ISOLATION LEVEL SERIALIZABLE")
+				modes = append(modes, ast.ModeSerializable)
 			case p.acceptWord("repeatable"):
 				p.expectWord("read")
-				modes = append(modes, "ISOLATION LEVEL REPEATABLE READ")
+				modes = append(modes, ast.ModeRepeatableRead)
 			case p.acceptWord("read"):
 				if p.acceptWord("committed") {
-					modes = append(modes, "ISOLATION LEVEL READ COMMITTED")
+					modes = append(modes, ast.ModeReadCommitted)
 				} else {
 					p.expectWord("uncommitted")
-					modes = append(modes, "ISOLATION LEVEL READ UNCOMMITTED")
+					modes = append(modes, ast.ModeReadUncommitted)
 				}
 			default:
 				p.fail()
@@ -98,18 +98,18 @@ func (p *parser) parseTransactionModes() []string {
 		case t.is("read"):
 			p.advance()
 			if p.acceptWord("only") {
-				modes = append(modes, "READ ONLY")
+				modes = append(modes, ast.ModeReadOnly)
 			} else {
 				p.expectWord("write")
-				modes = append(modes, "READ WRITE")
+				modes = append(modes, ast.ModeReadWrite)
 			}
 		case t.is("deferrable"):
 			p.advance()
-			modes = append(modes, "DEFERRABLE")
+			modes = append(modes, ast.ModeDeferrable)
 		case t.is("not") && p.peekN(1).is("deferrable"):
 			p.advance()
 			p.advance()
-			modes = append(modes, "NOT DEFERRABLE")
+			modes = append(modes, ast.ModeNotDeferrable)
 		default:
 			return modes
 		}
@@ -133,7 +133,7 @@ func (p *parser) parseTransactionModes() []string {
 //	SET SESSION CHARACTERISTICS AS TRANSACTION modes         (Name "transaction")
 //
 // Transaction modes become string literals with their canonical text
-// ("ISOLATION LEVEL SERIALIZABLE", "READ ONLY").
+// (ast.ModeSerializable, ast.ModeReadOnly).
 func (p *parser) parseSet() ast.Statement {
 	t := p.expectWord("set")
 	s := &ast.Set{Pos: t.pos}
@@ -227,7 +227,7 @@ func (p *parser) modeLiterals() []ast.Expr {
 	}
 	out := make([]ast.Expr, len(modes))
 	for i, m := range modes {
-		out[i] = &ast.Literal{Kind: ast.LitString, Value: m, Pos: start.pos}
+		out[i] = &ast.Literal{Kind: ast.LitString, Value: string(m), Pos: start.pos}
 	}
 	return out
 }

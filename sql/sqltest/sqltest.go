@@ -199,8 +199,7 @@ func (w *writer) WriteRow(values [][]byte) error {
 	return nil
 }
 
-func (w *writer) Notice(n *wire.NoticeInfo)           { w.notices = append(w.notices, n.Message) }
-func (w *writer) ParameterChanged(name, value string) {}
+func (w *writer) Notice(n *wire.NoticeInfo) { w.notices = append(w.notices, n.Message) }
 
 func (w *writer) CopyIn(binary bool, columns int) (wire.CopyReader, error) {
 	chunk := w.chunk
