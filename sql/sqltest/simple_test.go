@@ -73,9 +73,9 @@ func TestSimpleQueryResults(t *testing.T) {
 }
 
 // TestSimpleQueryErrorsAsTheClientSeesThem: a statement cut short by its
-// context reaches the caller as the 57014 a client would get, and COPY,
-// which SimpleQuery has no data for, is refused without ending the
-// session.
+// context reaches the caller as the 57014 a client would get; COPY, which
+// SimpleQuery has no data for, is refused without ending the session; and
+// DEALLOCATE of a statement never prepared fails as over the wire.
 func TestSimpleQueryErrorsAsTheClientSeesThem(t *testing.T) {
 	c := sqltest.Open(t).Conn()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -96,5 +96,14 @@ func TestSimpleQueryErrorsAsTheClientSeesThem(t *testing.T) {
 	}
 	if _, err := c.SimpleQuery(context.Background(), "SELECT 1"); errors.Is(err, sqltest.ErrConnClosed) {
 		t.Errorf("the session ended after a refused COPY")
+	}
+	// The connection prepared no named statement, so SQL DEALLOCATE finds
+	// none, as over the wire.
+	res, err = c.SimpleQuery(context.Background(), "DEALLOCATE nosuch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Code != "26000" {
+		t.Errorf("DEALLOCATE of an unknown statement: errors %v, want 26000", res.Errors)
 	}
 }

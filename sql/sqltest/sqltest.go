@@ -240,6 +240,12 @@ func (w *writer) textRows() [][]string {
 	return out
 }
 
+// Deallocate answers SQL DEALLOCATE as the wire server's writer does
+// (wire/result.go) on a connection that prepared no named statement with
+// the protocol's Parse message, which a sqltest connection never does:
+// DEALLOCATE ALL finds nothing to drop, and every name is unknown (26000).
+func (w *writer) Deallocate(name string) bool { return name == "" }
+
 func (w *writer) Notice(n *wire.NoticeInfo)           { w.notices = append(w.notices, n.Message) }
 func (w *writer) ParameterChanged(name, value string) {}
 
