@@ -14,6 +14,9 @@ import (
 	"cdcdb/pgtests/corpus"
 )
 
+// corpusDir holds the corpus files, relative to this package.
+const corpusDir = "corpus/testdata"
+
 // TestSQLCorpus runs the SQL corpus (package corpus: statements with the
 // answers PostgreSQL 15 gave, recorded in corpus/testdata) over the wire:
 // every file on a fresh cdcdb binary and in a fresh database of the
@@ -21,10 +24,6 @@ import (
 // CORPUS_REWRITE=1 it records PostgreSQL's answers into the files first.
 // TestCorpusInProcess (package corpus) holds an in-process engine to the
 // same answers without either server.
-
-// corpusDir holds the corpus files, relative to this package.
-const corpusDir = "corpus/testdata"
-
 func TestSQLCorpus(t *testing.T) {
 	files, err := corpus.Load(corpusDir)
 	if err != nil {

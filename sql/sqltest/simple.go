@@ -81,7 +81,10 @@ func (c *Conn) SimpleQuery(ctx context.Context, text string) (out SimpleQueryRes
 		return out, nil
 	}
 	if s, ok := c.sess.(wire.SyncSession); ok {
-		if err := s.Sync(ctx, len(out.Errors) > 0); err != nil {
+		// The server ends the implicit transaction under a context that
+		// only its shutdown cancels, so a rollback after a cancelled
+		// statement still runs.
+		if err := s.Sync(context.WithoutCancel(ctx), len(out.Errors) > 0); err != nil {
 			fail(err)
 		}
 	}
