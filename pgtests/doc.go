@@ -21,16 +21,21 @@
 //	PGTESTS_AGAINST=postgres15 go test ./pgtests -run 'Pgx|LibPq|Psql'
 //
 // TestSQLCorpus holds the SQL engine to PostgreSQL 15's answers: the
-// statements of testdata/corpus/*.sql run on a fresh cdcdb and in a fresh
-// database of the reference server, and both must give the answer recorded
-// in the file (PostgreSQL's). After adding statements, record the answers
-// with
+// statements of the SQL corpus (package corpus, files in corpus/testdata)
+// run on a fresh cdcdb and in a fresh database of the reference server,
+// and both must give the answer recorded in the file (PostgreSQL's). After
+// adding statements, record the answers with
 //
 //	CORPUS_REWRITE=1 go test ./pgtests -run TestSQLCorpus
 //
 // The few places cdcdb differs on purpose are listed, with the reason, in
-// corpus_differences_test.go. TestExplainUsesIndexes shows the planner
-// reading indexes for equalities, ranges and joins.
+// corpus/differences.go. The same answers hold an in-process engine in
+// package corpus's own test, which needs no PostgreSQL and no binary; it
+// is the one place under pgtests that reaches into the server's packages
+// (through sql/sqltest), and only from a test.
+//
+// TestExplainUsesIndexes shows the planner reading indexes for equalities,
+// ranges and joins.
 //
 // The tests build ./cmd/cdcdb once, with the race detector when they run
 // under -race themselves (as CI runs them), and fail a test whose server

@@ -3,13 +3,12 @@ package sql_test
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/pgtests/corpus"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/parse"
 	"cdcdb/sql/sqltest"
@@ -106,29 +105,17 @@ func fuzzDatabase(f *testing.F) *sqltest.DB {
 	return db
 }
 
-// corpusStatements reads the statements of pgtests' SQL corpus.
+// corpusStatements reads the statements of the SQL corpus (package
+// pgtests/corpus).
 func corpusStatements(tb testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join("..", "pgtests", "testdata", "corpus", "*.sql"))
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no corpus files: %v", err)
+	files, err := corpus.Load(filepath.Join("..", "pgtests", "corpus", "testdata"))
+	if err != nil {
+		tb.Fatal(err)
 	}
 	var out []string
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, block := range strings.Split(string(data), "\n\n") {
-			stmt, _, _ := strings.Cut(block, "\n----")
-			var lines []string
-			for _, l := range strings.Split(stmt, "\n") {
-				if !strings.HasPrefix(l, "#") && strings.TrimSpace(l) != "" {
-					lines = append(lines, l)
-				}
-			}
-			if len(lines) > 0 {
-				out = append(out, strings.Join(lines, "\n"))
-			}
+	for _, f := range files {
+		for _, b := range f.Blocks {
+			out = append(out, b.SQL)
 		}
 	}
 	return out

@@ -17,21 +17,31 @@ const (
 )
 
 // statementError turns what a Session call returned into the error the
-// client gets. A *pgerror.Error passes through untouched. Cancellation is
-// recognised even when the session returned the bare context error, so a
-// CancelRequest always produces PostgreSQL's 57014 (or, when Shutdown
-// cancelled the statement, 57P01 and the end of the connection).
+// client gets: ClientError's, except that a statement cancelled because
+// the server is shutting down ends the connection with 57P01.
 func (c *conn) statementError(err error) *pgerror.Error {
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) && errors.Is(err, context.Canceled) && c.srv.stopCtx.Err() != nil {
+		return &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.AdminShutdown,
+			Message: "terminating connection due to administrator command"}
+	}
+	return ClientError(err)
+}
+
+// ClientError is the error a client is sent when a Session call fails
+// with err. A *pgerror.Error passes through untouched. Cancellation is
+// recognised even when the session returned the bare context error, so a
+// CancelRequest always produces PostgreSQL's 57014. Anything else is
+// XX000. It is exported for callers that drive a Session without a
+// connection (sql/sqltest), so that they report errors as a client would
+// see them.
+func ClientError(err error) *pgerror.Error {
 	var pe *pgerror.Error
 	if errors.As(err, &pe) {
 		return pe
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
-		if c.srv.stopCtx.Err() != nil {
-			return &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.AdminShutdown,
-				Message: "terminating connection due to administrator command"}
-		}
 		return pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
 	case errors.Is(err, context.DeadlineExceeded):
 		return pgerror.New(pgerror.QueryCanceled, "canceling statement due to statement timeout")

@@ -1,10 +1,12 @@
 // Package sqltest runs SQL against an in-process cdcdb engine, for tests
 // that exercise the SQL layer without a network: a statement goes through
 // the same Parse / Bind / Execute path the wire server drives, and results
-// come back as text, as psql would show them.
+// come back as text, as psql would show them (Exec), or as the messages the
+// wire server would send a client for a simple Query (SimpleQuery).
 package sqltest
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -40,6 +42,9 @@ func Open(t testing.TB) *DB {
 type Conn struct {
 	db   *DB
 	sess wire.Session
+	// closed is set once the session failed with a FATAL error (or a
+	// panic): the wire server would have ended the connection there.
+	closed bool
 	// CopyChunk is the size of the CopyData messages Copy sends; small by
 	// default so row parsing across message boundaries is exercised.
 	CopyChunk int
@@ -48,7 +53,24 @@ type Conn struct {
 // Conn opens a session.
 func (d *DB) Conn() *Conn {
 	d.T.Helper()
-	s, err := d.Engine.NewSession(context.Background(), wire.StartupInfo{User: "cdcdb", Database: "main"})
+	return d.ConnWith(nil)
+}
+
+// ConnWith opens a session as a client whose StartupMessage carries the
+// run-time parameters params (timezone, datestyle, application_name, ...)
+// besides user and database, handed to the engine as the wire server hands
+// them over.
+func (d *DB) ConnWith(params map[string]string) *Conn {
+	d.T.Helper()
+	info := wire.StartupInfo{User: "cdcdb", Database: "main", Options: map[string]string{}}
+	for name, value := range params {
+		if name == "application_name" {
+			info.ApplicationName = value
+		} else {
+			info.Options[name] = value
+		}
+	}
+	s, err := d.Engine.NewSession(context.Background(), info)
 	if err != nil {
 		d.T.Fatalf("session: %v", err)
 	}
@@ -120,7 +142,7 @@ func (c *Conn) Exec(query string, params ...string) (res Result, err error) {
 		if err != nil {
 			return Result{}, err
 		}
-		res.Rows, res.Tag, res.Notices = w.rows, tag, w.notices
+		res.Rows, res.Tag, res.Notices = w.textRows(), tag, w.notices
 	}
 	return res, nil
 }
@@ -179,29 +201,57 @@ func (c *Conn) Copy(query, data string) (res Result, err error) {
 
 // writer collects a statement's output.
 type writer struct {
-	rows     [][]string
+	rows     [][][]byte // copies of the values as the portal wrote them
 	notices  []string
 	copyData []byte
 	chunk    int
 	copyOut  strings.Builder
+	// noCopy refuses COPY: SimpleQuery has no COPY data to send.
+	noCopy bool
 }
 
 func (w *writer) WriteRow(values [][]byte) error {
-	row := make([]string, len(values))
+	row := make([][]byte, len(values))
 	for i, v := range values {
-		if v == nil {
-			row[i] = "NULL"
-		} else {
-			row[i] = string(v)
+		if v != nil {
+			row[i] = bytes.Clone(v)
 		}
 	}
 	w.rows = append(w.rows, row)
 	return nil
 }
 
+// textRows is rows with each value as text, "NULL" for a null.
+func (w *writer) textRows() [][]string {
+	if w.rows == nil {
+		return nil
+	}
+	out := make([][]string, len(w.rows))
+	for i, row := range w.rows {
+		out[i] = make([]string, len(row))
+		for j, v := range row {
+			if v == nil {
+				out[i][j] = "NULL"
+			} else {
+				out[i][j] = string(v)
+			}
+		}
+	}
+	return out
+}
+
+// Deallocate answers SQL DEALLOCATE as the wire server's writer does
+// (wire/result.go) on a connection that prepared no named statement with
+// the protocol's Parse message, which a sqltest connection never does:
+// DEALLOCATE ALL finds nothing to drop, and every name is unknown (26000).
+func (w *writer) Deallocate(name string) bool { return name == "" }
+
 func (w *writer) Notice(n *wire.NoticeInfo) { w.notices = append(w.notices, n.Message) }
 
 func (w *writer) CopyIn(binary bool, columns int) (wire.CopyReader, error) {
+	if w.noCopy {
+		return nil, errNoCopy
+	}
 	chunk := w.chunk
 	if chunk <= 0 {
 		chunk = 7
@@ -210,6 +260,9 @@ func (w *writer) CopyIn(binary bool, columns int) (wire.CopyReader, error) {
 }
 
 func (w *writer) CopyOut(binary bool, columns int) (wire.CopyWriter, error) {
+	if w.noCopy {
+		return nil, errNoCopy
+	}
 	return &w.copyOut, nil
 }
 

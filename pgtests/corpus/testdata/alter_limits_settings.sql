@@ -235,6 +235,16 @@ SHOW nosuch_setting
 ----
 ERROR 42704: unrecognized configuration parameter "nosuch_setting"
 
+# DEALLOCATE drops the statements a client prepared with the protocol's
+# Parse message; this session prepared none.
+DEALLOCATE nosuch
+----
+ERROR 26000: prepared statement "nosuch" does not exist
+
+DEALLOCATE ALL
+----
+DEALLOCATE ALL
+
 SELECT current_database() IS NOT NULL, current_schema(), current_schemas(false), current_user = session_user
 ----
 ?column?:bool | current_schema:name | current_schemas:_name | ?column?:bool
