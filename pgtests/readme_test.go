@@ -11,23 +11,32 @@ import (
 	"cdcdb/pgtests/pgserver"
 )
 
-// TestREADMETestCommandIsWhatCIRuns keeps README.md and .ci/run from
-// drifting apart: the command the README gives for running the tests is the
-// last command .ci/run runs.
-func TestREADMETestCommandIsWhatCIRuns(t *testing.T) {
+// moduleRoot is the repository's root directory.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
 	root, err := pgserver.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	return root
+}
+
+// readRepoFile reads a file of the repository, by its path from the root.
+func readRepoFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(readme), "Run every test")
+	return string(b)
+}
+
+// TestREADMETestCommandIsWhatCIRuns keeps README.md and .ci/run from
+// drifting apart: the command the README gives for running the tests is the
+// last command .ci/run runs.
+func TestREADMETestCommandIsWhatCIRuns(t *testing.T) {
+	readme, ci := readRepoFile(t, "README.md"), readRepoFile(t, filepath.Join(".ci", "run"))
+	_, after, ok := strings.Cut(readme, "Run every test")
 	if !ok {
 		t.Fatal(`README.md has no "Run every test" paragraph`)
 	}
@@ -42,7 +51,7 @@ func TestREADMETestCommandIsWhatCIRuns(t *testing.T) {
 		t.Fatal(`README.md: no indented command after "Run every test"`)
 	}
 	var lastCommand string
-	for _, line := range strings.Split(string(ci), "\n") {
+	for _, line := range strings.Split(ci, "\n") {
 		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
 			lastCommand = line
 		}
@@ -59,18 +68,11 @@ const readmeMaxLines = 200
 // TestREADMEIsAShortPage: the README stays under readmeMaxLines and names
 // no commits; history belongs in git and docs/.
 func TestREADMEIsAShortPage(t *testing.T) {
-	root, err := pgserver.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(string(readme), "\n"); n > readmeMaxLines {
+	readme := readRepoFile(t, "README.md")
+	if n := strings.Count(readme, "\n"); n > readmeMaxLines {
 		t.Errorf("README.md has %d lines, more than %d: move the details to docs/", n, readmeMaxLines)
 	}
-	for i, line := range strings.Split(string(readme), "\n") {
+	for i, line := range strings.Split(readme, "\n") {
 		if h := commitHashes(line); len(h) > 0 {
 			t.Errorf("README.md:%d names commits %q: say what changed, and keep history in docs/findings.md", i+1, h)
 		}
@@ -96,11 +98,8 @@ func commitHashes(s string) []string {
 // TestNoCommitsInGoComments: code comments say what and why, never which
 // commit; the commit is in git blame.
 func TestNoCommitsInGoComments(t *testing.T) {
-	root, err := pgserver.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	root := moduleRoot(t)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -138,10 +137,7 @@ var markdownLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)\)`)
 // docs/ leads to a file that exists and, with a #fragment, to a heading of
 // that page.
 func TestDocsLinksResolve(t *testing.T) {
-	root, err := pgserver.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := moduleRoot(t)
 	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
