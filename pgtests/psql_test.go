@@ -80,15 +80,7 @@ var promptLine = regexp.MustCompile(`^(main=[#>]) (.*)$`)
 
 func readREADMESession(t *testing.T) readmeSession {
 	t.Helper()
-	root, err := pgserver.ModuleRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, after, ok := strings.Cut(string(readme), readmeMarker)
+	_, after, ok := strings.Cut(readRepoFile(t, "README.md"), readmeMarker)
 	if !ok {
 		t.Fatalf("README.md has no %q", readmeMarker)
 	}

@@ -34,7 +34,7 @@ import (
 //
 // Why: in the benchmark's SCD TYPE 2 feed a COPY of 1,000 change events
 // waited about 1 ms for its commit's fsync, a fifth of its time, with the
-// session idle (FINDINGS.md). Only a transaction made of nothing but the
+// session idle (docs/findings.md). Only a transaction made of nothing but the
 // COPY can be redone from its rows, and only one whose rows say all it did:
 // a column filled from a sequence advanced the sequence too, so a COPY that
 // defaults one commits as before.

@@ -34,22 +34,27 @@ type Options struct {
 	ReadOnly bool
 	// MmapSize is the initial size of the file's memory map. A commit that
 	// outgrows the map must remap, and remapping waits for every open read
-	// transaction; a map larger than the file avoids that wait. Zero means
-	// DefaultMmapSize. It reserves address space, not memory.
+	// transaction; a map larger than the file avoids that wait. It reserves
+	// address space, not memory.
 	MmapSize int
 	// MemtableSize is how many bytes of changes the active memtable layer
 	// collects before it is frozen and checkpointed into the file's
-	// keyspaces. Zero means DefaultMemtableSize.
+	// keyspaces.
 	MemtableSize int64
 	// CheckpointAfterIdle freezes and checkpoints the active layer once no
 	// write transaction has committed for this long, so that an idle
-	// database has its changes in its keyspaces and little in memory. Zero
-	// means DefaultCheckpointAfterIdle.
+	// database has its changes in its keyspaces and little in memory.
 	CheckpointAfterIdle time.Duration
 	// BlockCacheSize is how many bytes of the file's blocks read
-	// transactions keep in memory (blockCache). Zero means
-	// DefaultBlockCacheSize; a negative size keeps none.
+	// transactions keep in memory (blockCache); NoBlockCache keeps none.
 	BlockCacheSize int64
+
+	// MmapSize, MemtableSize, CheckpointAfterIdle and BlockCacheSize follow
+	// one rule: zero, the field left out, means the Default of its name
+	// below (the zero Options is the configuration cdcdb runs with), and
+	// none may be negative, except BlockCacheSize as NoBlockCache.
+	// cmd/cdcdb's flags take their defaults from these constants, so each
+	// knob has one default.
 
 	// checkpointChunk overrides defaultCheckpointChunk, and blockSize the
 	// size of file runs' blocks (tests).
@@ -65,14 +70,39 @@ type Options struct {
 	mappedBudget, maxGarbage int64
 }
 
-// Defaults of Options.
+// Defaults of Options, taken where a field is zero.
 const (
 	// 4 GiB of address space on 64-bit machines, 1 GiB on 32-bit ones.
-	DefaultMmapSize            = 1 << (30 + 2*(^uint(0)>>63))
-	DefaultMemtableSize        = 64 << 20
+	DefaultMmapSize = 1 << (30 + 2*(^uint(0)>>63))
+	// DefaultMemtableSize is what every benchmark run measured: in A/B runs
+	// of the SCD TYPE 2 feed 64, 80 and 96 MiB took fewer checkpoints and
+	// compactions but were no faster, and held 13 to 60 MiB more heap
+	// (docs/findings.md, "What moved the figures").
+	DefaultMemtableSize        = 48 << 20
 	DefaultCheckpointAfterIdle = time.Second
 	DefaultBlockCacheSize      = 64 << 20
 )
+
+// validate refuses what Options cannot mean: a negative size or duration
+// (the block cache's NoBlockCache aside). Zero is never refused: it is the
+// default.
+func (o Options) validate() error {
+	switch {
+	case o.MmapSize < 0:
+		return fmt.Errorf("storage: MmapSize %d is negative; 0 is DefaultMmapSize", o.MmapSize)
+	case o.MemtableSize < 0:
+		return fmt.Errorf("storage: MemtableSize %d is negative; 0 is DefaultMemtableSize", o.MemtableSize)
+	case o.CheckpointAfterIdle < 0:
+		return fmt.Errorf("storage: CheckpointAfterIdle %v is negative; 0 is DefaultCheckpointAfterIdle", o.CheckpointAfterIdle)
+	case o.BlockCacheSize < 0 && o.BlockCacheSize != NoBlockCache:
+		return fmt.Errorf("storage: BlockCacheSize %d: 0 is DefaultBlockCacheSize, NoBlockCache keeps none", o.BlockCacheSize)
+	}
+	return nil
+}
+
+// NoBlockCache, as Options.BlockCacheSize, keeps no blocks in memory: every
+// read of a block looks it up in the file.
+const NoBlockCache = -1
 
 // filePageSize is the page size of a new file, four times bbolt's default
 // of the OS page. A checkpoint rewrites every page its layer's entries land
@@ -244,6 +274,9 @@ type pendingCommit struct {
 // Open opens the database file at path, creating and initialising it when it
 // does not exist (unless opts.ReadOnly), and replays its write-ahead log.
 func Open(path string, opts Options) (*DB, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	mmapSize := opts.MmapSize
 	if mmapSize == 0 {
 		mmapSize = DefaultMmapSize
@@ -278,10 +311,10 @@ func Open(path string, opts Options) (*DB, error) {
 		wake:      make(chan struct{}, 1), logWake: make(chan struct{}, 1),
 		flusherDone: make(chan struct{}), loggerDone: make(chan struct{}),
 	}
-	if db.memtable <= 0 {
+	if db.memtable == 0 {
 		db.memtable = DefaultMemtableSize
 	}
-	if db.idleAfter <= 0 {
+	if db.idleAfter == 0 {
 		db.idleAfter = DefaultCheckpointAfterIdle
 	}
 	if db.chunk <= 0 {
@@ -293,6 +326,7 @@ func Open(path string, opts Options) (*DB, error) {
 	case opts.BlockCacheSize > 0:
 		db.blockCache = newBlockCache(int(opts.BlockCacheSize))
 	}
+	// NoBlockCache leaves db.blockCache nil.
 	db.mappedBudget.Store(opts.mappedBudget)
 	if opts.mappedBudget <= 0 {
 		db.mappedBudget.Store(defaultMappedBudget)

@@ -380,7 +380,7 @@ func TestFlusherReleasesTheFileOverBudgetBetweenCheckpoints(t *testing.T) {
 	// commits below (each takes a few KiB of a layer) do not fill the
 	// next within the test.
 	const memtable = 8 << 20
-	db, err := Open(path, Options{NoSync: true, MemtableSize: memtable, CheckpointAfterIdle: time.Hour, BlockCacheSize: -1, mappedBudget: 1})
+	db, err := Open(path, Options{NoSync: true, MemtableSize: memtable, CheckpointAfterIdle: time.Hour, BlockCacheSize: NoBlockCache, mappedBudget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +556,7 @@ func dropAndAwaitCheckpoint(t *testing.T, db *DB) {
 // fills, so the flusher checkpoints a layer only once commits stop for
 // 200 ms, and no block cache, so that reads map the file.
 func idleCheckpointOptions() Options {
-	return Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: -1}
+	return Options{NoSync: true, MemtableSize: 1 << 30, CheckpointAfterIdle: 200 * time.Millisecond, BlockCacheSize: NoBlockCache}
 }
 
 // tightBudgetMargin is how far over what the process maps when it starts

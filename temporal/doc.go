@@ -23,7 +23,7 @@
 //
 // Because step 3 starts from the full history every time, the target never
 // depends on the order in which events arrived or on how they were batched:
-// the contract of the spec (/work/shared/spec/autocdc.md, §2).
+// the contract of the spec (docs/autocdc.md, §2).
 //
 // When a batch's events all come after the key's history (for BITEMPORAL, on
 // both axes), replaying the history again would only recompute what the

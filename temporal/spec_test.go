@@ -1,23 +1,19 @@
 package temporal
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
 
-// The worked examples of /work/shared/spec/autocdc.md, verbatim.
+// These tests check the worked examples of docs/autocdc.md, the AUTO CDC
+// contract, reading the events and the expected tables from it (specdoc_test.go).
 
-// usersCDF are the source events of spec §3 and §4 (userId, name, city),
-// in the order the spec lists them.
-var usersCDF = []Event{
-	upsert(1, 124, "Raul", "Oaxaca"),
-	upsert(1, 123, "Isabel", "Monterrey"),
-	upsert(2, 125, "Mercedes", "Tijuana"),
-	upsert(2, 126, "Lily", "Cancun"),
-	del(6, 123, nil, nil),
-	upsert(6, 125, "Mercedes", "Guadalajara"),
-	upsert(5, 125, "Mercedes", "Mexicali"),
-	upsert(5, 123, "Isabel", "Chihuahua"),
+// usersCDF are the source events of spec §3 and §4 (userId, name, city), in
+// the order the spec lists them.
+func usersCDF(t *testing.T) []Event {
+	t.Helper()
+	return specEvents(t, readSpecTable(t, "users-events", "userId", "name", "city", "operation", "sequenceNum"))
 }
 
 // replaySCD1Table returns the SCD TYPE 1 target of events, as table lines.
@@ -53,12 +49,8 @@ func replaySCD2Table(t *testing.T, r Rules, events []Event) []string {
 
 func TestSpecSCD1Users(t *testing.T) {
 	r := testRules(0)
-	got := replaySCD1Table(t, r, usersCDF, nil)
-	want := []string{
-		"124 Raul Oaxaca",
-		"125 Mercedes Guadalajara",
-		"126 Lily Cancun",
-	}
+	got := replaySCD1Table(t, r, usersCDF(t), nil)
+	want := readSpecTable(t, "scd1-users", "userId", "name", "city").lines()
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -66,29 +58,35 @@ func TestSpecSCD1Users(t *testing.T) {
 
 func TestSpecSCD1UsersTruncate3(t *testing.T) {
 	r := testRules(0)
-	want := []string{"125 Mercedes Guadalajara"}
-	if got := replaySCD1Table(t, r, usersCDF, seq(3)); !slices.Equal(got, want) {
+	events := usersCDF(t)
+	truncateAt := readSpecTable(t, "scd1-truncate-event", "userId", "name", "city", "operation", "sequenceNum").rows
+	if len(truncateAt) != 1 || truncateAt[0][3] != "TRUNCATE" {
+		t.Fatalf("the spec's truncate event: %q", truncateAt)
+	}
+	mark := seq(specValue(truncateAt[0][4]))
+	want := readSpecTable(t, "scd1-users-after-truncate", "userId", "name", "city").lines()
+	if got := replaySCD1Table(t, r, events, mark); !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 
 	// As an executor applies it: events one statement at a time, each
 	// replaying its key; the truncate, wherever it arrives, removes the rows
-	// whose latest event is older than 3 (SurvivesTruncate), and events below
-	// 3 arriving after it are ignored.
-	for arrivedAfter := 0; arrivedAfter <= len(usersCDF); arrivedAfter++ {
-		var mark Seq
+	// whose latest event is older than its mark (SurvivesTruncate), and
+	// events below the mark arriving after it are ignored.
+	for arrivedAfter := 0; arrivedAfter <= len(events); arrivedAfter++ {
+		var current Seq
 		histories := map[any][]Event{}
 		target := map[any][]any{}
 		truncate := func() {
-			mark = r.LaterTruncateMark(mark, seq(3))
+			current = r.LaterTruncateMark(current, mark)
 			for key := range target {
 				h := histories[key]
-				if !r.SurvivesTruncate(h[len(h)-1].Seq, mark) {
+				if !r.SurvivesTruncate(h[len(h)-1].Seq, current) {
 					delete(target, key)
 				}
 			}
 		}
-		for i, e := range usersCDF {
+		for i, e := range events {
 			if i == arrivedAfter {
 				truncate()
 			}
@@ -98,7 +96,7 @@ func TestSpecSCD1UsersTruncate3(t *testing.T) {
 				t.Fatal(err)
 			}
 			histories[key] = h
-			row, exists, err := r.ReplaySCD1(h, mark)
+			row, exists, err := r.ReplaySCD1(h, current)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +106,7 @@ func TestSpecSCD1UsersTruncate3(t *testing.T) {
 				delete(target, key)
 			}
 		}
-		if arrivedAfter == len(usersCDF) {
+		if arrivedAfter == len(events) {
 			truncate()
 		}
 		var got []string
@@ -124,16 +122,21 @@ func TestSpecSCD1UsersTruncate3(t *testing.T) {
 }
 
 func TestSpecSCD1PartialUpdate(t *testing.T) {
-	events := []Event{upsert(1, 1, "A", 20), upsert(2, 1, nil, 30)}
+	var events []Event
+	for _, row := range readSpecTable(t, "partial-update-events", "id", "name", "qty", "sequence").rows {
+		events = append(events, upsert(specValue(row[3]), specValue(row[0]), specValue(row[1]), specValue(row[2])))
+	}
 
 	r := testRules(0)
-	if got := replaySCD1Table(t, r, events, nil); !slices.Equal(got, []string{"1 NULL 30"}) {
-		t.Errorf("default: got %q, want [1 NULL 30]", got)
+	want := readSpecTable(t, "partial-update-default", "id", "name", "qty").lines()
+	if got := replaySCD1Table(t, r, events, nil); !slices.Equal(got, want) {
+		t.Errorf("default: got %q, want %q", got, want)
 	}
 
 	r.IgnoreNullUpdates = ColumnsAt(1) // IGNORE NULL UPDATES ON (name)
-	if got := replaySCD1Table(t, r, events, nil); !slices.Equal(got, []string{"1 A 30"}) {
-		t.Errorf("IGNORE NULL UPDATES ON (name): got %q, want [1 A 30]", got)
+	want = readSpecTable(t, "partial-update-ignore-null-name", "id", "name", "qty").lines()
+	if got := replaySCD1Table(t, r, events, nil); !slices.Equal(got, want) {
+		t.Errorf("IGNORE NULL UPDATES ON (name): got %q, want %q", got, want)
 	}
 }
 
@@ -161,16 +164,8 @@ func TestSpecSCD1StructSequence(t *testing.T) {
 }
 
 func TestSpecSCD2Users(t *testing.T) {
-	got := replaySCD2Table(t, testRules(0), usersCDF)
-	want := []string{
-		"123 Isabel Monterrey 1 5",
-		"123 Isabel Chihuahua 5 6",
-		"124 Raul Oaxaca 1 NULL",
-		"125 Mercedes Tijuana 2 5",
-		"125 Mercedes Mexicali 5 6",
-		"125 Mercedes Guadalajara 6 NULL",
-		"126 Lily Cancun 2 NULL",
-	}
+	got := replaySCD2Table(t, testRules(0), usersCDF(t))
+	want := readSpecTable(t, "scd2-users", "userId", "name", "city", "__START_AT", "__END_AT").lines()
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
@@ -179,70 +174,32 @@ func TestSpecSCD2Users(t *testing.T) {
 func TestSpecSCD2UsersTrackHistoryExceptCity(t *testing.T) {
 	r := testRules(0)
 	r.TrackHistory = ColumnsAt(0, 1) // TRACK HISTORY ON * EXCEPT (city)
-	got := replaySCD2Table(t, r, usersCDF)
-	want := []string{
-		"123 Isabel Chihuahua 1 6",
-		"124 Raul Oaxaca 1 NULL",
-		"125 Mercedes Guadalajara 2 NULL",
-		"126 Lily Cancun 2 NULL",
-	}
+	got := replaySCD2Table(t, r, usersCDF(t))
+	want := readSpecTable(t, "scd2-users-track-history-except-city", "userId", "name", "city", "__START_AT", "__END_AT").lines()
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
 
-// bitemporalEvent is an event of the §5 walk-through: (CompanyId, DataPoint)
-// at business time bt and system time st.
-func bitemporalEvent(kind Kind, company, dataPoint string, bt, st string) Event {
-	return Event{Seq: seq(bt), SysSeq: seq(st), Kind: kind, Values: []any{company, dataPoint}}
+// bitemporalColumns are the columns of the §5 walk-through's target.
+var bitemporalColumns = []string{"CompanyId", "DataPoint", "__START_AT", "__END_AT", "__SYSTEM_START_AT", "__SYSTEM_END_AT"}
+
+// walkThroughEvents are the events of the §5 walk-through, (CompanyId,
+// DataPoint) at a business and a system time, one per step.
+func walkThroughEvents(t *testing.T) []Event {
+	t.Helper()
+	return specEvents(t, readSpecTable(t, "bitemporal-events", "CompanyId", "DataPoint", "business_time", "system_time", "operation"))
 }
 
 func TestSpecBitemporalWalkThrough(t *testing.T) {
 	r := testRules(0)
-	steps := []struct {
-		event Event
-		want  []string
-	}{
-		{
-			bitemporalEvent(Upsert, "A", "XFv1", "10:01:00", "10:05:00"),
-			[]string{
-				"A XFv1 10:01:00 NULL 10:05:00 NULL",
-			},
-		},
-		{
-			bitemporalEvent(Upsert, "A", "XFv2", "12:15:43", "12:20:00"),
-			[]string{
-				"A XFv1 10:01:00 NULL 10:05:00 12:20:00",
-				"A XFv1 10:01:00 12:15:43 12:20:00 NULL",
-				"A XFv2 12:15:43 NULL 12:20:00 NULL",
-			},
-		},
-		{
-			bitemporalEvent(Upsert, "A", "XFv3", "12:05:00", "12:25:00"),
-			[]string{
-				"A XFv1 10:01:00 NULL 10:05:00 12:20:00",
-				"A XFv1 10:01:00 12:15:43 12:20:00 12:25:00",
-				"A XFv1 10:01:00 12:05:00 12:25:00 NULL",
-				"A XFv3 12:05:00 12:15:43 12:25:00 NULL",
-				"A XFv2 12:15:43 NULL 12:20:00 NULL",
-			},
-		},
-		{
-			bitemporalEvent(Delete, "A", "XFv2", "12:30:00", "12:30:00"),
-			[]string{
-				"A XFv1 10:01:00 NULL 10:05:00 12:20:00",
-				"A XFv1 10:01:00 12:15:43 12:20:00 12:25:00",
-				"A XFv1 10:01:00 12:05:00 12:25:00 NULL",
-				"A XFv3 12:05:00 12:15:43 12:25:00 NULL",
-				"A XFv2 12:15:43 NULL 12:20:00 12:30:00",
-				"A XFv2 12:15:43 12:30:00 12:30:00 NULL",
-			},
-		},
-	}
+	events := walkThroughEvents(t)
 	var history []Event
-	for i, step := range steps {
+	var final []string
+	for i, e := range events {
+		want := readSpecTable(t, fmt.Sprintf("bitemporal-step-%d", i+1), bitemporalColumns...).lines()
 		var err error
-		if history, err = r.Merge(history, []Event{step.event}); err != nil {
+		if history, err = r.Merge(history, []Event{e}); err != nil {
 			t.Fatalf("step %d: Merge: %v", i+1, err)
 		}
 		rows, err := r.ReplayBitemporal(history)
@@ -250,21 +207,21 @@ func TestSpecBitemporalWalkThrough(t *testing.T) {
 			t.Fatalf("step %d: ReplayBitemporal: %v", i+1, err)
 		}
 		got := formatBiVersions(rows)
-		sameLines(t, "step "+string(rune('1'+i)), got, step.want)
+		sameLines(t, fmt.Sprintf("step %d", i+1), got, want)
 		// The spec lists the rows in the order the result promises:
 		// business start, then system start.
-		if !slices.Equal(got, step.want) {
-			t.Errorf("step %d: order\n%q\nwant\n%q", i+1, got, step.want)
+		if !slices.Equal(got, want) {
+			t.Errorf("step %d: order\n%q\nwant\n%q", i+1, got, want)
 		}
+		final = want
 	}
 
-	// The same four events arriving all at once, and in reverse, give the
+	// The same events arriving all at once, and in other orders, give the
 	// final table: the result depends on the events, not their arrival.
-	final := steps[len(steps)-1].want
 	for _, arrival := range [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {2, 0, 3, 1}} {
 		var batch []Event
 		for _, i := range arrival {
-			batch = append(batch, steps[i].event)
+			batch = append(batch, events[i])
 		}
 		h, err := r.Merge(nil, batch)
 		if err != nil {
@@ -274,7 +231,7 @@ func TestSpecBitemporalWalkThrough(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameLines(t, "all events in one batch", formatBiVersions(rows), final)
+		sameLines(t, fmt.Sprintf("all events in one batch, in the order %v", arrival), formatBiVersions(rows), final)
 	}
 }
 
@@ -283,12 +240,7 @@ func TestSpecBitemporalWalkThrough(t *testing.T) {
 // time 12:10 was XFv1; today it is XFv3; at 10:04:59 the table was empty.
 func TestSpecBitemporalReadingHistory(t *testing.T) {
 	r := testRules(0)
-	history, err := r.Merge(nil, []Event{
-		bitemporalEvent(Upsert, "A", "XFv1", "10:01:00", "10:05:00"),
-		bitemporalEvent(Upsert, "A", "XFv2", "12:15:43", "12:20:00"),
-		bitemporalEvent(Upsert, "A", "XFv3", "12:05:00", "12:25:00"),
-		bitemporalEvent(Delete, "A", "XFv2", "12:30:00", "12:30:00"),
-	})
+	history, err := r.Merge(nil, walkThroughEvents(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,15 +287,8 @@ func TestSpecBitemporalReadingHistory(t *testing.T) {
 
 func TestSpecBitemporalSmallExample(t *testing.T) {
 	r := testRules(0)
-	events := []Event{
-		{Seq: seq(10), SysSeq: seq(100), Values: []any{1, "x10", "y10"}},
-		{Seq: seq(20), SysSeq: seq(200), Values: []any{1, "x20", "y20"}},
-	}
-	want := []string{
-		"1 x10 y10 10 NULL 100 200",
-		"1 x10 y10 10 20 200 NULL",
-		"1 x20 y20 20 NULL 200 NULL",
-	}
+	events := specEvents(t, readSpecTable(t, "bitemporal-small-events", "id", "x", "y", "business_time", "system_time"))
+	want := readSpecTable(t, "bitemporal-small", "id", "x", "y", "__START_AT", "__END_AT", "__SYSTEM_START_AT", "__SYSTEM_END_AT").lines()
 	for _, arrival := range [][]Event{events, {events[1], events[0]}} {
 		history, err := r.Merge(nil, arrival)
 		if err != nil {

@@ -8,9 +8,9 @@ import (
 
 // A durable commit waits for the disk, and on virtual machines how long
 // depends less on what is written than on how recently the disk was used:
-// on the AMD EPYC VM of the README's runs a 4 KiB write made durable took
+// on the AMD EPYC VM of the benchmark's runs a 4 KiB write made durable took
 // 0.17 ms right after another and 0.5 to 0.7 ms after a 5 ms pause,
-// whatever else the machine was doing (cmd/cdcbench/FINDINGS.md). Every
+// whatever else the machine was doing (docs/findings.md). Every
 // COPY batch of the ingests ends in one such write after milliseconds of
 // work, and every single-row INSERT in one after a client's round trip,
 // so a run's figures read better next to its machine's own. probeDisk

@@ -21,7 +21,8 @@
 // of each touched key's history that the batch can change; see pg.go), and
 // the benchmark refuses to report a figure unless both targets hold exactly
 // the same rows. Before measuring anything, that SQL
-// is run on the spec's own worked examples (spec §4 and the §5 walk-through)
+// is run on the worked examples of the AUTO CDC contract (docs/autocdc.md,
+// §4 and the §5 walk-through)
 // and compared with the expected tables, and so is cdcdb.
 //
 // Every comparison is a check, not an assumption: targets are compared by an
@@ -52,6 +53,7 @@
 // write in the directory their data goes to, and the report shows it
 // beside the machine and the load average.
 //
-// FINDINGS.md, beside this file, keeps what the runs found: every full
-// run, the profiles and traces of each workload, what was tried.
+// docs/benchmarks.md says how to run it and shows the latest full run
+// (-markdown prints its table); docs/findings.md keeps what the runs found:
+// every full run, the profiles and traces of each workload, what was tried.
 package main

@@ -22,6 +22,10 @@ func main() {
 // workloadNames are the workloads in the order they run; -only picks some.
 var workloadNames = []string{"scd2", "bitemporal", "reads", "pgbench", "commits"}
 
+// markdownToStdout, as -markdown's file, prints the report as Markdown
+// instead of the text table.
+const markdownToStdout = "-"
+
 // options are the command line.
 type options struct {
 	quick      bool
@@ -43,7 +47,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "comma-separated workloads to run (default all): "+strings.Join(workloadNames, ","))
 	fs.StringVar(&o.cdcdbBin, "cdcdb", "", "cdcdb binary to measure (default: go build ./cmd/cdcdb of this module)")
 	fs.StringVar(&o.chart, "chart", "cdcbench.svg", "write the SVG chart here (empty: none)")
-	fs.StringVar(&o.markdown, "markdown", "", "also write the results table as Markdown to this file")
+	fs.StringVar(&o.markdown, "markdown", "", "also write the results as Markdown to this file (as docs/benchmarks.md shows them); -: print them as Markdown instead of the text table")
 	fs.StringVar(&o.profileDir, "cpuprofile", "", "save a CPU profile of cdcdb during each workload's first repetition into this directory")
 	fs.DurationVar(&o.profileFor, "cpuprofile-for", 20*time.Second, "length of each CPU profile")
 	fs.IntVar(&o.reps, "reps", 0, "repetitions of every measurement (default: 3 full, 1 quick)")
@@ -65,26 +69,45 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	rep, err := benchmark(ctx, o, stderr)
 	if rep != nil {
-		rep.print(stdout)
+		printReport(stdout, rep, o)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cdcbench:", err)
 		return 1
 	}
-	if o.chart != "" {
-		if err := os.WriteFile(o.chart, []byte(rep.svg()), 0o644); err != nil {
-			fmt.Fprintln(stderr, "cdcbench:", err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "chart written to %s\n", o.chart)
-	}
-	if o.markdown != "" {
-		if err := os.WriteFile(o.markdown, []byte(rep.markdown()), 0o644); err != nil {
-			fmt.Fprintln(stderr, "cdcbench:", err)
-			return 1
-		}
+	if err := writeReportFiles(rep, o, stderr); err != nil {
+		fmt.Fprintln(stderr, "cdcbench:", err)
+		return 1
 	}
 	return 0
+}
+
+// printReport prints the results, a partial run's too: as the text table,
+// or as Markdown with -markdown -.
+func printReport(stdout io.Writer, rep *report, o options) {
+	if o.markdown == markdownToStdout {
+		fmt.Fprint(stdout, rep.markdown())
+		return
+	}
+	rep.print(stdout)
+}
+
+// writeReportFiles writes the chart and the Markdown to the files the
+// command line names, once a run has finished.
+func writeReportFiles(rep *report, o options, log io.Writer) error {
+	if o.chart != "" {
+		if err := os.WriteFile(o.chart, []byte(rep.svg()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "chart written to %s\n", o.chart)
+	}
+	if o.markdown != "" && o.markdown != markdownToStdout {
+		if err := os.WriteFile(o.markdown, []byte(rep.markdown()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "Markdown written to %s\n", o.markdown)
+	}
+	return nil
 }
 
 // bench is what every workload needs: the servers' whereabouts, the sizes
@@ -139,7 +162,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 	if o.reps > 0 {
 		b.sz.setReps(o.reps)
 	}
-	b.rep = &report{quick: o.quick, machine: machineDescription(), cdcdbFlags: strings.Join(o.cdcdbFlags, " ")}
+	b.rep = &report{quick: o.quick, machine: machineDescription(), cores: runtime.NumCPU(), cdcdbFlags: strings.Join(o.cdcdbFlags, " ")}
 	// Other processes competing for the CPUs skew both sides' figures (and
 	// not by the same amount): record how busy the machine was.
 	stopLoad := sampleLoad(b.rep)

@@ -56,7 +56,7 @@ WHERE NOT del`
 // history was loaded and measured after the small one's repetitions, this
 // host's drift over those minutes moved cdcdb's ratio between 0.97x and
 // 1.61x across four runs. (It still drifts within a repetition;
-// FINDINGS.md has the figures.)
+// docs/findings.md has the figures.)
 func (b *bench) readsWorkload(ctx context.Context) error {
 	total := b.sz.readEvents * b.sz.readGrowth
 	// Large COPY batches: loading is not measured here, and cdcdb rewrites

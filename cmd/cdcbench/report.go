@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,8 +92,11 @@ func (f figure) status() string {
 
 // report collects a run's figures and what was checked.
 type report struct {
-	quick      bool
-	machine    string
+	quick   bool
+	machine string
+	// cores is how many CPUs the machine has, which the load average is
+	// read against.
+	cores      int
 	disk       *diskLatency // nil until probed
 	pgSettings string
 	cdcdbFlags string
@@ -127,8 +129,8 @@ func (r *report) loadText() string {
 		return ""
 	}
 	mean := r.loadSum / float64(r.loadSamples)
-	s := fmt.Sprintf("1-minute load average during the run: mean %.1f, max %.1f, on %d cores", mean, r.loadMax, runtime.NumCPU())
-	if mean > 1.5*float64(runtime.NumCPU()) {
+	s := fmt.Sprintf("1-minute load average during the run: mean %.1f, max %.1f, on %d cores", mean, r.loadMax, r.cores)
+	if mean > 1.5*float64(r.cores) {
 		s += " — other processes competed for the CPUs; figures are noisy"
 	}
 	return s
@@ -194,7 +196,9 @@ func (r *report) print(w io.Writer) {
 	}
 }
 
-// markdown renders the table for the README.
+// markdown renders the report as Markdown, as docs/benchmarks.md shows the
+// latest full run: a paragraph on the machine and the settings, the table
+// print writes (medians, ratios, goals), the checks and the run's length.
 func (r *report) markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, on %s. PostgreSQL: `%s`.", r.title(), r.machine, r.pgSettings)

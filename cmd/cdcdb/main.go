@@ -44,8 +44,16 @@ func main() {
 	os.Exit(run(os.Args[1:]))
 }
 
-func run(args []string) int {
-	var cfg config
+// Defaults of the memory flags that are cdcdb's own; the storage knobs'
+// defaults are storage's (storage.DefaultMemtableSize,
+// storage.DefaultBlockCacheSize).
+const (
+	defaultMemoryLimit = 384 << 20
+	defaultGCHeadroom  = 128 << 20
+)
+
+// flags declares the command line into cfg.
+func flags(cfg *config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cdcdb", flag.ContinueOnError)
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&cfg.data, "data", "cdcdb.db", "the database file (created if missing)")
@@ -58,18 +66,24 @@ func run(args []string) int {
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
-	fs.StringVar(&cfg.memLimit, "memory-limit", "384MiB", "soft limit of the server's heap: the garbage collector works harder to stay under it (0: none; when not given, $GOMEMLIMIT wins if set)")
-	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", "128MiB", "the heap grows by this much, or by what is live when more, between garbage collections (0: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
-	fs.StringVar(&cfg.memtable, "memtable", "48MiB", "changes kept in memory before they are checkpointed into the data file (at most twice this is held)")
-	fs.StringVar(&cfg.cache, "block-cache", "64MiB", "blocks of the data file that reads keep in memory (0: none)")
+	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
+	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", formatSize(defaultGCHeadroom), "the heap grows by this much, or by what is live when more, between garbage collections (off: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
+	fs.StringVar(&cfg.memtable, "memtable", formatSize(storage.DefaultMemtableSize), "changes kept in memory before they are checkpointed into the data file (at most twice this is held; at least 1MiB)")
+	fs.StringVar(&cfg.cache, "block-cache", formatSize(storage.DefaultBlockCacheSize), "blocks of the data file that reads keep in memory (off: none)")
+	return fs
+}
+
+func run(args []string) int {
+	var cfg config
+	fs := flags(&cfg)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if os.Getenv("GOMEMLIMIT") != "" && !flagGiven(fs, "memory-limit") {
-		cfg.memLimit = "0" // the runtime has taken $GOMEMLIMIT already
+		cfg.memLimit = sizeOffWord // the runtime has taken $GOMEMLIMIT already
 	}
 	if os.Getenv("GOGC") != "" && !flagGiven(fs, "gc-headroom") {
-		cfg.gcHeadroom = "0" // the runtime has taken $GOGC already
+		cfg.gcHeadroom = sizeOffWord // the runtime has taken $GOGC already
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := serve(cfg, log); err != nil {
@@ -99,32 +113,32 @@ func serve(cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	memLimit, err := parseBytes("-memory-limit", cfg.memLimit)
+	memLimit, err := parseSize("-memory-limit", cfg.memLimit, true)
 	if err != nil {
 		return err
 	}
-	memtable, err := parseBytes("-memtable", cfg.memtable)
+	memtable, err := parseSize("-memtable", cfg.memtable, false)
 	if err != nil {
 		return err
 	}
 	if memtable < 1<<20 {
 		return fmt.Errorf("-memtable %s: must be at least 1MiB", cfg.memtable)
 	}
-	cache, err := parseBytes("-block-cache", cfg.cache)
+	cache, err := parseSize("-block-cache", cfg.cache, true)
 	if err != nil {
 		return err
 	}
-	if cache == 0 {
-		cache = -1 // storage.Options: none, where 0 is the default
+	if cache == sizeOff {
+		cache = storage.NoBlockCache
 	}
-	gcHeadroom, err := parseBytes("-gc-headroom", cfg.gcHeadroom)
+	gcHeadroom, err := parseSize("-gc-headroom", cfg.gcHeadroom, true)
 	if err != nil {
 		return err
 	}
-	if memLimit > 0 {
+	if memLimit != sizeOff {
 		debug.SetMemoryLimit(memLimit)
 	}
-	if gcHeadroom > 0 {
+	if gcHeadroom != sizeOff {
 		defer startGCPacer(uint64(gcHeadroom)).stop()
 	}
 	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable, BlockCacheSize: cache})
@@ -188,24 +202,60 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// parseBytes reads a size such as 384MiB, 1GiB, 64MB or 1048576.
-func parseBytes(flag, s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
+// sizeOffWord turns off a size flag that can be off; parseSize returns it
+// as sizeOff.
+const (
+	sizeOffWord       = "off"
+	sizeOff     int64 = -1
+)
+
+// sizeUnits are the units a size may be given in, largest first within
+// each kind, as formatSize writes them.
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1000 * 1000 * 1000}, {"MB", 1000 * 1000}, {"kB", 1000}, {"B", 1}}
+
+// parseSize reads a size flag: a positive size such as 384MiB, 1GiB, 64MB
+// or 1048576, or, where canBeOff, "off" (returned as sizeOff). Zero is
+// refused: storage.Options reads a zero size as the default, so a 0 that
+// meant "none" here would mean one thing on the command line and another
+// below it; "off" says none, and leaving the flag out says the default.
+func parseSize(flag, s string, canBeOff bool) (int64, error) {
+	if canBeOff && strings.EqualFold(strings.TrimSpace(s), sizeOffWord) {
+		return sizeOff, nil
+	}
 	num, mult := strings.TrimSpace(s), int64(1)
-	for _, u := range units {
+	for _, u := range sizeUnits {
 		if n, ok := strings.CutSuffix(num, u.suffix); ok {
 			num, mult = strings.TrimSpace(n), u.mult
 			break
 		}
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%s %q: want a size such as 384MiB, 1GiB or 0", flag, s)
+	switch {
+	case err == nil && n == 0 && canBeOff:
+		return 0, fmt.Errorf("%s %q: a size must be positive; %s turns it off, and leaving the flag out gives its default", flag, s, sizeOffWord)
+	case err == nil && n == 0:
+		return 0, fmt.Errorf("%s %q: a size must be positive; leaving the flag out gives its default", flag, s)
+	case err != nil || n < 0 || n > (1<<62)/mult:
+		want := "a size such as 384MiB or 1GiB"
+		if canBeOff {
+			want += ", or " + sizeOffWord
+		}
+		return 0, fmt.Errorf("%s %q: want %s", flag, s, want)
 	}
 	return n * mult, nil
+}
+
+// formatSize writes a size in the largest binary unit that divides it.
+func formatSize(n int64) string {
+	for _, u := range sizeUnits[:3] {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // flagGiven reports whether the command line set the flag.

@@ -3,22 +3,60 @@ package main
 import (
 	"flag"
 	"testing"
+
+	"cdcdb/storage"
 )
 
-func TestParseBytes(t *testing.T) {
+func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
-		in   string
-		want int64
-		ok   bool
+		in       string
+		canBeOff bool
+		want     int64
+		ok       bool
 	}{
-		{"384MiB", 384 << 20, true}, {"1GiB", 1 << 30, true}, {"64MB", 64_000_000, true},
-		{"512 KiB", 512 << 10, true}, {"1048576", 1 << 20, true}, {"0", 0, true}, {"12B", 12, true},
-		{"", 0, false}, {"-1MiB", 0, false}, {"1.5GiB", 0, false}, {"lots", 0, false}, {"9999999999GiB", 0, false},
+		{"384MiB", false, 384 << 20, true}, {"1GiB", false, 1 << 30, true}, {"64MB", false, 64_000_000, true},
+		{"512 KiB", false, 512 << 10, true}, {"1048576", false, 1 << 20, true}, {"12B", false, 12, true},
+		{"off", true, sizeOff, true}, {"OFF", true, sizeOff, true},
+		// 0 is refused, whether the knob can be off or not: it would mean
+		// none here and the default in storage.Options.
+		{"0", true, 0, false}, {"0MiB", true, 0, false}, {"0", false, 0, false}, {"off", false, 0, false},
+		{"", false, 0, false}, {"-1MiB", false, 0, false}, {"1.5GiB", false, 0, false}, {"lots", true, 0, false}, {"9999999999GiB", false, 0, false},
 	} {
-		got, err := parseBytes("-x", c.in)
+		got, err := parseSize("-x", c.in, c.canBeOff)
 		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d (ok %v)", c.in, got, err, c.want, c.ok)
+			t.Errorf("parseSize(%q, canBeOff %v) = %d, %v; want %d (ok %v)", c.in, c.canBeOff, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// TestSizeFlagDefaultsAreStorages: the memtable and block cache flags
+// default to storage's own defaults, so the server runs with what the zero
+// storage.Options means, and each knob has one default.
+func TestSizeFlagDefaultsAreStorages(t *testing.T) {
+	var cfg config
+	fs := flags(&cfg)
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		flag, value string
+		want        int64
+	}{
+		{"memtable", cfg.memtable, storage.DefaultMemtableSize},
+		{"block-cache", cfg.cache, storage.DefaultBlockCacheSize},
+		{"memory-limit", cfg.memLimit, defaultMemoryLimit},
+		{"gc-headroom", cfg.gcHeadroom, defaultGCHeadroom},
+	} {
+		got, err := parseSize("-"+c.flag, c.value, true)
+		if err != nil || got != c.want {
+			t.Errorf("-%s defaults to %q (%d, %v), want %d", c.flag, c.value, got, err, c.want)
+		}
+	}
+	if got := formatSize(48 << 20); got != "48MiB" {
+		t.Errorf("formatSize(48 MiB) = %q", got)
+	}
+	if got := formatSize(1536 << 10); got != "1536KiB" {
+		t.Errorf("formatSize(1.5 MiB) = %q", got)
 	}
 }
 
@@ -32,7 +70,7 @@ func TestFlagGiven(t *testing.T) {
 		{nil, false},
 		{[]string{"-memtable", "8MiB"}, false},
 		{[]string{"-memory-limit", "384MiB"}, true},
-		{[]string{"-memory-limit=0"}, true},
+		{[]string{"-memory-limit=off"}, true},
 	} {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.String("memory-limit", "384MiB", "")

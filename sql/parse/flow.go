@@ -5,7 +5,7 @@ import (
 	"cdcdb/sql/ast"
 )
 
-// This file reads cdcdb's AUTO CDC statements (docs: spec/autocdc.md §1):
+// This file reads cdcdb's AUTO CDC statements (docs/autocdc.md §1):
 //
 //	CREATE [OR REFRESH] STREAMING TABLE t [(columns)] [COMMENT '...'] [AS query]
 //	CREATE FLOW f [COMMENT '...'] AS AUTO CDC [ONCE] INTO t FROM source clauses

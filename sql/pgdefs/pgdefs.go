@@ -9,6 +9,12 @@
 // must not import it. The rows are kept as text, as the bootstrap file has
 // them, so that this package needs no value codec; sql parses each field
 // with the column's type.
+//
+// The data is pinned to the PostgreSQL release it was generated from
+// (Release). Minor releases of PostgreSQL 15 keep every catalog's columns
+// but may change initial rows (pg_proc, pg_description), the views' SQL
+// and the settings: regenerate with `go generate ./sql/pgdefs` to move to
+// another release, and review the diff.
 package pgdefs
 
 //go:generate go run ./gen -share /usr/share/postgresql/15 -postgres /usr/lib/postgresql/15/bin/postgres -o pg15_generated.go
