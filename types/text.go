@@ -157,7 +157,7 @@ func ParseTextWith(t T, s string, in Input) (Value, error) {
 		}
 		return roundTimestamp(ts, t.Typmod), nil
 	case Interval:
-		iv, err := parseInterval(s)
+		iv, err := parseInterval(s, intervalRange(t.Typmod))
 		if err != nil {
 			return nil, err
 		}
@@ -514,8 +514,8 @@ func appendFloat(dst []byte, f float64, single bool) []byte {
 // truncates. char(n) pads with spaces.
 func applyCharTypmod(t T, s string, explicit bool) (Value, error) {
 	n, ok := CharLength(t.Typmod)
-	if !ok {
-		return s, nil
+	if !ok || (t.OID == Varchar && len(s) <= n) {
+		return s, nil // no more bytes than varchar(n) allows characters
 	}
 	chars := utf8.RuneCountInString(s)
 	if chars > n {
