@@ -149,9 +149,11 @@ func explicitCastOK(from, to types.OID) bool {
 // operands) are brought to, as PostgreSQL's UNION/CASE resolution does.
 func commonType(xs []expr, construct string) (types.T, error) {
 	var best types.T = unknownT()
+	sawUnknown := false
 	for _, x := range xs {
 		t := x.typ()
 		if t.OID == types.Unknown {
+			sawUnknown = true
 			continue
 		}
 		if best.OID == types.Unknown {
@@ -182,6 +184,13 @@ func commonType(xs []expr, construct string) (types.T, error) {
 		default:
 			return best, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", construct, typeName(best), typeName(t))
 		}
+	}
+	if sawUnknown && best.OID != types.Record {
+		// A literal has no modifier, so the result has none either (as
+		// select_common_typmod decides): coalesce(v, 'abcdef') over a
+		// varchar(3) is a plain varchar, and the literal is not cut to
+		// v's length nor refused for it.
+		best.Typmod = -1
 	}
 	return best, nil
 }
