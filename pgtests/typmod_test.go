@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -493,4 +494,53 @@ func valueInBinary(ctx context.Context, ref *pgx.Conn, m *pgtype.Map, base, text
 		return bin, nil
 	}
 	return bin, v
+}
+
+// TestFlowTargetsKeepTheirColumnModifiers shows a flow's target declared
+// with modifiers holding its columns' values everywhere a value of the
+// event counts: the key (1.001 and 1.004 are one key of numeric(10,2)),
+// SCD TYPE 2's change detection (5.001 then 5.004 is no change of a
+// numeric(10,2)), the period columns (timestamp(0) rounds the sequence
+// value), and a value the column cannot hold refusing the write to the
+// source, with PostgreSQL's error, whatever the format it came in.
+func TestFlowTargetsKeepTheirColumnModifiers(t *testing.T) {
+	s := startServer(t)
+	ctx := testContext(t)
+	conn := connect(t, s.URL())
+	mustExec(t, conn, "CREATE TABLE ev (k numeric, v numeric, note varchar, seq timestamp)")
+	mustExec(t, conn, "CREATE STREAMING TABLE hist (k numeric(10,2), v numeric(10,2), note varchar(5), __start_at timestamp(0), __end_at timestamp(0))")
+	mustExec(t, conn, "CREATE FLOW f AS AUTO CDC INTO hist FROM stream(ev) KEYS (k) SEQUENCE BY seq COLUMNS * EXCEPT (seq) STORED AS SCD TYPE 2")
+	insert := "INSERT INTO ev VALUES ($1, $2, $3, $4)"
+	for _, ev := range [][]any{
+		{numeric("1.001"), numeric("5.001"), "a", time.Date(2024, 1, 1, 0, 0, 0, 400_000_000, time.UTC)},
+		{numeric("1.004"), numeric("5.004"), "a", time.Date(2024, 1, 1, 0, 0, 10, 600_000_000, time.UTC)},
+		{numeric("1.006"), numeric("6"), "b", time.Date(2024, 1, 1, 0, 0, 20, 500_000_000, time.UTC)},
+		{numeric("1.009"), numeric("7.499"), "c", time.Date(2024, 1, 1, 0, 0, 30, 0, time.UTC)},
+	} {
+		// pgx sends numeric and timestamp parameters in binary.
+		if _, err := conn.Exec(ctx, insert, ev...); err != nil {
+			t.Fatalf("%v: %v", ev, err)
+		}
+	}
+	got := queryString(t, conn, `SELECT string_agg(format('%s %s %s %s..%s', k, v, note, __start_at, coalesce(__end_at::text, '')), ' | ' ORDER BY k, __start_at) FROM hist`)
+	want := "1.00 5.00 a 2024-01-01 00:00:00.. | 1.01 6.00 b 2024-01-01 00:00:21..2024-01-01 00:00:30 | 1.01 7.50 c 2024-01-01 00:00:30.."
+	if got != want {
+		t.Errorf("target:\n got  %s\n want %s", got, want)
+	}
+	// A note longer than varchar(5) cannot be a target value: the event is
+	// refused as PostgreSQL refuses the value for such a column, and
+	// nothing of it is kept.
+	_, err := conn.Exec(ctx, insert, numeric("2"), numeric("1"), "toolong", time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC))
+	pgErr := requireSQLState(t, err, "22001")
+	if pgErr.Message != "value too long for type character varying(5)" {
+		t.Errorf("message: %s", pgErr.Message)
+	}
+	_, err = conn.PgConn().CopyFrom(ctx, strings.NewReader("3\t123456789.5\tx\t2024-01-03\n"), "COPY ev FROM STDIN")
+	pgErr = requireSQLState(t, err, "22003")
+	if want := "A field with precision 10, scale 2 must round to an absolute value less than 10^8."; pgErr.Detail != want {
+		t.Errorf("detail: %s", pgErr.Detail)
+	}
+	if n := queryInt64s(t, conn, "SELECT count(*) FROM ev"); n[0] != 4 {
+		t.Errorf("the source holds %d events, want the 4 accepted", n[0])
+	}
 }
