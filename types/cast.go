@@ -403,7 +403,7 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 		return r, nil
 	case (f == Timestamp || f == Timestamptz) && t == Time:
 		if inf {
-			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
+			return nil, nil // an infinite timestamp has no time of day: NULL, as in PostgreSQL
 		}
 		if f == Timestamptz {
 			x = x.In(loc)
