@@ -705,7 +705,12 @@ func (b *binder) bindCase(e *ast.Case) (expr, error) {
 		}
 		results = append(results, r)
 	}
-	t, err := commonType(results, "CASE")
+	// PostgreSQL weighs the ELSE result first when choosing the type.
+	ordered := results
+	if e.Else != nil {
+		ordered = append([]expr{results[len(results)-1]}, results[:len(results)-1]...)
+	}
+	t, err := commonType(ordered, "CASE")
 	if err != nil {
 		return nil, withPos(err, e)
 	}

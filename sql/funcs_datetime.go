@@ -1,7 +1,9 @@
 package sql
 
 import (
+	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,8 +68,17 @@ func init() {
 		if float {
 			ret = types.Float8
 		}
+		dateVariant := wrap(extractDate)
+		if float {
+			// date_part(text, date) is date_part of the date as a
+			// timestamp, as PostgreSQL defines it; only extract has
+			// date's own fields (and refuses hours of a date).
+			dateVariant = wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+				return extractTimestamp(x, u, v.(time.Time), false)
+			})
+		}
 		return overloaded(true,
-			sig(ret, wrap(extractDate), types.Text, types.Date),
+			sig(ret, dateVariant, types.Text, types.Date),
 			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), true)
 			}), types.Text, types.Timestamptz),
@@ -82,20 +93,38 @@ func init() {
 	register("date_part", extract(true))
 	register("age", overloaded(true,
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
-			return ageOf(wallClock(x, a[0].(time.Time), true), wallClock(x, a[1].(time.Time), true)), nil
+			t1, err1 := calendarInstant(a[0].(time.Time))
+			t2, err2 := calendarInstant(a[1].(time.Time))
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, err
+			}
+			return ageOf(t1.In(x.location()), t2.In(x.location())), nil
 		}, types.Timestamptz, types.Timestamptz),
 		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return ageOf(a[0].(time.Time), a[1].(time.Time)), nil
+			t1, err1 := calendarInstant(a[0].(time.Time))
+			t2, err2 := calendarInstant(a[1].(time.Time))
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, err
+			}
+			return ageOf(t1, t2), nil
 		}, types.Timestamp, types.Timestamp),
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			t, err := calendarInstant(a[0].(time.Time))
+			if err != nil {
+				return nil, err
+			}
 			today := wallClock(x, x.now, true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-			return ageOf(midnight, wallClock(x, a[0].(time.Time), true)), nil
+			return ageOf(midnight, wallClock(x, t, true)), nil
 		}, types.Timestamptz),
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			t, err := calendarInstant(a[0].(time.Time))
+			if err != nil {
+				return nil, err
+			}
 			today := wallClock(x, x.now, true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-			return ageOf(midnight, a[0].(time.Time)), nil
+			return ageOf(midnight, t), nil
 		}, types.Timestamp),
 	))
 	register("make_date", overloaded(true, sig(types.Date, func(_ *execCtx, a []types.Value) (types.Value, error) {
@@ -391,7 +420,13 @@ func extractDate(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
 	}
 	t := v.(time.Time)
 	if types.IsInfinite(t) != 0 {
-		return infiniteField(u, t, types.Date)
+		switch u {
+		case "day", "month", "quarter", "week", "dow", "isodow", "doy":
+			return nil, nil // oscillating fields of an infinite date
+		case "year", "decade", "century", "millennium", "julian", "isoyear", "epoch":
+			return infiniteField(u, t, types.Date)
+		}
+		return nil, unitNotSupported(unit, types.Date)
 	}
 	if n, ok := dateField(u, t); ok {
 		return apd.New(n, 0), nil
@@ -546,10 +581,22 @@ func extractTime(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
 // ageOf is PostgreSQL's age(): the field-wise difference of two wall
 // clocks, borrowing from the next larger field (a month borrows the length
 // of the month it starts from), with the sign of the whole.
-func ageOf(a, b time.Time) types.IntervalValue {
-	if types.IsInfinite(a) != 0 || types.IsInfinite(b) != 0 {
-		return types.IntervalValue{}
+// calendarInstant is t as PostgreSQL's timestamp2tm reads it for age: a
+// finite t as it is; +infinity as the date its internal value (the
+// largest int64 of microseconds) falls on, which PostgreSQL 15 computes
+// with; -infinity, whose Julian day is negative, out of range.
+func calendarInstant(t time.Time) (time.Time, error) {
+	switch types.IsInfinite(t) {
+	case 1:
+		us := int64(math.MaxInt64)
+		return time.Unix(types.PostgresEpoch.Unix()+us/1e6, us%1e6*1000).UTC(), nil
+	case -1:
+		return time.Time{}, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
 	}
+	return t, nil
+}
+
+func ageOf(a, b time.Time) types.IntervalValue {
 	neg := a.Before(b)
 	y1, m1, d1 := a.Date()
 	y2, m2, d2 := b.Date()
@@ -604,7 +651,11 @@ func daysIn(y int, m time.Month) int {
 
 func makeDate(y, m, d int64) (types.Value, error) {
 	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
-		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+		shown := y
+		if y < 0 {
+			shown = y + 1 // PostgreSQL shows a BC year as its astronomical year (1 BC is 0)
+		}
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", shown, m, d)
 	}
 	if y < 0 {
 		y++ // 1 BC is year 0 of the proleptic calendar
@@ -615,7 +666,7 @@ func makeDate(y, m, d int64) (types.Value, error) {
 func timeOfDayMicros(h, m int64, s float64) (int64, error) {
 	us := int64(math.Round(s * 1e6))
 	if h < 0 || h > 24 || m < 0 || m > 59 || s < 0 || s > 60 || (h == 24 && (m > 0 || us > 0)) {
-		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, m, types.FormatText(types.Of(types.Float8), s))
+		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, m, cFormatG(s, 2))
 	}
 	return (h*3600+m*60)*1e6 + us, nil
 }
@@ -756,4 +807,18 @@ func dateBin(_ *execCtx, a []types.Value) (types.Value, error) {
 		bins-- // source before origin: the bin starts earlier
 	}
 	return time.UnixMicro(origin.UnixMicro() + bins*us).UTC(), nil
+}
+
+// cFormatG is C's printf "%0*g": six significant digits, trailing zeros
+// dropped, exponent notation for very large or small values, zero-padded to
+// width, as PostgreSQL prints seconds in some of its messages.
+func cFormatG(f float64, width int) string {
+	s := strconv.FormatFloat(f, 'g', 6, 64) // Go, like C, prints two exponent digits at least
+	if len(s) >= width {
+		return s
+	}
+	if strings.HasPrefix(s, "-") {
+		return "-" + strings.Repeat("0", width-len(s)) + s[1:]
+	}
+	return strings.Repeat("0", width-len(s)) + s
 }
