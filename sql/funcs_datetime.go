@@ -649,12 +649,19 @@ func daysIn(y int, m time.Month) int {
 	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
+// makeDate is make_date: a BC year is negative. Its error shows the year
+// as PostgreSQL's make_date does, astronomically (1 BC is 0).
 func makeDate(y, m, d int64) (types.Value, error) {
+	shown := y
+	if y < 0 {
+		shown = y + 1
+	}
+	return makeDateShowing(y, m, d, shown)
+}
+
+// makeDateShowing is makeDate whose error shows the year as shown.
+func makeDateShowing(y, m, d, shown int64) (types.Value, error) {
 	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
-		shown := y
-		if y < 0 {
-			shown = y + 1 // PostgreSQL shows a BC year as its astronomical year (1 BC is 0)
-		}
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", shown, m, d)
 	}
 	if y < 0 {
@@ -671,8 +678,10 @@ func timeOfDayMicros(h, m int64, s float64) (int64, error) {
 	return (h*3600+m*60)*1e6 + us, nil
 }
 
+// makeTimestamp is make_timestamp and make_timestamptz, whose errors show
+// the year as given.
 func makeTimestamp(a []types.Value, loc *time.Location) (types.Value, error) {
-	d, err := makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	d, err := makeDateShowing(a[0].(int64), a[1].(int64), a[2].(int64), a[0].(int64))
 	if err != nil {
 		return nil, err
 	}
