@@ -51,9 +51,15 @@ func init() {
 		}, types.Text, types.Interval),
 	))
 	extract := func(float bool) *builtin {
-		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+		wrapAs := func(kind types.OID, f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
 			return func(x *execCtx, a []types.Value) (types.Value, error) {
-				d, err := f(x, strings.ToLower(a[0].(string)), a[1])
+				unit := strings.ToLower(a[0].(string))
+				if float {
+					if v, ok := datePartFloat(x, kind, unit, a[1]); ok {
+						return v, nil
+					}
+				}
+				d, err := f(x, unit, a[1])
 				if err != nil || d == nil {
 					return nil, err
 				}
@@ -64,6 +70,9 @@ func init() {
 				return d, nil
 			}
 		}
+		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+			return wrapAs(0, f)
+		}
 		ret := types.Numeric
 		if float {
 			ret = types.Float8
@@ -73,20 +82,20 @@ func init() {
 			// date_part(text, date) is date_part of the date as a
 			// timestamp, as PostgreSQL defines it; only extract has
 			// date's own fields (and refuses hours of a date).
-			dateVariant = wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			dateVariant = wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			})
 		}
 		return overloaded(true,
 			sig(ret, dateVariant, types.Text, types.Date),
-			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamptz, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), true)
 			}), types.Text, types.Timestamptz),
-			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			}), types.Text, types.Timestamp),
-			sig(ret, wrap(extractInterval), types.Text, types.Interval),
-			sig(ret, wrap(extractTime), types.Text, types.Time),
+			sig(ret, wrapAs(types.Interval, extractInterval), types.Text, types.Interval),
+			sig(ret, wrapAs(types.Time, extractTime), types.Text, types.Time),
 		)
 	}
 	register("extract", extract(false))
@@ -360,6 +369,63 @@ func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
 	return out, nil
 }
 
+// datePartFloat computes the date_part fields PostgreSQL computes in
+// float8 arithmetic rather than exactly (seconds with their fraction,
+// milliseconds, microseconds, an interval's or a time's epoch, the Julian
+// date with its fraction of a day), with the same operations in the same
+// order, so the float8 has the same last bit. ok is false for the other
+// fields and for infinite values, which extract's exact result serves.
+func datePartFloat(x *execCtx, kind types.OID, unit string, v types.Value) (float64, bool) {
+	u, known := unitAliases[unit]
+	if !known {
+		return 0, false
+	}
+	secondParts := func(sec, fsec int64) (float64, bool) {
+		switch u {
+		case "microseconds":
+			return float64(sec)*1000000.0 + float64(fsec), true
+		case "milliseconds":
+			return float64(sec)*1000.0 + float64(fsec)/1000.0, true
+		case "second":
+			return float64(sec) + float64(fsec)/1000000.0, true
+		}
+		return 0, false
+	}
+	switch kind {
+	case types.Timestamp, types.Timestamptz:
+		t := v.(time.Time)
+		if types.IsInfinite(t) != 0 {
+			return 0, false
+		}
+		if u == "epoch" {
+			return float64(types.Micros(t)+946684800e6) / 1000000.0, true
+		}
+		w := wallClock(x, t, kind == types.Timestamptz)
+		if u == "julian" {
+			daySeconds := float64((w.Hour()*60+w.Minute())*60+w.Second()) + float64(w.Nanosecond()/1000)/1000000.0
+			return float64(julianDay(w.Date())) + daySeconds/86400.0, true
+		}
+		return secondParts(int64(w.Second()), int64(w.Nanosecond()/1000))
+	case types.Interval:
+		iv := v.(types.IntervalValue)
+		if u == "epoch" {
+			r := float64(iv.Micros) / 1000000.0
+			r += (365.25 * 86400) * float64(iv.Months/12)
+			r += (30.0 * 86400) * float64(iv.Months%12)
+			r += 86400.0 * float64(iv.Days)
+			return r, true
+		}
+		return secondParts(iv.Micros%60e6/1e6, iv.Micros%1e6)
+	case types.Time:
+		us := int64(v.(types.TimeOfDay))
+		if u == "epoch" {
+			return float64(us) / 1000000.0, true
+		}
+		return secondParts(us%60e6/1e6, us%1e6)
+	}
+	return 0, false
+}
+
 // julianDay is the Julian day number of a calendar date.
 func julianDay(y int, m time.Month, d int) int64 {
 	return int64(types.Days(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))) + 2451545
@@ -386,6 +452,9 @@ func dateField(u string, w time.Time) (int64, bool) {
 		return int64(wk), true
 	case "isoyear":
 		iy, _ := w.ISOWeek()
+		if iy <= 0 {
+			return int64(iy - 1), true // BC, as year: no year zero
+		}
 		return int64(iy), true
 	case "decade":
 		return int64(floorDiv(y, 10)), true
@@ -550,7 +619,10 @@ func extractInterval(_ *execCtx, unit string, v types.Value) (*apd.Decimal, erro
 	case "epoch":
 		// A year is 365.25 days of seconds, a month 30 days.
 		secs := 31557600*years + 30*86400*months + 86400*int64(iv.Days)
-		return apd.New(secs*1e6+iv.Micros, -6), nil
+		// secs*1e6 overflows int64 past some 290000 years: add exactly.
+		out := new(apd.Decimal)
+		_, err := numericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
+		return out, err
 	}
 	return nil, unitNotSupported(unit, types.Interval)
 }

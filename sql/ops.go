@@ -666,7 +666,7 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 	case "/":
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
-			if y == 0 {
+			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
 			v, err := overflow(x, y, x/y)

@@ -317,6 +317,9 @@ func castValue(v Value, from, to T, explicit bool, in Input) (Value, error) {
 				if err != nil || (r == 0 && !x.IsZero()) {
 					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "\"%s\" is out of range for type %s", appendNumeric(nil, x), sqlName(t))
 				}
+				if r == 0 {
+					r = 0 // a numeric zero has no sign, so neither has its float
+				}
 			}
 			return r, nil
 		case t == Numeric:

@@ -401,15 +401,14 @@ func decodeDateTime(s string) (*dtFields, error) {
 				f.loc = time.FixedZone("", -off)
 				break
 			}
-			if f.loc != nil || (!f.haveTime && !prevTime && !f.haveDate) {
-				return nil, dtBadFormat
-			}
+			// A signed number is a zone offset to PostgreSQL wherever it
+			// stands, so one out of range is that error before any other.
 			loc, ok := parseOffset(tk.text)
-			if !ok {
-				return nil, dtBadFormat
-			}
-			if loc == nil {
+			if ok && loc == nil {
 				return nil, dtBadOffset
+			}
+			if !ok || f.loc != nil || (!f.haveTime && !prevTime && !f.haveDate) {
+				return nil, dtBadFormat
 			}
 			f.loc = loc
 		}
