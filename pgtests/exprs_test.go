@@ -99,7 +99,7 @@ func TestScalarExpressionsMatchPostgres(t *testing.T) {
 // exprCount is how many expressions a run evaluates, and exprMaxDepth
 // how deep they nest.
 const (
-	exprCount    = 3000
+	exprCount    = 4000
 	exprMaxDepth = 4
 )
 
