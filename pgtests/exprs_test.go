@@ -182,8 +182,6 @@ var sqlTypeNames = [...]string{"int2", "int4", "int8", "numeric", "float4", "flo
 
 func (t sqlType) String() string { return sqlTypeNames[t] }
 
-func (t sqlType) numeric() bool { return t <= tFloat8 }
-
 // exprGen makes random, well-typed, deterministic SQL expressions. Every
 // value in them is a column of the one-row table lits (l.c1, l.c2, ...)
 // rather than a literal: PostgreSQL's planner folds constant subexpressions

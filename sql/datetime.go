@@ -283,13 +283,6 @@ func scaledInterval(iv types.IntervalValue, months, days, micros float64) (types
 	return r, nil
 }
 
-func sgn(f float64) float64 {
-	if f < 0 {
-		return -1
-	}
-	return 1
-}
-
 func toFloat(v types.Value) (float64, error) {
 	switch v := v.(type) {
 	case int64:

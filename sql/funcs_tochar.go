@@ -110,25 +110,6 @@ func parseTemplate(tmpl string, keywords []string) []templateNode {
 	return nodes
 }
 
-// ordinalSuffix is the English ordinal suffix of n.
-func ordinalSuffix(n int64, upper bool) string {
-	s := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			s = "st"
-		case 2:
-			s = "nd"
-		case 3:
-			s = "rd"
-		}
-	}
-	if upper {
-		return strings.ToUpper(s)
-	}
-	return s
-}
-
 // ordinalOf is PostgreSQL's get_th: the suffix for a number as printed,
 // read from its last digits (so a padded 01 is 01st, and 11 to 19 in the
 // last two places are th).
