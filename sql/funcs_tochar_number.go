@@ -189,21 +189,17 @@ func (d *numDesc) prepare(k numKey) error {
 			d.lsign = lsignPost
 			d.flag |= numFLSign
 		}
-	case numMI:
+	case numMI, numPL:
+		name, sign, post := "MI", numFMinus, numFMinusPost
+		if k == numPL {
+			name, sign, post = "PL", numFPlus, numFPlusPost
+		}
 		if d.is(numFLSign) {
-			return numSyntaxError(`cannot use "S" and "MI" together`)
+			return numSyntaxError(`cannot use "S" and "` + name + `" together`)
 		}
-		d.flag |= numFMinus
+		d.flag |= sign
 		if d.is(numFDecimal) {
-			d.flag |= numFMinusPost
-		}
-	case numPL:
-		if d.is(numFLSign) {
-			return numSyntaxError(`cannot use "S" and "PL" together`)
-		}
-		d.flag |= numFPlus
-		if d.is(numFDecimal) {
-			d.flag |= numFPlusPost
+			d.flag |= post
 		}
 	case numSG:
 		if d.is(numFLSign) {
