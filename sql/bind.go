@@ -210,7 +210,11 @@ func bindLiteral(e *ast.Literal) (expr, error) {
 	case ast.LitString:
 		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
 	case ast.LitBitString:
-		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
+		// B'0101' and X'1F' are bit strings in PostgreSQL; cdcdb has no
+		// bit types, and reading them as the text "b0101" would answer
+		// with a value PostgreSQL never gives.
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "bit string literals are not supported").WithPosition(e.Pos + 1).
+			WithHint("cdcdb has no bit or bit varying type; write the value as an integer or bytea.")
 	}
 	return nil, pgerror.New(pgerror.InternalError, "unknown literal kind %d", e.Kind)
 }
