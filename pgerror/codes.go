@@ -24,6 +24,7 @@ const (
 	ArraySubscriptError           = "2202E"
 	CharacterNotInRepertoire      = "22021"
 	DivisionByZero                = "22012"
+	SubstringError                = "22011"
 	InvalidEscapeSequence         = "22025"
 	InvalidRegularExpression      = "2201B"
 	InvalidRowCountInLimit        = "2201W"

@@ -135,7 +135,11 @@ func (s *percentileState) result(*execCtx) (types.Value, error) {
 	if s.t.OID == types.Interval {
 		a, b := s.vals[lo].(types.IntervalValue), s.vals[hi].(types.IntervalValue)
 		diff := types.IntervalValue{Months: b.Months - a.Months, Days: b.Days - a.Days, Micros: b.Micros - a.Micros}
-		d := scaleInterval(diff, frac)
+		scaled, err := multiplyInterval(diff, frac)
+		if err != nil {
+			return nil, err
+		}
+		d := scaled.(types.IntervalValue)
 		return types.IntervalValue{Months: a.Months + d.Months, Days: a.Days + d.Days, Micros: a.Micros + d.Micros}, nil
 	}
 	a, b := s.vals[lo].(float64), s.vals[hi].(float64)

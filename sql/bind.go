@@ -214,7 +214,11 @@ func bindLiteral(e *ast.Literal) (expr, error) {
 	case ast.LitString:
 		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
 	case ast.LitBitString:
-		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
+		// B'0101' and X'1F' are bit strings in PostgreSQL; cdcdb has no
+		// bit types, and reading them as the text "b0101" would answer
+		// with a value PostgreSQL never gives.
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "bit string literals are not supported").WithPosition(e.Pos + 1).
+			WithHint("cdcdb has no bit or bit varying type; write the value as an integer or bytea.")
 	}
 	return nil, pgerror.New(pgerror.InternalError, "unknown literal kind %d", e.Kind)
 }
@@ -363,6 +367,12 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 			return &constExpr{v: v, t: t}, nil
 		}
 		base := types.T{OID: t.OID, Typmod: -1}
+		if t.OID == types.Interval {
+			// An interval's fields say how its text reads ('1' is a
+			// day for interval day), so PostgreSQL reads an interval
+			// literal with the modifier, and so does this.
+			base = t
+		}
 		// A timestamptz literal without an offset is in the session's
 		// time zone, as PostgreSQL reads it when the query is analyzed.
 		var in types.Input
@@ -376,15 +386,29 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 		if types.ReadsClock(base, x.v.(string)) {
 			b.pc.readsClock = true
 		}
-		if v, err = types.ApplyTypmod(v, t, explicit); err != nil {
-			return nil, err
+		fitted, err := types.ApplyTypmod(v, t, explicit)
+		if err != nil {
+			// A literal that does not fit the modifier fails where the
+			// expression runs, as PostgreSQL's length coercion does: a
+			// column default of varchar(3) DEFAULT 'abcd' refuses the
+			// INSERT that takes it, not the CREATE TABLE declaring it.
+			return &castExpr{x: &constExpr{v: v, t: base}, to: t, explicit: explicit}, nil
 		}
-		return &constExpr{v: v, t: t}, nil
+		return &constExpr{v: fitted, t: t}, nil
 	case *paramRef:
-		b.pc.params.set(x.idx, t)
-		return &paramRef{idx: x.idx, t: t}, nil
+		if t.Typmod < 0 || t.OID == types.Record {
+			b.pc.params.set(x.idx, t)
+			return &paramRef{idx: x.idx, t: t}, nil
+		}
+		// As in PostgreSQL, a parameter has a type but no modifier: its
+		// value, in either wire format, is read as the base type and then
+		// cast, so $1::varchar(2) truncates what an assignment would
+		// refuse, and a binary numeric is rounded as a text one is.
+		base := types.T{OID: t.OID, Typmod: -1}
+		b.pc.params.set(x.idx, base)
+		return &castExpr{x: &paramRef{idx: x.idx, t: base}, to: t, explicit: explicit}, nil
 	}
-	return &castExpr{x: x, to: t}, nil
+	return &castExpr{x: x, to: t, explicit: explicit}, nil
 }
 
 // resolveUnknown gives text to an expression still of unknown type, as
@@ -689,7 +713,12 @@ func (b *binder) bindCase(e *ast.Case) (expr, error) {
 		}
 		results = append(results, r)
 	}
-	t, err := commonType(results, "CASE")
+	// PostgreSQL weighs the ELSE result first when choosing the type.
+	ordered := results
+	if e.Else != nil {
+		ordered = append([]expr{results[len(results)-1]}, results[:len(results)-1]...)
+	}
+	t, err := commonType(ordered, "CASE")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -816,7 +845,24 @@ func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 	if !ok {
 		return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", tn.Name).WithPosition(tn.Pos + 1)
 	}
-	if len(tn.Args) > 0 {
+	switch {
+	case tn.IntervalFields != "" && t.OID == types.Interval:
+		fields, ok := types.IntervalFieldsNamed(tn.IntervalFields)
+		if !ok || len(tn.Args) > 1 {
+			return types.T{}, pgerror.New(pgerror.SyntaxError, "invalid INTERVAL type modifier").WithPosition(tn.Pos + 1)
+		}
+		precision := -1
+		if len(tn.Args) == 1 {
+			if precision = tn.Args[0]; precision < 0 {
+				return types.T{}, pgerror.New(pgerror.InvalidParameterValue, "INTERVAL(%d) precision must not be negative", precision).WithPosition(tn.Pos + 1)
+			}
+		}
+		tm, err := types.IntervalTypmod(fields, precision)
+		if err != nil {
+			return types.T{}, withPosErr(err, tn.Pos)
+		}
+		t.Typmod = tm
+	case len(tn.Args) > 0:
 		tm, err := typmodFor(t.OID, tn.Args)
 		if err != nil {
 			return types.T{}, withPosErr(err, tn.Pos)

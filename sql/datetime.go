@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"math"
 	"time"
 
 	"cdcdb/pgerror"
@@ -9,26 +10,43 @@ import (
 
 const microsPerDay = 86400 * 1000000
 
+var (
+	errTimestampRange   = pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
+	errDateRange        = pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
+	errIntervalRange    = pgerror.New(pgerror.DatetimeFieldOverflow, "interval out of range")
+	errInfiniteDates    = pgerror.New(pgerror.DatetimeFieldOverflow, "cannot subtract infinite dates")
+	errInfiniteTimes    = pgerror.New(pgerror.DatetimeFieldOverflow, "cannot subtract infinite timestamps")
+	errDivisionByZero   = pgerror.New(pgerror.DivisionByZero, "division by zero")
+	errDateForTimestamp = pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range for timestamp")
+)
+
 // datetimeArithmetic resolves + and - between dates, times, timestamps and
-// intervals, and * and / of an interval by a number.
+// intervals, and * and / of an interval by a number, with PostgreSQL's
+// rules: infinite dates and timestamps stay infinite through addition and
+// cannot be subtracted from one another, and results past the types'
+// ranges are errors, never values.
 func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value) (types.Value, error), types.OID, bool) {
 	isTS := func(o types.OID) bool { return o == types.Timestamp || o == types.Timestamptz }
 	switch {
 	case op == "+" && l == types.Date && isIntType(r):
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return a[0].(time.Time).AddDate(0, 0, int(a[1].(int64))), nil
+			return addDays(a[0].(time.Time), a[1].(int64))
 		}, types.Date, true
 	case op == "+" && isIntType(l) && r == types.Date:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return a[1].(time.Time).AddDate(0, 0, int(a[0].(int64))), nil
+			return addDays(a[1].(time.Time), a[0].(int64))
 		}, types.Date, true
 	case op == "-" && l == types.Date && isIntType(r):
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return a[0].(time.Time).AddDate(0, 0, -int(a[1].(int64))), nil
+			return addDays(a[0].(time.Time), -a[1].(int64))
 		}, types.Date, true
 	case op == "-" && l == types.Date && r == types.Date:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return int64(a[0].(time.Time).Sub(a[1].(time.Time)).Hours() / 24), nil
+			x, y := a[0].(time.Time), a[1].(time.Time)
+			if types.IsInfinite(x) != 0 || types.IsInfinite(y) != 0 {
+				return nil, errInfiniteDates
+			}
+			return types.Days(x) - types.Days(y), nil
 		}, types.Int4, true
 	case (op == "+" || op == "-") && (isTS(l) || l == types.Date) && r == types.Interval:
 		res := l
@@ -40,7 +58,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			sign = -1
 		}
 		return func(x *execCtx, a []types.Value) (types.Value, error) {
-			return addInterval(x, a[0].(time.Time), a[1].(types.IntervalValue), sign, res == types.Timestamptz), nil
+			return addInterval(x, a[0].(time.Time), a[1].(types.IntervalValue), sign, res == types.Timestamptz)
 		}, res, true
 	case op == "+" && l == types.Interval && (isTS(r) || r == types.Date):
 		res := r
@@ -48,13 +66,11 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			res = types.Timestamp
 		}
 		return func(x *execCtx, a []types.Value) (types.Value, error) {
-			return addInterval(x, a[1].(time.Time), a[0].(types.IntervalValue), 1, res == types.Timestamptz), nil
+			return addInterval(x, a[1].(time.Time), a[0].(types.IntervalValue), 1, res == types.Timestamptz)
 		}, res, true
 	case op == "-" && isTS(l) && l == r:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			d := a[0].(time.Time).Sub(a[1].(time.Time))
-			us := d.Microseconds()
-			return types.IntervalValue{Days: int32(us / microsPerDay), Micros: us % microsPerDay}, nil
+			return subtractTimestamps(a[0].(time.Time), a[1].(time.Time))
 		}, types.Interval, true
 	case (op == "+" || op == "-") && l == types.Interval && r == types.Interval:
 		sign := int64(1)
@@ -63,7 +79,13 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		}
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
 			x, y := a[0].(types.IntervalValue), a[1].(types.IntervalValue)
-			return types.IntervalValue{Months: x.Months + int32(sign)*y.Months, Days: x.Days + int32(sign)*y.Days, Micros: x.Micros + sign*y.Micros}, nil
+			months := int64(x.Months) + sign*int64(y.Months)
+			days := int64(x.Days) + sign*int64(y.Days)
+			us, overflow := addInt64(x.Micros, sign*y.Micros)
+			if overflow || months != int64(int32(months)) || days != int64(int32(days)) {
+				return nil, errIntervalRange
+			}
+			return types.IntervalValue{Months: int32(months), Days: int32(days), Micros: us}, nil
 		}, types.Interval, true
 	case op == "+" && (l == types.Date && r == types.Time || l == types.Time && r == types.Date):
 		// A date at a time of day is a timestamp.
@@ -72,7 +94,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			if l == types.Time {
 				d, t = t, d
 			}
-			return d.(time.Time).Add(time.Duration(t.(types.TimeOfDay)) * time.Microsecond), nil
+			return dateAtTime(d.(time.Time), t.(types.TimeOfDay))
 		}, types.Timestamp, true
 	case op == "-" && l == types.Time && r == types.Time:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
@@ -80,7 +102,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		}, types.Interval, true
 	case op == "+" && l == types.Interval && r == types.Time:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros) % microsPerDay
+			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros%microsPerDay) % microsPerDay
 			if t < 0 {
 				t += microsPerDay
 			}
@@ -92,7 +114,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			sign = -1
 		}
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			t := (int64(a[0].(types.TimeOfDay)) + sign*a[1].(types.IntervalValue).Micros) % microsPerDay
+			t := (int64(a[0].(types.TimeOfDay)) + sign*(a[1].(types.IntervalValue).Micros%microsPerDay)) % microsPerDay
 			if t < 0 {
 				t += microsPerDay
 			}
@@ -105,12 +127,9 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 				return nil, err
 			}
 			if op == "/" {
-				if f == 0 {
-					return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
-				}
-				f = 1 / f
+				return divideInterval(a[0].(types.IntervalValue), f)
 			}
-			return scaleInterval(a[0].(types.IntervalValue), f), nil
+			return multiplyInterval(a[0].(types.IntervalValue), f)
 		}, types.Interval, true
 	case op == "*" && typeCategory(l) == 'N' && r == types.Interval:
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
@@ -118,16 +137,75 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			if err != nil {
 				return nil, err
 			}
-			return scaleInterval(a[1].(types.IntervalValue), f), nil
+			return multiplyInterval(a[1].(types.IntervalValue), f)
 		}, types.Interval, true
 	}
 	return nil, 0, false
 }
 
+// addInt64 is x + y and whether it overflowed.
+func addInt64(x, y int64) (int64, bool) {
+	s := x + y
+	return s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0)
+}
+
+// addDays is date + integer: an infinite date stays infinite, and a result
+// outside the dates PostgreSQL holds is an error.
+func addDays(d time.Time, n int64) (types.Value, error) {
+	if types.IsInfinite(d) != 0 {
+		return d, nil
+	}
+	days, overflow := addInt64(types.Days(d), n)
+	if overflow || days != int64(int32(days)) {
+		return nil, errDateRange
+	}
+	r := types.FromDays(days)
+	if types.IsInfinite(r) != 0 || !types.DateInRange(r) {
+		return nil, errDateRange
+	}
+	return r, nil
+}
+
+// dateAtTime is date + time: the timestamp of that date at that time; an
+// infinite date gives the infinite timestamp.
+func dateAtTime(d time.Time, t types.TimeOfDay) (types.Value, error) {
+	if types.IsInfinite(d) != 0 {
+		return d, nil
+	}
+	if !types.TimestampInRange(d) {
+		return nil, errDateForTimestamp
+	}
+	r := types.FromMicros(types.Micros(d) + int64(t))
+	if !types.TimestampInRange(r) {
+		return nil, errTimestampRange
+	}
+	return r, nil
+}
+
+// subtractTimestamps is timestamp - timestamp: the microseconds between
+// them as days and time (justify_hours), an error for infinite ones.
+func subtractTimestamps(x, y time.Time) (types.Value, error) {
+	if types.IsInfinite(x) != 0 || types.IsInfinite(y) != 0 {
+		return nil, errInfiniteTimes
+	}
+	us, overflow := addInt64(types.Micros(x), -types.Micros(y))
+	if overflow {
+		return nil, errIntervalRange
+	}
+	return types.IntervalValue{Days: int32(us / microsPerDay), Micros: us % microsPerDay}, nil
+}
+
 // addInterval adds an interval the way PostgreSQL does: months and days in
 // the session's calendar (for timestamptz, across DST in local time), then
-// the exact microseconds.
-func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zoned bool) time.Time {
+// the exact microseconds. An infinite timestamp stays infinite; a result
+// past the range of timestamps is an error.
+func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zoned bool) (types.Value, error) {
+	if types.IsInfinite(t) != 0 {
+		return t, nil
+	}
+	if !types.TimestampInRange(t) {
+		return nil, errDateForTimestamp
+	}
 	if zoned {
 		t = t.In(x.location())
 	}
@@ -141,30 +219,68 @@ func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zone
 		d = min(d, daysIn(y, m))
 		h, mi, s := t.Clock()
 		t = time.Date(y, m, d, h, mi, s, t.Nanosecond(), t.Location())
+		if !types.TimestampInRange(t.UTC()) {
+			return nil, errTimestampRange
+		}
 	}
 	if iv.Days != 0 {
 		t = t.AddDate(0, 0, sign*int(iv.Days))
+		if !types.TimestampInRange(t.UTC()) {
+			return nil, errTimestampRange
+		}
 	}
-	t = t.Add(time.Duration(int64(sign)*iv.Micros) * time.Microsecond)
-	return t.UTC()
+	us, overflow := addInt64(types.Micros(t.UTC()), int64(sign)*iv.Micros)
+	r := types.FromMicros(us)
+	if overflow || types.IsInfinite(r) != 0 || !types.TimestampInRange(r) {
+		return nil, errTimestampRange
+	}
+	return r, nil
 }
 
-// scaleInterval multiplies an interval, cascading fractional months into
-// days and fractional days into time as PostgreSQL does.
-func scaleInterval(iv types.IntervalValue, f float64) types.IntervalValue {
-	months := float64(iv.Months) * f
-	wholeMonths := int32(months)
-	days := float64(iv.Days)*f + (months-float64(wholeMonths))*30
-	wholeDays := int32(days)
-	micros := float64(iv.Micros)*f + (days-float64(wholeDays))*microsPerDay
-	return types.IntervalValue{Months: wholeMonths, Days: wholeDays, Micros: int64(micros + 0.5*sgn(micros))}
+// tsRound rounds to microseconds' worth of decimals, as PostgreSQL's
+// TSROUND makes whole numbers of what float arithmetic leaves nearly so.
+func tsRound(f float64) float64 { return math.RoundToEven(f*1e6) / 1e6 }
+
+// multiplyInterval is interval * float8 as PostgreSQL 15 computes it: the
+// months and days multiplied and truncated, their fractions cascaded down
+// (a month is 30 days, a day 86400 seconds), never up.
+func multiplyInterval(iv types.IntervalValue, f float64) (types.Value, error) {
+	return scaledInterval(iv, float64(iv.Months)*f, float64(iv.Days)*f, float64(iv.Micros)*f)
 }
 
-func sgn(f float64) float64 {
-	if f < 0 {
-		return -1
+// divideInterval is interval / float8, likewise.
+func divideInterval(iv types.IntervalValue, f float64) (types.Value, error) {
+	if f == 0 {
+		return nil, errDivisionByZero
 	}
-	return 1
+	return scaledInterval(iv, float64(iv.Months)/f, float64(iv.Days)/f, float64(iv.Micros)/f)
+}
+
+func scaledInterval(iv types.IntervalValue, months, days, micros float64) (types.Value, error) {
+	fits32 := func(v float64) bool { return !math.IsNaN(v) && v <= math.MaxInt32 && v >= math.MinInt32 }
+	if !fits32(months) || !fits32(days) {
+		return nil, errIntervalRange
+	}
+	var r types.IntervalValue
+	r.Months, r.Days = int32(months), int32(days)
+	monthRemainderDays := tsRound((months - float64(r.Months)) * 30)
+	secRemainder := tsRound((days - float64(r.Days) + monthRemainderDays - math.Trunc(monthRemainderDays)) * 86400)
+	day := int64(r.Days)
+	if math.Abs(secRemainder) >= 86400 {
+		day += int64(secRemainder / 86400)
+		secRemainder -= math.Trunc(secRemainder/86400) * 86400
+	}
+	day += int64(monthRemainderDays)
+	if day != int64(int32(day)) {
+		return nil, errIntervalRange
+	}
+	r.Days = int32(day)
+	us := math.RoundToEven(micros + secRemainder*1e6)
+	if math.IsNaN(us) || us >= 9223372036854775807 || us < -9223372036854775808 {
+		return nil, errIntervalRange
+	}
+	r.Micros = int64(us)
+	return r, nil
 }
 
 func toFloat(v types.Value) (float64, error) {

@@ -326,6 +326,11 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 // handle resolves a conflict for a new tuple: done reports the row was
 // dealt with (skipped or updated), wrote that a row was updated.
 func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, ret *returning, touched map[string]bool) (done, wrote bool, err error) {
+	// The proposed row is looked up, and read as EXCLUDED, as its columns
+	// would hold it.
+	if err := fitColumns(c.w.modified, tuple); err != nil {
+		return false, false, err
+	}
 	sp := x.tx.st.Space(catalog.DataSpace(c.t.OID))
 	var existingKey []byte
 	for i := range c.t.Indexes {

@@ -125,7 +125,8 @@ func (e *castExpr) eval(env *evalEnv) (types.Value, error) {
 func (e *castExpr) typ() types.T { return e.to }
 
 // funcExpr calls a scalar function. Strict functions return NULL when any
-// argument is NULL without being called.
+// argument is NULL without being called; as in PostgreSQL, every argument
+// is evaluated first, so an error in one is not hidden by a NULL in another.
 type funcExpr struct {
 	name   string
 	args   []expr
@@ -140,15 +141,17 @@ func (e *funcExpr) eval(env *evalEnv) (types.Value, error) {
 	if len(e.args) > len(buf) {
 		vals = make([]types.Value, 0, len(e.args))
 	}
+	sawNull := false
 	for _, a := range e.args {
 		v, err := a.eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if v == nil && e.strict {
-			return nil, nil
-		}
+		sawNull = sawNull || v == nil
 		vals = append(vals, v)
+	}
+	if sawNull && e.strict {
+		return nil, nil
 	}
 	return e.fn(env.x, vals)
 }
@@ -315,16 +318,16 @@ func (e *inListExpr) eval(env *evalEnv) (types.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v == nil {
-		return nil, nil
-	}
 	sawNull := false
 	for _, a := range e.list {
+		// Each item is compared in turn as PostgreSQL's x = a OR x = b
+		// does: evaluated (its errors raised) until one matches, even when
+		// x is NULL.
 		w, err := a.eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if w == nil {
+		if v == nil || w == nil {
 			sawNull = true
 			continue
 		}

@@ -688,7 +688,7 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return "(" + strings.Join(parts, ",") + ")"
 	}
-	compiled := &compiledFlow{flow: cf, extract: d.extract}
+	compiled := &compiledFlow{flow: cf, extract: fitToTarget(d, tgt, d.extract)}
 	rc, err := pc.rowConstraintsOf(tgt)
 	if err != nil {
 		return nil, err
@@ -704,6 +704,85 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	e.flows.flows[f.OID] = compiled
 	e.flows.mu.Unlock()
 	return compiled, nil
+}
+
+// fitToTarget makes extract's events carry their target's column values:
+// the modifiers of the target's columns (a streaming table declared with
+// numeric(10,2), varchar(20), timestamp(0), ...) apply to an event's KEYS
+// and data values and to the sequence values its period columns will hold,
+// as they apply to any row written to a table (see fitColumns). They apply
+// when the event is made, before the flow compares or stores anything, so
+// the flow's log, its change detection (SCD TYPE 2's new versions) and its
+// keys all see the values the target holds. A target whose columns carry no
+// modifier beyond its source's keeps extract as it is.
+func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) extractFunc {
+	type fit struct {
+		pos int
+		t   types.T
+	}
+	modifier := func(name string) (types.T, bool) {
+		c, ok := tgt.Column(name)
+		if !ok || c.Type.Typmod < 0 || c.Type.OID == types.Record {
+			return types.T{}, false
+		}
+		return c.Type, true
+	}
+	var data, keys []fit
+	for i, c := range d.data {
+		if t, ok := modifier(c.Name); ok {
+			data = append(data, fit{i, t})
+		}
+	}
+	for i, p := range d.keys {
+		if t, ok := modifier(d.data[p].Name); ok {
+			keys = append(keys, fit{i, t})
+		}
+	}
+	var seq, sysSeq []fit
+	if d.storedAs != cdcexec.SCD1 && d.seqT.OID != types.Record {
+		if t, ok := modifier(colStartAt); ok {
+			seq = append(seq, fit{0, t})
+		}
+	}
+	if d.storedAs == cdcexec.Bitemporal && d.sysSeqT.OID != types.Record {
+		if t, ok := modifier(colSystemStartAt); ok {
+			sysSeq = append(sysSeq, fit{0, t})
+		}
+	}
+	if len(data)+len(seq)+len(sysSeq) == 0 {
+		return extract
+	}
+	apply := func(vals []types.Value, fits []fit) error {
+		for _, f := range fits {
+			if f.pos >= len(vals) || vals[f.pos] == nil {
+				continue
+			}
+			v, err := types.ApplyTypmod(vals[f.pos], f.t, false)
+			if err != nil {
+				return err
+			}
+			vals[f.pos] = v
+		}
+		return nil
+	}
+	return func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+		ev, err := extract(env, src, slab)
+		if err != nil {
+			return ev, err
+		}
+		// The event's slices are its own (cut from the slab), not the
+		// source row's, so fitting them in place changes nothing stored.
+		if err := apply(ev.Key, keys); err != nil {
+			return ev, err
+		}
+		if err := apply(ev.Values, data); err != nil {
+			return ev, err
+		}
+		if err := apply(ev.Seq, seq); err != nil {
+			return ev, err
+		}
+		return ev, apply(ev.SysSeq, sysSeq)
+	}
 }
 
 // cachedFlow returns a flow compiled for this catalog version (nil: none).

@@ -127,21 +127,16 @@ func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall)
 	if t.OID == types.Unknown {
 		t = textT()
 	}
+	if name == "nullif" {
+		return b.bindNullif(args, t, fc)
+	}
 	for i := range args {
 		if args[i], err = b.coerce(args[i], t); err != nil {
 			return nil, withPos(err, fc)
 		}
 	}
-	switch name {
-	case "coalesce":
+	if name == "coalesce" {
 		return &coalesceExpr{args: args, t: t}, nil
-	case "nullif":
-		return &funcExpr{name: name, args: args, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
-			if a[0] != nil && a[1] != nil && types.Compare(t, a[0], a[1]) == 0 {
-				return nil, nil
-			}
-			return a[0], nil
-		}}, nil
 	}
 	want := 1
 	if name == "least" {
@@ -155,6 +150,54 @@ func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall)
 			}
 		}
 		return best, nil
+	}}, nil
+}
+
+// bindNullif binds NULLIF(a, b): the arguments are compared as their
+// common type t, and the result is a, of the type PostgreSQL's "=" takes
+// it as: a's own type where an operator compares it with b's type as it is
+// (integers of any width, float4 with float8, dates with timestamps,
+// char(n) with char(n)), text for the other strings, else t.
+func (b *binder) bindNullif(args []expr, t types.T, fc *ast.FuncCall) (expr, error) {
+	first := b.resolveUnknown(args[0])
+	lt, rt := first.typ().OID, args[1].typ().OID
+	if rt == types.Unknown {
+		rt = lt
+	}
+	floats := func(o types.OID) bool { return o == types.Float4 || o == types.Float8 }
+	res := t
+	switch {
+	case isIntType(lt) && isIntType(rt), floats(lt) && floats(rt), dateLike(lt) && dateLike(rt):
+		res = types.Of(lt)
+	case typeCategory(lt) == 'S' && typeCategory(rt) == 'S':
+		res = textT()
+		if lt == rt && (lt == types.Bpchar || lt == types.Name) {
+			res = types.Of(lt)
+		}
+	}
+	x, err := b.coerce(first, res)
+	if err != nil {
+		return nil, withPos(err, fc)
+	}
+	y, err := b.coerce(args[1], t)
+	if err != nil {
+		return nil, withPos(err, fc)
+	}
+	return &funcExpr{name: "nullif", args: []expr{x, y}, t: res, fn: func(ec *execCtx, a []types.Value) (types.Value, error) {
+		if a[0] == nil || a[1] == nil {
+			return a[0], nil
+		}
+		v := a[0]
+		if res.OID != t.OID {
+			var err error
+			if v, err = castValue(ec, v, res, t, false); err != nil {
+				return nil, err
+			}
+		}
+		if types.Compare(t, v, a[1]) == 0 {
+			return nil, nil
+		}
+		return a[0], nil
 	}}, nil
 }
 

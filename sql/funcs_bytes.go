@@ -43,7 +43,7 @@ func overlaySplice(n, rlen int64, a []types.Value) (headEnd, tailStart int64, er
 		count = a[3].(int64)
 	}
 	if start <= 0 {
-		return 0, 0, pgerror.New("22011", "negative substring length not allowed")
+		return 0, 0, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
 	}
 	headEnd = min(start-1, n)
 	tailStart = max(start+count-1, 0)

@@ -1,7 +1,9 @@
 package sql
 
 import (
+	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,9 +51,15 @@ func init() {
 		}, types.Text, types.Interval),
 	))
 	extract := func(float bool) *builtin {
-		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+		wrapAs := func(kind types.OID, f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
 			return func(x *execCtx, a []types.Value) (types.Value, error) {
-				d, err := f(x, strings.ToLower(a[0].(string)), a[1])
+				unit := strings.ToLower(a[0].(string))
+				if float {
+					if v, ok := datePartFloat(x, kind, unit, a[1]); ok {
+						return v, nil
+					}
+				}
+				d, err := f(x, unit, a[1])
 				if err != nil || d == nil {
 					return nil, err
 				}
@@ -62,40 +70,70 @@ func init() {
 				return d, nil
 			}
 		}
+		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+			return wrapAs(0, f)
+		}
 		ret := types.Numeric
 		if float {
 			ret = types.Float8
 		}
+		dateVariant := wrap(extractDate)
+		if float {
+			// date_part(text, date) is date_part of the date as a
+			// timestamp, as PostgreSQL defines it; only extract has
+			// date's own fields (and refuses hours of a date).
+			dateVariant = wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+				return extractTimestamp(x, u, v.(time.Time), false)
+			})
+		}
 		return overloaded(true,
-			sig(ret, wrap(extractDate), types.Text, types.Date),
-			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, dateVariant, types.Text, types.Date),
+			sig(ret, wrapAs(types.Timestamptz, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), true)
 			}), types.Text, types.Timestamptz),
-			sig(ret, wrap(func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			}), types.Text, types.Timestamp),
-			sig(ret, wrap(extractInterval), types.Text, types.Interval),
-			sig(ret, wrap(extractTime), types.Text, types.Time),
+			sig(ret, wrapAs(types.Interval, extractInterval), types.Text, types.Interval),
+			sig(ret, wrapAs(types.Time, extractTime), types.Text, types.Time),
 		)
 	}
 	register("extract", extract(false))
 	register("date_part", extract(true))
 	register("age", overloaded(true,
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
-			return ageOf(wallClock(x, a[0].(time.Time), true), wallClock(x, a[1].(time.Time), true)), nil
+			t1, err1 := calendarInstant(a[0].(time.Time))
+			t2, err2 := calendarInstant(a[1].(time.Time))
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, err
+			}
+			return ageOf(t1.In(x.location()), t2.In(x.location())), nil
 		}, types.Timestamptz, types.Timestamptz),
 		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			return ageOf(a[0].(time.Time), a[1].(time.Time)), nil
+			t1, err1 := calendarInstant(a[0].(time.Time))
+			t2, err2 := calendarInstant(a[1].(time.Time))
+			if err := errors.Join(err1, err2); err != nil {
+				return nil, err
+			}
+			return ageOf(t1, t2), nil
 		}, types.Timestamp, types.Timestamp),
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			t, err := calendarInstant(a[0].(time.Time))
+			if err != nil {
+				return nil, err
+			}
 			today := wallClock(x, x.now, true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-			return ageOf(midnight, wallClock(x, a[0].(time.Time), true)), nil
+			return ageOf(midnight, wallClock(x, t, true)), nil
 		}, types.Timestamptz),
 		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+			t, err := calendarInstant(a[0].(time.Time))
+			if err != nil {
+				return nil, err
+			}
 			today := wallClock(x, x.now, true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
-			return ageOf(midnight, a[0].(time.Time)), nil
+			return ageOf(midnight, t), nil
 		}, types.Timestamp),
 	))
 	register("make_date", overloaded(true, sig(types.Date, func(_ *execCtx, a []types.Value) (types.Value, error) {
@@ -331,6 +369,63 @@ func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
 	return out, nil
 }
 
+// datePartFloat computes the date_part fields PostgreSQL computes in
+// float8 arithmetic rather than exactly (seconds with their fraction,
+// milliseconds, microseconds, an interval's or a time's epoch, the Julian
+// date with its fraction of a day), with the same operations in the same
+// order, so the float8 has the same last bit. ok is false for the other
+// fields and for infinite values, which extract's exact result serves.
+func datePartFloat(x *execCtx, kind types.OID, unit string, v types.Value) (float64, bool) {
+	u, known := unitAliases[unit]
+	if !known {
+		return 0, false
+	}
+	secondParts := func(sec, fsec int64) (float64, bool) {
+		switch u {
+		case "microseconds":
+			return float64(sec)*1000000.0 + float64(fsec), true
+		case "milliseconds":
+			return float64(sec)*1000.0 + float64(fsec)/1000.0, true
+		case "second":
+			return float64(sec) + float64(fsec)/1000000.0, true
+		}
+		return 0, false
+	}
+	switch kind {
+	case types.Timestamp, types.Timestamptz:
+		t := v.(time.Time)
+		if types.IsInfinite(t) != 0 {
+			return 0, false
+		}
+		if u == "epoch" {
+			return float64(types.Micros(t)+946684800e6) / 1000000.0, true
+		}
+		w := wallClock(x, t, kind == types.Timestamptz)
+		if u == "julian" {
+			daySeconds := float64((w.Hour()*60+w.Minute())*60+w.Second()) + float64(w.Nanosecond()/1000)/1000000.0
+			return float64(julianDay(w.Date())) + daySeconds/86400.0, true
+		}
+		return secondParts(int64(w.Second()), int64(w.Nanosecond()/1000))
+	case types.Interval:
+		iv := v.(types.IntervalValue)
+		if u == "epoch" {
+			r := float64(iv.Micros) / 1000000.0
+			r += (365.25 * 86400) * float64(iv.Months/12)
+			r += (30.0 * 86400) * float64(iv.Months%12)
+			r += 86400.0 * float64(iv.Days)
+			return r, true
+		}
+		return secondParts(iv.Micros%60e6/1e6, iv.Micros%1e6)
+	case types.Time:
+		us := int64(v.(types.TimeOfDay))
+		if u == "epoch" {
+			return float64(us) / 1000000.0, true
+		}
+		return secondParts(us%60e6/1e6, us%1e6)
+	}
+	return 0, false
+}
+
 // julianDay is the Julian day number of a calendar date.
 func julianDay(y int, m time.Month, d int) int64 {
 	return int64(types.Days(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))) + 2451545
@@ -357,6 +452,9 @@ func dateField(u string, w time.Time) (int64, bool) {
 		return int64(wk), true
 	case "isoyear":
 		iy, _ := w.ISOWeek()
+		if iy <= 0 {
+			return int64(iy - 1), true // BC, as year: no year zero
+		}
 		return int64(iy), true
 	case "decade":
 		return int64(floorDiv(y, 10)), true
@@ -391,7 +489,13 @@ func extractDate(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
 	}
 	t := v.(time.Time)
 	if types.IsInfinite(t) != 0 {
-		return infiniteField(u, t, types.Date)
+		switch u {
+		case "day", "month", "quarter", "week", "dow", "isodow", "doy":
+			return nil, nil // oscillating fields of an infinite date
+		case "year", "decade", "century", "millennium", "julian", "isoyear", "epoch":
+			return infiniteField(u, t, types.Date)
+		}
+		return nil, unitNotSupported(unit, types.Date)
 	}
 	if n, ok := dateField(u, t); ok {
 		return apd.New(n, 0), nil
@@ -515,7 +619,10 @@ func extractInterval(_ *execCtx, unit string, v types.Value) (*apd.Decimal, erro
 	case "epoch":
 		// A year is 365.25 days of seconds, a month 30 days.
 		secs := 31557600*years + 30*86400*months + 86400*int64(iv.Days)
-		return apd.New(secs*1e6+iv.Micros, -6), nil
+		// secs*1e6 overflows int64 past some 290000 years: add exactly.
+		out := new(apd.Decimal)
+		_, err := numericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
+		return out, err
 	}
 	return nil, unitNotSupported(unit, types.Interval)
 }
@@ -546,10 +653,22 @@ func extractTime(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
 // ageOf is PostgreSQL's age(): the field-wise difference of two wall
 // clocks, borrowing from the next larger field (a month borrows the length
 // of the month it starts from), with the sign of the whole.
-func ageOf(a, b time.Time) types.IntervalValue {
-	if types.IsInfinite(a) != 0 || types.IsInfinite(b) != 0 {
-		return types.IntervalValue{}
+// calendarInstant is t as PostgreSQL's timestamp2tm reads it for age: a
+// finite t as it is; +infinity as the date its internal value (the
+// largest int64 of microseconds) falls on, which PostgreSQL 15 computes
+// with; -infinity, whose Julian day is negative, out of range.
+func calendarInstant(t time.Time) (time.Time, error) {
+	switch types.IsInfinite(t) {
+	case 1:
+		us := int64(math.MaxInt64)
+		return time.Unix(types.PostgresEpoch.Unix()+us/1e6, us%1e6*1000).UTC(), nil
+	case -1:
+		return time.Time{}, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
 	}
+	return t, nil
+}
+
+func ageOf(a, b time.Time) types.IntervalValue {
 	neg := a.Before(b)
 	y1, m1, d1 := a.Date()
 	y2, m2, d2 := b.Date()
@@ -602,9 +721,20 @@ func daysIn(y int, m time.Month) int {
 	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
+// makeDate is make_date: a BC year is negative. Its error shows the year
+// as PostgreSQL's make_date does, astronomically (1 BC is 0).
 func makeDate(y, m, d int64) (types.Value, error) {
+	shown := y
+	if y < 0 {
+		shown = y + 1
+	}
+	return makeDateShowing(y, m, d, shown)
+}
+
+// makeDateShowing is makeDate whose error shows the year as shown.
+func makeDateShowing(y, m, d, shown int64) (types.Value, error) {
 	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
-		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", shown, m, d)
 	}
 	if y < 0 {
 		y++ // 1 BC is year 0 of the proleptic calendar
@@ -615,13 +745,15 @@ func makeDate(y, m, d int64) (types.Value, error) {
 func timeOfDayMicros(h, m int64, s float64) (int64, error) {
 	us := int64(math.Round(s * 1e6))
 	if h < 0 || h > 24 || m < 0 || m > 59 || s < 0 || s > 60 || (h == 24 && (m > 0 || us > 0)) {
-		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, m, types.FormatText(types.Of(types.Float8), s))
+		return 0, pgerror.New(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, m, cFormatG(s, 2))
 	}
 	return (h*3600+m*60)*1e6 + us, nil
 }
 
+// makeTimestamp is make_timestamp and make_timestamptz, whose errors show
+// the year as given.
 func makeTimestamp(a []types.Value, loc *time.Location) (types.Value, error) {
-	d, err := makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	d, err := makeDateShowing(a[0].(int64), a[1].(int64), a[2].(int64), a[0].(int64))
 	if err != nil {
 		return nil, err
 	}
@@ -756,4 +888,18 @@ func dateBin(_ *execCtx, a []types.Value) (types.Value, error) {
 		bins-- // source before origin: the bin starts earlier
 	}
 	return time.UnixMicro(origin.UnixMicro() + bins*us).UTC(), nil
+}
+
+// cFormatG is C's printf "%0*g": six significant digits, trailing zeros
+// dropped, exponent notation for very large or small values, zero-padded to
+// width, as PostgreSQL prints seconds in some of its messages.
+func cFormatG(f float64, width int) string {
+	s := strconv.FormatFloat(f, 'g', 6, 64) // Go, like C, prints two exponent digits at least
+	if len(s) >= width {
+		return s
+	}
+	if strings.HasPrefix(s, "-") {
+		return "-" + strings.Repeat("0", width-len(s)) + s[1:]
+	}
+	return strings.Repeat("0", width-len(s)) + s
 }

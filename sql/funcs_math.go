@@ -2,6 +2,7 @@ package sql
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/cockroachdb/apd/v3"
@@ -69,15 +70,32 @@ func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF 
 }
 
 func init() {
-	register("abs", mathFn(func(v int64) (int64, error) {
-		if v == math.MinInt64 {
-			return 0, intRangeError(types.Int8)
+	// abs has PostgreSQL's six signatures, so abs(real) stays real and an
+	// integer's overflows are its own type's (abs(-32768::int2) is out of
+	// range).
+	absInt := func(t types.OID) func(*execCtx, []types.Value) (types.Value, error) {
+		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+			v := a[0].(int64)
+			if v < 0 {
+				v = -v
+			}
+			if v < 0 || !intFits(t, v) {
+				return nil, intRangeError(t)
+			}
+			return v, nil
 		}
-		if v < 0 {
-			return -v, nil
-		}
-		return v, nil
-	}, math.Abs, func(z, x *apd.Decimal) error { z.Abs(x); return nil }))
+	}
+	absFloat := func(_ *execCtx, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
+	register("abs", overloaded(true,
+		sig(types.Float8, absFloat, types.Float8),
+		sig(types.Float4, absFloat, types.Float4),
+		sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return new(apd.Decimal).Abs(a[0].(*apd.Decimal)), nil
+		}, types.Numeric),
+		sig(types.Int8, absInt(types.Int8), types.Int8),
+		sig(types.Int4, absInt(types.Int4), types.Int4),
+		sig(types.Int2, absInt(types.Int2), types.Int2),
+	))
 	register("sign", mathFn(func(v int64) (int64, error) {
 		switch {
 		case v > 0:
@@ -95,9 +113,23 @@ func init() {
 		}
 		return 0
 	}, func(z, x *apd.Decimal) error { z.SetInt64(int64(x.Sign())); return nil }))
-	register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error { _, err := numericCtx.Ceil(z, x); return err }))
+	register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error {
+		if x.Form != apd.Finite {
+			z.Set(x) // NaN and the infinities are their own ceiling
+			return nil
+		}
+		_, err := numericCtx.Ceil(z, x)
+		return err
+	}))
 	register("ceiling", builtins["ceil"])
-	register("floor", mathFn(nil, math.Floor, func(z, x *apd.Decimal) error { _, err := numericCtx.Floor(z, x); return err }))
+	register("floor", mathFn(nil, math.Floor, func(z, x *apd.Decimal) error {
+		if x.Form != apd.Finite {
+			z.Set(x)
+			return nil
+		}
+		_, err := numericCtx.Floor(z, x)
+		return err
+	}))
 	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
@@ -107,6 +139,9 @@ func init() {
 		case float64:
 			return math.RoundToEven(v), nil
 		case *apd.Decimal:
+			if s, ok := numericSpecial(v); ok {
+				return s, nil
+			}
 			z := new(apd.Decimal).Set(v)
 			return z, roundScale(z, clampRoundScale(scale))
 		}
@@ -121,17 +156,22 @@ func init() {
 		case float64:
 			return math.Trunc(v), nil
 		case *apd.Decimal:
+			if s, ok := numericSpecial(v); ok {
+				return s, nil
+			}
 			z := new(apd.Decimal)
 			return z, quantizeScale(z, v, clampRoundScale(scale), apd.RoundDown)
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})
-	register("sqrt", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
-		if a[0].(float64) < 0 {
-			return nil, pgerror.New("2201F", "cannot take square root of a negative number")
-		}
-		return math.Sqrt(a[0].(float64)), nil
-	}})
+	register("sqrt", overloaded(true,
+		sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+			if a[0].(float64) < 0 {
+				return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
+			}
+			return math.Sqrt(a[0].(float64)), nil
+		}, types.Float8),
+		sig(types.Numeric, numericSqrt, types.Numeric)))
 	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
 		x := a[0].(float64)
 		r := math.Exp(x)
@@ -218,10 +258,7 @@ func init() {
 		}
 		return 0.0, nil
 	}
-	signNumeric := func(_ *execCtx, a []types.Value) (types.Value, error) {
-		return apd.New(int64(a[0].(*apd.Decimal).Sign()), 0), nil
-	}
-	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, signNumeric, types.Numeric)))
+	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, numericSign, types.Numeric)))
 	logFloat := func(_ *execCtx, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if err := checkLogArg(v == 0, v < 0); err != nil {
@@ -242,6 +279,9 @@ func init() {
 	register("log10", builtins["log"])
 	register("div", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
 		y := a[1].(*apd.Decimal)
+		if r, ok, err := numericDivSpecial(a[0].(*apd.Decimal), y); ok {
+			return r, err
+		}
 		if y.IsZero() {
 			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 		}
@@ -249,31 +289,41 @@ func init() {
 		_, err := exactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
 		return z, numericChecked(z, err)
 	}, types.Numeric, types.Numeric)))
-	gcd := func(lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
+	// gcd and lcm of integers work on magnitudes, so the most negative
+	// value's magnitude (which its type cannot hold) is an overflow only
+	// when it is the result, as in PostgreSQL.
+	gcd := func(t types.OID, lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			x, y := a[0].(int64), a[1].(int64)
+			x, y := magnitude(a[0].(int64)), magnitude(a[1].(int64))
 			g := x
-			for y != 0 {
-				g, y = y, g%y
+			for r := y; r != 0; {
+				g, r = r, g%r
 			}
-			if g < 0 {
-				g = -g
+			r := g
+			if lcm {
+				if x == 0 || y == 0 {
+					return int64(0), nil
+				}
+				hi, lo := bits.Mul64(x/g, y)
+				if hi != 0 {
+					return nil, intRangeError(t)
+				}
+				r = lo
 			}
-			if !lcm {
-				return g, nil
+			if r > math.MaxInt64 || !intFits(t, int64(r)) {
+				return nil, intRangeError(t)
 			}
-			if g == 0 {
-				return int64(0), nil
-			}
-			l := x / g * a[1].(int64)
-			if l < 0 {
-				l = -l
-			}
-			return l, nil
+			return int64(r), nil
 		}
 	}
-	register("gcd", overloaded(true, sig(types.Int4, gcd(false), types.Int4, types.Int4), sig(types.Int8, gcd(false), types.Int8, types.Int8)))
-	register("lcm", overloaded(true, sig(types.Int4, gcd(true), types.Int4, types.Int4), sig(types.Int8, gcd(true), types.Int8, types.Int8)))
+	register("gcd", overloaded(true,
+		sig(types.Int4, gcd(types.Int4, false), types.Int4, types.Int4),
+		sig(types.Int8, gcd(types.Int8, false), types.Int8, types.Int8),
+		sig(types.Numeric, numericGCD(false), types.Numeric, types.Numeric)))
+	register("lcm", overloaded(true,
+		sig(types.Int4, gcd(types.Int4, true), types.Int4, types.Int4),
+		sig(types.Int8, gcd(types.Int8, true), types.Int8, types.Int8),
+		sig(types.Numeric, numericGCD(true), types.Numeric, types.Numeric)))
 	register("factorial", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 {
@@ -288,8 +338,13 @@ func init() {
 		return z, nil
 	}, types.Int8)))
 	register("scale", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		if a[0].(*apd.Decimal).Form != apd.Finite {
+			return nil, nil // NaN and the infinities have no scale
+		}
 		return int64(numericDisplayScale(a[0].(*apd.Decimal))), nil
 	}, types.Numeric)))
+	register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
+	register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
 	register("setseed", overloaded(true, sig(types.Void, func(_ *execCtx, a []types.Value) (types.Value, error) {
 		s := a[0].(float64)
 		if s < -1 || s > 1 || math.IsNaN(s) {
@@ -385,4 +440,12 @@ func logOf(x float64, f func(float64) float64, log2base float64) float64 {
 	}
 	frac, exp := math.Frexp(x)
 	return f(frac) + float64(exp)*log2base
+}
+
+// magnitude is |v| as an unsigned number, which holds every int64's.
+func magnitude(v int64) uint64 {
+	if v < 0 {
+		return uint64(-(v + 1)) + 1
+	}
+	return uint64(v)
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/types"
 )
@@ -35,15 +36,25 @@ func sig(ret types.OID, call func(x *execCtx, args []types.Value) (types.Value, 
 // one listed first (the category's preferred type: timestamptz before
 // timestamp, float8 before numeric for an integer...).
 func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.FuncCall) (expr, error) {
-	best, bestExact := -1, -1
+	var tied []int // the signatures with the most exact matches
+	bestExact := -1
 	for i, o := range bi.overloads {
 		exact, ok := overloadMatch(o, args)
-		if ok && exact > bestExact {
-			best, bestExact = i, exact
+		switch {
+		case !ok || exact < bestExact:
+		case exact > bestExact:
+			tied, bestExact = []int{i}, exact
+		default:
+			tied = append(tied, i)
 		}
 	}
-	if best < 0 {
+	if len(tied) == 0 {
 		return nil, noFunctionError(name, args, fc.Pos)
+	}
+	best, unique := preferredOverload(bi.overloads, tied, args)
+	if !unique {
+		return nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(%s) is not unique", name, argTypeList(args)).WithPosition(fc.Pos + 1).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
 	o := bi.overloads[best]
 	coerced := make([]expr, len(args))
@@ -64,6 +75,65 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.F
 		t = coerced[o.retArg].typ()
 	}
 	return &funcExpr{name: name, args: coerced, fn: o.call, strict: bi.strict, t: t}, nil
+}
+
+// preferredOverload breaks a tie between signatures that match equally
+// many argument types exactly as PostgreSQL's func_select_candidate does:
+// the signatures taking their category's preferred type (float8 for a
+// number, text for a string, timestamptz for a date or time, ...) at the
+// most places where an argument must be converted win. When several still
+// tie and every argument's type is known, the call is ambiguous, as
+// gcd(smallint, smallint) is between gcd(integer, integer), gcd(bigint,
+// bigint) and gcd(numeric, numeric); with an unknown literal among the
+// arguments, the signature listed first is taken.
+func preferredOverload(os []fnOverload, tied []int, args []expr) (best int, unique bool) {
+	if len(tied) == 1 {
+		return tied[0], true
+	}
+	var kept []int
+	most := -1
+	for _, i := range tied {
+		n := 0
+		for j, a := range args {
+			p, at := overloadParam(os[i], j), a.typ().OID
+			if p != at && p != types.Unknown && at != types.Unknown && p == preferredType(typeCategory(at)) {
+				n++
+			}
+		}
+		switch {
+		case n > most:
+			kept, most = []int{i}, n
+		case n == most:
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) == 1 {
+		return kept[0], true
+	}
+	for _, a := range args {
+		if a.typ().OID == types.Unknown {
+			return kept[0], true
+		}
+	}
+	return kept[0], false
+}
+
+// preferredType is the preferred type of a type category (pg_type's
+// typispreferred), or 0 for a category without one.
+func preferredType(category byte) types.OID {
+	switch category {
+	case 'N':
+		return types.Float8
+	case 'S':
+		return types.Text
+	case 'D':
+		return types.Timestamptz
+	case 'T':
+		return types.Interval
+	case 'B':
+		return types.Bool
+	}
+	return 0
 }
 
 func overloadParam(o fnOverload, i int) types.OID {

@@ -93,7 +93,7 @@ func init() {
 		if len(a) == 3 {
 			n := a[2].(int64)
 			if n < 0 {
-				return nil, pgerror.New(pgerror.InvalidParameterValue, "negative substring length not allowed")
+				return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
 			}
 			end = start + n
 		}

@@ -181,15 +181,21 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				if step == (types.IntervalValue{}) {
 					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
 				}
-				for i := 0; ; i++ {
-					forward := addInterval(x, v, step, 1, zoned).After(v)
+				// The step's sign says which way the series runs, as
+				// PostgreSQL compares it with a zero interval.
+				forward := types.Compare(types.Of(types.Interval), step, types.IntervalValue{}) > 0
+				for {
 					if (forward && v.After(stop)) || (!forward && v.Before(stop)) {
 						return nil
 					}
 					if err := emit(v); err != nil {
 						return err
 					}
-					v = addInterval(x, v, step, 1, zoned)
+					next, err := addInterval(x, v, step, 1, zoned)
+					if err != nil {
+						return err
+					}
+					v = next.(time.Time)
 				}
 			}
 		default:

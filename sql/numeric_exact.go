@@ -41,5 +41,8 @@ func numericChecked(z *apd.Decimal, err error) error {
 	if z.Form == apd.Finite && z.NumDigits()+int64(z.Exponent) > numericMaxIntDigits {
 		return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
+	if z.IsZero() {
+		z.Negative = false // numeric has no negative zero (-0.0001 * 0 is 0.0000)
+	}
 	return nil
 }

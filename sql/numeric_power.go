@@ -79,6 +79,12 @@ func log10Abs(d *apd.Decimal) float64 {
 
 // numericPower sets z = x ^ y.
 func numericPower(z, x, y *apd.Decimal) error {
+	if r, ok, err := numericPowerSpecial(x, y); ok {
+		if err == nil {
+			z.Set(r)
+		}
+		return err
+	}
 	if x.IsZero() && y.Sign() < 0 {
 		return pgerror.New(pgerror.InvalidArgumentForPower, "zero raised to a negative power is undefined")
 	}

@@ -149,9 +149,11 @@ func explicitCastOK(from, to types.OID) bool {
 // operands) are brought to, as PostgreSQL's UNION/CASE resolution does.
 func commonType(xs []expr, construct string) (types.T, error) {
 	var best types.T = unknownT()
+	sawUnknown := false
 	for _, x := range xs {
 		t := x.typ()
 		if t.OID == types.Unknown {
+			sawUnknown = true
 			continue
 		}
 		if best.OID == types.Unknown {
@@ -174,7 +176,13 @@ func commonType(xs []expr, construct string) (types.T, error) {
 				best = types.Of(t.OID)
 			}
 		case cb == 'S' && ct == 'S':
-			best = textT()
+			// text, varchar and char(n) convert to one another implicitly
+			// both ways, so the first type stays (select_common_type);
+			// "char" only converts to text implicitly.
+			best = types.Of(best.OID)
+			if best.OID == types.Char {
+				best = textT()
+			}
 		case cb == 'D' && ct == 'D' && best.OID != types.Time && t.OID != types.Time:
 			if dtRank(t.OID) > dtRank(best.OID) {
 				best = types.Of(t.OID)
@@ -183,7 +191,20 @@ func commonType(xs []expr, construct string) (types.T, error) {
 			return best, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", construct, typeName(best), typeName(t))
 		}
 	}
+	if sawUnknown && best.OID != types.Record {
+		// A literal has no modifier, so the result has none either (as
+		// select_common_typmod decides): coalesce(v, 'abcdef') over a
+		// varchar(3) is a plain varchar, and the literal is not cut to
+		// v's length nor refused for it.
+		best.Typmod = -1
+	}
 	return best, nil
+}
+
+// dateLike reports the types of dates and instants: date, timestamp and
+// timestamptz.
+func dateLike(oid types.OID) bool {
+	return oid == types.Date || oid == types.Timestamp || oid == types.Timestamptz
 }
 
 func dtRank(oid types.OID) int {
@@ -309,11 +330,11 @@ type compareExpr struct {
 
 func (e *compareExpr) eval(env *evalEnv) (types.Value, error) {
 	a, err := e.l.eval(env)
-	if err != nil || a == nil {
+	if err != nil {
 		return nil, err
 	}
 	c, err := e.r.eval(env)
-	if err != nil || c == nil {
+	if err != nil || a == nil || c == nil {
 		return nil, err
 	}
 	if ra, ok := a.(types.RecordValue); ok {
@@ -476,6 +497,23 @@ func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
 		}
 		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: t}, nil
 	}
+	if dateLike(lt.OID) && dateLike(rt.OID) && lt.OID != rt.OID && op == "-" {
+		// date - timestamp, timestamp - timestamptz: the earlier type
+		// converts implicitly to the later, as PostgreSQL resolves them.
+		t := lt
+		if dtRank(rt.OID) > dtRank(lt.OID) {
+			t = rt
+		}
+		t = types.Of(t.OID)
+		var err error
+		if l, err = b.coerce(l, t); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerce(r, t); err != nil {
+			return nil, err
+		}
+		lt, rt = t, t
+	}
 	if fn, t, ok := datetimeArithmetic(op, lt.OID, rt.OID); ok {
 		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: types.Of(t)}, nil
 	}
@@ -600,6 +638,14 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 		}
 		return round(v)
 	}
+	// A product or quotient of nonzero numbers that comes out zero has
+	// underflowed, which PostgreSQL refuses as it refuses an overflow.
+	underflow := func(v types.Value, err error, nonzero bool) (types.Value, error) {
+		if err == nil && v.(float64) == 0 && nonzero {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+		}
+		return v, err
+	}
 	switch op {
 	case "+":
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
@@ -614,15 +660,17 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 	case "*":
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
-			return overflow(x, y, x*y)
+			v, err := overflow(x, y, x*y)
+			return underflow(v, err, x != 0 && y != 0)
 		}, nil
 	case "/":
 		return func(_ *execCtx, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
-			if y == 0 {
+			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
-			return overflow(x, y, x/y)
+			v, err := overflow(x, y, x/y)
+			return underflow(v, err, x != 0 && !math.IsInf(y, 0))
 		}, nil
 	case "%":
 		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
@@ -655,15 +703,40 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 			return z, nil
 		}
 	}
+	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(*execCtx, []types.Value) (types.Value, error) {
+		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok := numericArithSpecial(op, x, y); ok {
+				z.Set(r)
+				return nil
+			}
+			_, err := f(exactCtx(x, y), z, x, y)
+			if err == nil {
+				// numeric's scale: the larger of the operands' for a sum,
+				// their total for a product.
+				scale := max(numericDisplayScale(x), numericDisplayScale(y))
+				if op == "*" {
+					scale = numericDisplayScale(x) + numericDisplayScale(y)
+				}
+				showScale(z, scale)
+			}
+			return numericChecked(z, err)
+		})
+	}
 	switch op {
 	case "+":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Add(z, x, y); return numericChecked(z, err) }), nil
+		return exact((*apd.Context).Add), nil
 	case "-":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Sub(z, x, y); return numericChecked(z, err) }), nil
+		return exact((*apd.Context).Sub), nil
 	case "*":
-		return bin(func(z, x, y *apd.Decimal) error { _, err := exactCtx(x, y).Mul(z, x, y); return numericChecked(z, err) }), nil
+		return exact((*apd.Context).Mul), nil
 	case "/":
 		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok, err := numericDivSpecial(x, y); ok {
+				if err == nil {
+					z.Set(r)
+				}
+				return err
+			}
 			if y.IsZero() {
 				return pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
@@ -671,10 +744,19 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 		}), nil
 	case "%":
 		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok, err := numericModSpecial(x, y); ok {
+				if err == nil {
+					z.Set(r)
+				}
+				return err
+			}
 			if y.IsZero() {
 				return pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
 			_, err := exactCtx(x, y).Rem(z, x, y)
+			if err == nil {
+				showScale(z, max(numericDisplayScale(x), numericDisplayScale(y)))
+			}
 			return numericChecked(z, err)
 		}), nil
 	case "^":
@@ -733,6 +815,21 @@ func numericLeadGroup(d *apd.Decimal) (weight int, first int) {
 
 // numericDisplayScale is the number of decimals a numeric shows.
 func numericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
+
+// showScale gives a finite d at least scale decimals, adding trailing
+// zeros: exact arithmetic leaves the fewest digits its operands' exponents
+// imply (1E+3 times 2.675 is 2675), where numeric keeps the scale
+// PostgreSQL gives the operation (2675.000).
+func showScale(d *apd.Decimal, scale int) {
+	if d.Form != apd.Finite || int(d.Exponent) <= -scale {
+		return
+	}
+	shift := int64(d.Exponent) + int64(scale)
+	var pow apd.BigInt
+	pow.Exp(apd.NewBigInt(10), apd.NewBigInt(shift), nil)
+	d.Coeff.Mul(&d.Coeff, &pow)
+	d.Exponent = int32(-scale)
+}
 
 // roundScale rounds d half away from zero to scale decimals, as numeric does.
 func roundScale(d *apd.Decimal, scale int) error {

@@ -28,22 +28,23 @@ func (e *likeExpr) typ() types.T { return boolT() }
 
 func (e *likeExpr) eval(env *evalEnv) (types.Value, error) {
 	s, err := e.x.eval(env)
-	if err != nil || s == nil {
+	if err != nil {
 		return nil, err
 	}
 	p, err := e.pattern.eval(env)
-	if err != nil || p == nil {
+	if err != nil {
 		return nil, err
 	}
-	esc := "\\"
+	esc := types.Value("\\")
 	if e.escape != nil {
-		v, err := e.escape.eval(env)
-		if err != nil || v == nil {
+		if esc, err = e.escape.eval(env); err != nil {
 			return nil, err
 		}
-		esc = v.(string)
 	}
-	re, err := e.compile(p.(string), esc)
+	if s == nil || p == nil || esc == nil {
+		return nil, nil
+	}
+	re, err := e.compile(p.(string), esc.(string))
 	if err != nil {
 		return nil, err
 	}

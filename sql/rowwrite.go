@@ -22,7 +22,10 @@ type tableWriter struct {
 	// constraints are the table's NOT NULL and CHECK constraints (the
 	// zero value: none, as for a table CREATE TABLE AS fills).
 	constraints rowConstraints
-	width       int // stored tuple width
+	// modified are the columns whose type has a modifier, which every
+	// value written to them is fitted to (see fitColumns).
+	modified []modifiedColumn
+	width    int // stored tuple width
 	// appended collects the tuples inserted into a flow source, applied to
 	// its flows at the end of the statement.
 	flowSource bool
@@ -128,7 +131,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 	if err != nil {
 		return nil, err
 	}
-	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, constraints: *rc, width: int(t.NextAttnum - 1)}
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, constraints: *rc, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
 	b := pc.binder(newScope(nil))
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
@@ -177,6 +180,51 @@ func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error
 		return nil, nil
 	}
 	return e.eval(&evalEnv{x: x})
+}
+
+// modifiedColumn is a column whose type carries a modifier: a length
+// (varchar(n), char(n)), a precision and scale (numeric(p,s)), a time
+// precision (timestamp(p), time(p), interval(p)) or interval fields, or one
+// of those on an array's elements.
+type modifiedColumn struct {
+	attnum int16
+	t      types.T
+}
+
+// modifiedColumns lists t's live columns whose types carry a modifier.
+func modifiedColumns(t *catalog.Table) []modifiedColumn {
+	var out []modifiedColumn
+	for _, c := range t.LiveColumns() {
+		if c.Type.Typmod >= 0 && c.Type.OID != types.Record {
+			out = append(out, modifiedColumn{attnum: c.Attnum, t: c.Type})
+		}
+	}
+	return out
+}
+
+// fitColumns makes each value of a tuple its column's value, in place:
+// numeric(p,s) rounds to s digits and refuses what overflows p (22003),
+// varchar(n) and char(n) refuse a longer string unless only spaces go
+// (22001) and char(n) pads, times round to their precision, intervals keep
+// their fields. This is PostgreSQL's assignment to a column, and the one
+// place where a value becomes a column's value: every row a statement stores
+// (INSERT, UPDATE, ON CONFLICT, COPY in any format, defaults) and every row
+// a flow derives for its target passes here, so no wire format or path can
+// store a value its column could not hold. Applying a modifier to a value
+// that already fits gives it back unchanged, and costs little.
+func fitColumns(cols []modifiedColumn, tuple []types.Value) error {
+	for _, c := range cols {
+		v := tuple[c.attnum-1]
+		if v == nil {
+			continue
+		}
+		v, err := types.ApplyTypmod(v, c.t, false)
+		if err != nil {
+			return err
+		}
+		tuple[c.attnum-1] = v
+	}
+	return nil
 }
 
 // check validates a complete tuple against NOT NULL and CHECK constraints.
@@ -262,10 +310,14 @@ func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value
 	return e
 }
 
-// insert stores a new tuple and returns its key, valid until the next
-// insert. It fails with 23505 if the key exists, unless the caller checked
-// for that (ON CONFLICT).
+// insert stores a new tuple, fitted to its columns in place (so a
+// RETURNING list reading it shows what was stored), and returns its key,
+// valid until the next insert. It fails with 23505 if the key exists,
+// unless the caller checked for that (ON CONFLICT).
 func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
+	if err := fitColumns(w.modified, tuple); err != nil {
+		return nil, err
+	}
 	if err := w.constraints.check(x, tuple); err != nil {
 		return nil, err
 	}
@@ -305,8 +357,12 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	return key, nil
 }
 
-// replace rewrites the tuple stored under oldKey (UPDATE).
+// replace rewrites the tuple stored under oldKey (UPDATE), fitting tuple to
+// its columns in place.
 func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types.Value) error {
+	if err := fitColumns(w.modified, tuple); err != nil {
+		return err
+	}
 	if err := w.constraints.check(x, tuple); err != nil {
 		return err
 	}

@@ -317,6 +317,9 @@ func castValue(v Value, from, to T, explicit bool, in Input) (Value, error) {
 				if err != nil || (r == 0 && !x.IsZero()) {
 					return nil, pgerror.New(pgerror.NumericValueOutOfRange, "\"%s\" is out of range for type %s", appendNumeric(nil, x), sqlName(t))
 				}
+				if r == 0 {
+					r = 0 // a numeric zero has no sign, so neither has its float
+				}
 			}
 			return r, nil
 		case t == Numeric:
@@ -403,7 +406,7 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 		return r, nil
 	case (f == Timestamp || f == Timestamptz) && t == Time:
 		if inf {
-			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
+			return nil, nil // an infinite timestamp has no time of day: NULL, as in PostgreSQL
 		}
 		if f == Timestamptz {
 			x = x.In(loc)

@@ -97,6 +97,14 @@ var (
 	maxTimestamp = time.Date(294276, 12, 31, 23, 59, 59, 999999000, time.UTC)
 )
 
+// TimestampInRange reports whether t is a timestamp PostgreSQL can hold
+// (the infinities included): 4714-11-24 BC to 294276-12-31.
+func TimestampInRange(t time.Time) bool { return timestampInRange(t) }
+
+// DateInRange reports whether t is a date PostgreSQL can hold (the
+// infinities included): 4714-11-24 BC to 5874897-12-31.
+func DateInRange(t time.Time) bool { return dateInRange(t) }
+
 func timestampInRange(t time.Time) bool {
 	return IsInfinite(t) != 0 || (!t.Before(minTimestamp) && !t.After(maxTimestamp))
 }
@@ -393,15 +401,14 @@ func decodeDateTime(s string) (*dtFields, error) {
 				f.loc = time.FixedZone("", -off)
 				break
 			}
-			if f.loc != nil || (!f.haveTime && !prevTime && !f.haveDate) {
-				return nil, dtBadFormat
-			}
+			// A signed number is a zone offset to PostgreSQL wherever it
+			// stands, so one out of range is that error before any other.
 			loc, ok := parseOffset(tk.text)
-			if !ok {
-				return nil, dtBadFormat
-			}
-			if loc == nil {
+			if ok && loc == nil {
 				return nil, dtBadOffset
+			}
+			if !ok || f.loc != nil || (!f.haveTime && !prevTime && !f.haveDate) {
+				return nil, dtBadFormat
 			}
 			f.loc = loc
 		}
@@ -426,10 +433,32 @@ func decodeDateTime(s string) (*dtFields, error) {
 		f.haveDate = true
 		nums = nil
 	}
+	if len(nums) == 1 && !f.haveDate {
+		// A lone number, read as PostgreSQL's DecodeNumber and
+		// DecodeNumberField read it: six digits or more are YY..MMDD; fewer
+		// than three a month (DateStyle MDY), out of range when no month
+		// could be it; others a year. Either of the latter leaves the date
+		// incomplete.
+		n := nums[0]
+		if len(n) >= 6 {
+			f.year, _ = strconv.Atoi(n[:len(n)-4])
+			f.month, _ = strconv.Atoi(n[len(n)-4 : len(n)-2])
+			f.day, _ = strconv.Atoi(n[len(n)-2:])
+			f.yearDigits = len(n) - 4
+			if f.month < 1 || f.month > 12 || f.day < 1 || f.day > 31 {
+				return nil, dtFieldRange
+			}
+			f.haveDate = true
+			nums = nil
+		} else if month, _ := strconv.Atoi(n); len(n) < 3 && (month < 1 || month > 12) {
+			return nil, dtFieldRange
+		}
+	}
 	if len(nums) > 0 {
 		return nil, dtBadFormat
 	}
-	if f.yearDigits == 2 && !f.bc {
+	if f.yearDigits > 0 && f.yearDigits <= 2 && !f.bc {
+		// A year of one or two digits is 1970 to 2069, as PostgreSQL reads it.
 		if f.year < 70 {
 			f.year += 2000
 		} else {

@@ -210,6 +210,18 @@ func IntervalTypmod(fields, precision int) (int32, error) {
 	return int32(fields<<16 | precision), nil
 }
 
+// IntervalFieldsNamed returns the Interval* bits of an interval field
+// qualifier as written after INTERVAL ("day to second", any case).
+func IntervalFieldsNamed(qualifier string) (int, bool) {
+	want := " " + strings.ToLower(qualifier)
+	for bits, name := range intervalFieldNames {
+		if name == want && bits != intervalFullRange {
+			return bits, true
+		}
+	}
+	return 0, false
+}
+
 var intervalFieldNames = map[int]string{
 	intervalFullRange:            "",
 	IntervalYear:                 " year",

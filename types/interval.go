@@ -202,7 +202,13 @@ func splitNumber(s string) (ival int64, frac float64, ok bool) {
 // days 04:05:06', '@ 1 day ago', units with fractions, bare numbers as
 // seconds, SQL 'Y-M' and 'D H:M:S') and ISO 8601 ('P1Y2M3DT4H5M6S',
 // 'P0001-02-03T04:05:06').
-func parseInterval(s string) (IntervalValue, error) {
+//
+// rng is the field range of the interval's modifier (intervalFullRange for
+// none): as in PostgreSQL, it says what a number without a unit counts,
+// the last field the modifier keeps ('1' is a day for interval day, a
+// second for a plain interval), and makes a two-field h:m read as m:s for
+// interval minute to second.
+func parseInterval(s string, rng int) (IntervalValue, error) {
 	bad := func() (IntervalValue, error) {
 		return IntervalValue{}, pgerror.New(pgerror.InvalidDatetimeFormat, "invalid input syntax for type interval: \"%s\"", s)
 	}
@@ -218,6 +224,7 @@ func parseInterval(s string) (IntervalValue, error) {
 		if !ok || len(toks) == 0 {
 			return bad()
 		}
+		bareUnits := bareNumberUnits(toks, rng)
 		ago := false
 		for i := 0; i < len(toks); i++ {
 			tk := toks[i]
@@ -229,7 +236,7 @@ func parseInterval(s string) (IntervalValue, error) {
 				}
 				return bad()
 			case 't':
-				if !acc.claim(ivfHour|ivfMinute|ivfSecond) || !addTimeField(tk.text, &acc) {
+				if !acc.claim(ivfHour|ivfMinute|ivfSecond) || !addTimeField(tk.text, rng == IntervalMinute|IntervalSecond, &acc) {
 					return bad()
 				}
 			case 'y':
@@ -244,7 +251,8 @@ func parseInterval(s string) (IntervalValue, error) {
 				if neg {
 					y, m = -y, -m
 				}
-				if !acc.claim(ivfYear | ivfMonth) {
+				// PostgreSQL counts Y-M as months, the field it claims.
+				if !acc.claim(ivfMonth) {
 					return bad()
 				}
 				acc.add(y, 0, ivYear)
@@ -257,15 +265,13 @@ func parseInterval(s string) (IntervalValue, error) {
 				if ival > math.MaxInt32 || ival < math.MinInt32 {
 					return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 				}
-				u := ivSecond
+				u := bareUnits[i]
 				if i+1 < len(toks) && toks[i+1].kind == 'a' && toks[i+1].text != "ago" {
 					var ok bool
 					if u, ok = ivUnits[toks[i+1].text]; !ok {
 						return bad()
 					}
 					i++
-				} else if i+1 < len(toks) && toks[i+1].kind == 't' {
-					u = ivDay
 				}
 				mask := ivUnitField[u]
 				if u == ivSecond && frac != 0 {
@@ -291,6 +297,58 @@ func parseInterval(s string) (IntervalValue, error) {
 		return IntervalValue{}, pgerror.New(intervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 	}
 	return IntervalValue{Months: int32(acc.months), Days: int32(acc.days), Micros: acc.micros}, nil
+}
+
+// bareNumberUnits decides what each number without a unit of toks counts,
+// reading from the end as PostgreSQL's DecodeInterval does: the last field
+// of the modifier's range, until a unit word, an h:m:s time or a Y-M says
+// otherwise for the numbers before it; a number of hours makes the one
+// before it days ('5 1 hour' is 5 days 01:00:00).
+func bareNumberUnits(toks []ivToken, rng int) []ivUnit {
+	units := make([]ivUnit, len(toks))
+	next, set := ivUnit(0), false
+	for i := len(toks) - 1; i >= 0; i-- {
+		switch tk := toks[i]; tk.kind {
+		case 't':
+			next, set = ivDay, true
+		case 'y':
+			next, set = ivMonth, true
+		case 'a':
+			if u, ok := ivUnits[tk.text]; ok {
+				next, set = u, true
+			}
+		case 'n':
+			u := next
+			if !set {
+				u = lastFieldUnit(rng)
+			}
+			units[i] = u
+			if u == ivHour {
+				next, set = ivDay, true
+			} else {
+				next, set = u, true
+			}
+		}
+	}
+	return units
+}
+
+// lastFieldUnit is the unit of the last field an interval modifier's range
+// keeps: what a bare number counts.
+func lastFieldUnit(rng int) ivUnit {
+	switch rng {
+	case IntervalYear:
+		return ivYear
+	case IntervalMonth, IntervalYear | IntervalMonth:
+		return ivMonth
+	case IntervalDay:
+		return ivDay
+	case IntervalHour, IntervalDay | IntervalHour:
+		return ivHour
+	case IntervalMinute, IntervalHour | IntervalMinute, IntervalDay | IntervalHour | IntervalMinute:
+		return ivMinute
+	}
+	return ivSecond
 }
 
 type ivToken struct {
@@ -347,8 +405,9 @@ func tokenizeInterval(s string) ([]ivToken, bool) {
 	return toks, true
 }
 
-// addTimeField adds [-]h:m[:s[.f]] (or m:s.f).
-func addTimeField(s string, acc *ivAcc) bool {
+// addTimeField adds [-]h:m[:s[.f]] (or m:s.f, or m:s when minuteSecond:
+// an interval minute to second reads two fields so).
+func addTimeField(s string, minuteSecond bool, acc *ivAcc) bool {
 	neg := strings.HasPrefix(s, "-")
 	p := strings.Split(strings.TrimLeft(s, "+-"), ":")
 	if len(p) > 3 {
@@ -366,7 +425,7 @@ func addTimeField(s string, acc *ivAcc) bool {
 		}
 		whole[i], frac = w, f
 	}
-	if len(p) == 2 && strings.Contains(p[1], ".") {
+	if len(p) == 2 && (minuteSecond || strings.Contains(p[1], ".")) {
 		// m:s.f, as PostgreSQL reads two fields with a fraction
 		whole[0], whole[1], whole[2] = 0, whole[0], whole[1]
 	}
@@ -403,7 +462,7 @@ func parseISOInterval(s string, acc *ivAcc) bool {
 			acc.add(w, f, u)
 		}
 		if timePart != "" {
-			return addTimeField(timePart, acc)
+			return addTimeField(timePart, false, acc)
 		}
 		return true
 	}
@@ -513,13 +572,22 @@ func appendInterval(dst []byte, iv IntervalValue) []byte {
 	return dst
 }
 
+// intervalRange is the field range of an interval modifier
+// (intervalFullRange for none).
+func intervalRange(typmod int32) int {
+	if typmod < 0 {
+		return intervalFullRange
+	}
+	return int(typmod>>16) & 0x7fff
+}
+
 // roundInterval applies an interval modifier: fields drop what is below the
 // last named field, precision rounds the seconds (AdjustIntervalForTypmod).
 func roundInterval(iv IntervalValue, typmod int32) IntervalValue {
 	if typmod < 0 {
 		return iv
 	}
-	rng := int(typmod>>16) & 0x7fff
+	rng := intervalRange(typmod)
 	prec := int(typmod & 0xffff)
 	trunc := func(unit int64) { iv.Micros = iv.Micros / unit * unit }
 	switch rng {

@@ -160,6 +160,12 @@ func applyNumericTypmod(d *apd.Decimal, typmod int32) (Value, error) {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow").
 			WithDetail("A field with precision %d, scale %d cannot hold an infinite value.", p, s)
 	}
+	if fitsNumericTypmod(d, p, s) {
+		// Already the column's value (a value read from a column of the
+		// same type, or fitted before): writers apply a column's modifier
+		// to every value they store, so this is the common case.
+		return d, nil
+	}
 	r, err := quantize(d, int32(-s))
 	if err != nil {
 		return nil, err
@@ -170,13 +176,25 @@ func applyNumericTypmod(d *apd.Decimal, typmod int32) (Value, error) {
 		intDigits := int(r.NumDigits()) + int(r.Exponent)
 		if intDigits > maxDigits {
 			e := pgerror.New(pgerror.NumericValueOutOfRange, "numeric field overflow")
-			if maxDigits > 0 {
+			if maxDigits != 0 { // negative too: numeric(2,3) holds less than 10^-1
 				return nil, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", p, s, maxDigits)
 			}
 			return nil, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 1.", p, s)
 		}
 	}
 	return r, nil
+}
+
+// fitsNumericTypmod reports whether d is already at scale s with at most
+// p - s integer digits, so applying numeric(p, s) would give d back.
+func fitsNumericTypmod(d *apd.Decimal, p, s int) bool {
+	if d.Form != apd.Finite || d.Exponent != int32(-s) {
+		return false
+	}
+	if d.IsZero() {
+		return !d.Negative
+	}
+	return int(d.NumDigits())+int(d.Exponent) <= p-s
 }
 
 // appendNumeric is numeric_out: plain notation keeping the value's scale.
@@ -190,9 +208,11 @@ func appendNumeric(dst []byte, d *apd.Decimal) []byte {
 		}
 		return append(dst, "Infinity"...)
 	}
-	if d.IsZero() && d.Negative {
+	if d.IsZero() && (d.Negative || d.Exponent > 0) {
+		// No "-0", and no "00" for a zero a negative scale made (0E+1).
 		c := *d
 		c.Negative = false
+		c.Exponent = min(c.Exponent, 0)
 		return append(dst, c.Text('f')...)
 	}
 	return append(dst, d.Text('f')...)

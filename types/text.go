@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -157,7 +158,7 @@ func ParseTextWith(t T, s string, in Input) (Value, error) {
 		}
 		return roundTimestamp(ts, t.Typmod), nil
 	case Interval:
-		iv, err := parseInterval(s)
+		iv, err := parseInterval(s, intervalRange(t.Typmod))
 		if err != nil {
 			return nil, err
 		}
@@ -502,6 +503,12 @@ func appendFloat(dst []byte, f float64, single bool) []byte {
 	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bits)
 	// e is [-]d[.ddd]e±XX
 	ei := strings.LastIndexByte(string(e), 'e')
+	if onRoundingBoundary(e[:ei], e[ei:], f, single) {
+		// PostgreSQL's shortest digits never sit on the boundary between
+		// two floats (Go's may, for an even mantissa): one digit more.
+		// Such floats are too large for anything but exponent form.
+		return strconv.AppendFloat(dst, f, 'e', digitsBefore(e[:ei]), bits)
+	}
 	exp, _ := strconv.Atoi(string(e[ei+1:]))
 	if exp < -4 || exp >= maxExp {
 		return append(dst, e...)
@@ -509,13 +516,61 @@ func appendFloat(dst []byte, f float64, single bool) []byte {
 	return strconv.AppendFloat(dst, f, 'f', -1, bits)
 }
 
+// digitsBefore counts the significant digits of a mantissa [-]d[.ddd].
+func digitsBefore(mantissa []byte) int {
+	n := 0
+	for _, c := range mantissa {
+		if c >= '0' && c <= '9' {
+			n++
+		}
+	}
+	return n
+}
+
+// onRoundingBoundary reports whether the decimal mantissa×10^exponent
+// (exponent is "e±XX") lies exactly halfway between f and a neighbouring
+// float of its width. Only floats whose neighbours are at least 2 apart
+// can have such short decimals halfway (halfway points between smaller
+// floats need more digits than a shortest form has), so others are not
+// looked at.
+func onRoundingBoundary(mantissa, exponent []byte, f float64, single bool) bool {
+	limit := float64(1 << 53)
+	if single {
+		limit = 1 << 24
+	}
+	if math.Abs(f) < limit {
+		return false
+	}
+	d, ok := new(big.Rat).SetString(string(mantissa) + string(exponent))
+	if !ok {
+		return false
+	}
+	for _, toward := range []float64{math.Inf(1), math.Inf(-1)} {
+		var next float64
+		if single {
+			next = float64(math.Nextafter32(float32(f), float32(toward)))
+		} else {
+			next = math.Nextafter(f, toward)
+		}
+		if math.IsInf(next, 0) {
+			continue
+		}
+		mid := new(big.Rat).Add(new(big.Rat).SetFloat64(f), new(big.Rat).SetFloat64(next))
+		mid.Quo(mid, big.NewRat(2, 1))
+		if d.Cmp(mid) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // applyCharTypmod fits s to varchar(n)/char(n). Too long is an error unless
 // only spaces would be cut, or the conversion is an explicit cast, which
 // truncates. char(n) pads with spaces.
 func applyCharTypmod(t T, s string, explicit bool) (Value, error) {
 	n, ok := CharLength(t.Typmod)
-	if !ok {
-		return s, nil
+	if !ok || (t.OID == Varchar && len(s) <= n) {
+		return s, nil // no more bytes than varchar(n) allows characters
 	}
 	chars := utf8.RuneCountInString(s)
 	if chars > n {

@@ -608,3 +608,30 @@ ERROR 22P02: path element at position 2 is not an integer: "x"
 SELECT '{"a":1}'::jsonb #- ARRAY[NULL]
 ----
 ERROR 22004: path element at position 1 is null
+
+# to_char's TM prefix prints the month and day names (the C locale's, so
+# English) unpadded, in the keyword's case; one prefix per keyword, so
+# FMTMMonth is a literal T, the month number and onth, as in PostgreSQL.
+SELECT to_char(TIMESTAMP '2024-03-05 10:00', 'TMMonth|TMMONTH|TMmonth|TMMon|TMMON|tmmon|TMDay|TMDAY|TMday|TMDy|TMDY|tmdy|FMMonth|Month|TMDD|TMFMMonth|FMTMMonth')
+----
+to_char:text
+"March|MARCH|march|Mar|MAR|mar|Tuesday|TUESDAY|tuesday|Tue|TUE|tue|March|March    |05|F03onth|T03onth"
+SELECT 1
+
+# A prefix no keyword follows is dropped; a backslash is literal unless a
+# double quote follows; SP is read and ignored; TH follows the digits printed.
+SELECT to_char(TIMESTAMP '2024-03-01 10:11:12.345678', '\YYYY|\"YYYY|FM-DD|DDSP|DDth|FMDDth|FF1 FF3 FF6|TZH:TZM OF|CCth|IDDD IW')
+----
+to_char:text
+"\\2024|\"2024|-01|01|01st|1st|3 345 345678|+00:00 +00|21st|061 09"
+SELECT 1
+
+SELECT to_char(TIMESTAMP '0044-03-15 10:11:12 BC', 'YYYY Y,YYY CC BC b.c. RM'), to_char(interval '-1 year -2 mons -3 days -04:05:06.789', 'Y,YYY MM DDD WW HH12 SSSS RM FF2')
+----
+to_char:text | to_char:text
+"0044 0,044 -01 BC b.c. III " | 0,-01 -02 -423 -59 -04 -14706 XI   -78
+SELECT 1
+
+SELECT to_char(interval '1 day', 'TMMonth')
+----
+ERROR 22007: invalid format specification for an interval value

@@ -519,3 +519,60 @@ ERROR 42601: "EEEE" is incompatible with other formats
 SELECT to_char(1.5, '9.99EEEEPR')
 ----
 ERROR 42601: "EEEE" must be the last pattern used
+
+# to_char of numbers lays the digits out as PostgreSQL's NUM_processor
+# does: literal text, L (a blank in the C locale), V, B, the sign keywords
+# in their places, FM, TH, and the templates it refuses.
+SELECT to_char(0, 'RNLGB'), to_char(2147483647, 'LL'), to_char(123, '9V999'), to_char(2147483647, '9V99'), to_char(1.25::float8, '9V9')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+"###############  " | "  " | " ####" | -100 | " 12"
+SELECT 1
+
+SELECT to_char('NaN'::numeric, '9999'), to_char('-Infinity'::numeric, 'S999999999'), to_char('NaN'::float8, '9999'), to_char('Infinity'::float8, '999999'), to_char(1e10::float8, 'RN')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+"  NaN" | " -Infinity" | "  NaN" | " ######" | ###############
+SELECT 1
+
+SELECT to_char(-12.5, 'S99.99'), to_char(12.5, '99.99S'), to_char(-12.5, '99.99PR'), to_char(12.5, 'FM99.9900'), to_char(0.5, '9.9'), to_char(0.5, 'FM9.9'), to_char(0, 'FM9.9')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+-12.50 | 12.50+ | <12.50> | 12.5000 | "  .5" | .5 | 0.
+SELECT 1
+
+SELECT to_char(1234567.891, '9G999G999D99'), to_char(-1234.5, 'MI9999.9'), to_char(1234.5, 'PL9999.9'), to_char(-1234.5, 'SG9999.9'), to_char(5, '"x"9"y"'), to_char(12, '99th'), to_char(123, 'SG RN')
+----
+to_char:text | to_char:text | to_char:text | to_char:text | to_char:text | to_char:text | to_char:text
+" 1,234,567.89" | -1234.5 | + 1234.5 | -1234.5 | x 5y | " 12th" | ""
+SELECT 1
+
+SELECT to_char(123456789012345.6::float8, '999999999999999.99'), to_char(1.5::float4, '9.9999999'), to_char(9.99, '9.9EEEE'), to_char(12345::int8, '9.9EEEE')
+----
+to_char:text | to_char:text | to_char:text | to_char:text
+" 123456789012346" | " 1.50000" | " 10.0e+00" | " 1.2e+04"
+SELECT 1
+
+SELECT to_char(0.1::float8, 'Sth')
+----
+ERROR 22P02: "." is not a number
+
+SELECT to_char(1, 'S99MI')
+----
+ERROR 42601: cannot use "S" and "MI" together
+
+SELECT to_char(1, '99.9.9')
+----
+ERROR 42601: multiple decimal points
+
+SELECT to_char(1, '9PR9')
+----
+ERROR 42601: "9" must be ahead of "PR"
+
+SELECT to_char(1, '9V9.9')
+----
+ERROR 42601: cannot use "V" and decimal point together
+
+SELECT to_char(1, '9.9EEEEPR')
+----
+ERROR 42601: "EEEE" must be the last pattern used
