@@ -53,7 +53,10 @@ type Connection struct {
 	Database string
 	SSLMode  SSLMode // "": prefer, as libpq
 	// SSLRootCert is a PEM file of the CAs that verify-ca and verify-full
-	// trust; when empty they trust the system's CAs.
+	// trust (and with which require verifies as verify-ca, as libpq
+	// does). Empty: ~/.postgresql/root.crt of the user cdcdb runs as when
+	// it exists, as libpq, else the system's CAs. No client certificate
+	// is ever presented.
 	SSLRootCert string
 }
 
@@ -64,6 +67,9 @@ func (c Connection) String() string {
 
 // LogValue keeps the password out of structured logs that print c.
 func (c Connection) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// GoString keeps the password out of %#v.
+func (c Connection) GoString() string { return "source.Connection{" + c.String() + "}" }
 
 func (c Connection) port() int {
 	if c.Port == 0 {
@@ -286,6 +292,9 @@ func (c Connection) pgconnConfig(replication bool) (*pgconn.Config, error) {
 		{"dbname", c.Database},
 		{"sslmode", string(c.sslMode())},
 		{"sslrootcert", c.SSLRootCert},
+		// No client certificate: those under the server's home directory
+		// are not the user's to present.
+		{"sslcertmode", "disable"},
 		{"connect_timeout", "30"},
 	} {
 		if kv[1] == "" {

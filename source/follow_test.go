@@ -310,6 +310,9 @@ func runWorkloadCase(t *testing.T, c workloadCase) {
 	if status.Position != st.cp.Position || status.Slot != st.cp.Slot {
 		t.Errorf("status at %s on slot %q, the source at %s on %q", status.Position, status.Slot, st.cp.Position, st.cp.Slot)
 	}
+	if c.name == "clean" {
+		checkCoverage(t, st)
+	}
 	if c.userSlot && st.cp.SlotCreated {
 		t.Errorf("the user's slot is recorded as made by the source")
 	}
@@ -344,5 +347,51 @@ func restartUpstream(t *testing.T, h *workloadHarness, step int) {
 		waitFor(t, "the Follower to stream again", time.Minute, func() bool {
 			return h.runner.status().State == StateStreaming
 		})
+	}
+}
+
+// checkCoverage makes sure the clean run met what the workload is there to
+// bring: unchanged TOAST values of both kinds, key-only and whole-row
+// deletes, truncates of both tables, both added columns (one with a
+// default for the rows there were), and changes sharing a WAL position.
+func checkCoverage(t *testing.T, st modelState) {
+	t.Helper()
+	if st.unchanged == 0 {
+		t.Errorf("no unchanged TOAST value reached the Sink")
+	}
+	count := func(table string, keep func(r modelRow) bool) int {
+		n := 0
+		for _, r := range st.rows[table] {
+			if keep(r) {
+				n++
+			}
+		}
+		return n
+	}
+	for table, wholeOldRow := range map[string]bool{"items": false, "accounts_src": true} {
+		if count(table, func(r modelRow) bool { return r.op == OpTruncate }) == 0 {
+			t.Errorf("%s: no truncate reached the Sink", table)
+		}
+		if count(table, func(r modelRow) bool { return r.op == OpDelete && r.keyOnly != wholeOldRow }) == 0 {
+			t.Errorf("%s: no delete (whole old row %v) reached the Sink", table, wholeOldRow)
+		}
+		if count(table, func(r modelRow) bool { return r.op == OpUpdate }) == 0 || count(table, func(r modelRow) bool { return r.op == OpInsert }) == 0 {
+			t.Errorf("%s: no update or no insert reached the Sink", table)
+		}
+	}
+	if len(st.added) != 2 || st.added[1].Columns[0].Name != "flag" || st.added[1].ExistingValues[0] != Text("7") ||
+		st.added[0].ExistingValues[0] != Null() || st.added[1].Columns[0].TypeName != "integer" {
+		t.Errorf("added columns %+v", st.added)
+	}
+	// COPY writes many rows in one WAL record: their Seq count up from it.
+	shared := 0
+	rows := st.rows["items"]
+	for i := 1; i < len(rows); i++ {
+		if rows[i].op == OpInsert && rows[i-1].op == OpInsert && rows[i].seq == rows[i-1].seq+1 && rows[i].xid == rows[i-1].xid {
+			shared++
+		}
+	}
+	if shared == 0 {
+		t.Errorf("no two inserts of one transaction have consecutive Seq")
 	}
 }

@@ -239,8 +239,9 @@ type session struct {
 	stream     streamState
 }
 
+// run is one session. The state changes only once a phase is under way,
+// so that a Follower that cannot reach upstream stays retrying.
 func (s *session) run(ctx context.Context) error {
-	s.f.setState(StateStarting)
 	cp, err := s.f.sink.Checkpoint(ctx)
 	if err != nil {
 		return err

@@ -40,6 +40,7 @@ var databases atomic.Int64
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	stopSecuredUpstream()
 	if shared.pg != nil {
 		if err := shared.pg.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "stop upstream PostgreSQL:", err)

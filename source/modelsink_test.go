@@ -66,6 +66,10 @@ type modelState struct {
 	snapshotPosition   LSN
 	snapshotVisibility *Visibility
 	snapshotRows       int
+	// unchanged counts the unchanged TOAST values resolved from earlier
+	// rows; added lists the columns added, with their existing values.
+	unchanged int
+	added     []AddedColumns
 }
 
 type rowRef struct {
@@ -196,6 +200,7 @@ func (s modelState) apply(b *Batch) (modelState, error) {
 			return s, fmt.Errorf("table %q: %d added columns with %d existing values", a.Table, len(a.Columns), len(a.ExistingValues))
 		}
 		s.columns[a.Table] = append(slices.Clone(cols), a.Columns...)
+		s.added = append(slices.Clip(s.added), a)
 		s.existing[a.Table] = append(slices.Clone(s.existing[a.Table]), a.ExistingValues...)
 	}
 	streamed := b.Xid != 0
@@ -303,6 +308,7 @@ func (s *modelState) resolveUnchanged(c Change, values []Value) error {
 	for k, v := range values {
 		if v.Kind == ValueUnchanged {
 			values[k] = full[k]
+			s.unchanged++
 		}
 	}
 	return nil

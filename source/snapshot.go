@@ -19,7 +19,6 @@ import (
 // is dropped and made again, and the first batch resets the Sink.
 func (s *session) snapshot(ctx context.Context) error {
 	f := s.f
-	f.setState(StateSnapshotting)
 	plain, err := s.plainConn(ctx)
 	if err != nil {
 		return err
@@ -57,6 +56,7 @@ func (s *session) snapshot(ctx context.Context) error {
 		}
 		existing = nil
 	}
+	f.setState(StateSnapshotting)
 	reset := s.cp.Phase != PhaseNew
 	intent := Checkpoint{Phase: PhaseSnapshotting, Slot: name, SlotCreated: existing == nil}
 	if existing != nil {
