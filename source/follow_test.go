@@ -246,12 +246,12 @@ func runWorkloadCase(t *testing.T, c workloadCase) {
 	stopKills := make(chan struct{})
 	killsDone := make(chan struct{})
 	kills := 0
+	killRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 	go func() {
 		defer close(killsDone)
 		if c.killEvery == 0 {
 			return
 		}
-		killRng := rand.New(rand.NewPCG(rng.Uint64(), rng.Uint64()))
 		for {
 			select {
 			case <-stopKills:
