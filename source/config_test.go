@@ -80,7 +80,7 @@ func TestGeneratedSlotName(t *testing.T) {
 			t.Errorf("%q gives %q", source, name)
 		}
 	}
-	if generatedSlotName("x") == generatedSlotName("x") {
+	if a, b := generatedSlotName("x"), generatedSlotName("x"); a == b {
 		t.Errorf("two slot names for one source name are the same")
 	}
 }

@@ -84,20 +84,22 @@ func (f *Follower) Status() Status {
 
 // Close stops following, waits for the Follower's goroutine to end and
 // leaves the slot upstream for a later Follower of the same Sink to
-// resume from.
+// resume from. Closing twice is fine.
 func (f *Follower) Close() error {
 	f.mu.Lock()
-	started, cancel := f.started, f.cancel
-	if !started {
+	if !f.started {
 		f.started = true // a Follower closed before Start never starts
-		close(f.done)
 		f.status.State = StateStopped
+		close(f.done)
+		f.mu.Unlock()
+		return nil
 	}
+	cancel := f.cancel
 	f.mu.Unlock()
-	if started {
+	if cancel != nil {
 		cancel()
-		<-f.done
 	}
+	<-f.done
 	return nil
 }
 

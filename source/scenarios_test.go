@@ -224,6 +224,9 @@ func TestDropDropsOnlyTheSlotItMade(t *testing.T) {
 		if err := f.Start(context.Background()); err == nil {
 			t.Errorf("a dropped Follower started")
 		}
+		if err := f.Close(); err != nil {
+			t.Errorf("a second Close: %v", err)
+		}
 	})
 }
 

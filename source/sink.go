@@ -315,16 +315,6 @@ func (c *Checkpoint) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// table returns the table named name, or nil.
-func (c *Checkpoint) table(name string) *Table {
-	for i := range c.Tables {
-		if c.Tables[i].Name == name {
-			return &c.Tables[i]
-		}
-	}
-	return nil
-}
-
 // LSN is a position in PostgreSQL's write-ahead log.
 type LSN uint64
 
