@@ -136,8 +136,7 @@ func TestConnectionSettings(t *testing.T) {
 func TestCheckpointRoundTrip(t *testing.T) {
 	cp := Checkpoint{
 		Phase: PhaseStreaming, Slot: "s", SlotCreated: true, Position: 0x1_0000_0010, LastSeq: 77,
-		Tables:     []Table{*accountsTable()},
-		Visibility: &Visibility{Xmin: 5, Xmax: 9, Xip: []uint64{6}, Until: 1234},
+		Tables: []Table{*accountsTable()},
 	}
 	b, err := cp.MarshalBinary()
 	if err != nil {

@@ -61,11 +61,9 @@ type modelState struct {
 	log []rowRef
 	// txs are the upstream transactions committed, in order.
 	txs []modelTx
-	// snapshotPosition is where streaming started after the snapshot;
-	// snapshotVisibility the user slot's snapshot, if one was read.
-	snapshotPosition   LSN
-	snapshotVisibility *Visibility
-	snapshotRows       int
+	// snapshotPosition is where streaming started after the snapshot.
+	snapshotPosition LSN
+	snapshotRows     int
 	// unchanged counts the unchanged TOAST values resolved from earlier
 	// rows; added lists the columns added, with their existing values.
 	unchanged int
@@ -288,7 +286,6 @@ func (s modelState) apply(b *Batch) (modelState, error) {
 	}
 	if prev.Phase != PhaseStreaming && next.Phase == PhaseStreaming {
 		s.snapshotPosition = next.Position
-		s.snapshotVisibility = next.Visibility
 	}
 	s.cp = next
 	return s, nil

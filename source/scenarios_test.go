@@ -336,3 +336,79 @@ func TestLostPositionFails(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitsWaitingForAStandby: a transaction whose commit record is
+// written but which waits for a synchronous standby is not yet visible
+// upstream, though pgoutput already sends it. A source must neither lose
+// it nor read the catalog about it too early.
+func TestCommitsWaitingForAStandby(t *testing.T) {
+	pg := ownUpstream(t)
+	// stall makes the commits upstream wait for a standby that does not
+	// exist, runs sql in a session of its own, lets the Follower meet the
+	// waiting commit, then lets it through.
+	stall := func(t *testing.T, src *simpleSource, sql string, meanwhile func()) {
+		mustExec(t, src.conn, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+		mustExec(t, src.conn, "SELECT pg_reload_conf()")
+		waiting := make(chan error, 1)
+		go func() {
+			conn, err := dialErr(pg, src.db)
+			if err == nil {
+				defer closeConn(conn)
+				err = exec(context.Background(), conn, sql)
+			}
+			waiting <- err
+		}()
+		waitFor(t, "the commit to wait for the standby", time.Minute, func() bool {
+			return len(mustQuery(t, src.conn, "SELECT 1 FROM pg_stat_activity WHERE wait_event = 'SyncRep'")) == 1
+		})
+		meanwhile()
+		time.Sleep(500 * time.Millisecond) // the Follower meets the waiting commit
+		mustExec(t, src.conn, "ALTER SYSTEM RESET synchronous_standby_names")
+		mustExec(t, src.conn, "SELECT pg_reload_conf()")
+		if err := <-waiting; err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The user's slot may stand past the waiting commit (as a consumer of
+	// it would move it): a snapshot taken then would not see the
+	// transaction, and the slot would not send it. The snapshot of a slot
+	// made beside it holds it (the slot waits for it).
+	t.Run("snapshot beside the user's slot", func(t *testing.T) {
+		src := newSimpleSource(t, pg, 5)
+		src.cfg.Slot = "users_slot"
+		mustQuery(t, src.conn, "SELECT pg_create_logical_replication_slot('users_slot', 'pgoutput')")
+		sink := newModelSink()
+		var f *Follower
+		stall(t, src, "INSERT INTO t VALUES (999, 'waited for the standby')", func() {
+			mustQuery(t, src.conn, "SELECT pg_replication_slot_advance('users_slot', pg_current_wal_lsn())")
+			f = follow(t, src.cfg, sink)
+		})
+		waitStreaming(t, f, sink)
+		xid := commitRow(t, src.conn, "INSERT INTO t VALUES (1000, 'after')")
+		waitFor(t, "the last change", time.Minute, func() bool { return sink.hasXid(xid) })
+		_ = f.Close()
+		sink.checkNoViolations(t)
+		verifyReplay(t, sink.snapshot(), src.conn, simpleFollowed)
+	})
+
+	// A column added with a default by a waiting transaction: the value
+	// the rows there were take, and the column's number, are read once
+	// upstream shows the transaction.
+	t.Run("added column", func(t *testing.T) {
+		src := newSimpleSource(t, pg, 5)
+		sink := newModelSink()
+		f := follow(t, src.cfg, sink)
+		waitStreaming(t, f, sink)
+		stall(t, src, "BEGIN; ALTER TABLE t ADD COLUMN flag integer DEFAULT 7; INSERT INTO t VALUES (100, 'x', 8); COMMIT", func() {})
+		xid := commitRow(t, src.conn, "INSERT INTO t VALUES (101, 'after', 9)")
+		waitFor(t, "the last change", time.Minute, func() bool { return sink.hasXid(xid) })
+		_ = f.Close()
+		sink.checkNoViolations(t)
+		st := sink.snapshot()
+		if len(st.added) != 1 || st.added[0].Columns[0].AttNum != 3 || st.added[0].ExistingValues[0] != Text("7") {
+			t.Errorf("added columns %+v, want flag, number 3, rows there taking 7", st.added)
+		}
+		verifyReplay(t, st, src.conn, simpleFollowed)
+	})
+}

@@ -252,40 +252,6 @@ type Checkpoint struct {
 	LastSeq int64
 	// Tables are the upstream tables as the source tables mirror them now.
 	Tables []Table
-	// Visibility is set when the snapshot was read from a slot the user
-	// made (which exports no snapshot): streamed transactions that this
-	// snapshot already saw are skipped.
-	Visibility *Visibility `json:",omitempty"`
-}
-
-// Visibility is an upstream MVCC snapshot as pg_current_snapshot() gives
-// it, with 64-bit transaction ids: a transaction is visible in it when it
-// is below Xmin, or below Xmax and not in Xip.
-type Visibility struct {
-	Xmin, Xmax uint64
-	Xip        []uint64
-	// Until is upstream's WAL insert position read after the snapshot was
-	// taken. Every transaction the snapshot sees committed before it, so
-	// a transaction whose commit is at or after Until is not in the
-	// snapshot, and once Position reaches Until the Visibility is no
-	// longer needed.
-	Until LSN
-}
-
-// Sees reports whether the committed transaction xid is visible in v.
-func (v *Visibility) Sees(xid uint64) bool {
-	if xid < v.Xmin {
-		return true
-	}
-	if xid >= v.Xmax {
-		return false
-	}
-	for _, x := range v.Xip {
-		if x == xid {
-			return false
-		}
-	}
-	return true
 }
 
 // checkpointFormat versions MarshalBinary's encoding.

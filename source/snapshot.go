@@ -71,31 +71,34 @@ func (s *session) snapshot(ctx context.Context) error {
 		return err
 	}
 
-	var position LSN
-	var visibility *Visibility
-	if existing == nil {
-		consistentPoint, snapshotName, err := createSlot(ctx, s.repl, name)
-		if err != nil {
+	// The snapshot comes from a slot made now with an exported snapshot:
+	// the source's own slot, or beside a slot the user made (which can
+	// export none any more) a temporary one, gone with its connection
+	// once the snapshot is read. Either way streaming starts at that
+	// slot's consistent point: the snapshot holds every transaction that
+	// committed before it, the stream every one after. The user's slot
+	// stands at or before that point (it was read before), so it still
+	// has every change after it, and PostgreSQL starts decoding at the
+	// later of the two.
+	snapshotRepl, snapshotSlot, temporary := s.repl, name, existing != nil
+	if temporary {
+		if snapshotRepl, err = connect(ctx, f.cfg.Connection, true); err != nil {
 			return err
 		}
-		f.log.Info("created replication slot", slog.String("slot", name), slog.String("consistent_point", consistentPoint.String()))
-		position = consistentPoint
-		if err := exec(ctx, plain, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
-			return fmt.Errorf("begin the snapshot's transaction: %w", err)
-		}
-		if err := exec(ctx, plain, "SET TRANSACTION SNAPSHOT "+quoteLiteral(snapshotName)); err != nil {
-			return fmt.Errorf("use the slot's snapshot: %w", err)
-		}
-	} else {
-		// The user's slot exported no snapshot. Streaming starts from
-		// where the slot stands (read before the snapshot is taken, so
-		// nothing committed in between is missed) and skips what this
-		// snapshot already holds.
-		position = existing.confirmedFlush
-		if visibility, err = takeSnapshot(ctx, plain, version); err != nil {
-			return err
-		}
-		f.log.Info("reading from the user's replication slot", slog.String("slot", name), slog.String("position", position.String()))
+		defer closeConn(snapshotRepl)
+		snapshotSlot = generatedSlotName(f.cfg.Name + "_snapshot")
+	}
+	position, snapshotName, err := createSlot(ctx, snapshotRepl, snapshotSlot, temporary)
+	if err != nil {
+		return err
+	}
+	f.log.Info("created replication slot", slog.String("slot", snapshotSlot), slog.Bool("temporary", temporary),
+		slog.String("consistent_point", position.String()))
+	if err := exec(ctx, plain, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
+		return fmt.Errorf("begin the snapshot's transaction: %w", err)
+	}
+	if err := exec(ctx, plain, "SET TRANSACTION SNAPSHOT "+quoteLiteral(snapshotName)); err != nil {
+		return fmt.Errorf("use the slot's snapshot: %w", err)
 	}
 
 	snapshotTime, err := transactionTime(ctx, plain)
@@ -152,39 +155,12 @@ func (s *session) snapshot(ctx context.Context) error {
 	checkpoint.Phase = PhaseStreaming
 	checkpoint.Position = position
 	checkpoint.LastSeq = seq
-	checkpoint.Visibility = visibility
 	batch.Checkpoint = checkpoint
 	if err := s.commit(ctx, batch); err != nil {
 		return err
 	}
 	f.log.Info("snapshot complete", slog.Int64("rows", seq), slog.String("position", position.String()))
 	return nil
-}
-
-// takeSnapshot begins the snapshot's transaction on a fresh snapshot and
-// returns which transactions it sees.
-func takeSnapshot(ctx context.Context, conn *pgconn.PgConn, version int) (*Visibility, error) {
-	if err := exec(ctx, conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); err != nil {
-		return nil, fmt.Errorf("begin the snapshot's transaction: %w", err)
-	}
-	snapshotFunction := "pg_catalog.pg_current_snapshot()"
-	if version < 130000 {
-		snapshotFunction = "pg_catalog.txid_current_snapshot()"
-	}
-	// The first statement takes the transaction's snapshot; the WAL
-	// position read in it is after every commit the snapshot sees.
-	rows, err := query(ctx, conn, "SELECT "+snapshotFunction+"::text, pg_catalog.pg_current_wal_insert_lsn()")
-	if err != nil {
-		return nil, fmt.Errorf("take the snapshot: %w", err)
-	}
-	v, err := parseVisibility(rows[0].text(0))
-	if err != nil {
-		return nil, err
-	}
-	if v.Until, err = ParseLSN(rows[0].text(1)); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // transactionTime returns the start of the snapshot's transaction

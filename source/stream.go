@@ -25,9 +25,11 @@ type txBuffer struct {
 	xid        uint32
 	commitLSN  LSN
 	commitTime time.Time
-	// skip: the Sink already holds this transaction, or the snapshot
-	// read from the user's slot does.
+	// skip: the Sink already holds this transaction.
 	skip bool
+	// visible: upstream shows this transaction to new snapshots (the
+	// catalog read after a Relation message waits for it).
+	visible bool
 	// tables are the tables as this transaction's changes see them: the
 	// committed ones, with the columns its Relation messages added.
 	tables  []Table
@@ -171,7 +173,7 @@ func (s *session) housekeeping(ctx context.Context) error {
 	if s.advanceDue() && now.Sub(s.lastCommit) >= s.f.cfg.AdvanceInterval {
 		checkpoint := s.cp
 		checkpoint.Position = s.stream.safe
-		if err := s.commit(ctx, &Batch{Checkpoint: s.retireVisibility(checkpoint)}); err != nil {
+		if err := s.commit(ctx, &Batch{Checkpoint: checkpoint}); err != nil {
 			return err
 		}
 		return s.sendStatus(ctx)
@@ -275,30 +277,13 @@ func (s *session) handleMessage(ctx context.Context, m pglogrepl.Message, at LSN
 }
 
 func (s *session) beginTransaction(m *pglogrepl.BeginMessage) *txBuffer {
-	tx := &txBuffer{xid: m.Xid, commitLSN: LSN(m.FinalLSN), commitTime: m.CommitTime, tables: s.cp.Tables, lastSeq: s.cp.LastSeq}
-	switch {
-	case tx.commitLSN < s.cp.Position:
+	return &txBuffer{
+		xid: m.Xid, commitLSN: LSN(m.FinalLSN), commitTime: m.CommitTime, tables: s.cp.Tables, lastSeq: s.cp.LastSeq,
 		// Committed before the position: the Sink holds it already. (The
 		// position is where a record ends, so a commit record starts
 		// either before it or at or after it.)
-		tx.skip = true
-	case s.cp.Visibility != nil && tx.commitLSN < s.cp.Visibility.Until && s.cp.Visibility.Sees(fullXid(m.Xid, s.cp.Visibility.Xmax)):
-		tx.skip = true // the snapshot read from the user's slot holds it
+		skip: LSN(m.FinalLSN) < s.cp.Position,
 	}
-	return tx
-}
-
-// fullXid widens a 32-bit transaction id to the 64-bit one nearest to
-// near (pg_current_snapshot's ids carry the epoch; pgoutput's do not).
-func fullXid(xid uint32, near uint64) uint64 {
-	full := near&^math.MaxUint32 | uint64(xid)
-	switch {
-	case full > near && full-near > 1<<31 && full >= 1<<32:
-		full -= 1 << 32
-	case full < near && near-full > 1<<31:
-		full += 1 << 32
-	}
-	return full
 }
 
 // addChange turns a data message into the transaction's changes.
@@ -399,6 +384,12 @@ func (s *session) followedTable(ctx context.Context, id uint32) (*Table, error) 
 	if err != nil {
 		return nil, err
 	}
+	if !tx.visible {
+		if err := awaitVisible(ctx, plain, tx.xid); err != nil {
+			return nil, err
+		}
+		tx.visible = true
+	}
 	if err := checkColumnNumbers(ctx, plain, &tx.tables[i]); err != nil {
 		return nil, err
 	}
@@ -446,20 +437,11 @@ func (s *session) commitTransaction(ctx context.Context, m *pglogrepl.CommitMess
 		Xid:          tx.xid,
 		CommitLSN:    LSN(m.CommitLSN),
 		CommitTime:   m.CommitTime,
-		Checkpoint:   s.retireVisibility(checkpoint),
+		Checkpoint:   checkpoint,
 	}
 	if err := s.commit(ctx, b); err != nil {
 		return err
 	}
 	st.safe = max(st.safe, end)
 	return s.sendStatus(ctx)
-}
-
-// retireVisibility drops the user slot's snapshot visibility from a
-// checkpoint once its position is past every transaction it could skip.
-func (s *session) retireVisibility(c Checkpoint) Checkpoint {
-	if c.Visibility != nil && c.Position >= c.Visibility.Until {
-		c.Visibility = nil
-	}
-	return c
 }

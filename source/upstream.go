@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -191,6 +192,32 @@ func currentWAL(ctx context.Context, conn *pgconn.PgConn) (LSN, error) {
 	return ParseLSN(rows[0].text(0))
 }
 
+// awaitVisible waits until upstream transaction xid, which the stream has
+// just delivered, is visible to new snapshots there. pgoutput sends a
+// transaction once its commit record is flushed, and the committing
+// session becomes visible a moment later, or, waiting for a synchronous
+// standby, much later: a catalog read about the transaction's schema
+// change before then would not see it. The 32-bit xid of the stream takes
+// its epoch from a snapshot taken now, which it is within 2^31 of.
+func awaitVisible(ctx context.Context, conn *pgconn.PgConn, xid uint32) error {
+	const visible = `SELECT txid_visible_in_snapshot(CASE WHEN c > m THEN c - 4294967296 ELSE c END, s)
+		FROM (SELECT txid_current_snapshot() AS s) snap,
+		LATERAL (SELECT txid_snapshot_xmax(snap.s) AS m) xmax,
+		LATERAL (SELECT (xmax.m >> 32 << 32) | $1::bigint AS c) candidate`
+	for {
+		rows, err := query(ctx, conn, visible, strconv.FormatUint(uint64(xid), 10))
+		if err != nil {
+			return fmt.Errorf("wait for upstream transaction %d: %w", xid, err)
+		}
+		if rows[0].text(0) == "t" {
+			return nil
+		}
+		if !sleep(ctx, 10*time.Millisecond) {
+			return ctx.Err()
+		}
+	}
+}
+
 // describeAddedColumn reads what the stream does not tell of a column
 // added upstream: how upstream spells its type, its number, and the value
 // the rows already in the table have in it. PostgreSQL 11 and newer add a
@@ -357,9 +384,14 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 }
 
 // createSlot creates a logical slot for pgoutput with an exported snapshot,
-// which stays valid while conn runs no other command.
-func createSlot(ctx context.Context, repl *pgconn.PgConn, name string) (consistentPoint LSN, snapshotName string, err error) {
+// which stays valid while conn runs no other command. The snapshot sees
+// exactly the transactions that commit before the slot's consistent point:
+// PostgreSQL builds it from the WAL it decoded, not from which
+// transactions happen to look finished at that moment. A temporary slot
+// vanishes with conn.
+func createSlot(ctx context.Context, repl *pgconn.PgConn, name string, temporary bool) (consistentPoint LSN, snapshotName string, err error) {
 	res, err := pglogrepl.CreateReplicationSlot(ctx, repl, name, outputPlugin, pglogrepl.CreateReplicationSlotOptions{
+		Temporary:      temporary,
 		Mode:           pglogrepl.LogicalReplication,
 		SnapshotAction: "EXPORT_SNAPSHOT",
 	})
@@ -386,29 +418,4 @@ func dropSlot(ctx context.Context, repl *pgconn.PgConn, name string) error {
 		return fmt.Errorf("drop replication slot %q: %w", name, err)
 	}
 	return nil
-}
-
-// parseVisibility reads pg_current_snapshot()'s text, xmin:xmax:xip,...
-func parseVisibility(s string) (*Visibility, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 3 {
-		return nil, fmt.Errorf("upstream snapshot %q is not xmin:xmax:xip", s)
-	}
-	v := &Visibility{}
-	var err1, err2 error
-	v.Xmin, err1 = strconv.ParseUint(parts[0], 10, 64)
-	v.Xmax, err2 = strconv.ParseUint(parts[1], 10, 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("upstream snapshot %q: %w", s, err)
-	}
-	if parts[2] != "" {
-		for _, x := range strings.Split(parts[2], ",") {
-			xid, err := strconv.ParseUint(x, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("upstream snapshot %q: %w", s, err)
-			}
-			v.Xip = append(v.Xip, xid)
-		}
-	}
-	return v, nil
 }

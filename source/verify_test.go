@@ -167,9 +167,6 @@ func verifyTransactions(t testing.TB, st modelState, conn *pgconn.PgConn, tables
 	// A transaction that wrote an audit row at or after this position
 	// committed after the snapshot: the source must have it.
 	boundary := st.snapshotPosition
-	if st.snapshotVisibility != nil {
-		boundary = st.snapshotVisibility.Until
-	}
 	inSource := map[uint32]modelTx{}
 	for i, tx := range st.txs {
 		inSource[tx.xid] = tx
