@@ -29,7 +29,10 @@ type Sink interface {
 	// position upstream only after Commit returned nil for it.
 	//
 	// An error wrapped with Permanent stops the Follower in state failed;
-	// any other error makes it retry from Checkpoint.
+	// any other error makes it retry from Checkpoint. Commit may keep b
+	// and what it refers to: the Follower never changes a Batch it handed
+	// over. ctx ends when the Follower is closed: a commit not yet
+	// durable then may roll back, as after any failure.
 	Commit(ctx context.Context, b *Batch) error
 }
 
