@@ -36,6 +36,9 @@ type Postgres struct {
 	dir    string // holds data/, sock/ and log
 	port   int
 	asUser string // OS user to run the binaries as, "" for the current one
+	// options are the server options (pg_ctl -o) it was started with,
+	// for StartAgain.
+	options string
 }
 
 // ErrNoPostgres says PostgreSQL 15's programs are not installed.
@@ -103,16 +106,13 @@ func StartPostgresWith(ctx context.Context, cfg PostgresConfig) (*Postgres, erro
 			p.removeDir()
 			return nil, err
 		}
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", p.port, p.sockDir())
+		p.options = fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", p.port, p.sockDir())
 		for _, s := range cfg.Settings {
-			opts += " -c " + s
+			p.options += " -c " + s
 		}
-		out, err := p.run(ctx, "pg_ctl", "-D", p.DataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", opts, "start")
-		if err == nil {
-			startErr = nil
+		if startErr = p.pgCtlStart(ctx); startErr == nil {
 			break
 		}
-		startErr = fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, p.Log())
 	}
 	if startErr != nil {
 		p.removeDir()
@@ -189,6 +189,39 @@ func (p *Postgres) Log() string {
 	b, _ := os.ReadFile(filepath.Join(p.dir, "log"))
 	return string(b)
 }
+
+func (p *Postgres) pgCtlStart(ctx context.Context) error {
+	out, err := p.run(ctx, "pg_ctl", "-D", p.DataDir(), "-l", filepath.Join(p.dir, "log"), "-w", "-t", "60", "-o", p.options, "start")
+	if err != nil {
+		return fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, p.Log())
+	}
+	return nil
+}
+
+// ShutdownMode is how Halt stops the server (pg_ctl stop -m).
+type ShutdownMode string
+
+const (
+	// ShutdownFast ends the sessions and checkpoints: a clean restart.
+	ShutdownFast ShutdownMode = "fast"
+	// ShutdownImmediate stops every process at once, as a crash would:
+	// the next start runs crash recovery.
+	ShutdownImmediate ShutdownMode = "immediate"
+)
+
+// Halt stops the server and keeps its directory, so that StartAgain can
+// start it again: the upstream restart or crash of a test.
+func (p *Postgres) Halt(ctx context.Context, mode ShutdownMode) error {
+	out, err := p.run(ctx, "pg_ctl", "-D", p.DataDir(), "-m", string(mode), "-w", "-t", "60", "stop")
+	if err != nil {
+		return fmt.Errorf("pg_ctl stop -m %s: %v\n%s", mode, err, out)
+	}
+	return nil
+}
+
+// StartAgain starts a halted server on its data directory, with the
+// settings and the port it had.
+func (p *Postgres) StartAgain(ctx context.Context) error { return p.pgCtlStart(ctx) }
 
 // Stop stops the server (fast shutdown) and removes its directory.
 func (p *Postgres) Stop() error {
