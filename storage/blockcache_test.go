@@ -44,12 +44,12 @@ func TestBlockIndexSearchesAsTheEntriesDo(t *testing.T) {
 			continue
 		}
 		slices.Sort(keys)
-		w := newRunBuilder(1, 1, len(keys), 1<<16, true)
+		w := newRunBuilder("s", 1, 1, len(keys), 1<<16, true)
 		for _, k := range keys {
 			w.add([]byte(k), []byte("v"), true)
 		}
 		_, raw := w.cut()
-		plain, err := parseBlock(raw)
+		plain, err := parseBlock(blockPayload(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,11 +109,12 @@ func TestBlockCacheShardKeepsToItsLimit(t *testing.T) {
 // was read from.
 func TestBlockCacheAdmitsOnTheSecondMiss(t *testing.T) {
 	c := newBlockCache(1 << 20)
-	w := newRunBuilder(1, 1, 10, 4096, true)
+	w := newRunBuilder("s", 1, 1, 10, 4096, true)
 	for i := range 10 {
 		w.add(fmt.Appendf(nil, "key%02d", i), []byte("value"), true)
 	}
 	k, raw := w.cut()
+	raw = blockPayload(raw)
 	var bk blockKey
 	copy(bk[:], k)
 	if _, err := c.admit(bk, raw); err != nil {

@@ -16,6 +16,10 @@ import (
 //	blocksBucket:         runID blockNo -> block            (uint64, uint32, big-endian)
 //	runsBucket/keyspace:  runID         -> the run's meta   (runMeta: order, counts, block index, filter)
 //
+// Both are sealed (seal.go): a block under its key, a meta under its key
+// in its keyspace. The keyspace's record (spacerec.go) lists its runs' IDs,
+// so a meta that went missing, or one of another keyspace, is found out.
+//
 // Run IDs are unique in the file (the runs bucket's sequence), so every
 // block is in one bucket, which a reader opens once per transaction.
 // A run never changes once its meta is written, and it is written last, in
@@ -37,7 +41,7 @@ import (
 //	uvarint klen, uvarint vtag (0: tombstone, else vlen+1), key, value
 //
 // then a little-endian uint32 per entry giving where it starts, then the
-// entry count as a little-endian uint32.
+// entry count as a little-endian uint32, then the seal.
 
 var (
 	runsBucket   = []byte("runs")
@@ -65,6 +69,13 @@ type block struct {
 	index *blockIndex
 }
 
+// blockNumber is the number in its run of the block under k, runID its
+// run's ID.
+func (k blockKey) blockNumber() int { return int(binary.BigEndian.Uint32(k[8:])) }
+func (k blockKey) runID() uint64    { return binary.BigEndian.Uint64(k[:8]) }
+
+// parseBlock parses a block's payload (what is left of the stored value
+// once its seal is checked).
 func parseBlock(b []byte) (block, error) {
 	if len(b) < 4 {
 		return block{}, corrupt("run block of %d bytes", len(b))
@@ -152,7 +163,10 @@ func (b *block) search(key []byte) int {
 // shared (runCache); the blocks are read through the reader's own file
 // transaction.
 type fileRun struct {
-	id uint64
+	// space is the keyspace the run is one of, for what a damaged block
+	// of it reports.
+	space string
+	id    uint64
 	runMeta
 }
 
@@ -176,9 +190,16 @@ type runMeta struct {
 // runMetaVersion is the version encode writes. Version 1's filters hashed
 // keys with FNV-1a alone (bloom.unmixed), whose low bits vary little
 // between keys that differ in their last bytes. Since version 3 a run may
-// have no filter (no probes, no bits; pointreads.go).
-const runMetaVersion = 3
+// have no filter (no probes, no bits; pointreads.go). Version 4 is version
+// 3 sealed, its blocks too; files whose runs are older are rewritten when
+// first opened (migrate.go), so a reader meets version 4 alone.
+const (
+	runMetaVersion       = 4
+	lastLegacyRunVersion = 3
+)
 
+// encode returns the meta's payload, to be sealed under its run's key in
+// its keyspace.
 func (m *runMeta) encode() []byte {
 	n := 64 + len(m.lastKey) + len(m.filter.bits)
 	for _, k := range m.firstKeys {
@@ -199,10 +220,39 @@ func (m *runMeta) encode() []byte {
 	return appendBytes(b, m.filter.bits)
 }
 
-func decodeRunMeta(v []byte) (runMeta, error) {
-	if len(v) == 0 || v[0] < 1 || v[0] > runMetaVersion {
+// decodeRunMeta checks and decodes the stored meta of run id of keyspace
+// space.
+func decodeRunMeta(space string, id uint64, v []byte) (runMeta, error) {
+	payload, ok := unseal(v, []byte(space), runMetaKey(id))
+	if !ok {
+		return runMeta{}, spaceCorrupt(space, id, -1, "fails its checksum")
+	}
+	if len(payload) == 0 || payload[0] != runMetaVersion {
+		return runMeta{}, spaceCorrupt(space, id, -1, "of an unknown version")
+	}
+	m, err := decodeRunMetaPayload(payload)
+	if err != nil {
+		return runMeta{}, spaceCorrupt(space, id, -1, "%s", err.Detail)
+	}
+	return m, nil
+}
+
+// decodeLegacyRunMeta decodes the meta of a run of a file written before
+// seals (versions 1 to 3), which the rewrite of such a file reads.
+func decodeLegacyRunMeta(v []byte) (runMeta, error) {
+	if len(v) == 0 || v[0] < 1 || v[0] > lastLegacyRunVersion {
 		return runMeta{}, corrupt("run meta of an unknown version")
 	}
+	m, err := decodeRunMetaPayload(v)
+	if err != nil {
+		return runMeta{}, err
+	}
+	return m, nil
+}
+
+// decodeRunMetaPayload decodes a meta's bytes, its version first; all of
+// them must be the meta's.
+func decodeRunMetaPayload(v []byte) (runMeta, *CorruptError) {
 	d := walDecoder{b: v[1:]}
 	var m runMeta
 	m.order = d.uvarint()
@@ -225,7 +275,7 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 	m.filter.unmixed = v[0] == 1
 	unfiltered := v[0] >= 3 && m.filter.probes == 0 && len(m.filter.bits) == 0
 	filterOK := unfiltered || len(m.filter.bits) > 0 && len(m.filter.bits)%bloomBlock == 0 && m.filter.probes > 0 && m.filter.probes <= 64
-	if d.err != nil || len(m.firstKeys) == 0 || !filterOK {
+	if d.err != nil || len(d.b) > 0 || len(m.firstKeys) == 0 || !filterOK {
 		return runMeta{}, corrupt("unreadable run meta")
 	}
 	m.fence = make([]fencePost, len(m.firstKeys))
@@ -280,25 +330,36 @@ func (br *blockReader) block(r *fileRun, i int) block {
 	if blk, ok := br.cache.get(k); ok {
 		return blk
 	}
-	raw := br.bucket().Get(k[:])
+	raw := br.fetch(k)
 	if raw == nil {
-		panic(corrupt("run %d lost its block %d", r.id, i))
+		panic(spaceCorrupt(r.space, r.id, i, "is missing"))
 	}
-	return br.parse(k, raw)
+	return br.parse(r, k, raw)
 }
 
-// parse parses block k, which raw holds, adding it to the cache if there
-// is one. It panics on a malformed block.
-func (br *blockReader) parse(k blockKey, raw []byte) block {
+// fetch reads block k from the file (nil: there is none).
+func (br *blockReader) fetch(k blockKey) []byte {
+	defer boltPanicIsCorrupt("reading a run block")
+	return br.bucket().Get(k[:])
+}
+
+// parse checks block k of r, which raw holds as the file has it, and
+// parses it, adding it to the cache if there is one. It panics on a block
+// that fails its seal or is malformed.
+func (br *blockReader) parse(r *fileRun, k blockKey, raw []byte) block {
+	payload, ok := unseal(raw, nil, k[:])
+	if !ok {
+		panic(spaceCorrupt(r.space, r.id, k.blockNumber(), "fails its checksum"))
+	}
 	var blk block
 	var err error
 	if br.cache != nil {
-		blk, err = br.cache.admit(k, raw)
+		blk, err = br.cache.admit(k, payload)
 	} else {
-		blk, err = parseBlock(raw)
+		blk, err = parseBlock(payload)
 	}
 	if err != nil {
-		panic(err)
+		panic(spaceCorrupt(r.space, r.id, k.blockNumber(), "%v", detailOf(err)))
 	}
 	return blk
 }
@@ -355,12 +416,13 @@ func (it *fileRunIter) load(bi int) bool {
 		it.bi, it.blk, it.ok = bi, blk, true
 		return true
 	}
-	it.bi, it.blk, it.ok = bi, it.parse(want, it.read(bi, want)), true
+	it.bi, it.blk, it.ok = bi, it.parse(it.r, want, it.read(bi, want)), true
 	return true
 }
 
 // read returns block bi of the run from the file.
 func (it *fileRunIter) read(bi int, want blockKey) []byte {
+	defer boltPanicIsCorrupt("reading a run block")
 	// A run's blocks are consecutive keys, so a walk steps the bucket's
 	// cursor to the next one instead of looking each up from the top.
 	var k, v []byte
@@ -383,7 +445,7 @@ func (it *fileRunIter) read(bi int, want blockKey) []byte {
 		k, v = it.bc.Seek(want[:])
 	}
 	if !bytes.Equal(k, want[:]) {
-		panic(corrupt("run %d lost its block %d", it.r.id, bi))
+		panic(spaceCorrupt(it.r.space, it.r.id, bi, "is missing"))
 	}
 	it.bcAt = bi
 	return v
@@ -558,6 +620,7 @@ func (f *bloom) mayContain(key []byte) bool {
 // runBuilder encodes a run's entries, given in key order, into blocks of
 // about target bytes.
 type runBuilder struct {
+	space  string // the keyspace it is a run of
 	id     uint64
 	target int
 	meta   runMeta
@@ -567,10 +630,10 @@ type runBuilder struct {
 	key    blockKey // the last block's
 }
 
-// newRunBuilder starts run id, with a filter for expectedKeys keys when
-// filtered (pointreads.go says which runs are).
-func newRunBuilder(id, order uint64, expectedKeys, target int, filtered bool) *runBuilder {
-	w := &runBuilder{id: id, target: target, meta: runMeta{order: order}}
+// newRunBuilder starts run id of keyspace space, with a filter for
+// expectedKeys keys when filtered (pointreads.go says which runs are).
+func newRunBuilder(space string, id, order uint64, expectedKeys, target int, filtered bool) *runBuilder {
+	w := &runBuilder{space: space, id: id, target: target, meta: runMeta{order: order}}
 	if filtered {
 		w.meta.filter = newBloom(expectedKeys)
 	}
@@ -586,7 +649,7 @@ func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
 	if len(w.offs) == 0 {
 		w.meta.firstKeys = append(w.meta.firstKeys, bytes.Clone(key))
 		if w.cur == nil {
-			w.cur = make([]byte, 0, w.target)
+			w.cur = make([]byte, 0, w.target+sealSize)
 		}
 	}
 	w.offs = append(w.offs, uint32(len(w.cur)))
@@ -614,6 +677,7 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 	}
 	w.cur = binary.LittleEndian.AppendUint32(w.cur, uint32(len(w.offs)))
 	w.key = runBlockKey(w.id, w.nblock)
+	w.cur = appendSeal(w.cur, nil, w.key[:])
 	blk, blockKey = w.cur, w.key[:]
 	w.meta.bytes += int64(len(blk))
 	w.nblock++
@@ -638,29 +702,29 @@ func (w *runBuilder) put(blocks *bolt.Bucket, key, value []byte, live bool) (int
 	return len(blk), blocks.Put(bk, blk)
 }
 
-// store ends the run: its last block goes into blocks and its meta into
-// rb, under the run's ID, which makes it one of the keyspace's runs. A run
+// store ends the run: its last block goes into the blocks bucket and its
+// meta into its keyspace's runs, under the run's ID, and the keyspace's
+// record lists it, which makes it one of the keyspace's runs. A run
 // without entries stores nothing, and stored says which it was.
-func (w *runBuilder) store(blocks, rb *bolt.Bucket) (stored bool, err error) {
-	bk, blk, meta := w.finish()
-	if blk != nil {
-		if err := blocks.Put(bk, blk); err != nil {
-			return false, err
-		}
+func (w *runBuilder) store(btx *bolt.Tx) (stored bool, err error) {
+	meta, err := w.finish(btx.Bucket(blocksBucket))
+	if meta == nil || err != nil {
+		return false, err
 	}
-	if meta == nil {
-		return false, nil
-	}
-	return true, rb.Put(runMetaKey(w.id), meta)
+	return true, listRun(btx, w.space, w.id, meta)
 }
 
-// finish returns the last block (nil if the run is empty) and the meta.
-func (w *runBuilder) finish() (blockKey, blk []byte, meta []byte) {
+// finish stores the last block in blocks and returns the meta, sealed
+// (nil if the run is empty).
+func (w *runBuilder) finish(blocks *bolt.Bucket) (meta []byte, err error) {
 	if len(w.offs) > 0 {
-		blockKey, blk = w.cut()
+		bk, blk := w.cut()
+		if err := blocks.Put(bk, blk); err != nil {
+			return nil, err
+		}
 	}
 	if w.meta.entries == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	return blockKey, blk, w.meta.encode()
+	return appendSeal(w.meta.encode(), []byte(w.space), runMetaKey(w.id)), nil
 }
