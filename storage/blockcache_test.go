@@ -48,8 +48,8 @@ func TestBlockIndexSearchesAsTheEntriesDo(t *testing.T) {
 		for _, k := range keys {
 			w.add([]byte(k), []byte("v"), true)
 		}
-		_, raw := w.cut()
-		plain, err := parseBlock(blockPayload(raw))
+		k, raw := w.cut()
+		plain, err := parseBlock(blockKey(k), "s", raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,16 +114,15 @@ func TestBlockCacheAdmitsOnTheSecondMiss(t *testing.T) {
 		w.add(fmt.Appendf(nil, "key%02d", i), []byte("value"), true)
 	}
 	k, raw := w.cut()
-	raw = blockPayload(raw)
 	var bk blockKey
 	copy(bk[:], k)
-	if _, err := c.admit(bk, raw); err != nil {
+	if _, err := c.admit(bk, "s", raw); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.get(bk); ok {
 		t.Fatal("cached on the first miss")
 	}
-	if _, err := c.admit(bk, raw); err != nil {
+	if _, err := c.admit(bk, "s", raw); err != nil {
 		t.Fatal(err)
 	}
 	clear(raw) // the file's bytes may change once their transaction ends

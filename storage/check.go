@@ -132,12 +132,19 @@ func checkValues(btx *bolt.Tx, report *CheckReport) (problems []error) {
 	if _, err := readLogBucket(btx.Bucket(walBucket), 0); err != nil {
 		problems = append(problems, err)
 	}
+	if lost, extra, err := directoryDamage(btx); err != nil {
+		problems = append(problems, err)
+	} else {
+		for _, e := range lost {
+			problems = append(problems, e)
+		}
+		problems = append(problems, extra...)
+	}
 	root, runs, blocks := btx.Bucket(rootBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 	listed := map[uint64]bool{}
 	_ = root.ForEach(func(name, v []byte) error {
 		if v != nil {
-			problems = append(problems, corrupt("the bucket of keyspaces holds a value under %q", name))
-			return nil
+			return nil // (directoryDamage reports it)
 		}
 		report.Keyspaces++
 		list, err := loadRuns(btx, string(name), nil)
@@ -177,9 +184,9 @@ func checkValues(btx *bolt.Tx, report *CheckReport) (problems []error) {
 // runIDOf is the run ID a block key starts with.
 func runIDOf(k []byte) uint64 { return blockKey(k).runID() }
 
-// checkRun checks a run's blocks: each is there and passes its seal, their
-// entries are in key order across the run and add up to the meta's
-// counts, each block starts with the key the meta's index says, and every
+// checkRun checks a run's blocks: each is there, each entry passes its
+// check, their entries are in key order across the run and add up to the
+// meta's counts, each block starts with the key the meta's index says, and every
 // key is in the run's filter.
 func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 	defer catchCorrupt(&err)
@@ -191,7 +198,7 @@ func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 		for j := range blk.n {
 			k, _, live := blk.entry(j)
 			if len(k) == 0 {
-				return spaceCorrupt(r.space, r.id, i, "entry %d is malformed", j)
+				return spaceCorrupt(r.space, r.id, i, "entry %d fails its checksum or is malformed", j)
 			}
 			if j == 0 && !bytes.Equal(k, first) {
 				return spaceCorrupt(r.space, r.id, i, "starts at %x, the run's index says %x", k, first)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -16,9 +17,10 @@ import (
 //	blocksBucket:         runID blockNo -> block            (uint64, uint32, big-endian)
 //	runsBucket/keyspace:  runID         -> the run's meta   (runMeta: order, counts, block index, filter)
 //
-// Both are sealed (seal.go): a block under its key, a meta under its key
-// in its keyspace. The keyspace's record (spacerec.go) lists its runs' IDs,
-// so a meta that went missing, or one of another keyspace, is found out.
+// A meta is sealed (seal.go) under its key in its keyspace, and a block's
+// entries each carry a checksum (below). The keyspace's record
+// (spacerec.go) lists its runs' IDs, so a meta that went missing, or one of
+// another keyspace, is found out.
 //
 // Run IDs are unique in the file (the runs bucket's sequence), so every
 // block is in one bucket, which a reader opens once per transaction.
@@ -38,10 +40,14 @@ import (
 //
 // Block layout: the entries, each
 //
-//	uvarint klen, uvarint vtag (0: tombstone, else vlen+1), key, value
+//	uvarint klen, uvarint vtag (0: tombstone, else vlen+1), key, value,
+//	big-endian uint32 CRC-32C of the entry (entrySum)
 //
 // then a little-endian uint32 per entry giving where it starts, then the
-// entry count as a little-endian uint32, then the seal.
+// entry count as a little-endian uint32. A block is not sealed as a whole
+// (seal.go): its entries are checked one by one as they are read, each
+// under its block's key and its place in it, and an offset or count that
+// is damaged makes the entries read through it fail their checks.
 
 var (
 	runsBucket   = []byte("runs")
@@ -60,11 +66,38 @@ func runBlockKey(id uint64, block uint32) blockKey {
 
 func runMetaKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
+// newRunID takes the next run ID from the runs bucket's sequence. The
+// sequence is in bbolt's header of the bucket, which no checksum covers:
+// an ID that blocks are stored under already would have the new run's
+// blocks written over another's, so it is refused as damage.
+func newRunID(btx *bolt.Tx) (uint64, error) {
+	id, err := btx.Bucket(runsBucket).NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	prefix := runMetaKey(id)
+	if k, _ := btx.Bucket(blocksBucket).Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+		return 0, corrupt("the runs' sequence gave run ID %d, which blocks are stored under already", id)
+	}
+	return id, nil
+}
+
 // block is a decoded view of a stored block; its slices point into it.
 type block struct {
 	data []byte // the entries
 	offs []byte // the offsets
 	n    int
+	// seed is where its entries' checksums start; checked says they have
+	// all been checked (a cached block's), and legacy that it has none (a
+	// block written before them, which only the rewrite of its file
+	// reads).
+	seed    uint32
+	checked bool
+	legacy  bool
+	// at and space are the block's key and keyspace, for what a damaged
+	// entry reports.
+	at    blockKey
+	space string
 	// index speeds up search; only blocks in the block cache have one.
 	index *blockIndex
 }
@@ -74,9 +107,34 @@ type block struct {
 func (k blockKey) blockNumber() int { return int(binary.BigEndian.Uint32(k[8:])) }
 func (k blockKey) runID() uint64    { return binary.BigEndian.Uint64(k[:8]) }
 
-// parseBlock parses a block's payload (what is left of the stored value
-// once its seal is checked).
-func parseBlock(b []byte) (block, error) {
+// blockSeed is where the checksums of the entries of block k start: a
+// checksum of its key, so an entry read in another block fails its check.
+func blockSeed(k blockKey) uint32 { return crc32.Checksum(k[:], castagnoli) }
+
+// entrySum is the checksum of entry i of a block whose seed is seed, body
+// being its bytes before the checksum. The seed differs by entry (a CRC's
+// initial value changes its result for every input), so an entry read at
+// another place in its block fails its check too.
+func entrySum(seed uint32, i int, body []byte) uint32 {
+	return crc32.Update(seed^uint32(i), castagnoli, body)
+}
+
+// parseBlock parses block k of keyspace space as the file stores it; its
+// entries are checked as they are read (entry).
+func parseBlock(k blockKey, space string, b []byte) (block, error) {
+	blk, err := parseBlockLayout(b)
+	blk.at, blk.space, blk.seed = k, space, blockSeed(k)
+	return blk, err
+}
+
+// parseLegacyBlock parses a block written before entries had checksums.
+func parseLegacyBlock(b []byte) (block, error) {
+	blk, err := parseBlockLayout(b)
+	blk.legacy = true
+	return blk, err
+}
+
+func parseBlockLayout(b []byte) (block, error) {
 	if len(b) < 4 {
 		return block{}, corrupt("run block of %d bytes", len(b))
 	}
@@ -89,8 +147,14 @@ func parseBlock(b []byte) (block, error) {
 }
 
 // entry returns entry i's key and value (live false: a tombstone), or a nil
-// key for a malformed entry; readers use wellFormed, which panics on one
-// (or on an empty key, which no entry has).
+// key for an entry that is malformed or fails its checksum; readers use
+// wellFormed, which panics on one (or on an empty key, which no entry
+// has).
+//
+// Each entry is checked as it is read, not the whole block: a lookup reads
+// a dozen of a block's hundreds of entries, and a checksum of a whole
+// block read from the file took five times what the rest of the lookup
+// did.
 func (b *block) entry(i int) (key, value []byte, live bool) {
 	off := int(binary.LittleEndian.Uint32(b.offs[4*i:]))
 	if off >= len(b.data) {
@@ -98,12 +162,13 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 	}
 	d := b.data[off:]
 	var klen, vtag uint64
+	head := 2
 	if len(d) >= 2 && d[0] < 0x80 && d[1] < 0x80 {
 		// Most keys and values are shorter than 127 bytes, so both
 		// varints are one byte; a search decodes a dozen entries, and
 		// binary.Uvarint's loop took a sixth of its time
 		// (BenchmarkBlockSearch).
-		klen, vtag, d = uint64(d[0]), uint64(d[1]), d[2:]
+		klen, vtag = uint64(d[0]), uint64(d[1])
 	} else {
 		var w1, w2 int
 		klen, w1 = binary.Uvarint(d)
@@ -111,14 +176,25 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 		if w1 <= 0 || w2 <= 0 {
 			return nil, nil, false
 		}
-		d = d[w1+w2:]
+		head = w1 + w2
 	}
+	d = d[head:]
 	vlen := uint64(0)
 	if vtag > 0 {
 		vlen = vtag - 1
 	}
-	if klen > uint64(len(d)) || vlen > uint64(len(d))-klen {
+	sum := uint64(sealSize)
+	if b.legacy {
+		sum = 0
+	}
+	if klen > uint64(len(d)) || vlen > uint64(len(d))-klen || sum > uint64(len(d))-klen-vlen {
 		return nil, nil, false
+	}
+	if !b.checked && !b.legacy {
+		body := b.data[off : off+head+int(klen+vlen)]
+		if entrySum(b.seed, i, body) != binary.BigEndian.Uint32(d[klen+vlen:]) {
+			return nil, nil, false
+		}
 	}
 	key = d[:klen:klen]
 	if vtag == 0 {
@@ -128,11 +204,11 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 }
 
 // wellFormed is entry i, or a panic with ErrCorrupt when it is malformed
-// (fileRunIter says why reads panic).
+// or fails its checksum (fileRunIter says why reads panic).
 func (b *block) wellFormed(i int) (key, value []byte, live bool) {
 	key, value, live = b.entry(i)
 	if len(key) == 0 { // (no key is empty: Put refuses those)
-		panic(corrupt("malformed entry %d in a run block", i))
+		panic(spaceCorrupt(b.space, b.at.runID(), b.at.blockNumber(), "entry %d fails its checksum or is malformed", i))
 	}
 	return key, value, live
 }
@@ -343,20 +419,16 @@ func (br *blockReader) fetch(k blockKey) []byte {
 	return br.bucket().Get(k[:])
 }
 
-// parse checks block k of r, which raw holds as the file has it, and
-// parses it, adding it to the cache if there is one. It panics on a block
-// that fails its seal or is malformed.
+// parse parses block k of r, which raw holds as the file has it, adding it
+// to the cache if there is one (which checks all its entries). It panics
+// on a block that is malformed.
 func (br *blockReader) parse(r *fileRun, k blockKey, raw []byte) block {
-	payload, ok := unseal(raw, nil, k[:])
-	if !ok {
-		panic(spaceCorrupt(r.space, r.id, k.blockNumber(), "fails its checksum"))
-	}
 	var blk block
 	var err error
 	if br.cache != nil {
-		blk, err = br.cache.admit(k, payload)
+		blk, err = br.cache.admit(k, r.space, raw)
 	} else {
-		blk, err = parseBlock(payload)
+		blk, err = parseBlock(k, r.space, raw)
 	}
 	if err != nil {
 		panic(spaceCorrupt(r.space, r.id, k.blockNumber(), "%v", detailOf(err)))
@@ -626,6 +698,7 @@ type runBuilder struct {
 	meta   runMeta
 	cur    []byte
 	offs   []uint32
+	seed   uint32 // the current block's (blockSeed)
 	nblock uint32
 	key    blockKey // the last block's
 }
@@ -643,16 +716,18 @@ func newRunBuilder(space string, id, order uint64, expectedKeys, target int, fil
 // add appends an entry and returns the block it completed, if any, with
 // its key, to be stored.
 func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
-	if len(w.offs) > 0 && len(w.cur)+4*len(w.offs)+len(key)+len(value)+24 > w.target {
+	if len(w.offs) > 0 && len(w.cur)+4*len(w.offs)+len(key)+len(value)+24+sealSize > w.target {
 		blockKey, blk = w.cut()
 	}
 	if len(w.offs) == 0 {
 		w.meta.firstKeys = append(w.meta.firstKeys, bytes.Clone(key))
 		if w.cur == nil {
-			w.cur = make([]byte, 0, w.target+sealSize)
+			w.cur = make([]byte, 0, w.target)
 		}
+		w.seed = blockSeed(runBlockKey(w.id, w.nblock))
 	}
-	w.offs = append(w.offs, uint32(len(w.cur)))
+	start := len(w.cur)
+	w.offs = append(w.offs, uint32(start))
 	w.cur = binary.AppendUvarint(w.cur, uint64(len(key)))
 	if live {
 		w.cur = binary.AppendUvarint(w.cur, uint64(len(value))+1)
@@ -664,6 +739,7 @@ func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
 	if live {
 		w.cur = append(w.cur, value...)
 	}
+	w.cur = binary.BigEndian.AppendUint32(w.cur, entrySum(w.seed, len(w.offs)-1, w.cur[start:]))
 	w.meta.entries++
 	w.meta.filter.add(key)
 	w.meta.lastKey = append(w.meta.lastKey[:0], key...)
@@ -677,7 +753,6 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 	}
 	w.cur = binary.LittleEndian.AppendUint32(w.cur, uint32(len(w.offs)))
 	w.key = runBlockKey(w.id, w.nblock)
-	w.cur = appendSeal(w.cur, nil, w.key[:])
 	blk, blockKey = w.cur, w.key[:]
 	w.meta.bytes += int64(len(blk))
 	w.nblock++

@@ -43,9 +43,9 @@ const sealedFormat = 1
 // state bucket.
 var stateKeys = [][]byte{stateFormat, stateFileHigh, stateComplete, stateRunsGen}
 
-// topBuckets are the buckets every file in the sealed format has; the
-// log ring's is made by openRing.
-var topBuckets = [][]byte{rootBucket, walBucket, stateBucket, runsBucket, blocksBucket}
+// topBuckets are the buckets every file in the sealed format has (the log
+// ring's with its salt; openRing adds its segments).
+var topBuckets = [][]byte{rootBucket, walBucket, stateBucket, runsBucket, blocksBucket, ringBucket}
 
 // fileIsSealed reports whether the file is in the sealed format. A file
 // whose format number is gone but whose other numbers are sealed is a
@@ -99,6 +99,9 @@ func (db *DB) prepareFile() error {
 func (db *DB) convertToSealed() error {
 	err := db.bolt.Update(func(btx *bolt.Tx) error {
 		for _, name := range topBuckets {
+			if bytes.Equal(name, ringBucket) {
+				continue // (sealLegacyValues makes it, with its salt)
+			}
 			if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 				return err
 			}
@@ -124,12 +127,13 @@ func (db *DB) convertToSealed() error {
 }
 
 // tidyRuns removes what a crash left of runs being written: blocks whose
-// run no keyspace's record lists (filerun.go). It first checks that each
-// keyspace's record matches its runs and that no runs are left of a
-// keyspace that is gone (neither of which a crash leaves); if any of that
-// is damaged it deletes nothing, as it cannot tell which blocks are a
-// damaged run's, and the damage is the error reads of that keyspace
-// report. The damage it found is logged.
+// run no keyspace's record lists (filerun.go). It first checks the
+// keyspaces against the file's directory of them, and each keyspace's
+// record against its runs, and that no runs are left of a keyspace that is
+// gone (none of which a crash leaves); if any of that is damaged it deletes
+// nothing, as it cannot tell which blocks are a damaged run's. The damage
+// it found is logged, and is what reads of a damaged keyspace report (a
+// keyspace whose bucket is lost: db.lostSpaces).
 func (db *DB) tidyRuns() error {
 	var damage []error
 	err := db.bolt.Update(func(btx *bolt.Tx) error {
@@ -143,13 +147,18 @@ func (db *DB) tidyRuns() error {
 				return err
 			}
 		}
+		lost, extra, err := directoryDamage(btx)
+		if err != nil {
+			return err
+		}
+		db.lostSpaces = lost
+		for _, e := range lost {
+			damage = append(damage, e)
+		}
+		damage = append(damage, extra...)
 		root, runs, blocks := btx.Bucket(rootBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 		listed := map[uint64]bool{}
-		err := root.ForEach(func(name, v []byte) error {
-			if v != nil {
-				damage = append(damage, corrupt("the bucket of keyspaces holds a value under %q", name))
-				return nil
-			}
+		err = root.ForEachBucket(func(name []byte) error {
 			rec, err := listedRuns(root.Bucket(name), runs.Bucket(name), string(name))
 			if err != nil {
 				damage = append(damage, err)
@@ -324,7 +333,7 @@ func (db *DB) migrateBucket(name []byte) error {
 				return err
 			}
 			if w == nil {
-				id, err := runs.NextSequence()
+				id, err := newRunID(btx)
 				if err != nil {
 					return err
 				}
@@ -443,7 +452,7 @@ func (db *DB) convertLegacyRun(r legacyRun) error {
 		err := db.bolt.Update(func(btx *bolt.Tx) error {
 			runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 			if w == nil {
-				id, err := runs.NextSequence()
+				id, err := newRunID(btx)
 				if err != nil {
 					return err
 				}
@@ -455,7 +464,7 @@ func (db *DB) convertLegacyRun(r legacyRun) error {
 				if raw == nil {
 					return spaceCorrupt(r.space, r.id, next, "is missing")
 				}
-				blk, err := parseBlock(raw)
+				blk, err := parseLegacyBlock(raw)
 				if err != nil {
 					return spaceCorrupt(r.space, r.id, next, "%s", detailOf(err))
 				}
@@ -544,6 +553,13 @@ func sealLegacyValues(btx *bolt.Tx) error {
 			return err
 		}
 	}
+	dir := make([]string, len(names))
+	for i, name := range names {
+		dir[i] = string(name)
+	}
+	if err := writeSpaceDirectory(btx, dir); err != nil {
+		return err
+	}
 	if err := sealLegacyLog(btx.Bucket(walBucket)); err != nil {
 		return err
 	}
@@ -552,6 +568,14 @@ func sealLegacyValues(btx *bolt.Tx) error {
 		// records are live: openRing gives it one when none is.
 		salt := bytes.Clone(ring.Get(ringSaltKey))
 		if err := ring.Put(ringSaltKey, sealed(salt, ringScope, ringSaltKey)); err != nil {
+			return err
+		}
+	} else {
+		// (openRing adds its first segment.)
+		if _, err := btx.CreateBucket(ringBucket); err != nil {
+			return err
+		}
+		if err := addRingSalt(btx); err != nil {
 			return err
 		}
 	}

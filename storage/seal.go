@@ -5,10 +5,10 @@ import (
 	"hash/crc32"
 )
 
-// Sealed values: every value cdcdb puts into bbolt (run blocks, run metas
-// with their block indexes and filters, keyspace records, the state
-// bucket's versions, log records in the log bucket, the log ring's salt)
-// ends with a checksum of what identifies it and of its bytes:
+// Sealed values: every value cdcdb puts into bbolt (run metas with their
+// block indexes and filters, keyspace records and their directory, the
+// state bucket's numbers, log records in the log bucket, the log ring's
+// salt) ends with a checksum of what identifies it and of its bytes:
 //
 //	payload, then big-endian uint32 CRC-32C(uvarint len(scope), scope, key, payload)
 //
@@ -21,14 +21,16 @@ import (
 // bytes do. bbolt checksums only its two meta pages: its branch and leaf
 // pages are checked for structure when the file is opened (pagewalk.go).
 //
-// The log ring's segments are the one exception: the log writer rewrites
-// them outside bbolt, and each record in them carries a checksum of its
-// own (ring.go).
+// Two kinds of value are checked otherwise. Run blocks: each of a block's
+// entries carries a CRC-32C of its own, under the block's key and its place
+// in the block, checked as it is read (filerun.go), since a lookup reads a
+// dozen of a block's hundreds of entries; a block the block cache holds had
+// all its entries checked once, when it was cached. The log ring's
+// segments: the log writer rewrites them outside bbolt, and each record in
+// them carries a checksum of its own (ring.go).
 //
 // CRC-32C is computed by the processor's CRC32 instruction on the machines
-// cdcdb runs on (hash/crc32 uses it); a run block is checked as it is read
-// from the file, and a block the block cache holds was checked once, when
-// it was read.
+// cdcdb runs on (hash/crc32 uses it).
 
 // sealSize is what a seal adds to a value.
 const sealSize = 4
