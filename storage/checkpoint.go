@@ -59,6 +59,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 		}
 		budget := db.chunk
 		changedRuns := false
+		var created, dropped []string // keyspaces' buckets
 		for budget > 0 && run.si < len(run.names) {
 			name := run.names[run.si]
 			st := run.l.spaces.get(name)
@@ -69,6 +70,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						if err := root.DeleteBucket([]byte(name)); err != nil {
 							return err
 						}
+						dropped = append(dropped, name)
 					}
 					if runs.Bucket([]byte(name)) != nil {
 						ids, size, err := unlistRuns(btx, []byte(name))
@@ -82,6 +84,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						if _, err := createSpaceBucket(root, name); err != nil {
 							return err
 						}
+						created = append(created, name)
 					}
 				}
 				run.begun = true
@@ -92,7 +95,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 					return spaceCorrupt(name, 0, -1, "it has changes to checkpoint but no bucket")
 				}
 				if run.w == nil {
-					id, err := runs.NextSequence()
+					id, err := newRunID(btx)
 					if err != nil {
 						return err
 					}
@@ -146,6 +149,9 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			if err := bumpRunsGen(btx); err != nil {
 				return err
 			}
+		}
+		if err := updateSpaceDirectory(btx, created, dropped); err != nil {
+			return err
 		}
 		if run.si < len(run.names) {
 			return nil

@@ -163,7 +163,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			return nil
 		}
 		if c.w == nil {
-			id, err := runs.NextSequence()
+			id, err := newRunID(btx)
 			if err != nil {
 				return err
 			}

@@ -224,6 +224,10 @@ type DB struct {
 	crashed atomic.Bool
 	// replayed counts the log records Open replayed.
 	replayed int
+	// lostSpaces are the keyspaces the file's directory lists and its
+	// buckets do not (spacerec.go), each with the damage a read of it
+	// reports; set by Open.
+	lostSpaces map[string]error
 	// Counters, for tests and Stats.
 	flushes, checkpoints, checkpointSteps, commits, merges       atomic.Int64
 	ringFlushes                                                  atomic.Int64

@@ -74,17 +74,19 @@ func (e *CorruptError) Where() string {
 	return b.String()
 }
 
-func (e *CorruptError) Error() string {
-	var b strings.Builder
-	b.WriteString("storage: ")
-	if e.File != "" {
-		fmt.Fprintf(&b, "%s is damaged: ", e.File)
-	}
+// What says what is damaged: the keyspace, then Where.
+func (e *CorruptError) What() string {
 	if e.Space != "" {
-		fmt.Fprintf(&b, "keyspace %q: ", e.Space)
+		return fmt.Sprintf("keyspace %q: %s", e.Space, e.Where())
 	}
-	b.WriteString(e.Where())
-	return b.String()
+	return e.Where()
+}
+
+func (e *CorruptError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("storage: %s is damaged: %s", e.File, e.What())
+	}
+	return "storage: " + e.What()
 }
 
 // Is makes errors.Is(err, ErrCorrupt) hold.

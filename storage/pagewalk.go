@@ -119,6 +119,9 @@ type pageWalker struct {
 	// seen marks the pages some element points to (or their overflow).
 	seen []uint64
 	buf  []byte
+	// visit, when set, is told of each page the walk checks: its number,
+	// type, the pages it spans, and where it is (tests).
+	visit func(id uint64, flags uint16, pages int64, where string)
 }
 
 func (w *pageWalker) walk() error {
@@ -237,6 +240,9 @@ func (w *pageWalker) page(where string, id uint64, wantFlags uint16) (head []byt
 		if w.mark(p) {
 			return nil, 0, 0, 0, corrupt("%s: page %d is used twice", where, p)
 		}
+	}
+	if w.visit != nil {
+		w.visit(id, flags, int64(overflow+1), where)
 	}
 	return head, flags, count, int64(overflow+1) * w.pageSize, nil
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -903,7 +904,8 @@ func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 // keyspace's runs without its bucket (a drop removes both in one
 // transaction), so a file that has them is damaged - a damaged bucket
 // name looks just so - and Open deletes nothing of them: it logs the
-// damage, and a check of the file reports it.
+// damage, a read of the keyspace reports it rather than find no keyspace,
+// and a check of the file reports it.
 func TestOpenKeepsTheRunsOfAKeyspaceWhoseBucketIsGone(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gone.db")
 	opts := idleCheckpointOptions()
@@ -937,6 +939,16 @@ func TestOpenKeepsTheRunsOfAKeyspaceWhoseBucketIsGone(t *testing.T) {
 	if n := blockCount(t, db); n != blocks {
 		t.Fatalf("%d blocks left after Open, of %d", n, blocks)
 	}
+	// The keyspace the directory lists is not read as absent.
+	err = db.View(func(tx *Tx) error {
+		if tx.Space("s") != nil {
+			return fmt.Errorf("keyspace s is there")
+		}
+		return nil
+	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "its bucket is missing") {
+		t.Fatalf("read of the keyspace whose bucket is gone: %v", err)
+	}
 	if !strings.Contains(logged.String(), `keyspace \"s\": it has runs but no bucket`) {
 		t.Fatalf("Open logged %q, not the damage", logged.String())
 	}
@@ -947,7 +959,8 @@ func TestOpenKeepsTheRunsOfAKeyspaceWhoseBucketIsGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(report.Problems) != 1 || !strings.Contains(report.Problems[0].Error(), `keyspace "s": it has runs but no bucket`) {
+	if found := fmt.Sprint(report.Problems); len(report.Problems) != 2 || !strings.Contains(found, `keyspace "s": it has runs but no bucket`) ||
+		!strings.Contains(found, `keyspace "s": its bucket is missing (the file's directory of keyspaces lists it)`) {
 		t.Fatalf("the check found %v", report.Problems)
 	}
 }

@@ -227,8 +227,9 @@ func commitInOneFlush(t *testing.T, db *DB, space string, keys []string, value s
 }
 
 // cutRingRecord makes rec, a record in the log ring of the closed file at
-// path, fail its checksum, as a write a crash cut short would, and returns
-// the version of the record each of keys (which no value contains) is in.
+// path, fail its checksum, as a write a crash cut short would (none when
+// its pos is negative), and returns the version of the record each of keys
+// (which no value contains) is in.
 func cutRingRecord(t *testing.T, path string, rec ringRecord, keys ...string) (versionOf map[string]uint64) {
 	t.Helper()
 	bdb, err := bolt.Open(path, 0o600, nil)
@@ -247,6 +248,9 @@ func cutRingRecord(t *testing.T, path string, rec ringRecord, keys ...string) (v
 				versionOf[k] = r.version
 			}
 		}
+	}
+	if rec.pos < 0 {
+		return versionOf
 	}
 	segs, err := loadRingSegments(bdb)
 	if err != nil {

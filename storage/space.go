@@ -43,6 +43,9 @@ func (s *Space) resolve() {
 	s.bucket, s.fileRuns = nil, nil
 	if s.src.file {
 		s.exists = tx.btx != nil && tx.db.fileSpaces.has(tx, s.name)
+		if lost := tx.db.lostSpaces[s.name]; !s.exists && lost != nil {
+			panic(lost) // see fileRunIter
+		}
 		if s.exists {
 			runs, err := tx.db.fileRuns(tx.btx, s.name)
 			if err != nil {

@@ -186,3 +186,114 @@ func setSpaceSequence(btx *bolt.Tx, space string, seq uint64) error {
 	rec.seq = seq
 	return writeSpaceRecord(b, space, rec)
 }
+
+// The keyspace directory: the names of the file's keyspaces, sealed in the
+// state bucket under stateSpaces, sorted:
+//
+//	uvarint n, n × (uvarint length, name)
+//
+// A keyspace is a bucket under rootBucket, and a damaged bucket name would
+// make it vanish without a trace: its record is sealed under its name, but
+// readers look it up under the right name and find nothing, so it would
+// read as a keyspace that does not exist (the catalog's, as a new
+// database). Open compares the directory with the buckets, and a keyspace
+// the directory has and the file does not is reported damaged when read
+// (DB.lostSpaces). The checkpoint transaction that creates or deletes
+// keyspaces' buckets rewrites it.
+var stateSpaces = []byte("spaces")
+
+// readSpaceDirectory reads the keyspace directory.
+func readSpaceDirectory(btx *bolt.Tx) ([]string, error) {
+	v := btx.Bucket(stateBucket).Get(stateSpaces)
+	payload, ok := unseal(v, stateScope, stateSpaces)
+	if !ok {
+		return nil, corrupt("the file's directory of keyspaces is missing or fails its checksum")
+	}
+	d := walDecoder{b: payload}
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		d.fail()
+	}
+	var names []string
+	for i := uint64(0); d.err == nil && i < n; i++ {
+		names = append(names, string(d.bytes()))
+	}
+	if d.err != nil || len(d.b) > 0 || !slices.IsSorted(names) {
+		return nil, corrupt("the file's directory of keyspaces is malformed")
+	}
+	return names, nil
+}
+
+// writeSpaceDirectory stores names (sorted) as the keyspace directory.
+func writeSpaceDirectory(btx *bolt.Tx, names []string) error {
+	b := binary.AppendUvarint(nil, uint64(len(names)))
+	for _, name := range names {
+		b = appendBytes(b, []byte(name))
+	}
+	return btx.Bucket(stateBucket).Put(stateSpaces, sealed(b, stateScope, stateSpaces))
+}
+
+// updateSpaceDirectory adds created and removes dropped from the keyspace
+// directory (a name in both was dropped and made again).
+func updateSpaceDirectory(btx *bolt.Tx, created, dropped []string) error {
+	if len(created) == 0 && len(dropped) == 0 {
+		return nil
+	}
+	names, err := readSpaceDirectory(btx)
+	if err != nil {
+		return err
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(dropped, n) })
+	for _, name := range created {
+		if i, found := slices.BinarySearch(names, name); !found {
+			names = slices.Insert(names, i, name)
+		}
+	}
+	return writeSpaceDirectory(btx, names)
+}
+
+// spaceBucketNames lists the keyspaces' buckets under rootBucket, and the
+// names of values there (which no file in the sealed format has).
+func spaceBucketNames(btx *bolt.Tx) (buckets []string, values []string, err error) {
+	err = btx.Bucket(rootBucket).ForEach(func(k, v []byte) error {
+		if v != nil {
+			values = append(values, string(k))
+		} else {
+			buckets = append(buckets, string(k))
+		}
+		return nil
+	})
+	return buckets, values, err
+}
+
+// directoryDamage compares the keyspace directory with the keyspaces'
+// buckets: lost are keyspaces the directory has and the file does not,
+// with the damage to report when they are read; extra reports buckets it
+// does not have (and values where buckets belong).
+func directoryDamage(btx *bolt.Tx) (lost map[string]error, extra []error, err error) {
+	names, err := readSpaceDirectory(btx)
+	if err != nil {
+		return nil, nil, err
+	}
+	buckets, values, err := spaceBucketNames(btx)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range names {
+		if _, found := slices.BinarySearch(buckets, name); !found {
+			if lost == nil {
+				lost = map[string]error{}
+			}
+			lost[name] = spaceCorrupt(name, 0, -1, "its bucket is missing (the file's directory of keyspaces lists it)")
+		}
+	}
+	for _, name := range buckets {
+		if _, found := slices.BinarySearch(names, name); !found {
+			extra = append(extra, corrupt("the file holds a keyspace bucket %q that its directory of keyspaces does not list", name))
+		}
+	}
+	for _, name := range values {
+		extra = append(extra, corrupt("the bucket of keyspaces holds a value under %q", name))
+	}
+	return lost, extra, nil
+}

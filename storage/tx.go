@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -311,6 +312,13 @@ func (tx *Tx) fileSpaceNames(prefix string, seen map[string]bool) {
 	c := root.Cursor()
 	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
 		seen[string(k)] = true
+	}
+	// A keyspace whose bucket is lost is listed, and reading it reports
+	// the damage.
+	for name := range tx.db.lostSpaces {
+		if strings.HasPrefix(name, prefix) {
+			seen[name] = true
+		}
 	}
 }
 
