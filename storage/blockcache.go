@@ -129,12 +129,13 @@ func (c *blockCache) admit(k blockKey, space string, raw []byte) (block, error) 
 	if err != nil {
 		return block{}, err
 	}
-	// Indexing it reads every entry, which checks each: the cache holds
-	// checked blocks, which are not checked again.
+	// The cache holds checked blocks, which are not checked again.
+	if !blk.checkWhole() {
+		return block{}, corrupt("fails its checksum")
+	}
 	if blk.index, err = newBlockIndex(blk); err != nil {
 		return block{}, err
 	}
-	blk.checked = true
 	s.mu.Lock()
 	s.add(k, blk, len(own)+8*blk.n)
 	s.mu.Unlock()

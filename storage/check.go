@@ -184,9 +184,9 @@ func checkValues(btx *bolt.Tx, report *CheckReport) (problems []error) {
 // runIDOf is the run ID a block key starts with.
 func runIDOf(k []byte) uint64 { return blockKey(k).runID() }
 
-// checkRun checks a run's blocks: each is there, each entry passes its
-// check, their entries are in key order across the run and add up to the
-// meta's counts, each block starts with the key the meta's index says, and every
+// checkRun checks a run's blocks: each is there and passes its checksum,
+// each of its entries passes its own, their entries are in key order across
+// the run and add up to the meta's counts, each block starts with the key the meta's index says, and every
 // key is in the run's filter.
 func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 	defer catchCorrupt(&err)
@@ -194,8 +194,11 @@ func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
 	entries, tombstones := 0, 0
 	br := blockReader{b: blocks}
 	for i, first := range r.firstKeys {
-		blk := br.block(r, i) // a block missing or failing its seal panics, and catchCorrupt returns it
-		for j := range blk.n {
+		blk := br.block(r, i) // a block missing or malformed panics, and catchCorrupt returns it
+		if whole := blk; !whole.checkWhole() {
+			return spaceCorrupt(r.space, r.id, i, "fails its checksum")
+		}
+		for j := range blk.n { // (each entry checked by its own checksum too)
 			k, _, live := blk.entry(j)
 			if len(k) == 0 {
 				return spaceCorrupt(r.space, r.id, i, "entry %d fails its checksum or is malformed", j)

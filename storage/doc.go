@@ -88,8 +88,9 @@
 // # Damage
 //
 // Every value the package puts into bbolt is sealed with a CRC-32C of its
-// key and bytes (seal.go), and checked when read: each entry of a run block
-// as it is read from the file (the block cache holds checked copies), a
+// key and bytes (seal.go), and checked when read: a run block's entries as
+// a lookup reads them from the file, each with its own checksum, or the
+// whole block as a walk reads it (the block cache holds checked copies), a
 // run's meta with its block index and filter, each keyspace's record of its sequence and
 // its runs (spacerec.go), the file's directory of keyspaces, the state
 // bucket's numbers, the log bucket's records; the log ring's records carry

@@ -88,9 +88,12 @@ func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) erro
 	return checkRunReads(r.entries, get, &fileRunIter{r: r, blockReader: *br}, want, probes)
 }
 
-// TestCorruptBlockFailsTheRead: a run whose block is gone is a corrupt
-// file, and a read of it says so with ErrCorrupt (a panic the statement's
-// recovery reports) instead of answering as if the keys were absent.
+// TestCorruptBlockFailsTheRead: a run whose block is gone, malformed or
+// changed is a corrupt file, and a read of it - a walk, which checks each
+// block it walks into as a whole, or lookups, which check the entries they
+// read - says so with ErrCorrupt (a panic the statement's recovery
+// reports) instead of answering as if the keys were absent or with other
+// values.
 func TestCorruptBlockFailsTheRead(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -98,10 +101,11 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 	}{
 		{"missing block", func(blocks *bolt.Bucket, k []byte) error { return blocks.Delete(k) }},
 		{"malformed entry", func(blocks *bolt.Bucket, k []byte) error {
-			// The block's third entry starts past its data.
+			// The block's third entry starts past its data (the block
+			// ends with the entry count and the block's checksum).
 			blk := bytes.Clone(blocks.Get(k))
-			n := int(binary.LittleEndian.Uint32(blk[len(blk)-4:]))
-			binary.LittleEndian.PutUint32(blk[len(blk)-4-4*n+8:], 1<<30)
+			n := int(binary.LittleEndian.Uint32(blk[len(blk)-8:]))
+			binary.LittleEndian.PutUint32(blk[len(blk)-8-4*n+8:], 1<<30)
 			return blocks.Put(k, blk)
 		}},
 		{"a byte changed", func(blocks *bolt.Bucket, k []byte) error {
@@ -144,6 +148,20 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 			})
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("walk over a corrupt run: %v, want ErrCorrupt", err)
+			}
+			// Lookups check the entries they read, not the whole block:
+			// the lookup of each key of the damaged block reads its entry.
+			err = db.View(func(tx *Tx) error {
+				for i := range 100 {
+					k := fmt.Sprintf("k%03d", i)
+					if got := tx.Space("s").Get([]byte(k)); string(got) != "v" {
+						return fmt.Errorf("%s = %q", k, got)
+					}
+				}
+				return nil
+			})
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("lookups in a corrupt run: %v, want ErrCorrupt", err)
 			}
 			if err := db.Check(); !errors.Is(err, ErrCorrupt) {
 				t.Fatal("Check passed a corrupt run")

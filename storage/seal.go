@@ -23,9 +23,10 @@ import (
 //
 // Two kinds of value are checked otherwise. Run blocks: each of a block's
 // entries carries a CRC-32C of its own, under the block's key and its place
-// in the block, checked as it is read (filerun.go), since a lookup reads a
-// dozen of a block's hundreds of entries; a block the block cache holds had
-// all its entries checked once, when it was cached. The log ring's
+// in the block, which a lookup checks for the dozen entries it reads, and
+// the block ends with a CRC-32C of all of it, under its key, which a walk
+// from one block into the next checks (filerun.go); a block the block
+// cache holds was checked whole once, when it was cached. The log ring's
 // segments: the log writer rewrites them outside bbolt, and each record in
 // them carries a checksum of its own (ring.go).
 //
