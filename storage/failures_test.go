@@ -76,13 +76,7 @@ func testFailedLogWrite(t *testing.T, fault LogWriteFault, there bool) {
 	}
 	// Three commits share the flush that fails: they queue while the log
 	// writer is held on the flush of another.
-	entered, gate := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	hold := func() error {
-		once.Do(func() { close(entered); <-gate })
-		return nil
-	}
-	db.hookFlush.Store(&hold)
+	entered, releaseHeld := holdNextFlush(db)
 	results := map[string]error{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -103,7 +97,7 @@ func testFailedLogWrite(t *testing.T, fault LogWriteFault, there bool) {
 	}
 	awaitQueue(t, db, len(failed))
 	armed.Store(2) // the held flush's write goes, the next fails
-	close(gate)
+	releaseHeld()
 	where := <-failing
 	// Two more commits queue behind the failing write.
 	queued := []string{"q1", "q2"}
@@ -231,18 +225,12 @@ func TestAFailedCheckpointLeavesTheFlushUnderWayUnknown(t *testing.T) {
 	}
 	// The flush of "during" waits in its hook while the database fails,
 	// as a checkpoint's failed write fails it.
-	entered, gate := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	hold := func() error {
-		once.Do(func() { close(entered); <-gate })
-		return nil
-	}
-	db.hookFlush.Store(&hold)
+	entered, release := holdNextFlush(db)
 	done := make(chan error, 1)
 	go func() { done <- putIn(db, "s", "during", "v") }()
 	<-entered
 	db.fail(errors.New("injected: a checkpoint's write: no space left on device"))
-	close(gate)
+	release()
 	err = <-done
 	if code := pgerror.CodeOf(err); code != pgerror.TransactionResolutionUnknown {
 		t.Fatalf("the commit whose flush was under way: %v (%s), want 08007", err, code)

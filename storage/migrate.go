@@ -181,22 +181,7 @@ func (db *DB) tidyRuns() error {
 		if err != nil || len(damage) > 0 {
 			return err
 		}
-		var orphans [][]byte
-		c := blocks.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if len(k) != len(blockKey{}) {
-				return corrupt("run block key of %d bytes", len(k))
-			}
-			if !listed[binary.BigEndian.Uint64(k)] {
-				orphans = append(orphans, bytes.Clone(k))
-			}
-		}
-		for _, k := range orphans {
-			if err := blocks.Delete(k); err != nil {
-				return err
-			}
-		}
-		return nil
+		return deleteOrphanBlocks(blocks, listed)
 	})
 	for _, d := range damage {
 		db.log.Error("the database file is damaged; reads of what is damaged will fail", "file", db.path, "damage", inFile(d, db.path).Error())
@@ -236,23 +221,28 @@ func (db *DB) tidyLegacyRuns() error {
 				return err
 			}
 		}
-		var orphans [][]byte
-		c := blocks.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
-			if len(k) != len(blockKey{}) {
-				return corrupt("run block key of %d bytes", len(k))
-			}
-			if !known[binary.BigEndian.Uint64(k)] {
-				orphans = append(orphans, bytes.Clone(k))
-			}
-		}
-		for _, k := range orphans {
-			if err := blocks.Delete(k); err != nil {
-				return err
-			}
-		}
-		return nil
+		return deleteOrphanBlocks(blocks, known)
 	})
+}
+
+// deleteOrphanBlocks deletes the blocks of runs that listed does not hold.
+func deleteOrphanBlocks(blocks *bolt.Bucket, listed map[uint64]bool) error {
+	var orphans [][]byte
+	c := blocks.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) != len(blockKey{}) {
+			return corrupt("run block key of %d bytes", len(k))
+		}
+		if !listed[binary.BigEndian.Uint64(k)] {
+			orphans = append(orphans, bytes.Clone(k))
+		}
+	}
+	for _, k := range orphans {
+		if err := blocks.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // migrateBuckets rewrites the keyspaces of a file made before file runs,

@@ -195,13 +195,7 @@ func TestLogRingRefusesAGapBeforeALaterFlush(t *testing.T) {
 // of them are durable.
 func commitInOneFlush(t *testing.T, db *DB, space string, keys []string, value string) {
 	t.Helper()
-	entered, gate := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	hold := func() error {
-		once.Do(func() { close(entered); <-gate })
-		return nil
-	}
-	db.hookFlush.Store(&hold)
+	entered, release := holdNextFlush(db)
 	defer db.hookFlush.Store(nil)
 	var wg sync.WaitGroup
 	put := func(k string) {
@@ -217,13 +211,23 @@ func commitInOneFlush(t *testing.T, db *DB, space string, keys []string, value s
 		wg.Add(1)
 		go put(k)
 	}
-	for deadline := time.Now().Add(10 * time.Second); db.queueLen() < len(keys); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d commits queued", db.queueLen(), len(keys))
-		}
-	}
-	close(gate)
+	awaitQueue(t, db, len(keys))
+	release()
 	wg.Wait()
+}
+
+// holdNextFlush makes the log writer's next flush wait, before it writes,
+// until release is called; entered is closed once it waits. (The hook
+// stays, letting later flushes go: the caller clears db.hookFlush.)
+func holdNextFlush(db *DB) (entered <-chan struct{}, release func()) {
+	in, gate := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	hold := func() error {
+		once.Do(func() { close(in); <-gate })
+		return nil
+	}
+	db.hookFlush.Store(&hold)
+	return in, func() { close(gate) }
 }
 
 // cutRingRecord makes rec, a record in the log ring of the closed file at
