@@ -42,9 +42,9 @@ func CheckFile(path string) (*CheckReport, error) {
 		return nil, err
 	}
 	report := &CheckReport{File: path}
-	if err := checkFileStructure(path); err != nil {
+	if err := checkFileStructure(path, false, time.Second); err != nil {
 		if !errors.Is(err, ErrCorrupt) {
-			return nil, err
+			return nil, mapErr("check "+path, err)
 		}
 		// bbolt cannot be let near it: nothing more can be read safely.
 		report.Problems = append(report.Problems, inFile(err, path))
@@ -74,7 +74,8 @@ func CheckFile(path string) (*CheckReport, error) {
 // meta yet.
 func (db *DB) Check() error {
 	report := &CheckReport{File: db.path}
-	if err := checkFileStructure(db.path); err != nil {
+	// (db holds the file's lock already.)
+	if err := walkFile(db.path, func(*os.File) (func(), error) { return func() {}, nil }); err != nil {
 		report.Problems = append(report.Problems, err)
 	} else {
 		db.check(report)

@@ -272,8 +272,8 @@ func Open(path string, opts Options) (*DB, error) {
 	// bbolt trusts its pages: a damaged one makes it panic, some of the
 	// time in a goroutine of its own that no caller can recover, or read
 	// outside its map. So an existing file's pages are checked first.
-	if err := checkFileStructure(path); err != nil {
-		return nil, fmt.Errorf("storage: open %s: %w", path, inFile(err, path))
+	if err := checkFileStructure(path, !opts.ReadOnly, opts.Timeout); err != nil {
+		return nil, mapErr(fmt.Sprintf("open %s", path), inFile(err, path))
 	}
 	var file boltFile
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{

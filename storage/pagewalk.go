@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"time"
 )
 
 // Checking bbolt's pages before bbolt reads them.
@@ -89,8 +90,16 @@ func parseBoltMeta(page []byte) (boltMeta, error) {
 }
 
 // checkFileStructure checks the structure of the bbolt file at path, if
-// there is one (a missing or empty file is a new one, which bbolt makes).
-func checkFileStructure(path string) error {
+// there is one (a missing or empty file is a new one, which bbolt makes),
+// under the lock an open for writing (exclusive) or reading takes, waiting
+// for it up to timeout (zero: for ever).
+func checkFileStructure(path string, exclusive bool, timeout time.Duration) error {
+	return walkFile(path, func(f *os.File) (func(), error) { return lockWhileWalking(f, exclusive, timeout) })
+}
+
+// walkFile checks the structure of the bbolt file at path, if there is
+// one, after lock (which returns the lock's release).
+func walkFile(path string, lock func(*os.File) (func(), error)) error {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -99,6 +108,11 @@ func checkFileStructure(path string) error {
 		return err
 	}
 	defer f.Close()
+	release, err := lock(f)
+	if err != nil {
+		return err
+	}
+	defer release()
 	info, err := f.Stat()
 	if err != nil {
 		return err
