@@ -1130,7 +1130,7 @@ func (db *DB) fail(err error) {
 	db.mu.Lock()
 	if db.failed == nil {
 		db.failed = fmt.Errorf("storage: %w", err)
-		db.log.Error("the database file could not be written; it accepts no further changes until the server restarts", "file", db.path, "err", err)
+		db.log.Error("writing the database file failed, or found it damaged: it accepts no further changes until the server restarts", "file", db.path, "err", err)
 	}
 	db.head = db.durable.Load()
 	db.covered = nil
