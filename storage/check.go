@@ -24,6 +24,10 @@ type CheckReport struct {
 	// Problems is the damage found, each a *CorruptError or wrapping one
 	// (none: the file is sound).
 	Problems []error
+	// Unreadable says the damage kept the check from reading what the
+	// file holds (its pages' structure, or what an open needs): the counts
+	// above are not the file's.
+	Unreadable bool
 }
 
 // CheckFile checks the database file at path, which no server may have
@@ -47,12 +51,12 @@ func CheckFile(path string) (*CheckReport, error) {
 			return nil, mapErr("check "+path, err)
 		}
 		// bbolt cannot be let near it: nothing more can be read safely.
-		report.Problems = append(report.Problems, inFile(err, path))
+		report.Problems, report.Unreadable = append(report.Problems, inFile(err, path)), true
 		return report, nil
 	}
 	db, err := Open(path, Options{ReadOnly: true, Timeout: time.Second, BlockCacheSize: -1})
 	if errors.Is(err, ErrCorrupt) {
-		report.Problems = append(report.Problems, err)
+		report.Problems, report.Unreadable = append(report.Problems, err), true
 		return report, nil
 	}
 	if err != nil {

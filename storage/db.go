@@ -273,7 +273,7 @@ func Open(path string, opts Options) (*DB, error) {
 	// time in a goroutine of its own that no caller can recover, or read
 	// outside its map. So an existing file's pages are checked first.
 	if err := checkFileStructure(path, !opts.ReadOnly, opts.Timeout); err != nil {
-		return nil, mapErr(fmt.Sprintf("open %s", path), inFile(err, path))
+		return nil, openErr(path, err)
 	}
 	var file boltFile
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
@@ -332,7 +332,7 @@ func Open(path string, opts Options) (*DB, error) {
 	db.changed = sync.NewCond(&db.mu)
 	if err := db.prepare(&file, opts); err != nil {
 		_ = bdb.Close()
-		return nil, mapErr(fmt.Sprintf("open %s", path), inFile(err, path))
+		return nil, openErr(path, err)
 	}
 	if opts.ReadOnly {
 		close(db.flusherDone)
@@ -343,6 +343,15 @@ func Open(path string, opts Options) (*DB, error) {
 		go db.logWriter()
 	}
 	return db, nil
+}
+
+// openErr is Open's error for err: the damage, naming the file, as it is;
+// any other error with what was being done.
+func openErr(path string, err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return inFile(err, path)
+	}
+	return mapErr(fmt.Sprintf("open %s", path), err)
 }
 
 // prepare makes an opened file ready for use: converted to the sealed

@@ -40,8 +40,12 @@ func runCheck(args []string, out, errOut io.Writer) int {
 		fmt.Fprintf(errOut, "cdcdb check: cannot check %s: %v\n", *data, err)
 		return checkCannotRun
 	}
-	fmt.Fprintf(out, "%s: %d keyspaces, %d runs in %d blocks, %d commits in the log not yet checkpointed\n",
-		report.File, report.Keyspaces, report.Runs, report.Blocks, report.LogRecords)
+	if report.Unreadable {
+		fmt.Fprintf(out, "%s: the damage below keeps what it holds from being read\n", report.File)
+	} else {
+		fmt.Fprintf(out, "%s: %d keyspaces, %d runs in %d blocks, %d commits in the log not yet checkpointed\n",
+			report.File, report.Keyspaces, report.Runs, report.Blocks, report.LogRecords)
+	}
 	if report.OrphanBlocks > 0 {
 		fmt.Fprintf(out, "%d blocks of runs a crash cut short (the next start removes them)\n", report.OrphanBlocks)
 	}
