@@ -63,8 +63,8 @@
 // flush whose write failed may be on disk: they are answered 08007, their
 // outcome unknown; those refused after it, whose records were never
 // written, 58030 (failures.go). Every failed write or sync of the file is
-// logged (Options.Logger) with the file, the offset, the length and the OS
-// error.
+// logged (Options.Logger): the log ring's with the file, the offset, the
+// length and the OS error, bbolt's with what bbolt reports of them.
 //
 // Keyspaces are created and dropped like any other change: a layer records
 // the creation or drop, which hides whatever the file holds under that name,
@@ -87,13 +87,15 @@
 //
 // # Damage
 //
-// Every value the package puts into bbolt is sealed with a CRC-32C of its
-// key and bytes (seal.go), and checked when read: a run block's entries as
-// a lookup reads them from the file, each with its own checksum, or the
+// Every value the package puts into bbolt carries a CRC-32C of its key and
+// bytes (seal.go), checked when it is read: a run block's entries as a
+// lookup reads them from the file, each with its own checksum, or the
 // whole block as a walk reads it (the block cache holds checked copies), a
-// run's meta with its block index and filter, each keyspace's record of its sequence and
-// its runs (spacerec.go), the file's directory of keyspaces, the state
-// bucket's numbers, the log bucket's records; the log ring's records carry
+// run's meta with its block index and filter, each keyspace's record of
+// its sequence and its runs (spacerec.go), the file's directory of
+// keyspaces, the state bucket's numbers, the log bucket's records (the
+// log ring's segments aside, which bbolt does not write): the log ring's
+// records carry
 // checksums of their own, and a record missing before a later flush's is
 // damage, not the end of the log (ring.go). bbolt checksums only its meta
 // pages, and trusts its branch and leaf pages: Open reads every page of an
