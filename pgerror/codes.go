@@ -8,6 +8,10 @@ const (
 	ConnectionException = "08000"
 	ConnectionFailure   = "08006"
 	ProtocolViolation   = "08P01"
+	// TransactionResolutionUnknown is what PostgreSQL's clients report when
+	// the connection is lost during COMMIT; cdcdb answers it to a commit
+	// whose log record may or may not have reached the disk.
+	TransactionResolutionUnknown = "08007"
 
 	FeatureNotSupported = "0A000"
 

@@ -344,16 +344,23 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	s := p.ps.s
 	s.beginStatement(p.ps.src.text) // pg_stat_activity's state and query
 	defer s.endStatement()
+	// Damage storage found in the file is reported naming its table.
+	defer func() {
+		if err != nil {
+			err = corruptionError(s.engine.catalogSnapshot(), err)
+		}
+	}()
 	// A panic fails the statement, not the connection: whether it started
 	// here or in a suspended portal's later Execute.
 	defer func() {
 		if r := recover(); r != nil {
-			s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
-			err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
 			if e, ok := r.(error); ok && errors.Is(e, storage.ErrCorrupt) {
 				// Storage reads that find the file corrupt panic (they
 				// have no error to return): say so as what it is.
-				err = pgerror.New(pgerror.DataCorrupted, "%v", e)
+				err = e
+			} else {
+				s.engine.log.Error("panic in statement", "panic", r, "stmt", p.ps.src.text, "stack", string(debug.Stack()))
+				err = pgerror.New(pgerror.InternalError, "internal error: %v", r)
 			}
 			p.abandon()
 			s.failBlock()

@@ -108,7 +108,7 @@ func (c *blockCache) get(k blockKey) (block, bool) {
 // then copies nothing and pushes nothing out, and neither do random reads
 // of a table far larger than the cache, which seldom come back to a block
 // before it is forgotten.
-func (c *blockCache) admit(k blockKey, raw []byte) (block, error) {
+func (c *blockCache) admit(k blockKey, space string, raw []byte) (block, error) {
 	s := c.shard(k)
 	s.mu.Lock()
 	_, again := s.missed[k]
@@ -122,12 +122,16 @@ func (c *blockCache) admit(k blockKey, raw []byte) (block, error) {
 	}
 	s.mu.Unlock()
 	if !again {
-		return parseBlock(raw)
+		return parseBlock(k, space, raw)
 	}
 	own := bytes.Clone(raw)
-	blk, err := parseBlock(own)
+	blk, err := parseBlock(k, space, own)
 	if err != nil {
 		return block{}, err
+	}
+	// The cache holds checked blocks, which are not checked again.
+	if !blk.checkWhole() {
+		return block{}, corrupt("fails its checksum")
 	}
 	if blk.index, err = newBlockIndex(blk); err != nil {
 		return block{}, err
@@ -195,7 +199,7 @@ func newBlockIndex(blk block) (*blockIndex, error) {
 	for i := range blk.n {
 		k, _, _ := blk.entry(i)
 		if len(k) == 0 || len(k) < n {
-			return nil, corrupt("malformed entry %d in a run block", i)
+			return nil, corrupt("entry %d fails its checksum or is malformed", i)
 		}
 		x.next[i] = next8(k[n:])
 	}

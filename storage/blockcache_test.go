@@ -44,12 +44,12 @@ func TestBlockIndexSearchesAsTheEntriesDo(t *testing.T) {
 			continue
 		}
 		slices.Sort(keys)
-		w := newRunBuilder(1, 1, len(keys), 1<<16, true)
+		w := newRunBuilder("s", 1, 1, len(keys), 1<<16, true)
 		for _, k := range keys {
 			w.add([]byte(k), []byte("v"), true)
 		}
-		_, raw := w.cut()
-		plain, err := parseBlock(raw)
+		k, raw := w.cut()
+		plain, err := parseBlock(blockKey(k), "s", raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,20 +109,20 @@ func TestBlockCacheShardKeepsToItsLimit(t *testing.T) {
 // was read from.
 func TestBlockCacheAdmitsOnTheSecondMiss(t *testing.T) {
 	c := newBlockCache(1 << 20)
-	w := newRunBuilder(1, 1, 10, 4096, true)
+	w := newRunBuilder("s", 1, 1, 10, 4096, true)
 	for i := range 10 {
 		w.add(fmt.Appendf(nil, "key%02d", i), []byte("value"), true)
 	}
 	k, raw := w.cut()
 	var bk blockKey
 	copy(bk[:], k)
-	if _, err := c.admit(bk, raw); err != nil {
+	if _, err := c.admit(bk, "s", raw); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := c.get(bk); ok {
 		t.Fatal("cached on the first miss")
 	}
-	if _, err := c.admit(bk, raw); err != nil {
+	if _, err := c.admit(bk, "s", raw); err != nil {
 		t.Fatal(err)
 	}
 	clear(raw) // the file's bytes may change once their transaction ends

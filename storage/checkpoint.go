@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"encoding/binary"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -46,6 +45,7 @@ func newCheckpointRun(l *layer) *checkpointRun {
 // whether it was the last. On an error the caller fails the database, so
 // the run is not resumed.
 func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
+	defer boltPanicAsError("writing a checkpoint", &err)
 	db.checkpointSteps.Add(1)
 	var unlisted garbage // the runs of keyspaces reset, whose blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) error {
@@ -59,6 +59,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 		}
 		budget := db.chunk
 		changedRuns := false
+		var created, dropped []string // keyspaces' buckets
 		for budget > 0 && run.si < len(run.names) {
 			name := run.names[run.si]
 			st := run.l.spaces.get(name)
@@ -69,6 +70,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						if err := root.DeleteBucket([]byte(name)); err != nil {
 							return err
 						}
+						dropped = append(dropped, name)
 					}
 					if runs.Bucket([]byte(name)) != nil {
 						ids, size, err := unlistRuns(btx, []byte(name))
@@ -79,9 +81,10 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 						changedRuns = true
 					}
 					if st.exists {
-						if _, err := root.CreateBucket([]byte(name)); err != nil {
+						if _, err := createSpaceBucket(root, name); err != nil {
 							return err
 						}
+						created = append(created, name)
 					}
 				}
 				run.begun = true
@@ -89,14 +92,10 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			b := root.Bucket([]byte(name))
 			if len(st.runs) > 0 {
 				if b == nil {
-					return corrupt("checkpoint: keyspace %q has changes but no bucket", name)
-				}
-				rb, err := runs.CreateBucketIfNotExists([]byte(name))
-				if err != nil {
-					return err
+					return spaceCorrupt(name, 0, -1, "it has changes to checkpoint but no bucket")
 				}
 				if run.w == nil {
-					id, err := runs.NextSequence()
+					id, err := newRunID(btx)
 					if err != nil {
 						return err
 					}
@@ -104,7 +103,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 					for _, r := range st.runs {
 						expected += r.len()
 					}
-					run.w = newRunBuilder(id, id, expected, db.blockSize, db.pointReads.wantFilter(name, expected))
+					run.w = newRunBuilder(name, id, id, expected, db.blockSize, db.pointReads.wantFilter(name, expected))
 					run.it = newMergedIter(st.runs)
 					run.it.first()
 				}
@@ -128,7 +127,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 				if run.it.valid() {
 					break // out of budget within this keyspace
 				}
-				stored, err := run.w.store(blocks, rb)
+				stored, err := run.w.store(btx)
 				if err != nil {
 					return err
 				}
@@ -139,7 +138,7 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 				run.w, run.it = nil, nil
 			}
 			if st.hasSeq && b != nil {
-				if err := b.SetSequence(st.seq); err != nil {
+				if err := setSpaceSequence(btx, name, st.seq); err != nil {
 					return err
 				}
 			}
@@ -147,9 +146,12 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 			run.begun = false
 		}
 		if changedRuns {
-			if err := bumpRunsGen(state); err != nil {
+			if err := bumpRunsGen(btx); err != nil {
 				return err
 			}
+		}
+		if err := updateSpaceDirectory(btx, created, dropped); err != nil {
+			return err
 		}
 		if run.si < len(run.names) {
 			return nil
@@ -172,12 +174,12 @@ func (db *DB) checkpointStep(run *checkpointRun) (finished bool, err error) {
 // does not change (runlist.go).
 var stateRunsGen = []byte("runsgen")
 
-func bumpRunsGen(state *bolt.Bucket) error {
-	var gen uint64
-	if v := state.Get(stateRunsGen); len(v) == 8 {
-		gen = binary.BigEndian.Uint64(v)
+func bumpRunsGen(btx *bolt.Tx) error {
+	gen, err := stateVersion(btx, stateRunsGen)
+	if err != nil {
+		return err
 	}
-	return state.Put(stateRunsGen, binary.BigEndian.AppendUint64(nil, gen+1))
+	return putStateVersion(btx.Bucket(stateBucket), stateRunsGen, gen+1)
 }
 
 // deleteRecordsThrough removes the log records of versions <= hi.

@@ -43,6 +43,20 @@ type runPos struct{ block, entry int }
 type compactions struct {
 	mu  sync.Mutex
 	due map[string]bool
+	// broken are the keyspaces a compaction found damaged, which are
+	// not compacted again.
+	broken map[string]bool
+}
+
+// damaged notes that keyspace name's runs are damaged: its reads report
+// it, and compactions leave it alone.
+func (c *compactions) damaged(name string) {
+	c.mu.Lock()
+	if c.broken == nil {
+		c.broken = map[string]bool{}
+	}
+	c.broken[name] = true
+	c.mu.Unlock()
 }
 
 func (c *compactions) note(name string) {
@@ -50,7 +64,9 @@ func (c *compactions) note(name string) {
 	if c.due == nil {
 		c.due = map[string]bool{}
 	}
-	c.due[name] = true
+	if !c.broken[name] {
+		c.due[name] = true
+	}
 	c.mu.Unlock()
 }
 
@@ -124,10 +140,11 @@ func (db *DB) nextCompaction() *compaction {
 // compactionStep runs the next transaction of a compaction and reports
 // whether it was the last.
 func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
+	defer boltPanicAsError("writing a compaction", &err)
 	var unlisted garbage // the inputs, once merged; their blocks go later
 	err = db.bolt.Update(func(btx *bolt.Tx) (err error) {
 		defer catchCorrupt(&err)
-		state, runs, blocks := btx.Bucket(stateBucket), btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
+		runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
 		rb := runs.Bucket([]byte(c.name))
 		intact := rb != nil
 		for _, in := range c.inputs {
@@ -146,7 +163,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			return nil
 		}
 		if c.w == nil {
-			id, err := runs.NextSequence()
+			id, err := newRunID(btx)
 			if err != nil {
 				return err
 			}
@@ -154,7 +171,7 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 			for _, in := range c.inputs {
 				expected += in.entries
 			}
-			c.w = newRunBuilder(id, c.inputs[0].order, expected, db.blockSize, db.pointReads.wantFilter(c.name, 0))
+			c.w = newRunBuilder(c.name, id, c.inputs[0].order, expected, db.blockSize, db.pointReads.wantFilter(c.name, 0))
 			c.pos = make([]runPos, len(c.inputs))
 		}
 		its := make([]fileRunIter, len(c.inputs))
@@ -205,19 +222,21 @@ func (db *DB) compactionStep(c *compaction) (finished bool, err error) {
 		}
 		if done {
 			finished = true
-			if _, err := c.w.store(blocks, rb); err != nil {
+			if _, err := c.w.store(btx); err != nil {
 				return err
 			}
 			// The inputs' blocks go in later transactions
 			// (collectGarbageStep): deleting them here would map them all
 			// again in this one (unlistRuns says why).
-			for _, in := range c.inputs {
-				if err := rb.Delete(runMetaKey(in.id)); err != nil {
-					return err
-				}
+			ids := make([]uint64, len(c.inputs))
+			for i, in := range c.inputs {
+				ids[i] = in.id
 				unlisted.add(garbage{runs: []uint64{in.id}, bytes: in.bytes})
 			}
-			if err := bumpRunsGen(state); err != nil {
+			if err := unlistRunIDs(btx, c.name, ids); err != nil {
+				return err
+			}
+			if err := bumpRunsGen(btx); err != nil {
 				return err
 			}
 			db.compactions.note(c.name)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime"
 	"sync"
@@ -12,8 +13,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"cdcdb/pgerror"
 )
 
 // rootBucket holds every keyspace as a nested bucket, so the top level of the
@@ -48,6 +47,16 @@ type Options struct {
 	// BlockCacheSize is how many bytes of the file's blocks read
 	// transactions keep in memory (blockCache); NoBlockCache keeps none.
 	BlockCacheSize int64
+	// Logger takes what the database reports on its own: every failed
+	// write or sync of the file (failures.go) and damage found in it. Nil
+	// means slog.Default().
+	Logger *slog.Logger
+	// InjectLogWriteFault, when set, is asked before each write of
+	// commits' log records into the file (its offset and length) and may
+	// fail it as a failing disk would: for tests of what a failed write
+	// does, never for use (cmd/cdcdb sets it only from a variable of its
+	// environment that tests set).
+	InjectLogWriteFault func(off int64, n int) LogWriteFault
 
 	// MmapSize, MemtableSize, CheckpointAfterIdle and BlockCacheSize follow
 	// one rule: zero, the field left out, means the Default of its name
@@ -162,6 +171,7 @@ const defaultCheckpointChunk = 4 << 20
 type DB struct {
 	bolt      *bolt.DB
 	path      string
+	log       *slog.Logger
 	readOnly  bool
 	memtable  int64
 	idleAfter time.Duration
@@ -245,6 +255,12 @@ type DB struct {
 	maxGarbage int64
 	// crashed makes the flusher stop where it is (tests: a crash).
 	crashed atomic.Bool
+	// replayed counts the log records Open replayed.
+	replayed int
+	// lostSpaces are the keyspaces the file's directory lists and its
+	// buckets do not (spacerec.go), each with the damage a read of it
+	// reports; set by Open.
+	lostSpaces map[string]error
 	// Counters, for tests and Stats.
 	flushes, checkpoints, checkpointSteps, commits, merges       atomic.Int64
 	ringFlushes                                                  atomic.Int64
@@ -285,9 +301,20 @@ func Open(path string, opts Options) (*DB, error) {
 	if pageSize == 0 {
 		pageSize = filePageSize
 	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	// bbolt trusts its pages: a damaged one makes it panic, some of the
+	// time in a goroutine of its own that no caller can recover, or read
+	// outside its map. So an existing file's pages are checked first.
+	if err := checkFileStructure(path, !opts.ReadOnly, opts.Timeout); err != nil {
+		return nil, openErr(path, err)
+	}
 	var file boltFile
 	bdb, err := bolt.Open(path, 0o600, &bolt.Options{
 		OpenFile: file.open,
+		Logger:   boltLogger{log: logger, path: path},
 		Timeout:  opts.Timeout,
 		NoSync:   opts.NoSync,
 		ReadOnly: opts.ReadOnly,
@@ -305,7 +332,7 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, mapErr(fmt.Sprintf("open %s", path), err)
 	}
 	db := &DB{
-		bolt: bdb, path: path, readOnly: opts.ReadOnly,
+		bolt: bdb, path: path, log: logger, readOnly: opts.ReadOnly,
 		memtable: opts.MemtableSize, idleAfter: opts.CheckpointAfterIdle, chunk: opts.checkpointChunk,
 		writeSlot: make(chan struct{}, 1),
 		wake:      make(chan struct{}, 1), logWake: make(chan struct{}, 1),
@@ -340,45 +367,9 @@ func Open(path string, opts Options) (*DB, error) {
 		db.blockSize = 2*bdb.Info().PageSize - 256
 	}
 	db.changed = sync.NewCond(&db.mu)
-	if !opts.ReadOnly {
-		err = bdb.Update(func(tx *bolt.Tx) error {
-			for _, name := range [][]byte{rootBucket, walBucket, stateBucket, runsBucket, blocksBucket} {
-				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	if err == nil && !opts.ReadOnly {
-		err = db.tidyRuns()
-	}
-	if err == nil && !opts.ReadOnly {
-		err = db.migrateBuckets()
-	}
-	if err == nil && opts.ReadOnly {
-		err = db.checkReadable()
-	}
-	var live, dead []ringRecord
-	if err == nil {
-		live, dead, err = db.recover()
-	}
-	if err == nil && !opts.ReadOnly {
-		var f *os.File
-		if f, err = file.get(); err == nil {
-			first := opts.ringBytes
-			if first <= 0 {
-				first = firstRingBytes
-			}
-			db.ring, err = openRing(bdb, f, !opts.NoSync, live, dead, first)
-			if err == nil && opts.ringMax > 0 {
-				db.ring.max = int64(opts.ringMax)
-			}
-		}
-	}
-	if err != nil {
+	if err := db.prepare(&file, opts); err != nil {
 		_ = bdb.Close()
-		return nil, mapErr(fmt.Sprintf("open %s", path), err)
+		return nil, openErr(path, err)
 	}
 	if opts.ReadOnly {
 		close(db.flusherDone)
@@ -391,6 +382,49 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// openErr is Open's error for err: the damage, naming the file, as it is;
+// any other error with what was being done.
+func openErr(path string, err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return inFile(err, path)
+	}
+	return mapErr(fmt.Sprintf("open %s", path), err)
+}
+
+// prepare makes an opened file ready for use: converted to the sealed
+// format and tidied (a writable open), its log replayed, the log ring set
+// up for writing. A panic of bbolt's on a page damaged past what Open
+// checks (pagewalk.go) is an error too.
+func (db *DB) prepare(file *boltFile, opts Options) (err error) {
+	defer boltPanicAsError("opening the file", &err)
+	if opts.ReadOnly {
+		err = db.checkReadable()
+	} else {
+		err = db.prepareFile()
+	}
+	var live, dead []ringRecord
+	if err == nil {
+		live, dead, err = db.recover()
+	}
+	if err == nil && !opts.ReadOnly {
+		var f *os.File
+		if f, err = file.get(); err == nil {
+			first := opts.ringBytes
+			if first <= 0 {
+				first = firstRingBytes
+			}
+			db.ring, err = openRing(db.bolt, f, !opts.NoSync, live, dead, first, db.log)
+			if err == nil {
+				db.ring.fault = opts.InjectLogWriteFault
+				if opts.ringMax > 0 {
+					db.ring.max = int64(opts.ringMax)
+				}
+			}
+		}
+	}
+	return err
+}
+
 // recover rebuilds the memtable from the log records the file's keyspaces
 // do not hold yet, in the log ring and the log bucket, and returns the
 // ring's records it used (ring.go: they stay live until checkpointed) and
@@ -401,35 +435,22 @@ func (db *DB) recover() (live, dead []ringRecord, err error) {
 		return nil, nil, err
 	}
 	err = db.bolt.View(func(btx *bolt.Tx) error {
-		if btx.Bucket(rootBucket) == nil {
-			return fmt.Errorf("storage: not an initialised cdcdb file: %w", ErrCorrupt)
+		complete, err := stateVersion(btx, stateComplete)
+		if err != nil {
+			return err
 		}
-		complete := stateVersion(btx, stateComplete)
-		version := max(complete, stateVersion(btx, stateFileHigh))
+		high, err := stateVersion(btx, stateFileHigh)
+		if err != nil {
+			return err
+		}
+		version := max(complete, high)
 		base := &view{version: complete, layers: []*layer{newLayer(complete)}}
 		ws := newWriteSet(base)
 		// The records after complete, by version, from the bucket and
 		// then the ring.
-		records := map[uint64][]byte{}
-		if wal := btx.Bucket(walBucket); wal != nil {
-			c := wal.Cursor()
-			for k, v := c.First(); k != nil; k, v = c.Next() {
-				ver, err := versionOf(k)
-				if err != nil {
-					return err
-				}
-				if ver <= complete {
-					continue // already in the keyspaces
-				}
-				if v != nil {
-					records[ver] = append(records[ver], v...) // a part, as files written before kept them
-					continue
-				}
-				pc := wal.Bucket(k).Cursor()
-				for pk, pv := pc.First(); pk != nil; pk, pv = pc.Next() {
-					records[ver] = append(records[ver], pv...)
-				}
-			}
+		records, err := readLogBucket(btx.Bucket(walBucket), complete)
+		if err != nil {
+			return err
 		}
 		inRing := map[uint64]ringRecord{}
 		for _, r := range ringRecs {
@@ -453,14 +474,23 @@ func (db *DB) recover() (live, dead []ringRecord, err error) {
 				return fmt.Errorf("replaying log record %d: %w", v, err)
 			}
 			version, last = max(version, v), v
+			db.replayed++
 			if r, ok := inRing[v]; ok {
 				live = append(live, r)
 			}
 		}
-		for v, r := range inRing {
-			if v > last {
-				dead = append(dead, r)
+		missing := last + 1
+		for v := range records {
+			if v <= missing {
+				continue
 			}
+			r, ok := inRing[v]
+			if !ok || r.flushFirst > missing {
+				// Written by a later flush than the missing record's,
+				// which was on disk then (ring.go).
+				return corrupt("log record %d is missing or damaged, but record %d, of a later flush, was written after it", missing, v)
+			}
+			dead = append(dead, r)
 		}
 		layers := []*layer{newLayer(version)}
 		if len(ws.touched) > 0 {
@@ -477,19 +507,26 @@ func (db *DB) recover() (live, dead []ringRecord, err error) {
 	return live, dead, err
 }
 
-func stateVersion(btx *bolt.Tx, key []byte) uint64 {
+// stateVersion reads one of the state bucket's numbers, which every file
+// in the sealed format has (Open writes them all when it makes the file).
+func stateVersion(btx *bolt.Tx, key []byte) (uint64, error) {
 	b := btx.Bucket(stateBucket)
 	if b == nil {
-		return 0
+		return 0, corrupt("the file's state bucket is missing")
 	}
-	if v := b.Get(key); len(v) == 8 {
-		return binary.BigEndian.Uint64(v)
+	v := b.Get(key)
+	if v == nil {
+		return 0, corrupt("the file's %s number is missing", key)
 	}
-	return 0
+	payload, ok := unseal(v, stateScope, key)
+	if !ok || len(payload) != 8 {
+		return 0, corrupt("the file's %s number fails its checksum", key)
+	}
+	return binary.BigEndian.Uint64(payload), nil
 }
 
 func putStateVersion(b *bolt.Bucket, key []byte, v uint64) error {
-	return b.Put(key, binary.BigEndian.AppendUint64(nil, v))
+	return b.Put(key, sealed(binary.BigEndian.AppendUint64(nil, v), stateScope, key))
 }
 
 // Close makes every committed change part of the file's keyspaces (so the
@@ -591,7 +628,12 @@ func (db *DB) beginRead() (*Tx, error) {
 		if err != nil {
 			return nil, mapErr("begin", err)
 		}
-		if db.fileState(btx).high <= v.version {
+		state, err := db.fileState(btx)
+		if err != nil {
+			_ = btx.Rollback()
+			return nil, err
+		}
+		if state.high <= v.version {
 			return newTx(db, v, btx, false), nil
 		}
 		_ = btx.Rollback()
@@ -613,10 +655,6 @@ func (db *DB) signalLog() {
 	case db.logWake <- struct{}{}:
 	default:
 	}
-}
-
-func failedError(err error) error {
-	return pgerror.New(pgerror.IOError, "the database file could not be written, so no further changes are accepted until the server restarts: %v", err)
 }
 
 // commit publishes tx's changes as the new head, queues its log record and
@@ -672,7 +710,7 @@ func (db *DB) awaitDurable(pc *pendingCommit) error {
 	err := <-pc.done
 	db.durableWaitNanos.Add(int64(time.Since(t0)))
 	if err != nil {
-		return failedError(err)
+		return commitError(err)
 	}
 	return nil
 }
@@ -904,6 +942,16 @@ func (db *DB) flusher() {
 				db.compactionNanos.Add(int64(time.Since(t0)))
 				db.compactionSteps.Add(1)
 			}
+			if err != nil && run == nil && errors.Is(err, ErrCorrupt) {
+				// The compaction read a damaged run: the keyspace is left
+				// as it is (its reads report the damage), and the
+				// database goes on.
+				db.log.Error("a compaction found the database file damaged; the keyspace will not be compacted", "file", db.path, "damage", inFile(err, db.path).Error())
+				db.compactions.damaged(comp.name)
+				db.abandonCompaction(comp)
+				comp = nil
+				continue
+			}
 			if err != nil {
 				db.fail(err)
 				run, comp = nil, nil
@@ -1070,8 +1118,8 @@ func (db *DB) flush(batch []*pendingCommit) {
 // err, after making the batch the durable state if it committed. A batch
 // answered with an error may still be on disk (its write and fsync
 // succeeded but the database failed meanwhile, or the error came after
-// them): its commits' outcome is unknown, as after any storage error, and
-// the next Open replays them if their records are whole.
+// them): its commits' outcome is unknown (failures.go), and the next Open
+// replays them if their records are whole.
 func (db *DB) flushed(batch []*pendingCommit, err error) {
 	for _, pc := range batch {
 		<-pc.ready
@@ -1096,6 +1144,7 @@ func (db *DB) flushed(batch []*pendingCommit, err error) {
 	db.mu.Unlock()
 	if err != nil {
 		db.fail(err)
+		err = &unknownOutcome{err: err}
 	}
 	for _, pc := range batch {
 		pc.done <- err
@@ -1107,12 +1156,14 @@ func (db *DB) flushed(batch []*pendingCommit, err error) {
 func writeRecords(btx *bolt.Tx, batch []*pendingCommit) error {
 	wal := btx.Bucket(walBucket)
 	for _, pc := range batch {
-		rb, err := wal.CreateBucket(walKey(pc.version))
+		rk := walKey(pc.version)
+		rb, err := wal.CreateBucket(rk)
 		if err != nil {
 			return err
 		}
 		for part, v := range pc.record {
-			if err := rb.Put(walPartKey(uint32(part)), v); err != nil {
+			pk := walPartKey(uint32(part))
+			if err := rb.Put(pk, sealed(v, rk, pk)); err != nil {
 				return err
 			}
 		}
@@ -1126,6 +1177,7 @@ func (db *DB) fail(err error) {
 	db.mu.Lock()
 	if db.failed == nil {
 		db.failed = fmt.Errorf("storage: %w", err)
+		db.log.Error("writing the database file failed, or found it damaged: it accepts no further changes until the server restarts", "file", db.path, "err", err)
 	}
 	db.head = db.durable.Load()
 	db.covered = nil
@@ -1264,49 +1316,37 @@ func (db *DB) Stats() Stats {
 	}
 }
 
-// View runs fn in a read transaction and rolls it back afterwards.
-func (db *DB) View(fn func(*Tx) error) error {
+// View runs fn in a read transaction and rolls it back afterwards. A read
+// in fn that finds the file damaged (which panics, having no error to
+// return) ends it with that error.
+func (db *DB) View(fn func(*Tx) error) (err error) {
 	tx, err := db.Begin(false)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	defer catchCorrupt(&err)
 	return fn(tx)
 }
 
 // Update runs fn in a write transaction and commits it if fn returns nil; an
-// error or a panic from fn rolls it back, leaving nothing of it behind.
-func (db *DB) Update(fn func(*Tx) error) error {
+// error or a panic from fn rolls it back, leaving nothing of it behind. A
+// read in fn that finds the file damaged ends it with that error.
+func (db *DB) Update(fn func(*Tx) error) (err error) {
 	tx, err := db.Begin(true)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	if err := runCatchingCorrupt(fn, tx); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-// Check runs bbolt's consistency check over the whole file (page reachability,
-// freelist, key order) and checks every file run (checkRuns) in a read
-// transaction, and returns every problem found, joined, or nil. It is for a
-// file no writer has open (a read-only open after Close, as tests do): a
-// checkpoint or compaction under way has written blocks whose run has no
-// meta yet, which it would report.
-func (db *DB) Check() error {
-	btx, err := db.bolt.Begin(false)
-	if err != nil {
-		return mapErr("check", err)
-	}
-	defer btx.Rollback()
-	var errs []error
-	for err := range btx.Check() {
-		errs = append(errs, err)
-	}
-	errs = append(errs, checkRuns(btx)...)
-	if len(errs) > 0 {
-		return fmt.Errorf("storage: consistency check of %s: %w", db.path, errors.Join(errs...))
-	}
-	return nil
+// runCatchingCorrupt runs fn, turning a read's panic on a damaged file
+// into its error.
+func runCatchingCorrupt(fn func(*Tx) error, tx *Tx) (err error) {
+	defer catchCorrupt(&err)
+	return fn(tx)
 }

@@ -29,7 +29,8 @@
 // and starts a new one (an idle database freezes it too), and the flusher
 // checkpoints frozen layers into the file (checkpoint.go).
 //
-// The file holds each keyspace as a few sorted runs too (filerun.go): a
+// The file holds each keyspace as a few sorted runs too (filerun.go),
+// which its bucket's record lists: a
 // checkpoint writes one run per keyspace of its layer, in blocks stored as
 // large bbolt values, so its writes are sequential however scattered the
 // keys; compaction (compaction.go) merges a keyspace's runs as they pile
@@ -45,7 +46,8 @@
 // space is reused, the log bucket's are deleted). After a crash, Open
 // replays the records the file does not hold yet, and removes
 // the blocks of runs a crash cut short; it also rewrites, once, the
-// keyspaces of a file made before runs as runs.
+// keyspaces of a file made before runs as runs, and converts a file of an
+// earlier version (see Damage below).
 //
 // Durability and group commit: Commit queues its record, lets the next
 // writer start, and returns once the log writer goroutine has written the
@@ -57,11 +59,17 @@
 // the writer builds on the newest, durable or not (the head).
 // A failed flush fails its commits and every later one, and the database then
 // accepts no more writes (after a failed fsync the file on disk can only be
-// trusted again once a restart has replayed the log).
+// trusted again once a restart has replayed the log). The commits of the
+// flush whose write failed may be on disk: they are answered 08007, their
+// outcome unknown; those refused after it, whose records were never
+// written, 58030 (failures.go). Every failed write or sync of the file is
+// logged (Options.Logger): the log ring's with the file, the offset, the
+// length and the OS error, bbolt's with what bbolt reports of them.
 //
 // Keyspaces are created and dropped like any other change: a layer records
 // the creation or drop, which hides whatever the file holds under that name,
-// and the checkpoint creates or deletes the bucket.
+// and the checkpoint creates or deletes the bucket (and its name in the
+// file's directory of keyspaces).
 //
 // Lifetimes: byte slices returned by Get and by cursors are valid only until
 // the Tx ends; copy them (or decode them with DecodeRow/DecodeKey, which copy)
@@ -77,9 +85,38 @@
 // goroutines at once; to share a write transaction's work with another
 // goroutine, Fork it and Join the fork (fork.go).
 //
-// A read that finds the file corrupt (a run's block missing or malformed)
-// panics with an error wrapping ErrCorrupt, as Get and Cursor have no error
-// to return; the sql package reports it as the statement's error.
+// # Damage
+//
+// Every value the package puts into bbolt carries a CRC-32C of its key and
+// bytes (seal.go), checked when it is read: a run block's entries as a
+// lookup reads them from the file, each with its own checksum, or the
+// whole block as a walk reads it (the block cache holds checked copies), a
+// run's meta with its block index and filter, each keyspace's record of
+// its sequence and its runs (spacerec.go), the file's directory of
+// keyspaces, the state bucket's numbers, the log bucket's records (the
+// log ring's segments aside, which bbolt does not write): the log ring's
+// records carry
+// checksums of their own, and a record missing before a later flush's is
+// damage, not the end of the log (ring.go). bbolt checksums only its meta
+// pages, and trusts its branch and leaf pages: Open reads every page of an
+// existing file's B+trees first and refuses a damaged structure, naming
+// the file and the page (pagewalk.go), and a panic of bbolt's met later is
+// turned into the same error. Damage found is a *CorruptError (file,
+// keyspace, run, block, what), which wraps ErrCorrupt and reaches a client
+// as XX001; the layers above name the table a keyspace holds. Damage Open
+// finds in one keyspace is logged and left for that keyspace's reads to
+// report; damage to the file's structure, its state or its log makes Open
+// refuse the file. CheckFile checks a whole closed file (cdcdb check).
+//
+// A read that finds the file damaged panics with its *CorruptError, as Get
+// and Cursor have no error to return; View and Update return it as their
+// error, and the sql package reports it as the statement's.
+//
+// Files written by earlier versions, whose values have no seals, are
+// converted once, at their first writable open, before anything reads
+// them: their runs rewritten as sealed runs, their keyspaces given records,
+// their other values sealed (migrate.go). A read-only open refuses a file
+// not converted yet; no reader meets a value without its seal.
 //
 // Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
 // of two encodings agrees with types.Compare of the values (reversed for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -15,6 +16,11 @@ import (
 //
 //	blocksBucket:         runID blockNo -> block            (uint64, uint32, big-endian)
 //	runsBucket/keyspace:  runID         -> the run's meta   (runMeta: order, counts, block index, filter)
+//
+// A meta is sealed (seal.go) under its key in its keyspace, and a block's
+// entries each carry a checksum (below). The keyspace's record
+// (spacerec.go) lists its runs' IDs, so a meta that went missing, or one of
+// another keyspace, is found out.
 //
 // Run IDs are unique in the file (the runs bucket's sequence), so every
 // block is in one bucket, which a reader opens once per transaction.
@@ -34,10 +40,21 @@ import (
 //
 // Block layout: the entries, each
 //
-//	uvarint klen, uvarint vtag (0: tombstone, else vlen+1), key, value
+//	uvarint klen, uvarint vtag (0: tombstone, else vlen+1), key, value,
+//	big-endian uint32 CRC-32C of the entry (entrySum)
 //
 // then a little-endian uint32 per entry giving where it starts, then the
-// entry count as a little-endian uint32.
+// entry count as a little-endian uint32, then a big-endian uint32 CRC-32C
+// of all of the block before it, under the block's key (blockSeed).
+//
+// Two checksums, because reads differ: a lookup reads a dozen of a block's
+// hundreds of entries, and checks those, each under its block's key and
+// its place in it (an offset or a count that is damaged makes the entries
+// read through it fail their checks); a walk from one block into the next
+// reads them all, and checks the whole block at once, which CRC-32C does
+// four times faster than entry by entry. Checking the whole block at every
+// lookup that read it from the file made such a lookup four to five times
+// slower.
 
 var (
 	runsBucket   = []byte("runs")
@@ -56,16 +73,93 @@ func runBlockKey(id uint64, block uint32) blockKey {
 
 func runMetaKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
 
+// newRunID takes the next run ID from the runs bucket's sequence. The
+// sequence is in bbolt's header of the bucket, which no checksum covers:
+// an ID that blocks are stored under already would have the new run's
+// blocks written over another's, so it is refused as damage.
+func newRunID(btx *bolt.Tx) (uint64, error) {
+	id, err := btx.Bucket(runsBucket).NextSequence()
+	if err != nil {
+		return 0, err
+	}
+	prefix := runMetaKey(id)
+	if k, _ := btx.Bucket(blocksBucket).Cursor().Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) {
+		return 0, corrupt("the runs' sequence gave run ID %d, which blocks are stored under already", id)
+	}
+	return id, nil
+}
+
 // block is a decoded view of a stored block; its slices point into it.
 type block struct {
 	data []byte // the entries
 	offs []byte // the offsets
 	n    int
+	// whole is the block before its checksum, sum that checksum; seed is
+	// where its checksums start. checked says its entries have all been
+	// checked (checkWhole: a cached block's, a walk's), and legacy that it
+	// has no checksums (a block written before them, which only the
+	// rewrite of its file reads).
+	whole   []byte
+	sum     uint32
+	seed    uint32
+	checked bool
+	legacy  bool
+	// at and space are the block's key and keyspace, for what a damaged
+	// entry reports.
+	at    blockKey
+	space string
 	// index speeds up search; only blocks in the block cache have one.
 	index *blockIndex
 }
 
-func parseBlock(b []byte) (block, error) {
+// blockNumber is the number in its run of the block under k, runID its
+// run's ID.
+func (k blockKey) blockNumber() int { return int(binary.BigEndian.Uint32(k[8:])) }
+func (k blockKey) runID() uint64    { return binary.BigEndian.Uint64(k[:8]) }
+
+// blockSeed is where the checksums of the entries of block k start: a
+// checksum of its key, so an entry read in another block fails its check.
+func blockSeed(k blockKey) uint32 { return crc32.Checksum(k[:], castagnoli) }
+
+// entrySum is the checksum of entry i of a block whose seed is seed, body
+// being its bytes before the checksum. The seed differs by entry (a CRC's
+// initial value changes its result for every input), so an entry read at
+// another place in its block fails its check too.
+func entrySum(seed uint32, i int, body []byte) uint32 {
+	return crc32.Update(seed^uint32(i), castagnoli, body)
+}
+
+// parseBlock parses block k of keyspace space as the file stores it; its
+// entries are checked as they are read (entry), or all at once
+// (checkWhole).
+func parseBlock(k blockKey, space string, b []byte) (block, error) {
+	if len(b) < sealSize {
+		return block{}, corrupt("run block of %d bytes", len(b))
+	}
+	whole := b[:len(b)-sealSize]
+	blk, err := parseBlockLayout(whole)
+	blk.whole, blk.sum = whole, binary.BigEndian.Uint32(b[len(whole):])
+	blk.at, blk.space, blk.seed = k, space, blockSeed(k)
+	return blk, err
+}
+
+// checkWhole checks all of the block at once against its checksum, after
+// which its entries are not checked one by one.
+func (b *block) checkWhole() bool {
+	if !b.checked && crc32.Update(b.seed, castagnoli, b.whole) == b.sum {
+		b.checked = true
+	}
+	return b.checked
+}
+
+// parseLegacyBlock parses a block written before entries had checksums.
+func parseLegacyBlock(b []byte) (block, error) {
+	blk, err := parseBlockLayout(b)
+	blk.legacy = true
+	return blk, err
+}
+
+func parseBlockLayout(b []byte) (block, error) {
 	if len(b) < 4 {
 		return block{}, corrupt("run block of %d bytes", len(b))
 	}
@@ -78,21 +172,33 @@ func parseBlock(b []byte) (block, error) {
 }
 
 // entry returns entry i's key and value (live false: a tombstone), or a nil
-// key for a malformed entry; readers use wellFormed, which panics on one
-// (or on an empty key, which no entry has).
+// key for an entry that is malformed or fails its checksum; readers use
+// wellFormed, which panics on one (or on an empty key, which no entry
+// has).
+//
+// Each entry is checked as it is read, not the whole block: a lookup reads
+// a dozen of a block's hundreds of entries, and a checksum of a whole
+// block read from the file took five times what the rest of the lookup
+// did.
 func (b *block) entry(i int) (key, value []byte, live bool) {
+	return b.decode(i, !b.checked && !b.legacy)
+}
+
+// decode is entry i, checked against its checksum when check is set.
+func (b *block) decode(i int, check bool) (key, value []byte, live bool) {
 	off := int(binary.LittleEndian.Uint32(b.offs[4*i:]))
 	if off >= len(b.data) {
 		return nil, nil, false
 	}
 	d := b.data[off:]
 	var klen, vtag uint64
+	head := 2
 	if len(d) >= 2 && d[0] < 0x80 && d[1] < 0x80 {
 		// Most keys and values are shorter than 127 bytes, so both
 		// varints are one byte; a search decodes a dozen entries, and
 		// binary.Uvarint's loop took a sixth of its time
 		// (BenchmarkBlockSearch).
-		klen, vtag, d = uint64(d[0]), uint64(d[1]), d[2:]
+		klen, vtag = uint64(d[0]), uint64(d[1])
 	} else {
 		var w1, w2 int
 		klen, w1 = binary.Uvarint(d)
@@ -100,14 +206,25 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 		if w1 <= 0 || w2 <= 0 {
 			return nil, nil, false
 		}
-		d = d[w1+w2:]
+		head = w1 + w2
 	}
+	d = d[head:]
 	vlen := uint64(0)
 	if vtag > 0 {
 		vlen = vtag - 1
 	}
-	if klen > uint64(len(d)) || vlen > uint64(len(d))-klen {
+	sum := uint64(sealSize)
+	if b.legacy {
+		sum = 0
+	}
+	if klen > uint64(len(d)) || vlen > uint64(len(d))-klen || sum > uint64(len(d))-klen-vlen {
 		return nil, nil, false
+	}
+	if check {
+		body := b.data[off : off+head+int(klen+vlen)]
+		if entrySum(b.seed, i, body) != binary.BigEndian.Uint32(d[klen+vlen:]) {
+			return nil, nil, false
+		}
 	}
 	key = d[:klen:klen]
 	if vtag == 0 {
@@ -117,11 +234,11 @@ func (b *block) entry(i int) (key, value []byte, live bool) {
 }
 
 // wellFormed is entry i, or a panic with ErrCorrupt when it is malformed
-// (fileRunIter says why reads panic).
+// or fails its checksum (fileRunIter says why reads panic).
 func (b *block) wellFormed(i int) (key, value []byte, live bool) {
 	key, value, live = b.entry(i)
 	if len(key) == 0 { // (no key is empty: Put refuses those)
-		panic(corrupt("malformed entry %d in a run block", i))
+		panic(spaceCorrupt(b.space, b.at.runID(), b.at.blockNumber(), "entry %d fails its checksum or is malformed", i))
 	}
 	return key, value, live
 }
@@ -132,17 +249,34 @@ func (b *block) key(i int) []byte {
 }
 
 // search returns the index of the first entry whose key is >= key.
+//
+// It compares key with the entries it halves the block at without checking
+// their checksums, then checks the two entries its answer lies between:
+// entries that pass their checks, at adjacent places, bound it exactly, as
+// the block's entries are in key order. So a lookup checks two entries,
+// not the dozen it reads; one misled by a damaged entry ends between two
+// entries that do not bound its key, which is damage too.
 func (b *block) search(key []byte) int {
 	lo, hi := 0, b.n
 	if b.index != nil {
 		lo, hi = b.index.narrow(key)
 	}
+	check := !b.checked && !b.legacy
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if bytes.Compare(b.key(m), key) < 0 {
+		k, _, _ := b.decode(m, false)
+		if len(k) == 0 {
+			b.wellFormed(m) // panics: malformed
+		}
+		if bytes.Compare(k, key) < 0 {
 			lo = m + 1
 		} else {
 			hi = m
+		}
+	}
+	if check {
+		if lo > 0 && bytes.Compare(b.key(lo-1), key) >= 0 || lo < b.n && bytes.Compare(b.key(lo), key) < 0 {
+			panic(spaceCorrupt(b.space, b.at.runID(), b.at.blockNumber(), "its entries %d and %d are out of order", lo-1, lo))
 		}
 	}
 	return lo
@@ -152,7 +286,10 @@ func (b *block) search(key []byte) int {
 // shared (runCache); the blocks are read through the reader's own file
 // transaction.
 type fileRun struct {
-	id uint64
+	// space is the keyspace the run is one of, for what a damaged block
+	// of it reports.
+	space string
+	id    uint64
 	runMeta
 }
 
@@ -176,9 +313,16 @@ type runMeta struct {
 // runMetaVersion is the version encode writes. Version 1's filters hashed
 // keys with FNV-1a alone (bloom.unmixed), whose low bits vary little
 // between keys that differ in their last bytes. Since version 3 a run may
-// have no filter (no probes, no bits; pointreads.go).
-const runMetaVersion = 3
+// have no filter (no probes, no bits; pointreads.go). Version 4 is version
+// 3 sealed, its blocks too; files whose runs are older are rewritten when
+// first opened (migrate.go), so a reader meets version 4 alone.
+const (
+	runMetaVersion       = 4
+	lastLegacyRunVersion = 3
+)
 
+// encode returns the meta's payload, to be sealed under its run's key in
+// its keyspace.
 func (m *runMeta) encode() []byte {
 	n := 64 + len(m.lastKey) + len(m.filter.bits)
 	for _, k := range m.firstKeys {
@@ -199,10 +343,39 @@ func (m *runMeta) encode() []byte {
 	return appendBytes(b, m.filter.bits)
 }
 
-func decodeRunMeta(v []byte) (runMeta, error) {
-	if len(v) == 0 || v[0] < 1 || v[0] > runMetaVersion {
+// decodeRunMeta checks and decodes the stored meta of run id of keyspace
+// space.
+func decodeRunMeta(space string, id uint64, v []byte) (runMeta, error) {
+	payload, ok := unseal(v, []byte(space), runMetaKey(id))
+	if !ok {
+		return runMeta{}, spaceCorrupt(space, id, -1, "fails its checksum")
+	}
+	if len(payload) == 0 || payload[0] != runMetaVersion {
+		return runMeta{}, spaceCorrupt(space, id, -1, "of an unknown version")
+	}
+	m, err := decodeRunMetaPayload(payload)
+	if err != nil {
+		return runMeta{}, spaceCorrupt(space, id, -1, "%s", err.Detail)
+	}
+	return m, nil
+}
+
+// decodeLegacyRunMeta decodes the meta of a run of a file written before
+// seals (versions 1 to 3), which the rewrite of such a file reads.
+func decodeLegacyRunMeta(v []byte) (runMeta, error) {
+	if len(v) == 0 || v[0] < 1 || v[0] > lastLegacyRunVersion {
 		return runMeta{}, corrupt("run meta of an unknown version")
 	}
+	m, err := decodeRunMetaPayload(v)
+	if err != nil {
+		return runMeta{}, err
+	}
+	return m, nil
+}
+
+// decodeRunMetaPayload decodes a meta's bytes, its version first; all of
+// them must be the meta's.
+func decodeRunMetaPayload(v []byte) (runMeta, *CorruptError) {
 	d := walDecoder{b: v[1:]}
 	var m runMeta
 	m.order = d.uvarint()
@@ -225,7 +398,7 @@ func decodeRunMeta(v []byte) (runMeta, error) {
 	m.filter.unmixed = v[0] == 1
 	unfiltered := v[0] >= 3 && m.filter.probes == 0 && len(m.filter.bits) == 0
 	filterOK := unfiltered || len(m.filter.bits) > 0 && len(m.filter.bits)%bloomBlock == 0 && m.filter.probes > 0 && m.filter.probes <= 64
-	if d.err != nil || len(m.firstKeys) == 0 || !filterOK {
+	if d.err != nil || len(d.b) > 0 || len(m.firstKeys) == 0 || !filterOK {
 		return runMeta{}, corrupt("unreadable run meta")
 	}
 	m.fence = make([]fencePost, len(m.firstKeys))
@@ -280,25 +453,32 @@ func (br *blockReader) block(r *fileRun, i int) block {
 	if blk, ok := br.cache.get(k); ok {
 		return blk
 	}
-	raw := br.bucket().Get(k[:])
+	raw := br.fetch(k)
 	if raw == nil {
-		panic(corrupt("run %d lost its block %d", r.id, i))
+		panic(spaceCorrupt(r.space, r.id, i, "is missing"))
 	}
-	return br.parse(k, raw)
+	return br.parse(r, k, raw)
 }
 
-// parse parses block k, which raw holds, adding it to the cache if there
-// is one. It panics on a malformed block.
-func (br *blockReader) parse(k blockKey, raw []byte) block {
+// fetch reads block k from the file (nil: there is none).
+func (br *blockReader) fetch(k blockKey) []byte {
+	defer boltPanicIsCorrupt("reading a run block")
+	return br.bucket().Get(k[:])
+}
+
+// parse parses block k of r, which raw holds as the file has it, adding it
+// to the cache if there is one (which checks all its entries). It panics
+// on a block that is malformed.
+func (br *blockReader) parse(r *fileRun, k blockKey, raw []byte) block {
 	var blk block
 	var err error
 	if br.cache != nil {
-		blk, err = br.cache.admit(k, raw)
+		blk, err = br.cache.admit(k, r.space, raw)
 	} else {
-		blk, err = parseBlock(raw)
+		blk, err = parseBlock(k, r.space, raw)
 	}
 	if err != nil {
-		panic(err)
+		panic(spaceCorrupt(r.space, r.id, k.blockNumber(), "%v", detailOf(err)))
 	}
 	return blk
 }
@@ -355,12 +535,26 @@ func (it *fileRunIter) load(bi int) bool {
 		it.bi, it.blk, it.ok = bi, blk, true
 		return true
 	}
-	it.bi, it.blk, it.ok = bi, it.parse(want, it.read(bi, want)), true
+	it.bi, it.blk, it.ok = bi, it.parse(it.r, want, it.read(bi, want)), true
+	return true
+}
+
+// walkInto loads block bi, the one after or before the block a walk has
+// read to its end: a walk reads every entry of it, so it is checked as a
+// whole, once (block, above).
+func (it *fileRunIter) walkInto(bi int) bool {
+	if !it.load(bi) {
+		return false
+	}
+	if !it.blk.checkWhole() {
+		panic(spaceCorrupt(it.r.space, it.r.id, bi, "fails its checksum"))
+	}
 	return true
 }
 
 // read returns block bi of the run from the file.
 func (it *fileRunIter) read(bi int, want blockKey) []byte {
+	defer boltPanicIsCorrupt("reading a run block")
 	// A run's blocks are consecutive keys, so a walk steps the bucket's
 	// cursor to the next one instead of looking each up from the top.
 	var k, v []byte
@@ -383,7 +577,7 @@ func (it *fileRunIter) read(bi int, want blockKey) []byte {
 		k, v = it.bc.Seek(want[:])
 	}
 	if !bytes.Equal(k, want[:]) {
-		panic(corrupt("run %d lost its block %d", it.r.id, bi))
+		panic(spaceCorrupt(it.r.space, it.r.id, bi, "is missing"))
 	}
 	it.bcAt = bi
 	return v
@@ -432,7 +626,7 @@ func (it *fileRunIter) next() {
 	if !it.ok {
 		return
 	}
-	if it.i++; it.i >= it.blk.n && it.load(it.bi+1) {
+	if it.i++; it.i >= it.blk.n && it.walkInto(it.bi+1) {
 		it.i = 0
 	}
 	it.settle()
@@ -442,7 +636,7 @@ func (it *fileRunIter) prev() {
 	if !it.ok {
 		return
 	}
-	if it.i--; it.i < 0 && it.load(it.bi-1) {
+	if it.i--; it.i < 0 && it.walkInto(it.bi-1) {
 		it.i = it.blk.n - 1
 	}
 	it.settle()
@@ -558,19 +752,21 @@ func (f *bloom) mayContain(key []byte) bool {
 // runBuilder encodes a run's entries, given in key order, into blocks of
 // about target bytes.
 type runBuilder struct {
+	space  string // the keyspace it is a run of
 	id     uint64
 	target int
 	meta   runMeta
 	cur    []byte
 	offs   []uint32
+	seed   uint32 // the current block's (blockSeed)
 	nblock uint32
 	key    blockKey // the last block's
 }
 
-// newRunBuilder starts run id, with a filter for expectedKeys keys when
-// filtered (pointreads.go says which runs are).
-func newRunBuilder(id, order uint64, expectedKeys, target int, filtered bool) *runBuilder {
-	w := &runBuilder{id: id, target: target, meta: runMeta{order: order}}
+// newRunBuilder starts run id of keyspace space, with a filter for
+// expectedKeys keys when filtered (pointreads.go says which runs are).
+func newRunBuilder(space string, id, order uint64, expectedKeys, target int, filtered bool) *runBuilder {
+	w := &runBuilder{space: space, id: id, target: target, meta: runMeta{order: order}}
 	if filtered {
 		w.meta.filter = newBloom(expectedKeys)
 	}
@@ -580,7 +776,7 @@ func newRunBuilder(id, order uint64, expectedKeys, target int, filtered bool) *r
 // add appends an entry and returns the block it completed, if any, with
 // its key, to be stored.
 func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
-	if len(w.offs) > 0 && len(w.cur)+4*len(w.offs)+len(key)+len(value)+24 > w.target {
+	if len(w.offs) > 0 && len(w.cur)+4*len(w.offs)+len(key)+len(value)+24+2*sealSize > w.target {
 		blockKey, blk = w.cut()
 	}
 	if len(w.offs) == 0 {
@@ -588,8 +784,10 @@ func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
 		if w.cur == nil {
 			w.cur = make([]byte, 0, w.target)
 		}
+		w.seed = blockSeed(runBlockKey(w.id, w.nblock))
 	}
-	w.offs = append(w.offs, uint32(len(w.cur)))
+	start := len(w.cur)
+	w.offs = append(w.offs, uint32(start))
 	w.cur = binary.AppendUvarint(w.cur, uint64(len(key)))
 	if live {
 		w.cur = binary.AppendUvarint(w.cur, uint64(len(value))+1)
@@ -601,6 +799,7 @@ func (w *runBuilder) add(key, value []byte, live bool) (blockKey, blk []byte) {
 	if live {
 		w.cur = append(w.cur, value...)
 	}
+	w.cur = binary.BigEndian.AppendUint32(w.cur, entrySum(w.seed, len(w.offs)-1, w.cur[start:]))
 	w.meta.entries++
 	w.meta.filter.add(key)
 	w.meta.lastKey = append(w.meta.lastKey[:0], key...)
@@ -614,6 +813,7 @@ func (w *runBuilder) cut() (blockKey, blk []byte) {
 	}
 	w.cur = binary.LittleEndian.AppendUint32(w.cur, uint32(len(w.offs)))
 	w.key = runBlockKey(w.id, w.nblock)
+	w.cur = binary.BigEndian.AppendUint32(w.cur, crc32.Update(w.seed, castagnoli, w.cur))
 	blk, blockKey = w.cur, w.key[:]
 	w.meta.bytes += int64(len(blk))
 	w.nblock++
@@ -638,29 +838,29 @@ func (w *runBuilder) put(blocks *bolt.Bucket, key, value []byte, live bool) (int
 	return len(blk), blocks.Put(bk, blk)
 }
 
-// store ends the run: its last block goes into blocks and its meta into
-// rb, under the run's ID, which makes it one of the keyspace's runs. A run
+// store ends the run: its last block goes into the blocks bucket and its
+// meta into its keyspace's runs, under the run's ID, and the keyspace's
+// record lists it, which makes it one of the keyspace's runs. A run
 // without entries stores nothing, and stored says which it was.
-func (w *runBuilder) store(blocks, rb *bolt.Bucket) (stored bool, err error) {
-	bk, blk, meta := w.finish()
-	if blk != nil {
-		if err := blocks.Put(bk, blk); err != nil {
-			return false, err
-		}
+func (w *runBuilder) store(btx *bolt.Tx) (stored bool, err error) {
+	meta, err := w.finish(btx.Bucket(blocksBucket))
+	if meta == nil || err != nil {
+		return false, err
 	}
-	if meta == nil {
-		return false, nil
-	}
-	return true, rb.Put(runMetaKey(w.id), meta)
+	return true, listRun(btx, w.space, w.id, meta)
 }
 
-// finish returns the last block (nil if the run is empty) and the meta.
-func (w *runBuilder) finish() (blockKey, blk []byte, meta []byte) {
+// finish stores the last block in blocks and returns the meta, sealed
+// (nil if the run is empty).
+func (w *runBuilder) finish(blocks *bolt.Bucket) (meta []byte, err error) {
 	if len(w.offs) > 0 {
-		blockKey, blk = w.cut()
+		bk, blk := w.cut()
+		if err := blocks.Put(bk, blk); err != nil {
+			return nil, err
+		}
 	}
 	if w.meta.entries == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
-	return blockKey, blk, w.meta.encode()
+	return appendSeal(w.meta.encode(), []byte(w.space), runMetaKey(w.id)), nil
 }

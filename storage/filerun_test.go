@@ -37,24 +37,26 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 		}
 		blockSize := []int{40, 300, 4096}[rng.IntN(3)]
 		id := uint64(round + 1)
+		space := fmt.Sprint(round)
 		err := bdb.Update(func(btx *bolt.Tx) error {
-			metas, err := btx.CreateBucket([]byte(fmt.Sprint(round)))
-			if err != nil {
+			for _, name := range topBuckets {
+				if _, err := btx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			if _, err := createSpaceBucket(btx.Bucket(rootBucket), space); err != nil {
 				return err
 			}
-			blocks, err := btx.CreateBucketIfNotExists(blocksBucket)
-			if err != nil {
-				return err
-			}
+			blocks := btx.Bucket(blocksBucket)
 			// Every third run has no filter, as a keyspace that is not
 			// point-read gets (pointreads.go): lookups must find the same.
-			w := newRunBuilder(id, id, len(want), blockSize, round%3 != 1)
+			w := newRunBuilder(space, id, id, len(want), blockSize, round%3 != 1)
 			for _, k := range want.sortedKeys() {
 				if _, err := w.put(blocks, []byte(k), []byte(want[k].v), !want[k].tomb); err != nil {
 					return err
 				}
 			}
-			if stored, err := w.store(blocks, metas); err != nil || !stored {
+			if stored, err := w.store(btx); err != nil || !stored {
 				return fmt.Errorf("storing the run: stored %v, %v", stored, err)
 			}
 			return nil
@@ -64,7 +66,7 @@ func TestFileRunsMatchTheModel(t *testing.T) {
 		}
 		err = bdb.View(func(btx *bolt.Tx) error {
 			blocks := btx.Bucket(blocksBucket)
-			runs, err := loadRuns(btx.Bucket([]byte(fmt.Sprint(round))), nil)
+			runs, err := loadRuns(btx, space, nil)
 			if err != nil {
 				return err
 			}
@@ -86,9 +88,12 @@ func checkFileRun(b *bolt.Bucket, r *fileRun, want refMap, probes []string) erro
 	return checkRunReads(r.entries, get, &fileRunIter{r: r, blockReader: *br}, want, probes)
 }
 
-// TestCorruptBlockFailsTheRead: a run whose block is gone is a corrupt
-// file, and a read of it says so with ErrCorrupt (a panic the statement's
-// recovery reports) instead of answering as if the keys were absent.
+// TestCorruptBlockFailsTheRead: a run whose block is gone, malformed or
+// changed is a corrupt file, and a read of it - a walk, which checks each
+// block it walks into as a whole, or lookups, which check the entries they
+// read - says so with ErrCorrupt (a panic the statement's recovery
+// reports) instead of answering as if the keys were absent or with other
+// values.
 func TestCorruptBlockFailsTheRead(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -96,10 +101,16 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 	}{
 		{"missing block", func(blocks *bolt.Bucket, k []byte) error { return blocks.Delete(k) }},
 		{"malformed entry", func(blocks *bolt.Bucket, k []byte) error {
-			// The block's third entry starts past its data.
+			// The block's third entry starts past its data (the block
+			// ends with the entry count and the block's checksum).
 			blk := bytes.Clone(blocks.Get(k))
-			n := int(binary.LittleEndian.Uint32(blk[len(blk)-4:]))
-			binary.LittleEndian.PutUint32(blk[len(blk)-4-4*n+8:], 1<<30)
+			n := int(binary.LittleEndian.Uint32(blk[len(blk)-8:]))
+			binary.LittleEndian.PutUint32(blk[len(blk)-8-4*n+8:], 1<<30)
+			return blocks.Put(k, blk)
+		}},
+		{"a byte changed", func(blocks *bolt.Bucket, k []byte) error {
+			blk := bytes.Clone(blocks.Get(k))
+			blk[3] ^= 0x20
 			return blocks.Put(k, blk)
 		}},
 	} {
@@ -116,7 +127,7 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 			}
 			db.checkpointAll(t)
 			err = db.bolt.Update(func(btx *bolt.Tx) error {
-				runs, err := loadRuns(btx.Bucket(runsBucket).Bucket([]byte("s")), nil)
+				runs, err := loadRuns(btx, "s", nil)
 				if err != nil {
 					return err
 				}
@@ -137,6 +148,20 @@ func TestCorruptBlockFailsTheRead(t *testing.T) {
 			})
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("walk over a corrupt run: %v, want ErrCorrupt", err)
+			}
+			// Lookups check the entries they read, not the whole block:
+			// the lookup of each key of the damaged block reads its entry.
+			err = db.View(func(tx *Tx) error {
+				for i := range 100 {
+					k := fmt.Sprintf("k%03d", i)
+					if got := tx.Space("s").Get([]byte(k)); string(got) != "v" {
+						return fmt.Errorf("%s = %q", k, got)
+					}
+				}
+				return nil
+			})
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("lookups in a corrupt run: %v, want ErrCorrupt", err)
 			}
 			if err := db.Check(); !errors.Is(err, ErrCorrupt) {
 				t.Fatal("Check passed a corrupt run")
@@ -185,7 +210,7 @@ func TestBloomFiltersHoldTheirRate(t *testing.T) {
 	}
 	enc := old.encode()
 	enc[0] = 1
-	m, err := decodeRunMeta(enc)
+	m, err := decodeLegacyRunMeta(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,8 +302,11 @@ func TestOldFilesAreRewrittenAsRuns(t *testing.T) {
 		}
 		err = db.bolt.View(func(btx *bolt.Tx) error {
 			for name := range want {
-				if k, _ := btx.Bucket(rootBucket).Bucket([]byte(name)).Cursor().First(); k != nil {
-					return fmt.Errorf("keyspace %s's bucket still holds %q", name, k)
+				c := btx.Bucket(rootBucket).Bucket([]byte(name)).Cursor()
+				for k, _ := c.First(); k != nil; k, _ = c.Next() {
+					if !bytes.Equal(k, spaceRecordKey) {
+						return fmt.Errorf("keyspace %s's bucket still holds %q", name, k)
+					}
 				}
 			}
 			return nil
@@ -392,7 +420,7 @@ func (db *DB) waitForCompactions(t testing.TB) {
 // the search every read of a file run does in the block it lands in.
 func BenchmarkBlockSearch(b *testing.B) {
 	const target = 2*(16<<10) - 256 // a block of the default 16 KiB pages
-	w := newRunBuilder(1, 1, 1024, target, true)
+	w := newRunBuilder("s", 1, 1, 1024, target, true)
 	var keys [][]byte
 	var raw []byte
 	value := bytes.Repeat([]byte("v"), 60)
@@ -402,7 +430,7 @@ func BenchmarkBlockSearch(b *testing.B) {
 		keys = append(keys, key)
 	}
 	keys = keys[:len(keys)-1]
-	blk, err := parseBlock(raw)
+	blk, err := parseBlock(runBlockKey(1, 0), "s", raw)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -32,8 +32,7 @@ func (fs *fileSpaces) has(tx *Tx, name string) bool {
 			return has
 		}
 	}
-	root := tx.rootBucket()
-	has := root != nil && root.Bucket([]byte(name)) != nil
+	has := fileHasSpace(tx, name)
 	for {
 		cur := fs.snap.Load()
 		next := &fileSpacesSnap{boltTx: id}
@@ -52,4 +51,12 @@ func (fs *fileSpaces) has(tx *Tx, name string) bool {
 			return has
 		}
 	}
+}
+
+// fileHasSpace asks the file, through tx's snapshot, whether it holds
+// keyspace name.
+func fileHasSpace(tx *Tx, name string) bool {
+	defer boltPanicIsCorrupt("looking a keyspace up")
+	root := tx.rootBucket()
+	return root != nil && root.Bucket([]byte(name)) != nil
 }

@@ -43,10 +43,11 @@ func (db *DB) garbageDue(checkpointDue, compactionDue bool) bool {
 // collectGarbageStep deletes the next db.chunk bytes of the garbage's
 // blocks, in one transaction. Stats counts it as a compaction
 // transaction: most garbage is the inputs of compactions.
-func (db *DB) collectGarbageStep() error {
+func (db *DB) collectGarbageStep() (err error) {
+	defer boltPanicAsError("deleting unlisted runs' blocks", &err)
 	var left []uint64
 	var deleted int64
-	err := db.bolt.Update(func(btx *bolt.Tx) error {
+	err = db.bolt.Update(func(btx *bolt.Tx) error {
 		var err error
 		left, deleted, err = deleteSomeBlocks(btx.Bucket(blocksBucket), db.garbage.runs, db.chunk)
 		return err

@@ -402,7 +402,10 @@ func TestCloseCheckpointsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = bdb.View(func(btx *bolt.Tx) error {
-		complete := stateVersion(btx, stateComplete)
+		complete, err := stateVersion(btx, stateComplete)
+		if err != nil {
+			return err
+		}
 		if len(recs) == 0 || recs[len(recs)-1].version != complete {
 			return fmt.Errorf("keyspaces complete through version %d, the log ring holds %v", complete, recs)
 		}

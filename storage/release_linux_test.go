@@ -3,7 +3,9 @@ package storage
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -898,19 +900,22 @@ func TestDroppingAKeyspaceWhoseRunMetaIsCorruptSucceeds(t *testing.T) {
 	}
 }
 
-// TestOpenDropsTheRunsOfAKeyspaceThatIsGone: a keyspace whose bucket is
-// gone but whose runs are still listed (what a crash between the two could
-// leave) loses its runs, blocks and metas, when the file is opened
-// (tidyRuns).
-func TestOpenDropsTheRunsOfAKeyspaceThatIsGone(t *testing.T) {
-	path := checkedPath(t, "gone.db")
+// TestOpenKeepsTheRunsOfAKeyspaceWhoseBucketIsGone: no crash leaves a
+// keyspace's runs without its bucket (a drop removes both in one
+// transaction), so a file that has them is damaged - a damaged bucket
+// name looks just so - and Open deletes nothing of them: it logs the
+// damage, a read of the keyspace reports it rather than find no keyspace,
+// and a check of the file reports it.
+func TestOpenKeepsTheRunsOfAKeyspaceWhoseBucketIsGone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gone.db")
 	opts := idleCheckpointOptions()
 	db, err := Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fillAndCheckpoint(t, db, 16)
-	if n := blockCount(t, db); n == 0 {
+	blocks := blockCount(t, db)
+	if blocks == 0 {
 		t.Fatal("the keyspace has no blocks: not the case this test is for")
 	}
 	if err := db.Close(); err != nil {
@@ -925,21 +930,37 @@ func TestOpenDropsTheRunsOfAKeyspaceThatIsGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var logged bytes.Buffer
+	opts.Logger = slog.New(slog.NewTextHandler(&logged, nil))
 	db, err = Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if n := blockCount(t, db); n != 0 {
-		t.Fatalf("%d blocks of the gone keyspace left after Open", n)
+	if n := blockCount(t, db); n != blocks {
+		t.Fatalf("%d blocks left after Open, of %d", n, blocks)
 	}
-	err = db.bolt.View(func(btx *bolt.Tx) error {
-		if btx.Bucket(runsBucket).Bucket([]byte("s")) != nil {
-			return fmt.Errorf("the gone keyspace's runs are still listed")
+	// The keyspace the directory lists is not read as absent.
+	err = db.View(func(tx *Tx) error {
+		if tx.Space("s") != nil {
+			return fmt.Errorf("keyspace s is there")
 		}
 		return nil
 	})
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "its bucket is missing") {
+		t.Fatalf("read of the keyspace whose bucket is gone: %v", err)
+	}
+	if !strings.Contains(logged.String(), `keyspace \"s\": it has runs but no bucket`) {
+		t.Fatalf("Open logged %q, not the damage", logged.String())
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	report, err := CheckFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if found := fmt.Sprint(report.Problems); len(report.Problems) != 2 || !strings.Contains(found, `keyspace "s": it has runs but no bucket`) ||
+		!strings.Contains(found, `keyspace "s": its bucket is missing (the file's directory of keyspaces lists it)`) {
+		t.Fatalf("the check found %v", report.Problems)
 	}
 }

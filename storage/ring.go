@@ -1,11 +1,12 @@
 package storage
 
 import (
+	"bytes"
 	"cmp"
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"log/slog"
 	"os"
 	"slices"
 	"sync"
@@ -44,7 +45,9 @@ import (
 //	[4:8)    CRC-32C of the ring's salt, then [8:24+n)
 //	[8:16)   version
 //	[16:20)  n, the record's length
-//	[20:24)  zero
+//	[20:24)  the record's place in its flush: its version less the flush's
+//	         first (records written before this field, under
+//	         legacyRingMagic, have zero)
 //	[24:24+n) the record, as replayRecord reads it
 //
 // Open reads every record of the ring the checksum accepts (a record cut
@@ -55,6 +58,17 @@ import (
 // gap was never acknowledged. A record whose space was reused is behind a
 // completed checkpoint, so its version is one the keyspaces hold; stale
 // records that still pass the checksum are skipped for that reason.
+//
+// A flush starts only once the one before it is on disk, so the records
+// after a missing version can only be the rest of the flush the missing
+// one was in, which a crash cut short. A record of a later flush there
+// (its flush's first version after the missing one), or one in the log
+// bucket (whose flushes are bbolt transactions, whole or not at all),
+// means the missing record was on disk and is damaged: Open refuses the
+// file rather than drop it and every commit after it. What no check can
+// tell is damage to the records of the very last flush from a crash that
+// cut that flush short: their commits are lost as if it had (as in any
+// write-ahead log, PostgreSQL's too).
 //
 // The salt is random bytes the ring is made with. Records hold what clients
 // wrote, and a checksum alone would let a value that holds a well-formed
@@ -87,6 +101,9 @@ type ring struct {
 	// size cost, on the path every commit waits on, its zeroing and the
 	// faults of touching new pages.
 	scratch []byte
+	// log takes failed writes; fault is Options.InjectLogWriteFault.
+	log   *slog.Logger
+	fault func(off int64, n int) LogWriteFault
 }
 
 // maxRingScratch bounds the scratch buffer a ring keeps between writes.
@@ -98,16 +115,23 @@ type ringSegment struct{ off, size int64 }
 type ringRecord struct {
 	version   uint64
 	pos, size int64 // ring offset and length, padding included
+	// flushFirst is the first version of the flush that wrote it (0:
+	// unknown, a record written before records said).
+	flushFirst uint64
 }
 
 var (
 	ringBucket = []byte("logring")
 	// ringSaltKey is the salt's key in ringBucket, beside the segments'
-	// buckets. Rings made before it had none: their records' checksums
-	// start from nothing.
+	// buckets (sealed). Rings made before it had none, and keep an empty
+	// one while their records are live: their records' checksums start
+	// from nothing.
 	ringSaltKey = []byte("salt")
-	ringMagic   = [4]byte{'c', 'd', 'c', 'L'}
-	castagnoli  = crc32.MakeTable(crc32.Castagnoli)
+	ringMagic   = [4]byte{'c', 'd', 'c', 'R'}
+	// legacyRingMagic marks records written before they said their
+	// place in their flush.
+	legacyRingMagic = [4]byte{'c', 'd', 'c', 'L'}
+	castagnoli      = crc32.MakeTable(crc32.Castagnoli)
 )
 
 const (
@@ -128,42 +152,48 @@ func ringSegmentKey(i int) []byte { return binary.BigEndian.AppendUint32(nil, ui
 // ringSegmentValue is the key of a segment's value in its bucket.
 var ringSegmentValue = []byte{0}
 
-// eachRingSegment calls fn with each segment's value, in ring order.
+// eachRingSegment calls fn with each segment's value, in ring order. The
+// segments' values are rewritten outside bbolt and carry no seal, so their
+// sizes are checked against the rule they were made by (addRingSegment):
+// each twice the one before, up to maxSegmentBytes.
 func eachRingSegment(btx *bolt.Tx, fn func(v []byte) error) error {
 	b := btx.Bucket(ringBucket)
 	if b == nil {
 		return nil
 	}
-	i := 0
-	return b.ForEachBucket(func(k []byte) error {
-		v := b.Bucket(k).Get(ringSegmentValue)
+	i, prev := 0, 0
+	return b.ForEach(func(k, v []byte) error {
+		if v != nil {
+			if !bytes.Equal(k, ringSaltKey) {
+				return corrupt("the log ring holds a value under %x", k)
+			}
+			return nil
+		}
+		v = b.Bucket(k).Get(ringSegmentValue)
 		if len(k) != 4 || binary.BigEndian.Uint32(k) != uint32(i) || len(v) == 0 {
 			return corrupt("log ring segment %x", k)
 		}
-		i++
+		size := len(v)
+		if size < minRingBytes || size%ringAlign != 0 || (i > 0 && size != min(2*prev, maxSegmentBytes)) {
+			return corrupt("log ring segment %d has %d bytes", i, size)
+		}
+		i, prev = i+1, size
 		return fn(v)
 	})
 }
 
-// addRingSalt gives the ring a salt if it has none.
-func addRingSalt(btx *bolt.Tx) error {
+// ringSeed is where the ring's records' checksums start, and whether the
+// ring has a salt (a ring made before salts has none).
+func ringSeed(btx *bolt.Tx) (seed uint32, salted bool, err error) {
 	b := btx.Bucket(ringBucket)
-	if b == nil || b.Get(ringSaltKey) != nil {
-		return nil
+	if b == nil {
+		return 0, false, nil
 	}
-	salt := make([]byte, 16)
-	if _, err := rand.Read(salt); err != nil {
-		return err
+	salt, ok := unseal(b.Get(ringSaltKey), ringScope, ringSaltKey)
+	if !ok {
+		return 0, false, corrupt("the log ring's salt is missing or fails its checksum")
 	}
-	return b.Put(ringSaltKey, salt)
-}
-
-// ringSeed is where the ring's records' checksums start.
-func ringSeed(btx *bolt.Tx) uint32 {
-	if b := btx.Bucket(ringBucket); b != nil {
-		return crc32.Update(0, castagnoli, b.Get(ringSaltKey))
-	}
-	return 0
+	return crc32.Update(0, castagnoli, salt), len(salt) > 0, nil
 }
 
 // loadRingSegments finds the segments' file offsets: a value's bytes in a
@@ -229,17 +259,23 @@ func ringSegmentAt(segs []ringSegment, pos int64) (seg int, within int64) {
 // its place, in version order, reading the segments through bbolt.
 func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err error) {
 	bodies = map[uint64][]byte{}
-	err = bdb.View(func(btx *bolt.Tx) error {
-		seed := ringSeed(btx)
+	err = bdb.View(func(btx *bolt.Tx) (err error) {
+		defer boltPanicAsError("reading the log ring", &err)
+		seed, _, err := ringSeed(btx)
+		if err != nil {
+			return err
+		}
 		var start int64
 		return eachRingSegment(btx, func(v []byte) error {
 			for p := 0; p+ringHeader <= len(v); p += ringAlign {
 				h := v[p : p+ringHeader]
-				if [4]byte(h[:4]) != ringMagic {
+				magic := [4]byte(h[:4])
+				if magic != ringMagic && magic != legacyRingMagic {
 					continue
 				}
 				n := int(binary.BigEndian.Uint32(h[16:]))
-				if n > len(v)-p-ringHeader || binary.BigEndian.Uint32(h[20:]) != 0 {
+				place := binary.BigEndian.Uint32(h[20:])
+				if n > len(v)-p-ringHeader || (magic == legacyRingMagic && place != 0) {
 					continue
 				}
 				if crc32.Update(seed, castagnoli, v[p+8:p+ringHeader+n]) != binary.BigEndian.Uint32(h[4:]) {
@@ -249,8 +285,15 @@ func readRing(bdb *bolt.DB) (recs []ringRecord, bodies map[uint64][]byte, err er
 				if _, dup := bodies[version]; dup {
 					return corrupt("log ring holds version %d twice", version)
 				}
+				rec := ringRecord{version: version, pos: start + int64(p), size: alignRing(ringHeader + n)}
+				if magic == ringMagic {
+					if uint64(place) >= version {
+						continue // (a checksum that passes by chance)
+					}
+					rec.flushFirst = version - uint64(place)
+				}
 				bodies[version] = slices.Clone(v[p+ringHeader : p+ringHeader+n])
-				recs = append(recs, ringRecord{version: version, pos: start + int64(p), size: alignRing(ringHeader + n)})
+				recs = append(recs, rec)
 			}
 			start += int64(len(v))
 			return nil
@@ -337,7 +380,7 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 			r.grow = true
 			return false, nil
 		}
-		placed = append(placed, ringRecord{version: pc.version, pos: pos, size: size})
+		placed = append(placed, ringRecord{version: pc.version, pos: pos, size: size, flushFirst: batch[0].version})
 		total += int(size)
 		head = pos + size
 		if head >= r.size {
@@ -362,7 +405,7 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 		copy(h, ringMagic[:])
 		binary.BigEndian.PutUint64(h[8:], pc.version)
 		binary.BigEndian.PutUint32(h[16:], uint32(n))
-		binary.BigEndian.PutUint32(h[20:], 0)
+		binary.BigEndian.PutUint32(h[20:], uint32(pc.version-batch[0].version))
 		for _, part := range pc.record {
 			out = append(out, part...)
 		}
@@ -377,19 +420,40 @@ func (r *ring) write(batch []*pendingCommit) (bool, error) {
 	}
 	for _, p := range pieces {
 		seg, within := ringSegmentAt(r.segs, p.pos)
-		var err error
-		if r.sync {
-			err = writeDurably(r.file, p.buf, r.segs[seg].off+within)
-		} else {
-			_, err = r.file.WriteAt(p.buf, r.segs[seg].off+within)
-		}
-		if err != nil {
+		if err := r.writeAt(p.buf, r.segs[seg].off+within); err != nil {
+			// Earlier pieces are on disk, this one may be in part: the
+			// batch's outcome is unknown (flushed).
 			return false, err
 		}
 	}
 	r.head = head
 	r.live = append(r.live, placed...)
 	return true, nil
+}
+
+// writeAt writes b at file offset off, durably unless the ring does not
+// sync (Options.NoSync), and logs a failure with where it was.
+func (r *ring) writeAt(b []byte, off int64) error {
+	fault := LogWriteOK
+	if r.fault != nil {
+		fault = r.fault(off, len(b))
+	}
+	var err error
+	switch {
+	case fault == LogWriteFailsBefore:
+		err = &os.PathError{Op: "write", Path: r.file.Name(), Err: errInjectedWriteFault}
+	case r.sync:
+		err = writeDurably(r.file, b, off)
+	default:
+		_, err = r.file.WriteAt(b, off)
+	}
+	if err == nil && fault == LogWriteFailsAfter {
+		err = &os.PathError{Op: "fdatasync", Path: r.file.Name(), Err: errInjectedWriteFault}
+	}
+	if err != nil {
+		r.log.Error("writing commits' log records to the database file failed", "file", r.file.Name(), "offset", off, "length", len(b), "err", err)
+	}
+	return err
 }
 
 // writeThenSync writes b at off in f, then syncs the file: the durable
@@ -434,7 +498,7 @@ func (r *ring) release(hi uint64) {
 // which the replay left out. They are erased first: the versions they carry
 // go to the next commits, and a later replay must not take them for those.
 // A file without a ring gets its first segment, of first bytes.
-func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, first int) (*ring, error) {
+func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, first int, log *slog.Logger) (*ring, error) {
 	segs, err := loadRingSegments(bdb)
 	if err != nil {
 		return nil, err
@@ -449,36 +513,39 @@ func openRing(bdb *bolt.DB, file *os.File, sync bool, live, dead []ringRecord, f
 	}
 	var seed uint32
 	salted := false
-	err = bdb.View(func(btx *bolt.Tx) error {
-		seed, salted = ringSeed(btx), btx.Bucket(ringBucket).Get(ringSaltKey) != nil
-		return nil
+	err = bdb.View(func(btx *bolt.Tx) (err error) {
+		seed, salted, err = ringSeed(btx)
+		return err
 	})
 	if err == nil && !salted && len(live) == 0 {
 		// A ring made before salts gets one once no record of it is
 		// live: records written without it would stop passing.
-		err = bdb.Update(func(btx *bolt.Tx) error {
+		err = bdb.Update(func(btx *bolt.Tx) (err error) {
 			if err := addRingSalt(btx); err != nil {
 				return err
 			}
-			seed = ringSeed(btx)
-			return nil
+			seed, _, err = ringSeed(btx)
+			return err
 		})
 	}
 	if err != nil {
 		return nil, err
 	}
-	r := &ring{file: file, sync: sync, segs: segs, seed: seed, live: live, max: maxRingBytes}
+	r := &ring{file: file, sync: sync, segs: segs, seed: seed, live: live, max: maxRingBytes, log: log}
 	for _, s := range segs {
 		r.size += s.size
 	}
 	if len(dead) > 0 {
 		for _, d := range dead {
 			seg, within := ringSegmentAt(segs, d.pos)
-			if _, err := file.WriteAt(make([]byte, len(ringMagic)), segs[seg].off+within); err != nil {
+			off := segs[seg].off + within
+			if _, err := file.WriteAt(make([]byte, len(ringMagic)), off); err != nil {
+				log.Error("erasing a log record of a commit never acknowledged failed", "file", file.Name(), "offset", off, "length", len(ringMagic), "err", err)
 				return nil, err
 			}
 		}
 		if err := fdatasync(file); err != nil {
+			log.Error("syncing the database file failed", "file", file.Name(), "err", err)
 			return nil, err
 		}
 	}
@@ -499,7 +566,8 @@ func (r *ring) wantsToGrow() bool {
 // growRing adds a segment to the ring, unless that would make it larger
 // than it may be. The segment is reserved in a bbolt transaction, while the
 // log writer goes on with the ring as it is.
-func (db *DB) growRing() error {
+func (db *DB) growRing() (err error) {
+	defer boltPanicAsError("growing the log ring", &err)
 	r := db.ring
 	r.mu.Lock()
 	r.grow = false

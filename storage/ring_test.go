@@ -3,12 +3,15 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,7 +87,8 @@ func TestLogRingWrapsAndGrows(t *testing.T) {
 
 // TestLogRingReplayStopsAtAGap: the ring's records are replayed in version
 // order up to the first one missing (a write a crash cut short, whose
-// checksum fails): commits after it were not acknowledged.
+// checksum fails): the commits of that flush after it were not
+// acknowledged, and are left out too.
 func TestLogRingReplayStopsAtAGap(t *testing.T) {
 	path := checkedPath(t, "gap.db")
 	opts := Options{NoSync: true, CheckpointAfterIdle: time.Hour}
@@ -93,41 +97,31 @@ func TestLogRingReplayStopsAtAGap(t *testing.T) {
 		t.Fatal(err)
 	}
 	long := string(bytes.Repeat([]byte{'v'}, 1500))
-	for i := range 10 {
+	for i := range 6 {
 		if err := putIn(db, "s", fmt.Sprintf("k%d", i), long); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// The record of the seventh commit, cut short.
-	victim := db.ring.live[len(db.ring.live)-4]
+	// The last four commits share a flush, and a crash cuts its second
+	// record short.
+	commitInOneFlush(t, db, "s", []string{"k6", "k7", "k8", "k9"}, long)
+	last := db.ring.live[len(db.ring.live)-4:]
+	if last[0].flushFirst != last[3].flushFirst || last[0].flushFirst != last[0].version {
+		t.Fatalf("the last four records are not one flush's: %+v", last)
+	}
+	victim := last[1]
 	db.crash()
-	bdb, err := bolt.Open(path, 0o600, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	segs, err := loadRingSegments(bdb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seg, within := ringSegmentAt(segs, victim.pos)
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(make([]byte, 8), segs[seg].off+within+ringHeader); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	bdb.Close()
+	cut := cutRingRecord(t, path, victim, "k6", "k7", "k8", "k9")
 	db, err = Open(path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = db.View(func(tx *Tx) error {
 		for i := range 10 {
-			got := tx.Space("s").Get([]byte(fmt.Sprintf("k%d", i)))
-			if (got != nil) != (i < 6) {
-				return fmt.Errorf("k%d present %v after the seventh record was cut short", i, got != nil)
+			k := fmt.Sprintf("k%d", i)
+			want := i < 6 || cut[k] < victim.version
+			if got := tx.Space("s").Get([]byte(k)); (got != nil) != want {
+				return fmt.Errorf("%s (version %d) present %v after record %d was cut short", k, cut[k], got != nil, victim.version)
 			}
 		}
 		return nil
@@ -160,6 +154,122 @@ func TestLogRingReplayStopsAtAGap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestLogRingRefusesAGapBeforeALaterFlush: a record missing (damaged)
+// before records of a later flush cannot be a write a crash cut short -
+// the later flush was written once it was on disk - so Open refuses the
+// file, naming the record, rather than replay up to it and drop the
+// acknowledged commits after it; a check of the file says the same.
+func TestLogRingRefusesAGapBeforeALaterFlush(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gap.db")
+	opts := Options{NoSync: true, CheckpointAfterIdle: time.Hour}
+	db, err := Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		if err := putIn(db, "s", fmt.Sprintf("k%d", i), "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	victim := db.ring.live[len(db.ring.live)-3]
+	db.crash()
+	cutRingRecord(t, path, victim)
+	want := fmt.Sprintf("log record %d is missing or damaged", victim.version)
+	if _, err := Open(path, opts); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("open with a record damaged before later flushes: %v, want ErrCorrupt saying %q", err, want)
+	}
+	report, err := CheckFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Problems) != 1 || !strings.Contains(report.Problems[0].Error(), want) {
+		t.Fatalf("the check found %v", report.Problems)
+	}
+}
+
+// commitInOneFlush commits a put of each of keys, each in a transaction of
+// its own, so that they share one flush: the log writer is held on the
+// flush of another commit while they queue behind it. It returns once all
+// of them are durable.
+func commitInOneFlush(t *testing.T, db *DB, space string, keys []string, value string) {
+	t.Helper()
+	entered, release := holdNextFlush(db)
+	defer db.hookFlush.Store(nil)
+	var wg sync.WaitGroup
+	put := func(k string) {
+		defer wg.Done()
+		if err := putIn(db, space, k, value); err != nil {
+			t.Error(err)
+		}
+	}
+	wg.Add(1)
+	go put("held")
+	<-entered
+	for _, k := range keys {
+		wg.Add(1)
+		go put(k)
+	}
+	awaitQueue(t, db, len(keys))
+	release()
+	wg.Wait()
+}
+
+// holdNextFlush makes the log writer's next flush wait, before it writes,
+// until release is called; entered is closed once it waits. (The hook
+// stays, letting later flushes go: the caller clears db.hookFlush.)
+func holdNextFlush(db *DB) (entered <-chan struct{}, release func()) {
+	in, gate := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	hold := func() error {
+		once.Do(func() { close(in); <-gate })
+		return nil
+	}
+	db.hookFlush.Store(&hold)
+	return in, func() { close(gate) }
+}
+
+// cutRingRecord makes rec, a record in the log ring of the closed file at
+// path, fail its checksum, as a write a crash cut short would (none when
+// its pos is negative), and returns the version of the record each of keys
+// (which no value contains) is in.
+func cutRingRecord(t *testing.T, path string, rec ringRecord, keys ...string) (versionOf map[string]uint64) {
+	t.Helper()
+	bdb, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	recs, bodies, err := readRing(bdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	versionOf = map[string]uint64{}
+	for _, r := range recs {
+		for _, k := range keys {
+			if bytes.Contains(bodies[r.version], []byte(k)) {
+				versionOf[k] = r.version
+			}
+		}
+	}
+	if rec.pos < 0 {
+		return versionOf
+	}
+	segs, err := loadRingSegments(bdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg, within := ringSegmentAt(segs, rec.pos)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(make([]byte, 8), segs[seg].off+within+ringHeader); err != nil {
+		t.Fatal(err)
+	}
+	return versionOf
 }
 
 // fileRing is a ring of one segment of size bytes, a plain file of its
@@ -266,7 +376,7 @@ func TestLogRingLaysOutBatches(t *testing.T) {
 			h := got[:ringHeader]
 			switch {
 			case [4]byte(h[:4]) != ringMagic, binary.BigEndian.Uint64(h[8:]) != rec.version,
-				binary.BigEndian.Uint32(h[16:]) != uint32(len(b)), binary.BigEndian.Uint32(h[20:]) != 0:
+				binary.BigEndian.Uint32(h[16:]) != uint32(len(b)), binary.BigEndian.Uint64(h[8:])-uint64(binary.BigEndian.Uint32(h[20:])) != batch[0].version:
 				t.Errorf("record %d: header %x", rec.version, h)
 			case crc32.Update(r.seed, castagnoli, got[8:ringHeader+len(b)]) != binary.BigEndian.Uint32(h[4:]):
 				t.Errorf("record %d: checksum does not match", rec.version)
@@ -295,7 +405,9 @@ func TestLogRingLaysOutBatches(t *testing.T) {
 // wrote that look like a record, left in a stale record's body, are not
 // one.
 func TestLogRingChecksumsTakeTheSalt(t *testing.T) {
-	path := checkedPath(t, "salt.db")
+	// (A record that fails its checksum before later flushes' makes a
+	// damaged file, which the check at the end of a test would report.)
+	path := filepath.Join(t.TempDir(), "salt.db")
 	db, err := Open(path, Options{NoSync: true, CheckpointAfterIdle: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -313,8 +425,8 @@ func TestLogRingChecksumsTakeTheSalt(t *testing.T) {
 	}
 	defer bdb.Close()
 	err = bdb.Update(func(btx *bolt.Tx) error {
-		salt := btx.Bucket(ringBucket).Get(ringSaltKey)
-		if len(salt) != 16 || bytes.Equal(salt, make([]byte, 16)) {
+		salt, ok := unseal(btx.Bucket(ringBucket).Get(ringSaltKey), ringScope, ringSaltKey)
+		if !ok || len(salt) != 16 || bytes.Equal(salt, make([]byte, 16)) {
 			return fmt.Errorf("ring salt %x", salt)
 		}
 		// Rewrite the record's checksum as one without the salt would be.
@@ -352,18 +464,29 @@ func TestLogRingChecksumsTakeTheSalt(t *testing.T) {
 			t.Fatalf("record %d accepted with a checksum without the salt", rec.version)
 		}
 	}
-	// A ring made before salts gets one when it is opened with no record
-	// live.
-	err = bdb.Update(func(btx *bolt.Tx) error { return btx.Bucket(ringBucket).Delete(ringSaltKey) })
-	if err != nil {
-		t.Fatal(err)
-	}
 	bdb.Close()
+	// A ring made before salts (converted, it has an empty one) gets one
+	// when it is opened with no record live.
+	path = checkedPath(t, "unsalted.db")
 	db, err = Open(path, Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := putIn(db, "s", "before", "v"); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bdb, err = bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = bdb.Update(func(btx *bolt.Tx) error {
+		return btx.Bucket(ringBucket).Put(ringSaltKey, sealed(nil, ringScope, ringSaltKey))
+	})
+	bdb.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
 	db, err = Open(path, Options{NoSync: true})

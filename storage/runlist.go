@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"maps"
 	"slices"
 	"sync/atomic"
@@ -21,14 +20,21 @@ import (
 // ID to the next, but no reader ever sees it).
 type fileState struct{ boltTx, high, runsGen uint64 }
 
-func (db *DB) fileState(btx *bolt.Tx) fileState {
+func (db *DB) fileState(btx *bolt.Tx) (fs fileState, err error) {
+	defer boltPanicAsError("reading the file's state", &err)
 	id := uint64(btx.ID())
 	if c := db.fileStateAt.Load(); c != nil && c.boltTx == id {
-		return *c
+		return *c, nil
 	}
-	fs := fileState{boltTx: id, high: stateVersion(btx, stateFileHigh), runsGen: stateVersion(btx, stateRunsGen)}
-	db.fileStateAt.Store(&fs)
-	return fs
+	read := &fileState{boltTx: id}
+	if read.high, err = stateVersion(btx, stateFileHigh); err != nil {
+		return fileState{}, err
+	}
+	if read.runsGen, err = stateVersion(btx, stateRunsGen); err != nil {
+		return fileState{}, err
+	}
+	db.fileStateAt.Store(read)
+	return *read, nil
 }
 
 // runLists keeps each keyspace's list of file runs, newest first, for the
@@ -49,8 +55,13 @@ type runListSnap struct {
 }
 
 // fileRuns returns keyspace name's runs in btx's snapshot, newest first.
-func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, error) {
-	gen := db.fileState(btx).runsGen
+func (db *DB) fileRuns(btx *bolt.Tx, name string) (_ []*fileRun, err error) {
+	defer boltPanicAsError("reading a keyspace's runs", &err)
+	state, err := db.fileState(btx)
+	if err != nil {
+		return nil, err
+	}
+	gen := state.runsGen
 	cur := db.runLists.snap.Load()
 	var known []*fileRun
 	if cur != nil {
@@ -63,14 +74,9 @@ func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, error) {
 			known = cur.lists[name]
 		}
 	}
-	var runs []*fileRun
-	if all := btx.Bucket(runsBucket); all != nil {
-		if rb := all.Bucket([]byte(name)); rb != nil {
-			var err error
-			if runs, err = loadRuns(rb, known); err != nil {
-				return nil, err
-			}
-		}
+	runs, err := loadRuns(btx, name, known)
+	if err != nil {
+		return nil, err
 	}
 	for {
 		cur := db.runLists.snap.Load()
@@ -95,25 +101,30 @@ func (db *DB) fileRuns(btx *bolt.Tx, name string) ([]*fileRun, error) {
 	}
 }
 
-// loadRuns reads a keyspace's run metas, newest first, taking those of
-// known (an earlier list) as they are.
-func loadRuns(rb *bolt.Bucket, known []*fileRun) ([]*fileRun, error) {
+// loadRuns reads keyspace name's run metas, newest first, taking those of
+// known (an earlier list) as they are, after checking that they are the
+// runs the keyspace's record lists.
+func loadRuns(btx *bolt.Tx, name string, known []*fileRun) ([]*fileRun, error) {
+	b := btx.Bucket(rootBucket).Bucket([]byte(name))
+	if b == nil {
+		return nil, spaceCorrupt(name, 0, -1, "its bucket is missing")
+	}
+	rb := btx.Bucket(runsBucket).Bucket([]byte(name))
+	rec, err := listedRuns(b, rb, name)
+	if err != nil {
+		return nil, err
+	}
 	var runs []*fileRun
-	c := rb.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if len(k) != 8 {
-			return nil, corrupt("run meta key of %d bytes", len(k))
-		}
-		id := binary.BigEndian.Uint64(k)
+	for _, id := range rec.runs {
 		if i := slices.IndexFunc(known, func(r *fileRun) bool { return r.id == id }); i >= 0 {
 			runs = append(runs, known[i])
 			continue
 		}
-		m, err := decodeRunMeta(v)
+		m, err := decodeRunMeta(name, id, rb.Get(runMetaKey(id)))
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, &fileRun{id: id, runMeta: m})
+		runs = append(runs, &fileRun{space: name, id: id, runMeta: m})
 	}
 	slices.SortFunc(runs, func(a, b *fileRun) int {
 		switch {
@@ -139,6 +150,9 @@ func loadRuns(rb *bolt.Bucket, known []*fileRun) ([]*fileRun, error) {
 // table mapped as much of the file as the table held, past the budget the
 // flusher keeps between its transactions: 309 MiB against 192 when the
 // benchmark dropped its BITEMPORAL warm-up's tables.
+//
+// It leaves the keyspace's record to the caller, who deletes the
+// keyspace's bucket with it or makes it anew.
 func unlistRuns(btx *bolt.Tx, name []byte) (ids []uint64, size int64, err error) {
 	runs := btx.Bucket(runsBucket)
 	rb := runs.Bucket(name)
@@ -147,12 +161,13 @@ func unlistRuns(btx *bolt.Tx, name []byte) (ids []uint64, size int64, err error)
 	}
 	err = rb.ForEach(func(k, v []byte) error {
 		if len(k) != 8 {
-			return corrupt("run meta key of %d bytes", len(k))
+			return spaceCorrupt(string(name), 0, -1, "its runs bucket holds a key %x that is no run's", k)
 		}
-		ids = append(ids, binary.BigEndian.Uint64(k))
+		id := binary.BigEndian.Uint64(k)
+		ids = append(ids, id)
 		// A meta that does not decode counts for nothing: dropping a
 		// table must not fail on what it drops.
-		if m, err := decodeRunMeta(v); err == nil {
+		if m, err := decodeRunMeta(string(name), id, v); err == nil {
 			size += m.bytes
 		}
 		return nil
@@ -189,73 +204,4 @@ func deleteSomeBlocks(blocks *bolt.Bucket, ids []uint64, budget int) (left []uin
 		ids = ids[1:]
 	}
 	return nil, deleted, nil
-}
-
-// checkRuns checks every keyspace's file runs: each meta decodes, its blocks
-// are all there and parse, their entries are in key order across the run
-// and add up to the meta's counts, each block starts with the key the
-// meta's index says, and no block belongs to a run without a meta (a
-// closed file has none; a crash may leave some, which Open removes).
-func checkRuns(btx *bolt.Tx) []error {
-	runs, blocks := btx.Bucket(runsBucket), btx.Bucket(blocksBucket)
-	if runs == nil || blocks == nil {
-		return nil
-	}
-	var errs []error
-	nblocks := 0
-	_ = runs.ForEachBucket(func(name []byte) error {
-		if btx.Bucket(rootBucket).Bucket(name) == nil {
-			errs = append(errs, fmt.Errorf("runs of keyspace %q, which does not exist", name))
-		}
-		list, err := loadRuns(runs.Bucket(name), nil)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("keyspace %q: %w", name, err))
-			return nil
-		}
-		for _, r := range list {
-			nblocks += len(r.firstKeys)
-			if err := checkRun(blocks, r); err != nil {
-				errs = append(errs, fmt.Errorf("keyspace %q, run %d: %w", name, r.id, err))
-			}
-		}
-		return nil
-	})
-	if stored := blocks.Stats().KeyN; stored != nblocks {
-		errs = append(errs, fmt.Errorf("the file has %d run blocks, its runs' metas %d", stored, nblocks))
-	}
-	return errs
-}
-
-func checkRun(blocks *bolt.Bucket, r *fileRun) (err error) {
-	defer catchCorrupt(&err)
-	var last []byte
-	entries, tombstones := 0, 0
-	br := blockReader{b: blocks}
-	for i, first := range r.firstKeys {
-		blk := br.block(r, i) // a missing block panics with ErrCorrupt, which catchCorrupt returns
-		for j := range blk.n {
-			k, _, live := blk.entry(j)
-			if len(k) == 0 {
-				return corrupt("block %d entry %d is malformed", i, j)
-			}
-			if j == 0 && !bytes.Equal(k, first) {
-				return corrupt("block %d starts at %x, its index says %x", i, k, first)
-			}
-			if last != nil && bytes.Compare(k, last) <= 0 {
-				return corrupt("block %d entry %d is out of order", i, j)
-			}
-			if !r.filter.mayContain(k) {
-				return corrupt("block %d entry %d is missing from the filter", i, j)
-			}
-			last = append(last[:0], k...)
-			entries++
-			if !live {
-				tombstones++
-			}
-		}
-	}
-	if entries != r.entries || tombstones != r.tombstones || !bytes.Equal(last, r.lastKey) {
-		return corrupt("has %d entries (%d tombstones) up to %x, its meta says %d (%d) up to %x", entries, tombstones, last, r.entries, r.tombstones, r.lastKey)
-	}
-	return nil
 }

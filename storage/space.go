@@ -19,7 +19,7 @@ type Space struct {
 	gen  uint64
 	src  spaceSources
 	// bucket is the keyspace's bucket in the file, opened only for its
-	// sequence (fileBucket); exists says whether the file has it.
+	// sequence (fileSequence); exists says whether the file has it.
 	bucket *bolt.Bucket
 	// fileRuns are the keyspace's runs in the file, newest first (when
 	// src.file).
@@ -43,6 +43,9 @@ func (s *Space) resolve() {
 	s.bucket, s.fileRuns = nil, nil
 	if s.src.file {
 		s.exists = tx.btx != nil && tx.db.fileSpaces.has(tx, s.name)
+		if lost := tx.db.lostSpaces[s.name]; !s.exists && lost != nil {
+			panic(lost) // see fileRunIter
+		}
 		if s.exists {
 			runs, err := tx.db.fileRuns(tx.btx, s.name)
 			if err != nil {
@@ -199,21 +202,27 @@ func (s *Space) Sequence() uint64 {
 	if s.src.seqKnown {
 		return s.src.seq
 	}
-	if b := s.fileBucket(); b != nil {
-		return b.Sequence()
-	}
-	return 0
+	return s.fileSequence()
 }
 
-// fileBucket returns the keyspace's bucket in the file, when it is read
-// from the file and there.
-func (s *Space) fileBucket() *bolt.Bucket {
+// fileSequence is the keyspace's sequence as the file's snapshot has it
+// (its record, spacerec.go), when it is read from the file and there, and
+// 0 when not. Like any read, it panics with the error on a damaged file.
+func (s *Space) fileSequence() uint64 {
+	defer boltPanicIsCorrupt("reading a keyspace's sequence")
 	if s.bucket == nil && s.exists && s.src.file {
 		if root := s.tx.rootBucket(); root != nil {
 			s.bucket = root.Bucket([]byte(s.name))
 		}
 	}
-	return s.bucket
+	if s.bucket == nil {
+		return 0
+	}
+	rec, err := readSpaceRecord(s.bucket, s.name)
+	if err != nil {
+		panic(err)
+	}
+	return rec.seq
 }
 
 // SetSequence sets the keyspace's sequence counter.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -272,11 +273,7 @@ func (tx *Tx) Spaces(prefix string) []string {
 		return nil
 	}
 	seen := map[string]bool{}
-	p := []byte(prefix)
-	c := tx.rootBucket().Cursor()
-	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
-		seen[string(k)] = true
-	}
+	tx.fileSpaceNames(prefix, seen)
 	note := func(name string, _ *spaceState) {
 		if len(name) >= len(prefix) && name[:len(prefix)] == prefix {
 			seen[name] = true
@@ -301,6 +298,28 @@ func (tx *Tx) Spaces(prefix string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// fileSpaceNames adds to seen the names of the keyspaces the file's
+// snapshot holds that start with prefix.
+func (tx *Tx) fileSpaceNames(prefix string, seen map[string]bool) {
+	defer boltPanicIsCorrupt("listing keyspaces")
+	root := tx.rootBucket()
+	if root == nil {
+		return
+	}
+	p := []byte(prefix)
+	c := root.Cursor()
+	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Next() {
+		seen[string(k)] = true
+	}
+	// A keyspace whose bucket is lost is listed, and reading it reports
+	// the damage.
+	for name := range tx.db.lostSpaces {
+		if strings.HasPrefix(name, prefix) {
+			seen[name] = true
+		}
+	}
 }
 
 func (tx *Tx) checkWrite() error {

@@ -2,7 +2,8 @@ package storage
 
 import (
 	"encoding/binary"
-	"fmt"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // The write-ahead log lives in the file itself, in bucket walBucket: one
@@ -281,11 +282,47 @@ func (d *walDecoder) bytes() []byte {
 	return out
 }
 
-// versionOf reads the version of a key of walBucket: a record's (8
-// bytes), or in a file written before, a part's (12).
+// versionOf reads the version of a key of walBucket: a record's.
 func versionOf(walKey []byte) (uint64, error) {
-	if len(walKey) != 8 && len(walKey) != 12 {
-		return 0, fmt.Errorf("storage: write-ahead log key of %d bytes: %w", len(walKey), ErrCorrupt)
+	if len(walKey) != 8 {
+		return 0, corrupt("the log bucket holds a key %x that is no record's", walKey)
 	}
 	return binary.BigEndian.Uint64(walKey), nil
+}
+
+// readLogBucket returns the records of the log bucket wal whose versions
+// are after complete, each checked: its parts all there, numbered from 0,
+// each passing its seal. (Those up to complete are checked too, though
+// the keyspaces hold their changes: a record whose key was damaged could
+// pass for one of them.)
+func readLogBucket(wal *bolt.Bucket, complete uint64) (map[uint64][]byte, error) {
+	records := map[uint64][]byte{}
+	c := wal.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		ver, err := versionOf(k)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			return nil, corrupt("log record %d is a value, not a bucket", ver)
+		}
+		var rec []byte
+		part := uint32(0)
+		pc := wal.Bucket(k).Cursor()
+		for pk, pv := pc.First(); pk != nil; pk, pv = pc.Next() {
+			body, ok := unseal(pv, k, pk)
+			if len(pk) != 4 || binary.BigEndian.Uint32(pk) != part || !ok {
+				return nil, corrupt("log record %d: part %x is missing or damaged", ver, pk)
+			}
+			rec = append(rec, body...)
+			part++
+		}
+		if part == 0 {
+			return nil, corrupt("log record %d has no parts", ver)
+		}
+		if ver > complete {
+			records[ver] = rec
+		}
+	}
+	return records, nil
 }

@@ -5,9 +5,11 @@
 //	go run ./cmd/cdcdb                       # 127.0.0.1:5433, data in ./cdcdb.db
 //	go run ./cmd/cdcdb -listen 127.0.0.1:0 -data /tmp/x.db -password secret
 //	go run ./cmd/cdcdb -tls auto             # TLS with a self-signed cdcdb.db.crt
+//	go run ./cmd/cdcdb check -data /tmp/x.db # check a file no server has open
 //
 // It wires the pieces together (storage, the SQL engine, the wire server),
 // handles flags and signals (and makes -tls auto's certificate, tls.go),
+// runs the check subcommand (check.go: storage.CheckFile, reported),
 // paces the garbage collector for a server's load (gcpace.go), on Linux
 // restarts itself once so that Go returns freed memory lazily
 // (lazyfree_linux.go), and nothing else.

@@ -74,6 +74,9 @@ func flags(cfg *config) *flag.FlagSet {
 }
 
 func run(args []string) int {
+	if len(args) > 0 && args[0] == "check" {
+		return runCheck(args[1:], os.Stdout, os.Stderr)
+	}
 	var cfg config
 	fs := flags(&cfg)
 	if err := fs.Parse(args); err != nil {
@@ -141,7 +144,17 @@ func serve(cfg config, log *slog.Logger) error {
 	if gcHeadroom != sizeOff {
 		defer startGCPacer(uint64(gcHeadroom)).stop()
 	}
-	db, err := storage.Open(cfg.data, storage.Options{NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable, BlockCacheSize: cache})
+	fault, err := logWriteFault(os.Getenv(injectLogWriteFaultEnv))
+	if err != nil {
+		return err
+	}
+	if fault != nil {
+		log.Warn("the server's writes of log records will fail, as a test asked", "variable", injectLogWriteFaultEnv, "value", os.Getenv(injectLogWriteFaultEnv))
+	}
+	db, err := storage.Open(cfg.data, storage.Options{
+		NoSync: cfg.noSync, Timeout: 5 * time.Second, MemtableSize: memtable, BlockCacheSize: cache,
+		Logger: log, InjectLogWriteFault: fault,
+	})
 	if err != nil {
 		return fmt.Errorf("opening %s: %v", cfg.data, err)
 	}
