@@ -97,7 +97,7 @@ var packageRules = map[string]packageRule{
 
 	"storage/storagetest": {layer: layerHarness},
 	"sql/sqltest":         {layer: layerHarness},
-	"pgtests":             {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage")},
+	"pgtests":             {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},
 	"pgtests/pgserver":    {layer: layerHarness, imports: noModulePackage},
 	"pgtests/corpus":      {layer: layerHarness, imports: noModulePackage},
 

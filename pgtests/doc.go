@@ -8,7 +8,8 @@
 //
 // It owns no production code and must not reach into the server's packages:
 // everything goes through the wire, except the read-only consistency check
-// of the data file after the server has exited.
+// of the data file after the server has exited (storage) and the names of
+// SQLSTATEs (pgerror).
 //
 // Servers come from package pgserver. Tests that need a client or the
 // reference server skip when it is missing, except under CI (CI=true), where
