@@ -3,7 +3,9 @@ package pgtests
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,4 +253,109 @@ func TestStatementTimeoutIsPrompt(t *testing.T) {
 	if got := queryInt64s(t, conn, "SELECT count(*) FROM events"); got[0] != 0 {
 		t.Fatalf("a timed-out INSERT left %d rows", got[0])
 	}
+}
+
+// blockedReader is COPY data that never comes: a client that started a
+// COPY FROM STDIN and went quiet.
+type blockedReader struct{ release chan struct{} }
+
+func (r blockedReader) Read([]byte) (int, error) {
+	<-r.release
+	return 0, io.EOF
+}
+
+// A COPY FROM STDIN whose client goes quiet holds the writer slot: it must
+// not hold it for ever. A cancel and pg_terminate_backend reach it as they
+// reach any statement (checked on PostgreSQL 15 too), and without either
+// -copy-idle-timeout ends it, so other writers go on.
+func TestStalledCopyIsCancelledTerminatedOrTimedOut(t *testing.T) {
+	stalledCopy := func(t *testing.T, ctx context.Context, conn *pgx.Conn) (chan error, func()) {
+		release := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			_, err := conn.PgConn().CopyFrom(ctx, blockedReader{release}, "COPY loaded FROM STDIN")
+			done <- err
+		}()
+		var once sync.Once
+		return done, func() { once.Do(func() { close(release) }) }
+	}
+	waitErr := func(t *testing.T, done chan error, what string) error {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the COPY did not end", what)
+			return nil
+		}
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			ctx := testContext(t)
+			admin := connect(t, tg.URL)
+			mustExec(t, admin, "CREATE TABLE loaded (id int)")
+			mustExec(t, admin, "CREATE TABLE other (id int)")
+
+			// Cancelled: PostgreSQL leaves a COPY that waits for its client
+			// to that client; cdcdb's COPY holds the one writer slot, so a
+			// cancel ends it at once: the writers behind it go on, and the
+			// client hears 57014 when it next speaks.
+			if tg.Name == "cdcdb" {
+				copier := connect(t, tg.URL)
+				done, release := stalledCopy(t, ctx, copier)
+				defer release()
+				waitFor(t, 10*time.Second, "the COPY to start", func() bool {
+					return queryInt64s(t, admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'COPY%' AND state = 'active'", int64(copier.PgConn().PID()))[0] == 1
+				})
+				if got := queryString(t, admin, "SELECT pg_cancel_backend($1)::text", int64(copier.PgConn().PID())); got != "true" {
+					t.Fatalf("pg_cancel_backend = %s", got)
+				}
+				mustExec(t, admin, "INSERT INTO other VALUES (1)")
+				release()
+				requireSQLState(t, waitErr(t, done, "cancel"), "57014")
+				if got := queryInt64s(t, copier, "SELECT 5"); got[0] != 5 {
+					t.Fatal("the session whose COPY was cancelled does not go on")
+				}
+			}
+
+			// Terminated: the connection ends, the writer slot is free.
+			copier := connect(t, tg.URL)
+			done, release := stalledCopy(t, ctx, copier)
+			defer release()
+			waitFor(t, 10*time.Second, "the COPY to start", func() bool {
+				return queryInt64s(t, admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'COPY%' AND state = 'active'", int64(copier.PgConn().PID()))[0] == 1
+			})
+			if got := queryString(t, admin, "SELECT pg_terminate_backend($1, 10000)::text", int64(copier.PgConn().PID())); got != "true" {
+				t.Fatalf("pg_terminate_backend = %s", got)
+			}
+			if err := waitErr(t, done, "terminate"); err == nil {
+				t.Fatal("the terminated COPY succeeded")
+			}
+			mustExec(t, admin, "INSERT INTO other VALUES (2)")
+			if got := queryInt64s(t, admin, "SELECT count(*) FROM loaded"); got[0] != 0 {
+				t.Fatalf("%d rows of the ended COPYs were kept", got[0])
+			}
+		})
+	}
+
+	t.Run("idle timeout", func(t *testing.T) {
+		s := startServer(t, pgserver.WithArgs("-copy-idle-timeout", "1s"))
+		ctx := testContext(t)
+		admin, copier := connect(t, s.URL()), connect(t, s.URL())
+		mustExec(t, admin, "CREATE TABLE loaded (id int)")
+		mustExec(t, admin, "CREATE TABLE other (id int)")
+		done, release := stalledCopy(t, ctx, copier)
+		defer release()
+		time.Sleep(200 * time.Millisecond)
+		// This writer waits for the stalled COPY, which the timeout ends.
+		start := time.Now()
+		mustExec(t, admin, "INSERT INTO other VALUES (1)")
+		if waited := time.Since(start); waited > 10*time.Second {
+			t.Fatalf("a writer waited %v behind a stalled COPY", waited)
+		}
+		err := waitErr(t, done, "idle timeout")
+		pe := requireSQLState(t, err, "25P03")
+		if !strings.Contains(pe.Message, "COPY FROM STDIN received nothing for 1s") {
+			t.Fatalf("idle COPY message %q", pe.Message)
+		}
+	})
 }

@@ -34,6 +34,12 @@ type Config struct {
 	// idle_in_transaction_session_timeout does. Zero disables it.
 	IdleInTransactionTimeout time.Duration
 
+	// CopyIdleTimeout ends a session whose COPY FROM STDIN waits this long
+	// for the client's next message. A COPY holds the database's one writer
+	// slot, so a client that starts one and goes quiet would otherwise stop
+	// every writer. Zero disables it.
+	CopyIdleTimeout time.Duration
+
 	// Logger receives connection-level events: protocol violations, panics,
 	// shutdown. Nil means slog.Default().
 	Logger *slog.Logger

@@ -31,6 +31,7 @@ type config struct {
 	dialect  string
 	noSync   bool
 	idleTx   time.Duration
+	copyIdle time.Duration
 	maxConns int
 	pprof    string
 	memLimit string
@@ -67,6 +68,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
+	fs.DurationVar(&cfg.copyIdle, "copy-idle-timeout", time.Minute, "close sessions whose COPY FROM STDIN receives nothing this long: a COPY holds the one writer slot (0: never)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
@@ -175,6 +177,7 @@ func serve(cfg config, log *slog.Logger) error {
 		TLSConfig:                tlsConfig,
 		MaxConnections:           cfg.maxConns,
 		IdleInTransactionTimeout: cfg.idleTx,
+		CopyIdleTimeout:          cfg.copyIdle,
 		Logger:                   log,
 	}, engine)
 	// Catch signals before announcing the address: whoever reads the
