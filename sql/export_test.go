@@ -29,3 +29,9 @@ func EncodePendingCopy(table uint32, commitTS int64, tuples [][]types.Value) (ke
 	value, err = p.encode()
 	return p.key(), value, err
 }
+
+// FastPathsTaken reads how many of the session's statements went through a
+// generic plan of their numbers, and how many scans sent stored encodings.
+func (s *Session) FastPathsTaken() (numberedPlans, storedRowScans int) {
+	return s.fastPaths.numberedPlans, s.fastPaths.storedRowScans
+}

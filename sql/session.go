@@ -18,12 +18,15 @@ var sessionIDs atomic.Int32
 
 // Session is one client connection's SQL state.
 type Session struct {
-	engine   *Engine
-	id       int32
-	user     string
-	settings map[string]string // by lower-case name
-	loc      *time.Location
-	block    *txBlock
+	engine *Engine
+	// fastPaths counts the session's statements that took a fast path
+	// (fastpaths.go), so that a test can tell one ran.
+	fastPaths fastPathCounts
+	id        int32
+	user      string
+	settings  map[string]string // by lower-case name
+	loc       *time.Location
+	block     *txBlock
 	// madeTempSchema: this session has made its temporary schema (in a
 	// transaction that may have rolled back since); see temp.go.
 	madeTempSchema bool
@@ -238,9 +241,10 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	var numbers planKey
 	var consts []parse.NumberConstant
 	hasNumbers := false
-	if cacheable && len(paramTypes) == 0 {
+	if cacheable && len(paramTypes) == 0 && !s.engine.opts.FastPathsOff.NumberedPlans {
 		var ps *preparedStatement
 		if ps, numbers, consts, hasNumbers = s.numberedPlan(query, env); ps != nil {
+			s.fastPaths.numberedPlans++
 			return []wire.PreparedStatement{ps}, nil
 		}
 	}
