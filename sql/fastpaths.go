@@ -23,8 +23,11 @@ type FastPathsOff struct {
 	// each as itself, never through a generic plan of the text with its
 	// numbers made parameters (plancache_numbers.go).
 	NumberedPlans bool
-	// StoredRowScans: a query returning a table's columns as they are
-	// decodes every row and sends its values the usual way, rather than
+	// StoredRowScans: a scan decodes every row of its range and evaluates
+	// its whole filter on the decoded row, rather than testing period
+	// clauses on the stored encodings and skipping a filter they or the
+	// key range decide (scan_period.go); and a query returning a table's
+	// columns as they are sends their values the usual way, rather than
 	// from their stored encodings (scan_stored.go).
 	StoredRowScans bool
 	// Flows are the flow executor's fast paths (cdcexec.FastPathsOff).
