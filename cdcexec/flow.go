@@ -98,6 +98,9 @@ type Stats struct {
 	// EncodedSCD2Keys counts the keys continued on stored encodings
 	// (scd2enc.go), so that a test can tell the fast path ran.
 	EncodedSCD2Keys uint64
+	// SharedBatches is 1 when the batch was shared with a helper
+	// goroutine (parallel.go), 0 otherwise.
+	SharedBatches uint64
 	// MaxSeq is the highest sequence value among the applied events, and
 	// MaxSeqKey its order-preserving encoding (comparable bytewise).
 	MaxSeq    []types.Value

@@ -103,6 +103,7 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 	first := a.applyShare(ctx, a.groups, &share, mark)
 	<-done
 	sharedBatches.Add(1)
+	a.st.SharedBatches++
 	if helper.at >= 0 && (first.at < 0 || helper.at < first.at) {
 		first = helper
 	}

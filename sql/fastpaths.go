@@ -34,9 +34,11 @@ type FastPathsOff struct {
 	Flows cdcexec.FastPathsOff
 }
 
-// fastPathCounts counts a session's statements that took the session's
-// fast paths: parsed through a generic plan of their numbers, and run as a
-// scan that sends stored encodings.
+// fastPathCounts counts what of a session's statements took a fast path:
+// statements parsed through a generic plan of their numbers, scans that
+// sent stored encodings, and of the flows' batches the keys continued on
+// stored encodings and the batches shared with a helper goroutine.
 type fastPathCounts struct {
-	numberedPlans, storedRowScans int
+	numberedPlans, storedRowScans  int
+	encodedSCD2Keys, sharedBatches int
 }

@@ -848,6 +848,8 @@ func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]ty
 		}
 		return err
 	}
+	x.sess.fastPaths.encodedSCD2Keys += int(st.EncodedSCD2Keys)
+	x.sess.fastPaths.sharedBatches += int(st.SharedBatches)
 	stats := catalog.ReadFlowStats(x.tx.st, f.OID)
 	stats.EventsApplied += st.Events
 	stats.RowsUpserted += st.RowsUpserted
