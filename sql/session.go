@@ -18,15 +18,12 @@ var sessionIDs atomic.Int32
 
 // Session is one client connection's SQL state.
 type Session struct {
-	engine *Engine
-	// fastPaths counts the session's statements that took a fast path
-	// (fastpaths.go), so that a test can tell one ran.
-	fastPaths fastPathCounts
-	id        int32
-	user      string
-	settings  map[string]string // by lower-case name
-	loc       *time.Location
-	block     *txBlock
+	engine   *Engine
+	id       int32
+	user     string
+	settings map[string]string // by lower-case name
+	loc      *time.Location
+	block    *txBlock
 	// madeTempSchema: this session has made its temporary schema (in a
 	// transaction that may have rolled back since); see temp.go.
 	madeTempSchema bool
@@ -64,6 +61,9 @@ type Session struct {
 	// reported holds the values of the reported parameters the client
 	// was last told, by lower-case name (ParameterChanges).
 	reported map[string]string
+	// fastPaths counts what the session's statements took fast paths for
+	// (fastpaths.go), so that a test can tell one ran.
+	fastPaths fastPathCounts
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
