@@ -111,6 +111,7 @@ const (
 
 	ObjectNotInPrerequisiteState = "55000"
 	ObjectInUse                  = "55006"
+	LockNotAvailable             = "55P03"
 
 	OperatorIntervention = "57000"
 	QueryCanceled        = "57014"

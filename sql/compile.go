@@ -214,7 +214,7 @@ func (s *Session) resetSetting(name string) error {
 		case "cdcdb.dialect":
 			return s.engine.opts.Dialect
 		}
-		return d.def
+		return s.engine.settingDefault(ln, d)
 	}
 	ln := strings.ToLower(name)
 	if ln == "all" {

@@ -184,7 +184,10 @@ func (w *tableWriter) putRowsAhead(x *execCtx) error {
 	}
 	p := &pendingCopy{table: w.table.OID, commitTS: t.commitTS, txStart: x.now, stmtStart: x.stmtNow, tuples: w.appended}
 	for name, v := range x.sess.settings {
-		if d, ok := settingDefs[name]; ok && (d.readOnly || v == d.def) {
+		// A value at the built-in default needs no record, unless the
+		// server sets another default, which the redo's session would
+		// start with instead.
+		if d, ok := settingDefs[name]; ok && (d.readOnly || v == d.def && x.sess.engine.settingDefault(name, d) == d.def) {
 			continue
 		}
 		p.settings = append(p.settings, [2]string{name, v})

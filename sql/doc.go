@@ -14,9 +14,12 @@
 // REPEATABLE READ and SERIALIZABLE) until its first write, which opens the
 // block's single write transaction (held to COMMIT or ROLLBACK, so the
 // block's writes stay atomic and visible only to itself). Storage allows one
-// writer at a time: a second writer waits for the first, cancellably. What
+// writer at a time: a second writer waits for the first, cancellably and for
+// at most lock_timeout, shown in pg_stat_activity (backends.go, which also
+// holds pg_cancel_backend, pg_terminate_backend and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
-// parameters are transactional too (settings_scope.go).
+// parameters are transactional too (settings_scope.go), and may have
+// server-wide defaults (Options.Settings).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

@@ -20,6 +20,11 @@ type Options struct {
 	// Dialect is the default SQL dialect of new sessions: "postgres" (the
 	// default) or "databricks".
 	Dialect string
+	// Settings are server-wide defaults of run-time parameters, by name,
+	// as postgres -c gives them: every session starts with them, and RESET
+	// returns to them. NewEngine refuses an unknown parameter or a bad
+	// value.
+	Settings map[string]string
 	// FastPathsOff runs the engine on general paths in place of the fast
 	// ones it names (fastpaths.go); the zero value takes every fast path.
 	FastPathsOff FastPathsOff
@@ -45,6 +50,13 @@ type Engine struct {
 	// look at the stored catalog version (a bucket open and a copy of the
 	// catalog's inline bucket, a third of a point read's allocation).
 	catSeen atomic.Pointer[catalogAt]
+
+	// settingDefaults are Options.Settings, validated, in canonical form, by
+	// lower-case name.
+	settingDefaults map[string]string
+	// writerPID is the pid of the session holding storage's writer slot,
+	// 0 when none does (backends.go).
+	writerPID atomic.Int32
 
 	parsed  parseCache
 	flows   flowCache
@@ -72,6 +84,9 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 		opts.Dialect = dialectPostgres
 	}
 	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now()}
+	if err := e.setDefaults(opts.Settings); err != nil {
+		return nil, err
+	}
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap

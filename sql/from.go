@@ -598,6 +598,9 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 			return rows, nil
 		}
 		rows = append(rows, append(Row(nil), r...))
+		if err := x.checkCancel(); err != nil {
+			return nil, err
+		}
 	}
 }
 

@@ -619,7 +619,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		return b.tx, false, nil
 	}
 	if c.access == accessWrite {
-		tx, err := s.engine.beginTxn(ctx, true)
+		tx, err := s.beginWriter(ctx)
 		if err != nil {
 			return nil, false, err
 		}

@@ -20,6 +20,9 @@ type txn struct {
 	editor *catalog.Editor
 	writer bool
 	start  time.Time
+	// holder is the pid of the session whose write transaction this is,
+	// recorded in Engine.writerPID while it holds the writer slot.
+	holder int32
 	// afterCommit runs once the storage commit succeeded (e.g. to publish
 	// flow statistics).
 	afterCommit []func()
@@ -154,6 +157,10 @@ func (t *txn) rollback() {
 }
 
 func (t *txn) finish() {
+	if t.holder != 0 {
+		t.engine.writerPID.CompareAndSwap(t.holder, 0)
+		t.holder = 0
+	}
 	t.st = nil
 	t.writer = false
 }

@@ -40,10 +40,13 @@
 // that would block, so a pipelining client gets many replies per write and a
 // waiting one is never kept waiting.
 //
-// Two other goroutines reach into a live connection, both under conn.mu: a
+// Other goroutines reach into a live connection, always under conn.mu: a
 // CancelRequest (another connection's handshake) cancels the context of the
 // Session call in progress, and Shutdown wakes connections idling between
 // statements with a past read deadline so they can say FATAL 57P01 and go.
+// Another session does either through the connection's Backend
+// (pg_cancel_backend, pg_terminate_backend), which StartupInfo hands to the
+// Session with the connection's process id.
 //
 // Every Session call is made from the connection's goroutine, which recovers
 // from a panic in any of them: the client gets FATAL XX000, the log gets the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,8 @@ type config struct {
 	gcHeadroom string
 	memtable   string
 	cache      string
+	// settings are server-wide parameter defaults (-c name=value).
+	settings settingFlags
 	// fastPathsOff are the fast paths the server leaves out (fastpaths.go).
 	fastPathsOff fastPathsOff
 }
@@ -92,6 +95,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
 	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", formatSize(defaultGCHeadroom), "the heap grows by this much, or by what is live when more, between garbage collections (off: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", formatSize(storage.DefaultMemtableSize), "changes kept in memory before they are checkpointed into the data file (at most twice this is held; at least 1MiB)")
+	fs.Var(&cfg.settings, "c", "a run-time parameter's default for every session, as postgres -c: -c name=value, repeatable (e.g. -c statement_timeout=30s)")
 	fs.StringVar(&cfg.cache, "block-cache", formatSize(storage.DefaultBlockCacheSize), "blocks of the data file that reads keep in memory (off: none)")
 	fs.Var(cfg.fastPathsOff, "fast-paths-off", fastPathsOffUsage())
 	return fs
@@ -199,8 +203,12 @@ func serve(cfg config, log *slog.Logger) error {
 	if off := cfg.fastPathsOff.String(); off != "" {
 		log.Info("running on the general paths", "fast_paths_off", off)
 	}
-	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, FastPathsOff: cfg.fastPathsOff.engine()})
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values,
+		FastPathsOff: cfg.fastPathsOff.engine()})
 	if err != nil {
+		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
+			return fmt.Errorf("-c %v", err)
+		}
 		return fmt.Errorf("loading %s: %v", cfg.data, err)
 	}
 	srv := wire.NewServer(wire.Config{
