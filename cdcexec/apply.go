@@ -447,6 +447,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 				next, err = f.continueSCD1(a.target, g.encKey, incoming, mark, from, a.st)
 			case vals != nil:
 				next, err = a.continueSCD2Encoded(g.encKey, incoming, from)
+				a.st.EncodedSCD2Keys++
 			default:
 				next, err = f.continueSCD2(a.target, g.encKey, incoming, from, a.st)
 			}

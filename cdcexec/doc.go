@@ -43,6 +43,12 @@
 // encodings (scd2enc.go) instead of decoding them for temporal's
 // ContinueSCD2: the same rows, byte for byte, which a test holds it to.
 //
+// Both fast paths, the helper and the encoded continuation, can be turned
+// off per flow (Flow.FastPathsOff, which the sql package fills from the
+// server's -fast-paths-off): each is tested against the general path on the
+// same random batches (TestSharedApplyMatchesOneGoroutine,
+// TestEncodedSCD2MatchesGeneral), and docs/fast-paths.md says what each buys.
+//
 // It does not parse or evaluate SQL: the sql package compiles a flow's
 // expressions (keys, SEQUENCE BY, APPLY AS DELETE WHEN, ...) into an
 // Extract function that turns a source row into an Event, and the target's

@@ -178,7 +178,8 @@ func (w *tableWriter) redoable(given map[int16]bool) bool {
 // have not taken any of its rows yet (all of them are in appended).
 func (w *tableWriter) putRowsAhead(x *execCtx) error {
 	t := x.tx
-	if !w.redo || w.flowsApplied || len(w.appended) == 0 || !t.sole || t.wroteAhead || !x.sess.engine.pendingCopies {
+	if !w.redo || w.flowsApplied || len(w.appended) == 0 || !t.sole || t.wroteAhead || !x.sess.engine.pendingCopies ||
+		x.sess.engine.opts.FastPathsOff.CopyAhead {
 		return nil
 	}
 	p := &pendingCopy{table: w.table.OID, commitTS: t.commitTS, txStart: x.now, stmtStart: x.stmtNow, tuples: w.appended}

@@ -24,4 +24,13 @@
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
 // its effect on the targets.
+//
+// Fast paths: a few parts exist to win benchmark workloads beside a general
+// path that computes the same (COPY's rows written ahead, copyahead.go; its
+// source rows stored on a goroutine of their own, sourcespool.go; generic
+// plans of texts that differ in their numbers, plancache_numbers.go; scans
+// that send stored encodings, scan_stored.go). Options.FastPathsOff turns
+// each off (fastpaths.go, the server's -fast-paths-off), and
+// TestFastPathsMatchTheGeneralPaths holds each to its general path on one
+// random workload: docs/fast-paths.md lists them.
 package sql

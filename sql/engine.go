@@ -25,6 +25,16 @@ type Options struct {
 	// returns to them. NewEngine refuses an unknown parameter or a bad
 	// value.
 	Settings map[string]string
+	// FastPathsOff runs the engine on general paths in place of the fast
+	// ones it names (fastpaths.go); the zero value takes every fast path.
+	FastPathsOff FastPathsOff
+	// Clock, when set, is read in place of the wall clock for what the
+	// engine stores of the time: each write transaction's commit time
+	// (which still rises by at least a microsecond from one commit to the
+	// next) and a flow's last-applied time. A test that runs one workload
+	// twice sets it to a constant, and the two files then hold the same
+	// history, byte for byte.
+	Clock func() time.Time
 }
 
 // Engine is the SQL side of one database file, shared by every session.
@@ -54,6 +64,15 @@ type Engine struct {
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).
 	pendingCopies bool
+}
+
+// storedNow is the time the engine stores: Options.Clock's, or the wall
+// clock's.
+func (e *Engine) storedNow() time.Time {
+	if e.opts.Clock != nil {
+		return e.opts.Clock()
+	}
+	return time.Now()
 }
 
 // NewEngine opens the SQL engine over an open storage file.

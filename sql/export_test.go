@@ -29,3 +29,12 @@ func EncodePendingCopy(table uint32, commitTS int64, tuples [][]types.Value) (ke
 	value, err = p.encode()
 	return p.key(), value, err
 }
+
+// FastPathsTaken reads how many of the session's statements went through a
+// generic plan of their numbers, how many scans sent stored encodings, how
+// many keys its flows continued on stored encodings, and how many of their
+// batches they shared with a helper goroutine.
+func (s *Session) FastPathsTaken() (numberedPlans, storedRowScans, encodedSCD2Keys, sharedBatches int) {
+	f := s.fastPaths
+	return f.numberedPlans, f.storedRowScans, f.encodedSCD2Keys, f.sharedBatches
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"sync"
-	"time"
 
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
@@ -649,7 +648,8 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		return nil, err
 	}
 	cf := &cdcexec.Flow{OID: f.OID, Name: f.Name, StoredAs: d.storedAs, Target: tgt, Rules: d.rules,
-		KeyPositions: d.keys, KeyNames: f.Keys, SeqType: d.seqT, SysSeqType: d.sysSeqT}
+		KeyPositions: d.keys, KeyNames: f.Keys, SeqType: d.seqT, SysSeqType: d.sysSeqT,
+		FastPathsOff: e.opts.FastPathsOff.Flows}
 	for _, c := range d.data {
 		tc, ok := tgt.Column(c.Name)
 		if !ok {
@@ -848,6 +848,8 @@ func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]ty
 		}
 		return err
 	}
+	x.sess.fastPaths.encodedSCD2Keys += int(st.EncodedSCD2Keys)
+	x.sess.fastPaths.sharedBatches += int(st.SharedBatches)
 	stats := catalog.ReadFlowStats(x.tx.st, f.OID)
 	stats.EventsApplied += st.Events
 	stats.RowsUpserted += st.RowsUpserted
@@ -856,7 +858,7 @@ func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]ty
 		stats.LastSequence = cf.FormatSeq(st.MaxSeq)
 		stats.LastSequenceKey = st.MaxSeqKey
 	}
-	stats.LastAppliedAt = time.Now().UnixMicro()
+	stats.LastAppliedAt = x.sess.engine.storedNow().UnixMicro()
 	return catalog.WriteFlowStats(x.tx.st, f.OID, stats)
 }
 

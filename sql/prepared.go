@@ -480,7 +480,12 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if err != nil {
 		return "", false, finish(err)
 	}
-	r.x, r.it, r.stored, r.tx, r.owned, r.cols = x, it, storedOutput(it), tx, owned, c.fields
+	r.x, r.it, r.tx, r.owned, r.cols = x, it, tx, owned, c.fields
+	if !x.sess.engine.opts.FastPathsOff.StoredRowScans {
+		if r.stored = storedOutput(it); r.stored != nil {
+			x.sess.fastPaths.storedRowScans++
+		}
+	}
 	p.running = r
 	tag, suspended, err := p.resume(maxRows, out)
 	if err != nil {

@@ -72,6 +72,9 @@ type Session struct {
 	// reported holds the values of the reported parameters the client
 	// was last told, by lower-case name (ParameterChanges).
 	reported map[string]string
+	// fastPaths counts what the session's statements took fast paths for
+	// (fastpaths.go), so that a test can tell one ran.
+	fastPaths fastPathCounts
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -293,9 +296,10 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	var numbers planKey
 	var consts []parse.NumberConstant
 	hasNumbers := false
-	if cacheable && len(paramTypes) == 0 {
+	if cacheable && len(paramTypes) == 0 && !s.engine.opts.FastPathsOff.NumberedPlans {
 		var ps *preparedStatement
 		if ps, numbers, consts, hasNumbers = s.numberedPlan(query, env); ps != nil {
+			s.fastPaths.numberedPlans++
 			return []wire.PreparedStatement{ps}, nil
 		}
 	}

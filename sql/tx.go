@@ -45,7 +45,7 @@ type txn struct {
 // commitTime reserves this transaction's commit time.
 func (t *txn) commitTime() (int64, error) {
 	if t.commitTS == 0 {
-		ts, err := history.NextCommitTime(t.st, time.Now().UnixMicro())
+		ts, err := history.NextCommitTime(t.st, t.engine.storedNow().UnixMicro())
 		if err != nil {
 			return 0, err
 		}

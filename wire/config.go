@@ -40,6 +40,14 @@ type Config struct {
 	// every writer. Zero disables it.
 	CopyIdleTimeout time.Duration
 
+	// PlainSocketIO reads and writes every connection's socket through
+	// net.Conn's Read and Write, turning off the fast path of raw system
+	// calls and the yield after a quick reply (sockio_linux.go), which a
+	// differential test holds to net.Conn's bytes
+	// (TestRawSocketIOMatchesNetConn). docs/fast-paths.md says what the
+	// fast path buys.
+	PlainSocketIO bool
+
 	// Logger receives connection-level events: protocol violations, panics,
 	// shutdown. Nil means slog.Default().
 	Logger *slog.Logger

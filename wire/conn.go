@@ -75,7 +75,7 @@ func newConn(s *Server, nc net.Conn) *conn {
 		srv:     s,
 		log:     s.log.With("remote", nc.RemoteAddr().String()),
 		raw:     nc,
-		rw:      socketIO(nc),
+		rw:      socketIO(nc, s.cfg.PlainSocketIO),
 		stmts:   make(map[string]*statement),
 		portals: make(map[string]*portal),
 	}

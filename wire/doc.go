@@ -51,4 +51,11 @@
 // Every Session call is made from the connection's goroutine, which recovers
 // from a panic in any of them: the client gets FATAL XX000, the log gets the
 // stack, the connection closes and the server carries on.
+//
+// On Linux a connection reads and writes its socket with raw system calls
+// (sockio_linux.go), a fast path for short queries that yields the
+// processor before the read after a quick reply; Config.PlainSocketIO
+// turns it off for net.Conn's Read and Write, and
+// TestRawSocketIOMatchesNetConn holds the two to the same bytes on random
+// conversations (docs/fast-paths.md).
 package wire

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -41,11 +42,32 @@ type config struct {
 	cache      string
 	// settings are server-wide parameter defaults (-c name=value).
 	settings settingFlags
+	// fastPathsOff are the fast paths the server leaves out (fastpaths.go).
+	fastPathsOff fastPathsOff
 }
 
 func main() {
-	restartWithLazyFree()
+	if wantsLazyFree(os.Args[1:]) {
+		restartWithLazyFree()
+	}
 	os.Exit(run(os.Args[1:]))
+}
+
+// wantsLazyFree reports whether the command line leaves the lazy-free fast
+// path on (lazyfree_linux.go). It is read before the flags are parsed for
+// good, as the server may exec itself again first; a command line that
+// does not parse says yes, and run reports its error.
+func wantsLazyFree(args []string) bool {
+	if len(args) > 0 && args[0] == "check" {
+		return true
+	}
+	var cfg config
+	fs := flags(&cfg)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return true
+	}
+	return !cfg.fastPathsOff[fastLazyFree]
 }
 
 // Defaults of the memory flags that are cdcdb's own; the storage knobs'
@@ -59,6 +81,7 @@ const (
 // flags declares the command line into cfg.
 func flags(cfg *config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cdcdb", flag.ContinueOnError)
+	cfg.fastPathsOff = fastPathsOff{}
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&cfg.data, "data", "cdcdb.db", "the database file (created if missing)")
 	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "password every client must give (SCRAM-SHA-256); default $CDCDB_PASSWORD")
@@ -76,6 +99,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.memtable, "memtable", formatSize(storage.DefaultMemtableSize), "changes kept in memory before they are checkpointed into the data file (at most twice this is held; at least 1MiB)")
 	fs.Var(&cfg.settings, "c", "a run-time parameter's default for every session, as postgres -c: -c name=value, repeatable (e.g. -c statement_timeout=30s)")
 	fs.StringVar(&cfg.cache, "block-cache", formatSize(storage.DefaultBlockCacheSize), "blocks of the data file that reads keep in memory (off: none)")
+	fs.Var(cfg.fastPathsOff, "fast-paths-off", fastPathsOffUsage())
 	return fs
 }
 
@@ -88,11 +112,24 @@ func run(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		// -fast-paths-off stands alone, so "-fast-paths-off copy-ahead"
+		// leaves a word behind: say so rather than ignore it.
+		fmt.Fprintf(os.Stderr, "cdcdb: unexpected argument %q (a list of fast paths goes after -fast-paths-off=)\n", fs.Arg(0))
+		return 2
+	}
 	if os.Getenv("GOMEMLIMIT") != "" && !flagGiven(fs, "memory-limit") {
 		cfg.memLimit = sizeOffWord // the runtime has taken $GOMEMLIMIT already
 	}
 	if os.Getenv("GOGC") != "" && !flagGiven(fs, "gc-headroom") {
 		cfg.gcHeadroom = sizeOffWord // the runtime has taken $GOGC already
+	}
+	if cfg.fastPathsOff[fastGCPacing] {
+		if flagGiven(fs, "gc-headroom") && !strings.EqualFold(strings.TrimSpace(cfg.gcHeadroom), sizeOffWord) {
+			fmt.Fprintf(os.Stderr, "cdcdb: -gc-headroom %s paces the collector, which -fast-paths-off=%s turns off; give one or the other\n", cfg.gcHeadroom, fastGCPacing)
+			return 2
+		}
+		cfg.gcHeadroom = sizeOffWord
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := serve(cfg, log); err != nil {
@@ -165,7 +202,11 @@ func serve(cfg config, log *slog.Logger) error {
 		return fmt.Errorf("opening %s: %v", cfg.data, err)
 	}
 	defer db.Close()
-	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values})
+	if off := cfg.fastPathsOff.String(); off != "" {
+		log.Info("running on the general paths", "fast_paths_off", off)
+	}
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values,
+		FastPathsOff: cfg.fastPathsOff.engine()})
 	if err != nil {
 		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
 			return fmt.Errorf("-c %v", err)
@@ -178,6 +219,7 @@ func serve(cfg config, log *slog.Logger) error {
 		MaxConnections:           cfg.maxConns,
 		IdleInTransactionTimeout: cfg.idleTx,
 		CopyIdleTimeout:          cfg.copyIdle,
+		PlainSocketIO:            cfg.fastPathsOff[fastRawSocketIO],
 		Logger:                   log,
 	}, engine)
 	// Catch signals before announcing the address: whoever reads the
