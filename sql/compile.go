@@ -138,8 +138,14 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 			}
 			_ = s.endBlock(false)
 			return "ROLLBACK", nil
+		case ast.TxSavepoint:
+			return "SAVEPOINT", s.setSavepoint(st.Savepoint)
+		case ast.TxRelease:
+			return "RELEASE", s.releaseSavepoint(st.Savepoint)
+		case ast.TxRollbackTo:
+			return "ROLLBACK", s.rollbackToSavepoint(st.Savepoint)
 		}
-		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported: cdcdb transactions cannot be partially rolled back", st.Kind)
+		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", st.Kind)
 	}}, nil
 }
 

@@ -90,6 +90,8 @@ type txBlock struct {
 	// settings are the run-time parameters the block changed
 	// (settings_scope.go).
 	settings settingChanges
+	// savepoints are the block's savepoints, oldest first (savepoint.go).
+	savepoints []*savepoint
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -409,6 +411,9 @@ func (s *Session) textInput() types.Input { return types.Input{Loc: s.loc, Now: 
 func (s *Session) failBlock() {
 	b := s.block
 	if b == nil {
+		return
+	}
+	if !b.implicit && s.abortToSavepoint() {
 		return
 	}
 	if b.tx != nil {
