@@ -92,6 +92,18 @@ var savepointSteps = []struct{ sql, want string }{
 	{"SHOW search_path", "kept, public"},
 	{"RESET search_path", ""},
 
+	// A cursor WITH HOLD goes with the block that declared it if that
+	// block rolls back.
+	{"BEGIN", ""},
+	{"DECLARE held CURSOR WITH HOLD FOR SELECT 1", ""},
+	{"ROLLBACK", ""},
+	{"FETCH held", "ERROR 34000"},
+	{"BEGIN", ""},
+	{"DECLARE held CURSOR WITH HOLD FOR SELECT 2", ""},
+	{"COMMIT", ""},
+	{"FETCH held", "2"},
+	{"CLOSE held", ""},
+
 	// A savepoint set before the block's first write.
 	{"BEGIN", ""},
 	{"SAVEPOINT first", ""},

@@ -365,6 +365,7 @@ func (s *Session) endBlock(commit bool) error {
 	b.releaseSnapshot()
 	if b.tx == nil {
 		s.endSettings(b, commit && !b.failed)
+		s.endCursors(false, b, commit && !b.failed)
 		return nil
 	}
 	if commit && !b.failed {
@@ -372,18 +373,22 @@ func (s *Session) endBlock(commit bool) error {
 		if err != nil {
 			b.tx.rollback()
 			s.endSettings(b, false)
+			s.endCursors(false, b, false)
 			return err
 		}
 		if err := b.tx.commit(); err != nil {
 			s.endSettings(b, false)
+			s.endCursors(false, b, false)
 			return err
 		}
 		s.endSettings(b, true)
+		s.endCursors(false, b, true)
 		s.onCommit = kept
 		return nil
 	}
 	b.tx.rollback()
 	s.endSettings(b, false)
+	s.endCursors(false, b, false)
 	return nil
 }
 
@@ -425,6 +430,7 @@ func (s *Session) failBlock() {
 	s.endSettings(b, false)
 	if b.implicit {
 		s.block = nil
+		s.endCursors(false, b, false)
 		s.transactionEnded()
 		b.releaseSnapshot()
 		return
