@@ -16,7 +16,9 @@
 // block's writes stay atomic and visible only to itself). Storage allows one
 // writer at a time: a second writer waits for the first, cancellably. What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
-// parameters are transactional too (settings_scope.go).
+// parameters are transactional too (settings_scope.go). Savepoints roll
+// the block's write transaction, its catalog, parameters and cursors back
+// to a mark (savepoint.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
