@@ -51,6 +51,9 @@ type savepoint struct {
 	// block's ON COMMIT actions.
 	cursors  map[string]*sqlCursor
 	onCommit int
+	// notified and listened are how many notifications and LISTEN or
+	// UNLISTEN the block had queued (notify.go).
+	notified, listened int
 }
 
 func errNoSavepoint(name string) error {
@@ -76,6 +79,8 @@ func (s *Session) setSavepoint(name string) error {
 		changes:  b.settings.clone(),
 		cursors:  maps.Clone(s.cursorMap()),
 		onCommit: len(b.onCommit),
+		notified: len(b.notify.sent),
+		listened: len(b.notify.listen),
 	}
 	if t := b.tx; t != nil {
 		m, err := t.st.Mark()
@@ -146,6 +151,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 		}
 	}
 	b.settings = sp.changes.clone()
+	b.takeBackNotify(sp)
 	// Cursors declared since are closed.
 	m := s.cursorMap()
 	for name, c := range m {
@@ -207,6 +213,7 @@ func (s *Session) abortToSavepoint() bool {
 		}
 	}
 	b.settings = sp.changes.clone()
+	b.takeBackNotify(sp)
 	b.failed = true
 	s.releaseSuspended()
 	return true
@@ -223,4 +230,11 @@ func (c settingChanges) clone() settingChanges {
 		out[ln] = &cp
 	}
 	return out
+}
+
+// takeBackNotify forgets the notifications, LISTEN and UNLISTEN queued
+// since sp.
+func (b *txBlock) takeBackNotify(sp *savepoint) {
+	b.notify.sent = b.notify.sent[:min(sp.notified, len(b.notify.sent))]
+	b.notify.listen = b.notify.listen[:min(sp.listened, len(b.notify.listen))]
 }

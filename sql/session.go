@@ -61,6 +61,8 @@ type Session struct {
 	// reported holds the values of the reported parameters the client
 	// was last told, by lower-case name (ParameterChanges).
 	reported map[string]string
+	// notify is the session's LISTEN/NOTIFY state (notify.go).
+	notify sessionNotify
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -92,6 +94,9 @@ type txBlock struct {
 	settings settingChanges
 	// savepoints are the block's savepoints, oldest first (savepoint.go).
 	savepoints []*savepoint
+	// notify is what the block did to LISTEN/NOTIFY, for its commit
+	// (notify.go).
+	notify blockNotify
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -150,6 +155,7 @@ func (s *Session) TxStatus() byte {
 // Close implements wire.Session.
 func (s *Session) Close() {
 	defer unregisterActivity(s)
+	defer s.endNotify()
 	defer s.closeCursors(true)
 	s.endBlock(false)
 	s.endTempSchema()
@@ -366,6 +372,9 @@ func (s *Session) endBlock(commit bool) error {
 	if b.tx == nil {
 		s.endSettings(b, commit && !b.failed)
 		s.endCursors(false, b, commit && !b.failed)
+		if commit && !b.failed {
+			s.commitNotify(b)
+		}
 		return nil
 	}
 	if commit && !b.failed {
@@ -383,6 +392,7 @@ func (s *Session) endBlock(commit bool) error {
 		}
 		s.endSettings(b, true)
 		s.endCursors(false, b, true)
+		s.commitNotify(b)
 		s.onCommit = kept
 		return nil
 	}
