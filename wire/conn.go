@@ -65,7 +65,7 @@ type conn struct {
 	// notifyPending: the session queued notifications (wakeForNotification)
 	// that an idle connection is to send.
 	notifyPending bool
-	inCall            bool // a session call is running: a CancelRequest cancels callCtx
+	inCall        bool // a session call is running: a CancelRequest cancels callCtx
 
 	// callCtx is the context of the connection's session calls (see
 	// callContext), callCancel its cancel; endCallFunc is endCall, made once.
