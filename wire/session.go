@@ -103,6 +103,15 @@ type Notification struct {
 	Payload string
 }
 
+// NoticeFilter is an optional extension of Session: a session that knows
+// which notices its client asked for (PostgreSQL's client_min_messages)
+// says whether one of a severity ("NOTICE", "WARNING", "INFO") is sent;
+// ResultWriter.Notice drops the others.
+type NoticeFilter interface {
+	Session
+	SendsNotice(severity string) bool
+}
+
 // NotifyingSession is an optional extension of Session, for LISTEN and
 // NOTIFY. The session queues the notifications its client is to receive
 // (from any goroutine: another session's commit delivers them) and calls
