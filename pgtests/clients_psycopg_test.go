@@ -2,6 +2,7 @@ package pgtests
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 )
 
@@ -42,4 +43,16 @@ print("TLS OK")
 	if out == "" {
 		t.Fatal("no output")
 	}
+}
+
+// Django 3.2's ORM (Debian's python3-django, over psycopg2) against
+// cdcdb: nested transaction.atomic blocks, which Django runs as
+// savepoints, the inner one failing on a duplicate key while the outer one
+// commits, and savepoints set and rolled back by hand. See
+// testdata/clients/cdcdb_django.py.
+func TestDjangoNestedAtomic(t *testing.T) {
+	requirePythonModule(t, "psycopg2", "python3-psycopg2")
+	requirePythonModule(t, "django", "python3-django")
+	s := startServer(t)
+	runClient(t, "DJANGO OK", nil, systemPython, clientProgram(t, "cdcdb_django.py"), s.Host(), strconv.Itoa(s.Port()))
 }

@@ -40,6 +40,8 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
 			return "RESET", x.sess.resetSetting(st.Name)
 		}}, nil
+	case *ast.Listen, *ast.Unlisten, *ast.Notify:
+		return pc.compileNotification(stmt) // notify.go
 	case *ast.Discard:
 		return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
 			if strings.EqualFold(st.What, "all") {
@@ -47,6 +49,9 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 					return "", pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 				}
 				if err := x.sess.resetSetting("all"); err != nil {
+					return "", err
+				}
+				if err := x.sess.queueListen("", false); err != nil { // UNLISTEN *
 					return "", err
 				}
 			}
@@ -138,8 +143,14 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 			}
 			_ = s.endBlock(false)
 			return "ROLLBACK", nil
+		case ast.TxSavepoint:
+			return "SAVEPOINT", s.setSavepoint(st.Savepoint)
+		case ast.TxRelease:
+			return "RELEASE", s.releaseSavepoint(st.Savepoint)
+		case ast.TxRollbackTo:
+			return "ROLLBACK", s.rollbackToSavepoint(st.Savepoint)
 		}
-		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported: cdcdb transactions cannot be partially rolled back", st.Kind)
+		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", st.Kind)
 	}}, nil
 }
 

@@ -19,7 +19,9 @@
 // holds pg_cancel_backend, pg_terminate_backend and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
 // parameters are transactional too (settings_scope.go), and may have
-// server-wide defaults (Options.Settings).
+// server-wide defaults (Options.Settings). Savepoints roll the block's write
+// transaction, its catalog, parameters and cursors back to a mark
+// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

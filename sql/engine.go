@@ -60,6 +60,7 @@ type Engine struct {
 
 	parsed  parseCache
 	flows   flowCache
+	notify  notifyHub // LISTEN/NOTIFY (notify.go)
 	started time.Time
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).

@@ -653,6 +653,25 @@ type Reset struct {
 	Pos  int
 }
 
+// Listen is LISTEN channel.
+type Listen struct {
+	Channel string
+	Pos     int
+}
+
+// Unlisten is UNLISTEN channel | UNLISTEN *.
+type Unlisten struct {
+	Channel string // "" for UNLISTEN *
+	Pos     int
+}
+
+// Notify is NOTIFY channel [, 'payload'].
+type Notify struct {
+	Channel string
+	Payload string
+	Pos     int
+}
+
 // Discard is DISCARD ALL | PLANS | SEQUENCES | TEMP.
 type Discard struct {
 	What string
@@ -997,6 +1016,9 @@ func (*Set) node()                   {}
 func (*Show) node()                  {}
 func (*Reset) node()                 {}
 func (*Discard) node()               {}
+func (*Listen) node()                {}
+func (*Unlisten) node()              {}
+func (*Notify) node()                {}
 func (*Deallocate) node()            {}
 func (*Explain) node()               {}
 func (*Literal) node()               {}
@@ -1045,6 +1067,9 @@ func (*Set) stmt()                   {}
 func (*Show) stmt()                  {}
 func (*Reset) stmt()                 {}
 func (*Discard) stmt()               {}
+func (*Listen) stmt()                {}
+func (*Unlisten) stmt()              {}
+func (*Notify) stmt()                {}
 func (*Deallocate) stmt()            {}
 func (*Explain) stmt()               {}
 

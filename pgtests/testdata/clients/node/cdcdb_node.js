@@ -1,7 +1,7 @@
 // Drives cdcdb through node-postgres (npm pg): DDL with an AUTO CDC flow,
 // named prepared statements with parameters, binary results, the SCD2
 // target and a temporal read, and the table OID / column number in result
-// fields. Args: host port. Prints "NODE OK" or exits non-zero with the reason.
+// fields, LISTEN/NOTIFY between two clients. Args: host port. Prints "NODE OK" or exits non-zero with the reason.
 'use strict';
 const { Client } = require('pg');
 
@@ -61,6 +61,46 @@ async function main() {
     check(JSON.stringify(cols.rows.map((r) => r.column_name + ':' + r.data_type)) ===
       JSON.stringify(['id:integer', 'v:text', 'seq:integer', '__start_at:integer', '__end_at:integer']),
       'information_schema.columns ' + JSON.stringify(cols.rows));
+    // LISTEN / NOTIFY: a second client listens; notifications sent in a
+    // transaction arrive when it commits (identical ones once), none from
+    // one rolled back.
+    const listener = new Client({ host, port: Number(port), user: 'cdcdb', database: 'main' });
+    await listener.connect();
+    try {
+      const heard = [];
+      let arrived = null;
+      listener.on('notification', (n) => {
+        heard.push(n.channel + ':' + n.payload);
+        if (arrived) {
+          arrived();
+        }
+      });
+      await listener.query('LISTEN jobs');
+      await c.query('BEGIN');
+      await c.query("NOTIFY jobs, 'rolled back'");
+      await c.query('ROLLBACK');
+      const waitFor = (count) => new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('notifications heard: ' + JSON.stringify(heard))), 5000);
+        arrived = () => {
+          if (heard.length >= count) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        arrived();
+      });
+      await c.query('BEGIN');
+      await c.query("NOTIFY jobs, 'first'");
+      await c.query("SELECT pg_notify('jobs', $1)", ['second']);
+      await c.query("NOTIFY jobs, 'first'");
+      await c.query('COMMIT');
+      await waitFor(2);
+      await c.query("NOTIFY jobs, 'third'");
+      await waitFor(3);
+      check(JSON.stringify(heard) === '["jobs:first","jobs:second","jobs:third"]', 'notifications ' + JSON.stringify(heard));
+    } finally {
+      await listener.end();
+    }
   } finally {
     await c.end();
   }
