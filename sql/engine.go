@@ -42,6 +42,8 @@ type Engine struct {
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).
 	pendingCopies bool
+	// sources runs the followers of the sources (sourcerun.go).
+	sources *sourceRunner
 }
 
 // NewEngine opens the SQL engine over an open storage file.
@@ -53,6 +55,7 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 		opts.Dialect = dialectPostgres
 	}
 	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now()}
+	e.sources = newSourceRunner(e)
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap
