@@ -404,3 +404,200 @@ func TestSourceFollowsUpstream(t *testing.T) {
 		t.Fatal("the connection's password appears in cdcdb's log")
 	}
 }
+
+// TestSourceExactlyOnceAcrossCrashes runs a workload upstream while cdcdb
+// is killed (kill -9) several times and upstream is restarted once: the
+// source must hold every upstream change exactly once, and the flows what
+// the workload did.
+func TestSourceExactlyOnceAcrossCrashes(t *testing.T) {
+	pg := startUpstream(t)
+	s := startServer(t)
+	cdc := connect(t, s.URL())
+	m := newAccountsModel()
+	_ = setUpAccounts(t, pg, cdc, m)
+
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(uint64(seed), 11))
+	// The workload holds paused for reading during each transaction; the
+	// upstream restart takes it for writing, so that no transaction's
+	// outcome is unknown.
+	var paused sync.RWMutex
+	reconnect := false // set under paused: upstream restarted
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	var committed int
+	go func() {
+		ctx := context.Background()
+		var up *pgx.Conn
+		defer func() {
+			if up != nil {
+				_ = up.Close(ctx)
+			}
+		}()
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			paused.RLock()
+			if up == nil || reconnect {
+				if up != nil {
+					_ = up.Close(ctx)
+				}
+				var err error
+				if up, err = pgx.Connect(ctx, pg.URL("up")); err != nil {
+					paused.RUnlock()
+					done <- fmt.Errorf("connect upstream: %w", err)
+					return
+				}
+				// Only this goroutine reads or writes reconnect while
+				// holding paused for reading.
+				reconnect = false
+			}
+			err := m.runTransaction(ctx, up, m.randomTransaction(r))
+			paused.RUnlock()
+			if err != nil {
+				done <- err
+				return
+			}
+			committed++
+			time.Sleep(time.Duration(r.IntN(3)) * time.Millisecond)
+		}
+	}()
+	workloadFailed := func() {
+		select {
+		case err := <-done:
+			t.Fatalf("workload: %v", err)
+		default:
+		}
+	}
+
+	for i := range 4 {
+		time.Sleep(time.Duration(300+rand.IntN(700)) * time.Millisecond)
+		workloadFailed()
+		s.Kill()
+		s.StartAgain()
+		if i == 1 {
+			paused.Lock()
+			if err := pg.Halt(t.Context(), pgserver.ShutdownFast); err != nil {
+				paused.Unlock()
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond) // the follower meets a closed upstream
+			if err := pg.StartAgain(t.Context()); err != nil {
+				paused.Unlock()
+				t.Fatal(err)
+			}
+			reconnect = true
+			paused.Unlock()
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatalf("workload: %v", err)
+	}
+	t.Logf("%d upstream transactions, %d change events", committed, m.events)
+	cdc = connect(t, s.URL())
+	waitForAccounts(t, cdc, m)
+	if strings.Contains(s.Output(), sourcePassword) {
+		t.Fatal("the connection's password appears in cdcdb's log")
+	}
+}
+
+// TestSourceRefusals checks that every bad setting of CREATE CONNECTION
+// and CREATE SOURCE is refused with its SQLSTATE, and that the password
+// shows in no view and no error.
+func TestSourceRefusals(t *testing.T) {
+	pg := startUpstream(t)
+	s := startServer(t)
+	cdc := connect(t, s.URL())
+	up := connect(t, pg.URL("up"))
+	mustExec(t, up, `CREATE TABLE t1 (id int PRIMARY KEY, v text)`)
+	mustExec(t, up, `CREATE TABLE t2 (id int PRIMARY KEY)`)
+	mustExec(t, up, `CREATE PUBLICATION pub FOR TABLE t1`)
+	mustExec(t, cdc, createConnectionSQL(pg))
+	conn := func(opts string) string { return `CREATE CONNECTION c2 TO POSTGRES (` + opts + `)` }
+	base := fmt.Sprintf(`HOST '%s', USER 'cdcdb', DATABASE 'up', PASSWORD '%s'`, pg.Host(), sourcePassword)
+	var seen []string // every error message, searched for the password below
+	for _, c := range []struct{ sql, code string }{
+		{conn(base + `, COLOR 'red'`), pgerror.SyntaxError},
+		{conn(base + `, HOST 'again'`), pgerror.SyntaxError},
+		{conn(base + `, PORT 'x'`), pgerror.InvalidParameterValue},
+		{conn(base + `, PORT 70000`), pgerror.InvalidParameterValue},
+		{conn(base + `, SSL MODE 'sometimes'`), pgerror.InvalidParameterValue},
+		{conn(`USER 'cdcdb', DATABASE 'up'`), pgerror.InvalidParameterValue},
+		{conn(base + `, PORT 5432, SSL MODE 'verify-full'`) + `x`, pgerror.SyntaxError},
+		{createConnectionSQL(pg), pgerror.DuplicateObject},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION nope (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.UndefinedObject},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub', SHAPE 'x') FOR TABLES (t1)`, pgerror.SyntaxError},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (SLOT 'a') FOR TABLES (t1)`, pgerror.InvalidParameterValue},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub', SLOT 'Bad-Name') FOR TABLES (t1)`, pgerror.InvalidName},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (t1, public.t1 AS t3)`, pgerror.DuplicateTable},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'nopub') FOR TABLES (t1)`, pgerror.UndefinedObject},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (t9)`, pgerror.UndefinedTable},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (t2)`, pgerror.UndefinedObject},
+		{`DROP CONNECTION nope`, pgerror.UndefinedObject},
+		{`DROP SOURCE nope`, pgerror.UndefinedObject},
+	} {
+		_, err := cdc.Exec(t.Context(), c.sql)
+		if err == nil {
+			t.Fatalf("%s: succeeded", c.sql)
+		}
+		pe := requireSQLState(t, err, c.code)
+		seen = append(seen, pe.Message+pe.Detail+pe.Hint)
+	}
+
+	// In a transaction block: refused, as PostgreSQL refuses CREATE
+	// SUBSCRIPTION there.
+	tx, err := cdc.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tx.Exec(t.Context(), `CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (t1)`)
+	requireSQLState(t, err, pgerror.ActiveSQLTransaction)
+	_ = tx.Rollback(t.Context())
+
+	// Upstream unreachable, and an upstream error quoting the password
+	// back (as the name of a database that does not exist).
+	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION closed TO POSTGRES (HOST '127.0.0.1', PORT 1, USER 'cdcdb', PASSWORD '%s', DATABASE 'up')`, sourcePassword))
+	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION echo TO POSTGRES (HOST '%s', PORT %d, USER 'cdcdb', PASSWORD '%s', DATABASE '%s', SSL MODE 'disable')`,
+		pg.Host(), pg.Port(), sourcePassword, sourcePassword))
+	for _, c := range []struct{ sql, code string }{
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION closed (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.SQLClientUnableToEstablishConnection},
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION echo (PUBLICATION 'pub') FOR TABLES (t1)`, "3D000"},
+	} {
+		_, err := cdc.Exec(t.Context(), c.sql)
+		pe := requireSQLState(t, err, c.code)
+		seen = append(seen, pe.Message+pe.Detail+pe.Hint)
+	}
+	if n := queryLines(t, cdc, `SELECT count(*) FROM cdcdb.sources`); n[0] != "0" {
+		t.Fatalf("a refused CREATE SOURCE left %s sources", n[0])
+	}
+
+	// A source that works, then every view that could show the password.
+	mustExec(t, cdc, `CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (public.t1 AS upstream_t1)`)
+	cols := queryLines(t, cdc, `SELECT attname || ' ' || format_type(atttypid, atttypmod) FROM pg_attribute
+		WHERE attrelid = 'upstream_t1'::regclass AND attnum > 0 ORDER BY attnum`)
+	if got, want := strings.Join(cols, ", "), "id integer, v text, _op text, _lsn bigint, _commit_ts timestamp with time zone"; got != want {
+		t.Errorf("source table columns: %s, want %s", got, want)
+	}
+	conns := queryLines(t, cdc, `SELECT name, host, port, "user", database, ssl_mode FROM cdcdb.connections ORDER BY name`)
+	if len(conns) != 3 || conns[2] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
+		t.Errorf("cdcdb.connections: %v", conns)
+	}
+	for _, q := range []string{`SELECT * FROM cdcdb.connections`, `SELECT * FROM cdcdb.sources`,
+		`SELECT coalesce(obj_description(oid), '') FROM pg_class`, `SELECT * FROM pg_stat_activity`} {
+		seen = append(seen, queryLines(t, cdc, q)...)
+	}
+	for _, text := range append(seen, s.Output()) {
+		if strings.Contains(text, sourcePassword) {
+			t.Fatalf("the password shows: %s", text)
+		}
+	}
+	mustExec(t, cdc, `DROP SOURCE s`)
+	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, echo, nope`)
+}
