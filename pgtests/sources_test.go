@@ -574,6 +574,8 @@ func TestSourceRefusals(t *testing.T) {
 		pe := requireSQLState(t, err, c.code)
 		seen = append(seen, pe.Message+pe.Detail+pe.Hint)
 	}
+	// Its database name is the password: the view would rightly show it.
+	mustExec(t, cdc, `DROP CONNECTION echo`)
 	if n := queryLines(t, cdc, `SELECT count(*) FROM cdcdb.sources`); n[0] != "0" {
 		t.Fatalf("a refused CREATE SOURCE left %s sources", n[0])
 	}
@@ -586,7 +588,7 @@ func TestSourceRefusals(t *testing.T) {
 		t.Errorf("source table columns: %s, want %s", got, want)
 	}
 	conns := queryLines(t, cdc, `SELECT name, host, port, "user", database, ssl_mode FROM cdcdb.connections ORDER BY name`)
-	if len(conns) != 3 || conns[2] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
+	if len(conns) != 2 || conns[1] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
 		t.Errorf("cdcdb.connections: %v", conns)
 	}
 	for _, q := range []string{`SELECT * FROM cdcdb.connections`, `SELECT * FROM cdcdb.sources`,
@@ -599,5 +601,5 @@ func TestSourceRefusals(t *testing.T) {
 		}
 	}
 	mustExec(t, cdc, `DROP SOURCE s`)
-	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, echo, nope`)
+	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, nope`)
 }
