@@ -603,3 +603,92 @@ func TestSourceRefusals(t *testing.T) {
 	mustExec(t, cdc, `DROP SOURCE s`)
 	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, nope`)
 }
+
+// TestSourceTypesTruncateAndAddedColumns follows a table of every common
+// type through inserts, updates (one leaving a TOASTed value unsent),
+// deletes, a TRUNCATE and an ADD COLUMN ... DEFAULT, and holds the latest
+// row of every key in the source table to upstream's table, value by value
+// in PostgreSQL's text form.
+func TestSourceTypesTruncateAndAddedColumns(t *testing.T) {
+	pg := startUpstream(t)
+	s := startServer(t)
+	cdc := connect(t, s.URL())
+	up := connect(t, pg.URL("up"))
+	for _, c := range []*pgx.Conn{cdc, up} {
+		mustExec(t, c, `SET TimeZone = 'UTC'`)
+	}
+	mustExec(t, up, `CREATE TABLE typed (id int PRIMARY KEY, i2 int2, i8 int8, n numeric(10,3), vc varchar(20), b bool, d date,
+		ts timestamp, tstz timestamptz, u uuid, j jsonb, by bytea, arr int4[], tarr text[], f8 float8, big text)`)
+	mustExec(t, up, `CREATE PUBLICATION pub FOR TABLE typed`)
+	mustExec(t, up, `INSERT INTO typed VALUES (1, 1, 10000000000, 1.5, 'snap', true, '2020-02-29', '2020-01-01 10:00:00.123456',
+		'2020-01-01 10:00:00+02', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": [1, "x"]}', '\x00ff', '{1,NULL,3}', '{"a b","c,d"}', 0.1, 'small')`)
+	mustExec(t, cdc, createConnectionSQL(pg))
+	mustExec(t, cdc, `CREATE SOURCE src FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (typed)`)
+	mustExec(t, cdc, `CREATE STREAMING TABLE typed_now`)
+	mustExec(t, cdc, `CREATE FLOW typed_scd1 AS AUTO CDC INTO typed_now FROM typed KEYS (id)
+		APPLY AS DELETE WHEN _op = 'd' SEQUENCE BY _lsn COLUMNS * EXCEPT (_op, _lsn, _commit_ts)`)
+	waitForSourceState(t, cdc, "streaming")
+
+	for _, stmt := range []string{
+		`INSERT INTO typed VALUES (2, -32768, -9223372036854775808, -99999.999, 'quote''s \ back', false, '0001-01-01',
+			'1999-12-31 23:59:59', '2038-01-19 03:14:08+00', '00000000-0000-0000-0000-000000000000', '[]', '\x', '{}', '{}', 'NaN', NULL)`,
+		`INSERT INTO typed (id) VALUES (3)`,
+		`INSERT INTO typed (id, big) SELECT 4, string_agg(md5(i::text), '') FROM generate_series(1, 400) i`,
+		`UPDATE typed SET i2 = 5 WHERE id = 4`, // big is TOASTed and unchanged: pgoutput does not send it
+		`UPDATE typed SET f8 = 1e300, j = '{"k": null}' WHERE id = 1`,
+		`UPDATE typed SET id = 5 WHERE id = 2`,
+		`DELETE FROM typed WHERE id = 3`,
+	} {
+		mustExec(t, up, stmt)
+	}
+	const columns = `id::text, i2::text, i8::text, n::text, vc, b::text, d::text, ts::text, tstz::text, u::text, j::text,
+		by::text, arr::text, tarr::text, f8::text, md5(big)`
+	upstreamRows := func(extra string) []string {
+		return queryLines(t, up, `SELECT `+columns+extra+` FROM typed ORDER BY id`)
+	}
+	sourceQuery := func(extra string) string {
+		return `SELECT ` + columns + extra + ` FROM (SELECT DISTINCT ON (id) * FROM typed ORDER BY id, _lsn DESC) latest WHERE _op <> 'd' ORDER BY id`
+	}
+	waitForRows := func(what, query string, want []string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			got, err := tryQueryLines(t.Context(), cdc, query)
+			if err == nil && strings.Join(got, "\n") == strings.Join(want, "\n") {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Logf("cdcdb.sources: %v", queryLines(t, cdc, `SELECT state, position, last_error FROM cdcdb.sources`))
+				t.Fatalf("%s (err %v):\n got %s\nwant %s", what, err, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitForRows("latest source rows", sourceQuery(""), upstreamRows(""))
+	waitForRows("SCD TYPE 1 target", `SELECT `+columns+` FROM typed_now ORDER BY id`, upstreamRows(""))
+
+	// TRUNCATE upstream: a delete of every key, then rows again.
+	mustExec(t, up, `TRUNCATE typed`)
+	mustExec(t, up, `INSERT INTO typed (id, vc) VALUES (7, 'after truncate')`)
+	waitForRows("after TRUNCATE", sourceQuery(""), upstreamRows(""))
+	waitForRows("SCD TYPE 1 target after TRUNCATE", `SELECT `+columns+` FROM typed_now ORDER BY id`, upstreamRows(""))
+	if got := queryLines(t, cdc, `SELECT count(*) FROM typed WHERE _op = 'd' AND _lsn = (SELECT max(_lsn) FROM typed WHERE _op = 'd')`); got[0] != "3" {
+		t.Errorf("the TRUNCATE wrote %s deletes with its _lsn, want 3 (keys 1, 4, 5)", got[0])
+	}
+
+	// ADD COLUMN upstream: the column appears, and the rows already there
+	// take its default.
+	mustExec(t, up, `ALTER TABLE typed ADD COLUMN extra int DEFAULT 7`)
+	mustExec(t, up, `INSERT INTO typed (id, extra) VALUES (8, 9)`)
+	// A flow reads the table, and a flow's source keeps its columns: the
+	// source waits, retrying, until the flow is dropped.
+	waitForSourceState(t, cdc, "retrying")
+	if got := queryLines(t, cdc, `SELECT last_error FROM cdcdb.sources`); !strings.Contains(got[0], `flow "typed_scd1" reads source table "typed"`) {
+		t.Errorf("last_error: %s", got[0])
+	}
+	mustExec(t, cdc, `DROP FLOW typed_scd1`)
+	waitForRows("after ADD COLUMN", sourceQuery(", extra::text"), upstreamRows(", extra::text"))
+	if got := queryLines(t, cdc, `SELECT state FROM cdcdb.sources`); got[0] != "streaming" {
+		t.Errorf("source state %s after ADD COLUMN", got[0])
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/history"
+	"cdcdb/pgerror"
 	"cdcdb/source"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -230,6 +231,14 @@ func (w *batchWriter) addColumns(ac source.AddedColumns) error {
 	st, ok := w.tables[ac.Table]
 	if !ok {
 		return source.Permanent(fmt.Errorf("columns added to unknown table %q", ac.Table))
+	}
+	// A flow is compiled against its source's columns (ALTER TABLE ADD
+	// COLUMN is refused under one too). The source waits, retrying, until
+	// the flow is dropped; created again, it rebuilds its target.
+	if flows := w.x.tx.catalog().FlowsFrom(st.table.OID); len(flows) > 0 {
+		return pgerror.New(pgerror.ObjectInUse, "upstream table %s has a new column %q, and flow \"%s\" reads source table \"%s\", whose columns cannot change under it",
+			st.upstream.Upstream, ac.Columns[0].Name, flows[0].Name, st.table.Name).
+			WithHint("Drop the flow: the source then takes the new column, and the flow, created again, rebuilds its target.")
 	}
 	t := st.table.Clone()
 	var added []catalog.Column
