@@ -530,7 +530,7 @@ func TestSourceRefusals(t *testing.T) {
 		{conn(base + `, PORT 70000`), pgerror.InvalidParameterValue},
 		{conn(base + `, SSL MODE 'sometimes'`), pgerror.InvalidParameterValue},
 		{conn(`USER 'cdcdb', DATABASE 'up'`), pgerror.InvalidParameterValue},
-		{conn(base + `, PORT 5432, SSL MODE 'verify-full'`) + `x`, pgerror.SyntaxError},
+		{conn(base+`, PORT 5432, SSL MODE 'verify-full'`) + `x`, pgerror.SyntaxError},
 		{createConnectionSQL(pg), pgerror.DuplicateObject},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION nope (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.UndefinedObject},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION up (PUBLICATION 'pub', SHAPE 'x') FOR TABLES (t1)`, pgerror.SyntaxError},
