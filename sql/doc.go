@@ -21,4 +21,11 @@
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
 // its effect on the targets.
+//
+// Sources (CREATE CONNECTION, CREATE SOURCE; sources.go) follow an external
+// PostgreSQL through package source: sourcerun.go keeps one Follower per
+// source running, and sourcesink.go is its Sink, writing each batch of
+// upstream changes and its checkpoint into the source's tables in one
+// storage transaction, through the same table writers (and so the same
+// flows) as INSERT.
 package sql
