@@ -39,12 +39,12 @@ func (pc *planCtx) compileSourceStatement(stmt ast.Statement) (*compiled, error)
 	case *ast.CreateSource:
 		// CREATE SOURCE and DROP SOURCE talk to upstream and start or stop
 		// a follower: they commit on their own, outside any block.
-		return &compiled{access: accessNone, exec: func(x *execCtx, _ *resultSink) (string, error) {
+		return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
 			return "CREATE SOURCE", x.createSource(st)
 		}}, nil
 	case *ast.Drop:
 		if st.Kind == ast.ObjectSource {
-			return &compiled{access: accessNone, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
 				return "DROP SOURCE", x.dropSources(st)
 			}}, nil
 		}
@@ -141,10 +141,13 @@ func sourceConnection(c *catalog.Connection) source.Connection {
 
 // refuseInTransactionBlock refuses a statement that commits on its own
 // inside a transaction block, as PostgreSQL refuses CREATE SUBSCRIPTION
-// there.
+// there, and in a read-only session.
 func (x *execCtx) refuseInTransactionBlock(statement string) error {
 	if b := x.sess.block; b != nil && (!b.implicit || b.multiStatement || b.tx != nil) {
 		return pgerror.New(pgerror.ActiveSQLTransaction, "%s cannot run inside a transaction block", statement)
+	}
+	if b := x.sess.block; b != nil && b.modes.readOnly {
+		return pgerror.New(pgerror.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", statement)
 	}
 	return nil
 }
