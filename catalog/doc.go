@@ -1,6 +1,12 @@
 // Package catalog owns the database's metadata: schemas, tables (plain and
-// streaming), columns, constraints, indexes, views and AUTO CDC flows, and the
-// object identifiers (OIDs) clients see for them.
+// streaming), columns, constraints, indexes, views, AUTO CDC flows, and the
+// connections and sources that follow external systems (sources.go), and
+// the object identifiers (OIDs) clients see for them. A connection's
+// password is stored here; no view shows it.
+//
+// Progress is data, not metadata: flow counters and each source's
+// checkpoint live in the catalog space beside the objects, written in the
+// transaction of the data they describe, without a new catalog version.
 //
 // Metadata lives in the same storage file as the data, in the space named
 // "catalog", one JSON document per object, so a DDL statement commits or rolls

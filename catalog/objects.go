@@ -121,6 +121,9 @@ type Table struct {
 	KeyColumns []int16 `json:"key_columns,omitempty"`
 	// RowType is the OID of the table's composite type in pg_type.
 	RowType OID `json:"row_type"`
+	// Source is the source (CREATE SOURCE) whose follower writes this
+	// table, 0 for the tables users write.
+	Source OID `json:"source,omitempty"`
 }
 
 // LiveColumns returns the columns that are not dropped, in attnum order.

@@ -7,7 +7,10 @@ const (
 
 	ConnectionException = "08000"
 	ConnectionFailure   = "08006"
-	ProtocolViolation   = "08P01"
+	// SQLClientUnableToEstablishConnection: a server cdcdb connects to
+	// (a source's upstream) could not be reached.
+	SQLClientUnableToEstablishConnection = "08001"
+	ProtocolViolation                    = "08P01"
 	// TransactionResolutionUnknown is what PostgreSQL's clients report when
 	// the connection is lost during COMMIT; cdcdb answers it to a commit
 	// whose log record may or may not have reached the disk.

@@ -35,4 +35,11 @@
 // each off (fastpaths.go, the server's -fast-paths-off), and
 // TestFastPathsMatchTheGeneralPaths holds each to its general path on one
 // random workload: docs/fast-paths.md lists them.
+//
+// Sources (CREATE CONNECTION, CREATE SOURCE; sources.go) follow an external
+// PostgreSQL through package source: sourcerun.go keeps one Follower per
+// source running, and sourcesink.go is its Sink, writing each batch of
+// upstream changes and its checkpoint into the source's tables in one
+// storage transaction, through the same table writers (and so the same
+// flows) as INSERT.
 package sql

@@ -65,6 +65,8 @@ type Engine struct {
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).
 	pendingCopies bool
+	// sources runs the followers of the sources (sourcerun.go).
+	sources *sourceRunner
 }
 
 // storedNow is the time the engine stores: Options.Clock's, or the wall
@@ -88,6 +90,7 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	if err := e.setDefaults(opts.Settings); err != nil {
 		return nil, err
 	}
+	e.sources = newSourceRunner(e)
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap

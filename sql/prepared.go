@@ -104,6 +104,10 @@ type compiled struct {
 	// notifies marks LISTEN, UNLISTEN and NOTIFY, which also run in a
 	// block, and take effect when it commits (notify.go).
 	notifies bool
+	// commitsOnItsOwn marks statements that run their own transactions
+	// (CREATE SOURCE, DROP SOURCE): they get the implicit block too, so
+	// that they can tell whether they are in a transaction block.
+	commitsOnItsOwn bool
 	// wireParams and wireFields are ParamTypes' and Fields' answers.
 	wireParams     []uint32
 	wireFields     []wire.FieldDescription
@@ -383,7 +387,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		// PostgreSQL.
 		return "SELECT 0", false, nil
 	}
-	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters || p.ps.c.notifies) {
+	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters || p.ps.c.notifies || p.ps.c.commitsOnItsOwn) {
 		// Until Sync, statements share one implicit transaction.
 		s.block = &txBlock{implicit: true, multiStatement: p.ps.src.multi, start: s.txStart(), modes: s.defaultTxModes()}
 	}

@@ -536,6 +536,9 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, t.Name).
 			WithDetail("Views that do not select from a single table or view are not automatically updatable.")
 	}
+	if err := refuseSourceTableChange(pc.cat, t, verb); err != nil {
+		return err.WithPosition(pos + 1)
+	}
 	// INSERT and COPY append change events; nothing else may touch a source.
 	if verb != "insert into" && verb != "copy to" {
 		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {

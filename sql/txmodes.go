@@ -488,6 +488,10 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 		return "DROP " + string(st.Kind)
 	case *ast.CreateFlow:
 		return "CREATE FLOW"
+	case *ast.CreateConnection:
+		return "CREATE CONNECTION"
+	case *ast.CreateSource:
+		return "CREATE SOURCE"
 	case *ast.RefreshStreamingTable:
 		return "REFRESH STREAMING TABLE"
 	}

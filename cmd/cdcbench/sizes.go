@@ -27,6 +27,10 @@ type sizes struct {
 	commitFor  time.Duration
 	commitReps int
 
+	// followChanges are made upstream over followKeys keys while cdcdb
+	// follows (follow.go).
+	followChanges, followKeys int
+
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
 	quietAtMost time.Duration
@@ -43,6 +47,7 @@ func fullSizes() sizes {
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
+		followChanges: 1_000_000, followKeys: 100_000,
 		quietAtMost: time.Minute,
 	}
 }
@@ -61,6 +66,7 @@ func quickSizes() sizes {
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
+		followChanges: 5_000, followKeys: 500,
 		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
 	}
 }

@@ -236,6 +236,10 @@ func serve(cfg config, log *slog.Logger) error {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The sources follow their upstreams again from where they stopped;
+	// they stop before the database closes (deferred above, so run after).
+	engine.StartSources()
+	defer engine.StopSources()
 	select {
 	case err := <-served:
 		return err

@@ -432,6 +432,8 @@ const (
 	ObjectFlow           ObjectKind = "FLOW"
 	ObjectSequence       ObjectKind = "SEQUENCE"
 	ObjectColumn         ObjectKind = "COLUMN"
+	ObjectSource         ObjectKind = "SOURCE"
+	ObjectConnection     ObjectKind = "CONNECTION"
 )
 
 // Drop is DROP TABLE | SCHEMA | VIEW | INDEX | FLOW ...
@@ -566,6 +568,44 @@ type CreateFlow struct {
 	// "COLUMNS TO UPDATE".
 	Clauses map[string]int
 	Pos     int
+}
+
+// CreateConnection is CREATE CONNECTION name TO POSTGRES (option value,
+// ...): where and how to reach an external system.
+type CreateConnection struct {
+	Name    string
+	Kind    string // the system's word, lower case: "postgres"
+	Options []SourceOption
+	Pos     int
+}
+
+// SourceOption is one option of CREATE CONNECTION or CREATE SOURCE: its
+// words (SSL MODE is two), upper case and joined by a space, and its value,
+// a string or an integer constant as written.
+type SourceOption struct {
+	Name     string
+	Value    string
+	IsNumber bool
+	Pos      int // the option's first word
+	ValuePos int
+}
+
+// CreateSource is CREATE SOURCE name FROM POSTGRES CONNECTION conn
+// (option value, ...) FOR TABLES (schema.table [AS name], ...).
+type CreateSource struct {
+	Name       string
+	Kind       string // "postgres"
+	Connection string
+	Options    []SourceOption
+	Tables     []SourceTable
+	Pos        int
+}
+
+// SourceTable is one upstream table of CREATE SOURCE and the name of the
+// source table it becomes ("" As: the upstream table's name).
+type SourceTable struct {
+	Upstream QualifiedName
+	As       string
 }
 
 // ColumnSelection is ( col, ... ) or * EXCEPT ( col, ... ).
@@ -1010,6 +1050,8 @@ func (*AlterColumn) node()           {}
 func (*SetTableOptions) node()       {}
 func (*CommentOn) node()             {}
 func (*CreateFlow) node()            {}
+func (*CreateConnection) node()      {}
+func (*CreateSource) node()          {}
 func (*RefreshStreamingTable) node() {}
 func (*Transaction) node()           {}
 func (*Set) node()                   {}
@@ -1061,6 +1103,8 @@ func (*CreateView) stmt()            {}
 func (*AlterTable) stmt()            {}
 func (*CommentOn) stmt()             {}
 func (*CreateFlow) stmt()            {}
+func (*CreateConnection) stmt()      {}
+func (*CreateSource) stmt()          {}
 func (*RefreshStreamingTable) stmt() {}
 func (*Transaction) stmt()           {}
 func (*Set) stmt()                   {}

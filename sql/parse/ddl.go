@@ -63,6 +63,10 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateIndex(t)
 	case w.is("flow"):
 		return p.parseCreateFlow(t)
+	case w.is("connection"):
+		return p.parseCreateConnection(t)
+	case w.is("source"):
+		return p.parseCreateSource(t)
 	}
 	if w.kind == tkIdent && unsupportedObjects[w.str] {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", p.objectKindAt(0)))
@@ -619,6 +623,10 @@ func (p *parser) parseDrop() ast.Statement {
 		d.Kind = ast.ObjectSequence
 	case p.acceptWord("flow"):
 		d.Kind = ast.ObjectFlow
+	case p.acceptWord("source"):
+		d.Kind = ast.ObjectSource
+	case p.acceptWord("connection"):
+		d.Kind = ast.ObjectConnection
 	case w.kind == tkIdent && unsupportedObjects[w.str]:
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", p.objectKindAt(0)))
 	default:
@@ -626,7 +634,7 @@ func (p *parser) parseDrop() ast.Statement {
 	}
 	d.IfExists = p.parseIfExists()
 	for {
-		if d.Kind == ast.ObjectSchema {
+		if d.Kind == ast.ObjectSchema || d.Kind == ast.ObjectSource || d.Kind == ast.ObjectConnection {
 			nt := p.peek()
 			d.Names = append(d.Names, ast.QualifiedName{Parts: []string{p.colID()}, Pos: nt.pos})
 		} else {
