@@ -1,0 +1,182 @@
+package sql_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/sqltest"
+)
+
+// The spec's FROM SNAPSHOT example (spec §7, Lakeflow's documentation).
+var (
+	snapshot1 = []string{"(1, 'Oaxaca')", "(2, 'Monterrey')", "(3, 'Tijuana')"}
+	snapshot2 = []string{"(2, 'Carmel')", "(3, 'Los Angeles')", "(4, 'Death Valley')"}
+)
+
+const specSnapshotSCD2 = "1|Oaxaca|1|2\n2|Monterrey|1|2\n2|Carmel|2|NULL\n3|Tijuana|1|2\n3|Los Angeles|2|NULL\n4|Death Valley|2|NULL\n"
+const specSnapshotSCD1 = "2|Carmel\n3|Los Angeles\n4|Death Valley\n"
+
+func labelled(version int, rows []string) string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, "("+strconv.Itoa(version)+", "+strings.TrimPrefix(r, "("))
+	}
+	return strings.Join(out, ", ")
+}
+
+func TestSnapshotVersionBySpecExample(t *testing.T) {
+	for _, storedAs := range []string{"SCD TYPE 1", "SCD TYPE 2"} {
+		for _, order := range [][]int{{1, 2}, {2, 1}} {
+			c := sqltest.Open(t).Conn()
+			c.MustExec(`CREATE TABLE snaps (v int, userId int, city text)`)
+			c.MustExec(`CREATE STREAMING TABLE users`)
+			c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT snaps VERSION BY v KEYS (userId) STORED AS ` + storedAs)
+			for _, v := range order {
+				rows := snapshot1
+				if v == 2 {
+					rows = snapshot2
+				}
+				c.MustExec("INSERT INTO snaps VALUES " + labelled(v, rows))
+			}
+			want, query := specSnapshotSCD1, "SELECT * FROM users ORDER BY userId"
+			if storedAs == "SCD TYPE 2" {
+				want, query = specSnapshotSCD2, "SELECT * FROM users ORDER BY userId, __START_AT"
+			}
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s, versions in order %v:\n got\n%s\nwant\n%s", storedAs, order, got, want)
+			}
+			// An identical repeat changes nothing; a different one is refused.
+			c.MustExec("DELETE FROM snaps WHERE v = 1")
+			c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s after an identical repeat:\n got\n%s", storedAs, got)
+			}
+			pe := c.ExpectError(pgerror.CardinalityViolation, "INSERT INTO snaps VALUES (2, 9, 'Nowhere')")
+			if !strings.Contains(pe.Message, `snapshot 2 of flow "f"`) {
+				t.Errorf("message %q", pe.Message)
+			}
+		}
+	}
+}
+
+func TestSnapshotWithVersionSpecExample(t *testing.T) {
+	for _, storedAs := range []string{"SCD TYPE 1", "SCD TYPE 2"} {
+		c := sqltest.Open(t).Conn()
+		c.MustExec(`CREATE TABLE snaps (v int, userId int, city text)`)
+		c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
+		c.MustExec(`CREATE STREAMING TABLE users`)
+		c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users
+FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v = (SELECT version FROM current_snapshot_version()))
+WITH VERSION (SELECT min(v) AS version FROM snaps
+  WHERE NOT EXISTS (SELECT 1 FROM last_snapshot_version()) OR v > (SELECT version FROM last_snapshot_version())
+  HAVING min(v) IS NOT NULL)
+KEYS (userId) STORED AS ` + storedAs)
+		c.MustExec("INSERT INTO snaps VALUES " + labelled(2, snapshot2))
+		c.MustExec("REFRESH STREAMING TABLE users")
+		want, query := specSnapshotSCD1, "SELECT * FROM users ORDER BY userId"
+		if storedAs == "SCD TYPE 2" {
+			want, query = specSnapshotSCD2, "SELECT * FROM users ORDER BY userId, __START_AT"
+		}
+		if got := c.MustExec(query).String(); got != want {
+			t.Errorf("%s:\n got\n%s\nwant\n%s", storedAs, got, want)
+		}
+		if got := c.MustExec("SELECT kind, last_version, snapshot_inserted, snapshot_updated, snapshot_deleted FROM cdcdb.flows").String(); got != "snapshot|2|1|2|1\n" {
+			t.Errorf("cdcdb.flows: %s", got)
+		}
+		// FULL clears the target and pulls from the start.
+		c.MustExec("REFRESH STREAMING TABLE users FULL")
+		if got := c.MustExec(query).String(); got != want {
+			t.Errorf("%s after FULL:\n got\n%s\nwant\n%s", storedAs, got, want)
+		}
+	}
+}
+
+func TestSnapshotWithoutVersion(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE src (userId int, city text)`)
+	c.MustExec("INSERT INTO src VALUES " + strings.Join(snapshot1, ", "))
+	c.MustExec(`CREATE STREAMING TABLE users`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT src KEYS (userId) STORED AS SCD TYPE 2`)
+	c.MustExec("BEGIN; TRUNCATE src; INSERT INTO src VALUES " + strings.Join(snapshot2, ", ") + ", (6, 'Kings Canyon'); COMMIT")
+	c.MustExec("REFRESH STREAMING TABLE users")
+	// The two snapshot times numbered 0 and 1, as Lakeflow's table shows them.
+	got := c.MustExec(`WITH times AS (SELECT DISTINCT __START_AT AS ts FROM users),
+  r AS (SELECT ts, row_number() OVER (ORDER BY ts) - 1 AS n FROM times)
+SELECT u.userId, u.city, s.n, e.n FROM users u JOIN r s ON s.ts = u.__START_AT LEFT JOIN r e ON e.ts = u.__END_AT ORDER BY 1, 3`).String()
+	want := "1|Oaxaca|0|1\n2|Monterrey|0|1\n2|Carmel|1|NULL\n3|Tijuana|0|1\n3|Los Angeles|1|NULL\n4|Death Valley|1|NULL\n6|Kings Canyon|1|NULL\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// A snapshot equal to the last changes nothing.
+	before := c.MustExec("SELECT * FROM users ORDER BY 1, 3").String()
+	c.MustExec("REFRESH STREAMING TABLE users")
+	if after := c.MustExec("SELECT * FROM users ORDER BY 1, 3").String(); after != before {
+		t.Errorf("an unchanged snapshot changed the target:\n%s\n%s", before, after)
+	}
+}
+
+func TestSnapshotTriggerOnUpdate(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE src (userId int, city text)`)
+	c.MustExec("INSERT INTO src VALUES " + strings.Join(snapshot1, ", "))
+	c.MustExec(`CREATE STREAMING TABLE users`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT (SELECT * FROM src WHERE city <> 'Nowhere') TRIGGER ON UPDATE KEYS (userId)`)
+	c.MustExec("BEGIN; DELETE FROM src; INSERT INTO src VALUES " + strings.Join(snapshot2, ", ") + ", (7, 'Nowhere'); COMMIT")
+	if got := c.MustExec("SELECT * FROM users ORDER BY userId").String(); got != specSnapshotSCD1 {
+		t.Errorf("got\n%s", got)
+	}
+	c.MustExec("UPDATE src SET city = 'Oakland' WHERE userId = 4")
+	if got := c.MustExec("SELECT city FROM users WHERE userId = 4").String(); got != "Oakland\n" {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestSnapshotRefusals(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE snaps (v int, userId int, city text)`)
+	c.MustExec(`CREATE STREAMING TABLE users`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT snaps VERSION BY v KEYS (userId)`)
+	c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
+	for _, tt := range []struct{ code, sql, msg string }{
+		{pgerror.UniqueViolation, "INSERT INTO snaps VALUES (2, 1, 'a'), (2, 1, 'b')", `found 2 rows for key (userid)=(1) in snapshot 2 of flow "f"`},
+		{pgerror.NotNullViolation, "INSERT INTO snaps VALUES (2, NULL, 'a')", `key column "userid" is NULL in snapshot 2 of flow "f"`},
+		{pgerror.NotNullViolation, "INSERT INTO snaps VALUES (NULL, 5, 'a')", `VERSION BY value is NULL`},
+		{pgerror.UndefinedFunction, "SELECT * FROM last_snapshot_version()", `function last_snapshot_version() does not exist`},
+		{pgerror.UndefinedFunction, "SELECT * FROM current_snapshot_version()", `function current_snapshot_version() does not exist`},
+		{pgerror.SyntaxError, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT snaps KEYS (userId) SEQUENCE BY v", `SEQUENCE BY is not allowed in a flow FROM SNAPSHOT`},
+	} {
+		pe := c.ExpectError(tt.code, tt.sql)
+		if !strings.Contains(pe.Message, tt.msg) {
+			t.Errorf("%s: message %q, want %q", tt.sql, pe.Message, tt.msg)
+		}
+	}
+	// Nothing of a refused statement was kept.
+	if got := c.MustExec("SELECT count(*) FROM snaps").String(); got != "3\n" {
+		t.Errorf("snaps holds %s", got)
+	}
+	if got := c.MustExec("SELECT * FROM users ORDER BY userId").String(); got != "1|Oaxaca\n2|Monterrey\n3|Tijuana\n" {
+		t.Errorf("users holds %s", got)
+	}
+	// WITH VERSION: a version not after the last, or NULL, is refused.
+	c.MustExec(`CREATE TABLE vs (v int)`)
+	c.MustExec(`CREATE STREAMING TABLE u2`)
+	c.MustExec(`CREATE FLOW g AS AUTO CDC INTO u2 FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v = (SELECT version FROM current_snapshot_version()))
+WITH VERSION (SELECT v AS version FROM vs WHERE NOT EXISTS (SELECT 1 FROM last_snapshot_version() l WHERE l.version = vs.v)) KEYS (userId)`)
+	c.MustExec("INSERT INTO vs VALUES (1)")
+	c.MustExec("REFRESH STREAMING TABLE u2")
+	if got := c.MustExec("SELECT * FROM u2 ORDER BY userId").String(); got != "1|Oaxaca\n2|Monterrey\n3|Tijuana\n" {
+		t.Errorf("u2 holds %s", got)
+	}
+	c.MustExec("UPDATE vs SET v = 0")
+	pe := c.ExpectError(pgerror.DataException, "REFRESH STREAMING TABLE u2")
+	if !strings.Contains(pe.Message, "snapshot version 0 of flow \"g\" is not after the last version applied, 1") {
+		t.Errorf("message %q", pe.Message)
+	}
+	c.MustExec("UPDATE vs SET v = NULL")
+	c.ExpectError(pgerror.NotNullViolation, "REFRESH STREAMING TABLE u2")
+	if got := c.MustExec("SELECT last_version FROM cdcdb.flows WHERE name = 'g'").String(); got != "1\n" {
+		t.Errorf("last_version %s", got)
+	}
+}
