@@ -329,6 +329,24 @@ func TestCreateFlowFromSnapshot(t *testing.T) {
 	}
 }
 
+func TestCreateSchemaInCatalogMain(t *testing.T) {
+	stmts, err := ParseWithOptions("CREATE SCHEMA IF NOT EXISTS main.cdc_tutorial;", Options{Dialect: DialectDatabricks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs := stmts[0].(*ast.CreateSchema); cs.Name != "cdc_tutorial" || !cs.IfNotExists {
+		t.Errorf("got %+v", cs)
+	}
+	_, err = ParseWithOptions("CREATE SCHEMA other.s", Options{Dialect: DialectDatabricks})
+	if pe := pgerror.As(err); pe == nil || pe.Code != pgerror.FeatureNotSupported || pe.Position != 15 {
+		t.Errorf("got %v", err)
+	}
+	// PostgreSQL's grammar has no catalog in a schema name.
+	if _, err := Parse("CREATE SCHEMA main.s"); pgerror.CodeOf(err) != pgerror.SyntaxError {
+		t.Errorf("got %v", err)
+	}
+}
+
 func TestCreateViewText(t *testing.T) {
 	src := "create view v as\n  select a, 'b''c' /* kept */ from t ; select 1"
 	cv := parseOne(t, src[:strings.Index(src, ";")]).(*ast.CreateView)
