@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"cdcdb/catalog"
@@ -33,10 +32,22 @@ type SnapshotStats struct {
 	Repeat bool
 }
 
-// keyedRow is one snapshot row with its encoded KEYS tuple.
-type keyedRow struct {
-	encKey []byte
-	values []types.Value
+// snapshotRow is one snapshot row: its encoded KEYS tuple and its values
+// encoded as a row (storage.EncodeRow), decoded when needed.
+type snapshotRow struct {
+	encKey, enc []byte
+	values      []types.Value
+}
+
+func (r *snapshotRow) decoded() ([]types.Value, error) {
+	if r.values == nil {
+		v, err := storage.DecodeRow(r.enc)
+		if err != nil {
+			return nil, err
+		}
+		r.values = v
+	}
+	return r.values, nil
 }
 
 // keyStates is what the log knows of one key around the version being
@@ -47,19 +58,24 @@ type keyStates struct {
 	before, atV, atNext *temporal.Event
 }
 
-// ApplySnapshot applies a whole snapshot of the source at version: rows
-// holds each row's data values (the layout of Event.Values). It compares
-// the snapshot with the one before it in version order, key by key, and
-// applies the differences as events at version; when the version comes
-// before versions already applied, it also re-states at the next version
-// every key whose state there the new snapshot would otherwise hide, so the
-// target equals applying every snapshot in ascending version order. A
-// version already applied is accepted only with an identical snapshot
-// (which changes nothing). A NULL key or two rows for one key are refused.
-// The caller rolls back on error.
-func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, version []types.Value,
-	rows [][]types.Value, cache *StateCache, check RowCheck) (SnapshotStats, error) {
+// snapshotBatch is how many events ApplySnapshot hands Apply at a time.
+const snapshotBatch = 4096
+
+// ApplySnapshot applies a whole snapshot of the source at the version rows
+// was made for. It compares the snapshot with the one before it in version
+// order, key by key, and applies the differences as events at version;
+// when the version comes before versions already applied, it also
+// re-states at the next version every key whose state there the new
+// snapshot would otherwise hide, so the target equals applying every
+// snapshot in ascending version order. A version already applied is
+// accepted only with an identical snapshot (which changes nothing). Two
+// rows for one key are refused. The caller rolls back on error. Memory is
+// bounded by rows' budget and one batch of events, whatever the size of
+// the snapshot.
+func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, rows *SnapshotRows,
+	cache *StateCache, check RowCheck) (SnapshotStats, error) {
 	var out SnapshotStats
+	version := rows.version
 	for _, v := range version {
 		if v == nil {
 			return out, pgerror.New(pgerror.NotNullViolation, "snapshot version is NULL for flow \"%s\"", f.Name).
@@ -87,32 +103,54 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 			}
 		}
 	}
-	snap, err := f.sortedSnapshot(rows, version)
+	src, closeSrc, err := rows.sorted()
 	if err != nil {
 		return out, err
 	}
+	defer closeSrc()
 	log, err := openLog(tx, f)
 	if err != nil {
 		return out, err
 	}
 	var events []Event
-	diff := func(ks keyStates, row *keyedRow) error {
-		if err := ctx.Err(); err != nil {
+	flush := func() error {
+		if len(events) == 0 {
+			return nil
+		}
+		st, err := Apply(ctx, tx, f, target, events, cache, check)
+		if err != nil {
 			return err
 		}
+		out.Stats.add(st)
+		events = events[:0]
+		return nil
+	}
+	diff := func(ks keyStates, row *snapshotRow) error {
 		if repeat {
 			if !sameSnapshotState(ks.atV, row) {
-				return f.versionConflict(version, ks.encKey, row)
+				return f.versionConflict(version, ks.encKey)
 			}
+			return nil
+		}
+		upsert := func(seq []types.Value) error {
+			vals, err := row.decoded()
+			if err != nil {
+				return err
+			}
+			events = append(events, f.snapshotEvent(Upsert, seq, vals))
 			return nil
 		}
 		switch {
 		case row != nil && !isLive(ks.before):
 			out.Inserted++
-			events = append(events, f.snapshotEvent(Upsert, version, row.values))
+			if err := upsert(version); err != nil {
+				return err
+			}
 		case row != nil && !sameSnapshotState(ks.before, row):
 			out.Updated++
-			events = append(events, f.snapshotEvent(Upsert, version, row.values))
+			if err := upsert(version); err != nil {
+				return err
+			}
 		case row == nil && isLive(ks.before):
 			out.Deleted++
 			events = append(events, f.snapshotEvent(Delete, version, ks.before.Values))
@@ -123,28 +161,46 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 			if isLive(ks.atNext) {
 				events = append(events, f.snapshotEvent(Upsert, next, ks.atNext.Values))
 			} else if row != nil {
-				events = append(events, f.snapshotEvent(Delete, next, row.values))
+				vals, err := row.decoded()
+				if err != nil {
+					return err
+				}
+				events = append(events, f.snapshotEvent(Delete, next, vals))
 			}
+		}
+		if len(events) >= snapshotBatch {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return flush()
 		}
 		return nil
 	}
-	if err := f.mergeWithLog(log, snap, encV, encNext, diff); err != nil {
+	if err := f.mergeWithLog(log, src, version, encV, encNext, diff); err != nil {
 		return out, err
 	}
 	out.Repeat = repeat
 	if repeat {
 		return out, nil
 	}
-	if len(events) > 0 {
-		if out.Stats, err = Apply(ctx, tx, f, target, events, cache, check); err != nil {
-			return out, err
-		}
+	if err := flush(); err != nil {
+		return out, err
 	}
 	enc, err := storage.EncodeRow(nil, version)
 	if err != nil {
 		return out, err
 	}
 	return out, versions.Put(encV, enc)
+}
+
+// add sums another Apply's counts into st.
+func (st *Stats) add(o Stats) {
+	st.Events += o.Events
+	st.RowsUpserted += o.RowsUpserted
+	st.RowsDeleted += o.RowsDeleted
+	if o.MaxSeqKey != nil && bytes.Compare(o.MaxSeqKey, st.MaxSeqKey) > 0 {
+		st.MaxSeq, st.MaxSeqKey = o.MaxSeq, o.MaxSeqKey
+	}
 }
 
 // snapshotEvent makes a full-state event of a key; the key is read from
@@ -161,50 +217,38 @@ func (f *Flow) snapshotEvent(kind EventKind, version, values []types.Value) Even
 	return ev
 }
 
-// sortedSnapshot encodes each row's key, refusing NULL keys, sorts the rows
-// by key and refuses two rows for one key.
-func (f *Flow) sortedSnapshot(rows [][]types.Value, version []types.Value) ([]keyedRow, error) {
-	out := make([]keyedRow, len(rows))
-	var buf []byte
-	for i, r := range rows {
-		start := len(buf)
-		for k, p := range f.KeyPositions {
-			if r[p] == nil {
-				return nil, pgerror.New(pgerror.NotNullViolation, "key column \"%s\" is NULL in snapshot %s of flow \"%s\"", f.KeyNames[k], f.FormatSeq(version), f.Name).
-					WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
-			}
-			var err error
-			if buf, err = storage.AppendKey(buf, r[p]); err != nil {
-				return nil, err
-			}
-		}
-		out[i] = keyedRow{encKey: buf[start:len(buf):len(buf)], values: r}
-	}
-	slices.SortFunc(out, func(a, b keyedRow) int { return bytes.Compare(a.encKey, b.encKey) })
-	for i := 1; i < len(out); i++ {
-		if bytes.Equal(out[i].encKey, out[i-1].encKey) {
-			n := 2
-			for i+n-1 < len(out) && bytes.Equal(out[i+n-1].encKey, out[i].encKey) {
-				n++
-			}
-			return nil, pgerror.New(pgerror.UniqueViolation, "found %d rows for key (%s)=(%s) in snapshot %s of flow \"%s\"", n,
-				strings.Join(f.KeyNames, ", "), f.formatKey(out[i].values), f.FormatSeq(version), f.Name).
-				WithHint("A snapshot holds at most one row per key; nothing of the snapshot was applied.")
-		}
-	}
-	return out, nil
-}
-
 // mergeWithLog walks the log and the sorted snapshot together, calling fn
 // once for every key in either, with what the log knows of the key around
 // encV (and encNext, when not nil) and the key's snapshot row (nil: none).
-func (f *Flow) mergeWithLog(log *storage.Space, snap []keyedRow, encV, encNext []byte, fn func(keyStates, *keyedRow) error) error {
+// It refuses two snapshot rows for one key.
+func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.Value, encV, encNext []byte, fn func(keyStates, *snapshotRow) error) error {
 	c := log.Cursor()
 	k, v := c.First()
-	i := 0
-	for k != nil || i < len(snap) {
+	var prevKey []byte
+	var row *snapshotRow
+	advance := func() error {
+		key, enc, err := src.next()
+		if err != nil {
+			return err
+		}
+		if key == nil {
+			row = nil
+			return nil
+		}
+		if prevKey != nil && bytes.Equal(key, prevKey) {
+			return pgerror.New(pgerror.UniqueViolation, "found 2 rows for key (%s)=(%s) in snapshot %s of flow \"%s\"",
+				strings.Join(f.KeyNames, ", "), f.formatEncodedKey(key), f.FormatSeq(version), f.Name).
+				WithHint("A snapshot holds at most one row per key; nothing of the snapshot was applied.")
+		}
+		prevKey = append(prevKey[:0], key...)
+		row = &snapshotRow{encKey: key, enc: enc}
+		return nil
+	}
+	if err := advance(); err != nil {
+		return err
+	}
+	for k != nil || row != nil {
 		var ks keyStates
-		var err error
 		if k != nil {
 			n, err := f.keyPrefixLen(k)
 			if err != nil {
@@ -212,11 +256,13 @@ func (f *Flow) mergeWithLog(log *storage.Space, snap []keyedRow, encV, encNext [
 			}
 			ks.encKey = bytes.Clone(k[:n])
 		}
-		if k == nil || (i < len(snap) && bytes.Compare(snap[i].encKey, ks.encKey) < 0) {
-			if err := fn(keyStates{encKey: snap[i].encKey}, &snap[i]); err != nil {
+		if k == nil || (row != nil && bytes.Compare(row.encKey, ks.encKey) < 0) {
+			if err := fn(keyStates{encKey: row.encKey}, row); err != nil {
 				return err
 			}
-			i++
+			if err := advance(); err != nil {
+				return err
+			}
 			continue
 		}
 		// Read the key's events, keeping those that matter.
@@ -225,9 +271,9 @@ func (f *Flow) mergeWithLog(log *storage.Space, snap []keyedRow, encV, encNext [
 			if bytes.Compare(seq, encV) > 0 && (encNext == nil || bytes.Compare(seq, encNext) > 0) {
 				continue
 			}
-			e, derr := decodeEvent(v)
-			if derr != nil {
-				return derr
+			e, err := decodeEvent(v)
+			if err != nil {
+				return err
 			}
 			ev := &e
 			if c := bytes.Compare(seq, encV); c < 0 {
@@ -239,13 +285,17 @@ func (f *Flow) mergeWithLog(log *storage.Space, snap []keyedRow, encV, encNext [
 				ks.atNext = ev
 			}
 		}
-		var row *keyedRow
-		if i < len(snap) && bytes.Equal(snap[i].encKey, ks.encKey) {
-			row = &snap[i]
-			i++
+		var match *snapshotRow
+		if row != nil && bytes.Equal(row.encKey, ks.encKey) {
+			match = row
 		}
-		if err = fn(ks, row); err != nil {
+		if err := fn(ks, match); err != nil {
 			return err
+		}
+		if match != nil {
+			if err := advance(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -254,50 +304,28 @@ func (f *Flow) mergeWithLog(log *storage.Space, snap []keyedRow, encV, encNext [
 // isLive reports whether a key's state is a row (not absent or deleted).
 func isLive(e *temporal.Event) bool { return e != nil && e.Kind == temporal.Upsert }
 
-// sameSnapshotState reports whether a key's state from the log equals its snapshot
-// row (nil: absent), comparing values by their stored encodings.
-func sameSnapshotState(e *temporal.Event, row *keyedRow) bool {
+// sameSnapshotState reports whether a key's state from the log equals its
+// snapshot row (nil: absent), comparing values by their stored encodings.
+func sameSnapshotState(e *temporal.Event, row *snapshotRow) bool {
 	if !isLive(e) || row == nil {
 		return !isLive(e) && row == nil
 	}
-	if len(e.Values) != len(row.values) {
-		return false
-	}
-	var a, b []byte
-	for i := range row.values {
-		var err1, err2 error
-		a, err1 = storage.AppendRowValue(a[:0], e.Values[i])
-		b, err2 = storage.AppendRowValue(b[:0], row.values[i])
-		if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
-			return false
-		}
-	}
-	return true
+	enc, err := storage.EncodeRow(nil, e.Values)
+	return err == nil && bytes.Equal(enc, row.enc)
 }
 
-func (f *Flow) formatKey(values []types.Value) string {
-	parts := make([]string, len(f.KeyPositions))
-	for i, p := range f.KeyPositions {
-		parts[i] = fmt.Sprint(values[p])
+func formatKeyValue(v types.Value) string {
+	if v == nil {
+		return "null"
 	}
-	return strings.Join(parts, ", ")
+	return fmt.Sprint(v)
 }
 
 // versionConflict is the error for a version applied before with a
 // different snapshot.
-func (f *Flow) versionConflict(version []types.Value, encKey []byte, row *keyedRow) error {
-	key := ""
-	if row != nil {
-		key = f.formatKey(row.values)
-	} else if vals, err := decodeKeyTuple(encKey, len(f.KeyPositions)); err == nil {
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = fmt.Sprint(v)
-		}
-		key = strings.Join(parts, ", ")
-	}
+func (f *Flow) versionConflict(version []types.Value, encKey []byte) error {
 	return pgerror.New(pgerror.CardinalityViolation, "snapshot %s of flow \"%s\" was already applied with different rows", f.FormatSeq(version), f.Name).
-		WithDetail("Key (%s)=(%s) differs.", strings.Join(f.KeyNames, ", "), key).
+		WithDetail("Key (%s)=(%s) differs.", strings.Join(f.KeyNames, ", "), f.formatEncodedKey(encKey)).
 		WithHint("A version's rows must arrive in one transaction; an identical repeat is accepted. The statement was not applied.")
 }
 

@@ -20,6 +20,10 @@ type Options struct {
 	// Dialect is the default SQL dialect of new sessions: "postgres" (the
 	// default) or "databricks".
 	Dialect string
+	// SnapshotMemory is how many bytes of a snapshot flow's snapshot are
+	// kept in memory before sorted runs spill to temporary files next to
+	// the data file (0: cdcexec.DefaultSnapshotMemory).
+	SnapshotMemory int
 }
 
 // Engine is the SQL side of one database file, shared by every session.

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"sort"
 	"time"
@@ -404,19 +405,21 @@ func (pc *planCtx) flowTarget(st *ast.CreateFlow) (*catalog.Table, error) {
 
 // snapshotRows reads a snapshot: the rows of the snapshot query (with
 // current_snapshot_version() = version), or of the table (only those
-// labelled version, for VERSION BY), as data values.
-func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types.Value) ([][]types.Value, error) {
+// labelled version, for VERSION BY), as data values, streaming them into
+// the executor's sorter. The caller closes what it returns.
+func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types.Value) (*cdcexec.SnapshotRows, error) {
 	sf := c.snap
-	pick := func(r []types.Value) []types.Value {
-		out := make([]types.Value, len(sf.dataIdx))
+	out := c.flow.NewSnapshotRows(version, x.sess.engine.opts.SnapshotMemory, filepath.Dir(x.sess.engine.db.Path()))
+	picked := make([]types.Value, len(sf.dataIdx))
+	add := func(r []types.Value) error {
 		for i, p := range sf.dataIdx {
+			picked[i] = nil
 			if p < len(r) {
-				out[i] = r[p]
+				picked[i] = r[p]
 			}
 		}
-		return out
+		return out.Add(picked)
 	}
-	var out [][]types.Value
 	if sf.query != nil {
 		sv := &snapshotVersionScope{allowCurrent: sf.versioning == catalog.VersionByQuery, col: sf.versionCol, t: sf.versionT}
 		if version != nil {
@@ -427,14 +430,24 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		if err != nil {
 			return nil, err
 		}
-		rows, err := drain(x, p, nil)
+		it, err := p.open(x, nil)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range rows {
-			out = append(out, pick(r))
+		defer it.close()
+		for {
+			r, err := it.next()
+			if err == nil && r != nil {
+				err = add(r)
+			}
+			if err != nil {
+				out.Close()
+				return nil, err
+			}
+			if r == nil {
+				return out, nil
+			}
 		}
-		return out, nil
 	}
 	env := &evalEnv{x: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
@@ -448,10 +461,13 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 				return nil
 			}
 		}
-		out = append(out, pick(tuple))
-		return nil
+		return add(tuple)
 	})
-	return out, err
+	if err != nil {
+		out.Close()
+		return nil, err
+	}
+	return out, nil
 }
 
 // scanTuples calls fn with every stored row of a table.
@@ -482,9 +498,18 @@ func (x *execCtx) flowPlanCtx(f *catalog.Flow, reads map[catalog.OID]bool, sv *s
 	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, tablesRead: reads, snapshotVersions: sv}
 }
 
-// applySnapshot applies one snapshot at version and records the flow's
-// statistics.
-func (x *execCtx) applySnapshot(c *compiledFlow, f *catalog.Flow, version []types.Value, rows [][]types.Value) error {
+// takeSnapshot reads the snapshot at version and applies it.
+func (x *execCtx) takeSnapshot(c *compiledFlow, f *catalog.Flow, version []types.Value) error {
+	rows, err := x.snapshotRows(c, f, version)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	return x.applySnapshot(c, f, rows)
+}
+
+// applySnapshot applies one snapshot and records the flow's statistics.
+func (x *execCtx) applySnapshot(c *compiledFlow, f *catalog.Flow, rows *cdcexec.SnapshotRows) error {
 	target, err := x.tx.rows(c.flow.Target)
 	if err != nil {
 		return err
@@ -493,7 +518,7 @@ func (x *execCtx) applySnapshot(c *compiledFlow, f *catalog.Flow, version []type
 	if rc := c.target; rc != nil {
 		check = func(tuple []types.Value) error { return rc.check(x, tuple) }
 	}
-	st, err := cdcexec.ApplySnapshot(x.ctx, x.tx.st, c.flow, target, version, rows, x.sess.engine.flowState(f.OID), check)
+	st, err := cdcexec.ApplySnapshot(x.ctx, x.tx.st, c.flow, target, rows, x.sess.engine.flowState(f.OID), check)
 	if err != nil {
 		if x.ctx.Err() != nil {
 			return cancelError(x.ctx)
@@ -532,11 +557,7 @@ func (x *execCtx) takeSnapshots(c *compiledFlow, f *catalog.Flow) error {
 		if err != nil {
 			return err
 		}
-		rows, err := x.snapshotRows(c, f, nil)
-		if err != nil {
-			return err
-		}
-		return x.applySnapshot(c, f, version, rows)
+		return x.takeSnapshot(c, f, version)
 	case catalog.VersionByQuery:
 		return x.pullVersions(c, f)
 	default:
@@ -617,11 +638,7 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 				c.flow.FormatSeq(version), f.Name, c.flow.FormatSeq(last)).
 				WithHint("Lakeflow's OUT_OF_ORDER_SNAPSHOT_VERSION: snapshots are taken in version order; filter the version query with > (SELECT ... FROM last_snapshot_version()).")
 		}
-		rows, err = x.snapshotRows(c, f, version)
-		if err != nil {
-			return err
-		}
-		if err := x.applySnapshot(c, f, version, rows); err != nil {
+		if err := x.takeSnapshot(c, f, version); err != nil {
 			return err
 		}
 	}
@@ -676,11 +693,7 @@ func sortedVersions(seen map[string][]types.Value) [][]types.Value {
 // with that label.
 func (x *execCtx) applyLabelledVersions(c *compiledFlow, f *catalog.Flow, versions [][]types.Value) error {
 	for _, v := range versions {
-		rows, err := x.snapshotRows(c, f, v)
-		if err != nil {
-			return err
-		}
-		if err := x.applySnapshot(c, f, v, rows); err != nil {
+		if err := x.takeSnapshot(c, f, v); err != nil {
 			return err
 		}
 	}

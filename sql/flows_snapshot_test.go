@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,7 +284,9 @@ func TestSnapshotVersionByProperty(t *testing.T) {
 			}
 		}
 		order := rng.Perm(nv)
-		db := sqltest.Open(t)
+		// Half the rounds spill every snapshot to temporary files.
+		memory := []int{0, 64}[round/2%2]
+		db := openWithSnapshotMemory(t, memory)
 		c := db.Conn()
 		c.MustExec(`CREATE TABLE snaps (v int, userId int, city text)`)
 		c.MustExec(`CREATE STREAMING TABLE users`)
@@ -313,7 +316,7 @@ func TestSnapshotVersionByProperty(t *testing.T) {
 			if i > restartAt && restartAt >= 0 {
 				restartAt = -1
 				st := storagetest.Reopen(t, db.Store)
-				e, err := sql.NewEngine(st, sql.Options{})
+				e, err := sql.NewEngine(st, sql.Options{SnapshotMemory: memory})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -328,5 +331,46 @@ func TestSnapshotVersionByProperty(t *testing.T) {
 				t.Fatalf("seed %d round %d (%s), order %v, after %d versions:\n got\n%s\nwant\n%s", seed, round, storedAs, order, i, got, want)
 			}
 		}
+	}
+}
+
+func openWithSnapshotMemory(t *testing.T, memory int) *sqltest.DB {
+	st := storagetest.Open(t)
+	e, err := sql.NewEngine(st, sql.Options{SnapshotMemory: memory})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sqltest.DB{T: t, Engine: e, Store: st}
+}
+
+// TestSnapshotSpill applies snapshots far larger than the memory allowed
+// them, so that they are sorted in runs on disk and merged.
+func TestSnapshotSpill(t *testing.T) {
+	db := openWithSnapshotMemory(t, 4096)
+	c := db.Conn()
+	c.MustExec(`CREATE TABLE snaps (v int, id int, val text)`)
+	c.MustExec(`CREATE STREAMING TABLE dim`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO dim FROM SNAPSHOT snaps VERSION BY v KEYS (id) STORED AS SCD TYPE 2`)
+	// Keys in descending order, so that every run holds high keys first.
+	c.MustExec(`INSERT INTO snaps SELECT 1, 20000 - g, 'a' || g FROM generate_series(0, 19999) g`)
+	// Version 2: every tenth row changed, every 20th gone, 500 new.
+	c.MustExec(`INSERT INTO snaps SELECT 2, 20000 - g, CASE WHEN g % 10 = 0 THEN 'b' ELSE 'a' END || g FROM generate_series(0, 19999) g WHERE g % 20 <> 1
+UNION ALL SELECT 2, 30000 + g, 'n' FROM generate_series(1, 500) g`)
+	got := c.MustExec(`SELECT count(*), count(*) FILTER (WHERE __END_AT IS NULL), count(*) FILTER (WHERE __START_AT = 2) FROM dim`).String()
+	if want := "22500|19500|2500\n"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got := c.MustExec(`SELECT snapshot_inserted, snapshot_updated, snapshot_deleted FROM cdcdb.flows`).String(); got != "500|2000|1000\n" {
+		t.Errorf("cdcdb.flows: %s", got)
+	}
+	// A duplicate key is found across runs too.
+	pe := c.ExpectError(pgerror.UniqueViolation, `INSERT INTO snaps SELECT 3, g, 'x' FROM generate_series(1, 5000) g UNION ALL SELECT 3, 4321, 'y'`)
+	if !strings.Contains(pe.Message, "(id)=(4321) in snapshot 3") {
+		t.Errorf("message %q", pe.Message)
+	}
+	// The runs were removed.
+	left, err := filepath.Glob(filepath.Join(filepath.Dir(db.Store.Path()), "cdcdb-snapshot-*"))
+	if err != nil || len(left) > 0 {
+		t.Errorf("temporary files left: %v %v", left, err)
 	}
 }
