@@ -2,6 +2,7 @@ package cdcexec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"fmt"
 	"strings"
@@ -55,7 +56,45 @@ func (r *snapshotRow) decoded() ([]types.Value, error) {
 // its successor (nil: none).
 type keyStates struct {
 	encKey              []byte
-	before, atV, atNext *temporal.Event
+	before, atV, atNext *logEntry
+}
+
+// logEntry is one event of the log as stored: most keys of a big snapshot
+// are unchanged, and comparing stored bytes spares decoding them.
+type logEntry struct {
+	raw []byte
+	// live says the event is an upsert; values is the encoding of its
+	// data values (the tail of raw, as EncodeRow writes them after the
+	// count).
+	live   bool
+	values []byte
+}
+
+// readLogEntry splits a stored event.
+func readLogEntry(raw []byte, parts *[][]byte) (*logEntry, error) {
+	p, ok := storage.SplitRow((*parts)[:0], raw)
+	*parts = p
+	if !ok || len(p) < 4 {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+	}
+	kind, ok1 := storage.RowValueInt(p[0])
+	ns, ok2 := storage.RowValueInt(p[1])
+	nsys, ok3 := storage.RowValueInt(p[2])
+	first := 4 + int(ns) + int(nsys)
+	if !ok1 || !ok2 || !ok3 || ns < 0 || nsys < 0 || first > len(p) {
+		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+	}
+	size := 0
+	for _, v := range p[first:] {
+		size += len(v)
+	}
+	return &logEntry{raw: raw, live: temporal.Kind(kind) == temporal.Upsert, values: raw[len(raw)-size:]}, nil
+}
+
+// decodedValues decodes the entry's data values.
+func (e *logEntry) decodedValues() ([]types.Value, error) {
+	ev, err := decodeEvent(e.raw)
+	return ev.Values, err
 }
 
 // snapshotBatch is how many events ApplySnapshot hands Apply at a time.
@@ -153,13 +192,21 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 			}
 		case row == nil && isLive(ks.before):
 			out.Deleted++
-			events = append(events, f.snapshotEvent(Delete, version, ks.before.Values))
+			vals, err := ks.before.decodedValues()
+			if err != nil {
+				return err
+			}
+			events = append(events, f.snapshotEvent(Delete, version, vals))
 		}
 		if next != nil && !sameSnapshotState(ks.atNext, row) {
 			// The key's state at the next version came from before this
 			// one: state it again there, as that snapshot had it.
 			if isLive(ks.atNext) {
-				events = append(events, f.snapshotEvent(Upsert, next, ks.atNext.Values))
+				vals, err := ks.atNext.decodedValues()
+				if err != nil {
+					return err
+				}
+				events = append(events, f.snapshotEvent(Upsert, next, vals))
 			} else if row != nil {
 				vals, err := row.decoded()
 				if err != nil {
@@ -225,6 +272,7 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 	c := log.Cursor()
 	k, v := c.First()
 	var prevKey []byte
+	var parts [][]byte
 	var row *snapshotRow
 	advance := func() error {
 		key, enc, err := src.next()
@@ -271,11 +319,10 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 			if bytes.Compare(seq, encV) > 0 && (encNext == nil || bytes.Compare(seq, encNext) > 0) {
 				continue
 			}
-			e, err := decodeEvent(v)
+			ev, err := readLogEntry(v, &parts)
 			if err != nil {
 				return err
 			}
-			ev := &e
 			if c := bytes.Compare(seq, encV); c < 0 {
 				ks.before, ks.atV = ev, ev
 			} else if c == 0 {
@@ -302,16 +349,16 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 }
 
 // isLive reports whether a key's state is a row (not absent or deleted).
-func isLive(e *temporal.Event) bool { return e != nil && e.Kind == temporal.Upsert }
+func isLive(e *logEntry) bool { return e != nil && e.live }
 
 // sameSnapshotState reports whether a key's state from the log equals its
 // snapshot row (nil: absent), comparing values by their stored encodings.
-func sameSnapshotState(e *temporal.Event, row *snapshotRow) bool {
+func sameSnapshotState(e *logEntry, row *snapshotRow) bool {
 	if !isLive(e) || row == nil {
 		return !isLive(e) && row == nil
 	}
-	enc, err := storage.EncodeRow(nil, e.Values)
-	return err == nil && bytes.Equal(enc, row.enc)
+	_, k := binary.Uvarint(row.enc)
+	return k > 0 && bytes.Equal(e.values, row.enc[k:])
 }
 
 func formatKeyValue(v types.Value) string {
