@@ -2,8 +2,8 @@ package cdcexec
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strings"
 
