@@ -139,6 +139,18 @@ func TestSnapshotTriggerOnUpdate(t *testing.T) {
 	if got := c.MustExec("SELECT city FROM users WHERE userId = 4").String(); got != "Oakland\n" {
 		t.Errorf("got %s", got)
 	}
+	// A rolled-back write takes no snapshot.
+	c.MustExec("BEGIN; DELETE FROM src; ROLLBACK")
+	if got := c.MustExec("SELECT count(*) FROM users").String(); got != "3\n" {
+		t.Errorf("got %s", got)
+	}
+	// The table a snapshot query reads cannot go while the flow is there.
+	c.ExpectError(pgerror.DependentObjectsStillExist, "DROP TABLE src")
+	c.MustExec("DROP FLOW f")
+	c.MustExec("DROP TABLE src")
+	if got := c.MustExec("SELECT count(*) FROM users").String(); got != "3\n" {
+		t.Errorf("the target lost rows with its flow: %s", got)
+	}
 }
 
 func TestSnapshotRefusals(t *testing.T) {
