@@ -27,6 +27,12 @@ type sizes struct {
 	commitFor  time.Duration
 	commitReps int
 
+	// snapshots is the FROM SNAPSHOT workload's feed (the issue's: a
+	// 1,000,000-row table, ten versions, 1% changed, 0.5% deleted, 0.5%
+	// new between versions).
+	snapshots    snapshotShape
+	snapshotReps int
+
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
 	quietAtMost time.Duration
@@ -43,7 +49,9 @@ func fullSizes() sizes {
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
-		quietAtMost: time.Minute,
+		snapshots:    snapshotShape{rows: 1_000_000, versions: 10, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
+		snapshotReps: 1,
+		quietAtMost:  time.Minute,
 	}
 }
 
@@ -61,12 +69,14 @@ func quickSizes() sizes {
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
-		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
+		snapshots:    snapshotShape{rows: 5_000, versions: 4, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
+		snapshotReps: 1,
+		quietAtMost:  3 * time.Second, // the tests beside it keep the disk busy
 	}
 }
 
 // setReps overrides every repetition count (for a quicker look, or a
 // profile, at full sizes).
 func (s *sizes) setReps(n int) {
-	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps = n, n, n, n, n
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps = n, n, n, n, n, n
 }
