@@ -39,6 +39,9 @@ type SnapshotRows struct {
 	dir    string
 	runs   []string
 	n      int
+	// unsorted says a row came with a key lower than the one before it
+	// (since the last spill): a table read in key order needs no sort.
+	unsorted bool
 }
 
 // NewSnapshotRows starts collecting a snapshot of f at version. Runs that
@@ -72,6 +75,12 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 		}
 	}
 	binary.LittleEndian.PutUint32(s.buf[start:], uint32(len(s.buf)-start-4))
+	if len(s.offs) > 0 && !s.unsorted {
+		prev, _ := s.entry(len(s.offs) - 1)
+		if bytes.Compare(s.buf[start+4:], prev) < 0 {
+			s.unsorted = true
+		}
+	}
 	var err error
 	if s.buf, err = storage.EncodeRow(s.buf, values); err != nil {
 		return err
@@ -101,6 +110,9 @@ func (s *SnapshotRows) sortMemory() []int {
 	idx := make([]int, len(s.offs))
 	for i := range idx {
 		idx[i] = i
+	}
+	if !s.unsorted {
+		return idx
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		ka, _ := s.entry(a)
@@ -141,7 +153,7 @@ func (s *SnapshotRows) spill() error {
 	if err != nil {
 		return pgerror.New(pgerror.DiskFull, "could not spill a snapshot to a temporary file: %v", err)
 	}
-	s.buf, s.offs = s.buf[:0], s.offs[:0]
+	s.buf, s.offs, s.unsorted = s.buf[:0], s.offs[:0], false
 	return nil
 }
 

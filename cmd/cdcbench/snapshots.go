@@ -87,7 +87,7 @@ CREATE TABLE snap_version (v int);
 INSERT INTO snap_version VALUES (0);
 CREATE STREAMING TABLE dim;
 CREATE FLOW dim_flow AS AUTO CDC INTO dim
-  FROM SNAPSHOT (SELECT id, a, b FROM snap)
+  FROM SNAPSHOT snap
   WITH VERSION (SELECT v AS version FROM snap_version
                 WHERE v > coalesce((SELECT version FROM last_snapshot_version()), 0))
   KEYS (id) STORED AS SCD TYPE 2;`
