@@ -386,3 +386,32 @@ UNION ALL SELECT 2, 30000 + g, 'n' FROM generate_series(1, 500) g`)
 		t.Errorf("temporary files left: %v %v", left, err)
 	}
 }
+
+// TestSnapshotTrackHistoryColumnsOnce: TRACK HISTORY ON updates the open
+// version in place for untracked changes, COLUMNS picks the target's
+// columns, ONCE takes one snapshot only.
+func TestSnapshotTrackHistoryColumnsOnce(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE snaps (v int, userId int, name text, city text)`)
+	c.MustExec(`INSERT INTO snaps VALUES (1, 1, 'Isabel', 'Monterrey'), (1, 2, 'Raul', 'Oaxaca')`)
+	c.MustExec(`CREATE STREAMING TABLE tracked`)
+	c.MustExec(`CREATE FLOW f1 AS AUTO CDC INTO tracked FROM SNAPSHOT snaps VERSION BY v KEYS (userId)
+STORED AS SCD TYPE 2 TRACK HISTORY ON * EXCEPT (city)`)
+	c.MustExec(`CREATE STREAMING TABLE cities`)
+	c.MustExec(`CREATE FLOW f2 AS AUTO CDC INTO cities FROM SNAPSHOT snaps VERSION BY v COLUMNS (userId, city) KEYS (userId) STORED AS SCD TYPE 2`)
+	c.MustExec(`CREATE STREAMING TABLE first_only`)
+	c.MustExec(`CREATE FLOW f3 AS AUTO CDC ONCE INTO first_only FROM SNAPSHOT snaps VERSION BY v KEYS (userId)`)
+	c.MustExec(`INSERT INTO snaps VALUES (2, 1, 'Isabel', 'Chihuahua'), (2, 2, 'Raúl', 'Oaxaca')`)
+	c.MustExec(`REFRESH STREAMING TABLE first_only`)
+	for _, tt := range []struct{ query, want string }{
+		{"SELECT * FROM tracked ORDER BY userId, __START_AT", "1|Isabel|Chihuahua|1|NULL\n2|Raul|Oaxaca|1|2\n2|Raúl|Oaxaca|2|NULL\n"},
+		{"SELECT * FROM cities ORDER BY userId, __START_AT", "1|Monterrey|1|2\n1|Chihuahua|2|NULL\n2|Oaxaca|1|NULL\n"},
+		{"SELECT * FROM first_only ORDER BY userId", "1|Isabel|Monterrey\n2|Raul|Oaxaca\n"},
+	} {
+		if got := c.MustExec(tt.query).String(); got != tt.want {
+			t.Errorf("%s:\n got\n%s\nwant\n%s", tt.query, got, tt.want)
+		}
+	}
+	c.ExpectError(pgerror.FeatureNotSupported, `CREATE FLOW f4 AS AUTO CDC INTO first_only FROM SNAPSHOT snaps KEYS (userId) STORED AS BITEMPORAL`)
+	c.ExpectError(pgerror.SyntaxError, `CREATE FLOW f4 AS AUTO CDC INTO first_only FROM SNAPSHOT (SELECT * FROM snaps) VERSION BY v KEYS (userId)`)
+}
