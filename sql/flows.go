@@ -735,6 +735,12 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	compiled := &compiledFlow{flow: cf, snap: d.snap}
 	if d.snap == nil {
 		compiled.extract = fitToTarget(d, tgt, d.extract)
+	} else {
+		for i, c := range d.data {
+			if tc, ok := tgt.Column(c.Name); ok && tc.Type.Typmod >= 0 && tc.Type.OID != types.Record {
+				d.snap.fits = append(d.snap.fits, typmodFit{pos: i, t: tc.Type})
+			}
+		}
 	}
 	rc, err := pc.rowConstraintsOf(tgt)
 	if err != nil {

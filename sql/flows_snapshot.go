@@ -53,6 +53,16 @@ type snapshotFlow struct {
 	// query's column name (last_snapshot_version()'s column).
 	versionT   types.T
 	versionCol string
+	// fits are the data columns whose target column has a modifier
+	// (numeric(10,2), varchar(20), ...), applied to each snapshot value
+	// as to any row written to a table (compileFlow sets them).
+	fits []typmodFit
+}
+
+// typmodFit is a data column (by position) and its target column's type.
+type typmodFit struct {
+	pos int
+	t   types.T
 }
 
 // snapshotVersionScope makes last_snapshot_version() and
@@ -416,6 +426,15 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 			picked[i] = nil
 			if p < len(r) {
 				picked[i] = r[p]
+			}
+		}
+		for _, fit := range sf.fits {
+			if picked[fit.pos] != nil {
+				v, err := types.ApplyTypmod(picked[fit.pos], fit.t, false)
+				if err != nil {
+					return err
+				}
+				picked[fit.pos] = v
 			}
 		}
 		return out.Add(picked)
