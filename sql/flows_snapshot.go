@@ -709,10 +709,19 @@ func sortedVersions(seen map[string][]types.Value) [][]types.Value {
 }
 
 // applyLabelledVersions applies VERSION BY versions, each the table's rows
-// with that label.
+// with that label. A label with no row left (its rows were deleted, or
+// rolled back to a savepoint) is no snapshot: it changes nothing.
 func (x *execCtx) applyLabelledVersions(c *compiledFlow, f *catalog.Flow, versions [][]types.Value) error {
 	for _, v := range versions {
-		if err := x.takeSnapshot(c, f, v); err != nil {
+		rows, err := x.snapshotRows(c, f, v)
+		if err != nil {
+			return err
+		}
+		if rows.Len() > 0 {
+			err = x.applySnapshot(c, f, rows)
+		}
+		rows.Close()
+		if err != nil {
 			return err
 		}
 	}
