@@ -16,6 +16,10 @@
 // commits. A version counter stored beside the objects tells a reader whether
 // the cached snapshot matches the storage snapshot it reads.
 //
+// A Flow's Kind says whether it reads change events or snapshots; a snapshot
+// flow records where its versions come from and the tables its queries read
+// (FlowStats holds its newest version applied).
+//
 // The catalog knows nothing of SQL text beyond the expressions it stores as
 // strings (column defaults, check constraints, flow definitions); parsing and
 // planning them is the sql package's job.

@@ -59,6 +59,11 @@ func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 		return err
 	}
 	flows := append(x.tx.catalog().FlowsFrom(t.OID), x.tx.catalog().FlowsInto(t.OID)...)
+	for _, f := range x.tx.catalog().Flows() {
+		if f.Source != t.OID && f.Target != t.OID && f.ReadsTable(t.OID) {
+			flows = append(flows, f) // a snapshot query reads it
+		}
+	}
 	if len(flows) > 0 {
 		if !st.Cascade {
 			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).

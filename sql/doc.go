@@ -25,7 +25,11 @@
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
-// its effect on the targets.
+// its effect on the targets. Flows FROM SNAPSHOT (flows_snapshot.go) read a
+// whole snapshot instead: at CREATE FLOW and REFRESH STREAMING TABLE, and in
+// a write transaction about to commit (txn.commit) for the VERSION BY labels
+// it wrote and the TRIGGER ON UPDATE flows reading a table it wrote; the
+// rows stream into cdcexec's sorter and are compared there.
 //
 // Fast paths: a few parts exist to win benchmark workloads beside a general
 // path that computes the same (COPY's rows written ahead, copyahead.go; its

@@ -35,6 +35,10 @@ type Options struct {
 	// twice sets it to a constant, and the two files then hold the same
 	// history, byte for byte.
 	Clock func() time.Time
+	// SnapshotMemory is how many bytes of a snapshot flow's snapshot are
+	// kept in memory before sorted runs spill to temporary files next to
+	// the data file (0: cdcexec.DefaultSnapshotMemory).
+	SnapshotMemory int
 }
 
 // Engine is the SQL side of one database file, shared by every session.

@@ -74,7 +74,9 @@ func (e *Engine) forgetFlowState(oid catalog.OID) {
 // part, how source rows become events, and what its target's rows must meet
 // (nil: no NOT NULL or CHECK constraint).
 type compiledFlow struct {
-	flow    *cdcexec.Flow
+	flow *cdcexec.Flow
+	// snap reads a snapshot flow's snapshots (nil: a change-event flow).
+	snap    *snapshotFlow
 	extract extractFunc
 	target  *rowConstraints
 }
@@ -141,11 +143,18 @@ type flowDefinition struct {
 	extract extractFunc
 	rules   temporal.Rules
 	notices []string
+	// snap describes a flow FROM SNAPSHOT (nil for change events); reads
+	// lists the tables and views its queries read.
+	snap  *snapshotFlow
+	reads []catalog.OID
 }
 
 // bindFlow checks a flow definition against its source and target and
 // compiles its expressions.
 func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition, error) {
+	if st.Snapshot {
+		return pc.bindSnapshotFlow(st)
+	}
 	d := &flowDefinition{st: st}
 	clausePos := func(name string) int {
 		if p, ok := st.Clauses[name]; ok {
@@ -499,8 +508,13 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	}
 	// A flow is applied by whichever session writes its source, so its
 	// tables must be everyone's.
-	if isTempTable(pc.cat, d.source) {
+	if d.source != nil && isTempTable(pc.cat, d.source) {
 		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot read temporary tables").WithPosition(st.Source.Pos + 1)
+	}
+	for _, r := range d.reads {
+		if t, ok := pc.cat.TableByOID(r); ok && isTempTable(pc.cat, t) {
+			return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot read temporary tables").WithPosition(st.Source.Pos + 1)
+		}
 	}
 	if isTempTable(pc.cat, d.target) {
 		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot write temporary tables").WithPosition(st.Target.Pos + 1)
@@ -519,8 +533,10 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	// Checked here, not in bindFlow, which also recompiles existing flows:
 	// a source that got such a key before the check existed keeps feeding
 	// its flow, and the action itself is refused when it would run.
-	if err := refuseFlowOverWritingForeignKey(name, d.source, "read"); err != nil {
-		return err.WithPosition(st.Source.Pos + 1)
+	if d.source != nil && d.snap == nil {
+		if err := refuseFlowOverWritingForeignKey(name, d.source, "read"); err != nil {
+			return err.WithPosition(st.Source.Pos + 1)
+		}
 	}
 	if err := refuseFlowOverWritingForeignKey(name, d.target, "write"); err != nil {
 		return err.WithPosition(st.Target.Pos + 1)
@@ -568,9 +584,29 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if st.SequenceIsStruct {
 		seqText = "STRUCT(" + seqText + ")"
 	}
-	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Source: d.source.OID, Target: tgt.OID,
+	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID,
 		Definition: st.Text, Dialect: x.sess.dialect(), StoredAs: string(d.storedAs), Keys: st.Keys,
 		SequenceBy: seqText, Once: st.Once, Comment: st.Comment, CreatedAt: x.now.UnixMicro()}
+	if d.snap != nil {
+		f.Kind, f.Versioning, f.TriggerOnUpdate, f.Reads = catalog.FlowSnapshot, d.snap.versioning, st.TriggerOnUpdate, d.reads
+		if st.SnapshotQuery == nil {
+			// The named relation, a table or a view: compileFlow finds it
+			// by OID.
+			src, _, err := pc.lookupTable(st.Source)
+			if err != nil {
+				return err
+			}
+			f.Source = src.OID
+		}
+		switch d.snap.versioning {
+		case catalog.VersionByColumn:
+			f.SequenceBy = deparseExpr(st.VersionBy)
+		default:
+			f.SequenceBy = string(d.snap.versioning)
+		}
+	} else {
+		f.Source = d.source.OID
+	}
 	if err := ed.PutFlow(f); err != nil {
 		return err
 	}
@@ -580,6 +616,9 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	}
 	if err := cdcexec.Prepare(x.tx.st, compiled.flow); err != nil {
 		return err
+	}
+	if compiled.snap != nil {
+		return x.takeSnapshots(compiled, f)
 	}
 	return x.backfill(compiled, f, d.source)
 }
@@ -636,12 +675,17 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	// been renamed since.
 	src, ok1 := cat.TableByOID(f.Source)
 	tgt, ok2 := cat.TableByOID(f.Target)
+	if f.Kind == catalog.FlowSnapshot && st.SnapshotQuery != nil {
+		ok1 = true // a snapshot query's tables are found by name
+	}
 	if !ok1 || !ok2 {
 		return nil, pgerror.New(pgerror.DataCorrupted, "flow \"%s\" lost its source or target", f.Name)
 	}
 	pc := &planCtx{sess: x.sess, cat: cat, params: &paramSlots{}}
 	st2 := *st
-	st2.Source = qualifiedNameOf(cat, src)
+	if src != nil {
+		st2.Source = qualifiedNameOf(cat, src)
+	}
 	st2.Target = qualifiedNameOf(cat, tgt)
 	d, err := pc.bindFlow(&st2, false)
 	if err != nil {
@@ -688,7 +732,16 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return "(" + strings.Join(parts, ",") + ")"
 	}
-	compiled := &compiledFlow{flow: cf, extract: fitToTarget(d, tgt, d.extract)}
+	compiled := &compiledFlow{flow: cf, snap: d.snap}
+	if d.snap == nil {
+		compiled.extract = fitToTarget(d, tgt, d.extract)
+	} else {
+		for i, c := range d.data {
+			if tc, ok := tgt.Column(c.Name); ok && tc.Type.Typmod >= 0 && tc.Type.OID != types.Record {
+				d.snap.fits = append(d.snap.fits, typmodFit{pos: i, t: tc.Type})
+			}
+		}
+	}
 	rc, err := pc.rowConstraintsOf(tgt)
 	if err != nil {
 		return nil, err
@@ -808,9 +861,18 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 		if f.Once {
 			continue
 		}
+		if f.Kind == catalog.FlowSnapshot && f.Versioning != catalog.VersionByColumn {
+			continue // its snapshots are taken at commit or refresh
+		}
 		compiled, err := e.compileFlow(x, f, cat)
 		if err != nil {
 			return err
+		}
+		if compiled.snap != nil {
+			if err := x.noteLabelledRows(compiled, f, rows); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := x.applyFlow(compiled, f, rows); err != nil {
 			return err
@@ -919,6 +981,15 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 		if err != nil {
 			return err
 		}
+		if compiled.snap != nil && !st.Full {
+			if f.Once {
+				continue // ONCE took its one snapshot at creation
+			}
+			if err := x.takeSnapshots(compiled, f); err != nil {
+				return err
+			}
+			continue
+		}
 		target, err := x.tx.rows(compiled.flow.Target)
 		if err != nil {
 			return err
@@ -929,6 +1000,12 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 		}
 		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
 			return err
+		}
+		if compiled.snap != nil {
+			if err := x.takeSnapshots(compiled, f); err != nil {
+				return err
+			}
+			continue
 		}
 		src, _ := cat.TableByOID(f.Source)
 		if err := x.backfill(compiled, f, src); err != nil {

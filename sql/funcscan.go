@@ -88,6 +88,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if name == rowsFromName {
 		return pc.planRowsFrom(t, sc, left)
 	}
+	if name == lastSnapshotVersionName || name == currentSnapshotVersionName {
+		return pc.planSnapshotVersionFunc(t, name)
+	}
 	var args []expr
 	for _, a := range t.Call.Args {
 		x, err := b.bind(a)

@@ -540,8 +540,9 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 		return err.WithPosition(pos + 1)
 	}
 	// INSERT and COPY append change events; nothing else may touch a source.
+	// (A snapshot flow's table is a copy its loader may empty and refill.)
 	if verb != "insert into" && verb != "copy to" {
-		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {
+		if flows := changeFlowsFrom(pc.cat, t.OID); len(flows) > 0 {
 			return pgerror.New(pgerror.WrongObjectType, "cannot %s table \"%s\" because flow \"%s\" reads it", verb, t.Name, flows[0].Name).WithPosition(pos + 1).
 				WithHint("The source of an AUTO CDC flow is an append-only change log: insert new change events instead.")
 		}

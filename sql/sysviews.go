@@ -17,6 +17,10 @@ func init() {
 		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
 		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
 		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
+		// Snapshot flows (spec §7): their kind, newest version applied, and
+		// what their last snapshot inserted, updated and deleted.
+		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
+		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
 	}, rows: func(x *execCtx) ([]Row, error) {
 		cat := x.catalogOf()
 		var rows []Row
@@ -33,9 +37,18 @@ func init() {
 			if st.LastAppliedAt != 0 {
 				applied = time.UnixMicro(st.LastAppliedAt).UTC()
 			}
+			kind := "changes"
+			var lastVersion, inserted, updated, deleted types.Value
+			if f.Kind == catalog.FlowSnapshot {
+				kind = "snapshot"
+				if st.LastVersion != "" {
+					lastVersion = st.LastVersion
+				}
+				inserted, updated, deleted = int64(st.SnapshotInserted), int64(st.SnapshotUpdated), int64(st.SnapshotDeleted)
+			}
 			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
 				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
-				time.UnixMicro(f.CreatedAt).UTC(), applied})
+				time.UnixMicro(f.CreatedAt).UTC(), applied, kind, lastVersion, inserted, updated, deleted})
 		}
 		return rows, nil
 	}})

@@ -40,6 +40,12 @@ type txn struct {
 	// snapshot, checks what the transaction's statements read against it
 	// (txmodes.go); nil otherwise.
 	watch *snapshotWatch
+	// snapshotsDue holds, per VERSION BY flow, the versions (by encoding)
+	// this transaction wrote rows of; they are applied at commit, as is a
+	// snapshot of each TRIGGER ON UPDATE flow reading a table in written
+	// (takeDueSnapshots). snapshotSession is the session that wrote them.
+	snapshotsDue    map[catalog.OID]map[string][]types.Value
+	snapshotSession *Session
 }
 
 // commitTime reserves this transaction's commit time.
@@ -116,6 +122,12 @@ func (t *txn) edit() (*catalog.Editor, error) {
 func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
+	}
+	if t.writer {
+		if err := t.takeDueSnapshots(); err != nil {
+			t.rollback()
+			return err
+		}
 	}
 	if err := t.applyRetention(); err != nil {
 		t.rollback()

@@ -10,9 +10,10 @@
 // PostgreSQL refuses root) and starts both on loopback with their default
 // durability: fsync on every commit. It then runs six workloads against
 // both — SCD TYPE 2 and BITEMPORAL ingest through COPY, time-travel reads,
-// pgbench point selects, durable single-row commits, and following an
-// upstream PostgreSQL of its own (wal_level = logical) through CREATE
-// SOURCE while it takes a load (follow.go) — and prints medians
+// pgbench point selects, durable single-row commits, following an upstream
+// PostgreSQL of its own (wal_level = logical) through CREATE SOURCE while it
+// takes a load (follow.go), and snapshots applied by a FROM SNAPSHOT flow
+// (snapshots.go) — and prints medians
 // of several repetitions, the ratio cdcdb / PostgreSQL and the goal
 // for each figure, and draws the ratios as an SVG chart.
 //

@@ -31,6 +31,12 @@ type sizes struct {
 	// follows (follow.go).
 	followChanges, followKeys int
 
+	// snapshots is the FROM SNAPSHOT workload's feed (the issue's: a
+	// 1,000,000-row table, ten versions, 1% changed, 0.5% deleted, 0.5%
+	// new between versions).
+	snapshots    snapshotShape
+	snapshotReps int
+
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
 	quietAtMost time.Duration
@@ -48,7 +54,9 @@ func fullSizes() sizes {
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
 		followChanges: 1_000_000, followKeys: 100_000,
-		quietAtMost: time.Minute,
+		snapshots:    snapshotShape{rows: 1_000_000, versions: 10, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
+		snapshotReps: 1,
+		quietAtMost:  time.Minute,
 	}
 }
 
@@ -67,12 +75,14 @@ func quickSizes() sizes {
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
 		followChanges: 5_000, followKeys: 500,
-		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
+		snapshots:    snapshotShape{rows: 5_000, versions: 4, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
+		snapshotReps: 1,
+		quietAtMost:  3 * time.Second, // the tests beside it keep the disk busy
 	}
 }
 
 // setReps overrides every repetition count (for a quicker look, or a
 // profile, at full sizes).
 func (s *sizes) setReps(n int) {
-	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps = n, n, n, n, n
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps = n, n, n, n, n, n
 }

@@ -559,13 +559,23 @@ type CreateFlow struct {
 	StoredAs          string // "SCD TYPE 1" (default), "SCD TYPE 2", "BITEMPORAL"
 	TrackHistory      *ColumnSelection
 	ColumnsToUpdate   string
+	// Snapshot marks AUTO CDC FROM SNAPSHOT (spec §7). SnapshotQuery is
+	// FROM SNAPSHOT (query), nil for FROM SNAPSHOT table (then Source names
+	// the table); VersionQuery is WITH VERSION (query), VersionBy is
+	// VERSION BY expr, TriggerOnUpdate is TRIGGER ON UPDATE.
+	Snapshot        bool
+	SnapshotQuery   *Select
+	VersionQuery    *Select
+	VersionBy       Expr
+	TriggerOnUpdate bool
 	// Text is the whole statement as written, kept in the catalog.
 	Text string
 	// Clauses records the position of each clause by its canonical name, so
 	// later checks can point at one: "INTO", "FROM", "KEYS", "IGNORE NULL
 	// UPDATES", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN", "SEQUENCE
 	// BY", "SYSTEM SEQUENCE BY", "COLUMNS", "STORED AS", "TRACK HISTORY ON",
-	// "COLUMNS TO UPDATE".
+	// "COLUMNS TO UPDATE", and for snapshot flows "WITH VERSION", "VERSION
+	// BY", "TRIGGER ON UPDATE".
 	Clauses map[string]int
 	Pos     int
 }

@@ -494,7 +494,17 @@ func (p *parser) parseCreateSchema(start *token) ast.Statement {
 	if t := p.peek(); t.is("authorization") {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE SCHEMA ... AUTHORIZATION is not supported"))
 	}
+	nameTok := p.peek()
 	cs.Name = p.colID()
+	// Databricks names a schema by its catalog too (main.cdc_tutorial); a
+	// cdcdb server is the one catalog "main", as for table names.
+	if p.opts.Dialect == DialectDatabricks && p.peek().isOp(".") {
+		p.advance()
+		if cs.Name != "main" {
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, nameTok.pos, "cross-database references are not implemented: \"%s\"", cs.Name))
+		}
+		cs.Name = p.colID()
+	}
 	if t := p.peek(); t.is("authorization") || t.kind == tkIdent && (t.is("create") || t.is("grant")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE SCHEMA ... %s is not supported", strings.ToUpper(t.str)))
 	}
