@@ -1,0 +1,269 @@
+package history
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+
+	"cdcdb/pgerror"
+	"cdcdb/storage"
+	"cdcdb/types"
+)
+
+// The change log: what each commit changed of a table, so that a question
+// about a window of commits (the change feed, cdcdb.table_changes) costs
+// what the window holds, not what the table's history holds. The versions
+// themselves are in the history spaces already; the log only names, per
+// commit, the keys whose version that commit started or ended:
+//
+//	c/<table>  commit time (8 bytes, big-endian) + part (4 bytes) -> keys
+//
+// where keys is each key as uvarint length then bytes, and a commit that
+// changed many keys spreads them over parts of at most maxLogEntry bytes.
+// The change of one key at commit time ts is then the version current at
+// ts-1 that ended at ts (before) and the version that started at ts
+// (after), each one seek (GetAsOf).
+//
+// A table made since the log existed has it from its first commit on. A
+// table made before gets its log at its first write since: metaSpace's
+// logStartKey records that commit time, and the log answers only from it.
+// Prune removes the log's entries with the versions they name.
+
+// changeLogSpace names a table's change log.
+func changeLogSpace(table uint32) string { return "c/" + strconv.FormatUint(uint64(table), 10) }
+
+// logStartKey is the key in metaSpace of the commit time a table's change
+// log started at, for tables made before the log existed (absent: the log
+// covers the table's whole life).
+func logStartKey(table uint32) []byte {
+	return []byte("changelog/" + strconv.FormatUint(uint64(table), 10))
+}
+
+// maxLogEntry bounds the keys one log entry holds, in bytes, so that a
+// commit of a million rows writes many moderate values, not one huge one.
+const maxLogEntry = 32 << 10
+
+// Change is one key's change in one commit: the version the commit ended
+// (Before, nil for an insert) and the one it started (After, nil for a
+// delete).
+type Change struct {
+	Commit        int64 // the commit time, microseconds since the Unix epoch
+	Key           []byte
+	Before, After []types.Value
+}
+
+// LogChanges records in a table's change log the keys whose versions the
+// write transaction, committing at now, started or ended. Called once per
+// table the transaction wrote, just before its commit; a table the
+// transaction dropped is skipped. Tables whose history is not kept by
+// commit time (Open's keep) have no change log.
+func LogChanges(tx *storage.Tx, table uint32, now int64) error {
+	data := tx.Space(DataSpace(table))
+	if data == nil {
+		return nil
+	}
+	log := tx.Space(changeLogSpace(table))
+	if log == nil {
+		var err error
+		if log, err = tx.CreateSpace(changeLogSpace(table)); err != nil {
+			return err
+		}
+		meta, err := metaSpaceOf(tx)
+		if err != nil {
+			return err
+		}
+		// A table older than the log: its changes are known from now on.
+		if err := meta.Put(logStartKey(table), binary.BigEndian.AppendUint64(nil, uint64(now))); err != nil {
+			return err
+		}
+	}
+	var entry []byte
+	part := uint32(0)
+	flush := func() error {
+		if len(entry) == 0 {
+			return nil
+		}
+		k := binary.BigEndian.AppendUint64(make([]byte, 0, 12), uint64(now))
+		k = binary.BigEndian.AppendUint32(k, part)
+		part++
+		err := log.Put(k, entry)
+		entry = entry[:0]
+		return err
+	}
+	err := tx.WrittenKeys(DataSpace(table), func(key []byte) error {
+		if !changedAt(data, key, now) {
+			return nil
+		}
+		entry = binary.AppendUvarint(entry, uint64(len(key)))
+		entry = append(entry, key...)
+		if len(entry) >= maxLogEntry {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// changedAt reports whether the write transaction committing at now
+// started or ended a version of key: a version starting now, or a delete
+// of a row the commits before it had. (A rewrite that keeps the version,
+// WithTuple's, and a row made and deleted in the same transaction, change
+// nothing anyone saw.)
+func changedAt(data *storage.Space, key []byte, now int64) bool {
+	if cur := data.Get(key); cur != nil {
+		return Start(cur) == now
+	}
+	return data.GetCommitted(key) != nil
+}
+
+// metaSpaceOf returns metaSpace, made on first use.
+func metaSpaceOf(tx *storage.Tx) (*storage.Space, error) {
+	if sp := tx.Space(metaSpace); sp != nil {
+		return sp, nil
+	}
+	return tx.CreateSpace(metaSpace)
+}
+
+// ChangesFrom returns the earliest commit time from which a table's
+// changes are all known: when its change log started (0 for a table made
+// since the log existed) or what its history_retention pruned, whichever
+// is later. ok is false when the table has no change log yet (a table
+// made before the log existed and not written since).
+func ChangesFrom(tx *storage.Tx, table uint32) (from int64, ok bool) {
+	if tx.Space(changeLogSpace(table)) == nil {
+		return math.MaxInt64, false
+	}
+	if meta := tx.Space(metaSpace); meta != nil {
+		if v := meta.Get(logStartKey(table)); len(v) == 8 {
+			from = int64(binary.BigEndian.Uint64(v))
+		}
+	}
+	return max(from, prunedThrough(tx, table)), true
+}
+
+// Changes calls fn for every change a table's commits from through to
+// (commit times, both included) made, in commit order and within a commit
+// in key order. It reads the log's entries for the window and two
+// versions per change, whatever the size of the table or its history. The
+// caller checks from against ChangesFrom: changes before it are partly or
+// wholly gone.
+func Changes(tx *storage.Tx, table uint32, from, to int64, fn func(Change) error) error {
+	log := tx.Space(changeLogSpace(table))
+	if log == nil || to < from {
+		return nil
+	}
+	var seek [8]byte
+	if from > 0 {
+		binary.BigEndian.PutUint64(seek[:], uint64(from))
+	}
+	c := log.Cursor()
+	for k, v := c.Seek(seek[:]); k != nil; k, v = c.Next() {
+		if len(k) != 12 {
+			return pgerror.New(pgerror.DataCorrupted, "corrupt change log entry of table %d", table)
+		}
+		ts := int64(binary.BigEndian.Uint64(k))
+		if ts > to {
+			return nil
+		}
+		for len(v) > 0 {
+			n, w := binary.Uvarint(v)
+			if w <= 0 || n > uint64(len(v)-w) {
+				return pgerror.New(pgerror.DataCorrupted, "corrupt change log entry of table %d", table)
+			}
+			key := append([]byte(nil), v[w:w+int(n)]...)
+			v = v[w+int(n):]
+			ch, ok, err := ChangeOf(tx, table, key, ts)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if err := fn(ch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// PendingChanges calls fn, in key order, for every change the write
+// transaction, to commit at now, has made so far to a table: what its
+// commit will log. A flow that reads the table's change feed applies them
+// in the same transaction.
+func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) error) error {
+	data := tx.Space(DataSpace(table))
+	if data == nil {
+		return nil
+	}
+	return tx.WrittenKeys(DataSpace(table), func(key []byte) error {
+		if !changedAt(data, key, now) {
+			return nil
+		}
+		ch, ok, err := ChangeOf(tx, table, append([]byte(nil), key...), now)
+		if err != nil || !ok {
+			return err
+		}
+		return fn(ch)
+	})
+}
+
+// ChangeOf returns key's change at commit time ts: the version that ended
+// then and the one that started then; ok is false when neither did.
+func ChangeOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Change, bool, error) {
+	ch := Change{Commit: ts, Key: key}
+	before, ok, err := GetAsOf(tx, table, key, ts-1)
+	if err != nil {
+		return Change{}, false, err
+	}
+	if ok && before.End == ts {
+		ch.Before = before.Tuple
+	}
+	after, ok, err := GetAsOf(tx, table, key, ts)
+	if err != nil {
+		return Change{}, false, err
+	}
+	if ok && after.Start == ts {
+		ch.After = after.Tuple
+	}
+	return ch, ch.Before != nil || ch.After != nil, nil
+}
+
+// dropChangeLog removes a table's change log and its start.
+func dropChangeLog(tx *storage.Tx, table uint32) error {
+	if tx.Space(changeLogSpace(table)) != nil {
+		if err := tx.DropSpace(changeLogSpace(table)); err != nil {
+			return err
+		}
+	}
+	if meta := tx.Space(metaSpace); meta != nil {
+		return meta.Delete(logStartKey(table))
+	}
+	return nil
+}
+
+// pruneChangeLog removes the log's entries of commits before cutoff, whose
+// versions Prune removes.
+func pruneChangeLog(tx *storage.Tx, table uint32, cutoff int64) error {
+	log := tx.Space(changeLogSpace(table))
+	if log == nil {
+		return nil
+	}
+	var doomed [][]byte
+	c := log.Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 8 || int64(binary.BigEndian.Uint64(k)) >= cutoff {
+			break
+		}
+		doomed = append(doomed, append([]byte(nil), k...))
+	}
+	for _, k := range doomed {
+		if err := log.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
