@@ -30,7 +30,7 @@ func TestChangesMatchModel(t *testing.T) {
 			model := map[string]int64{}
 			var commits []int64
 			states := []map[string]int64{{}} // states[i]: after commits[i-1]
-			var writtenIn []map[string]bool   // the keys commits[i] wrote
+			var writtenIn []map[string]bool  // the keys commits[i] wrote
 			now := int64(5000)
 			for c := 0; c < 120; c++ {
 				now += 1 + rng.Int64N(20)
