@@ -114,6 +114,10 @@ func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
 	}
+	if err := t.logChanges(); err != nil {
+		t.rollback()
+		return err
+	}
 	if err := t.applyRetention(); err != nil {
 		t.rollback()
 		return err
@@ -163,6 +167,21 @@ func (e *Engine) catalogSnapshot() *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cat
+}
+
+// logChanges records in the change log of each table this transaction
+// wrote which of its rows the commit changes (history.LogChanges), for
+// cdcdb.table_changes. Tables without commit-time history have none.
+func (t *txn) logChanges() error {
+	for _, tbl := range t.written {
+		if !keepsCommitHistory(tbl) {
+			continue
+		}
+		if err := history.LogChanges(t.st, tbl.OID, t.commitTS); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyRetention prunes, for each table this transaction wrote that has a
