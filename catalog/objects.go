@@ -184,6 +184,15 @@ func oidString(o OID) string {
 	return string(b[i:])
 }
 
+// FlowKind says what a flow reads.
+type FlowKind string
+
+const (
+	FlowChanges    FlowKind = ""            // change events from a table (AUTO CDC)
+	FlowSnapshot   FlowKind = "snapshot"    // whole copies of a table (AUTO CDC FROM SNAPSHOT)
+	FlowChangeFeed FlowKind = "change feed" // a table's change feed (stream(cdcdb.table_changes))
+)
+
 // Flow is an AUTO CDC flow: it applies the rows written to Source to Target.
 type Flow struct {
 	OID    OID    `json:"oid"`
@@ -202,6 +211,13 @@ type Flow struct {
 	Once       bool     `json:"once,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
 	CreatedAt  int64    `json:"created_at"` // unix microseconds
+	// Kind says what the flow reads of Source: its rows as change events
+	// (the default), or its change feed.
+	Kind FlowKind `json:"kind,omitempty"`
+	// FeedStart is, for a change feed flow, the commit version its feed
+	// starts at (stream(cdcdb.table_changes('t', start))): what a REFRESH
+	// replays from.
+	FeedStart int64 `json:"feed_start,omitempty"`
 }
 
 // FlowStats are a flow's running counters, stored apart from the flow so

@@ -95,3 +95,70 @@ func TestTableChangesRetention(t *testing.T) {
 	}
 	c.ExpectError(pgerror.InvalidParameterValue, "SELECT * FROM cdcdb.table_changes('r', $1::bigint - 1)", kept)
 }
+
+// TestChangeFeedFlow: a plain table's inserts, updates and deletes feed an
+// SCD TYPE 2 history through its change feed, backfilled at CREATE FLOW and
+// then applied in each writing transaction.
+func TestChangeFeedFlow(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec("CREATE TABLE acct (id int PRIMARY KEY, bal int)")
+	c.MustExec("INSERT INTO acct VALUES (1, 10), (2, 20)")
+	c.MustExec("UPDATE acct SET bal = 11 WHERE id = 1")
+	c.MustExec("CREATE STREAMING TABLE acct_hist")
+	c.MustExec(`CREATE FLOW acct_history AS AUTO CDC INTO acct_hist
+		FROM stream(cdcdb.table_changes('acct', 0))
+		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_version
+		STORED AS SCD TYPE 2`)
+	cols := c.MustExec("SELECT column_name FROM information_schema.columns WHERE table_name = 'acct_hist' ORDER BY ordinal_position")
+	if got := cols.String(); !strings.Contains(got, "id") || strings.Contains(got, "_change_type") {
+		t.Fatalf("target columns %s", got)
+	}
+	hist := func() string {
+		return c.MustExec("SELECT id, bal, __end_at IS NULL FROM acct_hist ORDER BY id, __start_at").String()
+	}
+	want := c.MustExec("SELECT * FROM (VALUES (1, 10, false), (1, 11, true), (2, 20, true)) v").String()
+	if got := hist(); got != want {
+		t.Fatalf("after backfill:\n%s\nwant\n%s", got, want)
+	}
+	c.MustExec("DELETE FROM acct WHERE id = 2")
+	c.MustExec("BEGIN")
+	c.MustExec("UPDATE acct SET bal = 12 WHERE id = 1")
+	c.MustExec("INSERT INTO acct VALUES (3, 30)")
+	if got := c.MustExec("SELECT count(*) FROM acct_hist WHERE id = 3").String(); !strings.Contains(got, "0") {
+		t.Fatalf("applied before commit: %s", got)
+	}
+	c.MustExec("COMMIT")
+	want = c.MustExec("SELECT * FROM (VALUES (1, 10, false), (1, 11, false), (1, 12, true), (2, 20, false), (3, 30, true)) v").String()
+	if got := hist(); got != want {
+		t.Fatalf("after writes:\n%s\nwant\n%s", got, want)
+	}
+	c.MustExec("ROLLBACK")
+	c.MustExec("CREATE STREAMING TABLE other")
+	c.ExpectError(pgerror.InvalidObjectDefinition, `CREATE FLOW bad AS AUTO CDC INTO other FROM stream(cdcdb.table_changes('acct', 0)) KEYS (id) SEQUENCE BY bal`)
+	c.ExpectError(pgerror.InvalidObjectDefinition, `CREATE FLOW bad AS AUTO CDC INTO other FROM stream(cdcdb.table_changes('acct', 0, 5)) KEYS (id) SEQUENCE BY _commit_version`)
+	c.ExpectError(pgerror.UndefinedTable, `CREATE FLOW bad AS AUTO CDC INTO other FROM stream(cdcdb.table_changes('nope', 0)) KEYS (id) SEQUENCE BY _commit_version`)
+	c.ExpectError(pgerror.NullValueNotAllowed, `CREATE FLOW bad AS AUTO CDC INTO other FROM stream(cdcdb.table_changes('acct', NULL)) KEYS (id) SEQUENCE BY _commit_version`)
+	// A chain acct -> mirror (SCD TYPE 1) -> mirror_hist (SCD TYPE 2),
+	// applied in that order in each commit.
+	c.MustExec("CREATE STREAMING TABLE mirror")
+	c.MustExec(`CREATE FLOW mirror AS AUTO CDC INTO mirror FROM stream(cdcdb.table_changes('acct', 0))
+		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_version`)
+	c.MustExec("CREATE STREAMING TABLE mirror_hist")
+	c.MustExec(`CREATE FLOW mirror_hist AS AUTO CDC INTO mirror_hist FROM stream(cdcdb.table_changes('mirror', 0))
+		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_timestamp STORED AS SCD TYPE 2`)
+	c.MustExec("UPDATE acct SET bal = 13 WHERE id = 3")
+	c.MustExec("DELETE FROM acct WHERE id = 1")
+	if got, want := c.MustExec("SELECT id, bal FROM mirror ORDER BY id").String(), c.MustExec("SELECT * FROM (VALUES (3, 13)) v").String(); got != want {
+		t.Fatalf("mirror:\n%s\nwant\n%s", got, want)
+	}
+	// mirror's backfill made its rows in one commit, so its history starts there.
+	want = c.MustExec("SELECT * FROM (VALUES (1, 12, false), (3, 30, false), (3, 13, true)) v").String()
+	if got := c.MustExec("SELECT id, bal, __end_at IS NULL FROM mirror_hist ORDER BY id, __start_at").String(); got != want {
+		t.Fatalf("mirror_hist:\n%s\nwant\n%s", got, want)
+	}
+	// A cycle of change feeds is refused.
+	c.MustExec("CREATE STREAMING TABLE s1 (id int, bal int)")
+	c.MustExec("CREATE STREAMING TABLE s2")
+	c.MustExec(`CREATE FLOW f1 AS AUTO CDC INTO s2 FROM stream(cdcdb.table_changes('s1', 0)) KEYS (id) SEQUENCE BY _commit_version`)
+	c.ExpectError(pgerror.InvalidObjectDefinition, `CREATE FLOW f2 AS AUTO CDC INTO s1 FROM stream(cdcdb.table_changes('s2', 0)) KEYS (id) SEQUENCE BY _commit_version`)
+}

@@ -614,7 +614,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		return b.tx, false, nil
 	}
 	if c.access == accessWrite {
-		tx, err := s.engine.beginTxn(ctx, true)
+		tx, err := s.engine.beginTxn(ctx, s, true)
 		if err != nil {
 			return nil, false, err
 		}
@@ -631,7 +631,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		tx, err := s.snapshotRead(ctx, b)
 		return tx, false, err
 	}
-	tx, err := s.engine.beginTxn(ctx, false)
+	tx, err := s.engine.beginTxn(ctx, s, false)
 	return tx, true, err
 }
 

@@ -150,7 +150,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 		}
 		w.defaults[c.Attnum] = x
 	}
-	w.flowSource = len(pc.cat.FlowsFrom(t.OID)) > 0
+	w.flowSource = len(pc.cat.FlowsFromOfKind(t.OID, catalog.FlowChanges)) > 0
 	w.fk = pc.foreignKeys(t)
 	return w, nil
 }
@@ -538,7 +538,7 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 	}
 	// INSERT and COPY append change events; nothing else may touch a source.
 	if verb != "insert into" && verb != "copy to" {
-		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {
+		if flows := pc.cat.FlowsFromOfKind(t.OID, catalog.FlowChanges); len(flows) > 0 {
 			return pgerror.New(pgerror.WrongObjectType, "cannot %s table \"%s\" because flow \"%s\" reads it", verb, t.Name, flows[0].Name).WithPosition(pos + 1).
 				WithHint("The source of an AUTO CDC flow is an append-only change log: insert new change events instead.")
 		}

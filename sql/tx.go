@@ -15,6 +15,9 @@ import (
 // holds storage's writer slot until its commit is queued or it rolls back.
 type txn struct {
 	engine *Engine
+	// sess is the session the transaction works for: its commit applies
+	// change feed flows (applyFeedFlows) in its name.
+	sess   *Session
 	st     *storage.Tx
 	cat    *catalog.Snapshot
 	editor *catalog.Editor
@@ -71,7 +74,7 @@ func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORA
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for storage's single writer slot.
-func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
+func (e *Engine) beginTxn(ctx context.Context, s *Session, writable bool) (*txn, error) {
 	st, err := e.db.BeginContext(ctx, writable)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -84,7 +87,7 @@ func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
 		_ = st.Rollback()
 		return nil, err
 	}
-	return &txn{engine: e, st: st, cat: cat, writer: writable, start: time.Now()}, nil
+	return &txn{engine: e, sess: s, st: st, cat: cat, writer: writable, start: time.Now()}, nil
 }
 
 // catalog is the catalog this transaction reads, including its own DDL.
@@ -113,6 +116,10 @@ func (t *txn) edit() (*catalog.Editor, error) {
 func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
+	}
+	if err := t.applyFeedFlows(); err != nil {
+		t.rollback()
+		return err
 	}
 	if err := t.logChanges(); err != nil {
 		t.rollback()
