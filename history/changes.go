@@ -39,6 +39,13 @@ func logStartKey(table uint32) []byte {
 	return []byte("changelog/" + strconv.FormatUint(uint64(table), 10))
 }
 
+// logPrunedKey is the key in metaSpace of the commit time from which a
+// table's change log is whole again after Prune removed entries: one past
+// the latest entry removed.
+func logPrunedKey(table uint32) []byte {
+	return []byte("changelog-pruned/" + strconv.FormatUint(uint64(table), 10))
+}
+
 // maxLogEntry bounds the keys one log entry holds, in bytes, so that a
 // commit of a million rows writes many moderate values, not one huge one.
 const maxLogEntry = 32 << 10
@@ -129,19 +136,23 @@ func metaSpaceOf(tx *storage.Tx) (*storage.Space, error) {
 
 // ChangesFrom returns the earliest commit time from which a table's
 // changes are all known: when its change log started (0 for a table made
-// since the log existed) or what its history_retention pruned, whichever
-// is later. ok is false when the table has no change log yet (a table
-// made before the log existed and not written since).
+// since the log existed), or just after the latest commit whose changes
+// its history_retention pruned, whichever is later. (A retention window
+// longer than the table's life prunes nothing, and the feed then goes back
+// to the table's start.) ok is false when the table has no change log yet
+// (a table made before the log existed and not written since).
 func ChangesFrom(tx *storage.Tx, table uint32) (from int64, ok bool) {
 	if tx.Space(changeLogSpace(table)) == nil {
 		return math.MaxInt64, false
 	}
 	if meta := tx.Space(metaSpace); meta != nil {
-		if v := meta.Get(logStartKey(table)); len(v) == 8 {
-			from = int64(binary.BigEndian.Uint64(v))
+		for _, k := range [][]byte{logStartKey(table), logPrunedKey(table)} {
+			if v := meta.Get(k); len(v) == 8 {
+				from = max(from, int64(binary.BigEndian.Uint64(v)))
+			}
 		}
 	}
-	return max(from, prunedThrough(tx, table)), true
+	return from, true
 }
 
 // Changes calls fn for every change a table's commits from through to
@@ -240,7 +251,10 @@ func dropChangeLog(tx *storage.Tx, table uint32) error {
 		}
 	}
 	if meta := tx.Space(metaSpace); meta != nil {
-		return meta.Delete(logStartKey(table))
+		if err := meta.Delete(logStartKey(table)); err != nil {
+			return err
+		}
+		return meta.Delete(logPrunedKey(table))
 	}
 	return nil
 }
@@ -260,10 +274,19 @@ func pruneChangeLog(tx *storage.Tx, table uint32, cutoff int64) error {
 		}
 		doomed = append(doomed, append([]byte(nil), k...))
 	}
+	if len(doomed) == 0 {
+		return nil
+	}
 	for _, k := range doomed {
 		if err := log.Delete(k); err != nil {
 			return err
 		}
 	}
-	return nil
+	// Changes from just after the last commit removed are all still known.
+	whole := int64(binary.BigEndian.Uint64(doomed[len(doomed)-1])) + 1
+	meta, err := metaSpaceOf(tx)
+	if err != nil {
+		return err
+	}
+	return meta.Put(logPrunedKey(table), binary.BigEndian.AppendUint64(nil, uint64(whole)))
 }
