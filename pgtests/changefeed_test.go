@@ -3,6 +3,8 @@ package pgtests
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -190,4 +192,144 @@ func TestChangeFeedOfStreamingTable(t *testing.T) {
 	expectLines(t, "the late event's commit", feedLines(t, conn, `SELECT v, __start_at, coalesce(__end_at::text, '-'), _change_type
 		FROM cdcdb.table_changes('h', $1::bigint + 1) ORDER BY _change_type DESC, __start_at`, mark),
 		"a|10|30|update_preimage", "a|10|20|update_postimage", "b|20|30|insert")
+}
+
+// TestChangeFeedChainRandomized drives a plain table with random
+// transactions (inserts, updates, deletes in random order, several to one
+// key, some rolled back) through a chain of two change feed flows, src ->
+// mirror (SCD TYPE 1) -> hist (SCD TYPE 2), across a server restart and
+// REFRESHes of both targets, and checks both targets against a plain model:
+// mirror is src, and hist holds every version src's rows had, from the
+// commit that made it to the one that ended it.
+func TestChangeFeedChainRandomized(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 47))
+	s := startServer(t)
+	conn := connect(t, s.URL())
+
+	type version struct {
+		v          int
+		start, end int64 // end 0: open
+	}
+	current := map[int]int{}       // src (and mirror) now
+	history := map[int][]version{} // hist's expected rows
+	next := 0
+	// The first rows are there before the flows: backfilled.
+	mustExec(t, conn, "CREATE TABLE src (id int PRIMARY KEY, v int)")
+	for id := 1; id <= 5; id++ {
+		next++
+		current[id] = next
+		mustExec(t, conn, "INSERT INTO src VALUES ($1, $2)", id, next)
+	}
+	mustExec(t, conn, "CREATE STREAMING TABLE mirror")
+	mustExec(t, conn, `CREATE FLOW mirror AS AUTO CDC INTO mirror FROM stream(cdcdb.table_changes('src', 0))
+		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_version`)
+	mustExec(t, conn, "CREATE STREAMING TABLE hist")
+	mustExec(t, conn, `CREATE FLOW hist AS AUTO CDC INTO hist FROM stream(cdcdb.table_changes('mirror', 0))
+		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_version STORED AS SCD TYPE 2`)
+	// mirror's rows were made by its flow's backfill, in one commit.
+	made := queryInt64s(t, conn, "SELECT max(_commit_version) FROM cdcdb.table_changes('mirror', 0)")[0]
+	for id, v := range current {
+		history[id] = []version{{v: v, start: made}}
+	}
+	last := made
+
+	check := func(when string) {
+		t.Helper()
+		var want []string
+		for id, v := range current {
+			want = append(want, fmt.Sprintf("%d|%d", id, v))
+		}
+		sort.Strings(want)
+		got := feedLines(t, conn, "SELECT id, v FROM mirror")
+		sort.Strings(got)
+		expectLines(t, when+": mirror (seed "+fmt.Sprint(seed)+")", got, want...)
+		want = want[:0]
+		for id, vs := range history {
+			for _, ver := range vs {
+				end := "NULL"
+				if ver.end != 0 {
+					end = fmt.Sprint(ver.end)
+				}
+				want = append(want, fmt.Sprintf("%d|%d|%d|%s", id, ver.v, ver.start, end))
+			}
+		}
+		sort.Strings(want)
+		got = feedLines(t, conn, "SELECT id, v, __start_at, __end_at FROM hist")
+		sort.Strings(got)
+		expectLines(t, when+": hist (seed "+fmt.Sprint(seed)+")", got, want...)
+	}
+	check("after the backfill")
+
+	const rounds = 120
+	for round := 0; round < rounds; round++ {
+		switch round {
+		case rounds / 3:
+			s.Restart()
+			conn = connect(t, s.URL())
+			check("after the restart")
+		case rounds / 2:
+			mustExec(t, conn, "REFRESH STREAMING TABLE hist")
+			check("after REFRESH hist")
+		}
+		// One transaction of 1..4 writes to random keys.
+		state := map[int]int{}
+		for id, v := range current {
+			state[id] = v
+		}
+		mustExec(t, conn, "BEGIN")
+		for n := 1 + rng.IntN(4); n > 0; n-- {
+			id := 1 + rng.IntN(12)
+			_, present := state[id]
+			next++
+			switch {
+			case !present:
+				mustExec(t, conn, "INSERT INTO src VALUES ($1, $2)", id, next)
+				state[id] = next
+			case rng.IntN(3) == 0:
+				mustExec(t, conn, "DELETE FROM src WHERE id = $1", id)
+				delete(state, id)
+			default:
+				mustExec(t, conn, "UPDATE src SET v = $2 WHERE id = $1", id, next)
+				state[id] = next
+			}
+		}
+		if rng.IntN(10) == 0 {
+			mustExec(t, conn, "ROLLBACK")
+			continue
+		}
+		mustExec(t, conn, "COMMIT")
+		changed := queryInt64s(t, conn, "SELECT coalesce(max(_commit_version), 0) FROM cdcdb.table_changes('src', $1::bigint)", last+1)[0]
+		for id := 1; id <= 12; id++ {
+			before, had := current[id]
+			after, has := state[id]
+			if had == has && before == after {
+				continue
+			}
+			if changed == 0 {
+				t.Fatalf("round %d: key %d changed but src's feed has no new commit (seed %d)", round, id, seed)
+			}
+			vs := history[id]
+			if had {
+				vs[len(vs)-1].end = changed
+			}
+			if has {
+				vs = append(vs, version{v: after, start: changed})
+			}
+			history[id] = vs
+		}
+		if changed != 0 {
+			last = changed
+		}
+		current = state
+		if round%20 == 19 {
+			check(fmt.Sprintf("round %d", round))
+		}
+	}
+	check("at the end")
+	// A REFRESH of the middle of the chain rebuilds mirror as it was.
+	mustExec(t, conn, "REFRESH STREAMING TABLE mirror")
+	mustExec(t, conn, "REFRESH STREAMING TABLE hist")
+	check("after REFRESH mirror, hist")
 }
