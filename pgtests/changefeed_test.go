@@ -333,3 +333,33 @@ func TestChangeFeedChainRandomized(t *testing.T) {
 	mustExec(t, conn, "REFRESH STREAMING TABLE hist")
 	check("after REFRESH mirror, hist")
 }
+
+// TestBeliefChangesOverTheWire asks the spec's §5 walk-through, over the
+// wire with the system times as parameters, which business-time rows the
+// system's belief changed between 12:22 and 12:31.
+func TestBeliefChangesOverTheWire(t *testing.T) {
+	s := startServer(t)
+	conn := connect(t, s.URL())
+	mustExec(t, conn, "CREATE TABLE ev (CompanyId text, DataPoint text, bt timestamp, st timestamp, op text)")
+	mustExec(t, conn, "CREATE STREAMING TABLE h")
+	mustExec(t, conn, `CREATE FLOW hf AS AUTO CDC INTO h FROM stream(ev) KEYS (CompanyId) APPLY AS DELETE WHEN op = "DELETE"
+		SEQUENCE BY bt SYSTEM SEQUENCE BY st COLUMNS * EXCEPT (bt, st, op) STORED AS BITEMPORAL`)
+	for _, step := range walkThroughOverWire {
+		mustExec(t, conn, "INSERT INTO ev VALUES "+step.event)
+	}
+	at := func(hhmm string) time.Time {
+		v, err := time.Parse("2006-01-02 15:04:05", "2025-07-18 "+hhmm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeExec, pgx.QueryExecModeSimpleProtocol} {
+		c := connectMode(t, s.URL(), mode)
+		got := clockRows(t, c, "SELECT DataPoint, __start_at, __end_at, _belief FROM cdcdb.belief_changes('h', $1, $2)", at("12:22:00"), at("12:31:00"))
+		expectLines(t, fmt.Sprintf("mode %v", mode), got,
+			"XFv1 10:01:00 12:05:00 added", "XFv1 10:01:00 12:15:43 withdrawn",
+			"XFv2 12:15:43 12:30:00 added", "XFv2 12:15:43 NULL withdrawn",
+			"XFv3 12:05:00 12:15:43 added")
+	}
+}

@@ -162,3 +162,28 @@ func TestChangeFeedFlow(t *testing.T) {
 	c.MustExec(`CREATE FLOW f1 AS AUTO CDC INTO s2 FROM stream(cdcdb.table_changes('s1', 0)) KEYS (id) SEQUENCE BY _commit_version`)
 	c.ExpectError(pgerror.InvalidObjectDefinition, `CREATE FLOW f2 AS AUTO CDC INTO s1 FROM stream(cdcdb.table_changes('s2', 0)) KEYS (id) SEQUENCE BY _commit_version`)
 }
+
+// TestBeliefChangesWalkThrough asks the spec's §5 walk-through what the
+// system's belief changed between system times 12:22 and 12:31.
+func TestBeliefChangesWalkThrough(t *testing.T) {
+	c := bitemporalSetup(t)
+	for _, ev := range walkThrough {
+		c.MustExec("INSERT INTO ev VALUES " + ev)
+	}
+	got := timesOnly(c.MustExec(`SELECT DataPoint, __start_at, __end_at, _belief FROM cdcdb.belief_changes('h', '2025-07-18 12:22:00', '2025-07-18 12:31:00')
+		ORDER BY _belief, __start_at`))
+	want := []string{
+		"XFv1|10:01:00|12:05:00|added", "XFv3|12:05:00|12:15:43|added", "XFv2|12:15:43|12:30:00|added",
+		"XFv1|10:01:00|12:15:43|withdrawn", "XFv2|12:15:43|NULL|withdrawn",
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("belief changes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Nothing changed between 10:05 and 12:19:59; the table was empty before 10:05.
+	if got := c.MustExec("SELECT count(*) FROM cdcdb.belief_changes('h', '2025-07-18 10:05:00', '2025-07-18 12:19:59')").String(); !strings.Contains(got, "0") {
+		t.Fatalf("quiet window: %s", got)
+	}
+	c.ExpectError(pgerror.NullValueNotAllowed, "SELECT * FROM cdcdb.belief_changes('h', NULL, '2025-07-18 12:31:00')")
+	c.ExpectError(pgerror.WrongObjectType, "SELECT * FROM cdcdb.belief_changes('ev', '2025-07-18 12:22:00', '2025-07-18 12:31:00')")
+	c.ExpectError(pgerror.FeatureNotSupported, "SELECT * FROM cdcdb.table_changes('h', 0)")
+}

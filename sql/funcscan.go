@@ -86,6 +86,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if pc.isTableChangesCall(t.Call.Name) {
 		return pc.planTableChanges(t, b, args)
 	}
+	if isBeliefChangesCall(t.Call.Name) {
+		return pc.planBeliefChanges(t, b, args)
+	}
 	if tf, ok := tableFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}
