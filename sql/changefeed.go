@@ -262,6 +262,19 @@ func (p *tableChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A transaction that changed the table sees its own changes, at the
+	// version it will commit at, as it sees its own rows.
+	if t := x.tx; t.writer && t.commitTS != 0 && from <= t.commitTS && t.commitTS <= to {
+		if _, wrote := t.written[p.table.OID]; wrote {
+			err := history.PendingChanges(t.st, p.table.OID, t.commitTS, func(ch history.Change) error {
+				rows = appendChangeRows(rows, p.table, ch)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	return &sliceIter{rows: rows}, nil
 }
 

@@ -62,6 +62,23 @@ func TestTableChangesKindsAndWindows(t *testing.T) {
 	if strings.Join(got, ",") != "2|20|delete" {
 		t.Fatalf("window [t2, t2] = %v", got)
 	}
+	// Time expressions and dates as bounds.
+	if got, _ := feedRows(t, c, "SELECT * FROM cdcdb.table_changes('acct', now() - interval '1 hour')"); len(got) != len(want) {
+		t.Fatalf("the last hour: %v", got)
+	}
+	if got, _ := feedRows(t, c, "SELECT * FROM cdcdb.table_changes('acct', DATE '2000-01-01', DATE '2001-01-01')"); len(got) != 0 {
+		t.Fatalf("2000: %v", got)
+	}
+	// A transaction sees its own changes, at the version it will commit at.
+	c.MustExec("BEGIN")
+	c.MustExec("UPDATE acct SET bal = 12 WHERE id = 1")
+	own, ownVersions := feedRows(t, c, "SELECT * FROM cdcdb.table_changes('acct', $1::bigint + 1) ORDER BY _change_type", versions[3])
+	c.MustExec("COMMIT")
+	after, afterVersions := feedRows(t, c, "SELECT * FROM cdcdb.table_changes('acct', $1::bigint + 1) ORDER BY _change_type", versions[3])
+	if strings.Join(own, ",") != "1|12|update_postimage,1|11|update_preimage" || strings.Join(own, ",") != strings.Join(after, ",") ||
+		strings.Join(ownVersions, ",") != strings.Join(afterVersions, ",") {
+		t.Fatalf("own changes %v %v, committed %v %v", own, ownVersions, after, afterVersions)
+	}
 	c.ExpectError(pgerror.NullValueNotAllowed, "SELECT * FROM cdcdb.table_changes('acct', NULL)")
 	c.ExpectError(pgerror.UndefinedTable, "SELECT * FROM cdcdb.table_changes('nope', 0)")
 	c.MustExec("CREATE VIEW av AS SELECT * FROM acct")
