@@ -157,8 +157,9 @@ func ChangesFrom(tx *storage.Tx, table uint32) (from int64, ok bool) {
 
 // Changes calls fn for every change a table's commits from through to
 // (commit times, both included) made, in commit order and within a commit
-// in key order. It reads the log's entries for the window and two
-// versions per change, whatever the size of the table or its history. The
+// in key order. It reads the log's entries for the window and, per change,
+// the key's current value, at most one point read and one seek among the
+// key's versions, whatever the size of the table or its history. The
 // caller checks from against ChangesFrom: changes before it are partly or
 // wholly gone.
 func Changes(tx *storage.Tx, table uint32, from, to int64, fn func(Change) error) error {
@@ -166,6 +167,7 @@ func Changes(tx *storage.Tx, table uint32, from, to int64, fn func(Change) error
 	if log == nil || to < from {
 		return nil
 	}
+	r := newChangeReader(tx, table)
 	var seek [8]byte
 	if from > 0 {
 		binary.BigEndian.PutUint64(seek[:], uint64(from))
@@ -186,7 +188,7 @@ func Changes(tx *storage.Tx, table uint32, from, to int64, fn func(Change) error
 			}
 			key := append([]byte(nil), v[w:w+int(n)]...)
 			v = v[w+int(n):]
-			ch, ok, err := ChangeOf(tx, table, key, ts)
+			ch, ok, err := r.changeOf(key, ts)
 			if err != nil {
 				return err
 			}
@@ -210,37 +212,115 @@ func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) err
 	if data == nil {
 		return nil
 	}
-	return tx.WrittenKeys(DataSpace(table), func(key []byte) error {
-		if !changedAt(data, key, now) {
-			return nil
+	var keys [][]byte
+	err := tx.WrittenKeys(DataSpace(table), func(key []byte) error {
+		if changedAt(data, key, now) {
+			keys = append(keys, append([]byte(nil), key...))
 		}
-		ch, ok, err := ChangeOf(tx, table, append([]byte(nil), key...), now)
-		if err != nil || !ok {
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r := newChangeReader(tx, table)
+	for _, key := range keys {
+		ch, ok, err := r.changeOf(key, now)
+		if err != nil {
 			return err
 		}
-		return fn(ch)
-	})
+		if ok {
+			if err := fn(ch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ChangeOf returns key's change at commit time ts: the version that ended
 // then and the one that started then; ok is false when neither did.
 func ChangeOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Change, bool, error) {
+	return newChangeReader(tx, table).changeOf(key, ts)
+}
+
+// changeReader reads changes of one table, reusing one cursor over the
+// table's archived versions for all of them.
+type changeReader struct {
+	data, byKey *storage.Space
+	versions    *storage.Cursor // over byKey, made on first use
+	pruned      int64
+	scratch     []byte
+}
+
+func newChangeReader(tx *storage.Tx, table uint32) *changeReader {
+	return &changeReader{data: tx.Space(DataSpace(table)), byKey: tx.Space(byKeySpace(table)), pruned: prunedThrough(tx, table)}
+}
+
+// changeOf finds the version of key that started at ts (the current one,
+// the one it embeds, or an archived one, by a point read) and the one that
+// ended at ts (embedded in the current value, or the last archived version
+// starting before ts, by one seek).
+func (r *changeReader) changeOf(key []byte, ts int64) (Change, bool, error) {
 	ch := Change{Commit: ts, Key: key}
-	before, ok, err := GetAsOf(tx, table, key, ts-1)
-	if err != nil {
-		return Change{}, false, err
+	if r.data == nil {
+		return ch, false, nil
 	}
-	if ok && before.End == ts {
-		ch.Before = before.Tuple
+	var cur stored
+	hasCur := false
+	if raw := r.data.Get(key); raw != nil {
+		var ok bool
+		if cur, ok = parse(raw); !ok {
+			return ch, false, pgerror.New(pgerror.DataCorrupted, "stored row too short")
+		}
+		hasCur = true
 	}
-	after, ok, err := GetAsOf(tx, table, key, ts)
-	if err != nil {
-		return Change{}, false, err
+	embedded := hasCur && cur.prev && cur.start >= r.pruned
+	var after, before []byte // encoded tuples
+	switch {
+	case hasCur && cur.start == ts:
+		after = cur.tuple
+	case embedded && cur.prevStart == ts:
+		after = cur.prevTuple
+	case hasCur && cur.start < ts:
+		// The current version started before ts: nothing started at ts,
+		// and the version that ended at ts, if any, ended before it.
+	case r.byKey != nil:
+		r.scratch = binary.BigEndian.AppendUint64(append(r.scratch[:0], key...), uint64(ts))
+		if v := r.byKey.Get(r.scratch); len(v) >= 8 {
+			after = v[8:]
+		}
 	}
-	if ok && after.Start == ts {
-		ch.After = after.Tuple
+	switch {
+	case hasCur && cur.start < ts:
+	case embedded && cur.start == ts:
+		before = cur.prevTuple // [prevStart, ts)
+	case r.byKey != nil:
+		// The last archived version starting before ts, if it ended at ts.
+		if r.versions == nil {
+			r.versions = r.byKey.Cursor()
+		}
+		r.scratch = binary.BigEndian.AppendUint64(append(r.scratch[:0], key...), uint64(ts))
+		k, v := r.versions.SeekBefore(r.scratch)
+		if k != nil && len(k) == len(key)+8 && string(k[:len(key)]) == string(key) && len(v) >= 8 &&
+			int64(binary.BigEndian.Uint64(v)) == ts {
+			before = v[8:]
+		}
 	}
-	return ch, ch.Before != nil || ch.After != nil, nil
+	if before == nil && after == nil {
+		return ch, false, nil
+	}
+	var err error
+	if after != nil {
+		if ch.After, err = storage.DecodeRow(after); err != nil {
+			return ch, false, err
+		}
+	}
+	if before != nil {
+		if ch.Before, err = storage.DecodeRow(before); err != nil {
+			return ch, false, err
+		}
+	}
+	return ch, true, nil
 }
 
 // dropChangeLog removes a table's change log and its start.
