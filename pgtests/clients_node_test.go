@@ -12,7 +12,8 @@ import (
 // from its package-lock.json) against cdcdb: the AUTO CDC SCD TYPE 2 flow,
 // named prepared statements with parameters, binary results, the target
 // and a FOR BUSINESS_TIME AS OF read, the table OID and column numbers in
-// result fields, information_schema.columns. See
+// result fields, information_schema.columns, the change feed with
+// parameters. See
 // testdata/clients/node/cdcdb_node.js.
 func TestNodePostgres(t *testing.T) {
 	node, err := exec.LookPath("node")

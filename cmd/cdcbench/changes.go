@@ -175,7 +175,11 @@ func (b *bench) changesWorkload(ctx context.Context) error {
 			h := m.h
 			gen := func(*rand.Rand) []any { return []any{h.window} }
 			rh := &readHistory{what: h.what, db: h.db, srv: h.srv}
+			wait := b.profile(h.srv, "changes-"+h.db, rep)
 			if err := b.measureReads(ctx, m.m, rep, rh, cdcdbChangesWindow, pgChangesWindow, gen, "change feed window, "+h.what); err != nil {
+				return err
+			}
+			if err := wait(); err != nil {
 				return err
 			}
 		}
