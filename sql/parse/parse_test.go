@@ -282,7 +282,7 @@ func TestCreateFlow(t *testing.T) {
 	// A change feed source: the function and its arguments, no table.
 	for _, tt := range []struct {
 		sql, fn string
-		args   int
+		args    int
 	}{
 		{"create flow f as auto cdc into t from stream(cdcdb.table_changes('s', 0)) keys (id) sequence by _commit_version", "cdcdb.table_changes", 2},
 		{"create flow f as auto cdc into t from STREAM(table_changes('s', now() - interval '1 day', 5)) keys (id)", "table_changes", 3},
