@@ -97,8 +97,8 @@ func LogChanges(tx *storage.Tx, table uint32, now int64) error {
 		entry = entry[:0]
 		return err
 	}
-	err := tx.WrittenKeys(DataSpace(table), func(key []byte) error {
-		if !changedAt(data, key, now) {
+	err := tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
+		if !changedAt(data, key, value, now) {
 			return nil
 		}
 		entry = binary.AppendUvarint(entry, uint64(len(key)))
@@ -115,13 +115,13 @@ func LogChanges(tx *storage.Tx, table uint32, now int64) error {
 }
 
 // changedAt reports whether the write transaction committing at now
-// started or ended a version of key: a version starting now, or a delete
-// of a row the commits before it had. (A rewrite that keeps the version,
-// WithTuple's, and a row made and deleted in the same transaction, change
-// nothing anyone saw.)
-func changedAt(data *storage.Space, key []byte, now int64) bool {
-	if cur := data.Get(key); cur != nil {
-		return Start(cur) == now
+// started or ended a version of key, to which it wrote value last (nil: a
+// delete): a version starting now, or a delete of a row the commits before
+// it had. (A rewrite that keeps the version, WithTuple's, and a row made and
+// deleted in the same transaction, change nothing anyone saw.)
+func changedAt(data *storage.Space, key, value []byte, now int64) bool {
+	if value != nil {
+		return Start(value) == now
 	}
 	return data.GetCommitted(key) != nil
 }
@@ -213,8 +213,8 @@ func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) err
 		return nil
 	}
 	var keys [][]byte
-	err := tx.WrittenKeys(DataSpace(table), func(key []byte) error {
-		if changedAt(data, key, now) {
+	err := tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
+		if changedAt(data, key, value, now) {
 			keys = append(keys, append([]byte(nil), key...))
 		}
 		return nil

@@ -61,11 +61,12 @@ func (s *Space) GetCommitted(key []byte) []byte {
 
 // WrittenKeys calls fn, in key order and once each, with every key the
 // write transaction has put or deleted in keyspace name so far (its own and
-// those of the forks it joined), so that a layer above can record what a
-// commit changed without keeping its own list. A keyspace the transaction
-// made or dropped reports only the keys written since. fn must not write
-// to the keyspace; the key is valid only during the call.
-func (tx *Tx) WrittenKeys(name string, fn func(key []byte) error) error {
+// those of the forks it joined) and the value it put last (nil for a
+// delete), so that a layer above can record what a commit changed without
+// keeping its own list or reading the keys again. A keyspace the
+// transaction made or dropped reports only the keys written since. fn must
+// not write to the keyspace; key and value are valid only during the call.
+func (tx *Tx) WrittenKeys(name string, fn func(key, value []byte) error) error {
 	if tx.ws == nil {
 		return nil
 	}
@@ -83,7 +84,11 @@ func (tx *Tx) WrittenKeys(name string, fn func(key []byte) error) error {
 	}
 	it := newMergedIter(runs)
 	for it.first(); it.valid(); it.next() {
-		if err := fn(it.key()); err != nil {
+		v, live := it.value()
+		if !live {
+			v = nil
+		}
+		if err := fn(it.key(), v); err != nil {
 			return err
 		}
 	}

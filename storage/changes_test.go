@@ -94,7 +94,7 @@ func TestWrittenKeysListsEachKeyTheTransactionWroteOnceInOrder(t *testing.T) {
 			}
 			return sp.Delete([]byte("k0")) // a put undone is still a key written
 
-		}, "k0,k1,k2,k3,"},
+		}, "-k0,k1,k2,k3,"},
 		{"a fork's keys after its join", func(tx *storage.Tx) error {
 			if err := tx.Space("a").Put([]byte("k5"), []byte("v")); err != nil {
 				return err
@@ -126,7 +126,13 @@ func TestWrittenKeysListsEachKeyTheTransactionWroteOnceInOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := ""
-			if err := tx.WrittenKeys("a", func(k []byte) error { got += string(k) + ","; return nil }); err != nil {
+			if err := tx.WrittenKeys("a", func(k, v []byte) error {
+				if v == nil {
+					got += "-"
+				}
+				got += string(k) + ","
+				return nil
+			}); err != nil {
 				t.Fatal(err)
 			}
 			if got != tc.want {
