@@ -18,11 +18,13 @@ import (
 //
 //	c/<table>  commit time (8 bytes, big-endian) + part (4 bytes) -> keys
 //
-// where keys is each key as uvarint length then bytes, and a commit that
-// changed many keys spreads them over parts of at most maxLogEntry bytes.
-// The change of one key at commit time ts is then the version current at
-// ts-1 that ended at ts (before) and the version that started at ts
-// (after), each one seek (GetAsOf).
+// where keys is, for each key, its length (uvarint), its bytes and the
+// start of the version the commit ended (uvarint, 0 for none), and a commit
+// that changed many keys spreads them over parts of at most maxLogEntry
+// bytes. The change of one key at commit time ts is then the version that
+// started at ts (after) and the one that ended at ts (before, found by its
+// start), each a point read: nothing is searched, so the cost of a change
+// does not grow with the key's history.
 //
 // A table made since the log existed has it from its first commit on. A
 // table made before gets its log at its first write since: metaSpace's
@@ -84,6 +86,10 @@ func LogChanges(tx *storage.Tx, table uint32, now int64) error {
 			return err
 		}
 	}
+	ended, err := endedAt(tx, table, now)
+	if err != nil {
+		return err
+	}
 	var entry []byte
 	part := uint32(0)
 	flush := func() error {
@@ -97,12 +103,13 @@ func LogChanges(tx *storage.Tx, table uint32, now int64) error {
 		entry = entry[:0]
 		return err
 	}
-	err := tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
+	err = tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
 		if !changedAt(data, key, value, now) {
 			return nil
 		}
 		entry = binary.AppendUvarint(entry, uint64(len(key)))
 		entry = append(entry, key...)
+		entry = binary.AppendUvarint(entry, uint64(endedStart(ended, key, value, now)))
 		if len(entry) >= maxLogEntry {
 			return flush()
 		}
@@ -124,6 +131,38 @@ func changedAt(data *storage.Space, key, value []byte, now int64) bool {
 		return Start(value) == now
 	}
 	return data.GetCommitted(key) != nil
+}
+
+// endedAt maps the keys of the versions the write transaction, committing
+// at now, archived as ending now to those versions' starts: it reads the
+// transaction's own writes to the table's by-end index, not storage.
+func endedAt(tx *storage.Tx, table uint32, now int64) (map[string]int64, error) {
+	var ended map[string]int64
+	err := tx.WrittenKeys(byEndSpace(table), func(k, v []byte) error {
+		if v == nil || len(k) < 16 || int64(binary.BigEndian.Uint64(k)) != now {
+			return nil
+		}
+		if ended == nil {
+			ended = map[string]int64{}
+		}
+		ended[string(k[8:len(k)-8])] = int64(binary.BigEndian.Uint64(k[len(k)-8:]))
+		return nil
+	})
+	return ended, err
+}
+
+// endedStart is the start of key's version that the commit at now ended
+// (0: none): archived now (ended), or embedded in the value it wrote.
+func endedStart(ended map[string]int64, key, value []byte, now int64) int64 {
+	if s, ok := ended[string(key)]; ok {
+		return s
+	}
+	if value != nil {
+		if v, ok := parse(value); ok && v.prev && v.start == now {
+			return v.prevStart
+		}
+	}
+	return 0
 }
 
 // metaSpaceOf returns metaSpace, made on first use.
@@ -188,7 +227,12 @@ func Changes(tx *storage.Tx, table uint32, from, to int64, fn func(Change) error
 			}
 			key := append([]byte(nil), v[w:w+int(n)]...)
 			v = v[w+int(n):]
-			ch, ok, err := r.changeOf(key, ts)
+			before, w := binary.Uvarint(v)
+			if w <= 0 {
+				return pgerror.New(pgerror.DataCorrupted, "corrupt change log entry of table %d", table)
+			}
+			v = v[w:]
+			ch, ok, err := r.changeOf(key, ts, int64(before))
 			if err != nil {
 				return err
 			}
@@ -212,10 +256,18 @@ func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) err
 	if data == nil {
 		return nil
 	}
-	var keys [][]byte
-	err := tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
+	ended, err := endedAt(tx, table, now)
+	if err != nil {
+		return err
+	}
+	type written struct {
+		key    []byte
+		before int64
+	}
+	var keys []written
+	err = tx.WrittenKeys(DataSpace(table), func(key, value []byte) error {
 		if changedAt(data, key, value, now) {
-			keys = append(keys, append([]byte(nil), key...))
+			keys = append(keys, written{append([]byte(nil), key...), endedStart(ended, key, value, now)})
 		}
 		return nil
 	})
@@ -223,8 +275,8 @@ func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) err
 		return err
 	}
 	r := newChangeReader(tx, table)
-	for _, key := range keys {
-		ch, ok, err := r.changeOf(key, now)
+	for _, k := range keys {
+		ch, ok, err := r.changeOf(k.key, now, k.before)
 		if err != nil {
 			return err
 		}
@@ -237,17 +289,9 @@ func PendingChanges(tx *storage.Tx, table uint32, now int64, fn func(Change) err
 	return nil
 }
 
-// ChangeOf returns key's change at commit time ts: the version that ended
-// then and the one that started then; ok is false when neither did.
-func ChangeOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Change, bool, error) {
-	return newChangeReader(tx, table).changeOf(key, ts)
-}
-
-// changeReader reads changes of one table, reusing one cursor over the
-// table's archived versions for all of them.
+// changeReader reads changes of one table.
 type changeReader struct {
 	data, byKey *storage.Space
-	versions    *storage.Cursor // over byKey, made on first use
 	pruned      int64
 	scratch     []byte
 }
@@ -257,10 +301,9 @@ func newChangeReader(tx *storage.Tx, table uint32) *changeReader {
 }
 
 // changeOf finds the version of key that started at ts (the current one,
-// the one it embeds, or an archived one, by a point read) and the one that
-// ended at ts (embedded in the current value, or the last archived version
-// starting before ts, by one seek).
-func (r *changeReader) changeOf(key []byte, ts int64) (Change, bool, error) {
+// the one it embeds, or an archived one) and the one that started at
+// beforeStart and ended at ts (0: none), each by a point read.
+func (r *changeReader) changeOf(key []byte, ts, beforeStart int64) (Change, bool, error) {
 	ch := Change{Commit: ts, Key: key}
 	if r.data == nil {
 		return ch, false, nil
@@ -275,6 +318,16 @@ func (r *changeReader) changeOf(key []byte, ts int64) (Change, bool, error) {
 		hasCur = true
 	}
 	embedded := hasCur && cur.prev && cur.start >= r.pruned
+	archived := func(start, end int64) []byte {
+		if r.byKey == nil {
+			return nil
+		}
+		r.scratch = binary.BigEndian.AppendUint64(append(r.scratch[:0], key...), uint64(start))
+		if v := r.byKey.Get(r.scratch); len(v) >= 8 && (end == 0 || int64(binary.BigEndian.Uint64(v)) == end) {
+			return v[8:]
+		}
+		return nil
+	}
 	var after, before []byte // encoded tuples
 	switch {
 	case hasCur && cur.start == ts:
@@ -282,29 +335,16 @@ func (r *changeReader) changeOf(key []byte, ts int64) (Change, bool, error) {
 	case embedded && cur.prevStart == ts:
 		after = cur.prevTuple
 	case hasCur && cur.start < ts:
-		// The current version started before ts: nothing started at ts,
-		// and the version that ended at ts, if any, ended before it.
-	case r.byKey != nil:
-		r.scratch = binary.BigEndian.AppendUint64(append(r.scratch[:0], key...), uint64(ts))
-		if v := r.byKey.Get(r.scratch); len(v) >= 8 {
-			after = v[8:]
-		}
+		// Current since before ts: nothing started at ts.
+	default:
+		after = archived(ts, 0)
 	}
 	switch {
-	case hasCur && cur.start < ts:
-	case embedded && cur.start == ts:
-		before = cur.prevTuple // [prevStart, ts)
-	case r.byKey != nil:
-		// The last archived version starting before ts, if it ended at ts.
-		if r.versions == nil {
-			r.versions = r.byKey.Cursor()
-		}
-		r.scratch = binary.BigEndian.AppendUint64(append(r.scratch[:0], key...), uint64(ts))
-		k, v := r.versions.SeekBefore(r.scratch)
-		if k != nil && len(k) == len(key)+8 && string(k[:len(key)]) == string(key) && len(v) >= 8 &&
-			int64(binary.BigEndian.Uint64(v)) == ts {
-			before = v[8:]
-		}
+	case beforeStart == 0:
+	case embedded && cur.start == ts && cur.prevStart == beforeStart:
+		before = cur.prevTuple
+	default:
+		before = archived(beforeStart, ts)
 	}
 	if before == nil && after == nil {
 		return ch, false, nil
