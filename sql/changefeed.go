@@ -299,23 +299,30 @@ func formatCommitTime(micros int64) string {
 	return time.UnixMicro(micros).UTC().Format("2006-01-02 15:04:05.999999Z07:00")
 }
 
+// changeTypeValues are the change types boxed once, as rows hold them.
+var changeTypeValues = map[ChangeType]types.Value{
+	ChangeInsert: string(ChangeInsert), ChangeDelete: string(ChangeDelete),
+	ChangeUpdatePreimage: string(ChangeUpdatePreimage), ChangeUpdatePostimage: string(ChangeUpdatePostimage),
+}
+
 // appendChangeRows appends a change's feed rows: an insert, a delete, or
-// an update's preimage and postimage.
+// an update's preimage and postimage (sharing the commit's values).
 func appendChangeRows(rows []Row, t *catalog.Table, ch history.Change) []Row {
+	var commit, at types.Value = ch.Commit, time.UnixMicro(ch.Commit).UTC()
 	switch {
 	case ch.Before != nil && ch.After != nil:
-		rows = append(rows, feedRow(t, ch.Before, ChangeUpdatePreimage, ch.Commit))
-		return append(rows, feedRow(t, ch.After, ChangeUpdatePostimage, ch.Commit))
+		rows = append(rows, feedRow(t, ch.Before, ChangeUpdatePreimage, commit, at))
+		return append(rows, feedRow(t, ch.After, ChangeUpdatePostimage, commit, at))
 	case ch.After != nil:
-		return append(rows, feedRow(t, ch.After, ChangeInsert, ch.Commit))
+		return append(rows, feedRow(t, ch.After, ChangeInsert, commit, at))
 	default:
-		return append(rows, feedRow(t, ch.Before, ChangeDelete, ch.Commit))
+		return append(rows, feedRow(t, ch.Before, ChangeDelete, commit, at))
 	}
 }
 
 // feedRow is one row of the feed: the table's live columns from a stored
 // tuple (laid out by attnum), then the change's own columns.
-func feedRow(t *catalog.Table, stored []types.Value, kind ChangeType, commit int64) Row {
+func feedRow(t *catalog.Table, stored []types.Value, kind ChangeType, commit, at types.Value) Row {
 	row := make(Row, 0, len(t.Columns)+feedColumnCount)
 	for _, c := range t.Columns {
 		if c.Dropped {
@@ -327,5 +334,5 @@ func feedRow(t *catalog.Table, stored []types.Value, kind ChangeType, commit int
 		}
 		row = append(row, v)
 	}
-	return append(row, string(kind), commit, time.UnixMicro(commit).UTC())
+	return append(row, changeTypeValues[kind], commit, at)
 }
