@@ -191,8 +191,9 @@ func oidString(o OID) string {
 type FlowKind string
 
 const (
-	FlowChanges  FlowKind = ""         // change events from a table (AUTO CDC)
-	FlowSnapshot FlowKind = "snapshot" // whole copies of a table (AUTO CDC FROM SNAPSHOT)
+	FlowChanges    FlowKind = ""            // change events from a table (AUTO CDC)
+	FlowSnapshot   FlowKind = "snapshot"    // whole copies of a table (AUTO CDC FROM SNAPSHOT)
+	FlowChangeFeed FlowKind = "change feed" // a table's change feed (stream(cdcdb.table_changes))
 )
 
 // SnapshotVersioning says where a snapshot flow's versions come from.
@@ -228,7 +229,13 @@ type Flow struct {
 	Once       bool     `json:"once,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
 	CreatedAt  int64    `json:"created_at"` // unix microseconds
-	Kind       FlowKind `json:"kind,omitempty"`
+	// Kind says what the flow reads of Source: its rows as change events
+	// (the default), whole snapshots, or its change feed.
+	Kind FlowKind `json:"kind,omitempty"`
+	// FeedStart is, for a change feed flow, the commit version its feed
+	// starts at (stream(cdcdb.table_changes('t', start))): what a REFRESH
+	// replays from.
+	FeedStart int64 `json:"feed_start,omitempty"`
 	// Versioning, TriggerOnUpdate and Reads describe a snapshot flow:
 	// where its versions come from, whether a commit writing one of Reads
 	// (every table its queries read, views expanded) takes a snapshot.

@@ -161,6 +161,19 @@ func (s *Snapshot) FlowsFrom(source OID) []*Flow {
 	return out
 }
 
+// FlowsFromOfKind lists the flows of one kind that read a table, in OID
+// order: FlowChanges for the flows that take its rows as change events
+// (which make it an append-only change log).
+func (s *Snapshot) FlowsFromOfKind(source OID, kind FlowKind) []*Flow {
+	var out []*Flow
+	for _, f := range s.FlowsFrom(source) {
+		if f.Kind == kind {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // FlowsInto lists the flows that write a target table, in OID order.
 func (s *Snapshot) FlowsInto(target OID) []*Flow {
 	var out []*Flow

@@ -25,9 +25,9 @@ var (
 		"3 Los Angeles 2 <nil>", "4 Death Valley 2 <nil>"}
 )
 
-// queryLines runs a query and prints each row as its values joined by
+// snapshotRows runs a query and prints each row as its values joined by
 // spaces.
-func queryLines(t *testing.T, conn *pgx.Conn, sql string) []string {
+func snapshotRows(t *testing.T, conn *pgx.Conn, sql string) []string {
 	t.Helper()
 	rows, err := conn.Query(testContext(t), sql)
 	if err != nil {
@@ -127,12 +127,12 @@ KEYS (userId) STORED AS `
 			if storedAs == "SCD TYPE 2" {
 				query, want = fmt.Sprintf("SELECT userId, city, __START_AT, __END_AT FROM snap_%d.users ORDER BY 1, 3", n), snapshotSCD2
 			}
-			if got := queryLines(t, conn, query); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			if got := snapshotRows(t, conn, query); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s, %s:\ngot\n%s\nwant\n%s", storedAs, fm.name, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
 	}
-	got := queryLines(t, conn, "SELECT kind, last_version, snapshot_inserted, snapshot_updated, snapshot_deleted FROM cdcdb.flows ORDER BY created_at")
+	got := snapshotRows(t, conn, "SELECT kind, last_version, snapshot_inserted, snapshot_updated, snapshot_deleted FROM cdcdb.flows ORDER BY created_at")
 	if len(got) != 6 || got[2] != "snapshot 2 1 2 1" {
 		t.Errorf("cdcdb.flows:\n%s", strings.Join(got, "\n"))
 	}
@@ -167,14 +167,14 @@ func TestSnapshotFlowWithoutVersionOverPgx(t *testing.T) {
 SELECT u.userId, u.city, s.n, e.n FROM users u JOIN r s ON s.ts = u.__START_AT LEFT JOIN r e ON e.ts = u.__END_AT ORDER BY 1, 3`
 	want := []string{"1 Oaxaca 0 1", "2 Monterrey 0 1", "2 Carmel 1 <nil>", "3 Tijuana 0 1", "3 Los Angeles 1 <nil>",
 		"4 Death Valley 1 <nil>", "6 Kings Canyon 1 <nil>"}
-	if got := queryLines(t, conn, number); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := snapshotRows(t, conn, number); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if got := queryString(t, conn, "SELECT pg_typeof(__START_AT)::text FROM users LIMIT 1"); got != "timestamp with time zone" {
 		t.Errorf("__START_AT is %s", got)
 	}
 	mustExec(t, conn, "REFRESH STREAMING TABLE users FULL")
-	if got := queryLines(t, conn, "SELECT userId, city, __END_AT FROM users ORDER BY 1"); strings.Join(got, ",") != "2 Carmel <nil>,3 Los Angeles <nil>,4 Death Valley <nil>,6 Kings Canyon <nil>" {
+	if got := snapshotRows(t, conn, "SELECT userId, city, __END_AT FROM users ORDER BY 1"); strings.Join(got, ",") != "2 Carmel <nil>,3 Los Angeles <nil>,4 Death Valley <nil>,6 Kings Canyon <nil>" {
 		t.Errorf("after FULL: %v", got)
 	}
 }
@@ -209,7 +209,7 @@ func TestSnapshotFlowRefusalsOverPgx(t *testing.T) {
 	if got := queryInt64s(t, conn, "SELECT count(*) FROM snaps"); got[0] != 3 {
 		t.Errorf("snaps holds %d rows", got[0])
 	}
-	if got := queryLines(t, conn, "SELECT userId, city, __END_AT FROM users ORDER BY 1"); strings.Join(got, ",") != "1 Oaxaca <nil>,2 Monterrey <nil>,3 Tijuana <nil>" {
+	if got := snapshotRows(t, conn, "SELECT userId, city, __END_AT FROM users ORDER BY 1"); strings.Join(got, ",") != "1 Oaxaca <nil>,2 Monterrey <nil>,3 Tijuana <nil>" {
 		t.Errorf("users: %v", got)
 	}
 	// WITH VERSION: a version not after the last one (Lakeflow's
@@ -257,13 +257,13 @@ func TestSnapshotFlowCrashDuringApply(t *testing.T) {
 	s.Kill()
 	s.StartAgain()
 	conn = connect(t, s.URL())
-	got := queryLines(t, conn, "SELECT count(*), count(*) FILTER (WHERE __END_AT IS NULL), count(*) FILTER (WHERE v = 1) FROM dim")
+	got := snapshotRows(t, conn, "SELECT count(*), count(*) FILTER (WHERE __END_AT IS NULL), count(*) FILTER (WHERE v = 1) FROM dim")
 	if got[0] != "100000 100000 0" && got[0] != "200000 100000 100000" {
 		t.Errorf("target after the crash: %s", got[0])
 	}
 	// The flow goes on from whichever state it is in.
 	mustExec(t, conn, "REFRESH STREAMING TABLE dim")
-	if got := queryLines(t, conn, "SELECT count(*), count(*) FILTER (WHERE __END_AT IS NULL AND v = 1) FROM dim"); got[0] != "200000 100000" {
+	if got := snapshotRows(t, conn, "SELECT count(*), count(*) FILTER (WHERE __END_AT IS NULL AND v = 1) FROM dim"); got[0] != "200000 100000" {
 		t.Errorf("target after the next refresh: %s", got[0])
 	}
 }

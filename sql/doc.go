@@ -46,4 +46,12 @@
 // upstream changes and its checkpoint into the source's tables in one
 // storage transaction, through the same table writers (and so the same
 // flows) as INSERT.
+//
+// The change feed (docs/changefeed.md): changefeed.go plans and reads
+// cdcdb.table_changes from history's change log; changefeed_flows.go runs
+// the flows that read a feed (their backfill, and txn.applyFeedFlows, which
+// applies a transaction's changes to them just before it commits, in chain
+// order); changefeed_beliefs.go is cdcdb.belief_changes for BITEMPORAL
+// targets. tx.go's commit logs each written table's changes
+// (history.LogChanges) before retention prunes.
 package sql

@@ -51,7 +51,7 @@ func CreateSourceForTest(e *Engine, name string, tables []source.Table) (source.
 	if err != nil {
 		return nil, err
 	}
-	tx, err := e.beginTxn(ctx, true)
+	tx, err := e.beginTxn(ctx, sess, true)
 	if err != nil {
 		return nil, err
 	}

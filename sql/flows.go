@@ -147,6 +147,8 @@ type flowDefinition struct {
 	// lists the tables and views its queries read.
 	snap  *snapshotFlow
 	reads []catalog.OID
+	// feedStart is a change feed flow's start (stream(cdcdb.table_changes('t', start))).
+	feedStart changeBound
 }
 
 // bindFlow checks a flow definition against its source and target and
@@ -193,14 +195,29 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 	if st.SystemSequenceBy == nil && d.storedAs == cdcexec.Bitemporal {
 		return nil, pgerror.New(pgerror.SyntaxError, "STORED AS BITEMPORAL requires a SYSTEM SEQUENCE BY clause").WithPosition(clausePos("STORED AS"))
 	}
-	src, _, err := pc.lookupTable(st.Source)
-	if err != nil {
-		return nil, err
+	var src *catalog.Table
+	if st.Feed != nil {
+		feedTable, start, err := pc.bindFeedSource(st)
+		if err != nil {
+			return nil, err
+		}
+		d.source, d.feedStart = feedTable, start
+		// The flow's expressions read the feed's rows: the table's
+		// columns, then the feed's own.
+		src = feedShape(feedTable)
+		if err := checkFeedSequence(st, clausePos("SEQUENCE BY")); err != nil {
+			return nil, err
+		}
+	} else {
+		found, _, err := pc.lookupTable(st.Source)
+		if err != nil {
+			return nil, err
+		}
+		if found.Kind != catalog.KindTable {
+			return nil, pgerror.New(pgerror.WrongObjectType, "the source of a flow must be a table; \"%s\" is a %s", found.Name, found.Kind).WithPosition(st.Source.Pos + 1)
+		}
+		src, d.source = found, found
 	}
-	if src.Kind != catalog.KindTable {
-		return nil, pgerror.New(pgerror.WrongObjectType, "the source of a flow must be a table; \"%s\" is a %s", src.Name, src.Kind).WithPosition(st.Source.Pos + 1)
-	}
-	d.source = src
 	tgt, _, err := pc.lookupTable(st.Target)
 	if err != nil {
 		if pgerror.CodeOf(err) == pgerror.UndefinedTable {
@@ -249,6 +266,9 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			}
 		}
 		for _, c := range src.LiveColumns() {
+			if st.Feed != nil && isFeedColumn(c.Name) {
+				continue // COLUMNS * is the table's columns, not the feed's
+			}
 			if !except[c.Name] && (columnsToUpdate == nil || c.Name != columnsToUpdate.Name) {
 				d.data = append(d.data, c)
 			}
@@ -606,6 +626,12 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 		}
 	} else {
 		f.Source = d.source.OID
+		if st.Feed != nil {
+			f.Kind = catalog.FlowChangeFeed
+			if f.FeedStart, err = x.feedFlowStart(d, name); err != nil {
+				return err
+			}
+		}
 	}
 	if err := ed.PutFlow(f); err != nil {
 		return err
@@ -619,6 +645,9 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	}
 	if compiled.snap != nil {
 		return x.takeSnapshots(compiled, f)
+	}
+	if f.Kind == catalog.FlowChangeFeed {
+		return x.backfillFeed(compiled, f, d.source)
 	}
 	return x.backfill(compiled, f, d.source)
 }
@@ -858,8 +887,8 @@ func qualifiedNameOf(cat *catalog.Snapshot, t *catalog.Table) ast.QualifiedName 
 func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Value) error {
 	cat := x.tx.catalog()
 	for _, f := range cat.FlowsFrom(source.OID) {
-		if f.Once {
-			continue
+		if f.Once || f.Kind == catalog.FlowChangeFeed {
+			continue // a feed flow takes the commit's changes (applyFeedFlows)
 		}
 		if f.Kind == catalog.FlowSnapshot && f.Versioning != catalog.VersionByColumn {
 			continue // its snapshots are taken at commit or refresh
@@ -1008,6 +1037,15 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 			continue
 		}
 		src, _ := cat.TableByOID(f.Source)
+		if f.Kind == catalog.FlowChangeFeed {
+			if err := checkFeedStart(x, src, f.FeedStart); err != nil {
+				return err
+			}
+			if err := x.backfillFeed(compiled, f, src); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := x.backfill(compiled, f, src); err != nil {
 			return err
 		}

@@ -17,18 +17,6 @@ import (
 	"cdcdb/wire"
 )
 
-// changeFlowsFrom lists the change-event flows reading a table: those for
-// which it is an append-only log.
-func changeFlowsFrom(cat *catalog.Snapshot, table catalog.OID) []*catalog.Flow {
-	var out []*catalog.Flow
-	for _, f := range cat.FlowsFrom(table) {
-		if f.Kind == catalog.FlowChanges {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // This file binds and runs AUTO CDC FROM SNAPSHOT flows (spec §7): it
 // reads a snapshot (a query's rows, a table's rows, or the rows of one
 // VERSION BY label) and hands it with its version to cdcexec.ApplySnapshot,

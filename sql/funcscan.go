@@ -99,6 +99,12 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		}
 		args = append(args, x)
 	}
+	if pc.isTableChangesCall(t.Call.Name) {
+		return pc.planTableChanges(t, b, args)
+	}
+	if isBeliefChangesCall(t.Call.Name) {
+		return pc.planBeliefChanges(t, b, args)
+	}
 	if tf, ok := tableFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}

@@ -643,7 +643,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		tx, err := s.snapshotRead(ctx, b)
 		return tx, false, err
 	}
-	tx, err := s.engine.beginTxn(ctx, false)
+	tx, err := s.engine.beginTxn(ctx, s, false)
 	return tx, true, err
 }
 

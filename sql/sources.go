@@ -207,7 +207,7 @@ func (x *execCtx) createSource(st *ast.CreateSource) error {
 		return err
 	}
 
-	tx, err := e.beginTxn(x.ctx, true)
+	tx, err := e.beginTxn(x.ctx, x.sess, true)
 	if err != nil {
 		return err
 	}
@@ -357,7 +357,7 @@ func (x *execCtx) dropSource(src *catalog.Source, cascade bool) error {
 		return pgerror.New(pgerror.SQLClientUnableToEstablishConnection, "could not drop the replication slot of source \"%s\": %s", src.Name, pgerror.As(err).Message).
 			WithHint("The source goes on following; drop it again once upstream can be reached.")
 	}
-	tx, err := e.beginTxn(x.ctx, true)
+	tx, err := e.beginTxn(x.ctx, x.sess, true)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (k *sourceSink) Checkpoint(ctx context.Context) (source.Checkpoint, error) 
 	if k.final != nil {
 		return *k.final, nil
 	}
-	tx, err := k.e.beginTxn(ctx, false)
+	tx, err := k.e.beginTxn(ctx, k.sess, false)
 	if err != nil {
 		return source.Checkpoint{}, err
 	}
@@ -64,7 +64,7 @@ func (k *sourceSink) readCheckpoint(tx *txn) (source.Checkpoint, error) {
 
 // Commit implements source.Sink.
 func (k *sourceSink) Commit(ctx context.Context, b *source.Batch) error {
-	tx, err := k.e.beginTxn(ctx, true)
+	tx, err := k.e.beginTxn(ctx, k.sess, true)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,9 @@ import (
 // holds storage's writer slot until its commit is queued or it rolls back.
 type txn struct {
 	engine *Engine
+	// sess is the session the transaction works for: its commit applies
+	// change feed flows (applyFeedFlows) in its name.
+	sess   *Session
 	st     *storage.Tx
 	cat    *catalog.Snapshot
 	editor *catalog.Editor
@@ -80,7 +83,7 @@ func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORA
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for storage's single writer slot.
-func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
+func (e *Engine) beginTxn(ctx context.Context, s *Session, writable bool) (*txn, error) {
 	st, err := e.db.BeginContext(ctx, writable)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -93,7 +96,7 @@ func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
 		_ = st.Rollback()
 		return nil, err
 	}
-	return &txn{engine: e, st: st, cat: cat, writer: writable, start: time.Now()}, nil
+	return &txn{engine: e, sess: s, st: st, cat: cat, writer: writable, start: time.Now()}, nil
 }
 
 // catalog is the catalog this transaction reads, including its own DDL.
@@ -128,6 +131,16 @@ func (t *txn) commit() error {
 			t.rollback()
 			return err
 		}
+	}
+	// Change feed flows run after the snapshots, whose targets they may
+	// read, and the change log after both, which write targets.
+	if err := t.applyFeedFlows(); err != nil {
+		t.rollback()
+		return err
+	}
+	if err := t.logChanges(); err != nil {
+		t.rollback()
+		return err
 	}
 	if err := t.applyRetention(); err != nil {
 		t.rollback()
@@ -182,6 +195,21 @@ func (e *Engine) catalogSnapshot() *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cat
+}
+
+// logChanges records in the change log of each table this transaction
+// wrote which of its rows the commit changes (history.LogChanges), for
+// cdcdb.table_changes. Tables without commit-time history have none.
+func (t *txn) logChanges() error {
+	for _, tbl := range t.written {
+		if !keepsCommitHistory(tbl) {
+			continue
+		}
+		if err := history.LogChanges(t.st, tbl.OID, t.commitTS); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyRetention prunes, for each table this transaction wrote that has a

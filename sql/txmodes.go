@@ -270,7 +270,7 @@ func (c *compiled) readOnlyError() error {
 // read.
 func (s *Session) snapshotRead(ctx context.Context, b *txBlock) (*txn, error) {
 	if b.snap == nil {
-		tx, err := s.engine.beginTxn(ctx, false)
+		tx, err := s.engine.beginTxn(ctx, s, false)
 		if err != nil {
 			return nil, err
 		}

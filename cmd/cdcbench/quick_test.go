@@ -47,7 +47,7 @@ func TestQuickBenchmark(t *testing.T) {
 	t.Log("\n" + out.String())
 
 	// Every workload reported its figures, and each has a cdcdb value.
-	for _, want := range []string{"SCD2 ingest", "Bitemporal ingest", "Point AS OF", "Whole-table AS OF",
+	for _, want := range []string{"SCD2 ingest", "Bitemporal ingest", "Point AS OF", "Whole-table AS OF", "Change feed window, 1x history", "Change feed window, 10x history",
 		"pgbench point select -M simple", "pgbench point select -M extended", "Durable single-row INSERT, 8 writers",
 		"Follow a live PostgreSQL", "Snapshot SCD2"} {
 		found := false

@@ -20,6 +20,12 @@ type sizes struct {
 	readReps                         int
 	readSample                       int // queries whose rows are compared before timing
 
+	// The change feed: changeKeys rows, each updated changeRounds times
+	// (10x as many for the grown history), changeChunk keys a commit; the
+	// window read is changeWindowCommits commits of changeWindowKeys.
+	changeKeys, changeRounds, changeChunk int
+	changeWindowCommits, changeWindowKeys int
+
 	kvRows      int
 	pgbenchFor  time.Duration
 	pgbenchReps int
@@ -51,6 +57,7 @@ func fullSizes() sizes {
 		scd2Reps: 3, bitemporalReps: 3,
 		readKeys: 10_000, readEvents: 100_000, readGrowth: 10,
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
+		changeKeys: 10_000, changeRounds: 10, changeChunk: 1000, changeWindowCommits: 10, changeWindowKeys: 100,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
 		followChanges: 1_000_000, followKeys: 100_000,
@@ -72,6 +79,7 @@ func quickSizes() sizes {
 		scd2Reps: 1, bitemporalReps: 1,
 		readKeys: 200, readEvents: 2_000, readGrowth: 10,
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
+		changeKeys: 200, changeRounds: 3, changeChunk: 100, changeWindowCommits: 5, changeWindowKeys: 20,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
 		followChanges: 5_000, followKeys: 500,

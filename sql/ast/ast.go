@@ -543,11 +543,14 @@ type CommentOn struct {
 // takes its target's name, and a leading LIVE. is dropped from Target and
 // Source).
 type CreateFlow struct {
-	Name              string
-	Comment           string
-	Once              bool
-	Target            QualifiedName
-	Source            QualifiedName
+	Name    string
+	Comment string
+	Once    bool
+	Target  QualifiedName
+	Source  QualifiedName
+	// Feed is set when the source is a table's change feed,
+	// stream(cdcdb.table_changes('t', start)); Source is then empty.
+	Feed              *ChangeFeedSource
 	Keys              []string
 	IgnoreNullUpdates *ColumnSelection // nil when absent; All with no Except = every non-key column
 	DeleteWhen        Expr
@@ -616,6 +619,14 @@ type CreateSource struct {
 type SourceTable struct {
 	Upstream QualifiedName
 	As       string
+}
+
+// ChangeFeedSource is a flow source read as a change feed: a call of the
+// change feed function (Func, cdcdb.table_changes) with its arguments.
+type ChangeFeedSource struct {
+	Func QualifiedName
+	Args []Expr
+	Pos  int
 }
 
 // ColumnSelection is ( col, ... ) or * EXCEPT ( col, ... ).

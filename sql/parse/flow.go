@@ -65,7 +65,7 @@ func (p *parser) parseCreateFlow(start *token) ast.Statement {
 	if p.isSnapshotSource() {
 		p.parseSnapshotSource(cf)
 	} else {
-		cf.Source = p.parseFlowSource()
+		cf.Source, cf.Feed = p.parseFlowSource()
 	}
 	p.parseFlowClauses(cf)
 	cf.Text = p.src[start.pos:p.prevEnd()]
@@ -109,7 +109,8 @@ func (p *parser) parseApplyChanges() ast.Statement {
 	cf.Name = cf.Target.Name()
 	from := p.expectWord("from")
 	cf.Clauses["FROM"] = from.pos
-	cf.Source = stripLive(p.parseFlowSource())
+	src, feed := p.parseFlowSource()
+	cf.Source, cf.Feed = stripLive(src), feed
 	p.parseFlowClauses(cf)
 	cf.Text = p.src[start.pos:p.prevEnd()]
 	return cf
@@ -123,23 +124,34 @@ func stripLive(q ast.QualifiedName) ast.QualifiedName {
 }
 
 // parseFlowSource parses stream(source) | STREAM(source) | STREAM source |
-// source.
-func (p *parser) parseFlowSource() ast.QualifiedName {
+// source, or a change feed, stream(function(args)), whose function and
+// arguments the planner checks.
+func (p *parser) parseFlowSource() (ast.QualifiedName, *ast.ChangeFeedSource) {
 	if t := p.peek(); t.is("stream") {
 		n := p.peekN(1)
 		if n.isOp("(") {
 			p.advance()
 			p.advance()
 			q := p.qualifiedName()
+			if p.peek().isOp("(") {
+				p.advance()
+				feed := &ast.ChangeFeedSource{Func: q, Pos: q.Pos}
+				if !p.peek().isOp(")") {
+					feed.Args = p.parseExprList()
+				}
+				p.expectOp(")")
+				p.expectOp(")")
+				return ast.QualifiedName{}, feed
+			}
 			p.expectOp(")")
-			return q
+			return q, nil
 		}
 		if isColID(n) && !(n.kind == tkIdent && flowClauseWords[n.str]) {
 			p.advance()
-			return p.qualifiedName()
+			return p.qualifiedName(), nil
 		}
 	}
-	return p.qualifiedName()
+	return p.qualifiedName(), nil
 }
 
 // parseFlowClauses parses the clauses after FROM, in any order, each once.

@@ -279,6 +279,23 @@ func TestCreateFlow(t *testing.T) {
 	if cf.Name != "target" || qname(cf.Target) != "target" || qname(cf.Source) != "src" || cf.Text == "" {
 		t.Errorf("got %+v", cf)
 	}
+	// A change feed source: the function and its arguments, no table.
+	for _, tt := range []struct {
+		sql, fn string
+		args    int
+	}{
+		{"create flow f as auto cdc into t from stream(cdcdb.table_changes('s', 0)) keys (id) sequence by _commit_version", "cdcdb.table_changes", 2},
+		{"create flow f as auto cdc into t from STREAM(table_changes('s', now() - interval '1 day', 5)) keys (id)", "table_changes", 3},
+		{"create flow f as auto cdc into t from stream(f()) keys (id)", "f", 0},
+	} {
+		cf = parseOne(t, tt.sql).(*ast.CreateFlow)
+		if cf.Feed == nil || qname(cf.Feed.Func) != tt.fn || len(cf.Feed.Args) != tt.args || len(cf.Source.Parts) != 0 || len(cf.Keys) != 1 {
+			t.Errorf("%s: got %+v (feed %+v)", tt.sql, cf, cf.Feed)
+		}
+	}
+	if _, err := Parse("create flow f as auto cdc into t from stream(cdcdb.table_changes('s', 0) keys (id)"); pgerror.CodeOf(err) != pgerror.SyntaxError {
+		t.Errorf("unclosed stream(: %v", err)
+	}
 	// A repeated clause is a syntax error at the repeat.
 	for _, tt := range []struct{ sql, clause string }{
 		{"create flow f as auto cdc into t from s sequence by a keys (x) sequence by b", "SEQUENCE BY"},
