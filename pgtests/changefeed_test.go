@@ -228,6 +228,9 @@ func TestChangeFeedChainRandomized(t *testing.T) {
 	mustExec(t, conn, "CREATE STREAMING TABLE hist")
 	mustExec(t, conn, `CREATE FLOW hist AS AUTO CDC INTO hist FROM stream(cdcdb.table_changes('mirror', 0))
 		KEYS (id) APPLY AS DELETE WHEN _change_type = 'delete' SEQUENCE BY _commit_version STORED AS SCD TYPE 2`)
+	if got := queryString(t, conn, "SELECT string_agg(name || ':' || kind || ':' || source, ',' ORDER BY name) FROM cdcdb.flows"); got != "hist:change feed:mirror,mirror:change feed:src" {
+		t.Fatalf("cdcdb.flows lists the feed flows as %q", got)
+	}
 	// mirror's rows were made by its flow's backfill, in one commit.
 	made := queryInt64s(t, conn, "SELECT max(_commit_version) FROM cdcdb.table_changes('mirror', 0)")[0]
 	for id, v := range current {

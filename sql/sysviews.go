@@ -17,8 +17,9 @@ func init() {
 		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
 		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
 		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
-		// Snapshot flows (spec §7): their kind, newest version applied, and
-		// what their last snapshot inserted, updated and deleted.
+		// The flow's kind (changes, snapshot, change feed); for snapshot
+		// flows (spec §7) the newest version applied and what their last
+		// snapshot inserted, updated and deleted.
 		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
 		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
 	}, rows: func(x *execCtx) ([]Row, error) {
@@ -37,10 +38,14 @@ func init() {
 			if st.LastAppliedAt != 0 {
 				applied = time.UnixMicro(st.LastAppliedAt).UTC()
 			}
-			kind := "changes"
+			// The kind as catalog names it ("snapshot", "change feed"),
+			// "changes" for a flow of change events.
+			kind := string(f.Kind)
+			if f.Kind == catalog.FlowChanges {
+				kind = "changes"
+			}
 			var lastVersion, inserted, updated, deleted types.Value
 			if f.Kind == catalog.FlowSnapshot {
-				kind = "snapshot"
 				if st.LastVersion != "" {
 					lastVersion = st.LastVersion
 				}
