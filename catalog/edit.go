@@ -31,6 +31,7 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 		flows:        make(map[OID]*Flow, len(s.flows)),
 		connections:  make(map[OID]*Connection, len(s.connections)),
 		sources:      make(map[OID]*Source, len(s.sources)),
+		roles:        maps.Clone(s.roles),
 	}
 	for k, v := range s.schemas {
 		c.schemas[k] = v
@@ -166,6 +167,7 @@ func (t *Table) Clone() *Table {
 	c.KeyColumns = append([]int16(nil), t.KeyColumns...)
 	c.Constraints = append([]Constraint(nil), t.Constraints...)
 	c.Indexes = append([]Index(nil), t.Indexes...)
+	c.ACL = append([]ACLItem(nil), t.ACL...)
 	if t.Options != nil {
 		c.Options = make(map[string]string, len(t.Options))
 		for k, v := range t.Options {
@@ -208,5 +210,8 @@ func (s *Snapshot) copyMaps() *Snapshot {
 		schemaByName: maps.Clone(s.schemaByName),
 		tables:       maps.Clone(s.tables),
 		flows:        maps.Clone(s.flows),
+		connections:  maps.Clone(s.connections),
+		sources:      maps.Clone(s.sources),
+		roles:        maps.Clone(s.roles),
 	}
 }

@@ -124,6 +124,13 @@ type Table struct {
 	// Source is the source (CREATE SOURCE) whose follower writes this
 	// table, 0 for the tables users write.
 	Source OID `json:"source,omitempty"`
+	// Owner is the role that owns the table (its creator); 0 in a catalog
+	// written before roles existed means the bootstrap superuser.
+	Owner OID `json:"owner,omitempty"`
+	// ACL holds the privileges granted on the table, nil when none was
+	// ever granted or revoked (the owner's implicit rights only, as a NULL
+	// relacl in PostgreSQL).
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // LiveColumns returns the columns that are not dropped, in attnum order.
@@ -221,6 +228,10 @@ type Flow struct {
 	// Definition is the CREATE FLOW statement as written; the flow's
 	// expressions are planned from it.
 	Definition string `json:"definition"`
+	// Owner is the role that created the flow; it writes the target with
+	// the owner's rights. 0 in a catalog written before roles existed
+	// means the bootstrap superuser.
+	Owner OID `json:"owner,omitempty"`
 	// Dialect the definition was written in ("postgres" or "databricks").
 	Dialect    string   `json:"dialect,omitempty"`
 	StoredAs   string   `json:"stored_as"`

@@ -26,6 +26,7 @@ const (
 	prefConnection       = "conn/"
 	prefSource           = "src/"
 	prefSourceCheckpoint = "srcpos/"
+	prefRole             = "role/"
 )
 
 // Snapshot is an immutable view of the catalog at one version. Share it
@@ -45,6 +46,7 @@ type Snapshot struct {
 	flows        map[OID]*Flow
 	connections  map[OID]*Connection
 	sources      map[OID]*Source
+	roles        map[OID]*Role
 }
 
 // Empty returns the catalog of a new database: the built-in schemas only.
@@ -58,6 +60,7 @@ func Empty() *Snapshot {
 		flows:        map[OID]*Flow{},
 		connections:  map[OID]*Connection{},
 		sources:      map[OID]*Source{},
+		roles:        map[OID]*Role{BootstrapRoleOID: bootstrapRole()},
 	}
 	for _, sc := range builtinSchemas() {
 		s.schemas[sc.OID] = sc
@@ -225,6 +228,11 @@ func Load(tx *storage.Tx) (*Snapshot, error) {
 			c := &Connection{}
 			if err = json.Unmarshal(v, c); err == nil {
 				s.connections[c.OID] = c
+			}
+		case hasPrefix(key, prefRole):
+			r := &Role{}
+			if err = json.Unmarshal(v, r); err == nil {
+				s.roles[r.OID] = r
 			}
 		case hasPrefix(key, prefSource):
 			src := &Source{}

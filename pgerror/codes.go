@@ -121,6 +121,7 @@ const (
 	AdminShutdown        = "57P01"
 
 	DependentObjectsStillExist = "2BP01"
+	InvalidGrantOperation      = "0LP01"
 
 	TooManyConnections = "53300"
 	OutOfMemory        = "53200"

@@ -35,6 +35,13 @@ type planCtx struct {
 	// names never mean the session's temporary tables, which no view may
 	// read (a view's query is bound again wherever it is used).
 	inView int
+	// checkPrivileges makes table references check the session's
+	// privileges (roles.go): set for the statements a client sends, not
+	// for the plans of flows, which act with their owner's rights.
+	checkPrivileges bool
+	// inSystemView counts the system views being planned: they read
+	// pg_authid, which only a superuser reads directly.
+	inSystemView int
 	// tablesRead, when set, collects the OIDs of the tables and views the
 	// plan reads (a snapshot flow's TRIGGER ON UPDATE watches them).
 	tablesRead map[catalog.OID]bool

@@ -839,7 +839,7 @@ func selectTag(n int) string {
 
 // compile plans a statement against a catalog.
 func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, cat *catalog.Snapshot) (*compiled, error) {
-	pc := &planCtx{sess: s, cat: cat, params: &paramSlots{types: append([]types.T(nil), declared...)}}
+	pc := &planCtx{sess: s, cat: cat, params: &paramSlots{types: append([]types.T(nil), declared...)}, checkPrivileges: true}
 	c, err := pc.compileStatement(stmt)
 	if err != nil {
 		return nil, err

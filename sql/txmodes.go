@@ -490,6 +490,17 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 		return "CREATE FLOW"
 	case *ast.CreateConnection:
 		return "CREATE CONNECTION"
+	case *ast.CreateRole:
+		return "CREATE ROLE"
+	case *ast.AlterRole:
+		return "ALTER ROLE"
+	case *ast.DropRole:
+		return "DROP ROLE"
+	case *ast.GrantPrivileges:
+		if st.Revoke {
+			return "REVOKE"
+		}
+		return "GRANT"
 	case *ast.CreateSource:
 		return "CREATE SOURCE"
 	case *ast.RefreshStreamingTable:

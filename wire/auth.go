@@ -12,8 +12,32 @@ import (
 // authenticate runs the authentication exchange for user: trust when no
 // password is configured, SCRAM-SHA-256 otherwise. It ends with
 // AuthenticationOk sent, or returns the error to send as FATAL.
+//
+// With a RoleDirectory, the user must be a role that may log in, and in
+// password mode each role proves its own password. As in PostgreSQL, a
+// role that does not exist is named in trust mode (28000) but in password
+// mode goes through a mock exchange that fails like a wrong password, so
+// that a client cannot probe for role names.
 func (c *conn) authenticate(user string) error {
 	v := c.srv.verifier
+	var role LoginRole
+	roles := c.srv.cfg.Roles
+	if roles != nil {
+		var err error
+		if role, err = roles.LoginRole(user); err != nil {
+			return err
+		}
+		if v == nil {
+			if !role.Exists {
+				return roleDoesNotExist(user)
+			}
+			if !role.CanLogin {
+				return notPermittedToLogIn(user)
+			}
+		} else if v = roleVerifier(role.Verifiers); v == nil || !role.Exists {
+			v = c.srv.mockVerifier(user)
+		}
+	}
 	if v == nil {
 		return c.send(&pgproto3.AuthenticationOk{})
 	}
@@ -54,6 +78,9 @@ func (c *conn) authenticate(user string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if roles != nil && !role.CanLogin {
+		return notPermittedToLogIn(user)
 	}
 
 	c.send(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})

@@ -14,6 +14,12 @@ type Config struct {
 	// means trust: any client is let in without a password.
 	Password string
 
+	// Roles, when set, is asked about each user name at login: it must be
+	// a role that may log in, and with Password set it authenticates
+	// against the role's own verifiers (Password then only says that
+	// passwords are required). Nil lets any user name in.
+	Roles RoleDirectory
+
 	// TLSConfig, when set, lets clients upgrade with SSLRequest. Without it
 	// the server answers SSLRequest with 'N' and the client goes on in clear
 	// text (or gives up, if it insists on TLS).

@@ -19,6 +19,8 @@ type Server struct {
 	factory  SessionFactory
 	log      *slog.Logger
 	verifier *scramVerifier // nil when no password is configured (trust)
+	// mockSecret seeds the salts of mock exchanges (mockVerifier).
+	mockSecret [32]byte
 
 	lastPID atomic.Uint32
 
@@ -42,12 +44,13 @@ type Server struct {
 func NewServer(cfg Config, factory SessionFactory) *Server {
 	cfg = cfg.withDefaults()
 	s := &Server{
-		cfg:       cfg,
-		factory:   factory,
-		log:       cfg.Logger,
-		listeners: make(map[net.Listener]struct{}),
-		conns:     make(map[*conn]struct{}),
-		byPID:     make(map[uint32]*conn),
+		cfg:        cfg,
+		factory:    factory,
+		log:        cfg.Logger,
+		listeners:  make(map[net.Listener]struct{}),
+		conns:      make(map[*conn]struct{}),
+		byPID:      make(map[uint32]*conn),
+		mockSecret: newMockSecret(),
 	}
 	if cfg.Password != "" {
 		// Derive the keys once, as PostgreSQL stores a SCRAM verifier rather

@@ -213,8 +213,14 @@ func serve(cfg config, log *slog.Logger) error {
 		}
 		return fmt.Errorf("loading %s: %v", cfg.data, err)
 	}
+	// The first start with a password makes it the bootstrap superuser's
+	// (named cdcdb); every role then logs in with its own password.
+	if err := engine.SetBootstrapPassword(cfg.password); err != nil {
+		return fmt.Errorf("storing the superuser's password in %s: %v", cfg.data, err)
+	}
 	srv := wire.NewServer(wire.Config{
 		Password:                 cfg.password,
+		Roles:                    engine,
 		TLSConfig:                tlsConfig,
 		MaxConnections:           cfg.maxConns,
 		IdleInTransactionTimeout: cfg.idleTx,

@@ -55,6 +55,8 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateTable(t, false)
 	case temp:
 		p.fail()
+	case isRoleWord(w):
+		return p.parseCreateRole(t)
 	case w.is("streaming"):
 		return p.parseCreateStreamingTable(t, false)
 	case w.is("schema"):
@@ -616,6 +618,8 @@ func (p *parser) parseDrop() ast.Statement {
 	d := &ast.Drop{Pos: t.pos}
 	w := p.peek()
 	switch {
+	case isRoleWord(w):
+		return p.parseDropRole(t)
 	case p.acceptWord("table"):
 		d.Kind = ast.ObjectTable
 	case w.is("streaming") && p.peekN(1).is("table"):
@@ -664,6 +668,9 @@ func (p *parser) parseDrop() ast.Statement {
 // and its RENAME forms.
 func (p *parser) parseAlter() ast.Statement {
 	t := p.expectWord("alter")
+	if w := p.peek(); isRoleWord(w) && !w.is("group") {
+		return p.parseAlterRole(t)
+	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
 	}

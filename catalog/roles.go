@@ -1,0 +1,146 @@
+package catalog
+
+import (
+	"sort"
+	"strings"
+)
+
+// Role is a user or group, as PostgreSQL's pg_authid row. Password is a
+// SCRAM-SHA-256 verifier in PostgreSQL's text form
+// (SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey), "" for none: the
+// password itself is never stored.
+type Role struct {
+	OID       OID    `json:"oid"`
+	Name      string `json:"name"`
+	Superuser bool   `json:"superuser,omitempty"`
+	Login     bool   `json:"login,omitempty"`
+	// NoInherit is PostgreSQL's NOINHERIT (roles inherit by default).
+	NoInherit bool   `json:"no_inherit,omitempty"`
+	Password  string `json:"password,omitempty"`
+	// OtherVerifiers are verifiers of the same password as other clients
+	// normalize it (a non-ASCII password only), with Password's salt.
+	OtherVerifiers []string `json:"other_verifiers,omitempty"`
+	// Bootstrap marks the superuser the first start made; it cannot be
+	// dropped or lose SUPERUSER, as PostgreSQL's bootstrap superuser.
+	Bootstrap bool `json:"bootstrap,omitempty"`
+}
+
+// BootstrapRoleOID is the bootstrap superuser's OID, PostgreSQL's
+// BOOTSTRAP_SUPERUSERID; BootstrapRoleName is its name.
+const (
+	BootstrapRoleOID  OID = 10
+	BootstrapRoleName     = "cdcdb"
+)
+
+// bootstrapRole is the superuser every database starts with. A catalog
+// that stores none (written before roles existed, or never edited since)
+// has this one, without a password; the first change to it is stored.
+func bootstrapRole() *Role {
+	return &Role{OID: BootstrapRoleOID, Name: BootstrapRoleName, Superuser: true, Login: true, Bootstrap: true}
+}
+
+// Privilege is one table privilege, as its letter in an aclitem
+// (PostgreSQL's ACL_*_CHR).
+type Privilege byte
+
+// Table privileges cdcdb grants and checks, in aclitem order.
+const (
+	PrivInsert   Privilege = 'a'
+	PrivSelect   Privilege = 'r'
+	PrivUpdate   Privilege = 'w'
+	PrivDelete   Privilege = 'd'
+	PrivTruncate Privilege = 'D'
+)
+
+// TablePrivileges lists the privileges GRANT ALL gives on a table, in the
+// order aclitem text prints them.
+var TablePrivileges = []Privilege{PrivInsert, PrivSelect, PrivUpdate, PrivDelete, PrivTruncate}
+
+// Name is the privilege's SQL keyword.
+func (p Privilege) Name() string {
+	switch p {
+	case PrivInsert:
+		return "INSERT"
+	case PrivSelect:
+		return "SELECT"
+	case PrivUpdate:
+		return "UPDATE"
+	case PrivDelete:
+		return "DELETE"
+	case PrivTruncate:
+		return "TRUNCATE"
+	}
+	return string(p)
+}
+
+// ACLItem is one grantee's privileges on an object. Grantee 0 is PUBLIC.
+// Privileges holds the letters of Privilege in aclitem order.
+type ACLItem struct {
+	Grantee    OID    `json:"grantee"`
+	Grantor    OID    `json:"grantor"`
+	Privileges string `json:"privileges"`
+}
+
+// Has reports whether the item grants p.
+func (a ACLItem) Has(p Privilege) bool { return strings.IndexByte(a.Privileges, byte(p)) >= 0 }
+
+// WithPrivileges returns letters holding the union (add) or difference
+// (!add) of have and change, in TablePrivileges order.
+func WithPrivileges(have string, change []Privilege, add bool) string {
+	set := map[Privilege]bool{}
+	for i := 0; i < len(have); i++ {
+		set[Privilege(have[i])] = true
+	}
+	for _, p := range change {
+		set[p] = add
+	}
+	var b strings.Builder
+	for _, p := range TablePrivileges {
+		if set[p] {
+			b.WriteByte(byte(p))
+		}
+	}
+	return b.String()
+}
+
+// Role finds a role by name (names are case-sensitive, as identifiers
+// arrive already folded).
+func (s *Snapshot) Role(name string) (*Role, bool) {
+	for _, r := range s.roles {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// RoleByOID finds a role by OID.
+func (s *Snapshot) RoleByOID(oid OID) (*Role, bool) {
+	r, ok := s.roles[oid]
+	return r, ok
+}
+
+// Roles lists the roles in OID order.
+func (s *Snapshot) Roles() []*Role {
+	out := make([]*Role, 0, len(s.roles))
+	for _, r := range s.roles {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].OID < out[j].OID })
+	return out
+}
+
+// PutRole adds or replaces a role.
+func (e *Editor) PutRole(r *Role) error {
+	e.snap.gen = generations.Add(1)
+	e.snap.roles[r.OID] = r
+	return e.put(prefRole, r.OID, r)
+}
+
+// DropRole removes a role; what it owns or was granted is the caller's to
+// check first.
+func (e *Editor) DropRole(oid OID) error {
+	e.snap.gen = generations.Add(1)
+	delete(e.snap.roles, oid)
+	return e.del(prefRole, oid)
+}

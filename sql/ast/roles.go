@@ -1,0 +1,60 @@
+package ast
+
+// CreateRole is CREATE ROLE | USER | GROUP name [WITH] option ... (USER
+// implies LOGIN, as in PostgreSQL).
+type CreateRole struct {
+	Name    string
+	User    bool
+	Options []RoleOption
+	Pos     int
+}
+
+// AlterRole is ALTER ROLE | USER name [WITH] option ...
+type AlterRole struct {
+	Name    string
+	Options []RoleOption
+	Pos     int
+}
+
+// DropRole is DROP ROLE | USER | GROUP [IF EXISTS] name [, ...].
+type DropRole struct {
+	Names    []string
+	IfExists bool
+	Pos      int
+}
+
+// RoleOption is one option of CREATE or ALTER ROLE: its keyword in upper
+// case (PASSWORD for [ENCRYPTED] PASSWORD, CONNECTION LIMIT and VALID
+// UNTIL as two words), and for PASSWORD its string, Null for PASSWORD NULL.
+type RoleOption struct {
+	Name  string
+	Value string
+	Null  bool
+	Pos   int
+}
+
+// GrantPrivileges is GRANT privilege [, ...] ON [TABLE] t [, ...] | ALL
+// TABLES IN SCHEMA s [, ...] TO grantee [, ...], or the REVOKE ... FROM
+// of the same.
+type GrantPrivileges struct {
+	Revoke bool
+	// Privileges are the privilege keywords in upper case; ALL [PRIVILEGES]
+	// is the one word ALL.
+	Privileges []string
+	Tables     []QualifiedName
+	// Schemas is set for ALL TABLES IN SCHEMA (Tables is then empty).
+	Schemas []string
+	// Grantees are role names; PUBLIC (unquoted) is "" .
+	Grantees []string
+	Pos      int
+}
+
+func (*CreateRole) node()      {}
+func (*AlterRole) node()       {}
+func (*DropRole) node()        {}
+func (*GrantPrivileges) node() {}
+
+func (*CreateRole) stmt()      {}
+func (*AlterRole) stmt()       {}
+func (*DropRole) stmt()        {}
+func (*GrantPrivileges) stmt() {}

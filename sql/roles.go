@@ -1,0 +1,600 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/storage"
+	"cdcdb/types"
+	"cdcdb/wire"
+)
+
+// This file owns roles and table privileges: CREATE/ALTER/DROP ROLE,
+// GRANT/REVOKE on tables, who may log in (Engine.LoginRole, for wire), and
+// the checks every read and write path makes (checkTablePrivilege,
+// checkOwner). A session acts as the role named by its user. Plans are
+// cached per user and per catalog generation, and GRANT, REVOKE and role
+// changes make a new generation, so a plan-time check is never stale.
+
+// LoginRole implements wire.RoleDirectory: what the committed catalog says
+// of the role a client logs in as.
+func (e *Engine) LoginRole(name string) (wire.LoginRole, error) {
+	var out wire.LoginRole
+	err := e.db.View(func(tx *storage.Tx) error {
+		cat, err := e.catalogFor(tx, true)
+		if err != nil {
+			return err
+		}
+		r, ok := cat.Role(name)
+		if !ok {
+			return nil
+		}
+		out.Exists, out.CanLogin = true, r.Login
+		if r.Password != "" {
+			out.Verifiers = append([]string{r.Password}, r.OtherVerifiers...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SetBootstrapPassword gives the bootstrap superuser password when it has
+// none yet (the first start with a password): later starts leave the one
+// stored, which ALTER ROLE may have changed.
+func (e *Engine) SetBootstrapPassword(password string) error {
+	if password == "" {
+		return nil
+	}
+	s := &Session{engine: e, user: catalog.BootstrapRoleName, settings: map[string]string{}}
+	t, err := e.beginTxn(context.Background(), s, true)
+	if err != nil {
+		return err
+	}
+	r, ok := t.catalog().RoleByOID(catalog.BootstrapRoleOID)
+	if !ok || r.Password != "" {
+		t.rollback()
+		return nil
+	}
+	ed, err := t.edit()
+	if err != nil {
+		t.rollback()
+		return err
+	}
+	changed := *r
+	setRolePassword(&changed, password)
+	if err := ed.PutRole(&changed); err != nil {
+		t.rollback()
+		return err
+	}
+	return t.commit()
+}
+
+// setRolePassword stores password's verifiers in r (never the password),
+// or a verifier given as the password as it is, as PostgreSQL does.
+func setRolePassword(r *catalog.Role, password string) {
+	r.OtherVerifiers = nil
+	switch {
+	case password == "":
+		r.Password = ""
+	case wire.IsSCRAMVerifier(password):
+		r.Password = password
+	default:
+		v := wire.SCRAMVerifiers(password)
+		r.Password, r.OtherVerifiers = v[0], v[1:]
+	}
+}
+
+// sessionRole is the role the session acts as; ok is false when the role
+// was dropped (or never existed, for an in-process session under another
+// name), and such a session may do nothing that needs a privilege.
+func (s *Session) sessionRole(cat *catalog.Snapshot) (*catalog.Role, bool) {
+	return cat.Role(s.user)
+}
+
+// isSuperuser reports whether the session's role is a superuser.
+func (s *Session) isSuperuser(cat *catalog.Snapshot) bool {
+	r, ok := s.sessionRole(cat)
+	return ok && r.Superuser
+}
+
+// tableOwner is the OID of the role that owns t.
+func tableOwner(t *catalog.Table) catalog.OID {
+	if t.Owner == 0 {
+		return catalog.BootstrapRoleOID
+	}
+	return t.Owner
+}
+
+// roleHasTablePrivilege reports whether role r may do p on t: as a
+// superuser, as its owner, or by a grant to it or to PUBLIC.
+func roleHasTablePrivilege(r *catalog.Role, t *catalog.Table, p catalog.Privilege) bool {
+	if r.Superuser || tableOwner(t) == r.OID {
+		return true
+	}
+	for _, a := range t.ACL {
+		if (a.Grantee == r.OID || a.Grantee == 0) && a.Has(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// permissionDenied is PostgreSQL's aclcheck_error for a relation.
+func permissionDenied(t *catalog.Table) *pgerror.Error {
+	kind := "table"
+	if t.Kind == catalog.KindView {
+		kind = "view"
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for %s %s", kind, t.Name)
+}
+
+// mustBeOwner is PostgreSQL's aclcheck_error for ACLCHECK_NOT_OWNER.
+func mustBeOwner(t *catalog.Table) *pgerror.Error {
+	kind := "table"
+	switch t.Kind {
+	case catalog.KindView:
+		kind = "view"
+	case catalog.KindStreaming:
+		kind = "streaming table"
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of %s %s", kind, t.Name)
+}
+
+// checkTablePrivilege refuses with 42501 unless the session may do each
+// of privs on t. Views' own queries run with their owner's rights, so
+// tables read inside a view are not checked (the view itself is), and
+// flows' own plans never call it (a flow writes with its owner's rights).
+func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privilege) error {
+	if pc.inView > 0 || !pc.checkPrivileges {
+		return nil
+	}
+	r, ok := pc.sess.sessionRole(pc.cat)
+	for _, p := range privs {
+		if !ok || !roleHasTablePrivilege(r, t, p) {
+			return permissionDenied(t)
+		}
+	}
+	return nil
+}
+
+// checkOwner refuses with 42501 unless the session's role owns t or is a
+// superuser: DDL on a table is its owner's.
+func (x *execCtx) checkOwner(t *catalog.Table) error {
+	cat := x.tx.catalog()
+	r, ok := x.sess.sessionRole(cat)
+	if ok && (r.Superuser || tableOwner(t) == r.OID) {
+		return nil
+	}
+	return mustBeOwner(t)
+}
+
+// currentRoleOID is the OID of the session's role, for ownership of what
+// it creates; the bootstrap superuser when the role is gone.
+func (s *Session) currentRoleOID(cat *catalog.Snapshot) catalog.OID {
+	if r, ok := s.sessionRole(cat); ok {
+		return r.OID
+	}
+	return catalog.BootstrapRoleOID
+}
+
+// compileRoleStatement plans CREATE/ALTER/DROP ROLE, GRANT and REVOKE.
+func (pc *planCtx) compileRoleStatement(stmt ast.Statement) (*compiled, error) {
+	switch st := stmt.(type) {
+	case *ast.CreateRole:
+		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return "CREATE ROLE", x.createRole(st)
+		}}, nil
+	case *ast.AlterRole:
+		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return "ALTER ROLE", x.alterRole(st)
+		}}, nil
+	case *ast.DropRole:
+		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return "DROP ROLE", x.dropRoles(st)
+		}}, nil
+	case *ast.GrantPrivileges:
+		tag := "GRANT"
+		if st.Revoke {
+			tag = "REVOKE"
+		}
+		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return tag, x.grantPrivileges(st)
+		}}, nil
+	}
+	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
+}
+
+// roleAttributes are the role options a statement set, after checking.
+type roleAttributes struct {
+	superuser, login, inherit *bool
+	password                  *string
+}
+
+// readRoleOptions checks CREATE/ALTER ROLE's options: those cdcdb builds
+// are taken, the NO forms of those it does not build are accepted (they
+// say what every role here is), the rest are refused by name.
+func readRoleOptions(opts []ast.RoleOption) (roleAttributes, []string, error) {
+	var a roleAttributes
+	var notices []string
+	seen := map[string]bool{}
+	flag := func(dst **bool, v bool) {
+		*dst = &v
+	}
+	for _, o := range opts {
+		key := strings.TrimPrefix(o.Name, "NO")
+		if o.Name == "NOINHERIT" || o.Name == "INHERIT" {
+			key = "INHERIT"
+		}
+		if seen[key] {
+			return a, nil, pgerror.New(pgerror.SyntaxError, "conflicting or redundant options").WithPosition(o.Pos + 1)
+		}
+		seen[key] = true
+		switch o.Name {
+		case "SUPERUSER", "NOSUPERUSER":
+			flag(&a.superuser, o.Name == "SUPERUSER")
+		case "LOGIN", "NOLOGIN":
+			flag(&a.login, o.Name == "LOGIN")
+		case "INHERIT", "NOINHERIT":
+			flag(&a.inherit, o.Name == "INHERIT")
+		case "PASSWORD":
+			v := o.Value
+			if !o.Null && v == "" {
+				notices = append(notices, "empty string is not a valid password, clearing password")
+			}
+			a.password = &v
+		case "NOCREATEDB", "NOCREATEROLE", "NOREPLICATION", "NOBYPASSRLS":
+		default:
+			return a, nil, pgerror.New(pgerror.FeatureNotSupported, "role option %s is not supported", o.Name).WithPosition(o.Pos + 1)
+		}
+	}
+	return a, notices, nil
+}
+
+func (a roleAttributes) applyTo(r *catalog.Role) {
+	if a.superuser != nil {
+		r.Superuser = *a.superuser
+	}
+	if a.login != nil {
+		r.Login = *a.login
+	}
+	if a.inherit != nil {
+		r.NoInherit = !*a.inherit
+	}
+	if a.password != nil {
+		setRolePassword(r, *a.password)
+	}
+}
+
+// requireSuperuser refuses a role statement to a role that is not a
+// superuser (cdcdb has no CREATEROLE).
+func (x *execCtx) requireSuperuser(message string) error {
+	if x.sess.isSuperuser(x.tx.catalog()) {
+		return nil
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "%s", message)
+}
+
+func checkNewRoleName(name string) error {
+	if strings.HasPrefix(name, "pg_") {
+		return &pgerror.Error{Code: pgerror.ReservedName, Message: fmt.Sprintf("role name \"%s\" is reserved", name),
+			Detail: "Role names starting with \"pg_\" are reserved."}
+	}
+	if name == "public" || name == "none" {
+		return &pgerror.Error{Code: pgerror.ReservedName, Message: fmt.Sprintf("role name \"%s\" is reserved", name)}
+	}
+	return nil
+}
+
+func (x *execCtx) createRole(st *ast.CreateRole) error {
+	if err := x.requireSuperuser("permission denied to create role"); err != nil {
+		return err
+	}
+	if err := checkNewRoleName(st.Name); err != nil {
+		return err
+	}
+	cat := x.tx.catalog()
+	if _, exists := cat.Role(st.Name); exists {
+		return pgerror.New(pgerror.DuplicateObject, "role \"%s\" already exists", st.Name)
+	}
+	attrs, notices, err := readRoleOptions(st.Options)
+	if err != nil {
+		return err
+	}
+	for _, n := range notices {
+		x.notice("%s", n)
+	}
+	r := &catalog.Role{Name: st.Name, Login: st.User}
+	attrs.applyTo(r)
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	if r.OID, err = ed.NewOID(); err != nil {
+		return err
+	}
+	return ed.PutRole(r)
+}
+
+func (x *execCtx) alterRole(st *ast.AlterRole) error {
+	cat := x.tx.catalog()
+	old, ok := cat.Role(st.Name)
+	if !ok {
+		return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", st.Name)
+	}
+	attrs, notices, err := readRoleOptions(st.Options)
+	if err != nil {
+		return err
+	}
+	if !x.sess.isSuperuser(cat) {
+		// A role may change its own password, and nothing else.
+		self, _ := x.sess.sessionRole(cat)
+		if self == nil || self.OID != old.OID || attrs.superuser != nil || attrs.login != nil || attrs.inherit != nil {
+			return pgerror.New(pgerror.InsufficientPrivilege, "permission denied")
+		}
+	}
+	if old.Bootstrap && attrs.superuser != nil && !*attrs.superuser {
+		return &pgerror.Error{Code: pgerror.InsufficientPrivilege, Message: "permission denied",
+			Detail: "The bootstrap user must have the SUPERUSER attribute."}
+	}
+	for _, n := range notices {
+		x.notice("%s", n)
+	}
+	r := *old
+	attrs.applyTo(&r)
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	return ed.PutRole(&r)
+}
+
+func (x *execCtx) dropRoles(st *ast.DropRole) error {
+	if err := x.requireSuperuser("permission denied to drop role"); err != nil {
+		return err
+	}
+	for _, name := range st.Names {
+		cat := x.tx.catalog()
+		r, ok := cat.Role(name)
+		if !ok {
+			if st.IfExists {
+				x.notice("role \"%s\" does not exist, skipping", name)
+				continue
+			}
+			return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		switch {
+		case r.Bootstrap:
+			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
+		case name == x.sess.user:
+			return pgerror.New(pgerror.ObjectInUse, "current user cannot be dropped")
+		}
+		if deps := roleDependents(cat, r.OID); len(deps) > 0 {
+			return &pgerror.Error{Code: pgerror.DependentObjectsStillExist,
+				Message: fmt.Sprintf("role \"%s\" cannot be dropped because some objects depend on it", name),
+				Detail:  strings.Join(deps, "\n")}
+		}
+		ed, err := x.tx.edit()
+		if err != nil {
+			return err
+		}
+		if err := ed.DropRole(r.OID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// roleDependents lists what keeps a role from being dropped, in
+// PostgreSQL's words: what it owns and the privileges granted to it.
+func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
+	var owns, privs []string
+	for _, t := range cat.Tables() {
+		if tableOwner(t) == role {
+			owns = append(owns, fmt.Sprintf("owner of %s %s", relationKindWord(t), t.Name))
+		}
+		for _, a := range t.ACL {
+			if a.Grantee == role {
+				privs = append(privs, fmt.Sprintf("privileges for %s %s", relationKindWord(t), t.Name))
+				break
+			}
+		}
+	}
+	for _, f := range cat.Flows() {
+		if f.Owner == role {
+			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
+		}
+	}
+	return append(owns, privs...)
+}
+
+func relationKindWord(t *catalog.Table) string {
+	switch t.Kind {
+	case catalog.KindView:
+		return "view"
+	case catalog.KindStreaming:
+		return "streaming table"
+	}
+	return "table"
+}
+
+// grantPrivileges runs GRANT and REVOKE on tables.
+func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
+	privs, err := tablePrivilegesNamed(st.Privileges)
+	if err != nil {
+		return err
+	}
+	cat := x.tx.catalog()
+	var grantees []catalog.OID
+	for _, name := range st.Grantees {
+		if name == "" {
+			grantees = append(grantees, 0)
+			continue
+		}
+		r, ok := cat.Role(name)
+		if !ok {
+			return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		grantees = append(grantees, r.OID)
+	}
+	var tables []*catalog.Table
+	pc := x.planCtx()
+	for _, q := range st.Tables {
+		t, _, err := pc.lookupRelation(q)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t)
+	}
+	for _, name := range st.Schemas {
+		sc, ok := cat.Schema(name)
+		if !ok {
+			return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", name)
+		}
+		for _, t := range cat.Tables() {
+			if t.Schema == sc.OID {
+				tables = append(tables, t)
+			}
+		}
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := x.checkOwnerToGrant(t); err != nil {
+			return err
+		}
+		c := t.Clone()
+		c.ACL = changeACL(c, grantees, privs, !st.Revoke)
+		if err := ed.PutTable(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOwnerToGrant refuses GRANT and REVOKE on a table to a role that
+// neither owns it nor is a superuser (cdcdb has no WITH GRANT OPTION).
+func (x *execCtx) checkOwnerToGrant(t *catalog.Table) error {
+	cat := x.tx.catalog()
+	r, ok := x.sess.sessionRole(cat)
+	if ok && (r.Superuser || tableOwner(t) == r.OID) {
+		return nil
+	}
+	return permissionDenied(t)
+}
+
+// ownerDefaultPrivileges are the letters of the owner's implicit item
+// once a table's ACL is written, as PostgreSQL's acldefault for a
+// relation (REFERENCES and TRIGGER included, though cdcdb checks
+// neither).
+const ownerDefaultPrivileges = "arwdDxt"
+
+// changeACL grants (add) or revokes privs on t for grantees. The first
+// change writes the owner's implicit item first, as PostgreSQL does.
+func changeACL(t *catalog.Table, grantees []catalog.OID, privs []catalog.Privilege, add bool) []catalog.ACLItem {
+	owner := tableOwner(t)
+	acl := t.ACL
+	if acl == nil {
+		acl = []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerDefaultPrivileges}}
+	}
+	for _, g := range grantees {
+		i := slices.IndexFunc(acl, func(a catalog.ACLItem) bool { return a.Grantee == g && a.Grantor == owner })
+		if i < 0 {
+			if !add {
+				continue
+			}
+			acl = append(acl, catalog.ACLItem{Grantee: g, Grantor: owner})
+			i = len(acl) - 1
+		}
+		if g == owner {
+			acl[i].Privileges = ownerPrivileges(acl[i].Privileges, privs, add)
+		} else {
+			acl[i].Privileges = catalog.WithPrivileges(acl[i].Privileges, privs, add)
+		}
+	}
+	out := acl[:0:0]
+	for _, a := range acl {
+		if a.Privileges != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ownerPrivileges changes the owner's item, keeping the letters cdcdb
+// does not grant (x, t) in their place.
+func ownerPrivileges(have string, privs []catalog.Privilege, add bool) string {
+	changed := catalog.WithPrivileges(have, privs, add)
+	var b strings.Builder
+	for i := 0; i < len(ownerDefaultPrivileges); i++ {
+		c := ownerDefaultPrivileges[i]
+		if strings.IndexByte(changed, c) >= 0 || (c == 'x' || c == 't') && strings.IndexByte(have, c) >= 0 {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// tablePrivilegesNamed maps GRANT's privilege words to privileges.
+func tablePrivilegesNamed(words []string) ([]catalog.Privilege, error) {
+	var out []catalog.Privilege
+	for _, w := range words {
+		switch w {
+		case "ALL":
+			out = append(out, catalog.TablePrivileges...)
+		case "SELECT":
+			out = append(out, catalog.PrivSelect)
+		case "INSERT":
+			out = append(out, catalog.PrivInsert)
+		case "UPDATE":
+			out = append(out, catalog.PrivUpdate)
+		case "DELETE":
+			out = append(out, catalog.PrivDelete)
+		case "TRUNCATE":
+			out = append(out, catalog.PrivTruncate)
+		case "REFERENCES", "TRIGGER":
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "privilege %s is not supported", w)
+		default:
+			return nil, pgerror.New(pgerror.InvalidGrantOperation, "invalid privilege type %s for relation", w)
+		}
+	}
+	return out, nil
+}
+
+// aclText is an ACL as PostgreSQL prints aclitem[]: grantee=privileges/
+// grantor, an empty grantee for PUBLIC. Nil for a table never granted on.
+func aclText(cat *catalog.Snapshot, t *catalog.Table) types.Value {
+	if t.ACL == nil {
+		return nil
+	}
+	a := types.ArrayValue{Elem: types.Aclitem, Elems: make([]types.Value, len(t.ACL))}
+	for i, item := range t.ACL {
+		grantee := ""
+		if item.Grantee != 0 {
+			grantee = aclRoleName(cat, item.Grantee)
+		}
+		a.Elems[i] = grantee + "=" + item.Privileges + "/" + aclRoleName(cat, item.Grantor)
+	}
+	return a
+}
+
+// aclRoleName is a role's name as an aclitem shows it: quoted when it is
+// not a plain lower-case name.
+func aclRoleName(cat *catalog.Snapshot, oid catalog.OID) string {
+	r, ok := cat.RoleByOID(oid)
+	if !ok {
+		return fmt.Sprint(oid)
+	}
+	for _, c := range r.Name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return `"` + strings.ReplaceAll(r.Name, `"`, `""`) + `"`
+		}
+	}
+	return r.Name
+}
