@@ -119,6 +119,10 @@ func (pc *planCtx) changeFeedTable(b *binder, arg expr, pos int) (*catalog.Table
 		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name).WithPosition(pos + 1).
 			WithDetail("Only tables have a change feed.")
 	}
+	// The change feed is the table's history: reading it needs SELECT.
+	if err := pc.checkTablePrivilege(t, catalog.PrivSelect); err != nil {
+		return nil, err
+	}
 	if !keepsCommitHistory(t) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "\"%s\" is a BITEMPORAL target, which has no change feed by commit time", t.Name).WithPosition(pos + 1).
 			WithHint("Its system period is its own: read it with FOR SYSTEM_TIME, or ask cdcdb.belief_changes what changed between two system times.")

@@ -100,6 +100,9 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := pc.checkTablePrivilege(t, catalog.PrivSelect); err != nil {
+			return nil, err
+		}
 		scan := newTableScan(t)
 		p = scan
 		if len(st.Columns) > 0 {
@@ -250,6 +253,9 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 	}
 	t, schema, err := pc.lookupTable(*st.Table)
 	if err != nil {
+		return nil, err
+	}
+	if err := pc.checkTablePrivilege(t, catalog.PrivInsert); err != nil {
 		return nil, err
 	}
 	pc.writing(t)

@@ -66,6 +66,9 @@ func (x *execCtx) planCtx() *planCtx {
 
 func (x *execCtx) createSchema(st *ast.CreateSchema) error {
 	cat := x.tx.catalog()
+	if !x.sess.isSuperuser(cat) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for database main")
+	}
 	if catalog.IsSystemSchemaName(st.Name) || strings.HasPrefix(st.Name, "pg_") {
 		return pgerror.New(pgerror.ReservedName, "unacceptable schema name \"%s\"", st.Name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 	}
@@ -107,6 +110,9 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 	pc := x.planCtx()
 	schema, err := x.tableSchema(pc, st.Name, st.Temporary)
 	if err != nil {
+		return "", err
+	}
+	if err := x.requireCreateIn(schema); err != nil {
 		return "", err
 	}
 	if st.OnCommit != "" && !isTempSchemaName(schema.Name) {
@@ -164,7 +170,8 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 	if err != nil {
 		return nil, err
 	}
-	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: kind, NextAttnum: 1, RowType: rowType, Comment: st.Comment}
+	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: kind, NextAttnum: 1, RowType: rowType, Comment: st.Comment,
+		Owner: x.sess.currentRoleOID(x.tx.catalog())}
 	seen := map[string]bool{}
 	var pk []string
 	pkName := ""
@@ -467,7 +474,8 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 	if err != nil {
 		return "", err
 	}
-	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType}
+	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType,
+		Owner: x.sess.currentRoleOID(x.tx.catalog())}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {

@@ -49,6 +49,9 @@ func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 		}
 		return err
 	}
+	if err := x.checkOwner(t); err != nil {
+		return err
+	}
 	switch {
 	case st.Kind == ast.ObjectView && t.Kind != catalog.KindView:
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a view", t.Name).WithHint("Use DROP TABLE to remove a table.")
@@ -133,6 +136,11 @@ func (x *execCtx) dropSchema(name ast.QualifiedName, st *ast.Drop) error {
 	}
 	if sc.System {
 		return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop schema %s because it is required by the database system", sc.Name)
+	}
+	if !isTempSchemaName(sc.Name) && !x.sess.isSuperuser(cat) {
+		// Schemas belong to the bootstrap superuser (cdcdb has no CREATE
+		// SCHEMA ... AUTHORIZATION).
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
 	}
 	var inside []*catalog.Table
 	for _, t := range cat.Tables() {
@@ -228,6 +236,9 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	pc := x.planCtx()
 	t, _, err := pc.lookupRelation(st.Table)
 	if err != nil {
+		return err
+	}
+	if err := x.checkOwner(t); err != nil {
 		return err
 	}
 	if t.Kind == catalog.KindView {
@@ -349,6 +360,12 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 	if err != nil {
 		return err
 	}
+	if err := x.requireCreateIn(schema); err != nil {
+		return err
+	}
+	// The view's query is checked with its creator's rights; later reads
+	// through the view run with them too (checkTablePrivilege).
+	pc.checkPrivileges = true
 	p, err := pc.planQuery(st.Query, nil)
 	if err != nil {
 		return err
@@ -376,7 +393,8 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 			return err
 		}
 	}
-	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text}
+	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text,
+		Owner: x.sess.currentRoleOID(x.tx.catalog())}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {
@@ -397,6 +415,9 @@ func (x *execCtx) truncate(st *ast.Truncate) error {
 		return err
 	}
 	for _, t := range tables {
+		if err := x.requireTablePrivilege(t, catalog.PrivTruncate); err != nil {
+			return err
+		}
 		if err := pc.refuseDirectWrite(t, "truncate", -1); err != nil {
 			return err
 		}
@@ -456,6 +477,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
+	}
+	if err := x.checkOwner(t); err != nil {
+		return err
 	}
 	if err := refuseSourceTableChange(x.tx.catalog(), t, "alter"); err != nil {
 		return err
@@ -811,6 +835,9 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 		if err != nil {
 			return err
 		}
+		if err := x.checkOwner(t); err != nil {
+			return err
+		}
 		c := t.Clone()
 		c.Comment = text
 		return ed.PutTable(c)
@@ -821,6 +848,9 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 		tn := ast.QualifiedName{Parts: st.Name.Parts[:len(st.Name.Parts)-1], Pos: st.Name.Pos}
 		t, _, err := pc.lookupRelation(tn)
 		if err != nil {
+			return err
+		}
+		if err := x.checkOwner(t); err != nil {
 			return err
 		}
 		c := t.Clone()

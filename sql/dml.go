@@ -16,8 +16,21 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := pc.checkTablePrivilege(t, catalog.PrivInsert); err != nil {
+		return nil, err
+	}
 	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
 		return nil, err
+	}
+	if len(st.Returning) > 0 {
+		if err := pc.checkTablePrivilege(t, catalog.PrivSelect); err != nil {
+			return nil, err
+		}
+	}
+	if st.OnConflict != nil && !st.OnConflict.DoNothing {
+		if err := pc.checkTablePrivilege(t, catalog.PrivUpdate); err != nil {
+			return nil, err
+		}
 	}
 	pc.writing(t)
 	if st.OnConflict != nil && !st.OnConflict.DoNothing {
@@ -531,6 +544,19 @@ func (pc *planCtx) dmlTarget(verb string, with *ast.With, name ast.QualifiedName
 	t, schema, err := pc.lookupTable(name)
 	if err != nil {
 		return nil, nil, nil, nil, err
+	}
+	priv := catalog.PrivDelete
+	if verb == "update" {
+		priv = catalog.PrivUpdate
+	}
+	if err := pc.checkTablePrivilege(t, priv); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if where != nil {
+		// A WHERE clause reads the rows, as in PostgreSQL.
+		if err := pc.checkTablePrivilege(t, catalog.PrivSelect); err != nil {
+			return nil, nil, nil, nil, err
+		}
 	}
 	if err := pc.refuseDirectWrite(t, verb, name.Pos); err != nil {
 		return nil, nil, nil, nil, err

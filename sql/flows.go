@@ -108,6 +108,9 @@ func (x *execCtx) createStreamingTable(st *ast.CreateTable) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := x.requireCreateIn(schema); err != nil {
+		return "", err
+	}
 	name := truncateIdent(st.Name.Name())
 	if existing, ok := pc.cat.Table(schema.OID, name); ok {
 		if existing.Kind == catalog.KindStreaming && (st.OrRefresh || st.IfNotExists) {
@@ -546,6 +549,12 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if err != nil {
 		return err
 	}
+	if err := x.requireCreateIn(schema); err != nil {
+		return err
+	}
+	if err := x.checkFlowRights(d); err != nil {
+		return err
+	}
 	name := st.Name
 	if name == "" {
 		name = d.target.Name
@@ -604,7 +613,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if st.SequenceIsStruct {
 		seqText = "STRUCT(" + seqText + ")"
 	}
-	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID,
+	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID, Owner: x.sess.currentRoleOID(x.tx.catalog()),
 		Definition: st.Text, Dialect: x.sess.dialect(), StoredAs: string(d.storedAs), Keys: st.Keys,
 		SequenceBy: seqText, Once: st.Once, Comment: st.Comment, CreatedAt: x.now.UnixMicro()}
 	if d.snap != nil {
@@ -1001,6 +1010,9 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 	if err != nil {
 		return err
 	}
+	if err := x.checkOwner(t); err != nil {
+		return err
+	}
 	if t.Kind != catalog.KindStreaming {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a streaming table", t.Name)
 	}
@@ -1071,6 +1083,9 @@ func (x *execCtx) dropFlow(pc *planCtx, name ast.QualifiedName, st *ast.Drop) er
 			return nil
 		}
 		return pgerror.New(pgerror.UndefinedObject, "flow \"%s\" does not exist", name.Name())
+	}
+	if r, ok := x.sess.sessionRole(x.tx.catalog()); !ok || !r.Superuser && flowOwner(found) != r.OID {
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of flow %s", found.Name)
 	}
 	return x.removeFlow(found)
 }

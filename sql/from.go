@@ -148,6 +148,11 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 	if err != nil {
 		return nil, nil, err
 	}
+	// Reading a table's history (FOR SYSTEM_TIME, FOR BUSINESS_TIME) is
+	// reading the table.
+	if err := pc.checkTablePrivilege(tbl, catalog.PrivSelect); err != nil {
+		return nil, nil, err
+	}
 	if pc.tablesRead != nil {
 		pc.tablesRead[tbl.OID] = true
 	}

@@ -246,11 +246,11 @@ func init() {
 	registerPrivilegeFunctions()
 }
 
-// roleName is pg_get_userbyid: the connected user for the superuser,
-// PostgreSQL's predefined roles by name.
+// roleName is pg_get_userbyid: the catalog's roles and PostgreSQL's
+// predefined ones by name.
 func roleName(x *execCtx, oid int64) string {
-	if oid == superuserOID {
-		return x.sess.user
+	if r, ok := x.catalogOf().RoleByOID(uint32(oid)); ok {
+		return r.Name
 	}
 	if ct, ok := pgCatalogTables["pg_authid"]; ok {
 		if static, err := ct.staticRows(); err == nil {
@@ -826,6 +826,9 @@ func registerPrivilegeFunctions() {
 			obj := a[len(a)-2]
 			if name == "has_column_privilege" {
 				obj = a[len(a)-3]
+			}
+			if name == "has_table_privilege" {
+				return hasTablePrivilegeCall(x, a)
 			}
 			if s, ok := obj.(string); ok {
 				switch kind {

@@ -85,7 +85,7 @@ func userRelations(cat *catalog.Snapshot) []struct {
 func isSchemata(x *execCtx, b *catalogRow) ([]Row, error) {
 	var rows []Row
 	for _, sc := range x.catalogOf().Schemas() {
-		owner := x.sess.user
+		owner := roleName(x, superuserOID)
 		if sc.OID == catalog.PublicNamespace {
 			owner = roleName(x, dbOwnerRoleOID)
 		}

@@ -112,7 +112,8 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 		}
 		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
 			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
-			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence))
+			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence,
+			"relowner", tableOwner(t), "relacl", aclText(cat, t)))
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
 				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
@@ -460,16 +461,37 @@ func livePgDatabase(x *execCtx, _ []Row) ([]Row, error) {
 		"datfrozenxid", 3, "datminmxid", 1, "dattablespace", pgDefaultSpace, "datcollate", "C", "datctype", "C")}, nil
 }
 
-// livePgAuthid names the bootstrap superuser after the connected user.
+// livePgAuthid is PostgreSQL's predefined roles (pg_read_all_data and
+// the like) and the catalog's roles, the bootstrap superuser among them.
 func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
 	b := rowBuilder("pg_authid")
-	rows := make([]Row, len(static))
-	for i, r := range static {
-		r = append(Row(nil), r...)
+	cat := x.catalogOf()
+	var template Row
+	rows := make([]Row, 0, len(static))
+	for _, r := range static {
 		if r[b.col("oid")] == int64(superuserOID) {
-			r[b.col("rolname")] = x.sess.user
+			template = r
+			continue
 		}
-		rows[i] = r
+		rows = append(rows, r)
+	}
+	for _, role := range cat.Roles() {
+		r := append(Row(nil), template...)
+		var password types.Value
+		if role.Password != "" {
+			password = role.Password
+		}
+		r[b.col("oid")] = int64(role.OID)
+		r[b.col("rolname")] = role.Name
+		r[b.col("rolsuper")] = role.Superuser
+		r[b.col("rolinherit")] = !role.NoInherit
+		r[b.col("rolcreaterole")] = role.Superuser
+		r[b.col("rolcreatedb")] = role.Superuser
+		r[b.col("rolcanlogin")] = role.Login
+		r[b.col("rolreplication")] = role.Superuser
+		r[b.col("rolbypassrls")] = role.Superuser
+		r[b.col("rolpassword")] = password
+		rows = append(rows, r)
 	}
 	return rows, nil
 }

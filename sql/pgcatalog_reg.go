@@ -84,8 +84,8 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", text)
 	case types.Regrole:
 		parts := splitQualifiedName(trimmed)
-		if parts[0] == s.user {
-			return int64(superuserOID), nil
+		if r, ok := cat.Role(parts[0]); ok {
+			return int64(r.OID), nil
 		}
 		if r := staticRowByName("pg_authid", "rolname", parts[0]); r != nil {
 			return r[0], nil
@@ -176,8 +176,8 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 			return quoteIdent(sc.Name)
 		}
 	case types.Regrole:
-		if v == superuserOID {
-			return quoteIdent(s.user)
+		if r, ok := cat.RoleByOID(uint32(v)); ok {
+			return quoteIdent(r.Name)
 		}
 		if r := staticRowByOID("pg_authid", v); r != nil {
 			return quoteIdent(r[1].(string))

@@ -46,11 +46,16 @@ func systemViewSelect(vt *systemTable) (*ast.Select, error) {
 
 // planSystemView plans a reference to a system view.
 func (pc *planCtx) planSystemView(vt *systemTable, t *ast.TableRef) (plan, []*scopeRel, error) {
+	if vt.name == "pg_shadow" && pc.checkPrivileges && pc.inSystemView == 0 && !pc.sess.isSuperuser(pc.cat) {
+		return nil, nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for view pg_shadow")
+	}
 	q, err := systemViewSelect(vt)
 	if err != nil {
 		return nil, nil, err
 	}
+	pc.inSystemView++
 	p, err := pc.planQuery(q, nil)
+	pc.inSystemView--
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,6 +98,10 @@ func systemViewColumns(x *execCtx, vt *systemTable) ([]outCol, error) {
 // \dd and \dL join pg_description on; like the right side of JOIN USING
 // it is hidden from * and found only by a qualified name (l.tableoid).
 func (pc *planCtx) planSystemTable(vt *systemTable, t *ast.TableRef) (plan, []*scopeRel, error) {
+	if vt.name == "pg_authid" && pc.checkPrivileges && pc.inSystemView == 0 && !pc.sess.isSuperuser(pc.cat) {
+		// It holds the password verifiers; pg_roles shows it without them.
+		return nil, nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table pg_authid")
+	}
 	scan := &systemScan{vt: vt, pc: pc}
 	rel := relFromColumns(t.Name.Name(), scan.columns())
 	rel.schema = vt.schema

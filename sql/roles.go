@@ -405,7 +405,7 @@ func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
 		}
 	}
 	for _, f := range cat.Flows() {
-		if f.Owner == role {
+		if flowOwner(f) == role {
 			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
 		}
 	}
@@ -597,4 +597,122 @@ func aclRoleName(cat *catalog.Snapshot, oid catalog.OID) string {
 		}
 	}
 	return r.Name
+}
+
+// requireCreateIn refuses to create an object in schema sc to a role that
+// is not a superuser. As in PostgreSQL 15, where only the database owner
+// creates in public, and cdcdb grants no CREATE on schemas yet; a
+// session's temporary schema is its own.
+func (x *execCtx) requireCreateIn(sc *catalog.Schema) error {
+	if isTempSchemaName(sc.Name) || x.sess.isSuperuser(x.tx.catalog()) {
+		return nil
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for schema %s", sc.Name)
+}
+
+// requireTablePrivilege is checkTablePrivilege for statements that find
+// their tables as they execute (TRUNCATE, CREATE FLOW).
+func (x *execCtx) requireTablePrivilege(t *catalog.Table, p catalog.Privilege) error {
+	r, ok := x.sess.sessionRole(x.tx.catalog())
+	if ok && roleHasTablePrivilege(r, t, p) {
+		return nil
+	}
+	return permissionDenied(t)
+}
+
+// checkFlowRights refuses CREATE FLOW unless its creator may read what
+// the flow reads and owns its target: the flow then writes the target
+// with its owner's rights, whoever writes its source.
+func (x *execCtx) checkFlowRights(d *flowDefinition) error {
+	if d.source != nil {
+		if err := x.requireTablePrivilege(d.source, catalog.PrivSelect); err != nil {
+			return err
+		}
+	}
+	cat := x.tx.catalog()
+	for _, oid := range d.reads {
+		if t, ok := cat.TableByOID(oid); ok {
+			if err := x.requireTablePrivilege(t, catalog.PrivSelect); err != nil {
+				return err
+			}
+		}
+	}
+	return x.checkOwner(d.target)
+}
+
+// flowOwner is the OID of the role that owns f.
+func flowOwner(f *catalog.Flow) catalog.OID {
+	if f.Owner == 0 {
+		return catalog.BootstrapRoleOID
+	}
+	return f.Owner
+}
+
+// hasTablePrivilegeCall is has_table_privilege([role,] table, privileges):
+// whether the role (the session's when not given) holds any of the
+// privileges listed on a table of the catalog. A system relation is
+// readable by everyone and written by no one.
+func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
+	cat := x.catalogOf()
+	role, ok := x.sess.sessionRole(cat)
+	if len(a) == 3 {
+		switch v := a[0].(type) {
+		case string:
+			if role, ok = cat.Role(v); !ok {
+				return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", v)
+			}
+		case int64:
+			// A role OID that is not one: PostgreSQL answers NULL.
+			if role, ok = cat.RoleByOID(uint32(v)); !ok {
+				return nil, nil
+			}
+		}
+	}
+	var oid int64
+	switch v := a[len(a)-2].(type) {
+	case string:
+		o, err := x.sess.parseRegValue(x, types.Regclass, v)
+		if err != nil {
+			return nil, err
+		}
+		oid = o.(int64)
+	case int64:
+		oid = v
+	}
+	t, isTable := cat.TableByOID(uint32(oid))
+	for _, w := range strings.Split(a[len(a)-1].(string), ",") {
+		w = strings.ToLower(strings.TrimSpace(w))
+		w = strings.TrimSpace(strings.TrimSuffix(w, "with grant option"))
+		if !isTable {
+			if w == "select" {
+				return true, nil
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var p catalog.Privilege
+		switch w {
+		case "select":
+			p = catalog.PrivSelect
+		case "insert":
+			p = catalog.PrivInsert
+		case "update":
+			p = catalog.PrivUpdate
+		case "delete":
+			p = catalog.PrivDelete
+		case "truncate":
+			p = catalog.PrivTruncate
+		default: // references, trigger: the owner's alone here
+			if role.Superuser || tableOwner(t) == role.OID {
+				return true, nil
+			}
+			continue
+		}
+		if roleHasTablePrivilege(role, t, p) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -116,7 +116,8 @@ type txBlock struct {
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 	s := &Session{engine: e, id: sessionID(info), user: info.User, settings: map[string]string{}, loc: time.UTC}
 	if s.user == "" {
-		s.user = "cdcdb"
+		// An internal session acts as the bootstrap superuser.
+		s.user = catalog.BootstrapRoleName
 	}
 	for k, d := range settingDefs {
 		s.settings[k] = d.def

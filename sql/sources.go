@@ -63,6 +63,10 @@ var connectionOptions = map[string]bool{"HOST": true, "PORT": true, "USER": true
 // made before its server is up.
 func (x *execCtx) createConnection(st *ast.CreateConnection) error {
 	cat := x.tx.catalog()
+	if !x.sess.isSuperuser(cat) {
+		// A connection holds a password to another system.
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to create connection \"%s\"", st.Name)
+	}
 	if _, exists := cat.Connection(st.Name); exists {
 		return pgerror.New(pgerror.DuplicateObject, "connection \"%s\" already exists", st.Name)
 	}
@@ -224,6 +228,9 @@ func (x *execCtx) createSource(st *ast.CreateSource) error {
 	if err != nil {
 		return err
 	}
+	if !x.sess.isSuperuser(pc.cat) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema.Name)
+	}
 	ed, err := tx.edit()
 	if err != nil {
 		return err
@@ -269,6 +276,7 @@ func (x *execCtx) newSourceTable(pc *planCtx, schema *catalog.Schema, src *catal
 		return nil, err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: ut.Name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType, Source: src.OID,
+		Owner: x.sess.currentRoleOID(x.tx.catalog()),
 		Comment: fmt.Sprintf("changes of upstream table %s, followed by source %s", ut.Upstream, src.Name)}
 	add := func(name string, typ types.T) error {
 		if _, dup := t.Column(name); dup {
@@ -318,6 +326,9 @@ func (x *execCtx) dropSources(st *ast.Drop) error {
 		return err
 	}
 	e := x.sess.engine
+	if !x.sess.isSuperuser(e.catalogSnapshot()) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to drop a source")
+	}
 	for _, name := range st.Names {
 		src, ok := e.catalogSnapshot().Source(name.Name())
 		if !ok {
@@ -403,6 +414,9 @@ func mustSchemaName(cat *catalog.Snapshot, oid catalog.OID) string {
 // dropConnections runs DROP CONNECTION, refused while a source uses the
 // connection.
 func (x *execCtx) dropConnections(st *ast.Drop) error {
+	if !x.sess.isSuperuser(x.tx.catalog()) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to drop a connection")
+	}
 	for _, name := range st.Names {
 		cat := x.tx.catalog()
 		c, ok := cat.Connection(name.Name())

@@ -136,7 +136,7 @@ func (e *Engine) dropLeftoverTempSchemas() error {
 	if len(names) == 0 {
 		return nil
 	}
-	s := &Session{engine: e, settings: map[string]string{}, loc: time.UTC}
+	s := &Session{engine: e, user: catalog.BootstrapRoleName, settings: map[string]string{}, loc: time.UTC}
 	return e.dropSchemas(context.Background(), s, names)
 }
 
