@@ -276,7 +276,7 @@ func (x *execCtx) newSourceTable(pc *planCtx, schema *catalog.Schema, src *catal
 		return nil, err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: ut.Name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType, Source: src.OID,
-		Owner: x.sess.currentRoleOID(x.tx.catalog()),
+		Owner:   x.sess.currentRoleOID(x.tx.catalog()),
 		Comment: fmt.Sprintf("changes of upstream table %s, followed by source %s", ut.Upstream, src.Name)}
 	add := func(name string, typ types.T) error {
 		if _, dup := t.Column(name); dup {
