@@ -4,6 +4,9 @@ package pgerror
 const (
 	SuccessfulCompletion = "00000"
 	Warning              = "01000"
+	// The warnings of a GRANT or REVOKE that changed nothing.
+	WarningPrivilegeNotGranted = "01007"
+	WarningPrivilegeNotRevoked = "01006"
 
 	ConnectionException = "08000"
 	ConnectionFailure   = "08006"

@@ -36,9 +36,14 @@ type planCtx struct {
 	// read (a view's query is bound again wherever it is used).
 	inView int
 	// checkPrivileges makes table references check the session's
-	// privileges (roles.go): set for the statements a client sends, not
-	// for the plans of flows, which act with their owner's rights.
+	// privileges at once (roles.go), for statements that plan as they
+	// run; deferPrivileges collects them in required instead, for a
+	// client's statement to check when it executes (as PostgreSQL, whose
+	// Describe needs no privilege). Neither is set for the plans of flows,
+	// which act with their owner's rights.
 	checkPrivileges bool
+	deferPrivileges bool
+	required        []privilegeNeed
 	// inSystemView counts the system views being planned: they read
 	// pg_authid, which only a superuser reads directly.
 	inSystemView int

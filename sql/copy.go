@@ -255,7 +255,7 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := pc.checkTablePrivilege(t, catalog.PrivInsert); err != nil {
+	if err := pc.checkWritePrivilege(t, catalog.PrivInsert); err != nil {
 		return nil, err
 	}
 	pc.writing(t)

@@ -59,9 +59,10 @@ func (pc *planCtx) lookupRelation(q ast.QualifiedName) (*catalog.Table, *catalog
 
 // planCtx returns a planning context over the transaction's own catalog,
 // for statements that plan as they execute (DDL sees earlier DDL of its
-// transaction).
+// transaction). What they read is checked against the session's
+// privileges (CREATE TABLE AS, CREATE VIEW).
 func (x *execCtx) planCtx() *planCtx {
-	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}}
+	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, checkPrivileges: true}
 }
 
 func (x *execCtx) createSchema(st *ast.CreateSchema) error {

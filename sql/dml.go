@@ -16,7 +16,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pc.checkTablePrivilege(t, catalog.PrivInsert); err != nil {
+	if err := pc.checkWritePrivilege(t, catalog.PrivInsert); err != nil {
 		return nil, err
 	}
 	if err := pc.refuseDirectWrite(t, "insert into", st.Table.Pos); err != nil {
@@ -549,7 +549,7 @@ func (pc *planCtx) dmlTarget(verb string, with *ast.With, name ast.QualifiedName
 	if verb == "update" {
 		priv = catalog.PrivUpdate
 	}
-	if err := pc.checkTablePrivilege(t, priv); err != nil {
+	if err := pc.checkWritePrivilege(t, priv); err != nil {
 		return nil, nil, nil, nil, err
 	}
 	if where != nil {

@@ -46,8 +46,10 @@ func systemViewSelect(vt *systemTable) (*ast.Select, error) {
 
 // planSystemView plans a reference to a system view.
 func (pc *planCtx) planSystemView(vt *systemTable, t *ast.TableRef) (plan, []*scopeRel, error) {
-	if vt.name == "pg_shadow" && pc.checkPrivileges && pc.inSystemView == 0 && !pc.sess.isSuperuser(pc.cat) {
-		return nil, nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for view pg_shadow")
+	if vt.name == "pg_shadow" && pc.inSystemView == 0 {
+		if err := pc.requireSuperuser("permission denied for view pg_shadow"); err != nil {
+			return nil, nil, err
+		}
 	}
 	q, err := systemViewSelect(vt)
 	if err != nil {
@@ -98,9 +100,11 @@ func systemViewColumns(x *execCtx, vt *systemTable) ([]outCol, error) {
 // \dd and \dL join pg_description on; like the right side of JOIN USING
 // it is hidden from * and found only by a qualified name (l.tableoid).
 func (pc *planCtx) planSystemTable(vt *systemTable, t *ast.TableRef) (plan, []*scopeRel, error) {
-	if vt.name == "pg_authid" && pc.checkPrivileges && pc.inSystemView == 0 && !pc.sess.isSuperuser(pc.cat) {
+	if vt.name == "pg_authid" && pc.inSystemView == 0 {
 		// It holds the password verifiers; pg_roles shows it without them.
-		return nil, nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for table pg_authid")
+		if err := pc.requireSuperuser("permission denied for table pg_authid"); err != nil {
+			return nil, nil, err
+		}
 	}
 	scan := &systemScan{vt: vt, pc: pc}
 	rel := relFromColumns(t.Name.Name(), scan.columns())

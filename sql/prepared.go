@@ -87,6 +87,9 @@ type compiled struct {
 	// query streams rows (SELECT); exec runs everything else to completion.
 	query plan
 	exec  func(x *execCtx, out *resultSink) (string, error)
+	// required are the privileges the statement needs, checked each time
+	// it executes (roles.go).
+	required []privilegeNeed
 	// explainPlan is the plan EXPLAIN shows for a statement run by exec
 	// (the row source of an UPDATE or DELETE).
 	explainPlan plan
@@ -478,6 +481,9 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		c = nc
 		p.ps.c = nc
 	}
+	if err := s.checkRequired(tx.catalog(), c.required); err != nil {
+		return "", false, finish(err)
+	}
 	if c.query == nil {
 		tag, err := c.exec(x, sink)
 		p.done = true
@@ -839,11 +845,12 @@ func selectTag(n int) string {
 
 // compile plans a statement against a catalog.
 func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, cat *catalog.Snapshot) (*compiled, error) {
-	pc := &planCtx{sess: s, cat: cat, params: &paramSlots{types: append([]types.T(nil), declared...)}, checkPrivileges: true}
+	pc := &planCtx{sess: s, cat: cat, params: &paramSlots{types: append([]types.T(nil), declared...)}, deferPrivileges: true}
 	c, err := pc.compileStatement(stmt)
 	if err != nil {
 		return nil, err
 	}
+	c.required = pc.required
 	c.stmt, c.text, c.catVersion, c.catGen = stmt, text, cat.Version, cat.Generation()
 	c.params = pc.params.types
 	c.notices = append(c.notices, pc.notices...)

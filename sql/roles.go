@@ -150,7 +150,16 @@ func mustBeOwner(t *catalog.Table) *pgerror.Error {
 // tables read inside a view are not checked (the view itself is), and
 // flows' own plans never call it (a flow writes with its owner's rights).
 func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privilege) error {
-	if pc.inView > 0 || !pc.checkPrivileges {
+	if pc.inView > 0 {
+		return nil
+	}
+	if pc.deferPrivileges {
+		for _, p := range privs {
+			pc.required = append(pc.required, privilegeNeed{table: t, privilege: p})
+		}
+		return nil
+	}
+	if !pc.checkPrivileges {
 		return nil
 	}
 	r, ok := pc.sess.sessionRole(pc.cat)
@@ -466,8 +475,15 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 		return err
 	}
 	for _, t := range tables {
-		if err := x.checkOwnerToGrant(t); err != nil {
+		if granted, err := x.checkOwnerToGrant(t); err != nil {
 			return err
+		} else if !granted {
+			if st.Revoke {
+				x.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", t.Name)
+			} else {
+				x.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for \"%s\"", t.Name)
+			}
+			continue
 		}
 		c := t.Clone()
 		c.ACL = changeACL(c, grantees, privs, !st.Revoke)
@@ -478,15 +494,24 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 	return nil
 }
 
-// checkOwnerToGrant refuses GRANT and REVOKE on a table to a role that
-// neither owns it nor is a superuser (cdcdb has no WITH GRANT OPTION).
-func (x *execCtx) checkOwnerToGrant(t *catalog.Table) error {
+// checkOwnerToGrant says whether the session may GRANT and REVOKE on a
+// table: as its owner or a superuser (cdcdb has no WITH GRANT OPTION). As
+// in PostgreSQL, a role holding some privilege on it gets a warning and
+// changes nothing (granted false); one holding none is refused.
+func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
 	if ok && (r.Superuser || tableOwner(t) == r.OID) {
-		return nil
+		return true, nil
 	}
-	return permissionDenied(t)
+	if ok {
+		for _, p := range catalog.TablePrivileges {
+			if roleHasTablePrivilege(r, t, p) {
+				return false, nil
+			}
+		}
+	}
+	return false, permissionDenied(t)
 }
 
 // ownerDefaultPrivileges are the letters of the owner's implicit item
@@ -715,4 +740,68 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 		}
 	}
 	return false, nil
+}
+
+// warning sends a WARNING with code to the client of the running statement.
+func (x *execCtx) warning(code, format string, args ...any) {
+	if x.out != nil {
+		x.out.notice("WARNING", code, format, args...)
+	}
+}
+
+// privilegeNeed is one privilege a planned statement needs: privilege on
+// table, or (table nil) being a superuser, refused with denied.
+type privilegeNeed struct {
+	table     *catalog.Table
+	privilege catalog.Privilege
+	denied    string
+}
+
+// requireSuperuser is checkTablePrivilege for what only a superuser reads
+// (pg_authid, pg_shadow).
+func (pc *planCtx) requireSuperuser(denied string) error {
+	switch {
+	case pc.deferPrivileges:
+		pc.required = append(pc.required, privilegeNeed{denied: denied})
+	case pc.checkPrivileges && !pc.sess.isSuperuser(pc.cat):
+		return pgerror.New(pgerror.InsufficientPrivilege, "%s", denied)
+	}
+	return nil
+}
+
+// checkRequired checks a statement's privileges as it executes, against
+// the catalog it runs on (its plan was made on the same one).
+func (s *Session) checkRequired(cat *catalog.Snapshot, needs []privilegeNeed) error {
+	if len(needs) == 0 {
+		return nil
+	}
+	r, ok := s.sessionRole(cat)
+	if ok && r.Superuser {
+		return nil
+	}
+	for _, n := range needs {
+		switch {
+		case n.table == nil:
+			return pgerror.New(pgerror.InsufficientPrivilege, "%s", n.denied)
+		case !ok || !roleHasTablePrivilege(r, n.table, n.privilege):
+			return permissionDenied(n.table)
+		}
+	}
+	return nil
+}
+
+// checkWritePrivilege checks the privilege to write a statement's target
+// table at once, even for a statement whose reads are checked as it
+// executes: cdcdb refuses some writes while planning (a flow's source is
+// append-only, a streaming table is the flows'), and a role without the
+// privilege must hear that it lacks it, not why the write would fail.
+func (pc *planCtx) checkWritePrivilege(t *catalog.Table, p catalog.Privilege) error {
+	if pc.inView > 0 || !pc.checkPrivileges && !pc.deferPrivileges {
+		return nil
+	}
+	r, ok := pc.sess.sessionRole(pc.cat)
+	if !ok || !roleHasTablePrivilege(r, t, p) {
+		return permissionDenied(t)
+	}
+	return nil
 }
