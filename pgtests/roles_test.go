@@ -212,6 +212,8 @@ func TestRolesReadOnlyRoleAndHistory(t *testing.T) {
 		{"CREATE SCHEMA mine", "42501 permission denied for database main"},
 		{"SELECT rolpassword FROM pg_authid", "42501 permission denied for table pg_authid"},
 		{"SELECT passwd FROM pg_shadow", "42501 permission denied for view pg_shadow"},
+		{"SET ROLE cdcdb", "0A000 SET ROLE to another role is not supported"},
+		{"SET SESSION AUTHORIZATION cdcdb", "0A000 SET SESSION AUTHORIZATION to another role is not supported"},
 	} {
 		if got := outcome(bi, s.sql); got != s.want {
 			t.Errorf("bi: %s\n got  %s\n want %s", s.sql, got, s.want)

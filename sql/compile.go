@@ -182,6 +182,11 @@ func (pc *planCtx) compileSet(st *ast.Set) (*compiled, error) {
 		parts = append(parts, s)
 	}
 	value := strings.Join(parts, ", ")
+	if st.Name == "role" || st.Name == "session_authorization" {
+		if c, err := pc.compileRoleSwitch(st, value); c != nil || err != nil {
+			return c, err
+		}
+	}
 	return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
 		s := x.sess
 		if st.Local && !s.localSettingsApply() {

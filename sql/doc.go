@@ -54,4 +54,13 @@
 // order); changefeed_beliefs.go is cdcdb.belief_changes for BITEMPORAL
 // targets. tx.go's commit logs each written table's changes
 // (history.LogChanges) before retention prunes.
+//
+// Roles and privileges (docs/security.md): roles.go runs CREATE/ALTER/DROP
+// ROLE, GRANT and REVOKE, answers wire's RoleDirectory (Engine.LoginRole),
+// and holds the checks. A session acts as the role its user names. A
+// client's statement collects the privileges its reads need while planning
+// (planCtx.required) and checks them as it executes; its write target, and
+// what DDL plans as it runs (execCtx.planCtx), are checked at once. Flows'
+// own plans are never checked: a flow writes with its owner's rights,
+// whose were checked when it was created.
 package sql

@@ -805,3 +805,22 @@ func (pc *planCtx) checkWritePrivilege(t *catalog.Table, p catalog.Privilege) er
 	}
 	return nil
 }
+
+// compileRoleSwitch plans SET ROLE and SET SESSION AUTHORIZATION. cdcdb
+// has no role switching yet: switching to the role the session already
+// is, or back (NONE, DEFAULT), does nothing and is accepted; any other
+// role is refused rather than ignored. A nil plan means "plan it as the
+// parameter it also is" (SET SESSION AUTHORIZATION to oneself).
+func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, error) {
+	if st.Default || value == pc.sess.user || st.Name == "role" && strings.EqualFold(value, "none") {
+		if st.Name == "session_authorization" {
+			return nil, nil
+		}
+		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) { return "SET", nil }}, nil
+	}
+	what := "SET ROLE"
+	if st.Name == "session_authorization" {
+		what = "SET SESSION AUTHORIZATION"
+	}
+	return nil, pgerror.New(pgerror.FeatureNotSupported, "%s to another role is not supported", what)
+}

@@ -27,7 +27,8 @@
 // # How data flows
 //
 // Server.Serve accepts a socket and gives it a conn, whose one goroutine owns
-// the connection: handshake (startup.go, auth.go, scram.go) builds a
+// the connection: handshake (startup.go, auth.go, scram.go, roles.go, which
+// asks a RoleDirectory who may log in and with which SCRAM verifiers) builds a
 // StartupInfo and asks the SessionFactory for a Session, then serve (conn.go)
 // reads one message at a time through pgproto3.Backend and dispatches it to
 // simple.go or extended.go, which call Session.Parse, PreparedStatement.Bind

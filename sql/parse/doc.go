@@ -34,6 +34,7 @@
 //	ddl.go                 CREATE / DROP / ALTER TABLE, INDEX, VIEW, SCHEMA, COMMENT
 //	session.go             transactions, SET, SHOW, RESET, DISCARD, DEALLOCATE, EXPLAIN
 //	flow.go                streaming tables, AUTO CDC flows, REFRESH
+//	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables
 //
 // Beyond PostgreSQL it reads cdcdb's own statements: CREATE [OR REFRESH]
 // STREAMING TABLE, CREATE FLOW ... AS AUTO CDC (and the older APPLY CHANGES
@@ -53,7 +54,7 @@
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
-//   - PostgreSQL statements cdcdb lacks (VACUUM, GRANT, CREATE FUNCTION,
+//   - PostgreSQL statements cdcdb lacks (VACUUM, CREATE FUNCTION,
 //     ...) fail with 0A000 naming the statement, not with a syntax error.
 //
 // Nesting is bounded (see maxDepth): a statement nested deeper fails with
