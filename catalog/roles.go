@@ -52,9 +52,21 @@ const (
 	PrivTruncate Privilege = 'D'
 )
 
-// TablePrivileges lists the privileges GRANT ALL gives on a table, in the
+// REFERENCES and TRIGGER are held by owners and given by GRANT ALL, as in
+// PostgreSQL, so that ACLs read as PostgreSQL's; cdcdb checks neither
+// (it has no triggers, and only superusers create tables).
+const (
+	PrivReferences Privilege = 'x'
+	PrivTrigger    Privilege = 't'
+)
+
+// TablePrivileges lists the privileges cdcdb checks on a table, in the
 // order aclitem text prints them.
 var TablePrivileges = []Privilege{PrivInsert, PrivSelect, PrivUpdate, PrivDelete, PrivTruncate}
+
+// AllTablePrivileges is what GRANT ALL gives and an owner holds, in
+// aclitem order.
+var AllTablePrivileges = []Privilege{PrivInsert, PrivSelect, PrivUpdate, PrivDelete, PrivTruncate, PrivReferences, PrivTrigger}
 
 // Name is the privilege's SQL keyword.
 func (p Privilege) Name() string {
@@ -85,7 +97,7 @@ type ACLItem struct {
 func (a ACLItem) Has(p Privilege) bool { return strings.IndexByte(a.Privileges, byte(p)) >= 0 }
 
 // WithPrivileges returns letters holding the union (add) or difference
-// (!add) of have and change, in TablePrivileges order.
+// (!add) of have and change, in aclitem order.
 func WithPrivileges(have string, change []Privilege, add bool) string {
 	set := map[Privilege]bool{}
 	for i := 0; i < len(have); i++ {
@@ -95,7 +107,7 @@ func WithPrivileges(have string, change []Privilege, add bool) string {
 		set[p] = add
 	}
 	var b strings.Builder
-	for _, p := range TablePrivileges {
+	for _, p := range AllTablePrivileges {
 		if set[p] {
 			b.WriteByte(byte(p))
 		}

@@ -142,6 +142,59 @@ func TestRolesReadOnlyRoleMatchesPostgres15(t *testing.T) {
 	}
 }
 
+// TestRolesStatementsMatchPostgres15: a superuser's role statements, and
+// what they refuse, as PostgreSQL 15 answers them.
+func TestRolesStatementsMatchPostgres15(t *testing.T) {
+	s := roleSuffix()
+	r, r2, nobody := "r_"+s, "r2_"+s, "nobody_"+s
+	steps := []struct{ sql, want string }{
+		{"CREATE ROLE " + r, "ok"},
+		{"CREATE USER " + r2 + " WITH PASSWORD 'pw' NOSUPERUSER NOCREATEDB", "ok"},
+		{"CREATE ROLE " + r, "42710 role \"" + r + "\" already exists"},
+		{"CREATE ROLE pg_x" + s, "42939 role name \"pg_x" + s + "\" is reserved"},
+		{"CREATE ROLE x" + s + " LOGIN NOLOGIN", "42601 conflicting or redundant options"},
+		{"ALTER ROLE " + nobody + " LOGIN", "42704 role \"" + nobody + "\" does not exist"},
+		{"DROP ROLE " + nobody, "42704 role \"" + nobody + "\" does not exist"},
+		{"DROP ROLE IF EXISTS " + nobody, "ok"},
+		{"DROP ROLE cdcdb", "55006 current user cannot be dropped"},
+		{"CREATE TABLE acct2 (id int)", "ok"},
+		{"GRANT SELECT ON acct2 TO " + nobody, "42704 role \"" + nobody + "\" does not exist"},
+		{"GRANT SELECT ON nosuch TO " + r, "42P01 relation \"nosuch\" does not exist"},
+		{"GRANT SELECT, INSERT ON TABLE acct2 TO " + r + ", PUBLIC", "ok"},
+		{"GRANT ALL PRIVILEGES ON acct2 TO " + r2, "ok"},
+		{"REVOKE INSERT ON acct2 FROM PUBLIC", "ok"},
+		{"DROP ROLE " + r, "2BP01 role \"" + r + "\" cannot be dropped because some objects depend on it"},
+		{"REVOKE ALL ON acct2 FROM " + r, "ok"},
+		{"DROP ROLE " + r, "ok"},
+		{"ALTER ROLE " + r2 + " NOLOGIN", "ok"},
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			admin := connect(t, tg.URL)
+			if tg.Name != "cdcdb" {
+				t.Cleanup(func() {
+					ctx := context.Background()
+					for _, role := range []string{r, r2} {
+						admin.Exec(ctx, "DROP OWNED BY "+role)
+						admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+					}
+				})
+			}
+			for _, st := range steps {
+				if got := outcome(admin, st.sql); got != st.want {
+					t.Errorf("%s\n got  %s\n want %s", st.sql, got, st.want)
+				}
+			}
+			if got, want := queryString(t, admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 'acct2'"), "cdcdb=arwdDxt/cdcdb,=r/cdcdb,"+r2+"=arwdDxt/cdcdb"; got != want {
+				t.Errorf("relacl = %q, want %q", got, want)
+			}
+			if got := queryString(t, admin, "SELECT rolcanlogin::text || rolsuper::text || rolinherit::text FROM pg_roles WHERE rolname = '"+r2+"'"); got != "falsefalsetrue" {
+				t.Errorf("pg_roles of %s: %q", r2, got)
+			}
+		})
+	}
+}
+
 // TestRolesReadOnlyRoleAndHistory: a BI role reads a flow's target, its
 // history and the change feed, and every write, DDL, flow statement and
 // history trick it tries is refused with 42501.

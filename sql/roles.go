@@ -376,11 +376,12 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 			}
 			return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 		}
+		// PostgreSQL's order of refusals.
 		switch {
-		case r.Bootstrap:
-			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		case name == x.sess.user:
 			return pgerror.New(pgerror.ObjectInUse, "current user cannot be dropped")
+		case r.Bootstrap:
+			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		}
 		if deps := roleDependents(cat, r.OID); len(deps) > 0 {
 			return &pgerror.Error{Code: pgerror.DependentObjectsStillExist,
@@ -516,8 +517,7 @@ func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) 
 
 // ownerDefaultPrivileges are the letters of the owner's implicit item
 // once a table's ACL is written, as PostgreSQL's acldefault for a
-// relation (REFERENCES and TRIGGER included, though cdcdb checks
-// neither).
+// relation.
 const ownerDefaultPrivileges = "arwdDxt"
 
 // changeACL grants (add) or revokes privs on t for grantees. The first
@@ -537,11 +537,7 @@ func changeACL(t *catalog.Table, grantees []catalog.OID, privs []catalog.Privile
 			acl = append(acl, catalog.ACLItem{Grantee: g, Grantor: owner})
 			i = len(acl) - 1
 		}
-		if g == owner {
-			acl[i].Privileges = ownerPrivileges(acl[i].Privileges, privs, add)
-		} else {
-			acl[i].Privileges = catalog.WithPrivileges(acl[i].Privileges, privs, add)
-		}
+		acl[i].Privileges = catalog.WithPrivileges(acl[i].Privileges, privs, add)
 	}
 	out := acl[:0:0]
 	for _, a := range acl {
@@ -552,27 +548,13 @@ func changeACL(t *catalog.Table, grantees []catalog.OID, privs []catalog.Privile
 	return out
 }
 
-// ownerPrivileges changes the owner's item, keeping the letters cdcdb
-// does not grant (x, t) in their place.
-func ownerPrivileges(have string, privs []catalog.Privilege, add bool) string {
-	changed := catalog.WithPrivileges(have, privs, add)
-	var b strings.Builder
-	for i := 0; i < len(ownerDefaultPrivileges); i++ {
-		c := ownerDefaultPrivileges[i]
-		if strings.IndexByte(changed, c) >= 0 || (c == 'x' || c == 't') && strings.IndexByte(have, c) >= 0 {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
 // tablePrivilegesNamed maps GRANT's privilege words to privileges.
 func tablePrivilegesNamed(words []string) ([]catalog.Privilege, error) {
 	var out []catalog.Privilege
 	for _, w := range words {
 		switch w {
 		case "ALL":
-			out = append(out, catalog.TablePrivileges...)
+			out = append(out, catalog.AllTablePrivileges...)
 		case "SELECT":
 			out = append(out, catalog.PrivSelect)
 		case "INSERT":
@@ -721,6 +703,10 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 		switch w {
 		case "select":
 			p = catalog.PrivSelect
+		case "references":
+			p = catalog.PrivReferences
+		case "trigger":
+			p = catalog.PrivTrigger
 		case "insert":
 			p = catalog.PrivInsert
 		case "update":
@@ -729,11 +715,8 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 			p = catalog.PrivDelete
 		case "truncate":
 			p = catalog.PrivTruncate
-		default: // references, trigger: the owner's alone here
-			if role.Superuser || tableOwner(t) == role.OID {
-				return true, nil
-			}
-			continue
+		default:
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", w)
 		}
 		if roleHasTablePrivilege(role, t, p) {
 			return true, nil

@@ -32,9 +32,11 @@ func TestChangeACL(t *testing.T) {
 			[]catalog.ACLItem{item(owner, owner, "arwdDxt")}},
 		{"revoke from one never granted", []step{{[]catalog.OID{pipe}, all, false}},
 			[]catalog.ACLItem{item(owner, owner, "arwdDxt")}},
-		{"revoke all from the owner keeps x and t", []step{{[]catalog.OID{owner}, all, false}},
+		{"revoking the checked privileges from the owner leaves x and t", []step{{[]catalog.OID{owner}, all, false}},
 			[]catalog.ACLItem{item(owner, owner, "xt")}},
-		{"grant all", []step{{[]catalog.OID{bi}, all, true}, {[]catalog.OID{bi}, []catalog.Privilege{catalog.PrivDelete}, false}},
+		{"grant all", []step{{[]catalog.OID{bi}, catalog.AllTablePrivileges, true}},
+			[]catalog.ACLItem{item(owner, owner, "arwdDxt"), item(bi, owner, "arwdDxt")}},
+		{"grant the checked ones, revoke one", []step{{[]catalog.OID{bi}, all, true}, {[]catalog.OID{bi}, []catalog.Privilege{catalog.PrivDelete}, false}},
 			[]catalog.ACLItem{item(owner, owner, "arwdDxt"), item(bi, owner, "arwD")}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
