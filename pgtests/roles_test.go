@@ -82,6 +82,10 @@ var biStatements = []struct{ sql, want string }{
 	{"GRANT INSERT ON acct TO PUBLIC", "ok"}, // a warning: no privileges were granted
 	{"GRANT INSERT ON secret TO PUBLIC", "42501 permission denied for table secret"},
 	{"SELECT count(*) FROM secret", "42501 permission denied for table secret"},
+	{"EXPLAIN SELECT * FROM secret", "42501 permission denied for table secret"},
+	{"SELECT * FROM acct a JOIN secret s ON a.id = s.id", "42501 permission denied for table secret"},
+	{"SELECT (SELECT count(*) FROM secret)", "42501 permission denied for table secret"},
+	{"WITH x AS (SELECT * FROM secret) SELECT count(*) FROM x", "42501 permission denied for table secret"},
 	{"SELECT rolname FROM pg_authid", "42501 permission denied for table pg_authid"},
 	{"CREATE ROLE sneaky", "42501 permission denied to create role"},
 }

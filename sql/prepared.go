@@ -423,6 +423,10 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		out.Notice(&wire.NoticeInfo{Severity: "NOTICE", Code: pgerror.SuccessfulCompletion, Message: n})
 	}
 	if c.access == accessNone {
+		// EXPLAIN checks the privileges of what it plans, as PostgreSQL's.
+		if err := s.checkRequired(s.engine.catalogSnapshot(), c.required); err != nil {
+			return "", false, err
+		}
 		tag, err := c.exec(x, sink)
 		p.done = true
 		return tag, false, err
