@@ -345,8 +345,8 @@ func TestRolesLogin(t *testing.T) {
 	})
 }
 
-// TestRolesPsql: psql's \du lists the roles, and a denied statement shows
-// PostgreSQL's error.
+// TestRolesPsql: psql's \du lists the roles, \dp their privileges, and a
+// denied statement shows PostgreSQL's error.
 func TestRolesPsql(t *testing.T) {
 	srv := startServer(t, pgserver.WithPassword("admin-pw"))
 	admin := connect(t, srv.URL())
@@ -375,7 +375,19 @@ func TestRolesPsql(t *testing.T) {
 			t.Errorf(`\du lacks %q:\n%s`, want, out)
 		}
 	}
-	_, errOut := run("bi", "bi-pw", "-c", "INSERT INTO t VALUES (1)")
+	mustExec(t, admin, "GRANT SELECT ON t TO bi")
+	mustExec(t, admin, "GRANT INSERT ON t TO PUBLIC")
+	out, _ = run(pgserver.User, "admin-pw", "-c", `\dp t`)
+	for _, want := range []string{
+		" public | t    | table | cdcdb=arwdDxt/cdcdb+|                   | ",
+		"        |      |       | bi=r/cdcdb         +|                   | ",
+		"        |      |       | =a/cdcdb            |                   | ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf(`\dp lacks %q:\n%s`, want, out)
+		}
+	}
+	_, errOut := run("bi", "bi-pw", "-c", "UPDATE t SET a = 1")
 	if want := "ERROR:  permission denied for table t\n"; errOut != want {
 		t.Errorf("psql as bi: %q, want %q", errOut, want)
 	}
