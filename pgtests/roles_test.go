@@ -396,3 +396,29 @@ func TestRolesPsql(t *testing.T) {
 		t.Errorf("psql as an unknown role: %q, want %q", errOut, want)
 	}
 }
+
+// TestRolesPsycopg3: psycopg 3 logs in as a read-only role with its own
+// password, reads a table and its history, and gets 42501 for a write.
+func TestRolesPsycopg3(t *testing.T) {
+	requirePythonModule(t, "psycopg", "python3-psycopg")
+	srv := startServer(t, pgserver.WithPassword("admin-pw"))
+	admin := connect(t, srv.URL())
+	mustExec(t, admin, "CREATE ROLE bi LOGIN PASSWORD 'bi-pw'")
+	mustExec(t, admin, "CREATE TABLE t (a int)")
+	mustExec(t, admin, "INSERT INTO t VALUES (1), (2)")
+	mustExec(t, admin, "GRANT SELECT ON t TO bi")
+	dsn := fmt.Sprintf("host=%s port=%d user=bi password=bi-pw dbname=main sslmode=disable", srv.Host(), srv.Port())
+	runClient(t, "ROLES OK", nil, systemPython, "-c", `
+import sys, psycopg
+with psycopg.connect(sys.argv[1]) as c:
+    assert c.execute("SELECT current_user").fetchone() == ("bi",)
+    assert c.execute("SELECT count(*) FROM t WHERE a > %s", (0,)).fetchone() == (2,)
+    assert c.execute("SELECT count(*) FROM t FOR SYSTEM_TIME AS OF now()").fetchone() == (2,)
+    try:
+        c.execute("INSERT INTO t VALUES (%s)", (3,))
+        raise SystemExit("the insert was accepted")
+    except psycopg.errors.InsufficientPrivilege as e:
+        assert str(e) == "permission denied for table t", str(e)
+print("ROLES OK")
+`, dsn)
+}
