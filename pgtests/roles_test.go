@@ -422,3 +422,28 @@ with psycopg.connect(sys.argv[1]) as c:
 print("ROLES OK")
 `, dsn)
 }
+
+// TestRolesJDBC: pgjdbc as a read-only role and as a pipeline role that
+// feeds a flow it cannot read. See testdata/clients/CdcdbJdbcRoles.java.
+func TestRolesJDBC(t *testing.T) {
+	requireFile(t, pgjdbcJar, "libpostgresql-jdbc-java")
+	if _, err := exec.LookPath("java"); err != nil {
+		requireTool(t, fmt.Errorf("java: %v (Debian package openjdk-17-jdk-headless)", err))
+	}
+	srv := startServer(t, pgserver.WithPassword("admin-pw"))
+	admin := connect(t, srv.URL())
+	for _, sql := range []string{
+		"CREATE ROLE bi LOGIN PASSWORD 'bi-pw'",
+		"CREATE ROLE pipeline LOGIN PASSWORD 'pipe-pw'",
+		"CREATE TABLE events (id int, v text, seq int)",
+		"CREATE STREAMING TABLE accounts",
+		"CREATE FLOW accounts_flow AS AUTO CDC INTO accounts FROM events KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2",
+		"GRANT SELECT ON accounts TO bi",
+		"GRANT INSERT ON events TO pipeline",
+	} {
+		mustExec(t, admin, sql)
+	}
+	url := fmt.Sprintf("jdbc:postgresql://%s/main?sslmode=disable", srv.Addr())
+	// Java 11+ runs a single source file without javac.
+	runClient(t, "ROLES OK", nil, "java", "-cp", pgjdbcJar, clientProgram(t, "CdcdbJdbcRoles.java"), url)
+}
