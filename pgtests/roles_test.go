@@ -192,6 +192,13 @@ func TestRolesStatementsMatchPostgres15(t *testing.T) {
 			if got, want := queryString(t, admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 'acct2'"), "cdcdb=arwdDxt/cdcdb,=r/cdcdb,"+r2+"=arwdDxt/cdcdb"; got != want {
 				t.Errorf("relacl = %q, want %q", got, want)
 			}
+			privs := queryString(t, admin, "SELECT string_agg(grantor || '>' || grantee || ':' || privilege_type || ':' || is_grantable || with_hierarchy, ' ' ORDER BY grantee, privilege_type) FROM information_schema.table_privileges WHERE table_schema = 'public' AND table_name = 'acct2'")
+			want := "cdcdb>PUBLIC:SELECT:NOYES " +
+				"cdcdb>cdcdb:DELETE:YESNO cdcdb>cdcdb:INSERT:YESNO cdcdb>cdcdb:REFERENCES:YESNO cdcdb>cdcdb:SELECT:YESYES cdcdb>cdcdb:TRIGGER:YESNO cdcdb>cdcdb:TRUNCATE:YESNO cdcdb>cdcdb:UPDATE:YESNO " +
+				"cdcdb>" + r2 + ":DELETE:NONO cdcdb>" + r2 + ":INSERT:NONO cdcdb>" + r2 + ":REFERENCES:NONO cdcdb>" + r2 + ":SELECT:NOYES cdcdb>" + r2 + ":TRIGGER:NONO cdcdb>" + r2 + ":TRUNCATE:NONO cdcdb>" + r2 + ":UPDATE:NONO"
+			if privs != want {
+				t.Errorf("information_schema.table_privileges:\n got  %s\n want %s", privs, want)
+			}
 			if got := queryString(t, admin, "SELECT rolcanlogin::text || rolsuper::text || rolinherit::text FROM pg_roles WHERE rolname = '"+r2+"'"); got != "falsefalsetrue" {
 				t.Errorf("pg_roles of %s: %q", r2, got)
 			}

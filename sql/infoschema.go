@@ -31,6 +31,8 @@ var infoSchemaSources = map[string]func(x *execCtx, b *catalogRow) ([]Row, error
 	"check_constraints":       isCheckConstraints,
 	"constraint_column_usage": isConstraintColumnUsage,
 	"constraint_table_usage":  isConstraintTableUsage,
+	"table_privileges":        isTablePrivileges(true),  // roles.go
+	"role_table_grants":       isTablePrivileges(false), // roles.go
 }
 
 func init() {

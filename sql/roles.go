@@ -807,3 +807,54 @@ func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, erro
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "%s to another role is not supported", what)
 }
+
+// privilegeTypes names the aclitem letters as information_schema does.
+var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE", 'd': "DELETE", 'D': "TRUNCATE", 'x': "REFERENCES", 't': "TRIGGER"}
+
+// isTablePrivileges is information_schema.table_privileges (all is set)
+// or role_table_grants: one row per privilege of each ACL item (the
+// owner's implicit one for a table never granted on). table_privileges
+// shows the grants the current role made or received, or PUBLIC
+// received, and a superuser every grant; role_table_grants those the
+// current role made or received. System catalogs are left out.
+func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) {
+	return func(x *execCtx, b *catalogRow) ([]Row, error) {
+		cat := x.catalogOf()
+		me, ok := x.sess.sessionRole(cat)
+		if !ok {
+			return nil, nil
+		}
+		var rows []Row
+		for _, t := range cat.Tables() {
+			sc, ok := cat.SchemaByOID(t.Schema)
+			if !ok {
+				continue
+			}
+			owner := tableOwner(t)
+			acl := t.ACL
+			if acl == nil {
+				acl = []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerDefaultPrivileges}}
+			}
+			for _, item := range acl {
+				visible := item.Grantor == me.OID || item.Grantee == me.OID
+				if all {
+					visible = visible || item.Grantee == 0 || me.Superuser
+				}
+				if !visible {
+					continue
+				}
+				grantee := "PUBLIC"
+				if item.Grantee != 0 {
+					grantee = roleName(x, int64(item.Grantee))
+				}
+				for i := 0; i < len(item.Privileges); i++ {
+					p := privilegeTypes[item.Privileges[i]]
+					rows = append(rows, b.make("grantor", roleName(x, int64(item.Grantor)), "grantee", grantee,
+						"table_catalog", "main", "table_schema", sc.Name, "table_name", t.Name, "privilege_type", p,
+						"is_grantable", yesNo(item.Grantee == owner), "with_hierarchy", yesNo(p == "SELECT")))
+				}
+			}
+		}
+		return rows, nil
+	}
+}
