@@ -122,9 +122,10 @@ const (
 
 	DependentObjectsStillExist = "2BP01"
 
-	TooManyConnections = "53300"
-	OutOfMemory        = "53200"
-	DiskFull           = "53100"
+	TooManyConnections         = "53300"
+	OutOfMemory                = "53200"
+	ConfigurationLimitExceeded = "53400"
+	DiskFull                   = "53100"
 
 	// SystemError is class 58 (an error external to PostgreSQL itself);
 	// IOError is its I/O error, as PostgreSQL reports a failed write.
