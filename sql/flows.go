@@ -911,29 +911,36 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 	if t.Kind != catalog.KindStreaming {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a streaming table", t.Name)
 	}
-	cat := x.tx.catalog()
-	for _, f := range cat.FlowsInto(t.OID) {
-		compiled, err := x.sess.engine.compileFlow(x, f, cat)
-		if err != nil {
-			return err
-		}
-		target, err := x.tx.rows(compiled.flow.Target)
-		if err != nil {
-			return err
-		}
-		x.sess.engine.forgetFlowState(f.OID)
-		if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
-			return err
-		}
-		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
-			return err
-		}
-		src, _ := cat.TableByOID(f.Source)
-		if err := x.backfill(compiled, f, src); err != nil {
+	for _, f := range x.tx.catalog().FlowsInto(t.OID) {
+		if err := x.refreshFlow(f); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// refreshFlow empties a flow's target and state and applies again what
+// its source holds (REFRESH STREAMING TABLE ... FULL, and a source whose
+// initial snapshot starts over).
+func (x *execCtx) refreshFlow(f *catalog.Flow) error {
+	cat := x.tx.catalog()
+	compiled, err := x.sess.engine.compileFlow(x, f, cat)
+	if err != nil {
+		return err
+	}
+	target, err := x.tx.rows(compiled.flow.Target)
+	if err != nil {
+		return err
+	}
+	x.sess.engine.forgetFlowState(f.OID)
+	if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
+		return err
+	}
+	if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
+		return err
+	}
+	src, _ := cat.TableByOID(f.Source)
+	return x.backfill(compiled, f, src)
 }
 
 // dropFlow runs DROP FLOW.

@@ -185,8 +185,9 @@ func (w *batchWriter) write(b *source.Batch) error {
 }
 
 // reset empties the source's tables: a snapshot that did not finish is
-// starting over. Flows that applied its rows cannot take them back, so a
-// source whose flows did is refused.
+// starting over. The flows that read them start over too, from the
+// emptied tables (as REFRESH STREAMING TABLE ... FULL), and take the new
+// snapshot's rows as they come.
 func (w *batchWriter) reset() error {
 	cat := w.x.tx.catalog()
 	for _, st := range w.src.Tables {
@@ -194,16 +195,13 @@ func (w *batchWriter) reset() error {
 		if !ok {
 			continue
 		}
-		if flows := cat.FlowsFrom(t.OID); len(flows) > 0 {
-			sp := w.x.tx.st.Space(catalog.DataSpace(t.OID))
-			if sp != nil {
-				if k, _ := sp.Cursor().First(); k != nil {
-					return source.Permanent(fmt.Errorf("the initial snapshot of source %s stopped half way after flow %s applied some of its rows; drop the source and create it again", w.src.Name, flows[0].Name))
-				}
-			}
-		}
 		if err := w.x.truncateTable(t); err != nil {
 			return err
+		}
+		for _, f := range cat.FlowsFrom(t.OID) {
+			if err := w.x.refreshFlow(f); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
