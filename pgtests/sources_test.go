@@ -566,7 +566,12 @@ func TestSourceRefusals(t *testing.T) {
 	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION closed TO POSTGRES (HOST '127.0.0.1', PORT 1, USER 'cdcdb', PASSWORD '%s', DATABASE 'up')`, sourcePassword))
 	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION echo TO POSTGRES (HOST '%s', PORT %d, USER 'cdcdb', PASSWORD '%s', DATABASE '%s', SSL MODE 'disable')`,
 		pg.Host(), pg.Port(), sourcePassword, sourcePassword))
+	// SSL MODE is honoured: this upstream has no TLS, which require
+	// refuses, as libpq does.
+	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION tls TO POSTGRES (HOST '%s', PORT %d, USER 'cdcdb', DATABASE 'up', SSL MODE 'require')`,
+		pg.Host(), pg.Port()))
 	for _, c := range []struct{ sql, code string }{
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION tls (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.SQLClientUnableToEstablishConnection},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION closed (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.SQLClientUnableToEstablishConnection},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION echo (PUBLICATION 'pub') FOR TABLES (t1)`, "3D000"},
 	} {
@@ -588,7 +593,7 @@ func TestSourceRefusals(t *testing.T) {
 		t.Errorf("source table columns: %s, want %s", got, want)
 	}
 	conns := queryLines(t, cdc, `SELECT name, host, port, "user", database, ssl_mode FROM cdcdb.connections ORDER BY name`)
-	if len(conns) != 2 || conns[1] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
+	if len(conns) != 3 || conns[2] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
 		t.Errorf("cdcdb.connections: %v", conns)
 	}
 	for _, q := range []string{`SELECT * FROM cdcdb.connections`, `SELECT * FROM cdcdb.sources`,
@@ -601,7 +606,7 @@ func TestSourceRefusals(t *testing.T) {
 		}
 	}
 	mustExec(t, cdc, `DROP SOURCE s`)
-	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, nope`)
+	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, tls, nope`)
 }
 
 // TestSourceTypesTruncateAndAddedColumns follows a table of every common
