@@ -410,8 +410,9 @@ func (w *batchWriter) scanRows(st *sourceTableState, fn func(tuple []types.Value
 }
 
 // latestRow is the latest 'r', 'c' or 'u' row whose key is identity: where
-// a TOASTed value an update did not send is taken from. It reads the whole
-// table: such updates are of values over 2 kB, which few tables have.
+// a TOASTed value an update did not send is taken from. It reads the table
+// backwards from its last row (row ids grow with every append), so a key
+// changed lately is found at once.
 func (w *batchWriter) latestRow(st *sourceTableState, identity []source.Value) ([]types.Value, error) {
 	want := make([]types.Value, int(st.table.NextAttnum-1))
 	for n, i := range st.key {
@@ -432,23 +433,24 @@ func (w *batchWriter) latestRow(st *sourceTableState, identity []source.Value) (
 		return nil, err
 	}
 	opCol, _ := st.table.Column(sourceColumnOp)
-	var found []types.Value
-	err = w.scanRows(st, func(tuple []types.Value) error {
-		if op, _ := tuple[opCol.Attnum-1].(string); op == "d" {
-			return nil
+	if sp := w.x.tx.st.Space(catalog.DataSpace(st.table.OID)); sp != nil {
+		cur := sp.Cursor()
+		for k, v := cur.Last(); k != nil; k, v = cur.Prev() {
+			tuple, err := decodeTuple(st.table, v)
+			if err != nil {
+				return nil, err
+			}
+			if key, err := st.rowKey(tuple); err != nil || key != wantKey {
+				continue
+			}
+			// A key-changing update is a 'd' of the old key before the
+			// 'c' of the new one, in the same batch: deletes are passed.
+			if op, _ := tuple[opCol.Attnum-1].(string); op != string(source.OpDelete) {
+				return tuple, nil
+			}
 		}
-		if k, err := st.rowKey(tuple); err == nil && k == wantKey {
-			found = tuple
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	if found == nil {
-		return nil, source.Permanent(fmt.Errorf("upstream table %s: an update left a value unsent (TOAST) and the source holds no earlier row of its key", st.upstream.Upstream))
-	}
-	return found, nil
+	return nil, source.Permanent(fmt.Errorf("upstream table %s: an update left a value unsent (TOAST) and the source holds no earlier row of its key", st.upstream.Upstream))
 }
 
 // truncate writes a delete of every key the table holds, all with the
