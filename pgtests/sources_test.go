@@ -707,3 +707,64 @@ func TestSourceTypesTruncateAndAddedColumns(t *testing.T) {
 		t.Errorf("source state %s after ADD COLUMN", got[0])
 	}
 }
+
+// TestSourceSnapshotStartsOverAfterACrash kills cdcdb in the middle of a
+// large initial snapshot that a flow already applies: after the restart
+// the snapshot starts over (a new slot, the source tables and the flow's
+// target emptied in the same transaction), and the target ends up equal to
+// upstream, every row once.
+func TestSourceSnapshotStartsOverAfterACrash(t *testing.T) {
+	pg := startUpstream(t)
+	s := startServer(t)
+	cdc := connect(t, s.URL())
+	up := connect(t, pg.URL("up"))
+	const rows = 300_000
+	mustExec(t, up, `CREATE TABLE big (id int PRIMARY KEY, v text)`)
+	mustExec(t, up, fmt.Sprintf(`INSERT INTO big SELECT i, md5(i::text) FROM generate_series(1, %d) i`, rows))
+	mustExec(t, up, `CREATE PUBLICATION pub FOR TABLE big`)
+	mustExec(t, cdc, createConnectionSQL(pg))
+	mustExec(t, cdc, `CREATE SOURCE src FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (big)`)
+	mustExec(t, cdc, `CREATE STREAMING TABLE big_now`)
+	mustExec(t, cdc, `CREATE FLOW big_scd1 AS AUTO CDC INTO big_now FROM big KEYS (id)
+		APPLY AS DELETE WHEN _op = 'd' SEQUENCE BY _lsn COLUMNS * EXCEPT (_op, _lsn, _commit_ts)`)
+	// Kill it once some of the snapshot is in, not all.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		got := queryLines(t, cdc, `SELECT state, rows_received FROM cdcdb.sources`)
+		if got[0] == "streaming|"+fmt.Sprint(rows) {
+			t.Fatal("the snapshot finished before the test could kill cdcdb in its middle: make the table larger")
+		}
+		if strings.HasPrefix(got[0], "snapshotting|") && got[0] != "snapshotting|0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the snapshot never started: %v", got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	partial := queryLines(t, cdc, `SELECT count(*) FROM big_now`)
+	s.Kill()
+	t.Logf("killed with %s rows in the target", partial[0])
+	s.StartAgain()
+	cdc = connect(t, s.URL())
+	mustExec(t, up, `UPDATE big SET v = 'changed' WHERE id % 1000 = 0`)
+	waitForSourceState(t, cdc, "streaming")
+	want := queryLines(t, up, `SELECT count(*), count(*) FILTER (WHERE v = 'changed'), sum(id)::text FROM big`)
+	deadline = time.Now().Add(60 * time.Second)
+	for {
+		got := queryLines(t, cdc, `SELECT count(*), count(*) FILTER (WHERE v = 'changed'), sum(id)::text FROM big_now`)
+		if got[0] == want[0] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("target (rows, changed, sum of ids) %s, want %s", got[0], want[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := queryLines(t, cdc, `SELECT count(*), count(DISTINCT id) FROM big WHERE _op = 'r'`); got[0] != fmt.Sprintf("%d|%d", rows, rows) {
+		t.Fatalf("snapshot rows in the source (rows, distinct ids): %s, want each of %d once", got[0], rows)
+	}
+	if slots := queryLines(t, up, `SELECT count(*) FROM pg_replication_slots`); slots[0] != "1" {
+		t.Fatalf("upstream holds %s slots, want 1 (the first snapshot's is dropped)", slots[0])
+	}
+}
