@@ -220,7 +220,9 @@ func (x *execCtx) createSource(st *ast.CreateSource) error {
 	if conn, ok = pc.cat.Connection(st.Connection); !ok {
 		return pgerror.New(pgerror.UndefinedObject, "connection \"%s\" does not exist", st.Connection)
 	}
-	schema, err := pc.creationSchema(ast.QualifiedName{Parts: []string{"-"}, Pos: st.Pos})
+	// The tables go where an unqualified CREATE TABLE would put them: the
+	// first schema of search_path that exists.
+	schema, err := pc.creationSchema(ast.QualifiedName{Parts: []string{st.Name}, Pos: st.Pos})
 	if err != nil {
 		return err
 	}
