@@ -94,6 +94,9 @@ type batchWriter struct {
 	// tables are the source's tables by their name in the batch
 	// (source.Table.Name), with what the batch's checkpoint says of them.
 	tables map[string]*sourceTableState
+	// written are the tables this batch appends to, in the order first
+	// written: their writers finish (and their flows apply) in that order.
+	written []*sourceTableState
 }
 
 type sourceTableState struct {
@@ -152,17 +155,18 @@ func (w *batchWriter) write(b *source.Batch) error {
 			return err
 		}
 	}
-	for _, st := range w.tables {
-		if err := w.prepare(st); err != nil {
-			return err
-		}
-	}
 	commitTime := b.CommitTime.UTC().Truncate(time.Microsecond)
 	for i := range b.Changes {
 		c := &b.Changes[i]
 		st, ok := w.tables[c.Table]
 		if !ok {
 			return source.Permanent(fmt.Errorf("a change of unknown table %q", c.Table))
+		}
+		if st.writer == nil {
+			if err := w.prepare(st); err != nil {
+				return err
+			}
+			w.written = append(w.written, st)
 		}
 		if c.Op == source.OpTruncate {
 			if err := w.truncate(st, c.Seq, commitTime); err != nil {
@@ -174,11 +178,9 @@ func (w *batchWriter) write(b *source.Batch) error {
 			return err
 		}
 	}
-	for _, st := range w.tables {
-		if st.writer != nil {
-			if err := st.writer.finish(w.x); err != nil {
-				return err
-			}
+	for _, st := range w.written {
+		if err := st.writer.finish(w.x); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -299,7 +301,8 @@ func (w *batchWriter) addColumns(ac source.AddedColumns) error {
 }
 
 // prepare maps a table's upstream columns to its attnums and opens its
-// writer.
+// writer, when the batch first writes the table (after its columns were
+// added, if any).
 func (w *batchWriter) prepare(st *sourceTableState) error {
 	st.attnums = st.attnums[:0]
 	st.key = st.key[:0]
