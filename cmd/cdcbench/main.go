@@ -20,7 +20,7 @@ func main() {
 }
 
 // workloadNames are the workloads in the order they run; -only picks some.
-var workloadNames = []string{"scd2", "bitemporal", "reads", "pgbench", "commits"}
+var workloadNames = []string{"scd2", "bitemporal", "reads", "pgbench", "commits", "sysver"}
 
 // markdownToStdout, as -markdown's file, prints the report as Markdown
 // instead of the text table.
@@ -216,6 +216,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 		"reads":      b.readsWorkload,
 		"pgbench":    b.pgbenchWorkload,
 		"commits":    b.commitsWorkload,
+		"sysver":     b.sysverWorkload,
 	}
 	for _, name := range workloadNames {
 		if len(o.only) > 0 && !slices.Contains(o.only, name) {

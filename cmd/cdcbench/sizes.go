@@ -27,6 +27,15 @@ type sizes struct {
 	commitFor  time.Duration
 	commitReps int
 
+	// System-versioned UPDATEs: a table of sysverRows rows; rounds of
+	// sysverOps1 UPDATEs one to a transaction and of sysverOps100 in
+	// transactions of 100, from 1 and from 8 clients, sysverReps times
+	// each; then sysverReadFor of each kind of read per repetition.
+	sysverRows               int
+	sysverOps1, sysverOps100 int
+	sysverReps               int
+	sysverReadFor            time.Duration
+
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
 	quietAtMost time.Duration
@@ -43,6 +52,7 @@ func fullSizes() sizes {
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
+		sysverRows: 100_000, sysverOps1: 20_000, sysverOps100: 100_000, sysverReps: 3, sysverReadFor: 10 * time.Second,
 		quietAtMost: time.Minute,
 	}
 }
@@ -61,6 +71,7 @@ func quickSizes() sizes {
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
+		sysverRows: 1_000, sysverOps1: 200, sysverOps100: 200, sysverReps: 1, sysverReadFor: time.Second,
 		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
 	}
 }
@@ -68,5 +79,5 @@ func quickSizes() sizes {
 // setReps overrides every repetition count (for a quicker look, or a
 // profile, at full sizes).
 func (s *sizes) setReps(n int) {
-	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps = n, n, n, n, n
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.sysverReps = n, n, n, n, n, n
 }
