@@ -325,8 +325,8 @@ func ratioText(f figure) string {
 	return fmt.Sprintf("%.2fx", f.ratio())
 }
 
-// formatValue prints a figure in its unit: thousands separated for rates,
-// MiB for memory.
+// formatValue prints a figure in its unit: thousands separated for rates
+// (two decimals under 10, one under 100), MiB for memory.
 func formatValue(v float64, unit string) string {
 	switch unit {
 	case "bytes":
@@ -340,6 +340,9 @@ func formatValue(v float64, unit string) string {
 		return fmt.Sprintf("%.2fx", v)
 	case "bytes/event":
 		return fmt.Sprintf("%.1f KiB/event", v/1024)
+	}
+	if v < 100 { // a slow rate (whole-table reads of a long history): keep its digits
+		return strconv.FormatFloat(v, 'f', 2-btoi(v >= 10), 64) + " " + unit
 	}
 	return thousands(int64(math.Round(v))) + " " + unit
 }

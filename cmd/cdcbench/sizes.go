@@ -30,11 +30,15 @@ type sizes struct {
 	// System-versioned UPDATEs: a table of sysverRows rows; rounds of
 	// sysverOps1 UPDATEs one to a transaction and of sysverOps100 in
 	// transactions of 100, from 1 and from 8 clients, sysverReps times
-	// each; then sysverReadFor of each kind of read per repetition.
+	// each; then, per repetition, sysverReadFor of point reads and
+	// sysverTableReadFor of whole-table reads (which take seconds each at
+	// full size once the history is long, so they need the longer window
+	// for a count of queries that means something).
 	sysverRows               int
 	sysverOps1, sysverOps100 int
 	sysverReps               int
 	sysverReadFor            time.Duration
+	sysverTableReadFor       time.Duration
 
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
@@ -52,7 +56,8 @@ func fullSizes() sizes {
 		readClients: 8, readFor: 10 * time.Second, readReps: 3, readSample: 500,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
-		sysverRows: 100_000, sysverOps1: 20_000, sysverOps100: 100_000, sysverReps: 3, sysverReadFor: 10 * time.Second,
+		sysverRows: 100_000, sysverOps1: 20_000, sysverOps100: 100_000, sysverReps: 3,
+		sysverReadFor: 10 * time.Second, sysverTableReadFor: 30 * time.Second,
 		quietAtMost: time.Minute,
 	}
 }
@@ -71,7 +76,8 @@ func quickSizes() sizes {
 		readClients: 8, readFor: time.Second, readReps: 1, readSample: 100,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
-		sysverRows: 1_000, sysverOps1: 200, sysverOps100: 200, sysverReps: 1, sysverReadFor: time.Second,
+		sysverRows: 1_000, sysverOps1: 200, sysverOps100: 200, sysverReps: 1,
+		sysverReadFor: time.Second, sysverTableReadFor: time.Second,
 		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
 	}
 }

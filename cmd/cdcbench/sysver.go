@@ -336,7 +336,7 @@ func (b *bench) sysverWorkload(ctx context.Context) error {
 				var r loadResult
 				var err error
 				if m.table {
-					r, err = s.loadTable(ctx, b.sz.readClients, b.sz.sysverReadFor, table)
+					r, err = s.loadTable(ctx, b.sz.readClients, b.sz.sysverTableReadFor, table)
 				} else {
 					r, err = s.loadPoint(ctx, b.sz.readClients, b.sz.sysverReadFor, point)
 				}
