@@ -74,6 +74,24 @@ func startMariaDB(ctx context.Context, dir string) (*mariadbServer, error) {
 	if out, err := install.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s", mariadbInstallBin, err, out)
 	}
+	// mariadbd cannot be told to pick a free port itself, so it gets one
+	// that was free a moment ago; on a busy machine another process may
+	// take it first, and then the server gets another.
+	for attempt := 1; ; attempt++ {
+		s, err := launchMariaDB(ctx, dir, data, asRoot)
+		if errors.Is(err, errPortTaken) && attempt < 3 {
+			continue
+		}
+		return s, err
+	}
+}
+
+// errPortTaken: mariadbd found its port taken when it started.
+var errPortTaken = errors.New("mariadbd's port was taken")
+
+// launchMariaDB starts the server on the bootstrapped data directory and
+// waits until it answers.
+func launchMariaDB(ctx context.Context, dir, data string, asRoot []string) (*mariadbServer, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -106,6 +124,9 @@ func startMariaDB(ctx context.Context, dir string) (*mariadbServer, error) {
 		}
 		select {
 		case <-s.exited:
+			if strings.Contains(s.log.String(), "Address already in use") {
+				return nil, fmt.Errorf("%w: %d", errPortTaken, port)
+			}
 			return nil, fmt.Errorf("mariadbd exited before accepting connections: %v\n%s", s.waitErr, s.log)
 		case <-ctx.Done():
 			_ = s.stop()
