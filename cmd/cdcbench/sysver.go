@@ -353,7 +353,7 @@ func (b *bench) sysverWorkload(ctx context.Context) error {
 				}
 			}
 			c, p := m.into.cdc[len(m.into.cdc)-1], m.into.peer[len(m.into.peer)-1]
-			b.logf("sysver %s rep %d: cdcdb %.0f q/s (p50 %s, p99 %s), MariaDB %.0f q/s (p50 %s, p99 %s)",
+			b.logf("sysver %s rep %d: cdcdb %.1f q/s (p50 %s, p99 %s), MariaDB %.1f q/s (p50 %s, p99 %s)",
 				m.what, rep+1, c.qps, c.p50, c.p99, p.qps, p.p50, p.p99)
 		}
 	}
