@@ -18,6 +18,26 @@ type StartupInfo struct {
 	Options map[string]string
 	// RemoteAddr is the client's address, for logs.
 	RemoteAddr string
+	// ProcessID is the process id the client is given in BackendKeyData,
+	// which the session reports as its own (pg_backend_pid(),
+	// pg_stat_activity.pid), so that a client's cancel and the SQL
+	// functions name one backend by one number.
+	ProcessID uint32
+	// Backend lets the SQL layer act on this connection from another
+	// session, as pg_cancel_backend and pg_terminate_backend do; nil when
+	// the session has no connection.
+	Backend Backend
+}
+
+// Backend is what wire lets the SQL layer do to a live connection.
+type Backend interface {
+	// Cancel cancels the statement the connection is running, if any,
+	// exactly as a CancelRequest with the right key does.
+	Cancel()
+	// Terminate ends the connection with FATAL 57P01: at once when it is
+	// idle, else as soon as its running statement, which is cancelled,
+	// returns.
+	Terminate()
 }
 
 // SessionFactory makes one Session per authenticated connection.
@@ -93,6 +113,39 @@ type Parameter struct {
 type ParameterReporter interface {
 	Session
 	ParameterChanges() []Parameter
+}
+
+// Notification is one NOTIFY for the client: the notifying session's
+// process ID, the channel and the payload.
+type Notification struct {
+	PID     uint32
+	Channel string
+	Payload string
+}
+
+// NoticeFilter is an optional extension of Session: a session that knows
+// which notices its client asked for (PostgreSQL's client_min_messages)
+// says whether one of a severity ("NOTICE", "WARNING", "INFO") is sent;
+// ResultWriter.Notice drops the others.
+type NoticeFilter interface {
+	Session
+	SendsNotice(severity string) bool
+}
+
+// NotifyingSession is an optional extension of Session, for LISTEN and
+// NOTIFY. The session queues the notifications its client is to receive
+// (from any goroutine: another session's commit delivers them) and calls
+// the wake function wire gave it; wire sends what Notifications returns
+// as NotificationResponse messages before each ReadyForQuery and, when
+// the client waits idle outside a transaction block, at once, as
+// PostgreSQL does.
+type NotifyingSession interface {
+	Session
+	// SetNotificationWaker gives the session the function to call,
+	// from any goroutine, when it has queued notifications.
+	SetNotificationWaker(wake func())
+	// Notifications returns the queued notifications and forgets them.
+	Notifications() []Notification
 }
 
 // SyncSession is an optional extension of Session. PostgreSQL runs the
