@@ -191,6 +191,7 @@ func (b *bench) snapshotsWorkload(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		b.logResident(srv, "snapshots", rep)
 		d, err := compareTables(ctx, cdcConn, pgConn, cdcdbSnapshotTarget, pgSnapshotTarget, "snapshot targets")
 		if err != nil {
 			return err
