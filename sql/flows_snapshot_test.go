@@ -434,3 +434,26 @@ func TestSnapshotDeclaredTarget(t *testing.T) {
 		t.Errorf("got\n%s", got)
 	}
 }
+
+// TestSnapshotDatabricksDialect writes a snapshot flow as a Databricks user
+// would: catalog-qualified names, Lakeflow's version functions.
+func TestSnapshotDatabricksDialect(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`SET cdcdb.dialect = 'databricks'`)
+	c.MustExec(`CREATE SCHEMA IF NOT EXISTS main.cdc_tutorial;`)
+	c.MustExec(`CREATE TABLE main.cdc_tutorial.users_snapshots (snapshot_version int, userId int, city string)`)
+	c.MustExec("INSERT INTO main.cdc_tutorial.users_snapshots VALUES " + labelled(1, snapshot1) + ", " + labelled(2, snapshot2))
+	c.MustExec(`CREATE OR REFRESH STREAMING TABLE main.cdc_tutorial.users;`)
+	c.MustExec("CREATE FLOW users_flow AS AUTO CDC INTO main.cdc_tutorial.users\n" +
+		"FROM SNAPSHOT (SELECT userId, city FROM main.cdc_tutorial.users_snapshots\n" +
+		"  WHERE snapshot_version = (SELECT version FROM current_snapshot_version()))\n" +
+		"WITH VERSION (SELECT min(snapshot_version) AS version FROM main.cdc_tutorial.users_snapshots\n" +
+		"  WHERE NOT EXISTS (SELECT 1 FROM last_snapshot_version())\n" +
+		"     OR snapshot_version > (SELECT version FROM last_snapshot_version())\n" +
+		"  HAVING count(*) > 0)\n" +
+		"KEYS (`userId`)\n" +
+		"STORED AS SCD TYPE 2;")
+	if got := c.MustExec(`SELECT * FROM main.cdc_tutorial.users ORDER BY userId, __START_AT`).String(); got != specSnapshotSCD2 {
+		t.Errorf("got\n%s", got)
+	}
+}
