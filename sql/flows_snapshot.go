@@ -9,6 +9,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/storage"
@@ -468,6 +469,13 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 			}
 		}
 	}
+	if sf.versionBy == nil && len(sf.fits) == 0 && sf.wholeTuple() {
+		if err := x.scanStoredTuples(c, sf.table, out, add); err != nil {
+			out.Close()
+			return nil, err
+		}
+		return out, nil
+	}
 	env := &evalEnv{x: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
 		if sf.versionBy != nil {
@@ -487,6 +495,75 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		return nil, err
 	}
 	return out, nil
+}
+
+// wholeTuple reports whether a snapshot row is the table's stored tuple as
+// it is: every column, in order, none dropped.
+func (sf *snapshotFlow) wholeTuple() bool {
+	if sf.table == nil || len(sf.dataIdx) != int(sf.table.NextAttnum-1) {
+		return false
+	}
+	for i, p := range sf.dataIdx {
+		if p != i {
+			return false
+		}
+	}
+	return true
+}
+
+// scanStoredTuples hands a table's rows to the sorter as they are stored,
+// decoding only their keys: the common case of a snapshot flow reading a
+// whole table. A row in another shape (written before a column was added)
+// or holding a value whose encoding is not the only one of its value goes
+// through add, decoded, so that it compares with the flow's log as every
+// other row does.
+func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcexec.SnapshotRows, add func([]types.Value) error) error {
+	sp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	if sp == nil {
+		return nil
+	}
+	width := len(c.snap.dataIdx)
+	key := make([]types.Value, len(c.flow.KeyPositions))
+	var parts [][]byte
+	cur := sp.Cursor()
+	n := 0
+	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
+		if n++; n%4096 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		tuple, ok := history.Tuple(raw)
+		if !ok {
+			return pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\"", t.Name)
+		}
+		parts, ok = storage.SplitRow(parts[:0], tuple)
+		fast := ok && len(parts) == width
+		for i := 0; fast && i < len(parts); i++ {
+			fast = storage.RowValueCanonical(parts[i])
+		}
+		if !fast {
+			vals, err := decodeTuple(t, raw)
+			if err != nil {
+				return err
+			}
+			if err := add(vals); err != nil {
+				return err
+			}
+			continue
+		}
+		for i, p := range c.flow.KeyPositions {
+			v, err := storage.DecodeRowValue(parts[p])
+			if err != nil {
+				return err
+			}
+			key[i] = v
+		}
+		if err := out.AddEncoded(key, tuple); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scanTuples calls fn with every stored row of a table.
