@@ -65,6 +65,21 @@ func TestSnapshotVersionBySpecExample(t *testing.T) {
 			if !strings.Contains(pe.Message, `snapshot 2 of flow "f"`) {
 				t.Errorf("message %q", pe.Message)
 			}
+			// Removing an applied version's rows changes nothing; FULL
+			// rebuilds from the versions the table still holds.
+			c.MustExec("DELETE FROM snaps WHERE v = 1")
+			c.MustExec("REFRESH STREAMING TABLE users")
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s after deleting version 1's rows:\n got\n%s", storedAs, got)
+			}
+			c.MustExec("REFRESH STREAMING TABLE users FULL")
+			wantFull := specSnapshotSCD1
+			if storedAs == "SCD TYPE 2" {
+				wantFull = "2|Carmel|2|NULL\n3|Los Angeles|2|NULL\n4|Death Valley|2|NULL\n"
+			}
+			if got := c.MustExec(query).String(); got != wantFull {
+				t.Errorf("%s after FULL:\n got\n%s\nwant\n%s", storedAs, got, wantFull)
+			}
 		}
 	}
 }
@@ -456,4 +471,21 @@ func TestSnapshotDatabricksDialect(t *testing.T) {
 	if got := c.MustExec(`SELECT * FROM main.cdc_tutorial.users ORDER BY userId, __START_AT`).String(); got != specSnapshotSCD2 {
 		t.Errorf("got\n%s", got)
 	}
+}
+
+// TestSnapshotOfView: a view is a snapshot source too, and TRIGGER ON
+// UPDATE watches the tables under it.
+func TestSnapshotOfView(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE base (userId int, city text, active bool)`)
+	c.MustExec(`INSERT INTO base VALUES (1, 'Oaxaca', true), (2, 'Monterrey', false)`)
+	c.MustExec(`CREATE VIEW active_users AS SELECT userId, city FROM base WHERE active`)
+	c.MustExec(`CREATE STREAMING TABLE users`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT active_users TRIGGER ON UPDATE KEYS (userId)`)
+	c.MustExec(`UPDATE base SET active = true WHERE userId = 2`)
+	if got := c.MustExec("SELECT * FROM users ORDER BY userId").String(); got != "1|Oaxaca\n2|Monterrey\n" {
+		t.Errorf("got\n%s", got)
+	}
+	c.ExpectError(pgerror.DependentObjectsStillExist, "DROP TABLE base")
+	c.ExpectError(pgerror.WrongObjectType, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT active_users VERSION BY userId KEYS (userId)")
 }
