@@ -487,5 +487,6 @@ func TestSnapshotOfView(t *testing.T) {
 		t.Errorf("got\n%s", got)
 	}
 	c.ExpectError(pgerror.DependentObjectsStillExist, "DROP TABLE base")
+	c.ExpectError(pgerror.ObjectInUse, "ALTER TABLE base ADD COLUMN note text")
 	c.ExpectError(pgerror.WrongObjectType, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT active_users VERSION BY userId KEYS (userId)")
 }
