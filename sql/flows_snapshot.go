@@ -15,7 +15,6 @@ import (
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
-	"cdcdb/wire"
 )
 
 // changeFlowsFrom lists the change-event flows reading a table: those for
@@ -831,6 +830,17 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 	return nil
 }
 
+// snapshotSession is a session with every setting at its default, which
+// no client sees (it is not in pg_stat_activity).
+func snapshotSession(e *Engine) *Session {
+	s := &Session{engine: e, user: "cdcdb", settings: map[string]string{}, loc: time.UTC}
+	for k, d := range settingDefs {
+		s.settings[k] = d.def
+	}
+	s.settings["session_authorization"] = s.user
+	return s
+}
+
 // takeDueSnapshots runs, in a write transaction about to commit, the
 // snapshots its writes made due: the VERSION BY versions it wrote, and one
 // snapshot of every TRIGGER ON UPDATE flow reading a table it wrote.
@@ -864,10 +874,7 @@ func (t *txn) takeDueSnapshots() error {
 	if s == nil {
 		// No session wrote a VERSION BY table: plan the flows' queries as a
 		// new session would.
-		var err error
-		if s, err = newSession(t.engine, wire.StartupInfo{}); err != nil {
-			return err
-		}
+		s = snapshotSession(t.engine)
 	}
 	x := internalExecCtx(context.Background(), s, t)
 	for _, f := range flows {
