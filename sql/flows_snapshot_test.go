@@ -181,6 +181,13 @@ func TestSnapshotRefusals(t *testing.T) {
 		{pgerror.UndefinedFunction, "SELECT * FROM last_snapshot_version()", `function last_snapshot_version() does not exist`},
 		{pgerror.UndefinedFunction, "SELECT * FROM current_snapshot_version()", `function current_snapshot_version() does not exist`},
 		{pgerror.SyntaxError, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT snaps KEYS (userId) SEQUENCE BY v", `SEQUENCE BY is not allowed in a flow FROM SNAPSHOT`},
+		// Each version function only where Lakeflow allows it.
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v = (SELECT version FROM current_snapshot_version())) KEYS (userId)",
+			`function current_snapshot_version() does not exist`},
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v > (SELECT version FROM last_snapshot_version())) WITH VERSION (SELECT 1 AS version) KEYS (userId)",
+			`function last_snapshot_version() does not exist`},
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps) WITH VERSION (SELECT version FROM current_snapshot_version()) KEYS (userId)",
+			`function current_snapshot_version() does not exist`},
 	} {
 		pe := c.ExpectError(tt.code, tt.sql)
 		if !strings.Contains(pe.Message, tt.msg) {
