@@ -112,7 +112,7 @@ func (pc *planCtx) planSnapshotVersionFunc(t *ast.FuncTable, name string) (plan,
 	return p, []*scopeRel{rel}, nil
 }
 
-// snapshotOnlyClauses are the clauses of change-event flows that a
+// changeOnlyClauses are the clauses of change-event flows that a
 // snapshot flow has no use for.
 var changeOnlyClauses = []string{"SEQUENCE BY", "SYSTEM SEQUENCE BY", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN",
 	"IGNORE NULL UPDATES", "COLUMNS TO UPDATE"}
@@ -444,7 +444,7 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		if version != nil {
 			sv.current = version[0]
 		}
-		pc := x.flowPlanCtx(f, nil, sv)
+		pc := x.snapshotQueryCtx(sv)
 		p, err := pc.planQuery(sf.query, nil)
 		if err != nil {
 			return nil, err
@@ -587,10 +587,10 @@ func (x *execCtx) scanTuples(t *catalog.Table, fn func([]types.Value) error) err
 	return nil
 }
 
-// flowPlanCtx plans a flow's queries as the flow's definition reads them:
-// with the session's search path, in the flow's dialect.
-func (x *execCtx) flowPlanCtx(f *catalog.Flow, reads map[catalog.OID]bool, sv *snapshotVersionScope) *planCtx {
-	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, tablesRead: reads, snapshotVersions: sv}
+// snapshotQueryCtx plans a snapshot flow's query when a snapshot is taken,
+// with the version functions sv allows.
+func (x *execCtx) snapshotQueryCtx(sv *snapshotVersionScope) *planCtx {
+	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, snapshotVersions: sv}
 }
 
 // takeSnapshot reads the snapshot at version and applies it.
@@ -706,7 +706,7 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 		if err != nil {
 			return err
 		}
-		pc := x.flowPlanCtx(f, nil, &snapshotVersionScope{allowLast: true, col: sf.versionCol, t: sf.versionT, last: last})
+		pc := x.snapshotQueryCtx(&snapshotVersionScope{allowLast: true, col: sf.versionCol, t: sf.versionT, last: last})
 		p, err := pc.planQuery(sf.versionQuery, nil)
 		if err != nil {
 			return err
