@@ -149,6 +149,7 @@ func (b *bench) snapshotsWorkload(ctx context.Context) error {
 			return fmt.Errorf("PostgreSQL DDL: %v", err)
 		}
 		feed := newSnapshotFeed(shape)
+		wait := b.profile(srv, "snapshots", rep)
 		var cdcTime, pgTime time.Duration
 		for v := 1; v <= shape.versions; v++ {
 			data := feed.next()
@@ -186,6 +187,9 @@ func (b *bench) snapshotsWorkload(ctx context.Context) error {
 			if err := second(); err != nil {
 				return err
 			}
+		}
+		if err := wait(); err != nil {
+			return err
 		}
 		peak, err := srv.peakRSS()
 		if err != nil {
