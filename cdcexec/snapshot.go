@@ -70,25 +70,26 @@ type logEntry struct {
 	values []byte
 }
 
-// readLogEntry splits a stored event.
-func readLogEntry(raw []byte, parts *[][]byte) (*logEntry, error) {
+// readLogEntry splits a stored event into e.
+func readLogEntry(raw []byte, parts *[][]byte, e *logEntry) error {
 	p, ok := storage.SplitRow((*parts)[:0], raw)
 	*parts = p
 	if !ok || len(p) < 4 {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
 	}
 	kind, ok1 := storage.RowValueInt(p[0])
 	ns, ok2 := storage.RowValueInt(p[1])
 	nsys, ok3 := storage.RowValueInt(p[2])
 	first := 4 + int(ns) + int(nsys)
 	if !ok1 || !ok2 || !ok3 || ns < 0 || nsys < 0 || first > len(p) {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
 	}
 	size := 0
 	for _, v := range p[first:] {
 		size += len(v)
 	}
-	return &logEntry{raw: raw, live: temporal.Kind(kind) == temporal.Upsert, values: raw[len(raw)-size:]}, nil
+	*e = logEntry{raw: raw, live: temporal.Kind(kind) == temporal.Upsert, values: raw[len(raw)-size:]}
+	return nil
 }
 
 // decodedValues decodes the entry's data values.
@@ -273,6 +274,8 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 	k, v := c.First()
 	var prevKey []byte
 	var parts [][]byte
+	// The entries kept of the key being walked; fn does not keep them.
+	var entry, before, atV, atNext logEntry
 	var row *snapshotRow
 	advance := func() error {
 		key, enc, err := src.next()
@@ -302,7 +305,7 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 			if err != nil {
 				return err
 			}
-			ks.encKey = bytes.Clone(k[:n])
+			ks.encKey = k[:n:n] // valid until the transaction ends
 		}
 		if k == nil || (row != nil && bytes.Compare(row.encKey, ks.encKey) < 0) {
 			if err := fn(keyStates{encKey: row.encKey}, row); err != nil {
@@ -319,17 +322,19 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 			if bytes.Compare(seq, encV) > 0 && (encNext == nil || bytes.Compare(seq, encNext) > 0) {
 				continue
 			}
-			ev, err := readLogEntry(v, &parts)
-			if err != nil {
+			if err := readLogEntry(v, &parts, &entry); err != nil {
 				return err
 			}
 			if c := bytes.Compare(seq, encV); c < 0 {
-				ks.before, ks.atV = ev, ev
+				before, atV = entry, entry
+				ks.before, ks.atV = &before, &atV
 			} else if c == 0 {
-				ks.atV = ev
+				atV = entry
+				ks.atV = &atV
 			}
 			if encNext != nil && bytes.Compare(seq, encNext) <= 0 {
-				ks.atNext = ev
+				atNext = entry
+				ks.atNext = &atNext
 			}
 		}
 		var match *snapshotRow
