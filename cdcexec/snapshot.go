@@ -224,7 +224,7 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 		}
 		return nil
 	}
-	if err := f.mergeWithLog(log, src, version, encV, encNext, diff); err != nil {
+	if err := f.mergeWithLog(log, src, rows.collapseIdentical, version, encV, encNext, diff); err != nil {
 		return out, err
 	}
 	out.Repeat = repeat
@@ -268,17 +268,21 @@ func (f *Flow) snapshotEvent(kind EventKind, version, values []types.Value) Even
 // mergeWithLog walks the log and the sorted snapshot together, calling fn
 // once for every key in either, with what the log knows of the key around
 // encV (and encNext, when not nil) and the key's snapshot row (nil: none).
-// It refuses two snapshot rows for one key.
-func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.Value, encV, encNext []byte, fn func(keyStates, *snapshotRow) error) error {
+// It refuses two snapshot rows for one key, unless collapse is set and
+// they are identical (then they are one row).
+func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, collapse bool, version []types.Value, encV, encNext []byte, fn func(keyStates, *snapshotRow) error) error {
 	c := log.Cursor()
 	k, v := c.First()
-	var prevKey []byte
+	var prevKey, prevEnc []byte
 	var parts [][]byte
 	// The entries kept of the key being walked; fn does not keep them.
 	var entry, before, atV, atNext logEntry
 	var row *snapshotRow
 	advance := func() error {
 		key, enc, err := src.next()
+		for err == nil && key != nil && collapse && prevKey != nil && bytes.Equal(key, prevKey) && bytes.Equal(enc, prevEnc) {
+			key, enc, err = src.next()
+		}
 		if err != nil {
 			return err
 		}
@@ -292,6 +296,9 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 				WithHint("A snapshot holds at most one row per key; nothing of the snapshot was applied.")
 		}
 		prevKey = append(prevKey[:0], key...)
+		if collapse {
+			prevEnc = append(prevEnc[:0], enc...)
+		}
 		row = &snapshotRow{encKey: key, enc: enc}
 		return nil
 	}

@@ -40,6 +40,8 @@ type SnapshotRows struct {
 	runs   []string
 	n      int
 	rowBuf []byte
+	// collapseIdentical makes identical rows one row (CollapseIdentical).
+	collapseIdentical bool
 	// unsorted says a row came with a key lower than the one before it
 	// (since the last spill): a table read in key order needs no sort.
 	unsorted bool
@@ -54,6 +56,11 @@ func (f *Flow) NewSnapshotRows(version []types.Value, budget int, dir string) *S
 	}
 	return &SnapshotRows{f: f, version: version, budget: budget, dir: dir}
 }
+
+// CollapseIdentical makes two identical rows (same key, same values) one
+// row instead of a duplicate key: for a table of labelled snapshots, where
+// a loader's retry writes a version's rows again.
+func (s *SnapshotRows) CollapseIdentical() { s.collapseIdentical = true }
 
 // Len is the number of rows added.
 func (s *SnapshotRows) Len() int { return s.n }

@@ -420,6 +420,9 @@ func (pc *planCtx) flowTarget(st *ast.CreateFlow) (*catalog.Table, error) {
 func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types.Value) (*cdcexec.SnapshotRows, error) {
 	sf := c.snap
 	out := c.flow.NewSnapshotRows(version, x.sess.engine.opts.SnapshotMemory, filepath.Dir(x.sess.engine.db.Path()))
+	if sf.versioning == catalog.VersionByColumn {
+		out.CollapseIdentical() // a loader's retry of a version
+	}
 	picked := make([]types.Value, len(sf.dataIdx))
 	add := func(r []types.Value) error {
 		for i, p := range sf.dataIdx {

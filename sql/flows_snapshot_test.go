@@ -55,7 +55,13 @@ func TestSnapshotVersionBySpecExample(t *testing.T) {
 			if got := c.MustExec(query).String(); got != want {
 				t.Errorf("%s, versions in order %v:\n got\n%s\nwant\n%s", storedAs, order, got, want)
 			}
-			// An identical repeat changes nothing; a different one is refused.
+			// An identical repeat changes nothing, whether the first rows
+			// are still there (a loader's retry) or not; a different one is
+			// refused.
+			c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s after a retry:\n got\n%s", storedAs, got)
+			}
 			c.MustExec("DELETE FROM snaps WHERE v = 1")
 			c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
 			if got := c.MustExec(query).String(); got != want {
