@@ -83,6 +83,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		}
 		args = append(args, x)
 	}
+	args = withoutVoidParams(args)
 	if tf, ok := tableFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}
