@@ -113,6 +113,25 @@ var savepointSteps = []struct{ sql, want string }{
 	{"COMMIT", ""},
 	{"SELECT string_agg(id::text, ',' ORDER BY id) FROM sp", "10,12"},
 
+	// Sequences keep what was drawn after a savepoint, as PostgreSQL never
+	// takes back a nextval; a failed insert used its number too.
+	{"CREATE TABLE sq (id serial PRIMARY KEY, v text CHECK (v <> 'bad'))", ""},
+	{"BEGIN", ""},
+	{"SAVEPOINT before_any_write", ""},
+	{"INSERT INTO sq (v) VALUES ('a') RETURNING id", "1"},
+	{"ROLLBACK TO before_any_write", ""},
+	{"INSERT INTO sq (v) VALUES ('b') RETURNING id", "2"},
+	{"SAVEPOINT s", ""},
+	{"INSERT INTO sq (v) VALUES ('c') RETURNING id", "3"},
+	{"SELECT nextval('sq_id_seq')", "4"},
+	{"ROLLBACK TO s", ""},
+	{"INSERT INTO sq (v) VALUES ('bad')", "ERROR 23514"},
+	{"ROLLBACK TO s", ""},
+	{"INSERT INTO sq (v) VALUES ('d') RETURNING id", "6"},
+	{"COMMIT", ""},
+	{"SELECT string_agg(id || v, ',' ORDER BY id) FROM sq", "2b,6d"},
+	{"DROP TABLE sq", ""},
+
 	// COMMIT of an aborted block with savepoints rolls it all back.
 	{"BEGIN", ""},
 	{"INSERT INTO sp VALUES (13, 'w')", ""},

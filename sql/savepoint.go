@@ -24,12 +24,13 @@ import (
 // uncommitted catalog (catalog.Editor.RollbackTo), the caches layered over
 // the transaction (the flows' state caches clear themselves through
 // storage.Tx.OnRollbackTo), run-time parameters set since, and the cursors
-// declared since. Sequence values drawn since are taken back too, unlike
-// PostgreSQL's nextval, as every rollback in cdcdb does (funcs_sequence.go).
+// declared since. Sequence values drawn since are kept, as PostgreSQL
+// never takes back a nextval (the transaction notes each sequence's value
+// and sets it again after the rollback); a ROLLBACK of the whole block
+// takes them back, as every rollback in cdcdb does (funcs_sequence.go).
 //
-// A savepoint set before the block's first write (the block has no write
-// transaction yet) is a rollback of the whole write transaction, which
-// the next write begins again.
+// A savepoint set before the block's first write (the block had no write
+// transaction yet) rolls the write transaction back to its beginning.
 
 // savepoint is one SAVEPOINT of a block.
 type savepoint struct {
@@ -172,21 +173,32 @@ func (b *txBlock) rollbackStorageTo(sp *savepoint) error {
 	if t == nil {
 		return nil
 	}
+	mark, commitTS, hasEdit := sp.mark, sp.commitTS, sp.hasEdit
 	if sp.tx != t {
-		t.rollback()
-		b.tx = nil
-		return nil
+		// Set before the transaction began: back to its beginning.
+		mark, commitTS, hasEdit = t.beginMark, 0, false
 	}
-	if err := t.st.RollbackTo(sp.mark); err != nil {
+	if err := t.st.RollbackTo(mark); err != nil {
 		t.rollback()
 		b.tx = nil
 		return pgerror.New(pgerror.InternalError, "could not roll back to savepoint \"%s\": %v", sp.name, err)
 	}
-	t.commitTS = sp.commitTS
-	if sp.hasEdit {
+	t.commitTS = commitTS
+	if hasEdit {
 		t.editor.RollbackTo(sp.edit)
 	} else {
 		t.editor = nil // the catalog is the one the transaction began with
+	}
+	// Sequences keep the values drawn since (those whose keyspace is
+	// still there: one made since is gone).
+	for name, v := range t.sequences {
+		if s := t.st.Space(name); s != nil && s.Sequence() != v {
+			if err := s.SetSequence(v); err != nil {
+				t.rollback()
+				b.tx = nil
+				return pgerror.New(pgerror.InternalError, "could not keep sequence values at savepoint \"%s\": %v", sp.name, err)
+			}
+		}
 	}
 	return nil
 }
