@@ -179,3 +179,53 @@ func TestRollbackToRefusesOtherTransactionsMark(t *testing.T) {
 		t.Errorf("Mark in a read transaction: %v", err)
 	}
 }
+
+func TestRollbackToRunsHooksAndRefusesLiveForks(t *testing.T) {
+	db := storagetest.Open(t)
+	tx, err := db.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	sp, err := tx.CreateSpace("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tx.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := 0
+	tx.OnRollbackTo(func() { hooks++ })
+	sp.Put([]byte("k"), []byte("v"))
+	fork, err := tx.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Mark(); !errors.Is(err, storage.ErrMarkInvalid) {
+		t.Errorf("Mark with a live fork: %v", err)
+	}
+	if err := tx.RollbackTo(m); !errors.Is(err, storage.ErrMarkInvalid) {
+		t.Errorf("RollbackTo with a live fork: %v", err)
+	}
+	if _, err := fork.Mark(); err == nil {
+		t.Error("Mark in a fork succeeded")
+	}
+	if err := fork.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := tx.RollbackTo(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hooks != 2 {
+		t.Errorf("OnRollbackTo ran %d times, want 2", hooks)
+	}
+	if got := sp.Get([]byte("k")); got != nil {
+		t.Errorf("a put after the mark is still there: %q", got)
+	}
+	if tx.Space("s") == nil {
+		t.Error("the keyspace made before the mark is gone")
+	}
+}
