@@ -42,8 +42,10 @@ type savepoint struct {
 	mark    storage.Mark
 	edit    catalog.EditMark
 	hasEdit bool
-	// commitTS is the commit time the transaction had reserved.
+	// commitTS is the commit time the transaction had reserved, written
+	// the tables it had written (for their history retention at commit).
 	commitTS int64
+	written  map[uint32]*catalog.Table
 	// settings are the session's parameters and the block's record of
 	// their changes (settings_scope.go), as they were.
 	settings map[string]string
@@ -88,7 +90,7 @@ func (s *Session) setSavepoint(name string) error {
 		if err != nil {
 			return pgerror.New(pgerror.InternalError, "could not set savepoint: %v", err)
 		}
-		sp.mark, sp.commitTS = m, t.commitTS
+		sp.mark, sp.commitTS, sp.written = m, t.commitTS, maps.Clone(t.written)
 		if t.editor != nil {
 			sp.edit, sp.hasEdit = t.editor.Mark(), true
 		}
@@ -173,17 +175,17 @@ func (b *txBlock) rollbackStorageTo(sp *savepoint) error {
 	if t == nil {
 		return nil
 	}
-	mark, commitTS, hasEdit := sp.mark, sp.commitTS, sp.hasEdit
+	mark, commitTS, hasEdit, written := sp.mark, sp.commitTS, sp.hasEdit, sp.written
 	if sp.tx != t {
 		// Set before the transaction began: back to its beginning.
-		mark, commitTS, hasEdit = t.beginMark, 0, false
+		mark, commitTS, hasEdit, written = t.beginMark, 0, false, nil
 	}
 	if err := t.st.RollbackTo(mark); err != nil {
 		t.rollback()
 		b.tx = nil
 		return pgerror.New(pgerror.InternalError, "could not roll back to savepoint \"%s\": %v", sp.name, err)
 	}
-	t.commitTS = commitTS
+	t.commitTS, t.written = commitTS, maps.Clone(written)
 	if hasEdit {
 		t.editor.RollbackTo(sp.edit)
 	} else {
