@@ -162,8 +162,9 @@ func TestSavepointsAsPostgres(t *testing.T) {
 }
 
 // TestSavepointsRandomAgainstPostgres runs the same random sequences of
-// writes, failing writes, savepoints, releases, rollbacks to savepoints,
-// commits and rollbacks on cdcdb and on PostgreSQL 15, and requires every
+// writes, failing writes, DDL, SET, cursors, savepoints, releases,
+// rollbacks to savepoints, commits and rollbacks on cdcdb and on
+// PostgreSQL 15, and requires every
 // statement to answer alike (its error's SQLSTATE, or the rows it
 // returned) and the table to hold the same rows after each transaction.
 func TestSavepointsRandomAgainstPostgres(t *testing.T) {
@@ -201,7 +202,21 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 		if rng.Intn(20) == 0 {
 			v = -1 // fails its CHECK
 		}
-		switch rng.Intn(16) {
+		switch rng.Intn(24) {
+		case 16:
+			return []string{"SET search_path = other, public", "SET LOCAL search_path = local_one, public", "RESET search_path"}[rng.Intn(3)]
+		case 17:
+			return "SHOW search_path"
+		case 18:
+			return []string{"CREATE TABLE IF NOT EXISTS side (x int)", "DROP TABLE IF EXISTS side", "ALTER TABLE side ADD COLUMN y int"}[rng.Intn(3)]
+		case 19:
+			return fmt.Sprintf("INSERT INTO side VALUES (%d)", k)
+		case 20:
+			return "SELECT count(*) FROM side"
+		case 21:
+			return "DECLARE cur CURSOR FOR SELECT k FROM r ORDER BY k"
+		case 22:
+			return []string{"FETCH cur", "CLOSE cur", "FETCH ABSOLUTE 2 FROM cur"}[rng.Intn(3)]
 		case 0, 1, 2:
 			return fmt.Sprintf("INSERT INTO r VALUES (%d, %d)", k, v) // may fail 23505
 		case 3, 4:
@@ -253,7 +268,7 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 		}
 	}
 	rolledBackTo := 0
-	for round := 0; round < 150; round++ {
+	for round := 0; round < 200; round++ {
 		stack, aborted = nil, false
 		var answered []string
 		run := func(sql string) {
@@ -280,9 +295,12 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 			run("COMMIT")
 		}
 		run("SELECT coalesce(string_agg(k || ':' || v, ',' ORDER BY k), '') FROM r")
+		run("SELECT count(*) FROM side")
+		run("SELECT count(*) FROM information_schema.columns WHERE table_name = 'side'")
+		run("SHOW search_path")
 	}
 	t.Logf("%d rollbacks to a savepoint", rolledBackTo)
-	if rolledBackTo < 60 {
+	if rolledBackTo < 50 {
 		t.Errorf("only %d rollbacks to a savepoint: the test does not exercise them", rolledBackTo)
 	}
 }
