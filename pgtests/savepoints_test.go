@@ -430,3 +430,52 @@ SELECT string_agg(id::text, ',' ORDER BY id) FROM oer;
 		t.Errorf("psql printed on cdcdb\n%s\nand on PostgreSQL\n%s", outs[0], outs[1])
 	}
 }
+
+// TestSavepointsReplanPreparedStatements: statements prepared (protocol
+// Parse) against a table made after a savepoint are planned again after
+// ROLLBACK TO, failing as the table is gone, and serve the table made
+// again under the same name, as in PostgreSQL.
+func TestSavepointsReplanPreparedStatements(t *testing.T) {
+	var answers [][]string
+	for _, tg := range bothTargets(t) {
+		ctx := testContext(t)
+		conn := connect(t, tg.URL)
+		var got []string
+		note := func(what string, err error) {
+			if err != nil {
+				got = append(got, what+": "+errorCode(err))
+			} else {
+				got = append(got, what+": ok")
+			}
+		}
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SAVEPOINT a")
+		mustExec(t, conn, "CREATE TABLE pn (x int)")
+		mustExec(t, conn, "INSERT INTO pn VALUES (1)")
+		for name, sql := range map[string]string{"q": "SELECT count(*) FROM pn", "ins": "INSERT INTO pn VALUES ($1)"} {
+			if _, err := conn.Prepare(ctx, name, sql); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got = append(got, "count: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK TO a")
+		got = append(got, "count after: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK TO a")
+		_, err := conn.Exec(ctx, "ins", 5)
+		note("insert after", err)
+		mustExec(t, conn, "ROLLBACK TO a")
+		mustExec(t, conn, "CREATE TABLE pn (x int, y int)")
+		got = append(got, "count made again: "+oneValue(ctx, conn, "q"))
+		_, err = conn.Exec(ctx, "ins", 5)
+		note("insert made again", err)
+		got = append(got, "count: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK")
+		answers = append(answers, got)
+	}
+	want := "[count: 1 count after: ERROR 42P01 insert after: ERROR 42P01 count made again: 0 insert made again: ok count: 1]"
+	for i, got := range answers {
+		if fmt.Sprint(got) != want {
+			t.Errorf("target %d: %v\nwant %s", i, got, want)
+		}
+	}
+}
