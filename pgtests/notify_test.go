@@ -118,6 +118,18 @@ func TestListenNotify(t *testing.T) {
 			mustExec(t, sender, "NOTIFY events, 'unheard'")
 			expectNone("after UNLISTEN *")
 
+			// DISCARD ALL unlistens; a closed session hears nothing more.
+			mustExec(t, listener, "LISTEN events")
+			mustExec(t, listener, "DISCARD ALL")
+			mustExec(t, sender, "NOTIFY events, 'after DISCARD ALL'")
+			expectNone("after DISCARD ALL")
+			gone := connect(t, tg.URL)
+			mustExec(t, gone, "LISTEN events")
+			if err := gone.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, sender, "NOTIFY events, 'to a closed session'")
+
 			// A session hears its own notifications, before its
 			// ReadyForQuery.
 			var own []string
