@@ -62,6 +62,18 @@ func TestListenNotify(t *testing.T) {
 				expectNone(when + ", after the expected ones")
 			}
 			mustExec(t, listener, "LISTEN events")
+			mustExec(t, listener, "BEGIN")
+			mustExec(t, listener, "LISTEN zzz")
+			mustExec(t, listener, "LISTEN aaa")
+			if got := queryString(t, listener, "SELECT string_agg(c, ',' ORDER BY c) FROM pg_listening_channels() c"); got != "events" {
+				t.Errorf("pg_listening_channels() before COMMIT: %q", got)
+			}
+			mustExec(t, listener, "COMMIT")
+			if got := queryString(t, listener, "SELECT string_agg(c, ',' ORDER BY c) FROM pg_listening_channels() c"); got != "aaa,events,zzz" {
+				t.Errorf("pg_listening_channels(): %q", got)
+			}
+			mustExec(t, listener, "UNLISTEN aaa")
+			mustExec(t, listener, "UNLISTEN zzz")
 
 			// Outside a block: delivered at once, to an idle listener.
 			mustExec(t, sender, "NOTIFY events, 'one'")
