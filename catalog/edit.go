@@ -29,6 +29,8 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 		schemaByName: make(map[string]*Schema, len(s.schemaByName)),
 		tables:       make(map[OID]*Table, len(s.tables)),
 		flows:        make(map[OID]*Flow, len(s.flows)),
+		connections:  make(map[OID]*Connection, len(s.connections)),
+		sources:      make(map[OID]*Source, len(s.sources)),
 	}
 	for k, v := range s.schemas {
 		c.schemas[k] = v
@@ -41,6 +43,12 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 	}
 	for k, v := range s.flows {
 		c.flows[k] = v
+	}
+	for k, v := range s.connections {
+		c.connections[k] = v
+	}
+	for k, v := range s.sources {
+		c.sources[k] = v
 	}
 	e := &Editor{tx: tx, snap: c}
 	if err := e.writeVersion(); err != nil {

@@ -31,7 +31,7 @@ func Prepare(tx *storage.Tx, f *Flow) error {
 
 // Drop removes a flow's private state.
 func Drop(tx *storage.Tx, flow catalog.OID) error {
-	for _, part := range []string{logPart, legacyPart, truncatePart} {
+	for _, part := range []string{logPart, legacyPart, truncatePart, versionsPart} {
 		if tx.Space(catalog.FlowSpace(flow, part)) != nil {
 			if err := tx.DropSpace(catalog.FlowSpace(flow, part)); err != nil {
 				return err
@@ -447,6 +447,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 				next, err = f.continueSCD1(a.target, g.encKey, incoming, mark, from, a.st)
 			case vals != nil:
 				next, err = a.continueSCD2Encoded(g.encKey, incoming, from)
+				a.st.EncodedSCD2Keys++
 			default:
 				next, err = f.continueSCD2(a.target, g.encKey, incoming, from, a.st)
 			}

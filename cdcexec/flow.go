@@ -61,10 +61,27 @@ type Flow struct {
 	// renders a sequence value for messages and statistics.
 	SeqType, SysSeqType types.T
 	FormatSeq           func(seq []types.Value) string
+	// FastPathsOff runs the batch on the general paths where it says so
+	// (docs/fast-paths.md); the zero value takes every fast path.
+	FastPathsOff FastPathsOff
 
 	// check is the target's row check for the Apply under way (see
 	// RowCheck); Apply sets it on its own copy of the flow.
 	check RowCheck
+}
+
+// FastPathsOff turns off the executor's fast paths, each of which writes
+// byte for byte what the general path writes (a differential test holds
+// each to it): a server runs on the general paths alone to measure what
+// the fast ones buy, or to rule them out when a result looks wrong.
+type FastPathsOff struct {
+	// EncodedSCD2 continues SCD TYPE 2 keys through temporal's
+	// ContinueSCD2 on decoded values instead of on stored encodings
+	// (scd2enc.go).
+	EncodedSCD2 bool
+	// SharedApply applies every batch on the session's goroutine alone,
+	// with no helper (parallel.go).
+	SharedApply bool
 }
 
 // RowCheck validates a target row before it is written: every column of
@@ -78,6 +95,12 @@ type Stats struct {
 	Events       uint64
 	RowsUpserted uint64
 	RowsDeleted  uint64
+	// EncodedSCD2Keys counts the keys continued on stored encodings
+	// (scd2enc.go), so that a test can tell the fast path ran.
+	EncodedSCD2Keys uint64
+	// SharedBatches is 1 when the batch was shared with a helper
+	// goroutine (parallel.go), 0 otherwise.
+	SharedBatches uint64
 	// MaxSeq is the highest sequence value among the applied events, and
 	// MaxSeqKey its order-preserving encoding (comparable bytewise).
 	MaxSeq    []types.Value

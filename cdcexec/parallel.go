@@ -49,22 +49,20 @@ const (
 	minParallelKeys = 4 * parallelChunk
 )
 
-// parallelEnabled lets a test apply on one goroutine only;
 // helperFirst makes the session wait for the helper to take a chunk before
 // it takes one, so that a test's helper surely applies keys; beforeKey, if
 // set, is called with each key a goroutine is about to apply; and
 // sharedBatches counts the batches applied with a helper.
 var (
-	parallelEnabled = true
-	helperFirst     = false
-	beforeKey       func(encKey []byte)
-	sharedBatches   atomic.Uint64
+	helperFirst   = false
+	beforeKey     func(encKey []byte)
+	sharedBatches atomic.Uint64
 )
 
 // applyShared applies the batch's keys with a helper when that is possible
 // (see above), reporting whether it did.
 func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal.Seq) (bool, error) {
-	if !parallelEnabled || len(a.groups) < minParallelKeys || runtime.GOMAXPROCS(0) < 2 ||
+	if a.f.FastPathsOff.SharedApply || len(a.groups) < minParallelKeys || runtime.GOMAXPROCS(0) < 2 ||
 		a.f.check != nil || tx.Wrote(a.log.log.Name()) || a.target.Wrote() {
 		return false, nil
 	}
@@ -105,6 +103,7 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 	first := a.applyShare(ctx, a.groups, &share, mark)
 	<-done
 	sharedBatches.Add(1)
+	a.st.SharedBatches++
 	if helper.at >= 0 && (first.at < 0 || helper.at < first.at) {
 		first = helper
 	}
@@ -116,6 +115,7 @@ func (a *applier) applyShared(ctx context.Context, tx *storage.Tx, mark temporal
 	}
 	a.st.RowsUpserted += helperStats.RowsUpserted
 	a.st.RowsDeleted += helperStats.RowsDeleted
+	a.st.EncodedSCD2Keys += helperStats.EncodedSCD2Keys
 	return true, tx.Join(fork)
 }
 

@@ -28,10 +28,11 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	run := func(shared bool) (map[string][]string, []string, map[string]keyState, int) {
-		parallelEnabled, helperFirst = shared, shared
-		defer func() { parallelEnabled, helperFirst = true, false }()
+		helperFirst = shared
+		defer func() { helperFirst = false }()
 		rng := rand.New(rand.NewPCG(seed, 7))
 		db, f := openFlowOf(t, mixedFlow(100))
+		f.FastPathsOff.SharedApply = !shared
 		cache := NewStateCache()
 		var failures []string
 		applied := map[string]bool{} // the keys of the batches that succeeded
@@ -68,7 +69,7 @@ func TestSharedApplyMatchesOneGoroutine(t *testing.T) {
 	before := sharedBatches.Load()
 	one, oneFailures, oneCache, applied := run(false)
 	if sharedBatches.Load() != before {
-		t.Fatal("a helper applied keys with parallelEnabled off")
+		t.Fatal("a helper applied keys with the shared apply off")
 	}
 	two, twoFailures, twoCache, _ := run(true)
 	if sharedBatches.Load() == before {

@@ -23,14 +23,11 @@ import (
 // and encoded again, which was most of an in-order event's cost. The rows
 // are byte for byte those continueSCD2 writes (TestEncodedSCD2MatchesGeneral).
 
-// encodedSCD2Enabled lets a test run the general path instead.
-var encodedSCD2Enabled = true
-
 // encodedSCD2 reports whether a key's new events can be continued on
 // encoded rows.
 func (a *applier) encodedSCD2(events []temporal.Event) bool {
 	f := a.f
-	if !encodedSCD2Enabled || f.StoredAs != SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
+	if f.FastPathsOff.EncodedSCD2 || f.StoredAs != SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
 		return false
 	}
 	for _, e := range events {

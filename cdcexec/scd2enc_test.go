@@ -81,11 +81,11 @@ func mixedEvent(rng *rand.Rand, id, seq int64) Event {
 func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	run := func(encoded bool) map[string][]string {
-		encodedSCD2Enabled = encoded
-		defer func() { encodedSCD2Enabled = true }()
+	run := func(encoded bool) (map[string][]string, uint64) {
+		var encodedKeys uint64
 		rng := rand.New(rand.NewPCG(seed, 5))
 		db, f := openFlowOf(t, mixedFlow(100))
+		f.FastPathsOff.EncodedSCD2 = !encoded
 		cache := NewStateCache()
 		feed := mixedFeed{rng: rng, keys: 12, lateOneIn: 6, lateBy: 40}
 		for batch := range 40 {
@@ -95,19 +95,25 @@ func TestEncodedSCD2MatchesGeneral(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				_, err = Apply(context.Background(), tx, f, target, events, cache, nil)
+				st, err := Apply(context.Background(), tx, f, target, events, cache, nil)
+				encodedKeys += st.EncodedSCD2Keys
 				return err
 			})
 			if err != nil && pgerror.CodeOf(err) != pgerror.CardinalityViolation {
 				t.Fatal(err)
 			}
 		}
-		return keyspaceContents(t, db)
+		return keyspaceContents(t, db), encodedKeys
 	}
-	general, encoded := run(false), run(true)
+	general, generalKeys := run(false)
+	encoded, encodedKeys := run(true)
 	if len(general) == 0 {
 		t.Fatal("nothing was written")
 	}
+	if generalKeys != 0 || encodedKeys == 0 {
+		t.Fatalf("keys continued on encodings: %d with the fast path off, %d with it on", generalKeys, encodedKeys)
+	}
+	t.Logf("%d keys continued on encodings", encodedKeys)
 	for name, rows := range general {
 		if got := encoded[name]; !slices.Equal(got, rows) {
 			t.Fatalf("keyspace %s: encoded path wrote %d entries, general %d, and they differ", name, len(got), len(rows))

@@ -13,7 +13,7 @@ import (
 // named prepared statements with parameters, binary results, the target
 // and a FOR BUSINESS_TIME AS OF read, the table OID and column numbers in
 // result fields, information_schema.columns, LISTEN/NOTIFY between two
-// clients. See
+// clients, the change feed with parameters. See
 // testdata/clients/node/cdcdb_node.js.
 func TestNodePostgres(t *testing.T) {
 	node, err := exec.LookPath("node")

@@ -12,7 +12,8 @@ import (
 // directions, server-side cursors (DECLARE / FETCH; psycopg 3 also
 // describes the cursor as a portal and reads pg_cursors), the target and a FOR BUSINESS_TIME AS OF read, result
 // descriptions, binary results, the table OID and column number in result
-// metadata, and psycopg 3's TypeInfo catalog lookup. See
+// metadata, psycopg 3's TypeInfo catalog lookup, and the change feed with
+// parameters. See
 // testdata/clients/cdcdb_psycopg.py.
 func TestPsycopg2(t *testing.T) {
 	requirePythonModule(t, "psycopg2", "python3-psycopg2")

@@ -31,6 +31,12 @@ type sessionActivity struct {
 	queryStart   time.Time
 	stateChange  time.Time
 	xactStart    time.Time // zero outside a transaction
+	// waitEventType and waitEvent say what the session waits for, "" when
+	// it does not wait (backends.go).
+	waitEventType, waitEvent string
+	// backend signals the session's connection; nil for a session without
+	// one.
+	backend wire.Backend
 }
 
 // activities holds each engine's sessions; an engine leaves it with its
@@ -43,7 +49,7 @@ var activities struct {
 // registerActivity adds a new session, idle, to pg_stat_activity.
 func registerActivity(s *Session, info wire.StartupInfo) {
 	now := time.Now()
-	a := &sessionActivity{pid: s.id, user: s.user, app: info.ApplicationName, backendStart: now, state: "idle", stateChange: now}
+	a := &sessionActivity{pid: s.id, user: s.user, app: info.ApplicationName, backendStart: now, state: "idle", stateChange: now, backend: info.Backend}
 	if host, port, err := net.SplitHostPort(info.RemoteAddr); err == nil {
 		a.clientAddr = host
 		a.clientPort, _ = strconv.ParseInt(port, 10, 64)
@@ -148,6 +154,9 @@ func init() {
 			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", superuserOID, "application_name", sa.app,
 				"state", sa.state, "query", sa.query, "backend_start", sa.backendStart.UTC().Truncate(time.Microsecond),
 				"state_change", sa.stateChange.UTC().Truncate(time.Microsecond), "backend_type", "client backend"}
+			if sa.waitEventType != "" {
+				kv = append(kv, "wait_event_type", sa.waitEventType, "wait_event", sa.waitEvent)
+			}
 			if !sa.queryStart.IsZero() {
 				kv = append(kv, "query_start", sa.queryStart.UTC().Truncate(time.Microsecond))
 			}

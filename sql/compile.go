@@ -85,7 +85,14 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return pc.compileExplain(st)
 	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:
 		return pc.compileCursor(stmt) // cursor.go
-	case *ast.CreateSchema, *ast.CreateTable, *ast.Drop, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
+	case *ast.Drop:
+		if st.Kind == ast.ObjectSource || st.Kind == ast.ObjectConnection {
+			return pc.compileSourceStatement(st) // sources.go
+		}
+		return pc.compileDDL(stmt)
+	case *ast.CreateConnection, *ast.CreateSource:
+		return pc.compileSourceStatement(stmt) // sources.go
+	case *ast.CreateSchema, *ast.CreateTable, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)
 	case *ast.CreateFlow, *ast.RefreshStreamingTable:
@@ -225,7 +232,7 @@ func (s *Session) resetSetting(name string) error {
 		case "cdcdb.dialect":
 			return s.engine.opts.Dialect
 		}
-		return d.def
+		return s.engine.settingDefault(ln, d)
 	}
 	ln := strings.ToLower(name)
 	if ln == "all" {

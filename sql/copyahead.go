@@ -178,12 +178,16 @@ func (w *tableWriter) redoable(given map[int16]bool) bool {
 // have not taken any of its rows yet (all of them are in appended).
 func (w *tableWriter) putRowsAhead(x *execCtx) error {
 	t := x.tx
-	if !w.redo || w.flowsApplied || len(w.appended) == 0 || !t.sole || t.wroteAhead || !x.sess.engine.pendingCopies {
+	if !w.redo || w.flowsApplied || len(w.appended) == 0 || !t.sole || t.wroteAhead || !x.sess.engine.pendingCopies ||
+		x.sess.engine.opts.FastPathsOff.CopyAhead {
 		return nil
 	}
 	p := &pendingCopy{table: w.table.OID, commitTS: t.commitTS, txStart: x.now, stmtStart: x.stmtNow, tuples: w.appended}
 	for name, v := range x.sess.settings {
-		if d, ok := settingDefs[name]; ok && (d.readOnly || v == d.def) {
+		// A value at the built-in default needs no record, unless the
+		// server sets another default, which the redo's session would
+		// start with instead.
+		if d, ok := settingDefs[name]; ok && (d.readOnly || v == d.def && x.sess.engine.settingDefault(name, d) == d.def) {
 			continue
 		}
 		p.settings = append(p.settings, [2]string{name, v})
@@ -305,7 +309,7 @@ func (e *Engine) redoCopy(key, value []byte) error {
 }
 
 func (e *Engine) redoCopyIn(ctx context.Context, s *Session, p *pendingCopy, key []byte) error {
-	t, err := e.beginTxn(ctx, true)
+	t, err := e.beginTxn(ctx, s, true)
 	if err != nil {
 		return err
 	}

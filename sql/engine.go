@@ -20,6 +20,25 @@ type Options struct {
 	// Dialect is the default SQL dialect of new sessions: "postgres" (the
 	// default) or "databricks".
 	Dialect string
+	// Settings are server-wide defaults of run-time parameters, by name,
+	// as postgres -c gives them: every session starts with them, and RESET
+	// returns to them. NewEngine refuses an unknown parameter or a bad
+	// value.
+	Settings map[string]string
+	// FastPathsOff runs the engine on general paths in place of the fast
+	// ones it names (fastpaths.go); the zero value takes every fast path.
+	FastPathsOff FastPathsOff
+	// Clock, when set, is read in place of the wall clock for what the
+	// engine stores of the time: each write transaction's commit time
+	// (which still rises by at least a microsecond from one commit to the
+	// next) and a flow's last-applied time. A test that runs one workload
+	// twice sets it to a constant, and the two files then hold the same
+	// history, byte for byte.
+	Clock func() time.Time
+	// SnapshotMemory is how many bytes of a snapshot flow's snapshot are
+	// kept in memory before sorted runs spill to temporary files next to
+	// the data file (0: cdcexec.DefaultSnapshotMemory).
+	SnapshotMemory int
 }
 
 // Engine is the SQL side of one database file, shared by every session.
@@ -36,6 +55,13 @@ type Engine struct {
 	// catalog's inline bucket, a third of a point read's allocation).
 	catSeen atomic.Pointer[catalogAt]
 
+	// settingDefaults are Options.Settings, validated, in canonical form, by
+	// lower-case name.
+	settingDefaults map[string]string
+	// writerPID is the pid of the session holding storage's writer slot,
+	// 0 when none does (backends.go).
+	writerPID atomic.Int32
+
 	parsed  parseCache
 	flows   flowCache
 	notify  notifyHub // LISTEN/NOTIFY (notify.go)
@@ -43,6 +69,17 @@ type Engine struct {
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).
 	pendingCopies bool
+	// sources runs the followers of the sources (sourcerun.go).
+	sources *sourceRunner
+}
+
+// storedNow is the time the engine stores: Options.Clock's, or the wall
+// clock's.
+func (e *Engine) storedNow() time.Time {
+	if e.opts.Clock != nil {
+		return e.opts.Clock()
+	}
+	return time.Now()
 }
 
 // NewEngine opens the SQL engine over an open storage file.
@@ -54,6 +91,10 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 		opts.Dialect = dialectPostgres
 	}
 	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now()}
+	if err := e.setDefaults(opts.Settings); err != nil {
+		return nil, err
+	}
+	e.sources = newSourceRunner(e)
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap

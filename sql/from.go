@@ -148,6 +148,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if pc.tablesRead != nil {
+		pc.tablesRead[tbl.OID] = true
+	}
 	if tbl.Kind == catalog.KindView {
 		stmts, err := parse.Parse(tbl.ViewQuery)
 		if err != nil || len(stmts) != 1 {
@@ -598,6 +601,9 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 			return rows, nil
 		}
 		rows = append(rows, append(Row(nil), r...))
+		if err := x.checkCancel(); err != nil {
+			return nil, err
+		}
 	}
 }
 

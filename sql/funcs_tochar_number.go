@@ -322,15 +322,16 @@ func numberDigits(kind numberKind, v types.Value, d *numDesc) (numstr string, ou
 	case numberInt4:
 		n := v.(int64)
 		if d.is(numFMulti) {
-			// PostgreSQL multiplies in 32 bits, wrapping (it is built with
-			// -fwrapv), by a power of ten converted to int32 as x86 does
-			// (an out-of-range one becomes the most negative int32).
+			// Since PostgreSQL 15.20 a product past int4's range is an
+			// error, as for int8 (earlier releases wrapped it).
 			m := math.Pow(10, float64(d.multi))
-			factor := int32(math.MinInt32)
-			if m <= math.MaxInt32 {
-				factor = int32(m)
+			if m > math.MaxInt32 {
+				return "", 0, 0, intRangeError(types.Int4)
 			}
-			n = int64(int32(n) * factor)
+			n *= int64(m)
+			if n > math.MaxInt32 || n < math.MinInt32 {
+				return "", 0, 0, intRangeError(types.Int4)
+			}
 			d.pre += d.multi
 		}
 		orgnum = strconv.FormatInt(n, 10)

@@ -17,6 +17,11 @@ type funcScan struct {
 	cols    []outCol
 	ordinal bool
 	gen     func(x *execCtx, args []types.Value, emit func(types.Value) error) error
+	// series, when set, yields the rows one at a time instead of gen's
+	// all at once: an integer generate_series, the set-returning function
+	// queries use to make rows, needs no memory for the rows it has not
+	// yet given, and stops within a row of a cancel.
+	series func(args []types.Value) (*intSeries, error)
 }
 
 func (p *funcScan) columns() []outCol { return p.cols }
@@ -37,6 +42,14 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			return &sliceIter{}, nil
 		}
 		vals[i] = v
+	}
+	if p.series != nil {
+		it, err := p.series(vals)
+		if err != nil {
+			return nil, err
+		}
+		it.x, it.ordinal = x, p.ordinal
+		return it, nil
 	}
 	var rows []Row
 	n := int64(0)
@@ -75,6 +88,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if name == rowsFromName {
 		return pc.planRowsFrom(t, sc, left)
 	}
+	if name == lastSnapshotVersionName || name == currentSnapshotVersionName {
+		return pc.planSnapshotVersionFunc(t, name)
+	}
 	var args []expr
 	for _, a := range t.Call.Args {
 		x, err := b.bind(a)
@@ -84,6 +100,12 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		args = append(args, x)
 	}
 	args = withoutVoidParams(args)
+	if pc.isTableChangesCall(t.Call.Name) {
+		return pc.planTableChanges(t, b, args)
+	}
+	if isBeliefChangesCall(t.Call.Name) {
+		return pc.planBeliefChanges(t, b, args)
+	}
 	if tf, ok := tableFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}
@@ -109,23 +131,16 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				}
 				args[i] = c
 			}
-			fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error {
-				start, stop, step := a[0].(int64), a[1].(int64), int64(1)
+			fs.series = func(a []types.Value) (*intSeries, error) {
+				it := &intSeries{at: a[0].(int64), stop: a[1].(int64), step: 1}
 				if len(a) == 3 {
-					step = a[2].(int64)
+					it.step = a[2].(int64)
 				}
-				if step == 0 {
-					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
+				if it.step == 0 {
+					return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
 				}
-				for v := start; (step > 0 && v <= stop) || (step < 0 && v >= stop); v += step {
-					if err := emit(v); err != nil {
-						return err
-					}
-					if (step > 0 && v > stop-step) || (step < 0 && v < stop-step) {
-						break
-					}
-				}
-				return nil
+				it.done = (it.step > 0 && it.at > it.stop) || (it.step < 0 && it.at < it.stop)
+				return it, nil
 			}
 		case ct.OID == types.Numeric:
 			for i := range args {
@@ -230,3 +245,36 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	}
 	return fs, []*scopeRel{rel}, nil
 }
+
+// intSeries is an integer generate_series, row by row.
+type intSeries struct {
+	x              *execCtx
+	at, stop, step int64
+	done           bool
+	ordinal        bool
+	n              int64
+}
+
+func (it *intSeries) next() (Row, error) {
+	if it.done {
+		return nil, nil
+	}
+	if err := it.x.checkCancel(); err != nil {
+		return nil, err
+	}
+	v := it.at
+	// The last value is the one from which another step would pass stop
+	// (or overflow): checked before adding, so the sum never overflows.
+	if (it.step > 0 && v > it.stop-it.step) || (it.step < 0 && v < it.stop-it.step) {
+		it.done = true
+	} else {
+		it.at += it.step
+	}
+	it.n++
+	if it.ordinal {
+		return Row{v, it.n}, nil
+	}
+	return Row{v}, nil
+}
+
+func (it *intSeries) close() {}

@@ -85,6 +85,10 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			if !null {
 				it.hash[key] = append(it.hash[key], i)
 			}
+			if err := x.checkCancel(); err != nil {
+				leftIt.close()
+				return nil, err
+			}
 		}
 	}
 	return it, nil
@@ -176,6 +180,11 @@ func (it *joinIter) next() (Row, error) {
 					return nil, err
 				}
 				if v != true {
+					// A left row may try every right row: a cancel
+					// must not wait for the next match.
+					if err := it.env.x.checkCancel(); err != nil {
+						return nil, err
+					}
 					continue
 				}
 			}

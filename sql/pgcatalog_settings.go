@@ -70,13 +70,16 @@ func settingRow(x *execCtx, name string) Row {
 		}
 	}
 	unit := settingUnits[strings.ToLower(name)]
-	boot, reset := def.def, def.def
+	boot, reset := def.def, x.sess.engine.settingDefault(strings.ToLower(name), def)
 	if unit != "" {
 		val, boot, reset = inUnit(val, unit), inUnit(boot, unit), inUnit(reset, unit)
 	}
 	source := "default"
-	if val != boot {
+	switch {
+	case val != reset:
 		source = "session"
+	case reset != boot:
+		source = "command line" // Options.Settings, as postgres -c
 	}
 	if desc.Context == "internal" {
 		source = "override"

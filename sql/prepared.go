@@ -104,6 +104,10 @@ type compiled struct {
 	// notifies marks LISTEN, UNLISTEN and NOTIFY, which also run in a
 	// block, and take effect when it commits (notify.go).
 	notifies bool
+	// commitsOnItsOwn marks statements that run their own transactions
+	// (CREATE SOURCE, DROP SOURCE): they get the implicit block too, so
+	// that they can tell whether they are in a transaction block.
+	commitsOnItsOwn bool
 	// wireParams and wireFields are ParamTypes' and Fields' answers.
 	wireParams     []uint32
 	wireFields     []wire.FieldDescription
@@ -383,7 +387,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		// PostgreSQL.
 		return "SELECT 0", false, nil
 	}
-	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters || p.ps.c.notifies) {
+	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters || p.ps.c.notifies || p.ps.c.commitsOnItsOwn) {
 		// Until Sync, statements share one implicit transaction.
 		s.block = &txBlock{implicit: true, multiStatement: p.ps.src.multi, start: s.txStart(), modes: s.defaultTxModes()}
 	}
@@ -483,7 +487,12 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if err != nil {
 		return "", false, finish(err)
 	}
-	r.x, r.it, r.stored, r.tx, r.owned, r.cols = x, it, storedOutput(it), tx, owned, c.fields
+	r.x, r.it, r.tx, r.owned, r.cols = x, it, tx, owned, c.fields
+	if !x.sess.engine.opts.FastPathsOff.StoredRowScans {
+		if r.stored = storedOutput(it); r.stored != nil {
+			x.sess.fastPaths.storedRowScans++
+		}
+	}
 	p.running = r
 	tag, suspended, err := p.resume(maxRows, out)
 	if err != nil {
@@ -617,7 +626,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		return b.tx, false, nil
 	}
 	if c.access == accessWrite {
-		tx, err := s.engine.beginTxn(ctx, true)
+		tx, err := s.beginWriter(ctx)
 		if err != nil {
 			return nil, false, err
 		}
@@ -638,7 +647,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		tx, err := s.snapshotRead(ctx, b)
 		return tx, false, err
 	}
-	tx, err := s.engine.beginTxn(ctx, false)
+	tx, err := s.engine.beginTxn(ctx, s, false)
 	return tx, true, err
 }
 

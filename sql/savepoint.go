@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
+	"cdcdb/types"
 )
 
 // Savepoints, as PostgreSQL's: SAVEPOINT name sets one inside a transaction
@@ -46,6 +47,9 @@ type savepoint struct {
 	// the tables it had written (for their history retention at commit).
 	commitTS int64
 	written  map[uint32]*catalog.Table
+	// snapshotsDue are the VERSION BY flows' versions the transaction had
+	// written rows of, for its commit (flows_snapshot.go).
+	snapshotsDue map[catalog.OID]map[string][]types.Value
 	// settings are the session's parameters and the block's record of
 	// their changes (settings_scope.go), as they were.
 	settings map[string]string
@@ -91,6 +95,7 @@ func (s *Session) setSavepoint(name string) error {
 			return pgerror.New(pgerror.InternalError, "could not set savepoint: %v", err)
 		}
 		sp.mark, sp.commitTS, sp.written = m, t.commitTS, maps.Clone(t.written)
+		sp.snapshotsDue = cloneSnapshotsDue(t.snapshotsDue)
 		if t.editor != nil {
 			sp.edit, sp.hasEdit = t.editor.Mark(), true
 		}
@@ -175,17 +180,17 @@ func (b *txBlock) rollbackStorageTo(sp *savepoint) error {
 	if t == nil {
 		return nil
 	}
-	mark, commitTS, hasEdit, written := sp.mark, sp.commitTS, sp.hasEdit, sp.written
+	mark, commitTS, hasEdit, written, due := sp.mark, sp.commitTS, sp.hasEdit, sp.written, sp.snapshotsDue
 	if sp.tx != t {
 		// Set before the transaction began: back to its beginning.
-		mark, commitTS, hasEdit, written = t.beginMark, 0, false, nil
+		mark, commitTS, hasEdit, written, due = t.beginMark, 0, false, nil, nil
 	}
 	if err := t.st.RollbackTo(mark); err != nil {
 		t.rollback()
 		b.tx = nil
 		return pgerror.New(pgerror.InternalError, "could not roll back to savepoint \"%s\": %v", sp.name, err)
 	}
-	t.commitTS, t.written = commitTS, maps.Clone(written)
+	t.commitTS, t.written, t.snapshotsDue = commitTS, maps.Clone(written), cloneSnapshotsDue(due)
 	if hasEdit {
 		t.editor.RollbackTo(sp.edit)
 	} else {
@@ -251,4 +256,17 @@ func (c settingChanges) clone() settingChanges {
 func (b *txBlock) takeBackNotify(sp *savepoint) {
 	b.notify.sent = b.notify.sent[:min(sp.notified, len(b.notify.sent))]
 	b.notify.listen = b.notify.listen[:min(sp.listened, len(b.notify.listen))]
+}
+
+// cloneSnapshotsDue copies a transaction's snapshotsDue, both levels (the
+// value slices are never changed in place).
+func cloneSnapshotsDue(due map[catalog.OID]map[string][]types.Value) map[catalog.OID]map[string][]types.Value {
+	if due == nil {
+		return nil
+	}
+	out := make(map[catalog.OID]map[string][]types.Value, len(due))
+	for oid, versions := range due {
+		out[oid] = maps.Clone(versions)
+	}
+	return out
 }

@@ -241,7 +241,11 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		return s.openVersions(x, outer)
 	}
-	it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
+	if !x.sess.engine.opts.FastPathsOff.StoredRowScans {
+		// The general path decodes every row of the range and evaluates
+		// the whole filter on it.
+		it.periodTests, it.testsCoverFilter = s.storedPeriodTests(&it.env)
+	}
 	if s.keyExprs != nil {
 		key, ok, err := s.pointKey(&it.env)
 		if err != nil {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,6 +16,16 @@ import (
 )
 
 var sessionIDs atomic.Int32
+
+// sessionID is a new session's pid: its connection's, or for a session
+// without one (internal, in-process), one from a range wire's counter does
+// not reach in practice, so that two live sessions never share a pid.
+func sessionID(info wire.StartupInfo) int32 {
+	if info.ProcessID != 0 && info.ProcessID <= math.MaxInt32 {
+		return int32(info.ProcessID)
+	}
+	return 1<<30 | sessionIDs.Add(1)&(1<<30-1)
+}
 
 // Session is one client connection's SQL state.
 type Session struct {
@@ -61,6 +72,9 @@ type Session struct {
 	// reported holds the values of the reported parameters the client
 	// was last told, by lower-case name (ParameterChanges).
 	reported map[string]string
+	// fastPaths counts what the session's statements took fast paths for
+	// (fastpaths.go), so that a test can tell one ran.
+	fastPaths fastPathCounts
 	// notify is the session's LISTEN/NOTIFY state (notify.go).
 	notify sessionNotify
 }
@@ -100,12 +114,15 @@ type txBlock struct {
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
-	s := &Session{engine: e, id: sessionIDs.Add(1), user: info.User, settings: map[string]string{}, loc: time.UTC}
+	s := &Session{engine: e, id: sessionID(info), user: info.User, settings: map[string]string{}, loc: time.UTC}
 	if s.user == "" {
 		s.user = "cdcdb"
 	}
 	for k, d := range settingDefs {
 		s.settings[k] = d.def
+	}
+	for k, v := range e.settingDefaults {
+		s.putSetting(k, v)
 	}
 	s.settings["session_authorization"] = s.user
 	s.settings["application_name"] = info.ApplicationName
@@ -127,6 +144,47 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 	registerActivity(s, info) // pg_stat_activity (activity.go)
 	return s, nil
 }
+
+// setDefaults validates the server-wide parameter defaults and keeps them
+// in canonical form, as a session's SET would store them. Parameters that
+// are views of a session's state (the transaction_* ones) or read-only
+// cannot have one.
+func (e *Engine) setDefaults(settings map[string]string) error {
+	if len(settings) == 0 {
+		return nil
+	}
+	probe := &Session{engine: e, settings: map[string]string{}, loc: time.UTC}
+	e.settingDefaults = map[string]string{}
+	for name, value := range settings {
+		ln := strings.ToLower(name)
+		d, ok := settingDefs[ln]
+		if !ok {
+			return &SettingDefaultError{Name: name, Err: pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)}
+		}
+		if d.readOnly || d.assign != nil || ln == "session_authorization" || ln == "cdcdb.dialect" {
+			return &SettingDefaultError{Name: name, Err: pgerror.New("55P02", "parameter \"%s\" cannot have a server-wide default", d.name)}
+		}
+		if d.normalize != nil {
+			v, err := d.normalize(probe, value)
+			if err != nil {
+				return &SettingDefaultError{Name: name, Err: err}
+			}
+			value = v
+		}
+		e.settingDefaults[ln] = value
+	}
+	return nil
+}
+
+// SettingDefaultError is NewEngine's error for a server-wide parameter
+// default (Options.Settings) it cannot take.
+type SettingDefaultError struct {
+	Name string
+	Err  error
+}
+
+func (e *SettingDefaultError) Error() string { return e.Name + ": " + e.Err.Error() }
+func (e *SettingDefaultError) Unwrap() error { return e.Err }
 
 // ParameterStatus implements wire.Session: what startup reports.
 func (s *Session) ParameterStatus() map[string]string {
@@ -246,9 +304,10 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	var numbers planKey
 	var consts []parse.NumberConstant
 	hasNumbers := false
-	if cacheable && len(paramTypes) == 0 {
+	if cacheable && len(paramTypes) == 0 && !s.engine.opts.FastPathsOff.NumberedPlans {
 		var ps *preparedStatement
 		if ps, numbers, consts, hasNumbers = s.numberedPlan(query, env); ps != nil {
+			s.fastPaths.numberedPlans++
 			return []wire.PreparedStatement{ps}, nil
 		}
 	}

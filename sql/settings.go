@@ -33,6 +33,16 @@ var settingDefs = map[string]*settingDef{}
 
 func defineSetting(d *settingDef) { settingDefs[strings.ToLower(d.name)] = d }
 
+// settingDefault is what a session starts with and RESET returns to: the
+// server's default when it sets one (Options.Settings), else the built-in
+// one.
+func (e *Engine) settingDefault(ln string, d *settingDef) string {
+	if v, ok := e.settingDefaults[ln]; ok {
+		return v
+	}
+	return d.def
+}
+
 func init() {
 	for _, d := range []*settingDef{
 		{name: "application_name", def: "", report: true, desc: "Sets the application name to be reported in statistics and logs."},

@@ -53,9 +53,10 @@ const spoolChunk = 256
 // writes many rows at once) whose rows are all there is to write (no
 // primary key to check, no index, no foreign key), the transaction has not
 // written the table yet (a fork may not read what its parent wrote), and
-// there is a second processor to run it.
+// there is a second processor to run it; and the server has not turned the
+// spool off (FastPathsOff.SourceSpool).
 func (w *tableWriter) startSpool(x *execCtx) error {
-	if !w.flowSource || len(w.table.PrimaryKey) > 0 || len(w.table.Indexes) > 0 || w.fk != nil ||
+	if x.sess.engine.opts.FastPathsOff.SourceSpool || !w.flowSource || len(w.table.PrimaryKey) > 0 || len(w.table.Indexes) > 0 || w.fk != nil ||
 		runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}

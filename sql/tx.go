@@ -15,11 +15,17 @@ import (
 // holds storage's writer slot until its commit is queued or it rolls back.
 type txn struct {
 	engine *Engine
+	// sess is the session the transaction works for: its commit applies
+	// change feed flows (applyFeedFlows) in its name.
+	sess   *Session
 	st     *storage.Tx
 	cat    *catalog.Snapshot
 	editor *catalog.Editor
 	writer bool
 	start  time.Time
+	// holder is the pid of the session whose write transaction this is,
+	// recorded in Engine.writerPID while it holds the writer slot.
+	holder int32
 	// afterCommit runs once the storage commit succeeded (e.g. to publish
 	// flow statistics).
 	afterCommit []func()
@@ -37,6 +43,12 @@ type txn struct {
 	// snapshot, checks what the transaction's statements read against it
 	// (txmodes.go); nil otherwise.
 	watch *snapshotWatch
+	// snapshotsDue holds, per VERSION BY flow, the versions (by encoding)
+	// this transaction wrote rows of; they are applied at commit, as is a
+	// snapshot of each TRIGGER ON UPDATE flow reading a table in written
+	// (takeDueSnapshots). snapshotSession is the session that wrote them.
+	snapshotsDue    map[catalog.OID]map[string][]types.Value
+	snapshotSession *Session
 	// beginMark is the storage mark of the transaction's beginning, for a
 	// rollback to a savepoint set before it (savepoint.go); sequences the
 	// value each serial sequence keyspace it drew from or set was left
@@ -58,7 +70,7 @@ func (t *txn) noteSequence(space string, v uint64) {
 // commitTime reserves this transaction's commit time.
 func (t *txn) commitTime() (int64, error) {
 	if t.commitTS == 0 {
-		ts, err := history.NextCommitTime(t.st, time.Now().UnixMicro())
+		ts, err := history.NextCommitTime(t.st, t.engine.storedNow().UnixMicro())
 		if err != nil {
 			return 0, err
 		}
@@ -87,7 +99,7 @@ func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORA
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for storage's single writer slot.
-func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
+func (e *Engine) beginTxn(ctx context.Context, s *Session, writable bool) (*txn, error) {
 	st, err := e.db.BeginContext(ctx, writable)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -100,7 +112,7 @@ func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
 		_ = st.Rollback()
 		return nil, err
 	}
-	return &txn{engine: e, st: st, cat: cat, writer: writable, start: time.Now()}, nil
+	return &txn{engine: e, sess: s, st: st, cat: cat, writer: writable, start: time.Now()}, nil
 }
 
 // catalog is the catalog this transaction reads, including its own DDL.
@@ -129,6 +141,22 @@ func (t *txn) edit() (*catalog.Editor, error) {
 func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
+	}
+	if t.writer {
+		if err := t.takeDueSnapshots(); err != nil {
+			t.rollback()
+			return err
+		}
+	}
+	// Change feed flows run after the snapshots, whose targets they may
+	// read, and the change log after both, which write targets.
+	if err := t.applyFeedFlows(); err != nil {
+		t.rollback()
+		return err
+	}
+	if err := t.logChanges(); err != nil {
+		t.rollback()
+		return err
 	}
 	if err := t.applyRetention(); err != nil {
 		t.rollback()
@@ -170,6 +198,10 @@ func (t *txn) rollback() {
 }
 
 func (t *txn) finish() {
+	if t.holder != 0 {
+		t.engine.writerPID.CompareAndSwap(t.holder, 0)
+		t.holder = 0
+	}
 	t.st = nil
 	t.writer = false
 }
@@ -179,6 +211,21 @@ func (e *Engine) catalogSnapshot() *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cat
+}
+
+// logChanges records in the change log of each table this transaction
+// wrote which of its rows the commit changes (history.LogChanges), for
+// cdcdb.table_changes. Tables without commit-time history have none.
+func (t *txn) logChanges() error {
+	for _, tbl := range t.written {
+		if !keepsCommitHistory(tbl) {
+			continue
+		}
+		if err := history.LogChanges(t.st, tbl.OID, t.commitTS); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyRetention prunes, for each table this transaction wrote that has a

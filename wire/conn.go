@@ -79,7 +79,7 @@ func newConn(s *Server, nc net.Conn) *conn {
 		srv:     s,
 		log:     s.log.With("remote", nc.RemoteAddr().String()),
 		raw:     nc,
-		rw:      socketIO(nc),
+		rw:      socketIO(nc, s.cfg.PlainSocketIO),
 		stmts:   make(map[string]*statement),
 		portals: make(map[string]*portal),
 	}
@@ -167,6 +167,8 @@ func (c *conn) serve() {
 var (
 	errShuttingDown      = errors.New("server shutting down")
 	errIdleInTransaction = errors.New("idle-in-transaction timeout")
+	errCopyIdle          = errors.New("COPY idle timeout")
+	errCopyCancelled     = errors.New("COPY cancelled")
 )
 
 // readMessage waits for the next message between statements: the only wait
@@ -339,6 +341,58 @@ func (c *conn) cancelRunning() {
 	if c.inCall {
 		// callCtx and callCancel change only while no call runs.
 		c.callCancel()
+		if c.waiting {
+			// A COPY FROM STDIN waiting for the client (receiveCopy):
+			// wake its read, which sees the cancel.
+			c.raw.SetReadDeadline(time.Unix(1, 0))
+			c.deadlineSet = true
+		}
+	}
+}
+
+// receiveCopy reads the next message of a COPY FROM STDIN. Unlike the
+// reads between statements it happens inside a Session call, so the wait
+// must end on what ends a call: a cancel (CancelRequest or
+// pg_cancel_backend) when watchCancel is set, pg_terminate_backend or
+// Shutdown, and CopyIdleTimeout.
+func (c *conn) receiveCopy(watchCancel bool) (pgproto3.FrontendMessage, error) {
+	timeout := c.srv.cfg.CopyIdleTimeout
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for {
+		c.mu.Lock()
+		switch {
+		case c.shutdownRequested:
+			c.mu.Unlock()
+			return nil, errShuttingDown
+		case watchCancel && c.callCtx.Err() != nil:
+			c.mu.Unlock()
+			return nil, errCopyCancelled
+		}
+		c.waiting, c.waitingIdle = true, false
+		if timeout > 0 {
+			c.raw.SetReadDeadline(deadline)
+			c.deadlineSet = true
+		}
+		c.mu.Unlock()
+		msg, err := c.be.Receive()
+		c.mu.Lock()
+		c.waiting = false
+		if c.deadlineSet {
+			c.raw.SetReadDeadline(time.Time{})
+			c.deadlineSet = false
+		}
+		c.mu.Unlock()
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return msg, err
+		}
+		if timeout > 0 && !time.Now().Before(deadline) {
+			return nil, errCopyIdle
+		}
+		// Woken early by a cancel or a shutdown: the loop's checks say
+		// which, or (a cancel already reported) read on.
 	}
 }
 

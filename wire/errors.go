@@ -18,14 +18,15 @@ const (
 
 // statementError turns what a Session call returned into the error the
 // client gets: ClientError's, except that a statement cancelled because
-// the server is shutting down ends the connection with 57P01.
+// the server is shutting down, or because pg_terminate_backend ended the
+// connection, ends the connection with 57P01.
 func (c *conn) statementError(err error) *pgerror.Error {
-	var pe *pgerror.Error
-	if !errors.As(err, &pe) && errors.Is(err, context.Canceled) && c.srv.stopCtx.Err() != nil {
+	pe := ClientError(err)
+	if pe.Code == pgerror.QueryCanceled && (c.srv.stopCtx.Err() != nil || c.shuttingDown()) {
 		return &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.AdminShutdown,
 			Message: "terminating connection due to administrator command"}
 	}
-	return ClientError(err)
+	return pe
 }
 
 // ClientError is the error a client is sent when a Session call fails

@@ -18,6 +18,26 @@ type StartupInfo struct {
 	Options map[string]string
 	// RemoteAddr is the client's address, for logs.
 	RemoteAddr string
+	// ProcessID is the process id the client is given in BackendKeyData,
+	// which the session reports as its own (pg_backend_pid(),
+	// pg_stat_activity.pid), so that a client's cancel and the SQL
+	// functions name one backend by one number.
+	ProcessID uint32
+	// Backend lets the SQL layer act on this connection from another
+	// session, as pg_cancel_backend and pg_terminate_backend do; nil when
+	// the session has no connection.
+	Backend Backend
+}
+
+// Backend is what wire lets the SQL layer do to a live connection.
+type Backend interface {
+	// Cancel cancels the statement the connection is running, if any,
+	// exactly as a CancelRequest with the right key does.
+	Cancel()
+	// Terminate ends the connection with FATAL 57P01: at once when it is
+	// idle, else as soon as its running statement, which is cancelled,
+	// returns.
+	Terminate()
 }
 
 // SessionFactory makes one Session per authenticated connection.

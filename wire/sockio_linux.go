@@ -13,11 +13,11 @@ import (
 )
 
 // socketIO returns what the connection reads and writes its socket through.
-// On Linux, for a TCP or Unix socket, that is rawSocket; otherwise the
-// net.Conn itself.
-func socketIO(nc net.Conn) io.ReadWriter {
+// On Linux, for a TCP or Unix socket, that is rawSocket, unless plain asks
+// for the net.Conn itself (Config.PlainSocketIO); otherwise the net.Conn.
+func socketIO(nc net.Conn, plain bool) io.ReadWriter {
 	sc, ok := nc.(syscall.Conn)
-	if !ok {
+	if !ok || plain {
 		return nc
 	}
 	rc, err := sc.SyscallConn()

@@ -41,7 +41,7 @@ func socketPair(t *testing.T) (server, client net.Conn) {
 
 func rawIO(t *testing.T, nc net.Conn) *rawSocket {
 	t.Helper()
-	s, ok := socketIO(nc).(*rawSocket)
+	s, ok := socketIO(nc, false).(*rawSocket)
 	if !ok {
 		t.Fatalf("socketIO(%T) is not a rawSocket", nc)
 	}

@@ -9,4 +9,4 @@ import (
 
 // socketIO returns what the connection reads and writes its socket through:
 // elsewhere than on Linux, the net.Conn itself (see sockio_linux.go).
-func socketIO(nc net.Conn) io.ReadWriter { return nc }
+func socketIO(nc net.Conn, plain bool) io.ReadWriter { return nc }

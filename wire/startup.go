@@ -73,6 +73,8 @@ func (c *conn) startup() error {
 
 	req.info.RemoteAddr = c.raw.RemoteAddr().String()
 	c.pid = c.srv.nextPID()
+	req.info.ProcessID = c.pid
+	req.info.Backend = (*connBackend)(c)
 	rand.Read(c.secretKey[:])
 	c.log = c.log.With("pid", c.pid, "user", req.info.User)
 

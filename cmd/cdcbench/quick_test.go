@@ -47,8 +47,9 @@ func TestQuickBenchmark(t *testing.T) {
 	t.Log("\n" + out.String())
 
 	// Every workload reported its figures, and each has a cdcdb value.
-	for _, want := range []string{"SCD2 ingest", "Bitemporal ingest", "Point AS OF", "Whole-table AS OF",
-		"pgbench point select -M simple", "pgbench point select -M extended", "Durable single-row INSERT, 8 writers"} {
+	for _, want := range []string{"SCD2 ingest", "Bitemporal ingest", "Point AS OF", "Whole-table AS OF", "Change feed window, 1x history", "Change feed window, 10x history",
+		"pgbench point select -M simple", "pgbench point select -M extended", "Durable single-row INSERT, 8 writers",
+		"Follow a live PostgreSQL", "Snapshot SCD2"} {
 		found := false
 		for _, f := range rep.figures {
 			if strings.HasPrefix(f.workload, want) {

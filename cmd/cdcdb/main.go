@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -30,18 +32,47 @@ type config struct {
 	dialect  string
 	noSync   bool
 	idleTx   time.Duration
-	maxConns int
-	pprof    string
-	memLimit string
+	copyIdle time.Duration
+	// maxMessage, maxStatements and maxPortals are wire's per-connection
+	// limits.
+	maxMessage    string
+	maxStatements int
+	maxPortals    int
+	maxConns      int
+	pprof         string
+	memLimit      string
 	// gcHeadroom paces the collector (gcpace.go).
 	gcHeadroom string
 	memtable   string
 	cache      string
+	// settings are server-wide parameter defaults (-c name=value).
+	settings settingFlags
+	// fastPathsOff are the fast paths the server leaves out (fastpaths.go).
+	fastPathsOff fastPathsOff
 }
 
 func main() {
-	restartWithLazyFree()
+	if wantsLazyFree(os.Args[1:]) {
+		restartWithLazyFree()
+	}
 	os.Exit(run(os.Args[1:]))
+}
+
+// wantsLazyFree reports whether the command line leaves the lazy-free fast
+// path on (lazyfree_linux.go). It is read before the flags are parsed for
+// good, as the server may exec itself again first; a command line that
+// does not parse says yes, and run reports its error.
+func wantsLazyFree(args []string) bool {
+	if len(args) > 0 && args[0] == "check" {
+		return true
+	}
+	var cfg config
+	fs := flags(&cfg)
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return true
+	}
+	return !cfg.fastPathsOff[fastLazyFree]
 }
 
 // Defaults of the memory flags that are cdcdb's own; the storage knobs'
@@ -55,6 +86,7 @@ const (
 // flags declares the command line into cfg.
 func flags(cfg *config) *flag.FlagSet {
 	fs := flag.NewFlagSet("cdcdb", flag.ContinueOnError)
+	cfg.fastPathsOff = fastPathsOff{}
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&cfg.data, "data", "cdcdb.db", "the database file (created if missing)")
 	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "password every client must give (SCRAM-SHA-256); default $CDCDB_PASSWORD")
@@ -64,12 +96,18 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
+	fs.DurationVar(&cfg.copyIdle, "copy-idle-timeout", time.Minute, "close sessions whose COPY FROM STDIN receives nothing this long: a COPY holds the one writer slot (0: never)")
+	fs.StringVar(&cfg.maxMessage, "max-message-size", formatSize(wire.DefaultMaxMessageSize), "largest message a client may send (a query, a Bind, a CopyData); a bigger one ends the connection with 08P01")
+	fs.IntVar(&cfg.maxStatements, "max-prepared-statements", wire.DefaultMaxPreparedStatements, "named prepared statements one connection may hold at once (53400 past it)")
+	fs.IntVar(&cfg.maxPortals, "max-portals", wire.DefaultMaxPortals, "named portals one connection may hold at once (53400 past it)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
 	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", formatSize(defaultGCHeadroom), "the heap grows by this much, or by what is live when more, between garbage collections (off: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", formatSize(storage.DefaultMemtableSize), "changes kept in memory before they are checkpointed into the data file (at most twice this is held; at least 1MiB)")
+	fs.Var(&cfg.settings, "c", "a run-time parameter's default for every session, as postgres -c: -c name=value, repeatable (e.g. -c statement_timeout=30s)")
 	fs.StringVar(&cfg.cache, "block-cache", formatSize(storage.DefaultBlockCacheSize), "blocks of the data file that reads keep in memory (off: none)")
+	fs.Var(cfg.fastPathsOff, "fast-paths-off", fastPathsOffUsage())
 	return fs
 }
 
@@ -82,11 +120,24 @@ func run(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if fs.NArg() > 0 {
+		// -fast-paths-off stands alone, so "-fast-paths-off copy-ahead"
+		// leaves a word behind: say so rather than ignore it.
+		fmt.Fprintf(os.Stderr, "cdcdb: unexpected argument %q (a list of fast paths goes after -fast-paths-off=)\n", fs.Arg(0))
+		return 2
+	}
 	if os.Getenv("GOMEMLIMIT") != "" && !flagGiven(fs, "memory-limit") {
 		cfg.memLimit = sizeOffWord // the runtime has taken $GOMEMLIMIT already
 	}
 	if os.Getenv("GOGC") != "" && !flagGiven(fs, "gc-headroom") {
 		cfg.gcHeadroom = sizeOffWord // the runtime has taken $GOGC already
+	}
+	if cfg.fastPathsOff[fastGCPacing] {
+		if flagGiven(fs, "gc-headroom") && !strings.EqualFold(strings.TrimSpace(cfg.gcHeadroom), sizeOffWord) {
+			fmt.Fprintf(os.Stderr, "cdcdb: -gc-headroom %s paces the collector, which -fast-paths-off=%s turns off; give one or the other\n", cfg.gcHeadroom, fastGCPacing)
+			return 2
+		}
+		cfg.gcHeadroom = sizeOffWord
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if err := serve(cfg, log); err != nil {
@@ -127,6 +178,16 @@ func serve(cfg config, log *slog.Logger) error {
 	if memtable < 1<<20 {
 		return fmt.Errorf("-memtable %s: must be at least 1MiB", cfg.memtable)
 	}
+	maxMessage, err := parseSize("-max-message-size", cfg.maxMessage, false)
+	if err != nil {
+		return err
+	}
+	if maxMessage > 1<<30 {
+		return fmt.Errorf("-max-message-size %s: PostgreSQL's protocol allows at most 1GiB", cfg.maxMessage)
+	}
+	if cfg.maxStatements < 1 || cfg.maxPortals < 1 {
+		return fmt.Errorf("-max-prepared-statements and -max-portals must be at least 1")
+	}
 	cache, err := parseSize("-block-cache", cfg.cache, true)
 	if err != nil {
 		return err
@@ -159,8 +220,15 @@ func serve(cfg config, log *slog.Logger) error {
 		return fmt.Errorf("opening %s: %v", cfg.data, err)
 	}
 	defer db.Close()
-	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect})
+	if off := cfg.fastPathsOff.String(); off != "" {
+		log.Info("running on the general paths", "fast_paths_off", off)
+	}
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values,
+		FastPathsOff: cfg.fastPathsOff.engine()})
 	if err != nil {
+		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
+			return fmt.Errorf("-c %v", err)
+		}
 		return fmt.Errorf("loading %s: %v", cfg.data, err)
 	}
 	srv := wire.NewServer(wire.Config{
@@ -168,6 +236,11 @@ func serve(cfg config, log *slog.Logger) error {
 		TLSConfig:                tlsConfig,
 		MaxConnections:           cfg.maxConns,
 		IdleInTransactionTimeout: cfg.idleTx,
+		CopyIdleTimeout:          cfg.copyIdle,
+		MaxMessageSize:           int(maxMessage),
+		MaxPreparedStatements:    cfg.maxStatements,
+		MaxPortals:               cfg.maxPortals,
+		PlainSocketIO:            cfg.fastPathsOff[fastRawSocketIO],
 		Logger:                   log,
 	}, engine)
 	// Catch signals before announcing the address: whoever reads the
@@ -184,6 +257,10 @@ func serve(cfg config, log *slog.Logger) error {
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	// The sources follow their upstreams again from where they stopped;
+	// they stop before the database closes (deferred above, so run after).
+	engine.StartSources()
+	defer engine.StopSources()
 	select {
 	case err := <-served:
 		return err

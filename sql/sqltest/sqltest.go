@@ -30,8 +30,15 @@ type DB struct {
 // Open makes a fresh database for a test.
 func Open(t testing.TB) *DB {
 	t.Helper()
+	return OpenWith(t, sql.Options{})
+}
+
+// OpenWith makes a fresh database for a test with an engine of the given
+// options.
+func OpenWith(t testing.TB, opts sql.Options) *DB {
+	t.Helper()
 	st := storagetest.Open(t)
-	e, err := sql.NewEngine(st, sql.Options{})
+	e, err := sql.NewEngine(st, opts)
 	if err != nil {
 		t.Fatalf("engine: %v", err)
 	}
@@ -48,6 +55,10 @@ type Conn struct {
 	// CopyChunk is the size of the CopyData messages Copy sends; small by
 	// default so row parsing across message boundaries is exercised.
 	CopyChunk int
+	// ResultFormats are the result formats Exec binds its statements
+	// with, as a Bind message gives them (none: all text; one: that for
+	// every column; 1 is binary).
+	ResultFormats []int16
 }
 
 // Conn opens a session.
@@ -77,6 +88,9 @@ func (d *DB) ConnWith(params map[string]string) *Conn {
 	d.T.Cleanup(s.Close)
 	return &Conn{db: d, sess: s}
 }
+
+// Session is the engine's session behind the connection.
+func (c *Conn) Session() wire.Session { return c.sess }
 
 // Result is what one statement produced.
 type Result struct {
@@ -125,7 +139,7 @@ func (c *Conn) Exec(query string, params ...string) (res Result, err error) {
 				raw = append(raw, []byte(p))
 			}
 		}
-		portal, err := st.Bind(ctx, raw, nil, nil)
+		portal, err := st.Bind(ctx, raw, nil, c.ResultFormats)
 		if err != nil {
 			return Result{}, err
 		}
