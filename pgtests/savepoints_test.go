@@ -369,6 +369,26 @@ func TestSavepointsTakeBackFlows(t *testing.T) {
 		mustExec(t, conn, "COMMIT")
 		compareFlowTargets(t, conn, fmt.Sprintf("round %d", round))
 	}
+	// Batches of thousands of events, which flows apply with several
+	// goroutines (storage forks), rolled back to a savepoint.
+	mustExec(t, conn, "BEGIN")
+	big := "INSERT INTO %s SELECT i %% %d, '%s' || i, i FROM generate_series(%d, %d) i"
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 3000, "a", 100000, 120000))
+	}
+	mustExec(t, conn, "SAVEPOINT big")
+	mustExec(t, conn, fmt.Sprintf(big, "ev", 5000, "b", 120001, 160000))
+	mustExec(t, conn, "ROLLBACK TO big")
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 4000, "c", 160001, 190000))
+	}
+	mustExec(t, conn, "COMMIT")
+	compareFlowTargets(t, conn, "after big batches")
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 6000, "d", 190001, 200000))
+	}
+	compareFlowTargets(t, conn, "after a big batch following them")
+
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM hist WHERE __END_AT IS NULL").Scan(&n); err != nil || n == 0 {
 		t.Fatalf("hist has %d open versions (%v)", n, err)
