@@ -64,7 +64,7 @@ type savepoint struct {
 }
 
 func errNoSavepoint(name string) error {
-	return pgerror.New("3B001", "savepoint \"%s\" does not exist", name) // invalid_savepoint_specification
+	return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
 }
 
 // savepointOutsideBlock is PostgreSQL's error for SAVEPOINT, RELEASE and
