@@ -80,6 +80,10 @@ func TestListenNotify(t *testing.T) {
 			expect("NOTIFY outside a block", "events:one")
 			mustExec(t, sender, "SELECT pg_notify('events', 'two')")
 			expect("pg_notify", "events:two")
+			for i := 0; i < 2; i++ { // a prepared statement, executed again
+				mustExec(t, sender, "SELECT pg_notify('events', 'again') FROM generate_series(1, 3)")
+				expect("pg_notify again", "events:again")
+			}
 			mustExec(t, sender, "NOTIFY other, 'nobody listens'")
 			expectNone("NOTIFY on another channel")
 
