@@ -59,6 +59,7 @@ const (
 	ActiveSQLTransaction            = "25001"
 	NoActiveSQLTransaction          = "25P01"
 	InFailedSQLTransaction          = "25P02"
+	InvalidSavepointSpecification   = "3B001"
 	IdleInTransactionSessionTimeout = "25P03"
 	ReadOnlySQLTransaction          = "25006"
 

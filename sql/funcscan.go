@@ -98,6 +98,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		}
 		args = append(args, x)
 	}
+	args = withoutVoidParams(args)
 	if pc.isTableChangesCall(t.Call.Name) {
 		return pc.planTableChanges(t, b, args)
 	}
