@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/binary"
 	"encoding/json"
+	"maps"
 
 	"cdcdb/storage"
 )
@@ -28,6 +29,8 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 		schemaByName: make(map[string]*Schema, len(s.schemaByName)),
 		tables:       make(map[OID]*Table, len(s.tables)),
 		flows:        make(map[OID]*Flow, len(s.flows)),
+		connections:  make(map[OID]*Connection, len(s.connections)),
+		sources:      make(map[OID]*Source, len(s.sources)),
 	}
 	for k, v := range s.schemas {
 		c.schemas[k] = v
@@ -40,6 +43,12 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 	}
 	for k, v := range s.flows {
 		c.flows[k] = v
+	}
+	for k, v := range s.connections {
+		c.connections[k] = v
+	}
+	for k, v := range s.sources {
+		c.sources[k] = v
 	}
 	e := &Editor{tx: tx, snap: c}
 	if err := e.writeVersion(); err != nil {
@@ -164,4 +173,40 @@ func (t *Table) Clone() *Table {
 		}
 	}
 	return &c
+}
+
+// EditMark is the edited catalog as it stood when a savepoint was set,
+// for RollbackTo.
+type EditMark struct {
+	e    *Editor
+	snap *Snapshot
+}
+
+// Mark keeps a copy of the edited catalog as it is now. The copy is
+// shallow, as Edit's is: objects are replaced, never changed in place.
+func (e *Editor) Mark() EditMark { return EditMark{e: e, snap: e.snap.copyMaps()} }
+
+// RollbackTo makes the edited catalog what it was at m again, under a new
+// generation (plans made meanwhile must not serve). The transaction's
+// storage must be rolled back to the same point (storage.Tx.RollbackTo),
+// as that is where the catalog's objects are written.
+func (e *Editor) RollbackTo(m EditMark) {
+	if m.e != e {
+		panic("catalog: RollbackTo a mark of another editor")
+	}
+	e.snap = m.snap.copyMaps()
+	e.snap.gen = generations.Add(1)
+}
+
+// copyMaps returns s with maps of its own, which an Editor may change.
+func (s *Snapshot) copyMaps() *Snapshot {
+	return &Snapshot{
+		Version:      s.Version,
+		nextOID:      s.nextOID,
+		gen:          s.gen,
+		schemas:      maps.Clone(s.schemas),
+		schemaByName: maps.Clone(s.schemaByName),
+		tables:       maps.Clone(s.tables),
+		flows:        maps.Clone(s.flows),
+	}
 }

@@ -121,6 +121,9 @@ type Table struct {
 	KeyColumns []int16 `json:"key_columns,omitempty"`
 	// RowType is the OID of the table's composite type in pg_type.
 	RowType OID `json:"row_type"`
+	// Source is the source (CREATE SOURCE) whose follower writes this
+	// table, 0 for the tables users write.
+	Source OID `json:"source,omitempty"`
 }
 
 // LiveColumns returns the columns that are not dropped, in attnum order.
@@ -184,7 +187,31 @@ func oidString(o OID) string {
 	return string(b[i:])
 }
 
+// FlowKind says what a flow reads.
+type FlowKind string
+
+const (
+	FlowChanges    FlowKind = ""            // change events from a table (AUTO CDC)
+	FlowSnapshot   FlowKind = "snapshot"    // whole copies of a table (AUTO CDC FROM SNAPSHOT)
+	FlowChangeFeed FlowKind = "change feed" // a table's change feed (stream(cdcdb.table_changes))
+)
+
+// SnapshotVersioning says where a snapshot flow's versions come from.
+type SnapshotVersioning string
+
+const (
+	// VersionByCommitTime: one snapshot per due point, versioned by the
+	// commit time of the transaction taking it (no version clause).
+	VersionByCommitTime SnapshotVersioning = "commit time"
+	// VersionByQuery: WITH VERSION (query), Lakeflow's pull loop.
+	VersionByQuery SnapshotVersioning = "with version"
+	// VersionByColumn: VERSION BY expr over a table of labelled snapshots.
+	VersionByColumn SnapshotVersioning = "version by"
+)
+
 // Flow is an AUTO CDC flow: it applies the rows written to Source to Target.
+// A snapshot flow (Kind FlowSnapshot) compares whole snapshots instead; its
+// Source is the first table its queries read (0 when they read none).
 type Flow struct {
 	OID    OID    `json:"oid"`
 	Schema OID    `json:"schema"`
@@ -202,6 +229,29 @@ type Flow struct {
 	Once       bool     `json:"once,omitempty"`
 	Comment    string   `json:"comment,omitempty"`
 	CreatedAt  int64    `json:"created_at"` // unix microseconds
+	// Kind says what the flow reads of Source: its rows as change events
+	// (the default), whole snapshots, or its change feed.
+	Kind FlowKind `json:"kind,omitempty"`
+	// FeedStart is, for a change feed flow, the commit version its feed
+	// starts at (stream(cdcdb.table_changes('t', start))): what a REFRESH
+	// replays from.
+	FeedStart int64 `json:"feed_start,omitempty"`
+	// Versioning, TriggerOnUpdate and Reads describe a snapshot flow:
+	// where its versions come from, whether a commit writing one of Reads
+	// (every table its queries read, views expanded) takes a snapshot.
+	Versioning      SnapshotVersioning `json:"versioning,omitempty"`
+	TriggerOnUpdate bool               `json:"trigger_on_update,omitempty"`
+	Reads           []OID              `json:"reads,omitempty"`
+}
+
+// ReadsTable reports whether a snapshot flow's queries read table t.
+func (f *Flow) ReadsTable(t OID) bool {
+	for _, r := range f.Reads {
+		if r == t {
+			return true
+		}
+	}
+	return false
 }
 
 // FlowStats are a flow's running counters, stored apart from the flow so
@@ -215,6 +265,12 @@ type FlowStats struct {
 	LastSequence    string `json:"last_sequence,omitempty"`
 	LastSequenceKey []byte `json:"last_sequence_key,omitempty"`
 	LastAppliedAt   int64  `json:"last_applied_at,omitempty"` // unix microseconds
+	// A snapshot flow's newest version applied (text), and what its last
+	// snapshot did.
+	LastVersion      string `json:"last_version,omitempty"`
+	SnapshotInserted uint64 `json:"snapshot_inserted,omitempty"`
+	SnapshotUpdated  uint64 `json:"snapshot_updated,omitempty"`
+	SnapshotDeleted  uint64 `json:"snapshot_deleted,omitempty"`
 }
 
 // IsSystemSchemaName reports names clients may not create or drop.

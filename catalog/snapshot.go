@@ -22,6 +22,10 @@ const (
 	prefTable  = "t/"
 	prefFlow   = "f/"
 	prefStats  = "stats/"
+	// Connections, sources and the sources' checkpoints.
+	prefConnection       = "conn/"
+	prefSource           = "src/"
+	prefSourceCheckpoint = "srcpos/"
 )
 
 // Snapshot is an immutable view of the catalog at one version. Share it
@@ -39,6 +43,8 @@ type Snapshot struct {
 	schemaByName map[string]*Schema
 	tables       map[OID]*Table
 	flows        map[OID]*Flow
+	connections  map[OID]*Connection
+	sources      map[OID]*Source
 }
 
 // Empty returns the catalog of a new database: the built-in schemas only.
@@ -50,6 +56,8 @@ func Empty() *Snapshot {
 		schemaByName: map[string]*Schema{},
 		tables:       map[OID]*Table{},
 		flows:        map[OID]*Flow{},
+		connections:  map[OID]*Connection{},
+		sources:      map[OID]*Source{},
 	}
 	for _, sc := range builtinSchemas() {
 		s.schemas[sc.OID] = sc
@@ -153,6 +161,19 @@ func (s *Snapshot) FlowsFrom(source OID) []*Flow {
 	return out
 }
 
+// FlowsFromOfKind lists the flows of one kind that read a table, in OID
+// order: FlowChanges for the flows that take its rows as change events
+// (which make it an append-only change log).
+func (s *Snapshot) FlowsFromOfKind(source OID, kind FlowKind) []*Flow {
+	var out []*Flow
+	for _, f := range s.FlowsFrom(source) {
+		if f.Kind == kind {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // FlowsInto lists the flows that write a target table, in OID order.
 func (s *Snapshot) FlowsInto(target OID) []*Flow {
 	var out []*Flow
@@ -199,6 +220,16 @@ func Load(tx *storage.Tx) (*Snapshot, error) {
 			f := &Flow{}
 			if err = json.Unmarshal(v, f); err == nil {
 				s.flows[f.OID] = f
+			}
+		case hasPrefix(key, prefConnection):
+			c := &Connection{}
+			if err = json.Unmarshal(v, c); err == nil {
+				s.connections[c.OID] = c
+			}
+		case hasPrefix(key, prefSource):
+			src := &Source{}
+			if err = json.Unmarshal(v, src); err == nil {
+				s.sources[src.OID] = src
 			}
 		}
 		if err != nil {
@@ -262,4 +293,28 @@ func catalogSpace(tx *storage.Tx) (*storage.Space, error) {
 		return sp, nil
 	}
 	return tx.CreateSpace(Space)
+}
+
+// ReadSourceCheckpoint returns a source's checkpoint as its follower
+// encoded it, nil when none was written yet.
+func ReadSourceCheckpoint(tx *storage.Tx, src OID) []byte {
+	sp := tx.Space(Space)
+	if sp == nil {
+		return nil
+	}
+	if v := sp.Get(oidKey(prefSourceCheckpoint, src)); v != nil {
+		return append([]byte(nil), v...)
+	}
+	return nil
+}
+
+// WriteSourceCheckpoint stores a source's checkpoint, in the transaction
+// that writes the rows it describes. Like flow counters, it does not
+// change the catalog version.
+func WriteSourceCheckpoint(tx *storage.Tx, src OID, checkpoint []byte) error {
+	sp, err := catalogSpace(tx)
+	if err != nil {
+		return err
+	}
+	return sp.Put(oidKey(prefSourceCheckpoint, src), checkpoint)
 }

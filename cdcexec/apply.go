@@ -31,7 +31,7 @@ func Prepare(tx *storage.Tx, f *Flow) error {
 
 // Drop removes a flow's private state.
 func Drop(tx *storage.Tx, flow catalog.OID) error {
-	for _, part := range []string{logPart, legacyPart, truncatePart} {
+	for _, part := range []string{logPart, legacyPart, truncatePart, versionsPart} {
 		if tx.Space(catalog.FlowSpace(flow, part)) != nil {
 			if err := tx.DropSpace(catalog.FlowSpace(flow, part)); err != nil {
 				return err

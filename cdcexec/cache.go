@@ -277,6 +277,15 @@ func (c *StateCache) begin(tx *storage.Tx) {
 		}
 		c.tx, c.undo, c.txBytes = nil, c.spareUndo(), 0
 	})
+	// A rollback to a savepoint takes back some of the states the
+	// transaction wrote, and the undo list cannot tell which: drop them
+	// all (Clear also makes the final rollback clear the cache rather than
+	// play the undo list back).
+	tx.OnRollbackTo(func() {
+		if c.tx == tx {
+			c.Clear()
+		}
+	})
 }
 
 // keepSpare keeps buf, which no entry holds any more, for a later put, if

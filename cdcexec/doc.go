@@ -49,6 +49,18 @@
 // same random batches (TestSharedApplyMatchesOneGoroutine,
 // TestEncodedSCD2MatchesGeneral), and docs/fast-paths.md says what each buys.
 //
+// A flow FROM SNAPSHOT (snapshot.go) uses the same log and Apply: its log
+// holds full-state events only (an upsert with every value, or a delete), so
+// a key's state at a version is its last event at or before it, and the
+// flow also keeps the versions it applied ("versions" space). ApplySnapshot
+// takes a snapshot's rows through SnapshotRows (snapshotsort.go), which keeps
+// them as bytes and spills sorted runs to temporary files past a memory
+// budget, merges them in key order with a walk of the log, and turns the
+// differences into events at the snapshot's version - plus, for a version
+// older than one already applied, events at the next version restating what
+// that snapshot held - which Apply applies in batches. Unchanged keys are
+// compared as stored bytes and cost no decoding.
+//
 // It does not parse or evaluate SQL: the sql package compiles a flow's
 // expressions (keys, SEQUENCE BY, APPLY AS DELETE WHEN, ...) into an
 // Extract function that turns a source row into an Event, and the target's

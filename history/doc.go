@@ -26,6 +26,12 @@
 // table's pruned-through time hides those that ended before it, and the
 // write that would archive one drops it.
 //
+// Each table also has a change log (changes.go): per commit, the keys whose
+// version it started or ended, so that the changes of a window of commits
+// (the change feed) are read at the cost of the window: two seeks a change.
+// LogChanges writes a commit's entry, Prune removes the entries with the
+// versions, and ChangesFrom says from when the log is whole.
+//
 // Commit times are microseconds since the Unix epoch, strictly increasing
 // across write transactions (the clock is kept in the file, so a restart or
 // a clock step back never reuses one).

@@ -41,8 +41,15 @@ func NextCommitTime(tx *storage.Tx, nowMicros int64) (int64, error) {
 	return ts, sp.Put([]byte(clockKey), b[:])
 }
 
-// Create makes a table's spaces.
+// Create makes a table's spaces. A new table (one without its data space)
+// gets its change log too, covering its whole life; a table made before the
+// change log existed gets it at its next write (LogChanges).
 func Create(tx *storage.Tx, table uint32) error {
+	if tx.Space(DataSpace(table)) == nil && tx.Space(changeLogSpace(table)) == nil {
+		if _, err := tx.CreateSpace(changeLogSpace(table)); err != nil {
+			return err
+		}
+	}
 	for _, name := range []string{DataSpace(table), byKeySpace(table), byEndSpace(table)} {
 		if tx.Space(name) == nil {
 			if _, err := tx.CreateSpace(name); err != nil {
@@ -61,6 +68,9 @@ func Drop(tx *storage.Tx, table uint32) error {
 				return err
 			}
 		}
+	}
+	if err := dropChangeLog(tx, table); err != nil {
+		return err
 	}
 	if meta := tx.Space(metaSpace); meta != nil {
 		return meta.Delete(prunedKey(table))
@@ -571,6 +581,9 @@ func Prune(tx *storage.Tx, table uint32, cutoff int64) (int, error) {
 		if err := meta.Put(prunedKey(table), binary.BigEndian.AppendUint64(nil, uint64(cutoff))); err != nil {
 			return 0, err
 		}
+	}
+	if err := pruneChangeLog(tx, table, cutoff); err != nil {
+		return 0, err
 	}
 	var doomed [][]byte
 	c := byEnd.Cursor()

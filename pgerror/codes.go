@@ -7,7 +7,10 @@ const (
 
 	ConnectionException = "08000"
 	ConnectionFailure   = "08006"
-	ProtocolViolation   = "08P01"
+	// SQLClientUnableToEstablishConnection: a server cdcdb connects to
+	// (a source's upstream) could not be reached.
+	SQLClientUnableToEstablishConnection = "08001"
+	ProtocolViolation                    = "08P01"
 	// TransactionResolutionUnknown is what PostgreSQL's clients report when
 	// the connection is lost during COMMIT; cdcdb answers it to a commit
 	// whose log record may or may not have reached the disk.
@@ -56,6 +59,7 @@ const (
 	ActiveSQLTransaction            = "25001"
 	NoActiveSQLTransaction          = "25P01"
 	InFailedSQLTransaction          = "25P02"
+	InvalidSavepointSpecification   = "3B001"
 	IdleInTransactionSessionTimeout = "25P03"
 	ReadOnlySQLTransaction          = "25006"
 
@@ -119,9 +123,10 @@ const (
 
 	DependentObjectsStillExist = "2BP01"
 
-	TooManyConnections = "53300"
-	OutOfMemory        = "53200"
-	DiskFull           = "53100"
+	TooManyConnections         = "53300"
+	OutOfMemory                = "53200"
+	ConfigurationLimitExceeded = "53400"
+	DiskFull                   = "53100"
 
 	// SystemError is class 58 (an error external to PostgreSQL itself);
 	// IOError is its I/O error, as PostgreSQL reports a failed write.

@@ -19,3 +19,15 @@ func TestODBC(t *testing.T) {
 	s := startServer(t)
 	runClient(t, "ODBC OK", nil, systemPython, clientProgram(t, "cdcdb_odbc.py"), s.Host(), strconv.Itoa(s.Port()))
 }
+
+// psqlODBC with UseDeclareFetch=1 and statement-level rollback, in
+// manual-commit mode: results read through cursors a few rows per FETCH,
+// and a failing statement rolled back to the savepoint the driver set
+// before it while the transaction goes on. See
+// testdata/clients/cdcdb_odbc_declarefetch.py.
+func TestODBCUseDeclareFetch(t *testing.T) {
+	requireFile(t, "/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so", "odbc-postgresql")
+	requirePythonModule(t, "pyodbc", "python3-pyodbc")
+	s := startServer(t)
+	runClient(t, "ODBC DECLAREFETCH OK", nil, systemPython, clientProgram(t, "cdcdb_odbc_declarefetch.py"), s.Host(), strconv.Itoa(s.Port()))
+}

@@ -2,6 +2,7 @@ package pgtests
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 )
 
@@ -11,7 +12,8 @@ import (
 // directions, server-side cursors (DECLARE / FETCH; psycopg 3 also
 // describes the cursor as a portal and reads pg_cursors), the target and a FOR BUSINESS_TIME AS OF read, result
 // descriptions, binary results, the table OID and column number in result
-// metadata, and psycopg 3's TypeInfo catalog lookup. See
+// metadata, psycopg 3's TypeInfo catalog lookup, and the change feed with
+// parameters. See
 // testdata/clients/cdcdb_psycopg.py.
 func TestPsycopg2(t *testing.T) {
 	requirePythonModule(t, "psycopg2", "python3-psycopg2")
@@ -42,4 +44,16 @@ print("TLS OK")
 	if out == "" {
 		t.Fatal("no output")
 	}
+}
+
+// Django 3.2's ORM (Debian's python3-django, over psycopg2) against
+// cdcdb: nested transaction.atomic blocks, which Django runs as
+// savepoints, the inner one failing on a duplicate key while the outer one
+// commits, and savepoints set and rolled back by hand. See
+// testdata/clients/cdcdb_django.py.
+func TestDjangoNestedAtomic(t *testing.T) {
+	requirePythonModule(t, "psycopg2", "python3-psycopg2")
+	requirePythonModule(t, "django", "python3-django")
+	s := startServer(t)
+	runClient(t, "DJANGO OK", nil, systemPython, clientProgram(t, "cdcdb_django.py"), s.Host(), strconv.Itoa(s.Port()))
 }

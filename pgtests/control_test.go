@@ -3,7 +3,10 @@ package pgtests
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // One session acting on another, as an administrator does when a client
@@ -250,5 +254,189 @@ func TestStatementTimeoutIsPrompt(t *testing.T) {
 	}
 	if got := queryInt64s(t, conn, "SELECT count(*) FROM events"); got[0] != 0 {
 		t.Fatalf("a timed-out INSERT left %d rows", got[0])
+	}
+}
+
+// blockedReader is COPY data that never comes: a client that started a
+// COPY FROM STDIN and went quiet.
+type blockedReader struct{ release chan struct{} }
+
+func (r blockedReader) Read([]byte) (int, error) {
+	<-r.release
+	return 0, io.EOF
+}
+
+// A COPY FROM STDIN whose client goes quiet holds the writer slot: it must
+// not hold it for ever. A cancel and pg_terminate_backend reach it as they
+// reach any statement (checked on PostgreSQL 15 too), and without either
+// -copy-idle-timeout ends it, so other writers go on.
+func TestStalledCopyIsCancelledTerminatedOrTimedOut(t *testing.T) {
+	stalledCopy := func(t *testing.T, ctx context.Context, conn *pgx.Conn) (chan error, func()) {
+		release := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			_, err := conn.PgConn().CopyFrom(ctx, blockedReader{release}, "COPY loaded FROM STDIN")
+			done <- err
+		}()
+		var once sync.Once
+		return done, func() { once.Do(func() { close(release) }) }
+	}
+	waitErr := func(t *testing.T, done chan error, what string) error {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the COPY did not end", what)
+			return nil
+		}
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			ctx := testContext(t)
+			admin := connect(t, tg.URL)
+			mustExec(t, admin, "CREATE TABLE loaded (id int)")
+			mustExec(t, admin, "CREATE TABLE other (id int)")
+
+			// Cancelled: PostgreSQL leaves a COPY that waits for its client
+			// to that client; cdcdb's COPY holds the one writer slot, so a
+			// cancel ends it at once: the writers behind it go on, and the
+			// client hears 57014 when it next speaks.
+			if tg.Name == "cdcdb" {
+				copier := connect(t, tg.URL)
+				done, release := stalledCopy(t, ctx, copier)
+				defer release()
+				waitFor(t, 10*time.Second, "the COPY to start", func() bool {
+					return queryInt64s(t, admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'COPY%' AND state = 'active'", int64(copier.PgConn().PID()))[0] == 1
+				})
+				if got := queryString(t, admin, "SELECT pg_cancel_backend($1)::text", int64(copier.PgConn().PID())); got != "true" {
+					t.Fatalf("pg_cancel_backend = %s", got)
+				}
+				mustExec(t, admin, "INSERT INTO other VALUES (1)")
+				release()
+				requireSQLState(t, waitErr(t, done, "cancel"), "57014")
+				if got := queryInt64s(t, copier, "SELECT 5"); got[0] != 5 {
+					t.Fatal("the session whose COPY was cancelled does not go on")
+				}
+			}
+
+			// Terminated: the connection ends, the writer slot is free.
+			copier := connect(t, tg.URL)
+			done, release := stalledCopy(t, ctx, copier)
+			defer release()
+			waitFor(t, 10*time.Second, "the COPY to start", func() bool {
+				return queryInt64s(t, admin, "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'COPY%' AND state = 'active'", int64(copier.PgConn().PID()))[0] == 1
+			})
+			if got := queryString(t, admin, "SELECT pg_terminate_backend($1, 10000)::text", int64(copier.PgConn().PID())); got != "true" {
+				t.Fatalf("pg_terminate_backend = %s", got)
+			}
+			if err := waitErr(t, done, "terminate"); err == nil {
+				t.Fatal("the terminated COPY succeeded")
+			}
+			mustExec(t, admin, "INSERT INTO other VALUES (2)")
+			if got := queryInt64s(t, admin, "SELECT count(*) FROM loaded"); got[0] != 0 {
+				t.Fatalf("%d rows of the ended COPYs were kept", got[0])
+			}
+		})
+	}
+
+	t.Run("idle timeout", func(t *testing.T) {
+		s := startServer(t, pgserver.WithArgs("-copy-idle-timeout", "1s"))
+		ctx := testContext(t)
+		admin, copier := connect(t, s.URL()), connect(t, s.URL())
+		mustExec(t, admin, "CREATE TABLE loaded (id int)")
+		mustExec(t, admin, "CREATE TABLE other (id int)")
+		done, release := stalledCopy(t, ctx, copier)
+		defer release()
+		time.Sleep(200 * time.Millisecond)
+		// This writer waits for the stalled COPY, which the timeout ends.
+		start := time.Now()
+		mustExec(t, admin, "INSERT INTO other VALUES (1)")
+		if waited := time.Since(start); waited > 10*time.Second {
+			t.Fatalf("a writer waited %v behind a stalled COPY", waited)
+		}
+		err := waitErr(t, done, "idle timeout")
+		pe := requireSQLState(t, err, "25P03")
+		if !strings.Contains(pe.Message, "COPY FROM STDIN received nothing for 1s") {
+			t.Fatalf("idle COPY message %q", pe.Message)
+		}
+	})
+}
+
+// A connection's named prepared statements and portals are capped
+// (-max-prepared-statements, -max-portals): past the cap a Parse or Bind
+// fails with 53400 and the connection goes on; closing some makes room.
+// Messages are capped too (-max-message-size): a bigger one ends the
+// connection with 08P01, and the server goes on.
+func TestPerConnectionLimits(t *testing.T) {
+	s := startServer(t, pgserver.WithArgs("-max-prepared-statements", "20", "-max-portals", "5", "-max-message-size", "1MiB"))
+	ctx := testContext(t)
+	conn := connect(t, s.URL())
+	pc := conn.PgConn()
+	for i := range 20 {
+		if _, err := pc.Prepare(ctx, fmt.Sprintf("s%d", i), "SELECT $1::int + 1", nil); err != nil {
+			t.Fatalf("prepare %d: %v", i, err)
+		}
+	}
+	_, err := pc.Prepare(ctx, "s20", "SELECT 1", nil)
+	if pe := requireSQLState(t, err, "53400"); pe.Message != "too many prepared statements: this connection holds 20" {
+		t.Fatalf("message %q", pe.Message)
+	}
+	// The connection goes on (over the simple protocol: pgx's default mode
+	// would prepare one more named statement).
+	if _, err := pc.Exec(ctx, "SELECT 41 + 1").ReadAll(); err != nil {
+		t.Fatalf("the connection does not go on: %v", err)
+	}
+	if err := pc.Deallocate(ctx, "s0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.Prepare(ctx, "s20", "SELECT 1", nil); err != nil {
+		t.Fatalf("after a close, prepare: %v", err)
+	}
+
+	// Portals: in a transaction (portals end with it), five named portals
+	// bound, the sixth refused.
+	if _, err := pc.Exec(ctx, "BEGIN").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	fe := pc.Frontend()
+	for i := range 6 {
+		fe.Send(&pgproto3.Bind{DestinationPortal: fmt.Sprintf("p%d", i), PreparedStatement: "s1", Parameters: [][]byte{[]byte("1")}})
+	}
+	fe.Send(&pgproto3.Sync{})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var bound int
+	var refused *pgproto3.ErrorResponse
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.BindComplete:
+			bound++
+		case *pgproto3.ErrorResponse:
+			refused = m
+		}
+		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+			break
+		}
+	}
+	if bound != 5 || refused == nil || refused.Code != "53400" || refused.Message != "too many portals: this connection holds 5" {
+		t.Fatalf("bound %d portals, then %+v", bound, refused)
+	}
+	if _, err := pc.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A message past the cap ends that connection only.
+	big := connect(t, s.URL())
+	_, err = big.Exec(ctx, "SELECT length($1)", strings.Repeat("x", 2<<20))
+	if err == nil {
+		t.Fatal("a 2 MiB Bind passed a 1 MiB cap")
+	}
+	if _, err := pc.Exec(ctx, "SELECT 7").ReadAll(); err != nil {
+		t.Fatalf("another connection was hurt by the big message: %v", err)
 	}
 }

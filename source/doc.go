@@ -37,5 +37,6 @@
 // (the initial snapshot), stream.go (the replication stream), decode.go
 // (pgoutput messages into Changes, schema changes), upstream.go (catalog
 // queries, slots), copytext.go (COPY's text format), sink.go (the Sink
-// contract and its types), config.go, status.go, errors.go.
+// contract and its types), describe.go (what CREATE SOURCE asks upstream
+// before it commits), config.go, status.go, errors.go.
 package source

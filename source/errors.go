@@ -2,6 +2,7 @@ package source
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -82,4 +83,18 @@ func (r redactor) error(err error) error {
 		return &permanentError{clean}
 	}
 	return clean
+}
+
+// refusedError is a permanent error with the SQLSTATE a client of CREATE
+// SOURCE gets for it (see Describe): upstream as it is cannot be followed.
+type refusedError struct {
+	code string
+	msg  string
+}
+
+func (e *refusedError) Error() string { return e.msg }
+
+// refusal makes a permanent error with a SQLSTATE.
+func refusal(code, format string, args ...any) error {
+	return Permanent(&refusedError{code: code, msg: fmt.Sprintf(format, args...)})
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pglogrepl"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"cdcdb/pgerror"
 )
 
 // What the upstream PostgreSQL must be.
@@ -100,10 +102,10 @@ func checkServer(ctx context.Context, conn *pgconn.PgConn) (int, error) {
 		return 0, fmt.Errorf("upstream server_version_num %q: %w", rows[0].text(0), err)
 	}
 	if version < minServerVersion {
-		return 0, Permanent(fmt.Errorf("upstream runs PostgreSQL %d.%d; cdcdb follows PostgreSQL 11 or newer (10 does not replicate TRUNCATE)", version/10000, version%10000))
+		return 0, refusal(pgerror.FeatureNotSupported, "upstream runs PostgreSQL %d.%d; cdcdb follows PostgreSQL 11 or newer (10 does not replicate TRUNCATE)", version/10000, version%10000)
 	}
 	if level := rows[0].text(1); level != "logical" {
-		return 0, Permanent(fmt.Errorf("upstream has wal_level = %s; logical replication needs wal_level = logical (set it in postgresql.conf and restart upstream)", level))
+		return 0, refusal(pgerror.ObjectNotInPrerequisiteState, "upstream has wal_level = %s; logical replication needs wal_level = logical (set it in postgresql.conf and restart upstream)", level)
 	}
 	return version, nil
 }
@@ -117,7 +119,7 @@ func checkPublication(ctx context.Context, conn *pgconn.PgConn, publication stri
 		return fmt.Errorf("read publication %q: %w", publication, err)
 	}
 	if len(rows) == 0 {
-		return Permanent(fmt.Errorf("publication %q does not exist upstream (CREATE PUBLICATION %s FOR TABLE ...)", publication, quoteIdent(publication)))
+		return refusal(pgerror.UndefinedObject, "publication %q does not exist upstream (CREATE PUBLICATION %s FOR TABLE ...)", publication, quoteIdent(publication))
 	}
 	var missing []string
 	for i, op := range []string{"insert", "update", "delete", "truncate"} {
@@ -126,8 +128,8 @@ func checkPublication(ctx context.Context, conn *pgconn.PgConn, publication stri
 		}
 	}
 	if len(missing) > 0 {
-		return Permanent(fmt.Errorf("publication %q does not publish %s; cdcdb needs every change to keep the source exact (ALTER PUBLICATION %s SET (publish = 'insert, update, delete, truncate'))",
-			publication, strings.Join(missing, ", "), quoteIdent(publication)))
+		return refusal(pgerror.ObjectNotInPrerequisiteState, "publication %q does not publish %s; cdcdb needs every change to keep the source exact (ALTER PUBLICATION %s SET (publish = 'insert, update, delete, truncate'))",
+			publication, strings.Join(missing, ", "), quoteIdent(publication))
 	}
 	return nil
 }
@@ -303,7 +305,7 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 		return snapshotTable{}, fmt.Errorf("read upstream table %s: %w", name, err)
 	}
 	if len(rows) == 0 {
-		return snapshotTable{}, Permanent(fmt.Errorf("upstream table %s does not exist", name))
+		return snapshotTable{}, refusal(pgerror.UndefinedTable, "upstream table %s does not exist", name)
 	}
 	oidText, relkind, replident := rows[0].text(0), rows[0].text(1), rows[0].text(2)
 	oid, err := strconv.ParseUint(oidText, 10, 32)
@@ -313,9 +315,9 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 	switch relkind {
 	case "r":
 	case "p":
-		return snapshotTable{}, Permanent(fmt.Errorf("upstream table %s is partitioned; cdcdb does not follow partitioned tables yet (follow its partitions)", name))
+		return snapshotTable{}, refusal(pgerror.FeatureNotSupported, "upstream table %s is partitioned; cdcdb does not follow partitioned tables yet (follow its partitions)", name)
 	default:
-		return snapshotTable{}, Permanent(fmt.Errorf("upstream relation %s is not a table", name))
+		return snapshotTable{}, refusal(pgerror.WrongObjectType, "upstream relation %s is not a table", name)
 	}
 
 	// The publication: the table must be in it, and since PostgreSQL 15
@@ -330,7 +332,7 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 		return snapshotTable{}, fmt.Errorf("read publication %q: %w", publication, err)
 	}
 	if len(pubRows) == 0 {
-		return snapshotTable{}, Permanent(fmt.Errorf("upstream table %s is not in publication %q (ALTER PUBLICATION %s ADD TABLE %s)", name, publication, quoteIdent(publication), name))
+		return snapshotTable{}, refusal(pgerror.UndefinedObject, "upstream table %s is not in publication %q (ALTER PUBLICATION %s ADD TABLE %s)", name, publication, quoteIdent(publication), name)
 	}
 	publishedColumns, rowFilter := pubRows[0][0], pubRows[0][1]
 
@@ -374,7 +376,7 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 		columnList = append(columnList, quoteIdent(r.text(0)))
 	}
 	if len(t.Columns) == 0 {
-		return snapshotTable{}, Permanent(fmt.Errorf("upstream table %s publishes no columns", name))
+		return snapshotTable{}, refusal(pgerror.ObjectNotInPrerequisiteState, "upstream table %s publishes no columns", name)
 	}
 	copySQL := fmt.Sprintf("COPY %s (%s) TO STDOUT", name, strings.Join(columnList, ", "))
 	if rowFilter != nil {

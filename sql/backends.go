@@ -41,7 +41,7 @@ func (s *Session) beginWriter(ctx context.Context) (*txn, error) {
 	if waiting {
 		s.setWaitEvent(waitEventTypeLock, waitEventTransaction)
 	}
-	tx, err := s.engine.beginTxn(waitCtx, true)
+	tx, err := s.engine.beginTxn(waitCtx, s, true)
 	if waiting {
 		s.setWaitEvent("", "")
 	}

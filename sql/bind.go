@@ -35,6 +35,12 @@ type planCtx struct {
 	// names never mean the session's temporary tables, which no view may
 	// read (a view's query is bound again wherever it is used).
 	inView int
+	// tablesRead, when set, collects the OIDs of the tables and views the
+	// plan reads (a snapshot flow's TRIGGER ON UPDATE watches them).
+	tablesRead map[catalog.OID]bool
+	// snapshotVersions makes last_snapshot_version() and
+	// current_snapshot_version() plannable (flows_snapshot.go).
+	snapshotVersions *snapshotVersionScope
 }
 
 // paramSlots holds the type of each $n: declared by the client, inferred

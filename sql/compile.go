@@ -40,6 +40,8 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
 			return "RESET", x.sess.resetSetting(st.Name)
 		}}, nil
+	case *ast.Listen, *ast.Unlisten, *ast.Notify:
+		return pc.compileNotification(stmt) // notify.go
 	case *ast.Discard:
 		return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
 			if strings.EqualFold(st.What, "all") {
@@ -47,6 +49,9 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 					return "", pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 				}
 				if err := x.sess.resetSetting("all"); err != nil {
+					return "", err
+				}
+				if err := x.sess.queueListen("", false); err != nil { // UNLISTEN *
 					return "", err
 				}
 			}
@@ -80,7 +85,14 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return pc.compileExplain(st)
 	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:
 		return pc.compileCursor(stmt) // cursor.go
-	case *ast.CreateSchema, *ast.CreateTable, *ast.Drop, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
+	case *ast.Drop:
+		if st.Kind == ast.ObjectSource || st.Kind == ast.ObjectConnection {
+			return pc.compileSourceStatement(st) // sources.go
+		}
+		return pc.compileDDL(stmt)
+	case *ast.CreateConnection, *ast.CreateSource:
+		return pc.compileSourceStatement(stmt) // sources.go
+	case *ast.CreateSchema, *ast.CreateTable, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)
 	case *ast.CreateFlow, *ast.RefreshStreamingTable:
@@ -138,8 +150,14 @@ func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
 			}
 			_ = s.endBlock(false)
 			return "ROLLBACK", nil
+		case ast.TxSavepoint:
+			return "SAVEPOINT", s.setSavepoint(st.Savepoint)
+		case ast.TxRelease:
+			return "RELEASE", s.releaseSavepoint(st.Savepoint)
+		case ast.TxRollbackTo:
+			return "ROLLBACK", s.rollbackToSavepoint(st.Savepoint)
 		}
-		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported: cdcdb transactions cannot be partially rolled back", st.Kind)
+		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", st.Kind)
 	}}, nil
 }
 

@@ -309,7 +309,7 @@ func (e *Engine) redoCopy(key, value []byte) error {
 }
 
 func (e *Engine) redoCopyIn(ctx context.Context, s *Session, p *pendingCopy, key []byte) error {
-	t, err := e.beginTxn(ctx, true)
+	t, err := e.beginTxn(ctx, s, true)
 	if err != nil {
 		return err
 	}

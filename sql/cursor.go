@@ -34,6 +34,9 @@ type sqlCursor struct {
 	// len(rows)+1 after the last, else the row last fetched (1-based).
 	pos  int
 	hold bool
+	// declaredIn is the transaction block that declared the cursor, until
+	// it commits: a WITH HOLD cursor goes too if that block rolls back.
+	declaredIn *txBlock
 }
 
 // cursors holds each session's cursors. Only the session's own goroutine
@@ -58,14 +61,26 @@ func (s *Session) cursorMap() map[string]*sqlCursor {
 }
 
 // closeCursors drops a session's cursors: all of them when the session
-// ends, else those without HOLD, when a transaction block ends.
+// ends, else, when a transaction block ends, those without HOLD, and
+// those WITH HOLD it declared if it did not commit (as PostgreSQL drops
+// them with the transaction that made them).
 func (s *Session) closeCursors(all bool) {
+	s.endCursors(all, nil, false)
+}
+
+// endCursors is closeCursors for the end of block b, committed or not.
+func (s *Session) endCursors(all bool, b *txBlock, committed bool) {
 	cursors.Lock()
 	defer cursors.Unlock()
 	m := cursors.bySession[s]
 	for name, c := range m {
-		if all || !c.hold {
+		switch {
+		case all || !c.hold:
 			delete(m, name)
+		case b != nil && c.declaredIn == b && !committed:
+			delete(m, name)
+		case c.declaredIn == b:
+			c.declaredIn = nil
 		}
 	}
 	if all || len(m) == 0 {
@@ -108,7 +123,7 @@ func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
 			}
 			// declare.text is the statement's text, set once compiled.
 			m[st.Name] = &sqlCursor{name: st.Name, statement: declare.text, created: x.stmtNow, scroll: st.Scroll,
-				cols: cols, rows: rows, hold: st.Hold}
+				cols: cols, rows: rows, hold: st.Hold, declaredIn: s.block}
 			return "DECLARE CURSOR", nil
 		}
 		return declare, nil

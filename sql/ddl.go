@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -243,6 +244,9 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 			return nil, err
 		}
 	}
+	if err := x.applyCreateOptions(t, st.Options); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -390,6 +394,30 @@ func columnsOf(e ast.Expr) []string {
 	return out
 }
 
+// applyCreateOptions applies CREATE TABLE ... WITH (k = v, ...) as ALTER
+// TABLE ... SET does, for the options cdcdb keeps (history_retention among
+// them, which is checked here as there). Other storage parameters of
+// PostgreSQL's are accepted and not kept, as before.
+func (x *execCtx) applyCreateOptions(t *catalog.Table, opts map[string]string) error {
+	names := make([]string, 0, len(opts))
+	for k := range opts {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		switch k {
+		case "history_retention", "fillfactor", "autovacuum_enabled":
+			if t.Options == nil {
+				t.Options = map[string]string{}
+			}
+			if err := x.setTableOption(t, k, opts[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // storeNewTable records a new relation and creates its storage.
 func (x *execCtx) storeNewTable(t *catalog.Table) error {
 	ed, err := x.tx.edit()
@@ -450,6 +478,9 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 		}
 		t.Columns = append(t.Columns, catalog.Column{Name: n, Type: c.t, Attnum: t.NextAttnum})
 		t.NextAttnum++
+	}
+	if err := x.applyCreateOptions(t, st.Options); err != nil {
+		return "", err
 	}
 	if err := x.storeNewTable(t); err != nil {
 		return "", err

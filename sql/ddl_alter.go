@@ -55,7 +55,15 @@ func (x *execCtx) dropRelation(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 	case st.Kind != ast.ObjectView && t.Kind == catalog.KindView:
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name).WithHint("Use DROP VIEW to remove a view.")
 	}
+	if err := refuseSourceTableChange(x.tx.catalog(), t, "drop"); err != nil {
+		return err
+	}
 	flows := append(x.tx.catalog().FlowsFrom(t.OID), x.tx.catalog().FlowsInto(t.OID)...)
+	for _, f := range x.tx.catalog().Flows() {
+		if f.Source != t.OID && f.Target != t.OID && f.ReadsTable(t.OID) {
+			flows = append(flows, f) // a snapshot query reads it
+		}
+	}
 	if len(flows) > 0 {
 		if !st.Cascade {
 			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
@@ -449,6 +457,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
 	}
+	if err := refuseSourceTableChange(x.tx.catalog(), t, "alter"); err != nil {
+		return err
+	}
 	if err := refuseColumnChangesUnderFlow(x.tx.catalog(), t, st.Actions); err != nil {
 		return err
 	}
@@ -828,6 +839,11 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 // and the target's history was computed from them.
 func refuseColumnChangesUnderFlow(cat *catalog.Snapshot, t *catalog.Table, actions []ast.AlterAction) error {
 	flows := append(cat.FlowsFrom(t.OID), cat.FlowsInto(t.OID)...)
+	for _, f := range cat.Flows() {
+		if f.Source != t.OID && f.Target != t.OID && f.ReadsTable(t.OID) {
+			flows = append(flows, f) // a snapshot query reads it
+		}
+	}
 	if len(flows) == 0 {
 		return nil
 	}

@@ -19,11 +19,17 @@
 // holds pg_cancel_backend, pg_terminate_backend and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
 // parameters are transactional too (settings_scope.go), and may have
-// server-wide defaults (Options.Settings).
+// server-wide defaults (Options.Settings). Savepoints roll the block's write
+// transaction, its catalog, parameters and cursors back to a mark
+// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
-// its effect on the targets.
+// its effect on the targets. Flows FROM SNAPSHOT (flows_snapshot.go) read a
+// whole snapshot instead: at CREATE FLOW and REFRESH STREAMING TABLE, and in
+// a write transaction about to commit (txn.commit) for the VERSION BY labels
+// it wrote and the TRIGGER ON UPDATE flows reading a table it wrote; the
+// rows stream into cdcexec's sorter and are compared there.
 //
 // Fast paths: a few parts exist to win benchmark workloads beside a general
 // path that computes the same (COPY's rows written ahead, copyahead.go; its
@@ -33,4 +39,19 @@
 // each off (fastpaths.go, the server's -fast-paths-off), and
 // TestFastPathsMatchTheGeneralPaths holds each to its general path on one
 // random workload: docs/fast-paths.md lists them.
+//
+// Sources (CREATE CONNECTION, CREATE SOURCE; sources.go) follow an external
+// PostgreSQL through package source: sourcerun.go keeps one Follower per
+// source running, and sourcesink.go is its Sink, writing each batch of
+// upstream changes and its checkpoint into the source's tables in one
+// storage transaction, through the same table writers (and so the same
+// flows) as INSERT.
+//
+// The change feed (docs/changefeed.md): changefeed.go plans and reads
+// cdcdb.table_changes from history's change log; changefeed_flows.go runs
+// the flows that read a feed (their backfill, and txn.applyFeedFlows, which
+// applies a transaction's changes to them just before it commits, in chain
+// order); changefeed_beliefs.go is cdcdb.belief_changes for BITEMPORAL
+// targets. tx.go's commit logs each written table's changes
+// (history.LogChanges) before retention prunes.
 package sql

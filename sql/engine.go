@@ -35,6 +35,10 @@ type Options struct {
 	// twice sets it to a constant, and the two files then hold the same
 	// history, byte for byte.
 	Clock func() time.Time
+	// SnapshotMemory is how many bytes of a snapshot flow's snapshot are
+	// kept in memory before sorted runs spill to temporary files next to
+	// the data file (0: cdcexec.DefaultSnapshotMemory).
+	SnapshotMemory int
 }
 
 // Engine is the SQL side of one database file, shared by every session.
@@ -60,10 +64,13 @@ type Engine struct {
 
 	parsed  parseCache
 	flows   flowCache
+	notify  notifyHub // LISTEN/NOTIFY (notify.go)
 	started time.Time
 	// pendingCopies says the file has the keyspace COPYs write their rows
 	// ahead into (copyahead.go).
 	pendingCopies bool
+	// sources runs the followers of the sources (sourcerun.go).
+	sources *sourceRunner
 }
 
 // storedNow is the time the engine stores: Options.Clock's, or the wall
@@ -87,6 +94,7 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	if err := e.setDefaults(opts.Settings); err != nil {
 		return nil, err
 	}
+	e.sources = newSourceRunner(e)
 	err := db.View(func(tx *storage.Tx) error {
 		snap, err := catalog.Load(tx)
 		e.cat = snap

@@ -1,10 +1,13 @@
 package sql
 
 import (
+	"context"
 	"time"
 
 	"cdcdb/catalog"
+	"cdcdb/source"
 	"cdcdb/types"
+	"cdcdb/wire"
 )
 
 // SpoolsJoined reads how many COPY statements stored their source rows
@@ -37,4 +40,52 @@ func EncodePendingCopy(table uint32, commitTS int64, tuples [][]types.Value) (ke
 func (s *Session) FastPathsTaken() (numberedPlans, storedRowScans, encodedSCD2Keys, sharedBatches int) {
 	f := s.fastPaths
 	return f.numberedPlans, f.storedRowScans, f.encodedSCD2Keys, f.sharedBatches
+}
+
+// CreateSourceForTest creates source name over tables, as CREATE SOURCE
+// does once upstream described them, without starting a follower, and
+// returns the source's Sink: tests feed it batches as a Follower would.
+func CreateSourceForTest(e *Engine, name string, tables []source.Table) (source.Sink, error) {
+	ctx := context.Background()
+	sess, err := newSession(e, wire.StartupInfo{User: "cdcdb"})
+	if err != nil {
+		return nil, err
+	}
+	tx, err := e.beginTxn(ctx, sess, true)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.rollback()
+	x := internalExecCtx(ctx, sess, tx)
+	pc := x.planCtx()
+	ed, err := tx.edit()
+	if err != nil {
+		return nil, err
+	}
+	conn := &catalog.Connection{Name: name + "_connection", Kind: catalog.ConnectionPostgres, Host: "upstream", User: "u", Database: "d"}
+	if conn.OID, err = ed.NewOID(); err != nil {
+		return nil, err
+	}
+	if err := ed.PutConnection(conn); err != nil {
+		return nil, err
+	}
+	src := &catalog.Source{Name: name, Connection: conn.OID, Publication: "pub"}
+	if src.OID, err = ed.NewOID(); err != nil {
+		return nil, err
+	}
+	schema, _ := pc.cat.Schema("public")
+	for _, ut := range tables {
+		t, err := x.newSourceTable(pc, schema, src, ut)
+		if err != nil {
+			return nil, err
+		}
+		src.Tables = append(src.Tables, catalog.SourceTable{UpstreamSchema: ut.Upstream.Schema, UpstreamName: ut.Upstream.Name, Table: t.OID})
+	}
+	if err := ed.PutSource(src); err != nil {
+		return nil, err
+	}
+	if err := tx.commit(); err != nil {
+		return nil, err
+	}
+	return &sourceSink{e: e, oid: src.OID, name: name, sess: sess}, nil
 }

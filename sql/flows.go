@@ -74,7 +74,9 @@ func (e *Engine) forgetFlowState(oid catalog.OID) {
 // part, how source rows become events, and what its target's rows must meet
 // (nil: no NOT NULL or CHECK constraint).
 type compiledFlow struct {
-	flow    *cdcexec.Flow
+	flow *cdcexec.Flow
+	// snap reads a snapshot flow's snapshots (nil: a change-event flow).
+	snap    *snapshotFlow
 	extract extractFunc
 	target  *rowConstraints
 }
@@ -141,11 +143,20 @@ type flowDefinition struct {
 	extract extractFunc
 	rules   temporal.Rules
 	notices []string
+	// snap describes a flow FROM SNAPSHOT (nil for change events); reads
+	// lists the tables and views its queries read.
+	snap  *snapshotFlow
+	reads []catalog.OID
+	// feedStart is a change feed flow's start (stream(cdcdb.table_changes('t', start))).
+	feedStart changeBound
 }
 
 // bindFlow checks a flow definition against its source and target and
 // compiles its expressions.
 func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition, error) {
+	if st.Snapshot {
+		return pc.bindSnapshotFlow(st)
+	}
 	d := &flowDefinition{st: st}
 	clausePos := func(name string) int {
 		if p, ok := st.Clauses[name]; ok {
@@ -184,14 +195,29 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 	if st.SystemSequenceBy == nil && d.storedAs == cdcexec.Bitemporal {
 		return nil, pgerror.New(pgerror.SyntaxError, "STORED AS BITEMPORAL requires a SYSTEM SEQUENCE BY clause").WithPosition(clausePos("STORED AS"))
 	}
-	src, _, err := pc.lookupTable(st.Source)
-	if err != nil {
-		return nil, err
+	var src *catalog.Table
+	if st.Feed != nil {
+		feedTable, start, err := pc.bindFeedSource(st)
+		if err != nil {
+			return nil, err
+		}
+		d.source, d.feedStart = feedTable, start
+		// The flow's expressions read the feed's rows: the table's
+		// columns, then the feed's own.
+		src = feedShape(feedTable)
+		if err := checkFeedSequence(st, clausePos("SEQUENCE BY")); err != nil {
+			return nil, err
+		}
+	} else {
+		found, _, err := pc.lookupTable(st.Source)
+		if err != nil {
+			return nil, err
+		}
+		if found.Kind != catalog.KindTable {
+			return nil, pgerror.New(pgerror.WrongObjectType, "the source of a flow must be a table; \"%s\" is a %s", found.Name, found.Kind).WithPosition(st.Source.Pos + 1)
+		}
+		src, d.source = found, found
 	}
-	if src.Kind != catalog.KindTable {
-		return nil, pgerror.New(pgerror.WrongObjectType, "the source of a flow must be a table; \"%s\" is a %s", src.Name, src.Kind).WithPosition(st.Source.Pos + 1)
-	}
-	d.source = src
 	tgt, _, err := pc.lookupTable(st.Target)
 	if err != nil {
 		if pgerror.CodeOf(err) == pgerror.UndefinedTable {
@@ -240,6 +266,9 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			}
 		}
 		for _, c := range src.LiveColumns() {
+			if st.Feed != nil && isFeedColumn(c.Name) {
+				continue // COLUMNS * is the table's columns, not the feed's
+			}
 			if !except[c.Name] && (columnsToUpdate == nil || c.Name != columnsToUpdate.Name) {
 				d.data = append(d.data, c)
 			}
@@ -499,8 +528,13 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	}
 	// A flow is applied by whichever session writes its source, so its
 	// tables must be everyone's.
-	if isTempTable(pc.cat, d.source) {
+	if d.source != nil && isTempTable(pc.cat, d.source) {
 		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot read temporary tables").WithPosition(st.Source.Pos + 1)
+	}
+	for _, r := range d.reads {
+		if t, ok := pc.cat.TableByOID(r); ok && isTempTable(pc.cat, t) {
+			return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot read temporary tables").WithPosition(st.Source.Pos + 1)
+		}
 	}
 	if isTempTable(pc.cat, d.target) {
 		return pgerror.New(pgerror.FeatureNotSupported, "AUTO CDC flows cannot write temporary tables").WithPosition(st.Target.Pos + 1)
@@ -519,8 +553,10 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	// Checked here, not in bindFlow, which also recompiles existing flows:
 	// a source that got such a key before the check existed keeps feeding
 	// its flow, and the action itself is refused when it would run.
-	if err := refuseFlowOverWritingForeignKey(name, d.source, "read"); err != nil {
-		return err.WithPosition(st.Source.Pos + 1)
+	if d.source != nil && d.snap == nil {
+		if err := refuseFlowOverWritingForeignKey(name, d.source, "read"); err != nil {
+			return err.WithPosition(st.Source.Pos + 1)
+		}
 	}
 	if err := refuseFlowOverWritingForeignKey(name, d.target, "write"); err != nil {
 		return err.WithPosition(st.Target.Pos + 1)
@@ -568,9 +604,35 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	if st.SequenceIsStruct {
 		seqText = "STRUCT(" + seqText + ")"
 	}
-	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Source: d.source.OID, Target: tgt.OID,
+	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID,
 		Definition: st.Text, Dialect: x.sess.dialect(), StoredAs: string(d.storedAs), Keys: st.Keys,
 		SequenceBy: seqText, Once: st.Once, Comment: st.Comment, CreatedAt: x.now.UnixMicro()}
+	if d.snap != nil {
+		f.Kind, f.Versioning, f.TriggerOnUpdate, f.Reads = catalog.FlowSnapshot, d.snap.versioning, st.TriggerOnUpdate, d.reads
+		if st.SnapshotQuery == nil {
+			// The named relation, a table or a view: compileFlow finds it
+			// by OID.
+			src, _, err := pc.lookupTable(st.Source)
+			if err != nil {
+				return err
+			}
+			f.Source = src.OID
+		}
+		switch d.snap.versioning {
+		case catalog.VersionByColumn:
+			f.SequenceBy = deparseExpr(st.VersionBy)
+		default:
+			f.SequenceBy = string(d.snap.versioning)
+		}
+	} else {
+		f.Source = d.source.OID
+		if st.Feed != nil {
+			f.Kind = catalog.FlowChangeFeed
+			if f.FeedStart, err = x.feedFlowStart(d, name); err != nil {
+				return err
+			}
+		}
+	}
 	if err := ed.PutFlow(f); err != nil {
 		return err
 	}
@@ -580,6 +642,12 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	}
 	if err := cdcexec.Prepare(x.tx.st, compiled.flow); err != nil {
 		return err
+	}
+	if compiled.snap != nil {
+		return x.takeSnapshots(compiled, f)
+	}
+	if f.Kind == catalog.FlowChangeFeed {
+		return x.backfillFeed(compiled, f, d.source)
 	}
 	return x.backfill(compiled, f, d.source)
 }
@@ -636,12 +704,17 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	// been renamed since.
 	src, ok1 := cat.TableByOID(f.Source)
 	tgt, ok2 := cat.TableByOID(f.Target)
+	if f.Kind == catalog.FlowSnapshot && st.SnapshotQuery != nil {
+		ok1 = true // a snapshot query's tables are found by name
+	}
 	if !ok1 || !ok2 {
 		return nil, pgerror.New(pgerror.DataCorrupted, "flow \"%s\" lost its source or target", f.Name)
 	}
 	pc := &planCtx{sess: x.sess, cat: cat, params: &paramSlots{}}
 	st2 := *st
-	st2.Source = qualifiedNameOf(cat, src)
+	if src != nil {
+		st2.Source = qualifiedNameOf(cat, src)
+	}
 	st2.Target = qualifiedNameOf(cat, tgt)
 	d, err := pc.bindFlow(&st2, false)
 	if err != nil {
@@ -688,7 +761,16 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return "(" + strings.Join(parts, ",") + ")"
 	}
-	compiled := &compiledFlow{flow: cf, extract: fitToTarget(d, tgt, d.extract)}
+	compiled := &compiledFlow{flow: cf, snap: d.snap}
+	if d.snap == nil {
+		compiled.extract = fitToTarget(d, tgt, d.extract)
+	} else {
+		for i, c := range d.data {
+			if tc, ok := tgt.Column(c.Name); ok && tc.Type.Typmod >= 0 && tc.Type.OID != types.Record {
+				d.snap.fits = append(d.snap.fits, typmodFit{pos: i, t: tc.Type})
+			}
+		}
+	}
 	rc, err := pc.rowConstraintsOf(tgt)
 	if err != nil {
 		return nil, err
@@ -805,12 +887,21 @@ func qualifiedNameOf(cat *catalog.Snapshot, t *catalog.Table) ast.QualifiedName 
 func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Value) error {
 	cat := x.tx.catalog()
 	for _, f := range cat.FlowsFrom(source.OID) {
-		if f.Once {
-			continue
+		if f.Once || f.Kind == catalog.FlowChangeFeed {
+			continue // a feed flow takes the commit's changes (applyFeedFlows)
+		}
+		if f.Kind == catalog.FlowSnapshot && f.Versioning != catalog.VersionByColumn {
+			continue // its snapshots are taken at commit or refresh
 		}
 		compiled, err := e.compileFlow(x, f, cat)
 		if err != nil {
 			return err
+		}
+		if compiled.snap != nil {
+			if err := x.noteLabelledRows(compiled, f, rows); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := x.applyFlow(compiled, f, rows); err != nil {
 			return err
@@ -913,29 +1004,53 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 	if t.Kind != catalog.KindStreaming {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a streaming table", t.Name)
 	}
-	cat := x.tx.catalog()
-	for _, f := range cat.FlowsInto(t.OID) {
-		compiled, err := x.sess.engine.compileFlow(x, f, cat)
-		if err != nil {
-			return err
-		}
-		target, err := x.tx.rows(compiled.flow.Target)
-		if err != nil {
-			return err
-		}
-		x.sess.engine.forgetFlowState(f.OID)
-		if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
-			return err
-		}
-		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
-			return err
-		}
-		src, _ := cat.TableByOID(f.Source)
-		if err := x.backfill(compiled, f, src); err != nil {
+	for _, f := range x.tx.catalog().FlowsInto(t.OID) {
+		if err := x.refreshFlow(f, st.Full); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// refreshFlow applies again what a flow's source holds (REFRESH STREAMING
+// TABLE, and with full also a source whose initial snapshot starts over):
+// it empties the target and the flow's state and replays the source, the
+// change feed from the flow's start, or a snapshot; without full, a
+// snapshot flow only takes the snapshots now due (spec §7).
+func (x *execCtx) refreshFlow(f *catalog.Flow, full bool) error {
+	cat := x.tx.catalog()
+	compiled, err := x.sess.engine.compileFlow(x, f, cat)
+	if err != nil {
+		return err
+	}
+	if compiled.snap != nil && !full {
+		if f.Once {
+			return nil // ONCE took its one snapshot at creation
+		}
+		return x.takeSnapshots(compiled, f)
+	}
+	target, err := x.tx.rows(compiled.flow.Target)
+	if err != nil {
+		return err
+	}
+	x.sess.engine.forgetFlowState(f.OID)
+	if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
+		return err
+	}
+	if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
+		return err
+	}
+	if compiled.snap != nil {
+		return x.takeSnapshots(compiled, f)
+	}
+	src, _ := cat.TableByOID(f.Source)
+	if f.Kind == catalog.FlowChangeFeed {
+		if err := checkFeedStart(x, src, f.FeedStart); err != nil {
+			return err
+		}
+		return x.backfillFeed(compiled, f, src)
+	}
+	return x.backfill(compiled, f, src)
 }
 
 // dropFlow runs DROP FLOW.

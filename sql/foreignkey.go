@@ -755,7 +755,7 @@ func refuseWritingForeignKey(cat *catalog.Snapshot, t *catalog.Table, con *catal
 			WithDetail("%s would change rows of \"%s\" when rows of the referenced table change; a streaming table is written only by its AUTO CDC flow.", action, t.Name).
 			WithHint("Use %s NO ACTION or RESTRICT, the actions that only refuse the referenced table's change.", actionClause(action))
 	}
-	if flows := cat.FlowsFrom(t.OID); len(flows) > 0 {
+	if flows := cat.FlowsFromOfKind(t.OID, catalog.FlowChanges); len(flows) > 0 {
 		return pgerror.New(pgerror.WrongObjectType, "foreign key constraint \"%s\" of table \"%s\" cannot have %s because flow \"%s\" reads the table", con.Name, t.Name, action, flows[0].Name).
 			WithDetail("%s would change rows of the change log \"%s\" without the flow seeing it, and its target would no longer be the replay of the change events.", action, t.Name).
 			WithHint("The source of an AUTO CDC flow is append-only; use %s NO ACTION or RESTRICT.", actionClause(action))
@@ -793,13 +793,13 @@ func (l *fkLink) refuseActionOnFlowTable(x *execCtx, w *tableWriter, key []types
 		action = "ON UPDATE " + l.con.OnUpdate
 	}
 	var e *pgerror.Error
+	changeFlows := x.tx.catalog().FlowsFromOfKind(l.child.OID, catalog.FlowChanges)
 	switch {
 	case l.child.Kind == catalog.KindStreaming:
 		e = pgerror.New(pgerror.WrongObjectType, "%s of foreign key constraint \"%s\" cannot change streaming table \"%s\"", action, l.con.Name, l.child.Name).
 			WithHint("A streaming table is written only by its AUTO CDC flow; drop the constraint.")
-	case w.flowSource:
-		flows := x.tx.catalog().FlowsFrom(l.child.OID)
-		e = pgerror.New(pgerror.WrongObjectType, "%s of foreign key constraint \"%s\" cannot change table \"%s\" because flow \"%s\" reads it", action, l.con.Name, l.child.Name, flows[0].Name).
+	case w.flowSource && len(changeFlows) > 0:
+		e = pgerror.New(pgerror.WrongObjectType, "%s of foreign key constraint \"%s\" cannot change table \"%s\" because flow \"%s\" reads it", action, l.con.Name, l.child.Name, changeFlows[0].Name).
 			WithHint("The source of an AUTO CDC flow is append-only; replace the constraint by one with %s NO ACTION or RESTRICT.", actionClause(action))
 	default:
 		return nil

@@ -148,6 +148,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 	if err != nil {
 		return nil, nil, err
 	}
+	if pc.tablesRead != nil {
+		pc.tablesRead[tbl.OID] = true
+	}
 	if tbl.Kind == catalog.KindView {
 		stmts, err := parse.Parse(tbl.ViewQuery)
 		if err != nil || len(stmts) != 1 {

@@ -101,6 +101,13 @@ type compiled struct {
 	// BEGIN) so that the block can undo them (settings_scope.go).
 	readOnlyCommand string
 	setsParameters  bool
+	// notifies marks LISTEN, UNLISTEN and NOTIFY, which also run in a
+	// block, and take effect when it commits (notify.go).
+	notifies bool
+	// commitsOnItsOwn marks statements that run their own transactions
+	// (CREATE SOURCE, DROP SOURCE): they get the implicit block too, so
+	// that they can tell whether they are in a transaction block.
+	commitsOnItsOwn bool
 	// wireParams and wireFields are ParamTypes' and Fields' answers.
 	wireParams     []uint32
 	wireFields     []wire.FieldDescription
@@ -380,7 +387,7 @@ func (p *portal) Execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		// PostgreSQL.
 		return "SELECT 0", false, nil
 	}
-	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters) {
+	if s.block == nil && (p.ps.c.access != accessNone || p.ps.c.setsParameters || p.ps.c.notifies || p.ps.c.commitsOnItsOwn) {
 		// Until Sync, statements share one implicit transaction.
 		s.block = &txBlock{implicit: true, multiStatement: p.ps.src.multi, start: s.txStart(), modes: s.defaultTxModes()}
 	}
@@ -629,6 +636,10 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 				return nil, false, err
 			}
 		}
+		if tx.beginMark, err = tx.st.Mark(); err != nil {
+			tx.rollback()
+			return nil, false, err
+		}
 		b.tx = tx
 		return tx, false, nil
 	}
@@ -636,7 +647,7 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		tx, err := s.snapshotRead(ctx, b)
 		return tx, false, err
 	}
-	tx, err := s.engine.beginTxn(ctx, false)
+	tx, err := s.engine.beginTxn(ctx, s, false)
 	return tx, true, err
 }
 

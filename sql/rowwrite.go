@@ -150,7 +150,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 		}
 		w.defaults[c.Attnum] = x
 	}
-	w.flowSource = len(pc.cat.FlowsFrom(t.OID)) > 0
+	w.flowSource = takesRowsAsWritten(pc.cat, t.OID)
 	w.fk = pc.foreignKeys(t)
 	return w, nil
 }
@@ -536,9 +536,13 @@ func (pc *planCtx) refuseDirectWrite(t *catalog.Table, verb string, pos int) err
 		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, t.Name).
 			WithDetail("Views that do not select from a single table or view are not automatically updatable.")
 	}
+	if err := refuseSourceTableChange(pc.cat, t, verb); err != nil {
+		return err.WithPosition(pos + 1)
+	}
 	// INSERT and COPY append change events; nothing else may touch a source.
+	// (A snapshot flow's table is a copy its loader may empty and refill.)
 	if verb != "insert into" && verb != "copy to" {
-		if flows := pc.cat.FlowsFrom(t.OID); len(flows) > 0 {
+		if flows := pc.cat.FlowsFromOfKind(t.OID, catalog.FlowChanges); len(flows) > 0 {
 			return pgerror.New(pgerror.WrongObjectType, "cannot %s table \"%s\" because flow \"%s\" reads it", verb, t.Name, flows[0].Name).WithPosition(pos + 1).
 				WithHint("The source of an AUTO CDC flow is an append-only change log: insert new change events instead.")
 		}
@@ -685,7 +689,8 @@ func storedTuple(t *catalog.Table, vals []types.Value) []types.Value {
 
 // nextSerial draws the next value of a serial column's sequence.
 func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, error) {
-	sp := x.tx.st.Space(sequenceSpace(t.OID, c.Attnum))
+	name := sequenceSpace(t.OID, c.Attnum)
+	sp := x.tx.st.Space(name)
 	if sp == nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "sequence of column \"%s\" is missing", c.Name)
 	}
@@ -693,10 +698,25 @@ func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, e
 	if err != nil {
 		return nil, err
 	}
+	x.tx.noteSequence(name, n)
 	v := int64(n)
 	if !intFits(c.Type.OID, v) {
 		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\" (%d)", c.Sequence, serialMax(c.Type.OID))
 	}
 	x.noteSerialDrawn(t, c, v)
 	return v, nil
+}
+
+// takesRowsAsWritten reports whether a flow takes the rows written to table
+// as they are written (applyFlows): an AUTO CDC flow of its change events,
+// or a FROM SNAPSHOT flow whose VERSION BY labels them. Other snapshot
+// flows read the table when a snapshot is due, and change feed flows read
+// its commit's changes.
+func takesRowsAsWritten(cat *catalog.Snapshot, table catalog.OID) bool {
+	for _, f := range cat.FlowsFrom(table) {
+		if f.Kind == catalog.FlowChanges || f.Kind == catalog.FlowSnapshot && f.Versioning == catalog.VersionByColumn {
+			return true
+		}
+	}
+	return false
 }

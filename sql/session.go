@@ -75,6 +75,8 @@ type Session struct {
 	// fastPaths counts what the session's statements took fast paths for
 	// (fastpaths.go), so that a test can tell one ran.
 	fastPaths fastPathCounts
+	// notify is the session's LISTEN/NOTIFY state (notify.go).
+	notify sessionNotify
 }
 
 // txBlock is a transaction block: explicit (BEGIN ... COMMIT) or the
@@ -104,6 +106,11 @@ type txBlock struct {
 	// settings are the run-time parameters the block changed
 	// (settings_scope.go).
 	settings settingChanges
+	// savepoints are the block's savepoints, oldest first (savepoint.go).
+	savepoints []*savepoint
+	// notify is what the block did to LISTEN/NOTIFY, for its commit
+	// (notify.go).
+	notify blockNotify
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -206,6 +213,7 @@ func (s *Session) TxStatus() byte {
 // Close implements wire.Session.
 func (s *Session) Close() {
 	defer unregisterActivity(s)
+	defer s.endNotify()
 	defer s.closeCursors(true)
 	s.endBlock(false)
 	s.endTempSchema()
@@ -422,6 +430,10 @@ func (s *Session) endBlock(commit bool) error {
 	b.releaseSnapshot()
 	if b.tx == nil {
 		s.endSettings(b, commit && !b.failed)
+		s.endCursors(false, b, commit && !b.failed)
+		if commit && !b.failed {
+			s.commitNotify(b)
+		}
 		return nil
 	}
 	if commit && !b.failed {
@@ -429,18 +441,23 @@ func (s *Session) endBlock(commit bool) error {
 		if err != nil {
 			b.tx.rollback()
 			s.endSettings(b, false)
+			s.endCursors(false, b, false)
 			return err
 		}
 		if err := b.tx.commit(); err != nil {
 			s.endSettings(b, false)
+			s.endCursors(false, b, false)
 			return err
 		}
 		s.endSettings(b, true)
+		s.endCursors(false, b, true)
+		s.commitNotify(b)
 		s.onCommit = kept
 		return nil
 	}
 	b.tx.rollback()
 	s.endSettings(b, false)
+	s.endCursors(false, b, false)
 	return nil
 }
 
@@ -470,6 +487,9 @@ func (s *Session) failBlock() {
 	if b == nil {
 		return
 	}
+	if !b.implicit && s.abortToSavepoint() {
+		return
+	}
 	if b.tx != nil {
 		b.tx.rollback()
 		b.tx = nil
@@ -479,6 +499,7 @@ func (s *Session) failBlock() {
 	s.endSettings(b, false)
 	if b.implicit {
 		s.block = nil
+		s.endCursors(false, b, false)
 		s.transactionEnded()
 		b.releaseSnapshot()
 		return

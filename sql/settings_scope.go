@@ -106,3 +106,21 @@ func (s *Session) ParameterChanges() []wire.Parameter {
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
 	return out
 }
+
+// noticeRanks orders client_min_messages' levels and the severities of
+// notices, as PostgreSQL does: a notice is sent when its severity ranks at
+// or above the setting. INFO is always sent.
+var noticeRanks = map[string]int{
+	"debug5": 0, "debug4": 1, "debug3": 2, "debug2": 3, "debug1": 4,
+	"log": 5, "notice": 6, "warning": 7, "error": 8,
+}
+
+// SendsNotice implements wire.NoticeFilter: client_min_messages.
+func (s *Session) SendsNotice(severity string) bool {
+	if severity == "INFO" {
+		return true
+	}
+	min, ok := noticeRanks[s.settings["client_min_messages"]]
+	rank, known := noticeRanks[strings.ToLower(severity)]
+	return !ok || !known || rank >= min
+}

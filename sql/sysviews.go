@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"cdcdb/catalog"
+	"cdcdb/source"
 	"cdcdb/types"
 )
 
@@ -16,6 +17,11 @@ func init() {
 		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
 		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
 		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
+		// The flow's kind (changes, snapshot, change feed); for snapshot
+		// flows (spec §7) the newest version applied and what their last
+		// snapshot inserted, updated and deleted.
+		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
+		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
 	}, rows: func(x *execCtx) ([]Row, error) {
 		cat := x.catalogOf()
 		var rows []Row
@@ -32,9 +38,22 @@ func init() {
 			if st.LastAppliedAt != 0 {
 				applied = time.UnixMicro(st.LastAppliedAt).UTC()
 			}
+			// The kind as catalog names it ("snapshot", "change feed"),
+			// "changes" for a flow of change events.
+			kind := string(f.Kind)
+			if f.Kind == catalog.FlowChanges {
+				kind = "changes"
+			}
+			var lastVersion, inserted, updated, deleted types.Value
+			if f.Kind == catalog.FlowSnapshot {
+				if st.LastVersion != "" {
+					lastVersion = st.LastVersion
+				}
+				inserted, updated, deleted = int64(st.SnapshotInserted), int64(st.SnapshotUpdated), int64(st.SnapshotDeleted)
+			}
 			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
 				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
-				time.UnixMicro(f.CreatedAt).UTC(), applied})
+				time.UnixMicro(f.CreatedAt).UTC(), applied, kind, lastVersion, inserted, updated, deleted})
 		}
 		return rows, nil
 	}})
@@ -79,4 +98,92 @@ func relationName(cat *catalog.Snapshot, oid catalog.OID) string {
 		return t.Name
 	}
 	return strings.Join([]string{sc.Name, t.Name}, ".")
+}
+
+// cdcdb.sources: one row per source (CREATE SOURCE), with what its
+// follower is doing. The connection's password is in no column.
+func init() {
+	ts := types.Of(types.Timestamptz)
+	registerSystemTable(&systemTable{schema: "cdcdb", name: "sources", cols: []outCol{
+		{name: "name", t: textT()}, {name: "connection", t: textT()}, {name: "publication", t: textT()},
+		{name: "slot", t: textT()}, {name: "tables", t: types.Of(types.TextArray)},
+		{name: "state", t: textT()}, {name: "position", t: textT()}, {name: "last_commit_time", t: ts},
+		{name: "upstream_wal_end", t: textT()}, {name: "lag_bytes", t: int8T()},
+		{name: "rows_received", t: int8T()}, {name: "transactions_received", t: int8T()},
+		{name: "last_error", t: textT()}, {name: "last_error_time", t: ts},
+	}, rows: func(x *execCtx) ([]Row, error) {
+		cat := x.catalogOf()
+		var rows []Row
+		for _, src := range cat.Sources() {
+			connName := ""
+			if c, ok := cat.ConnectionByOID(src.Connection); ok {
+				connName = c.Name
+			}
+			tables := types.ArrayValue{Elem: types.Text}
+			for _, st := range src.Tables {
+				tables.Elems = append(tables.Elems, relationName(cat, st.Table))
+			}
+			st, running := x.sess.engine.sources.status(src.OID)
+			var cp source.Checkpoint
+			if b := catalog.ReadSourceCheckpoint(x.tx.st, src.OID); b != nil {
+				_ = cp.UnmarshalBinary(b) // a checkpoint it cannot read shows as none
+			}
+			state := source.StateStopped.String()
+			if running {
+				state = st.State.String()
+			}
+			var slot, position, walEnd, lastErr, commitTime, errTime types.Value
+			if s := firstNonEmpty(st.Slot, cp.Slot); s != "" {
+				slot = s
+			}
+			if p := max(st.Position, cp.Position); p != 0 {
+				position = p.String()
+			}
+			if st.ServerWALEnd != 0 {
+				walEnd = st.ServerWALEnd.String()
+			}
+			if !st.LastCommitTime.IsZero() {
+				commitTime = st.LastCommitTime.UTC()
+			}
+			if st.LastError != "" {
+				lastErr, errTime = st.LastError, st.LastErrorTime.UTC()
+			}
+			rows = append(rows, Row{src.Name, connName, src.Publication, slot, tables, state, position, commitTime,
+				walEnd, st.LagBytes, st.Rows, st.Transactions, lastErr, errTime})
+		}
+		return rows, nil
+	}})
+}
+
+// cdcdb.connections: one row per connection (CREATE CONNECTION), without
+// its password.
+func init() {
+	registerSystemTable(&systemTable{schema: "cdcdb", name: "connections", cols: []outCol{
+		{name: "name", t: textT()}, {name: "kind", t: textT()}, {name: "host", t: textT()}, {name: "port", t: int8T()},
+		{name: "user", t: textT()}, {name: "database", t: textT()}, {name: "ssl_mode", t: textT()},
+		{name: "created_at", t: types.Of(types.Timestamptz)},
+	}, rows: func(x *execCtx) ([]Row, error) {
+		var rows []Row
+		for _, c := range x.catalogOf().Connections() {
+			port := int64(c.Port)
+			if port == 0 {
+				port = 5432
+			}
+			mode := c.SSLMode
+			if mode == "" {
+				mode = string(source.SSLPrefer)
+			}
+			rows = append(rows, Row{c.Name, string(c.Kind), c.Host, port, c.User, c.Database, mode, time.UnixMicro(c.CreatedAt).UTC()})
+		}
+		return rows, nil
+	}})
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

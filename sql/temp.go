@@ -143,7 +143,7 @@ func (e *Engine) dropLeftoverTempSchemas() error {
 // dropSchemas drops schemas, with everything in them, in one write
 // transaction, on behalf of s.
 func (e *Engine) dropSchemas(ctx context.Context, s *Session, names []string) error {
-	t, err := e.beginTxn(ctx, true)
+	t, err := e.beginTxn(ctx, s, true)
 	if err != nil {
 		return err
 	}

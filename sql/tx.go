@@ -15,6 +15,9 @@ import (
 // holds storage's writer slot until its commit is queued or it rolls back.
 type txn struct {
 	engine *Engine
+	// sess is the session the transaction works for: its commit applies
+	// change feed flows (applyFeedFlows) in its name.
+	sess   *Session
 	st     *storage.Tx
 	cat    *catalog.Snapshot
 	editor *catalog.Editor
@@ -40,6 +43,28 @@ type txn struct {
 	// snapshot, checks what the transaction's statements read against it
 	// (txmodes.go); nil otherwise.
 	watch *snapshotWatch
+	// snapshotsDue holds, per VERSION BY flow, the versions (by encoding)
+	// this transaction wrote rows of; they are applied at commit, as is a
+	// snapshot of each TRIGGER ON UPDATE flow reading a table in written
+	// (takeDueSnapshots). snapshotSession is the session that wrote them.
+	snapshotsDue    map[catalog.OID]map[string][]types.Value
+	snapshotSession *Session
+	// beginMark is the storage mark of the transaction's beginning, for a
+	// rollback to a savepoint set before it (savepoint.go); sequences the
+	// value each serial sequence keyspace it drew from or set was left
+	// at, which such a rollback keeps, as PostgreSQL never takes back a
+	// nextval.
+	beginMark storage.Mark
+	sequences map[string]uint64
+}
+
+// noteSequence records a sequence keyspace's value after a nextval or
+// setval in this transaction.
+func (t *txn) noteSequence(space string, v uint64) {
+	if t.sequences == nil {
+		t.sequences = map[string]uint64{}
+	}
+	t.sequences[space] = v
 }
 
 // commitTime reserves this transaction's commit time.
@@ -74,7 +99,7 @@ func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORA
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for storage's single writer slot.
-func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
+func (e *Engine) beginTxn(ctx context.Context, s *Session, writable bool) (*txn, error) {
 	st, err := e.db.BeginContext(ctx, writable)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -87,7 +112,7 @@ func (e *Engine) beginTxn(ctx context.Context, writable bool) (*txn, error) {
 		_ = st.Rollback()
 		return nil, err
 	}
-	return &txn{engine: e, st: st, cat: cat, writer: writable, start: time.Now()}, nil
+	return &txn{engine: e, sess: s, st: st, cat: cat, writer: writable, start: time.Now()}, nil
 }
 
 // catalog is the catalog this transaction reads, including its own DDL.
@@ -116,6 +141,22 @@ func (t *txn) edit() (*catalog.Editor, error) {
 func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
+	}
+	if t.writer {
+		if err := t.takeDueSnapshots(); err != nil {
+			t.rollback()
+			return err
+		}
+	}
+	// Change feed flows run after the snapshots, whose targets they may
+	// read, and the change log after both, which write targets.
+	if err := t.applyFeedFlows(); err != nil {
+		t.rollback()
+		return err
+	}
+	if err := t.logChanges(); err != nil {
+		t.rollback()
+		return err
 	}
 	if err := t.applyRetention(); err != nil {
 		t.rollback()
@@ -170,6 +211,21 @@ func (e *Engine) catalogSnapshot() *catalog.Snapshot {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.cat
+}
+
+// logChanges records in the change log of each table this transaction
+// wrote which of its rows the commit changes (history.LogChanges), for
+// cdcdb.table_changes. Tables without commit-time history have none.
+func (t *txn) logChanges() error {
+	for _, tbl := range t.written {
+		if !keepsCommitHistory(tbl) {
+			continue
+		}
+		if err := history.LogChanges(t.st, tbl.OID, t.commitTS); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // applyRetention prunes, for each table this transaction wrote that has a

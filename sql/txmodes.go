@@ -270,7 +270,7 @@ func (c *compiled) readOnlyError() error {
 // read.
 func (s *Session) snapshotRead(ctx context.Context, b *txBlock) (*txn, error) {
 	if b.snap == nil {
-		tx, err := s.engine.beginTxn(ctx, false)
+		tx, err := s.engine.beginTxn(ctx, s, false)
 		if err != nil {
 			return nil, err
 		}
@@ -488,6 +488,10 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 		return "DROP " + string(st.Kind)
 	case *ast.CreateFlow:
 		return "CREATE FLOW"
+	case *ast.CreateConnection:
+		return "CREATE CONNECTION"
+	case *ast.CreateSource:
+		return "CREATE SOURCE"
 	case *ast.RefreshStreamingTable:
 		return "REFRESH STREAMING TABLE"
 	}

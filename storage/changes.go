@@ -58,3 +58,39 @@ func (s *Space) GetCommitted(key []byte) []byte {
 	}
 	return tx.getIn(src.runs, fileRuns, key)
 }
+
+// WrittenKeys calls fn, in key order and once each, with every key the
+// write transaction has put or deleted in keyspace name so far (its own and
+// those of the forks it joined) and the value it put last (nil for a
+// delete), so that a layer above can record what a commit changed without
+// keeping its own list or reading the keys again. A keyspace the
+// transaction made or dropped reports only the keys written since. fn must
+// not write to the keyspace; key and value are valid only during the call.
+func (tx *Tx) WrittenKeys(name string, fn func(key, value []byte) error) error {
+	if tx.ws == nil {
+		return nil
+	}
+	st, ok := tx.ws.touched[name]
+	if !ok {
+		return nil
+	}
+	runs := make([]*memRun, 0, 1+len(st.runs))
+	if st.tree != nil && st.tree.count > 0 {
+		runs = append(runs, runFromTree(st.tree))
+	}
+	runs = append(runs, st.runs...)
+	if len(runs) == 0 {
+		return nil
+	}
+	it := newMergedIter(runs)
+	for it.first(); it.valid(); it.next() {
+		v, live := it.value()
+		if !live {
+			v = nil
+		}
+		if err := fn(it.key(), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -10,7 +10,9 @@
 // reaches a Space by name, and reads or writes raw byte keys and values. A read
 // Tx is a consistent snapshot; a write Tx sees its own writes and makes them
 // visible to others only when Commit returns. Rollback discards everything the
-// Tx did, so a failed statement leaves nothing behind.
+// Tx did, so a failed statement leaves nothing behind. A write Tx can also
+// take back part of its changes: Mark notes where they stand, RollbackTo
+// discards what came after (savepoint.go; SQL's savepoints use it).
 //
 // # Write-ahead log, memtable, runs in the file
 //

@@ -37,6 +37,8 @@ type Tx struct {
 	// onPublish runs when the commit has made the changes the head;
 	// onRollback when the transaction ends without doing so.
 	onPublish, onRollback []func()
+	// onRollbackTo runs after each RollbackTo (savepoint.go).
+	onRollbackTo []func()
 	// A fork's parent, and the keyspaces the parent had written when it
 	// forked, which the fork may not read; forks counts a parent's live
 	// forks (fork.go).
@@ -185,7 +187,7 @@ func (tx *Tx) Rollback() error {
 func (tx *Tx) release() {
 	tx.notePointReads()
 	tx.view = &emptyView
-	tx.ws, tx.rec, tx.firstSpace, tx.spaces, tx.onPublish, tx.onRollback = nil, walRecord{}, nil, nil, nil, nil
+	tx.ws, tx.rec, tx.firstSpace, tx.spaces, tx.onPublish, tx.onRollback, tx.onRollbackTo = nil, walRecord{}, nil, nil, nil, nil, nil
 	tx.ahead, tx.aheadKey = nil, nil // its view holds memtable layers
 }
 

@@ -59,9 +59,13 @@ type conn struct {
 	// mu guards what the Shutdown and CancelRequest goroutines touch.
 	mu                sync.Mutex
 	waiting           bool // blocked on the client with no statement running
+	waitingIdle       bool // ... and outside a transaction block: notifications wake it
 	deadlineSet       bool
 	shutdownRequested bool
-	inCall            bool // a session call is running: a CancelRequest cancels callCtx
+	// notifyPending: the session queued notifications (wakeForNotification)
+	// that an idle connection is to send.
+	notifyPending bool
+	inCall        bool // a session call is running: a CancelRequest cancels callCtx
 
 	// callCtx is the context of the connection's session calls (see
 	// callContext), callCancel its cancel; endCallFunc is endCall, made once.
@@ -95,6 +99,9 @@ func (c *conn) run() {
 
 	if !c.handshake() {
 		return
+	}
+	if ns, ok := c.sess.(NotifyingSession); ok {
+		ns.SetNotificationWaker(c.wakeForNotification)
 	}
 	c.serve()
 }
@@ -160,6 +167,8 @@ func (c *conn) serve() {
 var (
 	errShuttingDown      = errors.New("server shutting down")
 	errIdleInTransaction = errors.New("idle-in-transaction timeout")
+	errCopyIdle          = errors.New("COPY idle timeout")
+	errCopyCancelled     = errors.New("COPY cancelled")
 )
 
 // readMessage waits for the next message between statements: the only wait
@@ -167,29 +176,53 @@ var (
 // PostgreSQL, only once ReadyForQuery has told the client it is its turn, not
 // between the messages of a batch.
 func (c *conn) readMessage() (pgproto3.FrontendMessage, error) {
-	var timeout time.Duration
+	var deadline time.Time
 	if t := c.srv.cfg.IdleInTransactionTimeout; t > 0 && c.ready {
 		if s := c.sess.TxStatus(); s == 'T' || s == 'E' {
-			timeout = t
+			deadline = time.Now().Add(t)
 		}
 	}
-	if !c.beginWait(timeout) {
-		return nil, errShuttingDown
-	}
-	msg, err := c.be.Receive()
-	interrupted := c.endWait()
-	if err == nil {
-		c.ready = false
-	}
-	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
-		if interrupted {
+	for {
+		idle := c.ready && c.sess.TxStatus() == 'I'
+		if idle {
+			c.sendNotifications()
+		}
+		if !c.beginWait(deadline, idle) {
 			return nil, errShuttingDown
 		}
-		if timeout > 0 {
-			return nil, errIdleInTransaction
+		msg, err := c.be.Receive()
+		interrupted, notified := c.endWait()
+		if err == nil {
+			c.ready = false
 		}
+		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			switch {
+			case interrupted:
+				return nil, errShuttingDown
+			case notified && (deadline.IsZero() || time.Now().Before(deadline)):
+				// A notification woke the wait: send it, and wait on
+				// (pgproto3 keeps what part of a message was read).
+				continue
+			case !deadline.IsZero():
+				return nil, errIdleInTransaction
+			}
+		}
+		return msg, err
 	}
-	return msg, err
+}
+
+// wakeForNotification is the session's waker (NotifyingSession): an idle
+// connection waiting outside a transaction block is woken at once, as
+// requestShutdown wakes it, to send the notifications; any other finds
+// them before its next ReadyForQuery.
+func (c *conn) wakeForNotification() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.notifyPending = true
+	if c.waiting && c.waitingIdle {
+		c.raw.SetReadDeadline(time.Unix(1, 0))
+		c.deadlineSet = true
+	}
 }
 
 // endAfterReadError says goodbye in the way the read failure calls for.
@@ -211,30 +244,37 @@ func (c *conn) endAfterReadError(err error) {
 // arms the read deadline. It reports false when Shutdown already asked us to
 // stop. Taking mu here and in requestShutdown orders the two deadline writes:
 // whichever comes second wins, and both sides check the flag under the lock.
-func (c *conn) beginWait(timeout time.Duration) bool {
+func (c *conn) beginWait(deadline time.Time, idle bool) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.shutdownRequested {
 		return false
 	}
-	c.waiting = true
-	if timeout > 0 {
-		c.raw.SetReadDeadline(time.Now().Add(timeout))
+	c.waiting, c.waitingIdle = true, idle
+	switch {
+	case idle && c.notifyPending:
+		// Notifications queued since they were last sent: wake at once.
+		c.raw.SetReadDeadline(time.Unix(1, 0))
+		c.deadlineSet = true
+	case !deadline.IsZero():
+		c.raw.SetReadDeadline(deadline)
 		c.deadlineSet = true
 	}
 	return true
 }
 
-// endWait undoes beginWait and reports whether Shutdown came meanwhile.
-func (c *conn) endWait() (shutdownRequested bool) {
+// endWait undoes beginWait and reports whether Shutdown came meanwhile,
+// and whether notifications are pending for an idle wait.
+func (c *conn) endWait() (shutdownRequested, notified bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.waiting = false
+	notified = c.waitingIdle && c.notifyPending
+	c.waiting, c.waitingIdle = false, false
 	if c.deadlineSet {
 		c.raw.SetReadDeadline(time.Time{})
 		c.deadlineSet = false
 	}
-	return c.shutdownRequested
+	return c.shutdownRequested, notified
 }
 
 // requestShutdown is Shutdown's first, gentle step: an idle connection is
@@ -301,6 +341,58 @@ func (c *conn) cancelRunning() {
 	if c.inCall {
 		// callCtx and callCancel change only while no call runs.
 		c.callCancel()
+		if c.waiting {
+			// A COPY FROM STDIN waiting for the client (receiveCopy):
+			// wake its read, which sees the cancel.
+			c.raw.SetReadDeadline(time.Unix(1, 0))
+			c.deadlineSet = true
+		}
+	}
+}
+
+// receiveCopy reads the next message of a COPY FROM STDIN. Unlike the
+// reads between statements it happens inside a Session call, so the wait
+// must end on what ends a call: a cancel (CancelRequest or
+// pg_cancel_backend) when watchCancel is set, pg_terminate_backend or
+// Shutdown, and CopyIdleTimeout.
+func (c *conn) receiveCopy(watchCancel bool) (pgproto3.FrontendMessage, error) {
+	timeout := c.srv.cfg.CopyIdleTimeout
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for {
+		c.mu.Lock()
+		switch {
+		case c.shutdownRequested:
+			c.mu.Unlock()
+			return nil, errShuttingDown
+		case watchCancel && c.callCtx.Err() != nil:
+			c.mu.Unlock()
+			return nil, errCopyCancelled
+		}
+		c.waiting, c.waitingIdle = true, false
+		if timeout > 0 {
+			c.raw.SetReadDeadline(deadline)
+			c.deadlineSet = true
+		}
+		c.mu.Unlock()
+		msg, err := c.be.Receive()
+		c.mu.Lock()
+		c.waiting = false
+		if c.deadlineSet {
+			c.raw.SetReadDeadline(time.Time{})
+			c.deadlineSet = false
+		}
+		c.mu.Unlock()
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return msg, err
+		}
+		if timeout > 0 && !time.Now().Before(deadline) {
+			return nil, errCopyIdle
+		}
+		// Woken early by a cancel or a shutdown: the loop's checks say
+		// which, or (a cancel already reported) read on.
 	}
 }
 
@@ -337,9 +429,30 @@ func (c *conn) readyForQuery() {
 		}
 	}
 	c.readyMsg = pgproto3.ReadyForQuery{TxStatus: c.sess.TxStatus()}
+	if c.readyMsg.TxStatus == 'I' {
+		c.sendNotifications()
+	}
 	c.send(&c.readyMsg)
 	c.aborted = false
 	c.ready = true
+}
+
+// sendNotifications queues the notifications the session has for its
+// client (sent with what follows, or before the connection next blocks
+// reading: see transport).
+func (c *conn) sendNotifications() {
+	ns, ok := c.sess.(NotifyingSession)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	c.notifyPending = false
+	c.mu.Unlock()
+	list := ns.Notifications()
+	for i := range list {
+		n := &list[i]
+		c.send(&pgproto3.NotificationResponse{PID: n.PID, Channel: n.Channel, Payload: n.Payload})
+	}
 }
 
 // recoverPanic keeps a bug in one session from taking the server down: the

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -57,12 +58,31 @@ type copyReader struct {
 	c    *conn
 	done bool
 	err  error // what Next returns once done: io.EOF, or why the copy failed
+	// cancelled is set once a cancel has been reported: the client still
+	// sends its data to CopyDone or CopyFail, which drain then reads
+	// without looking at the (cancelled) call again.
+	cancelled bool
 }
 
 func (r *copyReader) Next() ([]byte, error) {
 	for !r.done {
-		msg, err := r.c.be.Receive()
+		msg, err := r.c.receiveCopy(!r.cancelled)
 		if err != nil {
+			switch {
+			case errors.Is(err, errCopyCancelled):
+				r.cancelled = true
+				return nil, pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+			case errors.Is(err, errShuttingDown):
+				r.done = true
+				r.err = &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.AdminShutdown,
+					Message: "terminating connection due to administrator command"}
+				continue
+			case errors.Is(err, errCopyIdle):
+				r.done = true
+				r.err = &pgerror.Error{Severity: pgerror.SeverityFatal, Code: pgerror.IdleInTransactionSessionTimeout,
+					Message: fmt.Sprintf("terminating connection: COPY FROM STDIN received nothing for %v", r.c.srv.cfg.CopyIdleTimeout)}
+				continue
+			}
 			r.done = true
 			if r.c.tr.failed() {
 				r.err = err

@@ -42,11 +42,15 @@
 //
 // Other goroutines reach into a live connection, always under conn.mu: a
 // CancelRequest (another connection's handshake) cancels the context of the
-// Session call in progress, and Shutdown wakes connections idling between
-// statements with a past read deadline so they can say FATAL 57P01 and go.
-// Another session does either through the connection's Backend
+// Session call in progress; Shutdown wakes connections idling between
+// statements with a past read deadline so they can say FATAL 57P01 and go;
+// another session does either through the connection's Backend
 // (pg_cancel_backend, pg_terminate_backend), which StartupInfo hands to the
-// Session with the connection's process id.
+// Session with the connection's process id; and a NotifyingSession's waker
+// (another session's commit of a NOTIFY) wakes a connection idling outside a
+// transaction block the same way, so it sends the NotificationResponses and
+// waits on (a passed deadline is not a failed socket: pgproto3 keeps what it
+// had read of a message).
 //
 // Every Session call is made from the connection's goroutine, which recovers
 // from a panic in any of them: the client gets FATAL XX000, the log gets the

@@ -36,6 +36,9 @@ func (w *resultWriter) WriteRow(values [][]byte) error {
 }
 
 func (w *resultWriter) Notice(n *NoticeInfo) {
+	if f, ok := w.c.sess.(NoticeFilter); ok && !f.SendsNotice(n.Severity) {
+		return
+	}
 	w.c.send(noticeResponse(n))
 }
 

@@ -115,6 +115,39 @@ type ParameterReporter interface {
 	ParameterChanges() []Parameter
 }
 
+// Notification is one NOTIFY for the client: the notifying session's
+// process ID, the channel and the payload.
+type Notification struct {
+	PID     uint32
+	Channel string
+	Payload string
+}
+
+// NoticeFilter is an optional extension of Session: a session that knows
+// which notices its client asked for (PostgreSQL's client_min_messages)
+// says whether one of a severity ("NOTICE", "WARNING", "INFO") is sent;
+// ResultWriter.Notice drops the others.
+type NoticeFilter interface {
+	Session
+	SendsNotice(severity string) bool
+}
+
+// NotifyingSession is an optional extension of Session, for LISTEN and
+// NOTIFY. The session queues the notifications its client is to receive
+// (from any goroutine: another session's commit delivers them) and calls
+// the wake function wire gave it; wire sends what Notifications returns
+// as NotificationResponse messages before each ReadyForQuery and, when
+// the client waits idle outside a transaction block, at once, as
+// PostgreSQL does.
+type NotifyingSession interface {
+	Session
+	// SetNotificationWaker gives the session the function to call,
+	// from any goroutine, when it has queued notifications.
+	SetNotificationWaker(wake func())
+	// Notifications returns the queued notifications and forgets them.
+	Notifications() []Notification
+}
+
 // SyncSession is an optional extension of Session. PostgreSQL runs the
 // messages of an extended-protocol batch, up to Sync, as one implicit
 // transaction (unless an explicit BEGIN is open), and likewise all the

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -34,7 +35,7 @@ var errCancelServed = errors.New("cancel request served")
 // ReadyForQuery. It reports whether the connection should go on to serve
 // queries; when not, whatever the client needed to hear has been sent.
 func (c *conn) handshake() bool {
-	if !c.beginWait(authenticationTimeout) {
+	if !c.beginWait(time.Now().Add(authenticationTimeout), false) {
 		return false
 	}
 	defer c.endWait()

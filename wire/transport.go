@@ -2,7 +2,9 @@ package wire
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"os"
 )
 
 // transport is the socket as pgproto3.Backend sees it. It does two things the
@@ -45,7 +47,10 @@ func (t *transport) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := t.rw.Read(p)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		// A passed deadline is a wake-up (shutdown, a notification, the
+		// idle-in-transaction timeout), which the reader decides about;
+		// the socket itself is fine.
 		t.readErr = err
 	}
 	return n, err

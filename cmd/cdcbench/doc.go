@@ -1,5 +1,6 @@
 // Command cdcbench measures cdcdb against a real PostgreSQL 15 on the same
-// machine, in one run, and checks that both computed the same thing.
+// machine, in one run, and checks that both computed the same thing; and,
+// for system-versioned tables, against MariaDB, which has them.
 //
 //	go run ./cmd/cdcbench                 # full sizes (tens of minutes on 2 cores)
 //	go run ./cmd/cdcbench -quick          # tiny sizes, under two minutes (CI runs this)
@@ -8,11 +9,30 @@
 // It builds ./cmd/cdcdb (or takes -cdcdb PATH), initdbs a PostgreSQL 15 into
 // a temporary directory (as the postgres OS user when run as root, since
 // PostgreSQL refuses root) and starts both on loopback with their default
-// durability: fsync on every commit. It then runs five workloads against
+// durability: fsync on every commit. It then runs eight workloads against
 // both — SCD TYPE 2 and BITEMPORAL ingest through COPY, time-travel reads,
-// pgbench point selects and durable single-row commits — and prints medians
+// the change feed's latest window over a 1x and a 10x history (changes.go;
+// PostgreSQL keeps its feed in a trigger-filled change table), pgbench
+// point selects, durable single-row commits, following an upstream
+// PostgreSQL of its own (wal_level = logical) through CREATE SOURCE while it
+// takes a load (follow.go), and snapshots applied by a FROM SNAPSHOT flow
+// (snapshots.go) — and prints medians
 // of several repetitions, the ratio cdcdb / PostgreSQL and the goal
 // for each figure, and draws the ratios as an SVG chart.
+//
+// The sysver workload (sysver.go) has MariaDB as its peer: it
+// bootstraps a MariaDB (Debian's mariadb-server) into a temporary data
+// directory, starts it on loopback with innodb_flush_log_at_trx_commit=1
+// (mariadb.go; as root with --user=root) and stops it when the workload
+// ends. MariaDB's table is WITH SYSTEM VERSIONING, cdcdb's a plain table
+// (cdcdb keeps every table's commit-time history) and PostgreSQL's a plain
+// table without history, there only as the floor of what an UPDATE
+// costs. Rounds of single-row UPDATEs, each followed by a recorded moment,
+// then FOR SYSTEM_TIME AS OF reads at those moments; a reference model
+// (each client updates rows of its own, so a round's outcome is fixed)
+// holds both sides' answers at every moment before a figure is reported.
+// Only this file and mariadb.go speak to MariaDB, through
+// go-sql-driver/mysql, which nothing else in the module may import.
 //
 // Why the PostgreSQL side is written the way it is: the point of cdcdb is that
 // users do not have to hand-write out-of-order SCD2 logic. So PostgreSQL gets

@@ -432,6 +432,8 @@ const (
 	ObjectFlow           ObjectKind = "FLOW"
 	ObjectSequence       ObjectKind = "SEQUENCE"
 	ObjectColumn         ObjectKind = "COLUMN"
+	ObjectSource         ObjectKind = "SOURCE"
+	ObjectConnection     ObjectKind = "CONNECTION"
 )
 
 // Drop is DROP TABLE | SCHEMA | VIEW | INDEX | FLOW ...
@@ -541,11 +543,14 @@ type CommentOn struct {
 // takes its target's name, and a leading LIVE. is dropped from Target and
 // Source).
 type CreateFlow struct {
-	Name              string
-	Comment           string
-	Once              bool
-	Target            QualifiedName
-	Source            QualifiedName
+	Name    string
+	Comment string
+	Once    bool
+	Target  QualifiedName
+	Source  QualifiedName
+	// Feed is set when the source is a table's change feed,
+	// stream(cdcdb.table_changes('t', start)); Source is then empty.
+	Feed              *ChangeFeedSource
 	Keys              []string
 	IgnoreNullUpdates *ColumnSelection // nil when absent; All with no Except = every non-key column
 	DeleteWhen        Expr
@@ -557,15 +562,71 @@ type CreateFlow struct {
 	StoredAs          string // "SCD TYPE 1" (default), "SCD TYPE 2", "BITEMPORAL"
 	TrackHistory      *ColumnSelection
 	ColumnsToUpdate   string
+	// Snapshot marks AUTO CDC FROM SNAPSHOT (spec §7). SnapshotQuery is
+	// FROM SNAPSHOT (query), nil for FROM SNAPSHOT table (then Source names
+	// the table); VersionQuery is WITH VERSION (query), VersionBy is
+	// VERSION BY expr, TriggerOnUpdate is TRIGGER ON UPDATE.
+	Snapshot        bool
+	SnapshotQuery   *Select
+	VersionQuery    *Select
+	VersionBy       Expr
+	TriggerOnUpdate bool
 	// Text is the whole statement as written, kept in the catalog.
 	Text string
 	// Clauses records the position of each clause by its canonical name, so
 	// later checks can point at one: "INTO", "FROM", "KEYS", "IGNORE NULL
 	// UPDATES", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN", "SEQUENCE
 	// BY", "SYSTEM SEQUENCE BY", "COLUMNS", "STORED AS", "TRACK HISTORY ON",
-	// "COLUMNS TO UPDATE".
+	// "COLUMNS TO UPDATE", and for snapshot flows "WITH VERSION", "VERSION
+	// BY", "TRIGGER ON UPDATE".
 	Clauses map[string]int
 	Pos     int
+}
+
+// CreateConnection is CREATE CONNECTION name TO POSTGRES (option value,
+// ...): where and how to reach an external system.
+type CreateConnection struct {
+	Name    string
+	Kind    string // the system's word, lower case: "postgres"
+	Options []SourceOption
+	Pos     int
+}
+
+// SourceOption is one option of CREATE CONNECTION or CREATE SOURCE: its
+// words (SSL MODE is two), upper case and joined by a space, and its value,
+// a string or an integer constant as written.
+type SourceOption struct {
+	Name     string
+	Value    string
+	IsNumber bool
+	Pos      int // the option's first word
+	ValuePos int
+}
+
+// CreateSource is CREATE SOURCE name FROM POSTGRES CONNECTION conn
+// (option value, ...) FOR TABLES (schema.table [AS name], ...).
+type CreateSource struct {
+	Name       string
+	Kind       string // "postgres"
+	Connection string
+	Options    []SourceOption
+	Tables     []SourceTable
+	Pos        int
+}
+
+// SourceTable is one upstream table of CREATE SOURCE and the name of the
+// source table it becomes ("" As: the upstream table's name).
+type SourceTable struct {
+	Upstream QualifiedName
+	As       string
+}
+
+// ChangeFeedSource is a flow source read as a change feed: a call of the
+// change feed function (Func, cdcdb.table_changes) with its arguments.
+type ChangeFeedSource struct {
+	Func QualifiedName
+	Args []Expr
+	Pos  int
 }
 
 // ColumnSelection is ( col, ... ) or * EXCEPT ( col, ... ).
@@ -651,6 +712,25 @@ type Show struct {
 type Reset struct {
 	Name string // "all" for RESET ALL
 	Pos  int
+}
+
+// Listen is LISTEN channel.
+type Listen struct {
+	Channel string
+	Pos     int
+}
+
+// Unlisten is UNLISTEN channel | UNLISTEN *.
+type Unlisten struct {
+	Channel string // "" for UNLISTEN *
+	Pos     int
+}
+
+// Notify is NOTIFY channel [, 'payload'].
+type Notify struct {
+	Channel string
+	Payload string
+	Pos     int
 }
 
 // Discard is DISCARD ALL | PLANS | SEQUENCES | TEMP.
@@ -991,12 +1071,17 @@ func (*AlterColumn) node()           {}
 func (*SetTableOptions) node()       {}
 func (*CommentOn) node()             {}
 func (*CreateFlow) node()            {}
+func (*CreateConnection) node()      {}
+func (*CreateSource) node()          {}
 func (*RefreshStreamingTable) node() {}
 func (*Transaction) node()           {}
 func (*Set) node()                   {}
 func (*Show) node()                  {}
 func (*Reset) node()                 {}
 func (*Discard) node()               {}
+func (*Listen) node()                {}
+func (*Unlisten) node()              {}
+func (*Notify) node()                {}
 func (*Deallocate) node()            {}
 func (*Explain) node()               {}
 func (*Literal) node()               {}
@@ -1039,12 +1124,17 @@ func (*CreateView) stmt()            {}
 func (*AlterTable) stmt()            {}
 func (*CommentOn) stmt()             {}
 func (*CreateFlow) stmt()            {}
+func (*CreateConnection) stmt()      {}
+func (*CreateSource) stmt()          {}
 func (*RefreshStreamingTable) stmt() {}
 func (*Transaction) stmt()           {}
 func (*Set) stmt()                   {}
 func (*Show) stmt()                  {}
 func (*Reset) stmt()                 {}
 func (*Discard) stmt()               {}
+func (*Listen) stmt()                {}
+func (*Unlisten) stmt()              {}
+func (*Notify) stmt()                {}
 func (*Deallocate) stmt()            {}
 func (*Explain) stmt()               {}
 

@@ -63,6 +63,10 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateIndex(t)
 	case w.is("flow"):
 		return p.parseCreateFlow(t)
+	case w.is("connection"):
+		return p.parseCreateConnection(t)
+	case w.is("source"):
+		return p.parseCreateSource(t)
 	}
 	if w.kind == tkIdent && unsupportedObjects[w.str] {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", p.objectKindAt(0)))
@@ -490,7 +494,17 @@ func (p *parser) parseCreateSchema(start *token) ast.Statement {
 	if t := p.peek(); t.is("authorization") {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE SCHEMA ... AUTHORIZATION is not supported"))
 	}
+	nameTok := p.peek()
 	cs.Name = p.colID()
+	// Databricks names a schema by its catalog too (main.cdc_tutorial); a
+	// cdcdb server is the one catalog "main", as for table names.
+	if p.opts.Dialect == DialectDatabricks && p.peek().isOp(".") {
+		p.advance()
+		if cs.Name != "main" {
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, nameTok.pos, "cross-database references are not implemented: \"%s\"", cs.Name))
+		}
+		cs.Name = p.colID()
+	}
 	if t := p.peek(); t.is("authorization") || t.kind == tkIdent && (t.is("create") || t.is("grant")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE SCHEMA ... %s is not supported", strings.ToUpper(t.str)))
 	}
@@ -619,6 +633,10 @@ func (p *parser) parseDrop() ast.Statement {
 		d.Kind = ast.ObjectSequence
 	case p.acceptWord("flow"):
 		d.Kind = ast.ObjectFlow
+	case p.acceptWord("source"):
+		d.Kind = ast.ObjectSource
+	case p.acceptWord("connection"):
+		d.Kind = ast.ObjectConnection
 	case w.kind == tkIdent && unsupportedObjects[w.str]:
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", p.objectKindAt(0)))
 	default:
@@ -626,7 +644,7 @@ func (p *parser) parseDrop() ast.Statement {
 	}
 	d.IfExists = p.parseIfExists()
 	for {
-		if d.Kind == ast.ObjectSchema {
+		if d.Kind == ast.ObjectSchema || d.Kind == ast.ObjectSource || d.Kind == ast.ObjectConnection {
 			nt := p.peek()
 			d.Names = append(d.Names, ast.QualifiedName{Parts: []string{p.colID()}, Pos: nt.pos})
 		} else {

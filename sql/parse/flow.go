@@ -9,6 +9,7 @@ import (
 //
 //	CREATE [OR REFRESH] STREAMING TABLE t [(columns)] [COMMENT '...'] [AS query]
 //	CREATE FLOW f [COMMENT '...'] AS AUTO CDC [ONCE] INTO t FROM source clauses
+//	CREATE FLOW f ... INTO t FROM SNAPSHOT { (query) | table } clauses
 //	APPLY CHANGES INTO [LIVE.]t FROM STREAM([LIVE.]source) clauses
 //	REFRESH STREAMING TABLE t [FULL]
 //
@@ -23,6 +24,8 @@ import (
 var flowClauseWords = map[string]bool{
 	"keys": true, "ignore": true, "apply": true, "sequence": true, "system": true,
 	"columns": true, "stored": true, "track": true,
+	// the clauses of snapshot flows (spec §7)
+	"with": true, "version": true, "trigger": true,
 }
 
 // parseCreateStreamingTable parses CREATE [OR REFRESH] STREAMING TABLE.
@@ -59,10 +62,38 @@ func (p *parser) parseCreateFlow(start *token) ast.Statement {
 	cf.Target = p.qualifiedName()
 	from := p.expectWord("from")
 	cf.Clauses["FROM"] = from.pos
-	cf.Source = p.parseFlowSource()
+	if p.isSnapshotSource() {
+		p.parseSnapshotSource(cf)
+	} else {
+		cf.Source, cf.Feed = p.parseFlowSource()
+	}
 	p.parseFlowClauses(cf)
 	cf.Text = p.src[start.pos:p.prevEnd()]
 	return cf
+}
+
+// isSnapshotSource reports whether FROM is followed by SNAPSHOT (query) or
+// SNAPSHOT table; a table named "snapshot" followed by a clause is not.
+func (p *parser) isSnapshotSource() bool {
+	if !p.peek().is("snapshot") {
+		return false
+	}
+	n := p.peekN(1)
+	return n.isOp("(") || (isColID(n) && !(n.kind == tkIdent && flowClauseWords[n.str]))
+}
+
+// parseSnapshotSource parses SNAPSHOT (query) | SNAPSHOT table.
+func (p *parser) parseSnapshotSource(cf *ast.CreateFlow) {
+	p.expectWord("snapshot")
+	cf.Snapshot = true
+	if t := p.peek(); t.isOp("(") {
+		p.advance()
+		cf.Source = ast.QualifiedName{Pos: p.peek().pos}
+		cf.SnapshotQuery = p.parseSelectStmt()
+		p.expectOp(")")
+		return
+	}
+	cf.Source = p.qualifiedName()
 }
 
 // parseApplyChanges parses the older APPLY CHANGES INTO spelling. The flow
@@ -78,7 +109,8 @@ func (p *parser) parseApplyChanges() ast.Statement {
 	cf.Name = cf.Target.Name()
 	from := p.expectWord("from")
 	cf.Clauses["FROM"] = from.pos
-	cf.Source = stripLive(p.parseFlowSource())
+	src, feed := p.parseFlowSource()
+	cf.Source, cf.Feed = stripLive(src), feed
 	p.parseFlowClauses(cf)
 	cf.Text = p.src[start.pos:p.prevEnd()]
 	return cf
@@ -92,23 +124,34 @@ func stripLive(q ast.QualifiedName) ast.QualifiedName {
 }
 
 // parseFlowSource parses stream(source) | STREAM(source) | STREAM source |
-// source.
-func (p *parser) parseFlowSource() ast.QualifiedName {
+// source, or a change feed, stream(function(args)), whose function and
+// arguments the planner checks.
+func (p *parser) parseFlowSource() (ast.QualifiedName, *ast.ChangeFeedSource) {
 	if t := p.peek(); t.is("stream") {
 		n := p.peekN(1)
 		if n.isOp("(") {
 			p.advance()
 			p.advance()
 			q := p.qualifiedName()
+			if p.peek().isOp("(") {
+				p.advance()
+				feed := &ast.ChangeFeedSource{Func: q, Pos: q.Pos}
+				if !p.peek().isOp(")") {
+					feed.Args = p.parseExprList()
+				}
+				p.expectOp(")")
+				p.expectOp(")")
+				return ast.QualifiedName{}, feed
+			}
 			p.expectOp(")")
-			return q
+			return q, nil
 		}
 		if isColID(n) && !(n.kind == tkIdent && flowClauseWords[n.str]) {
 			p.advance()
-			return p.qualifiedName()
+			return p.qualifiedName(), nil
 		}
 	}
-	return p.qualifiedName()
+	return p.qualifiedName(), nil
 }
 
 // parseFlowClauses parses the clauses after FROM, in any order, each once.
@@ -147,6 +190,15 @@ func (p *parser) parseFlowClauses(cf *ast.CreateFlow) {
 			name = "STORED AS"
 		case "track":
 			name = "TRACK HISTORY ON"
+		case "with":
+			name = "WITH VERSION"
+		case "version":
+			name = "VERSION BY"
+		case "trigger":
+			name = "TRIGGER ON UPDATE"
+		}
+		if !cf.Snapshot && (name == "WITH VERSION" || name == "VERSION BY" || name == "TRIGGER ON UPDATE") {
+			p.bail(p.errorAtPos(pgerror.SyntaxError, t.pos, "clause %s is only allowed in a flow FROM SNAPSHOT", name))
 		}
 		if _, dup := cf.Clauses[name]; dup {
 			p.bail(p.errorAtPos(pgerror.SyntaxError, t.pos, "clause %s specified more than once", name))
@@ -186,6 +238,22 @@ func (p *parser) parseFlowClauses(cf *ast.CreateFlow) {
 		case "TRACK HISTORY ON":
 			p.expectWords("track", "history", "on")
 			cf.TrackHistory = p.parseColumnSelection(false)
+		case "WITH VERSION":
+			p.expectWords("with", "version")
+			p.expectOp("(")
+			cf.VersionQuery = p.parseSelectStmt()
+			p.expectOp(")")
+		case "VERSION BY":
+			p.expectWords("version", "by")
+			cf.VersionBy = p.parseExpr()
+		case "TRIGGER ON UPDATE":
+			p.expectWords("trigger", "on", "update")
+		}
+		if name == "TRIGGER ON UPDATE" {
+			cf.TriggerOnUpdate = true
+		}
+		if cf.VersionQuery != nil && cf.VersionBy != nil {
+			p.bail(p.errorAtPos(pgerror.SyntaxError, t.pos, "WITH VERSION and VERSION BY cannot be combined"))
 		}
 	}
 }

@@ -279,6 +279,23 @@ func TestCreateFlow(t *testing.T) {
 	if cf.Name != "target" || qname(cf.Target) != "target" || qname(cf.Source) != "src" || cf.Text == "" {
 		t.Errorf("got %+v", cf)
 	}
+	// A change feed source: the function and its arguments, no table.
+	for _, tt := range []struct {
+		sql, fn string
+		args    int
+	}{
+		{"create flow f as auto cdc into t from stream(cdcdb.table_changes('s', 0)) keys (id) sequence by _commit_version", "cdcdb.table_changes", 2},
+		{"create flow f as auto cdc into t from STREAM(table_changes('s', now() - interval '1 day', 5)) keys (id)", "table_changes", 3},
+		{"create flow f as auto cdc into t from stream(f()) keys (id)", "f", 0},
+	} {
+		cf = parseOne(t, tt.sql).(*ast.CreateFlow)
+		if cf.Feed == nil || qname(cf.Feed.Func) != tt.fn || len(cf.Feed.Args) != tt.args || len(cf.Source.Parts) != 0 || len(cf.Keys) != 1 {
+			t.Errorf("%s: got %+v (feed %+v)", tt.sql, cf, cf.Feed)
+		}
+	}
+	if _, err := Parse("create flow f as auto cdc into t from stream(cdcdb.table_changes('s', 0) keys (id)"); pgerror.CodeOf(err) != pgerror.SyntaxError {
+		t.Errorf("unclosed stream(: %v", err)
+	}
 	// A repeated clause is a syntax error at the repeat.
 	for _, tt := range []struct{ sql, clause string }{
 		{"create flow f as auto cdc into t from s sequence by a keys (x) sequence by b", "SEQUENCE BY"},
@@ -292,6 +309,58 @@ func TestCreateFlow(t *testing.T) {
 		if pe == nil || pe.Code != pgerror.SyntaxError || pe.Message != "clause "+tt.clause+" specified more than once" || pe.Position != i+1 {
 			t.Errorf("Parse(%q) = %v (position %d), want the repeat at %d", tt.sql, err, pe.Position, i+1)
 		}
+	}
+}
+
+func TestCreateFlowFromSnapshot(t *testing.T) {
+	for _, tt := range []struct{ sql, want string }{
+		{"create flow f as auto cdc into t from snapshot (select * from s) keys (id) stored as scd type 2",
+			"CREATE FLOW f AS AUTO CDC INTO t FROM SNAPSHOT (SELECT * FROM s) KEYS (id) STORED AS SCD TYPE 2"},
+		{"create flow f as auto cdc into t from snapshot s version by v trigger on update keys (id)",
+			"CREATE FLOW f AS AUTO CDC INTO t FROM SNAPSHOT s VERSION BY v TRIGGER ON UPDATE KEYS (id)"},
+		{"create flow f as auto cdc into t from snapshot (select * from s where v = (select version from current_snapshot_version())) " +
+			"keys (id) with version (select max(v) as version from s)",
+			"CREATE FLOW f AS AUTO CDC INTO t FROM SNAPSHOT (SELECT * FROM s WHERE (v = (SELECT version FROM current_snapshot_version()))) " +
+				"WITH VERSION (SELECT max(v) AS version FROM s) KEYS (id)"},
+		// A table named snapshot stays a change-event source.
+		{"create flow f as auto cdc into t from snapshot keys (id) sequence by v",
+			"CREATE FLOW f AS AUTO CDC INTO t FROM snapshot KEYS (id) SEQUENCE BY v"},
+	} {
+		cf := parseOne(t, tt.sql).(*ast.CreateFlow)
+		if got := render(cf); got != tt.want {
+			t.Errorf("Parse(%q)\n got  %s\n want %s", tt.sql, got, tt.want)
+		}
+	}
+	for _, tt := range []struct{ sql, msg, at string }{
+		{"create flow f as auto cdc into t from snapshot s version by a keys (x) version by b", "clause VERSION BY specified more than once", "version by b"},
+		{"create flow f as auto cdc into t from snapshot s trigger on update trigger on update", "clause TRIGGER ON UPDATE specified more than once", "trigger on update"},
+		{"create flow f as auto cdc into t from snapshot (select 1) with version (select 1) version by a", "WITH VERSION and VERSION BY cannot be combined", "version by"},
+		{"create flow f as auto cdc into t from s keys (x) version by a", "clause VERSION BY is only allowed in a flow FROM SNAPSHOT", "version by"},
+	} {
+		_, err := Parse(tt.sql)
+		pe := pgerror.As(err)
+		i := strings.LastIndex(tt.sql, tt.at)
+		if pe == nil || pe.Code != pgerror.SyntaxError || pe.Message != tt.msg || pe.Position != i+1 {
+			t.Errorf("Parse(%q) = %v, want %q at %d", tt.sql, err, tt.msg, i+1)
+		}
+	}
+}
+
+func TestCreateSchemaInCatalogMain(t *testing.T) {
+	stmts, err := ParseWithOptions("CREATE SCHEMA IF NOT EXISTS main.cdc_tutorial;", Options{Dialect: DialectDatabricks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs := stmts[0].(*ast.CreateSchema); cs.Name != "cdc_tutorial" || !cs.IfNotExists {
+		t.Errorf("got %+v", cs)
+	}
+	_, err = ParseWithOptions("CREATE SCHEMA other.s", Options{Dialect: DialectDatabricks})
+	if pe := pgerror.As(err); pe == nil || pe.Code != pgerror.FeatureNotSupported || pe.Position != 15 {
+		t.Errorf("got %v", err)
+	}
+	// PostgreSQL's grammar has no catalog in a schema name.
+	if _, err := Parse("CREATE SCHEMA main.s"); pgerror.CodeOf(err) != pgerror.SyntaxError {
+		t.Errorf("got %v", err)
 	}
 }
 

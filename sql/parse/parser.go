@@ -378,6 +378,8 @@ func (p *parser) parseStatement() ast.Statement {
 		return p.parseReset()
 	case "discard":
 		return p.parseDiscard()
+	case "listen", "unlisten", "notify":
+		return p.parseNotification()
 	case "deallocate":
 		return p.parseDeallocate()
 	case "declare":
@@ -403,8 +405,7 @@ func (p *parser) parseStatement() ast.Statement {
 // would wrongly suggest a typo.
 var unsupportedStatements = map[string]bool{
 	"analyze": true, "analyse": true, "vacuum": true, "cluster": true, "reindex": true,
-	"checkpoint": true, "grant": true, "revoke": true, "listen": true, "unlisten": true,
-	"notify": true, "prepare": true, "execute": true, "do": true, "lock": true, "load": true,
+	"checkpoint": true, "grant": true, "revoke": true, "prepare": true, "execute": true, "do": true, "lock": true, "load": true,
 	"call": true, "import": true,
 	"merge": true, "security": true, "reassign": true,
 }

@@ -1033,7 +1033,29 @@ func (r *renderer) stmt(s ast.Statement) {
 		if s.Once {
 			r.w("ONCE ")
 		}
-		r.w("INTO ", qname(s.Target), " FROM ", qname(s.Source))
+		r.w("INTO ", qname(s.Target), " FROM ")
+		switch {
+		case s.SnapshotQuery != nil:
+			r.w("SNAPSHOT (")
+			r.stmt(s.SnapshotQuery)
+			r.w(")")
+		case s.Snapshot:
+			r.w("SNAPSHOT ", qname(s.Source))
+		default:
+			r.w(qname(s.Source))
+		}
+		if s.VersionQuery != nil {
+			r.w(" WITH VERSION (")
+			r.stmt(s.VersionQuery)
+			r.w(")")
+		}
+		if s.VersionBy != nil {
+			r.w(" VERSION BY ")
+			r.expr(s.VersionBy)
+		}
+		if s.TriggerOnUpdate {
+			r.w(" TRIGGER ON UPDATE")
+		}
 		if s.Keys != nil {
 			r.w(" KEYS (", names(s.Keys), ")")
 		}

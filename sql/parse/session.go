@@ -342,6 +342,26 @@ func (p *parser) parseSettingName() string {
 	return p.varName()
 }
 
+// parseNotification parses LISTEN channel, UNLISTEN channel | *, and
+// NOTIFY channel [, 'payload'].
+func (p *parser) parseNotification() ast.Statement {
+	t := p.advance()
+	switch t.str {
+	case "listen":
+		return &ast.Listen{Channel: p.colID(), Pos: t.pos}
+	case "unlisten":
+		if p.acceptOp("*") {
+			return &ast.Unlisten{Pos: t.pos}
+		}
+		return &ast.Unlisten{Channel: p.colID(), Pos: t.pos}
+	}
+	n := &ast.Notify{Channel: p.colID(), Pos: t.pos}
+	if p.acceptOp(",") {
+		n.Payload = p.stringConst()
+	}
+	return n
+}
+
 // parseDiscard parses DISCARD ALL | PLANS | SEQUENCES | TEMP | TEMPORARY.
 func (p *parser) parseDiscard() ast.Statement {
 	t := p.expectWord("discard")

@@ -9,8 +9,9 @@ import org.postgresql.copy.CopyManager;
 /**
  * Drives cdcdb through the PostgreSQL JDBC driver the way an application and
  * a BI tool do: DDL with an AUTO CDC flow, parameterized writes, batch
- * inserts with generated keys, COPY, temporal reads, and the
- * DatabaseMetaData / ResultSetMetaData calls tools make on connect.
+ * inserts with generated keys, COPY, temporal reads, the change feed, the
+ * DatabaseMetaData / ResultSetMetaData calls tools make on connect, and
+ * the call escape {? = call f(?)}.
  * Args: JDBC URL. Exits non-zero (with the reason) on the first failed check.
  */
 public class CdcdbJdbc {
@@ -45,6 +46,29 @@ public class CdcdbJdbc {
             st.execute("CREATE TABLE s.items (id serial PRIMARY KEY, name varchar(20) NOT NULL, price numeric(8,2))");
             st.execute("CREATE INDEX items_name ON s.items (name)");
             st.execute("CREATE TABLE s.orders (id int PRIMARY KEY, item int REFERENCES s.items (id) ON DELETE CASCADE)");
+        }
+
+        // JDBC's call escape: {? = call f(?)} is sent as
+        // SELECT * FROM f($1, $2) AS result with $1, the OUT parameter,
+        // declared void, which function lookup leaves out.
+        // (In preferQueryMode=simple the driver inlines the OUT parameter
+        // as NULL, and PostgreSQL 15 finds no upper(unknown, unknown).)
+        boolean simple = c.getMetaData().getURL().contains("preferQueryMode=simple");
+        try (CallableStatement cs = c.prepareCall("{? = call upper(?)}")) {
+            cs.registerOutParameter(1, Types.VARCHAR);
+            cs.setString(2, "abc");
+            try {
+                cs.execute();
+                check(!simple && "ABC".equals(cs.getString(1)), "{? = call upper(?)} returned " + cs.getString(1));
+            } catch (SQLException e) {
+                check(simple && "42883".equals(e.getSQLState()), "{? = call upper(?)}: " + e);
+            }
+        }
+        try (CallableStatement cs = c.prepareCall("{call upper(?)}")) {
+            cs.setString(1, "xy");
+            ResultSet rs = cs.executeQuery();
+            check(rs.next() && "XY".equals(rs.getString(1)), "{call upper(?)}");
+            rs.close();
         }
 
         // Events with parameters.
@@ -87,6 +111,41 @@ public class CdcdbJdbc {
             ps.setInt(1, 1);
             try (ResultSet rs = ps.executeQuery()) {
                 check(rs.next() && "b".equals(rs.getString(1)) && !rs.next(), "key 1 as of 2 is b");
+            }
+        }
+
+        // The change feed of s.src (one insert a commit, but the COPY's two),
+        // windows by version (setLong) and by the commit's time
+        // (setTimestamp, setObject with an OffsetDateTime).
+        List<Long> versions = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT _commit_version FROM cdcdb.table_changes('s.src', ?) ORDER BY 1")) {
+            ps.setLong(1, 0);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    versions.add(rs.getLong(1));
+                }
+            }
+        }
+        check(versions.size() == 5, "feed commits: " + versions);
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, v, _change_type, _commit_timestamp FROM cdcdb.table_changes('s.src', ?, ?)")) {
+            ps.setLong(1, versions.get(1));
+            ps.setLong(2, versions.get(1));
+            Timestamp at;
+            try (ResultSet rs = ps.executeQuery()) {
+                check(rs.next() && "b".equals(rs.getString(2)) && "insert".equals(rs.getString(3)), "window by version");
+                at = rs.getTimestamp(4);
+                check(!rs.next(), "one row in the window by version");
+            }
+            ps.setTimestamp(1, at);
+            ps.setTimestamp(2, at);
+            try (ResultSet rs = ps.executeQuery()) {
+                check(rs.next() && "b".equals(rs.getString(2)) && !rs.next(), "window by time " + at);
+            }
+            java.time.OffsetDateTime odt = java.time.OffsetDateTime.ofInstant(at.toInstant(), java.time.ZoneOffset.UTC);
+            ps.setObject(1, odt);
+            ps.setObject(2, odt);
+            try (ResultSet rs = ps.executeQuery()) {
+                check(rs.next() && "b".equals(rs.getString(2)) && !rs.next(), "window by OffsetDateTime " + odt);
             }
         }
 

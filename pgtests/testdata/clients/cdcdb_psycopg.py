@@ -24,6 +24,26 @@ def check(ok, what):
         raise SystemExit("check failed: " + what)
 
 
+def feed_checks(cur, commits):
+    """The change feed of s.src, whose rows each came in their own commit
+    but the COPY's two: windows by version and by time, as parameters."""
+    cur.execute("SELECT count(*) FROM cdcdb.table_changes('s.src', %s)", (0,))
+    check(cur.fetchone()[0] == 6, "feed rows")
+    cur.execute("SELECT DISTINCT _commit_version FROM cdcdb.table_changes('s.src', 0) ORDER BY 1")
+    versions = [r[0] for r in cur.fetchall()]
+    check(len(versions) == commits, "feed commits %r" % versions)
+    cur.execute("SELECT id, v, _change_type, _commit_timestamp FROM cdcdb.table_changes('s.src', %s, %s)",
+                (versions[1], versions[1]))
+    rows = cur.fetchall()
+    check(len(rows) == 1 and rows[0][2] == "insert", "window by version %r" % rows)
+    at = rows[0][3]
+    check(at.tzinfo is not None, "_commit_timestamp is a timestamptz %r" % at)
+    cur.execute("SELECT id, v FROM cdcdb.table_changes('s.src', %s, %s)", (at, at))
+    check(cur.fetchall() == [rows[0][:2]], "window by time")
+    cur.execute("SELECT count(*) FROM cdcdb.table_changes('s.tgt', %s) WHERE _change_type = %s", (0, "update_postimage"))
+    check(cur.fetchone()[0] > 0, "the target's feed has its rewrites")
+
+
 def psycopg2_run():
     import psycopg2
 
@@ -47,6 +67,7 @@ def psycopg2_run():
     out = io.StringIO()
     cur.copy_expert("COPY (SELECT id, v FROM s.tgt WHERE __end_at IS NULL ORDER BY id) TO STDOUT WITH (FORMAT csv)", out)
     check(out.getvalue() == "1,c\n2,y\n3,z\n", "COPY TO %r" % out.getvalue())
+    feed_checks(cur, 5)
     # Catalog introspection as ORMs do it.
     cur.execute("SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                 "WHERE n.nspname = %s AND c.relkind = 'r' ORDER BY 1", ("s",))
@@ -91,6 +112,7 @@ def psycopg3_run():
             with cur.copy("COPY (SELECT id, v FROM s.tgt WHERE __end_at IS NULL ORDER BY id) TO STDOUT") as cp:
                 got = [tuple(r) for r in cp.rows()]
             check(got == [("1", "c"), ("2", "y"), ("3", "z")], "COPY TO %r" % got)
+            feed_checks(cur, 5)
             # Result metadata carries the table and column.
             cur.execute("SELECT id, v FROM s.tgt LIMIT 1")
             res = cur.pgresult

@@ -1,7 +1,7 @@
 // Drives cdcdb through node-postgres (npm pg): DDL with an AUTO CDC flow,
 // named prepared statements with parameters, binary results, the SCD2
 // target and a temporal read, and the table OID / column number in result
-// fields. Args: host port. Prints "NODE OK" or exits non-zero with the reason.
+// fields, LISTEN/NOTIFY between two clients, and the change feed with parameters. Args: host port. Prints "NODE OK" or exits non-zero with the reason.
 'use strict';
 const { Client } = require('pg');
 
@@ -61,6 +61,61 @@ async function main() {
     check(JSON.stringify(cols.rows.map((r) => r.column_name + ':' + r.data_type)) ===
       JSON.stringify(['id:integer', 'v:text', 'seq:integer', '__start_at:integer', '__end_at:integer']),
       'information_schema.columns ' + JSON.stringify(cols.rows));
+    // LISTEN / NOTIFY: a second client listens; notifications sent in a
+    // transaction arrive when it commits (identical ones once), none from
+    // one rolled back.
+    const listener = new Client({ host, port: Number(port), user: 'cdcdb', database: 'main' });
+    await listener.connect();
+    try {
+      const heard = [];
+      let arrived = null;
+      listener.on('notification', (n) => {
+        heard.push(n.channel + ':' + n.payload);
+        if (arrived) {
+          arrived();
+        }
+      });
+      await listener.query('LISTEN jobs');
+      await c.query('BEGIN');
+      await c.query("NOTIFY jobs, 'rolled back'");
+      await c.query('ROLLBACK');
+      const waitFor = (count) => new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('notifications heard: ' + JSON.stringify(heard))), 5000);
+        arrived = () => {
+          if (heard.length >= count) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        arrived();
+      });
+      await c.query('BEGIN');
+      await c.query("NOTIFY jobs, 'first'");
+      await c.query("SELECT pg_notify('jobs', $1)", ['second']);
+      await c.query("NOTIFY jobs, 'first'");
+      await c.query('COMMIT');
+      await waitFor(2);
+      await c.query("NOTIFY jobs, 'third'");
+      await waitFor(3);
+      check(JSON.stringify(heard) === '["jobs:first","jobs:second","jobs:third"]', 'notifications ' + JSON.stringify(heard));
+    } finally {
+      await listener.end();
+    }
+    // The change feed of s.src (one insert a commit), with parameters: a
+    // window by version, then by the commit's time.
+    const versions = (await c.query({
+      text: "SELECT DISTINCT _commit_version::text AS v FROM cdcdb.table_changes('s.src', $1) ORDER BY 1", values: [0],
+    })).rows.map((r) => r.v);
+    check(versions.length === 4, 'feed commits ' + JSON.stringify(versions));
+    const feedQuery = "SELECT id, v, _change_type, _commit_timestamp FROM cdcdb.table_changes('s.src', $1, $2)";
+    const win = await c.query({ name: 'feed', text: feedQuery, values: [versions[1], versions[1]] });
+    check(win.rows.length === 1 && win.rows[0].v === 'b' && win.rows[0]._change_type === 'insert', 'window by version ' + JSON.stringify(win.rows));
+    check(win.rows[0]._commit_timestamp instanceof Date, 'timestamptz ' + JSON.stringify(win.rows[0]));
+    const at = (await c.query({
+      text: "SELECT _commit_timestamp::text AS t FROM cdcdb.table_changes('s.src', $1, $1)", values: [versions[1]],
+    })).rows[0].t;
+    const byTime = await c.query({ name: 'feed', text: feedQuery, values: [at, at] });
+    check(byTime.rows.length === 1 && byTime.rows[0].v === 'b', 'window by time ' + at + ' ' + JSON.stringify(byTime.rows));
   } finally {
     await c.end();
   }
