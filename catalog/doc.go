@@ -16,7 +16,8 @@
 // back with the data it touches. In memory the catalog is an immutable
 // Snapshot: readers share one, and a DDL statement edits a private copy
 // (Snapshot.Edit) that becomes the shared one only when its transaction
-// commits. A version counter stored beside the objects tells a reader whether
+// commits; Editor.Mark and Editor.RollbackTo take an edit back to a
+// savepoint, beside storage's own rollback to a mark. A version counter stored beside the objects tells a reader whether
 // the cached snapshot matches the storage snapshot it reads.
 //
 // A Flow's Kind says whether it reads change events or snapshots; a snapshot

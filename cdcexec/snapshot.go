@@ -70,25 +70,26 @@ type logEntry struct {
 	values []byte
 }
 
-// readLogEntry splits a stored event.
-func readLogEntry(raw []byte, parts *[][]byte) (*logEntry, error) {
+// readLogEntry splits a stored event into e.
+func readLogEntry(raw []byte, parts *[][]byte, e *logEntry) error {
 	p, ok := storage.SplitRow((*parts)[:0], raw)
 	*parts = p
 	if !ok || len(p) < 4 {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
 	}
 	kind, ok1 := storage.RowValueInt(p[0])
 	ns, ok2 := storage.RowValueInt(p[1])
 	nsys, ok3 := storage.RowValueInt(p[2])
 	first := 4 + int(ns) + int(nsys)
 	if !ok1 || !ok2 || !ok3 || ns < 0 || nsys < 0 || first > len(p) {
-		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
+		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
 	}
 	size := 0
 	for _, v := range p[first:] {
 		size += len(v)
 	}
-	return &logEntry{raw: raw, live: temporal.Kind(kind) == temporal.Upsert, values: raw[len(raw)-size:]}, nil
+	*e = logEntry{raw: raw, live: temporal.Kind(kind) == temporal.Upsert, values: raw[len(raw)-size:]}
+	return nil
 }
 
 // decodedValues decodes the entry's data values.
@@ -223,7 +224,7 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 		}
 		return nil
 	}
-	if err := f.mergeWithLog(log, src, version, encV, encNext, diff); err != nil {
+	if err := f.mergeWithLog(log, src, rows.collapseIdentical, version, encV, encNext, diff); err != nil {
 		return out, err
 	}
 	out.Repeat = repeat
@@ -267,15 +268,21 @@ func (f *Flow) snapshotEvent(kind EventKind, version, values []types.Value) Even
 // mergeWithLog walks the log and the sorted snapshot together, calling fn
 // once for every key in either, with what the log knows of the key around
 // encV (and encNext, when not nil) and the key's snapshot row (nil: none).
-// It refuses two snapshot rows for one key.
-func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.Value, encV, encNext []byte, fn func(keyStates, *snapshotRow) error) error {
+// It refuses two snapshot rows for one key, unless collapse is set and
+// they are identical (then they are one row).
+func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, collapse bool, version []types.Value, encV, encNext []byte, fn func(keyStates, *snapshotRow) error) error {
 	c := log.Cursor()
 	k, v := c.First()
-	var prevKey []byte
+	var prevKey, prevEnc []byte
 	var parts [][]byte
+	// The entries kept of the key being walked; fn does not keep them.
+	var entry, before, atV, atNext logEntry
 	var row *snapshotRow
 	advance := func() error {
 		key, enc, err := src.next()
+		for err == nil && key != nil && collapse && prevKey != nil && bytes.Equal(key, prevKey) && bytes.Equal(enc, prevEnc) {
+			key, enc, err = src.next()
+		}
 		if err != nil {
 			return err
 		}
@@ -289,6 +296,9 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 				WithHint("A snapshot holds at most one row per key; nothing of the snapshot was applied.")
 		}
 		prevKey = append(prevKey[:0], key...)
+		if collapse {
+			prevEnc = append(prevEnc[:0], enc...)
+		}
 		row = &snapshotRow{encKey: key, enc: enc}
 		return nil
 	}
@@ -302,7 +312,7 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 			if err != nil {
 				return err
 			}
-			ks.encKey = bytes.Clone(k[:n])
+			ks.encKey = k[:n:n] // valid until the transaction ends
 		}
 		if k == nil || (row != nil && bytes.Compare(row.encKey, ks.encKey) < 0) {
 			if err := fn(keyStates{encKey: row.encKey}, row); err != nil {
@@ -319,17 +329,19 @@ func (f *Flow) mergeWithLog(log *storage.Space, src rowSource, version []types.V
 			if bytes.Compare(seq, encV) > 0 && (encNext == nil || bytes.Compare(seq, encNext) > 0) {
 				continue
 			}
-			ev, err := readLogEntry(v, &parts)
-			if err != nil {
+			if err := readLogEntry(v, &parts, &entry); err != nil {
 				return err
 			}
 			if c := bytes.Compare(seq, encV); c < 0 {
-				ks.before, ks.atV = ev, ev
+				before, atV = entry, entry
+				ks.before, ks.atV = &before, &atV
 			} else if c == 0 {
-				ks.atV = ev
+				atV = entry
+				ks.atV = &atV
 			}
 			if encNext != nil && bytes.Compare(seq, encNext) <= 0 {
-				ks.atNext = ev
+				atNext = entry
+				ks.atNext = &atNext
 			}
 		}
 		var match *snapshotRow

@@ -39,6 +39,9 @@ type SnapshotRows struct {
 	dir    string
 	runs   []string
 	n      int
+	rowBuf []byte
+	// collapseIdentical makes identical rows one row (CollapseIdentical).
+	collapseIdentical bool
 	// unsorted says a row came with a key lower than the one before it
 	// (since the last spill): a table read in key order needs no sort.
 	unsorted bool
@@ -53,6 +56,11 @@ func (f *Flow) NewSnapshotRows(version []types.Value, budget int, dir string) *S
 	}
 	return &SnapshotRows{f: f, version: version, budget: budget, dir: dir}
 }
+
+// CollapseIdentical makes two identical rows (same key, same values) one
+// row instead of a duplicate key: for a table of labelled snapshots, where
+// a loader's retry writes a version's rows again.
+func (s *SnapshotRows) CollapseIdentical() { s.collapseIdentical = true }
 
 // Len is the number of rows added.
 func (s *SnapshotRows) Len() int { return s.n }
@@ -74,6 +82,38 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 			return err
 		}
 	}
+	row, err := storage.EncodeRow(s.rowBuf[:0], values)
+	if err != nil {
+		s.buf = s.buf[:start]
+		return err
+	}
+	s.rowBuf = row
+	return s.added(start, row)
+}
+
+// AddEncoded adds a row given as its KEYS values and its data values
+// already encoded as a row (storage's row format, as EncodeRow writes it):
+// a table read in its stored form. It refuses a NULL key.
+func (s *SnapshotRows) AddEncoded(key []types.Value, row []byte) error {
+	f := s.f
+	start := len(s.buf)
+	s.buf = append(s.buf, 0, 0, 0, 0)
+	for k, v := range key {
+		if v == nil {
+			s.buf = s.buf[:start]
+			return pgerror.New(pgerror.NotNullViolation, "key column \"%s\" is NULL in snapshot %s of flow \"%s\"", f.KeyNames[k], f.FormatSeq(s.version), f.Name).
+				WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
+		}
+		var err error
+		if s.buf, err = storage.AppendKey(s.buf, v); err != nil {
+			return err
+		}
+	}
+	return s.added(start, row)
+}
+
+// added finishes a row whose key Add or AddEncoded appended at start.
+func (s *SnapshotRows) added(start int, row []byte) error {
 	binary.LittleEndian.PutUint32(s.buf[start:], uint32(len(s.buf)-start-4))
 	if len(s.offs) > 0 && !s.unsorted {
 		prev, _ := s.entry(len(s.offs) - 1)
@@ -81,10 +121,7 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 			s.unsorted = true
 		}
 	}
-	var err error
-	if s.buf, err = storage.EncodeRow(s.buf, values); err != nil {
-		return err
-	}
+	s.buf = append(s.buf, row...)
 	s.offs = append(s.offs, start)
 	s.n++
 	if len(s.buf) >= s.budget {

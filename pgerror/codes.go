@@ -62,6 +62,7 @@ const (
 	ActiveSQLTransaction            = "25001"
 	NoActiveSQLTransaction          = "25P01"
 	InFailedSQLTransaction          = "25P02"
+	InvalidSavepointSpecification   = "3B001"
 	IdleInTransactionSessionTimeout = "25P03"
 	ReadOnlySQLTransaction          = "25006"
 
@@ -126,9 +127,10 @@ const (
 	DependentObjectsStillExist = "2BP01"
 	InvalidGrantOperation      = "0LP01"
 
-	TooManyConnections = "53300"
-	OutOfMemory        = "53200"
-	DiskFull           = "53100"
+	TooManyConnections         = "53300"
+	OutOfMemory                = "53200"
+	ConfigurationLimitExceeded = "53400"
+	DiskFull                   = "53100"
 
 	// SystemError is class 58 (an error external to PostgreSQL itself);
 	// IOError is its I/O error, as PostgreSQL reports a failed write.

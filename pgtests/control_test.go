@@ -3,6 +3,7 @@ package pgtests
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // One session acting on another, as an administrator does when a client
@@ -358,4 +360,83 @@ func TestStalledCopyIsCancelledTerminatedOrTimedOut(t *testing.T) {
 			t.Fatalf("idle COPY message %q", pe.Message)
 		}
 	})
+}
+
+// A connection's named prepared statements and portals are capped
+// (-max-prepared-statements, -max-portals): past the cap a Parse or Bind
+// fails with 53400 and the connection goes on; closing some makes room.
+// Messages are capped too (-max-message-size): a bigger one ends the
+// connection with 08P01, and the server goes on.
+func TestPerConnectionLimits(t *testing.T) {
+	s := startServer(t, pgserver.WithArgs("-max-prepared-statements", "20", "-max-portals", "5", "-max-message-size", "1MiB"))
+	ctx := testContext(t)
+	conn := connect(t, s.URL())
+	pc := conn.PgConn()
+	for i := range 20 {
+		if _, err := pc.Prepare(ctx, fmt.Sprintf("s%d", i), "SELECT $1::int + 1", nil); err != nil {
+			t.Fatalf("prepare %d: %v", i, err)
+		}
+	}
+	_, err := pc.Prepare(ctx, "s20", "SELECT 1", nil)
+	if pe := requireSQLState(t, err, "53400"); pe.Message != "too many prepared statements: this connection holds 20" {
+		t.Fatalf("message %q", pe.Message)
+	}
+	// The connection goes on (over the simple protocol: pgx's default mode
+	// would prepare one more named statement).
+	if _, err := pc.Exec(ctx, "SELECT 41 + 1").ReadAll(); err != nil {
+		t.Fatalf("the connection does not go on: %v", err)
+	}
+	if err := pc.Deallocate(ctx, "s0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.Prepare(ctx, "s20", "SELECT 1", nil); err != nil {
+		t.Fatalf("after a close, prepare: %v", err)
+	}
+
+	// Portals: in a transaction (portals end with it), five named portals
+	// bound, the sixth refused.
+	if _, err := pc.Exec(ctx, "BEGIN").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	fe := pc.Frontend()
+	for i := range 6 {
+		fe.Send(&pgproto3.Bind{DestinationPortal: fmt.Sprintf("p%d", i), PreparedStatement: "s1", Parameters: [][]byte{[]byte("1")}})
+	}
+	fe.Send(&pgproto3.Sync{})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var bound int
+	var refused *pgproto3.ErrorResponse
+	for {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.BindComplete:
+			bound++
+		case *pgproto3.ErrorResponse:
+			refused = m
+		}
+		if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+			break
+		}
+	}
+	if bound != 5 || refused == nil || refused.Code != "53400" || refused.Message != "too many portals: this connection holds 5" {
+		t.Fatalf("bound %d portals, then %+v", bound, refused)
+	}
+	if _, err := pc.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+
+	// A message past the cap ends that connection only.
+	big := connect(t, s.URL())
+	_, err = big.Exec(ctx, "SELECT length($1)", strings.Repeat("x", 2<<20))
+	if err == nil {
+		t.Fatal("a 2 MiB Bind passed a 1 MiB cap")
+	}
+	if _, err := pc.Exec(ctx, "SELECT 7").ReadAll(); err != nil {
+		t.Fatalf("another connection was hurt by the big message: %v", err)
+	}
 }

@@ -62,12 +62,28 @@ func TestListenNotify(t *testing.T) {
 				expectNone(when + ", after the expected ones")
 			}
 			mustExec(t, listener, "LISTEN events")
+			mustExec(t, listener, "BEGIN")
+			mustExec(t, listener, "LISTEN zzz")
+			mustExec(t, listener, "LISTEN aaa")
+			if got := queryString(t, listener, "SELECT string_agg(c, ',' ORDER BY c) FROM pg_listening_channels() c"); got != "events" {
+				t.Errorf("pg_listening_channels() before COMMIT: %q", got)
+			}
+			mustExec(t, listener, "COMMIT")
+			if got := queryString(t, listener, "SELECT string_agg(c, ',' ORDER BY c) FROM pg_listening_channels() c"); got != "aaa,events,zzz" {
+				t.Errorf("pg_listening_channels(): %q", got)
+			}
+			mustExec(t, listener, "UNLISTEN aaa")
+			mustExec(t, listener, "UNLISTEN zzz")
 
 			// Outside a block: delivered at once, to an idle listener.
 			mustExec(t, sender, "NOTIFY events, 'one'")
 			expect("NOTIFY outside a block", "events:one")
 			mustExec(t, sender, "SELECT pg_notify('events', 'two')")
 			expect("pg_notify", "events:two")
+			for i := 0; i < 2; i++ { // a prepared statement, executed again
+				mustExec(t, sender, "SELECT pg_notify('events', 'again') FROM generate_series(1, 3)")
+				expect("pg_notify again", "events:again")
+			}
 			mustExec(t, sender, "NOTIFY other, 'nobody listens'")
 			expectNone("NOTIFY on another channel")
 
@@ -117,6 +133,18 @@ func TestListenNotify(t *testing.T) {
 			mustExec(t, listener, "UNLISTEN *")
 			mustExec(t, sender, "NOTIFY events, 'unheard'")
 			expectNone("after UNLISTEN *")
+
+			// DISCARD ALL unlistens; a closed session hears nothing more.
+			mustExec(t, listener, "LISTEN events")
+			mustExec(t, listener, "DISCARD ALL")
+			mustExec(t, sender, "NOTIFY events, 'after DISCARD ALL'")
+			expectNone("after DISCARD ALL")
+			gone := connect(t, tg.URL)
+			mustExec(t, gone, "LISTEN events")
+			if err := gone.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, sender, "NOTIFY events, 'to a closed session'")
 
 			// A session hears its own notifications, before its
 			// ReadyForQuery.

@@ -1,6 +1,7 @@
 package pgtests
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"os/exec"
@@ -113,6 +114,25 @@ var savepointSteps = []struct{ sql, want string }{
 	{"COMMIT", ""},
 	{"SELECT string_agg(id::text, ',' ORDER BY id) FROM sp", "10,12"},
 
+	// Sequences keep what was drawn after a savepoint, as PostgreSQL never
+	// takes back a nextval; a failed insert used its number too.
+	{"CREATE TABLE sq (id serial PRIMARY KEY, v text CHECK (v <> 'bad'))", ""},
+	{"BEGIN", ""},
+	{"SAVEPOINT before_any_write", ""},
+	{"INSERT INTO sq (v) VALUES ('a') RETURNING id", "1"},
+	{"ROLLBACK TO before_any_write", ""},
+	{"INSERT INTO sq (v) VALUES ('b') RETURNING id", "2"},
+	{"SAVEPOINT s", ""},
+	{"INSERT INTO sq (v) VALUES ('c') RETURNING id", "3"},
+	{"SELECT nextval('sq_id_seq')", "4"},
+	{"ROLLBACK TO s", ""},
+	{"INSERT INTO sq (v) VALUES ('bad')", "ERROR 23514"},
+	{"ROLLBACK TO s", ""},
+	{"INSERT INTO sq (v) VALUES ('d') RETURNING id", "6"},
+	{"COMMIT", ""},
+	{"SELECT string_agg(id || v, ',' ORDER BY id) FROM sq", "2b,6d"},
+	{"DROP TABLE sq", ""},
+
 	// COMMIT of an aborted block with savepoints rolls it all back.
 	{"BEGIN", ""},
 	{"INSERT INTO sp VALUES (13, 'w')", ""},
@@ -143,8 +163,9 @@ func TestSavepointsAsPostgres(t *testing.T) {
 }
 
 // TestSavepointsRandomAgainstPostgres runs the same random sequences of
-// writes, failing writes, savepoints, releases, rollbacks to savepoints,
-// commits and rollbacks on cdcdb and on PostgreSQL 15, and requires every
+// writes, failing writes, DDL, SET, cursors, savepoints, releases,
+// rollbacks to savepoints, commits and rollbacks on cdcdb and on
+// PostgreSQL 15, and requires every
 // statement to answer alike (its error's SQLSTATE, or the rows it
 // returned) and the table to hold the same rows after each transaction.
 func TestSavepointsRandomAgainstPostgres(t *testing.T) {
@@ -182,7 +203,21 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 		if rng.Intn(20) == 0 {
 			v = -1 // fails its CHECK
 		}
-		switch rng.Intn(16) {
+		switch rng.Intn(24) {
+		case 16:
+			return []string{"SET search_path = other, public", "SET LOCAL search_path = local_one, public", "RESET search_path"}[rng.Intn(3)]
+		case 17:
+			return "SHOW search_path"
+		case 18:
+			return []string{"CREATE TABLE IF NOT EXISTS side (x int)", "DROP TABLE IF EXISTS side", "ALTER TABLE side ADD COLUMN y int"}[rng.Intn(3)]
+		case 19:
+			return fmt.Sprintf("INSERT INTO side VALUES (%d)", k)
+		case 20:
+			return "SELECT count(*) FROM side"
+		case 21:
+			return "DECLARE cur CURSOR FOR SELECT k FROM r ORDER BY k"
+		case 22:
+			return []string{"FETCH cur", "CLOSE cur", "FETCH ABSOLUTE 2 FROM cur"}[rng.Intn(3)]
 		case 0, 1, 2:
 			return fmt.Sprintf("INSERT INTO r VALUES (%d, %d)", k, v) // may fail 23505
 		case 3, 4:
@@ -234,7 +269,7 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 		}
 	}
 	rolledBackTo := 0
-	for round := 0; round < 150; round++ {
+	for round := 0; round < 200; round++ {
 		stack, aborted = nil, false
 		var answered []string
 		run := func(sql string) {
@@ -261,9 +296,12 @@ func TestSavepointsRandomAgainstPostgres(t *testing.T) {
 			run("COMMIT")
 		}
 		run("SELECT coalesce(string_agg(k || ':' || v, ',' ORDER BY k), '') FROM r")
+		run("SELECT count(*) FROM side")
+		run("SELECT count(*) FROM information_schema.columns WHERE table_name = 'side'")
+		run("SHOW search_path")
 	}
 	t.Logf("%d rollbacks to a savepoint", rolledBackTo)
-	if rolledBackTo < 60 {
+	if rolledBackTo < 50 {
 		t.Errorf("only %d rollbacks to a savepoint: the test does not exercise them", rolledBackTo)
 	}
 }
@@ -287,6 +325,17 @@ func TestSavepointsTakeBackFlows(t *testing.T) {
 	mustExec(t, conn, "CREATE FLOW rf AS AUTO CDC INTO ref_latest FROM stream(ref) KEYS (id) SEQUENCE BY seq")
 	mustExec(t, conn, "CREATE STREAMING TABLE ref_hist")
 	mustExec(t, conn, "CREATE FLOW rfh AS AUTO CDC INTO ref_hist FROM stream(ref) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2")
+
+	// A table with a history retention made and written after a
+	// savepoint, then rolled back: the commit has nothing of it to prune.
+	mustExec(t, conn, "BEGIN")
+	mustExec(t, conn, "CREATE TABLE plain_kept (id int)")
+	mustExec(t, conn, "SAVEPOINT ret")
+	mustExec(t, conn, "CREATE TABLE sp_ret (id int PRIMARY KEY, v int) WITH (history_retention = '1 day')")
+	mustExec(t, conn, "INSERT INTO sp_ret VALUES (1, 1)")
+	mustExec(t, conn, "UPDATE sp_ret SET v = 2")
+	mustExec(t, conn, "ROLLBACK TO ret")
+	mustExec(t, conn, "COMMIT")
 
 	seed := time.Now().UnixNano()
 	t.Logf("seed %d", seed)
@@ -320,6 +369,26 @@ func TestSavepointsTakeBackFlows(t *testing.T) {
 		mustExec(t, conn, "COMMIT")
 		compareFlowTargets(t, conn, fmt.Sprintf("round %d", round))
 	}
+	// Batches of thousands of events, which flows apply with several
+	// goroutines (storage forks), rolled back to a savepoint.
+	mustExec(t, conn, "BEGIN")
+	big := "INSERT INTO %s SELECT i %% %d, '%s' || i, i FROM generate_series(%d, %d) i"
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 3000, "a", 100000, 120000))
+	}
+	mustExec(t, conn, "SAVEPOINT big")
+	mustExec(t, conn, fmt.Sprintf(big, "ev", 5000, "b", 120001, 160000))
+	mustExec(t, conn, "ROLLBACK TO big")
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 4000, "c", 160001, 190000))
+	}
+	mustExec(t, conn, "COMMIT")
+	compareFlowTargets(t, conn, "after big batches")
+	for _, table := range []string{"ev", "ref"} {
+		mustExec(t, conn, fmt.Sprintf(big, table, 6000, "d", 190001, 200000))
+	}
+	compareFlowTargets(t, conn, "after a big batch following them")
+
 	var n int
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM hist WHERE __END_AT IS NULL").Scan(&n); err != nil || n == 0 {
 		t.Fatalf("hist has %d open versions (%v)", n, err)
@@ -380,5 +449,91 @@ SELECT string_agg(id::text, ',' ORDER BY id) FROM oer;
 	}
 	if len(outs) == 2 && outs[0] != outs[1] {
 		t.Errorf("psql printed on cdcdb\n%s\nand on PostgreSQL\n%s", outs[0], outs[1])
+	}
+}
+
+// TestSavepointsReplanPreparedStatements: statements prepared (protocol
+// Parse) against a table made after a savepoint are planned again after
+// ROLLBACK TO, failing as the table is gone, and serve the table made
+// again under the same name, as in PostgreSQL.
+func TestSavepointsReplanPreparedStatements(t *testing.T) {
+	var answers [][]string
+	for _, tg := range bothTargets(t) {
+		ctx := testContext(t)
+		conn := connect(t, tg.URL)
+		var got []string
+		note := func(what string, err error) {
+			if err != nil {
+				got = append(got, what+": "+errorCode(err))
+			} else {
+				got = append(got, what+": ok")
+			}
+		}
+		mustExec(t, conn, "BEGIN")
+		mustExec(t, conn, "SAVEPOINT a")
+		mustExec(t, conn, "CREATE TABLE pn (x int)")
+		mustExec(t, conn, "INSERT INTO pn VALUES (1)")
+		for name, sql := range map[string]string{"q": "SELECT count(*) FROM pn", "ins": "INSERT INTO pn VALUES ($1)"} {
+			if _, err := conn.Prepare(ctx, name, sql); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got = append(got, "count: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK TO a")
+		got = append(got, "count after: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK TO a")
+		_, err := conn.Exec(ctx, "ins", 5)
+		note("insert after", err)
+		mustExec(t, conn, "ROLLBACK TO a")
+		mustExec(t, conn, "CREATE TABLE pn (x int, y int)")
+		got = append(got, "count made again: "+oneValue(ctx, conn, "q"))
+		_, err = conn.Exec(ctx, "ins", 5)
+		note("insert made again", err)
+		got = append(got, "count: "+oneValue(ctx, conn, "q"))
+		mustExec(t, conn, "ROLLBACK")
+		answers = append(answers, got)
+	}
+	want := "[count: 1 count after: ERROR 42P01 insert after: ERROR 42P01 count made again: 0 insert made again: ok count: 1]"
+	for i, got := range answers {
+		if fmt.Sprint(got) != want {
+			t.Errorf("target %d: %v\nwant %s", i, got, want)
+		}
+	}
+}
+
+// TestSavepointsTakeBackSnapshotFlows: a snapshot flow (VERSION BY) whose
+// rows are written after a savepoint and rolled back applies, at commit,
+// only the versions kept: the same target as a flow fed only those.
+func TestSavepointsTakeBackSnapshotFlows(t *testing.T) {
+	s := startServer(t)
+	conn := connect(t, s.URL())
+	for _, name := range []string{"snaps", "ref_snaps"} {
+		mustExec(t, conn, "CREATE TABLE "+name+" (v int, id int, city text)")
+	}
+	mustExec(t, conn, "CREATE STREAMING TABLE users")
+	mustExec(t, conn, "CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT snaps VERSION BY v KEYS (id) STORED AS SCD TYPE 2")
+	mustExec(t, conn, "CREATE STREAMING TABLE ref_users")
+	mustExec(t, conn, "CREATE FLOW rf AS AUTO CDC INTO ref_users FROM SNAPSHOT ref_snaps VERSION BY v KEYS (id) STORED AS SCD TYPE 2")
+	both := func(sql string) {
+		mustExec(t, conn, fmt.Sprintf(sql, "snaps"))
+		mustExec(t, conn, fmt.Sprintf(sql, "ref_snaps"))
+	}
+	mustExec(t, conn, "BEGIN")
+	both("INSERT INTO %s VALUES (1, 1, 'Oaxaca'), (1, 2, 'Tijuana')")
+	mustExec(t, conn, "SAVEPOINT s")
+	mustExec(t, conn, "INSERT INTO snaps VALUES (2, 1, 'lost'), (2, 3, 'lost')")
+	mustExec(t, conn, "ROLLBACK TO s")
+	both("INSERT INTO %s VALUES (3, 2, 'Cancun')")
+	mustExec(t, conn, "SAVEPOINT s2")
+	mustExec(t, conn, "INSERT INTO snaps VALUES (4, 9, 'lost too')")
+	if _, err := conn.Exec(context.Background(), "SELECT 1/0 FROM snaps"); err == nil {
+		t.Fatal("1/0 did not fail")
+	}
+	mustExec(t, conn, "ROLLBACK TO s2")
+	mustExec(t, conn, "COMMIT")
+	q := "SELECT coalesce(string_agg(t::text, ';' ORDER BY t::text), '') FROM (SELECT * FROM %s) t"
+	got, want := queryString(t, conn, fmt.Sprintf(q, "users")), queryString(t, conn, fmt.Sprintf(q, "ref_users"))
+	if got != want || want == "" {
+		t.Errorf("users holds\n%s\nwant (as ref_users)\n%s", got, want)
 	}
 }

@@ -566,7 +566,12 @@ func TestSourceRefusals(t *testing.T) {
 	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION closed TO POSTGRES (HOST '127.0.0.1', PORT 1, USER 'cdcdb', PASSWORD '%s', DATABASE 'up')`, sourcePassword))
 	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION echo TO POSTGRES (HOST '%s', PORT %d, USER 'cdcdb', PASSWORD '%s', DATABASE '%s', SSL MODE 'disable')`,
 		pg.Host(), pg.Port(), sourcePassword, sourcePassword))
+	// SSL MODE is honoured: this upstream has no TLS, which require
+	// refuses, as libpq does.
+	mustExec(t, cdc, fmt.Sprintf(`CREATE CONNECTION tls TO POSTGRES (HOST '%s', PORT %d, USER 'cdcdb', DATABASE 'up', SSL MODE 'require')`,
+		pg.Host(), pg.Port()))
 	for _, c := range []struct{ sql, code string }{
+		{`CREATE SOURCE s FROM POSTGRES CONNECTION tls (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.SQLClientUnableToEstablishConnection},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION closed (PUBLICATION 'pub') FOR TABLES (t1)`, pgerror.SQLClientUnableToEstablishConnection},
 		{`CREATE SOURCE s FROM POSTGRES CONNECTION echo (PUBLICATION 'pub') FOR TABLES (t1)`, "3D000"},
 	} {
@@ -588,7 +593,7 @@ func TestSourceRefusals(t *testing.T) {
 		t.Errorf("source table columns: %s, want %s", got, want)
 	}
 	conns := queryLines(t, cdc, `SELECT name, host, port, "user", database, ssl_mode FROM cdcdb.connections ORDER BY name`)
-	if len(conns) != 2 || conns[1] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
+	if len(conns) != 3 || conns[2] != fmt.Sprintf("up|%s|%d|cdcdb|up|disable", pg.Host(), pg.Port()) {
 		t.Errorf("cdcdb.connections: %v", conns)
 	}
 	for _, q := range []string{`SELECT * FROM cdcdb.connections`, `SELECT * FROM cdcdb.sources`,
@@ -601,7 +606,7 @@ func TestSourceRefusals(t *testing.T) {
 		}
 	}
 	mustExec(t, cdc, `DROP SOURCE s`)
-	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, nope`)
+	mustExec(t, cdc, `DROP CONNECTION IF EXISTS up, closed, tls, nope`)
 }
 
 // TestSourceTypesTruncateAndAddedColumns follows a table of every common
@@ -667,13 +672,23 @@ func TestSourceTypesTruncateAndAddedColumns(t *testing.T) {
 	waitForRows("latest source rows", sourceQuery(""), upstreamRows(""))
 	waitForRows("SCD TYPE 1 target", `SELECT `+columns+` FROM typed_now ORDER BY id`, upstreamRows(""))
 
+	// With REPLICA IDENTITY FULL a delete carries the whole old row;
+	// without, only the key.
+	mustExec(t, up, `ALTER TABLE typed REPLICA IDENTITY FULL`)
+	mustExec(t, up, `DELETE FROM typed WHERE id = 5`)
+	mustExec(t, up, `ALTER TABLE typed REPLICA IDENTITY DEFAULT`)
+	mustExec(t, up, `DELETE FROM typed WHERE id = 4`)
+	waitForRows("deletes", `SELECT id::text, i2::text, vc FROM typed WHERE _op = 'd' AND id IN (4, 5) ORDER BY id`,
+		[]string{"4|<nil>|<nil>", "5|-32768|quote's \\ back"})
+	waitForRows("after the deletes", sourceQuery(""), upstreamRows(""))
+
 	// TRUNCATE upstream: a delete of every key, then rows again.
 	mustExec(t, up, `TRUNCATE typed`)
 	mustExec(t, up, `INSERT INTO typed (id, vc) VALUES (7, 'after truncate')`)
 	waitForRows("after TRUNCATE", sourceQuery(""), upstreamRows(""))
 	waitForRows("SCD TYPE 1 target after TRUNCATE", `SELECT `+columns+` FROM typed_now ORDER BY id`, upstreamRows(""))
-	if got := queryLines(t, cdc, `SELECT count(*) FROM typed WHERE _op = 'd' AND _lsn = (SELECT max(_lsn) FROM typed WHERE _op = 'd')`); got[0] != "3" {
-		t.Errorf("the TRUNCATE wrote %s deletes with its _lsn, want 3 (keys 1, 4, 5)", got[0])
+	if got := queryLines(t, cdc, `SELECT count(*) FROM typed WHERE _op = 'd' AND _lsn = (SELECT max(_lsn) FROM typed WHERE _op = 'd')`); got[0] != "1" {
+		t.Errorf("the TRUNCATE wrote %s deletes with its _lsn, want 1 (key 1)", got[0])
 	}
 
 	// ADD COLUMN upstream: the column appears, and the rows already there
@@ -690,5 +705,66 @@ func TestSourceTypesTruncateAndAddedColumns(t *testing.T) {
 	waitForRows("after ADD COLUMN", sourceQuery(", extra::text"), upstreamRows(", extra::text"))
 	if got := queryLines(t, cdc, `SELECT state FROM cdcdb.sources`); got[0] != "streaming" {
 		t.Errorf("source state %s after ADD COLUMN", got[0])
+	}
+}
+
+// TestSourceSnapshotStartsOverAfterACrash kills cdcdb in the middle of a
+// large initial snapshot that a flow already applies: after the restart
+// the snapshot starts over (a new slot, the source tables and the flow's
+// target emptied in the same transaction), and the target ends up equal to
+// upstream, every row once.
+func TestSourceSnapshotStartsOverAfterACrash(t *testing.T) {
+	pg := startUpstream(t)
+	s := startServer(t)
+	cdc := connect(t, s.URL())
+	up := connect(t, pg.URL("up"))
+	const rows = 300_000
+	mustExec(t, up, `CREATE TABLE big (id int PRIMARY KEY, v text)`)
+	mustExec(t, up, fmt.Sprintf(`INSERT INTO big SELECT i, md5(i::text) FROM generate_series(1, %d) i`, rows))
+	mustExec(t, up, `CREATE PUBLICATION pub FOR TABLE big`)
+	mustExec(t, cdc, createConnectionSQL(pg))
+	mustExec(t, cdc, `CREATE SOURCE src FROM POSTGRES CONNECTION up (PUBLICATION 'pub') FOR TABLES (big)`)
+	mustExec(t, cdc, `CREATE STREAMING TABLE big_now`)
+	mustExec(t, cdc, `CREATE FLOW big_scd1 AS AUTO CDC INTO big_now FROM big KEYS (id)
+		APPLY AS DELETE WHEN _op = 'd' SEQUENCE BY _lsn COLUMNS * EXCEPT (_op, _lsn, _commit_ts)`)
+	// Kill it once some of the snapshot is in, not all.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		got := queryLines(t, cdc, `SELECT state, rows_received FROM cdcdb.sources`)
+		if got[0] == "streaming|"+fmt.Sprint(rows) {
+			t.Fatal("the snapshot finished before the test could kill cdcdb in its middle: make the table larger")
+		}
+		if strings.HasPrefix(got[0], "snapshotting|") && got[0] != "snapshotting|0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the snapshot never started: %v", got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	partial := queryLines(t, cdc, `SELECT count(*) FROM big_now`)
+	s.Kill()
+	t.Logf("killed with %s rows in the target", partial[0])
+	s.StartAgain()
+	cdc = connect(t, s.URL())
+	mustExec(t, up, `UPDATE big SET v = 'changed' WHERE id % 1000 = 0`)
+	waitForSourceState(t, cdc, "streaming")
+	want := queryLines(t, up, `SELECT count(*), count(*) FILTER (WHERE v = 'changed'), sum(id)::text FROM big`)
+	deadline = time.Now().Add(60 * time.Second)
+	for {
+		got := queryLines(t, cdc, `SELECT count(*), count(*) FILTER (WHERE v = 'changed'), sum(id)::text FROM big_now`)
+		if got[0] == want[0] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("target (rows, changed, sum of ids) %s, want %s", got[0], want[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := queryLines(t, cdc, `SELECT count(*), count(DISTINCT id) FROM big WHERE _op = 'r'`); got[0] != fmt.Sprintf("%d|%d", rows, rows) {
+		t.Fatalf("snapshot rows in the source (rows, distinct ids): %s, want each of %d once", got[0], rows)
+	}
+	if slots := queryLines(t, up, `SELECT count(*) FROM pg_replication_slots`); slots[0] != "1" {
+		t.Fatalf("upstream holds %s slots, want 1 (the first snapshot's is dropped)", slots[0])
 	}
 }

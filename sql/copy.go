@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"slices"
 	"strings"
 
 	"cdcdb/catalog"
@@ -24,6 +25,12 @@ type copyOptions struct {
 	headerMatch bool
 	quote       byte
 	escape      byte
+	// The CSV column options, by column name as written (forceQuoteAll:
+	// FORCE_QUOTE *), and, once the columns are known (resolveForced),
+	// by column position.
+	forceQuoteNames, forceNotNullNames, forceNullNames []string
+	forceQuoteAll                                      bool
+	forceQuote, forceNotNull, forceNull                []bool
 }
 
 func parseCopyOptions(opts map[string]string) (copyOptions, error) {
@@ -41,7 +48,21 @@ func parseCopyOptions(opts map[string]string) (copyOptions, error) {
 	}
 	for k, v := range opts {
 		switch k {
-		case "format", "encoding", "freeze", "force_quote", "force_not_null", "force_null":
+		case "format", "encoding", "freeze":
+		case "force_quote", "force_not_null", "force_null":
+			names := strings.Split(v, ",")
+			switch {
+			case k == "force_quote" && v == "*":
+				o.forceQuoteAll = true
+			case v == "*":
+				return o, pgerror.New(pgerror.InvalidParameterValue, "argument to option \"%s\" must be a list of column names", k)
+			case k == "force_quote":
+				o.forceQuoteNames = names
+			case k == "force_not_null":
+				o.forceNotNullNames = names
+			default:
+				o.forceNullNames = names
+			}
 		case "delimiter":
 			if len(v) != 1 {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
@@ -79,9 +100,79 @@ func parseCopyOptions(opts map[string]string) (copyOptions, error) {
 	return o, nil
 }
 
+// checkForced refuses the CSV column options where PostgreSQL does:
+// outside CSV, and in the direction they have no meaning in.
+func (o *copyOptions) checkForced(from bool) error {
+	csv := o.format == "csv"
+	check := func(given bool, what string, forFrom bool) error {
+		switch {
+		case !given:
+		case !csv:
+			return pgerror.New(pgerror.FeatureNotSupported, "COPY %s available only in CSV mode", what)
+		case from != forFrom && forFrom:
+			return pgerror.New(pgerror.FeatureNotSupported, "COPY %s only available using COPY FROM", what)
+		case from != forFrom:
+			return pgerror.New(pgerror.FeatureNotSupported, "COPY %s only available using COPY TO", what)
+		}
+		return nil
+	}
+	if err := check(o.forceQuoteAll || o.forceQuoteNames != nil, "force quote", false); err != nil {
+		return err
+	}
+	if err := check(o.forceNotNullNames != nil, "force not null", true); err != nil {
+		return err
+	}
+	return check(o.forceNullNames != nil, "force null", true)
+}
+
+// resolveForced turns the CSV column options' names into flags by the
+// position of the columns copied (names), refusing, as PostgreSQL does, a
+// name that is no column of the table (42703; table is "" for a query,
+// whose columns are all copied) or not one of those copied (42P10).
+func (o *copyOptions) resolveForced(table *catalog.Table, names []string) error {
+	resolve := func(option string, given []string) ([]bool, error) {
+		if given == nil {
+			return nil, nil
+		}
+		flags := make([]bool, len(names))
+		for _, g := range given {
+			i := slices.Index(names, g)
+			switch {
+			case i >= 0:
+				flags[i] = true
+			case table == nil:
+				return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", g)
+			case !slices.ContainsFunc(table.Columns, func(c catalog.Column) bool { return c.Name == g }):
+				return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", g, table.Name)
+			default:
+				return nil, pgerror.New(pgerror.InvalidColumnReference, "%s column \"%s\" not referenced by COPY", option, g)
+			}
+		}
+		return flags, nil
+	}
+	var err error
+	if o.forceQuote, err = resolve("FORCE_QUOTE", o.forceQuoteNames); err != nil {
+		return err
+	}
+	if o.forceQuoteAll {
+		o.forceQuote = make([]bool, len(names))
+		for i := range o.forceQuote {
+			o.forceQuote[i] = true
+		}
+	}
+	if o.forceNotNull, err = resolve("FORCE_NOT_NULL", o.forceNotNullNames); err != nil {
+		return err
+	}
+	o.forceNull, err = resolve("FORCE_NULL", o.forceNullNames)
+	return err
+}
+
 func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 	opts, err := parseCopyOptions(st.Options)
 	if err != nil {
+		return nil, err
+	}
+	if err := opts.checkForced(st.From); err != nil {
 		return nil, err
 	}
 	if st.From {
@@ -91,6 +182,7 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use \"%s\" with HEADER in COPY TO", st.Options["header"])
 	}
 	var p plan
+	var copiedTable *catalog.Table // nil for COPY (query)
 	if st.Query != nil {
 		if p, err = pc.planQuery(st.Query, nil); err != nil {
 			return nil, err
@@ -103,6 +195,7 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 		if err := pc.checkTablePrivilege(t, catalog.PrivSelect); err != nil {
 			return nil, err
 		}
+		copiedTable = t
 		scan := newTableScan(t)
 		p = scan
 		if len(st.Columns) > 0 {
@@ -119,6 +212,13 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 			}
 			p = &projectPlan{input: scan, exprs: exprs, cols: outs}
 		}
+	}
+	var names []string
+	for _, c := range p.columns() {
+		names = append(names, c.name)
+	}
+	if err := opts.resolveForced(copiedTable, names); err != nil {
+		return nil, err
 	}
 	return &compiled{access: accessRead, exec: func(x *execCtx, out *resultSink) (string, error) {
 		return copyTo(x, p, opts, out.out)
@@ -186,6 +286,10 @@ func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, e
 					buf = append(buf, o.null...)
 					continue
 				}
+				if o.forceQuote != nil && o.forceQuote[i] {
+					buf = appendCSVQuoted(buf, x.sess.formatValue(x, cols[i].t, v), o)
+					continue
+				}
 				buf = appendCopyField(buf, x.sess.formatValue(x, cols[i].t, v), o)
 			}
 			buf = append(buf, '\n')
@@ -210,6 +314,18 @@ func copyTo(x *execCtx, p plan, o copyOptions, out wire.ResultWriter) (string, e
 	return "COPY " + itoa(n), nil
 }
 
+// appendCSVQuoted writes a CSV field quoted.
+func appendCSVQuoted(buf []byte, s string, o copyOptions) []byte {
+	buf = append(buf, o.quote)
+	for i := 0; i < len(s); i++ {
+		if s[i] == o.quote || s[i] == o.escape {
+			buf = append(buf, o.escape)
+		}
+		buf = append(buf, s[i])
+	}
+	return append(buf, o.quote)
+}
+
 // appendCopyField writes one non-NULL field in text or CSV form.
 func appendCopyField(buf []byte, s string, o copyOptions) []byte {
 	if o.format == "csv" {
@@ -218,14 +334,7 @@ func appendCopyField(buf []byte, s string, o copyOptions) []byte {
 		if !needQuote {
 			return append(buf, s...)
 		}
-		buf = append(buf, o.quote)
-		for i := 0; i < len(s); i++ {
-			if s[i] == o.quote || s[i] == o.escape {
-				buf = append(buf, o.escape)
-			}
-			buf = append(buf, s[i])
-		}
-		return append(buf, o.quote)
+		return appendCSVQuoted(buf, s, o)
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -264,6 +373,13 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyOptions) (*compiled, erro
 	}
 	cols, err := targetColumns(t, st.Columns, nil)
 	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, c := range cols {
+		names = append(names, c.Name)
+	}
+	if err := o.resolveForced(t, names); err != nil {
 		return nil, err
 	}
 	w, err := pc.newTableWriter(t, schema)
@@ -706,7 +822,11 @@ func parseCSVRow(b []byte, o copyOptions, final bool) (int, []*string, bool, err
 	i := 0
 	emit := func() {
 		s := string(cur)
-		if !quoted && s == o.null {
+		// FORCE_NOT_NULL: the NULL string unquoted is a value; FORCE_NULL:
+		// quoted, it is NULL all the same.
+		col := len(fields)
+		forced := func(flags []bool) bool { return col < len(flags) && flags[col] }
+		if s == o.null && (!quoted && !forced(o.forceNotNull) || quoted && forced(o.forceNull)) {
 			fields = append(fields, nil)
 		} else {
 			fields = append(fields, &s)

@@ -866,6 +866,11 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 // and the target's history was computed from them.
 func refuseColumnChangesUnderFlow(cat *catalog.Snapshot, t *catalog.Table, actions []ast.AlterAction) error {
 	flows := append(cat.FlowsFrom(t.OID), cat.FlowsInto(t.OID)...)
+	for _, f := range cat.Flows() {
+		if f.Source != t.OID && f.Target != t.OID && f.ReadsTable(t.OID) {
+			flows = append(flows, f) // a snapshot query reads it
+		}
+	}
 	if len(flows) == 0 {
 		return nil
 	}

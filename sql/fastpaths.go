@@ -23,10 +23,12 @@ type FastPathsOff struct {
 	// each as itself, never through a generic plan of the text with its
 	// numbers made parameters (plancache_numbers.go).
 	NumberedPlans bool
-	// StoredRowScans: a scan decodes every row of its range and evaluates
-	// its whole filter on the decoded row, rather than testing period
-	// clauses on the stored encodings and skipping a filter they or the
-	// key range decide (scan_period.go); and a query returning a table's
+	// StoredRowScans: a scan reads every row of its range, decodes it and
+	// evaluates its whole filter on the decoded row, rather than stepping
+	// over the versions of an SCD TYPE 2 key that a whole-table AS OF
+	// cannot hold by their keys' bytes (scan_asof_keys.go), testing period
+	// clauses on the stored encodings and skipping a filter they or the key
+	// range decide (scan_period.go); and a query returning a table's
 	// columns as they are sends their values the usual way, rather than
 	// from their stored encodings (scan_stored.go).
 	StoredRowScans bool

@@ -1016,53 +1016,53 @@ func (x *execCtx) refreshStreamingTable(st *ast.RefreshStreamingTable) error {
 	if t.Kind != catalog.KindStreaming {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a streaming table", t.Name)
 	}
-	cat := x.tx.catalog()
-	for _, f := range cat.FlowsInto(t.OID) {
-		compiled, err := x.sess.engine.compileFlow(x, f, cat)
-		if err != nil {
-			return err
-		}
-		if compiled.snap != nil && !st.Full {
-			if f.Once {
-				continue // ONCE took its one snapshot at creation
-			}
-			if err := x.takeSnapshots(compiled, f); err != nil {
-				return err
-			}
-			continue
-		}
-		target, err := x.tx.rows(compiled.flow.Target)
-		if err != nil {
-			return err
-		}
-		x.sess.engine.forgetFlowState(f.OID)
-		if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
-			return err
-		}
-		if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
-			return err
-		}
-		if compiled.snap != nil {
-			if err := x.takeSnapshots(compiled, f); err != nil {
-				return err
-			}
-			continue
-		}
-		src, _ := cat.TableByOID(f.Source)
-		if f.Kind == catalog.FlowChangeFeed {
-			if err := checkFeedStart(x, src, f.FeedStart); err != nil {
-				return err
-			}
-			if err := x.backfillFeed(compiled, f, src); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := x.backfill(compiled, f, src); err != nil {
+	for _, f := range x.tx.catalog().FlowsInto(t.OID) {
+		if err := x.refreshFlow(f, st.Full); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// refreshFlow applies again what a flow's source holds (REFRESH STREAMING
+// TABLE, and with full also a source whose initial snapshot starts over):
+// it empties the target and the flow's state and replays the source, the
+// change feed from the flow's start, or a snapshot; without full, a
+// snapshot flow only takes the snapshots now due (spec §7).
+func (x *execCtx) refreshFlow(f *catalog.Flow, full bool) error {
+	cat := x.tx.catalog()
+	compiled, err := x.sess.engine.compileFlow(x, f, cat)
+	if err != nil {
+		return err
+	}
+	if compiled.snap != nil && !full {
+		if f.Once {
+			return nil // ONCE took its one snapshot at creation
+		}
+		return x.takeSnapshots(compiled, f)
+	}
+	target, err := x.tx.rows(compiled.flow.Target)
+	if err != nil {
+		return err
+	}
+	x.sess.engine.forgetFlowState(f.OID)
+	if err := cdcexec.Reset(x.tx.st, compiled.flow, target); err != nil {
+		return err
+	}
+	if err := catalog.WriteFlowStats(x.tx.st, f.OID, catalog.FlowStats{}); err != nil {
+		return err
+	}
+	if compiled.snap != nil {
+		return x.takeSnapshots(compiled, f)
+	}
+	src, _ := cat.TableByOID(f.Source)
+	if f.Kind == catalog.FlowChangeFeed {
+		if err := checkFeedStart(x, src, f.FeedStart); err != nil {
+			return err
+		}
+		return x.backfillFeed(compiled, f, src)
+	}
+	return x.backfill(compiled, f, src)
 }
 
 // dropFlow runs DROP FLOW.

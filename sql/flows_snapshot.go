@@ -9,12 +9,12 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
+	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
-	"cdcdb/wire"
 )
 
 // This file binds and runs AUTO CDC FROM SNAPSHOT flows (spec §7): it
@@ -100,7 +100,7 @@ func (pc *planCtx) planSnapshotVersionFunc(t *ast.FuncTable, name string) (plan,
 	return p, []*scopeRel{rel}, nil
 }
 
-// snapshotOnlyClauses are the clauses of change-event flows that a
+// changeOnlyClauses are the clauses of change-event flows that a
 // snapshot flow has no use for.
 var changeOnlyClauses = []string{"SEQUENCE BY", "SYSTEM SEQUENCE BY", "APPLY AS DELETE WHEN", "APPLY AS TRUNCATE WHEN",
 	"IGNORE NULL UPDATES", "COLUMNS TO UPDATE"}
@@ -408,6 +408,9 @@ func (pc *planCtx) flowTarget(st *ast.CreateFlow) (*catalog.Table, error) {
 func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types.Value) (*cdcexec.SnapshotRows, error) {
 	sf := c.snap
 	out := c.flow.NewSnapshotRows(version, x.sess.engine.opts.SnapshotMemory, filepath.Dir(x.sess.engine.db.Path()))
+	if sf.versioning == catalog.VersionByColumn {
+		out.CollapseIdentical() // a loader's retry of a version
+	}
 	picked := make([]types.Value, len(sf.dataIdx))
 	add := func(r []types.Value) error {
 		for i, p := range sf.dataIdx {
@@ -432,7 +435,7 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		if version != nil {
 			sv.current = version[0]
 		}
-		pc := x.flowPlanCtx(f, nil, sv)
+		pc := x.snapshotQueryCtx(sv)
 		p, err := pc.planQuery(sf.query, nil)
 		if err != nil {
 			return nil, err
@@ -456,6 +459,13 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 			}
 		}
 	}
+	if sf.versionBy == nil && len(sf.fits) == 0 && sf.wholeTuple() {
+		if err := x.scanStoredTuples(c, sf.table, out, add); err != nil {
+			out.Close()
+			return nil, err
+		}
+		return out, nil
+	}
 	env := &evalEnv{x: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
 		if sf.versionBy != nil {
@@ -475,6 +485,75 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		return nil, err
 	}
 	return out, nil
+}
+
+// wholeTuple reports whether a snapshot row is the table's stored tuple as
+// it is: every column, in order, none dropped.
+func (sf *snapshotFlow) wholeTuple() bool {
+	if sf.table == nil || len(sf.dataIdx) != int(sf.table.NextAttnum-1) {
+		return false
+	}
+	for i, p := range sf.dataIdx {
+		if p != i {
+			return false
+		}
+	}
+	return true
+}
+
+// scanStoredTuples hands a table's rows to the sorter as they are stored,
+// decoding only their keys: the common case of a snapshot flow reading a
+// whole table. A row in another shape (written before a column was added)
+// or holding a value whose encoding is not the only one of its value goes
+// through add, decoded, so that it compares with the flow's log as every
+// other row does.
+func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcexec.SnapshotRows, add func([]types.Value) error) error {
+	sp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	if sp == nil {
+		return nil
+	}
+	width := len(c.snap.dataIdx)
+	key := make([]types.Value, len(c.flow.KeyPositions))
+	var parts [][]byte
+	cur := sp.Cursor()
+	n := 0
+	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
+		if n++; n%4096 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		tuple, ok := history.Tuple(raw)
+		if !ok {
+			return pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\"", t.Name)
+		}
+		parts, ok = storage.SplitRow(parts[:0], tuple)
+		fast := ok && len(parts) == width
+		for i := 0; fast && i < len(parts); i++ {
+			fast = storage.RowValueCanonical(parts[i])
+		}
+		if !fast {
+			vals, err := decodeTuple(t, raw)
+			if err != nil {
+				return err
+			}
+			if err := add(vals); err != nil {
+				return err
+			}
+			continue
+		}
+		for i, p := range c.flow.KeyPositions {
+			v, err := storage.DecodeRowValue(parts[p])
+			if err != nil {
+				return err
+			}
+			key[i] = v
+		}
+		if err := out.AddEncoded(key, tuple); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scanTuples calls fn with every stored row of a table.
@@ -499,10 +578,10 @@ func (x *execCtx) scanTuples(t *catalog.Table, fn func([]types.Value) error) err
 	return nil
 }
 
-// flowPlanCtx plans a flow's queries as the flow's definition reads them:
-// with the session's search path, in the flow's dialect.
-func (x *execCtx) flowPlanCtx(f *catalog.Flow, reads map[catalog.OID]bool, sv *snapshotVersionScope) *planCtx {
-	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, tablesRead: reads, snapshotVersions: sv}
+// snapshotQueryCtx plans a snapshot flow's query when a snapshot is taken,
+// with the version functions sv allows.
+func (x *execCtx) snapshotQueryCtx(sv *snapshotVersionScope) *planCtx {
+	return &planCtx{sess: x.sess, cat: x.tx.catalog(), params: &paramSlots{}, snapshotVersions: sv}
 }
 
 // takeSnapshot reads the snapshot at version and applies it.
@@ -618,7 +697,7 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 		if err != nil {
 			return err
 		}
-		pc := x.flowPlanCtx(f, nil, &snapshotVersionScope{allowLast: true, col: sf.versionCol, t: sf.versionT, last: last})
+		pc := x.snapshotQueryCtx(&snapshotVersionScope{allowLast: true, col: sf.versionCol, t: sf.versionT, last: last})
 		p, err := pc.planQuery(sf.versionQuery, nil)
 		if err != nil {
 			return err
@@ -742,6 +821,17 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 	return nil
 }
 
+// snapshotSession is a session with every setting at its default, which
+// no client sees (it is not in pg_stat_activity).
+func snapshotSession(e *Engine) *Session {
+	s := &Session{engine: e, user: "cdcdb", settings: map[string]string{}, loc: time.UTC}
+	for k, d := range settingDefs {
+		s.settings[k] = d.def
+	}
+	s.settings["session_authorization"] = s.user
+	return s
+}
+
 // takeDueSnapshots runs, in a write transaction about to commit, the
 // snapshots its writes made due: the VERSION BY versions it wrote, and one
 // snapshot of every TRIGGER ON UPDATE flow reading a table it wrote.
@@ -775,10 +865,7 @@ func (t *txn) takeDueSnapshots() error {
 	if s == nil {
 		// No session wrote a VERSION BY table: plan the flows' queries as a
 		// new session would.
-		var err error
-		if s, err = newSession(t.engine, wire.StartupInfo{}); err != nil {
-			return err
-		}
+		s = snapshotSession(t.engine)
 	}
 	x := internalExecCtx(context.Background(), s, t)
 	for _, f := range flows {

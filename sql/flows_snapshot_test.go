@@ -55,7 +55,13 @@ func TestSnapshotVersionBySpecExample(t *testing.T) {
 			if got := c.MustExec(query).String(); got != want {
 				t.Errorf("%s, versions in order %v:\n got\n%s\nwant\n%s", storedAs, order, got, want)
 			}
-			// An identical repeat changes nothing; a different one is refused.
+			// An identical repeat changes nothing, whether the first rows
+			// are still there (a loader's retry) or not; a different one is
+			// refused.
+			c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s after a retry:\n got\n%s", storedAs, got)
+			}
 			c.MustExec("DELETE FROM snaps WHERE v = 1")
 			c.MustExec("INSERT INTO snaps VALUES " + labelled(1, snapshot1))
 			if got := c.MustExec(query).String(); got != want {
@@ -64,6 +70,21 @@ func TestSnapshotVersionBySpecExample(t *testing.T) {
 			pe := c.ExpectError(pgerror.CardinalityViolation, "INSERT INTO snaps VALUES (2, 9, 'Nowhere')")
 			if !strings.Contains(pe.Message, `snapshot 2 of flow "f"`) {
 				t.Errorf("message %q", pe.Message)
+			}
+			// Removing an applied version's rows changes nothing; FULL
+			// rebuilds from the versions the table still holds.
+			c.MustExec("DELETE FROM snaps WHERE v = 1")
+			c.MustExec("REFRESH STREAMING TABLE users")
+			if got := c.MustExec(query).String(); got != want {
+				t.Errorf("%s after deleting version 1's rows:\n got\n%s", storedAs, got)
+			}
+			c.MustExec("REFRESH STREAMING TABLE users FULL")
+			wantFull := specSnapshotSCD1
+			if storedAs == "SCD TYPE 2" {
+				wantFull = "2|Carmel|2|NULL\n3|Los Angeles|2|NULL\n4|Death Valley|2|NULL\n"
+			}
+			if got := c.MustExec(query).String(); got != wantFull {
+				t.Errorf("%s after FULL:\n got\n%s\nwant\n%s", storedAs, got, wantFull)
 			}
 		}
 	}
@@ -166,6 +187,13 @@ func TestSnapshotRefusals(t *testing.T) {
 		{pgerror.UndefinedFunction, "SELECT * FROM last_snapshot_version()", `function last_snapshot_version() does not exist`},
 		{pgerror.UndefinedFunction, "SELECT * FROM current_snapshot_version()", `function current_snapshot_version() does not exist`},
 		{pgerror.SyntaxError, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT snaps KEYS (userId) SEQUENCE BY v", `SEQUENCE BY is not allowed in a flow FROM SNAPSHOT`},
+		// Each version function only where Lakeflow allows it.
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v = (SELECT version FROM current_snapshot_version())) KEYS (userId)",
+			`function current_snapshot_version() does not exist`},
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps WHERE v > (SELECT version FROM last_snapshot_version())) WITH VERSION (SELECT 1 AS version) KEYS (userId)",
+			`function last_snapshot_version() does not exist`},
+		{pgerror.UndefinedFunction, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT (SELECT userId, city FROM snaps) WITH VERSION (SELECT version FROM current_snapshot_version()) KEYS (userId)",
+			`function current_snapshot_version() does not exist`},
 	} {
 		pe := c.ExpectError(tt.code, tt.sql)
 		if !strings.Contains(pe.Message, tt.msg) {
@@ -433,4 +461,45 @@ func TestSnapshotDeclaredTarget(t *testing.T) {
 	if got := c.MustExec(`SELECT id, price, __END_AT IS NULL FROM prices ORDER BY 1, __START_AT`).String(); got != "1|1.00|t\n2|2.50|t\n" {
 		t.Errorf("got\n%s", got)
 	}
+}
+
+// TestSnapshotDatabricksDialect writes a snapshot flow as a Databricks user
+// would: catalog-qualified names, Lakeflow's version functions.
+func TestSnapshotDatabricksDialect(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`SET cdcdb.dialect = 'databricks'`)
+	c.MustExec(`CREATE SCHEMA IF NOT EXISTS main.cdc_tutorial;`)
+	c.MustExec(`CREATE TABLE main.cdc_tutorial.users_snapshots (snapshot_version int, userId int, city string)`)
+	c.MustExec("INSERT INTO main.cdc_tutorial.users_snapshots VALUES " + labelled(1, snapshot1) + ", " + labelled(2, snapshot2))
+	c.MustExec(`CREATE OR REFRESH STREAMING TABLE main.cdc_tutorial.users;`)
+	c.MustExec("CREATE FLOW users_flow AS AUTO CDC INTO main.cdc_tutorial.users\n" +
+		"FROM SNAPSHOT (SELECT userId, city FROM main.cdc_tutorial.users_snapshots\n" +
+		"  WHERE snapshot_version = (SELECT version FROM current_snapshot_version()))\n" +
+		"WITH VERSION (SELECT min(snapshot_version) AS version FROM main.cdc_tutorial.users_snapshots\n" +
+		"  WHERE NOT EXISTS (SELECT 1 FROM last_snapshot_version())\n" +
+		"     OR snapshot_version > (SELECT version FROM last_snapshot_version())\n" +
+		"  HAVING count(*) > 0)\n" +
+		"KEYS (`userId`)\n" +
+		"STORED AS SCD TYPE 2;")
+	if got := c.MustExec(`SELECT * FROM main.cdc_tutorial.users ORDER BY userId, __START_AT`).String(); got != specSnapshotSCD2 {
+		t.Errorf("got\n%s", got)
+	}
+}
+
+// TestSnapshotOfView: a view is a snapshot source too, and TRIGGER ON
+// UPDATE watches the tables under it.
+func TestSnapshotOfView(t *testing.T) {
+	c := sqltest.Open(t).Conn()
+	c.MustExec(`CREATE TABLE base (userId int, city text, active bool)`)
+	c.MustExec(`INSERT INTO base VALUES (1, 'Oaxaca', true), (2, 'Monterrey', false)`)
+	c.MustExec(`CREATE VIEW active_users AS SELECT userId, city FROM base WHERE active`)
+	c.MustExec(`CREATE STREAMING TABLE users`)
+	c.MustExec(`CREATE FLOW f AS AUTO CDC INTO users FROM SNAPSHOT active_users TRIGGER ON UPDATE KEYS (userId)`)
+	c.MustExec(`UPDATE base SET active = true WHERE userId = 2`)
+	if got := c.MustExec("SELECT * FROM users ORDER BY userId").String(); got != "1|Oaxaca\n2|Monterrey\n" {
+		t.Errorf("got\n%s", got)
+	}
+	c.ExpectError(pgerror.DependentObjectsStillExist, "DROP TABLE base")
+	c.ExpectError(pgerror.ObjectInUse, "ALTER TABLE base ADD COLUMN note text")
+	c.ExpectError(pgerror.WrongObjectType, "CREATE FLOW g AS AUTO CDC INTO users FROM SNAPSHOT active_users VERSION BY userId KEYS (userId)")
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"cdcdb/pgerror"
@@ -87,6 +88,7 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 		}
 		args = append(args, x)
 	}
+	args = withoutVoidParams(args)
 	switch name {
 	case "coalesce", "greatest", "least", "nullif":
 		return b.bindConditionalFunc(name, args, fc)
@@ -106,6 +108,27 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 		return nil, withPos(err, fc)
 	}
 	return &funcExpr{name: name, args: coerced, fn: bi.call, strict: bi.strict, t: t}, nil
+}
+
+// withoutVoidParams drops the arguments that are parameters the client
+// declared of type void, as PostgreSQL's function lookup does for pgjdbc:
+// a CallableStatement's OUT parameters are sent so ({? = call upper(?)}
+// becomes SELECT * FROM upper($1, $2) AS result, $1 void).
+func withoutVoidParams(args []expr) []expr {
+	isVoid := func(a expr) bool {
+		p, ok := a.(*paramRef)
+		return ok && p.t.OID == types.Void
+	}
+	if !slices.ContainsFunc(args, isVoid) {
+		return args
+	}
+	out := make([]expr, 0, len(args))
+	for _, a := range args {
+		if !isVoid(a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 func noFunctionError(name string, args []expr, pos int) error {

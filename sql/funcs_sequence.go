@@ -15,7 +15,8 @@ import (
 //
 // nextval and setval change the database, so a query calling them runs in
 // a write transaction (planCtx.writes); like every change in cdcdb, a
-// rollback undoes them. currval and lastval report what this session drew,
+// rollback undoes them, but a rollback to a savepoint does not, as in
+// PostgreSQL (savepoint.go). currval and lastval report what this session drew,
 // as in PostgreSQL.
 
 func init() {
@@ -75,6 +76,7 @@ func init() {
 		if err := sp.SetSequence(next); err != nil {
 			return nil, err
 		}
+		x.tx.noteSequence(sequenceSpace(s.table.OID, s.column.Attnum), next)
 		if called {
 			x.sess.noteSequence(s.oid, v, false)
 		}

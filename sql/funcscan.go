@@ -21,7 +21,7 @@ type funcScan struct {
 	// all at once: an integer generate_series, the set-returning function
 	// queries use to make rows, needs no memory for the rows it has not
 	// yet given, and stops within a row of a cancel.
-	series func(args []types.Value) (*intSeries, error)
+	series func(args []types.Value) (rowSeries, error)
 }
 
 func (p *funcScan) columns() []outCol { return p.cols }
@@ -48,8 +48,7 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if err != nil {
 			return nil, err
 		}
-		it.x, it.ordinal = x, p.ordinal
-		return it, nil
+		return &seriesIter{x: x, series: it, ordinal: p.ordinal}, nil
 	}
 	var rows []Row
 	n := int64(0)
@@ -99,6 +98,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		}
 		args = append(args, x)
 	}
+	args = withoutVoidParams(args)
 	if pc.isTableChangesCall(t.Call.Name) {
 		return pc.planTableChanges(t, b, args)
 	}
@@ -114,7 +114,14 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		if len(args) < 2 || len(args) > 3 {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
-		ct, err := commonType(args[:2], "generate_series")
+		// The step takes part in the type of a numeric series
+		// (generate_series(1, 3, 0.5) is numeric); an interval step is a
+		// time series's, which its bounds decide.
+		typed := args[:2]
+		if len(args) == 3 && args[2].typ().OID != types.Interval && args[2].typ().OID != types.Unknown {
+			typed = args
+		}
+		ct, err := commonType(typed, "generate_series")
 		if err != nil {
 			return nil, nil, withPos(err, t.Call)
 		}
@@ -130,7 +137,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				}
 				args[i] = c
 			}
-			fs.series = func(a []types.Value) (*intSeries, error) {
+			fs.series = func(a []types.Value) (rowSeries, error) {
 				it := &intSeries{at: a[0].(int64), stop: a[1].(int64), step: 1}
 				if len(a) == 3 {
 					it.step = a[2].(int64)
@@ -149,25 +156,15 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				}
 				args[i] = c
 			}
-			fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error {
-				v := new(apd.Decimal).Set(a[0].(*apd.Decimal))
-				stop := a[1].(*apd.Decimal)
-				step := apd.New(1, 0)
+			fs.series = func(a []types.Value) (rowSeries, error) {
+				it := &numericSeries{at: new(apd.Decimal).Set(a[0].(*apd.Decimal)), stop: a[1].(*apd.Decimal), step: apd.New(1, 0)}
 				if len(a) == 3 {
-					step = a[2].(*apd.Decimal)
+					it.step = a[2].(*apd.Decimal)
 				}
-				if step.IsZero() {
-					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
+				if it.step.IsZero() {
+					return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
 				}
-				for (step.Sign() > 0 && v.Cmp(stop) <= 0) || (step.Sign() < 0 && v.Cmp(stop) >= 0) {
-					if err := emit(new(apd.Decimal).Set(v)); err != nil {
-						return err
-					}
-					if _, err := numericCtx.Add(v, v, step); err != nil {
-						return err
-					}
-				}
-				return nil
+				return it, nil
 			}
 		case ct.OID == types.Timestamp || ct.OID == types.Timestamptz || ct.OID == types.Date:
 			if ct.OID == types.Date {
@@ -245,29 +242,28 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	return fs, []*scopeRel{rel}, nil
 }
 
-// intSeries is an integer generate_series, row by row.
-type intSeries struct {
-	x              *execCtx
-	at, stop, step int64
-	done           bool
-	ordinal        bool
-	n              int64
+// rowSeries yields a generate_series's values one at a time: nil when
+// there are no more.
+type rowSeries interface {
+	next() (types.Value, error)
 }
 
-func (it *intSeries) next() (Row, error) {
-	if it.done {
-		return nil, nil
-	}
+// seriesIter is a funcScan over a rowSeries, which stops within a row of a
+// cancel and holds no rows it has given.
+type seriesIter struct {
+	x       *execCtx
+	series  rowSeries
+	ordinal bool
+	n       int64
+}
+
+func (it *seriesIter) next() (Row, error) {
 	if err := it.x.checkCancel(); err != nil {
 		return nil, err
 	}
-	v := it.at
-	// The last value is the one from which another step would pass stop
-	// (or overflow): checked before adding, so the sum never overflows.
-	if (it.step > 0 && v > it.stop-it.step) || (it.step < 0 && v < it.stop-it.step) {
-		it.done = true
-	} else {
-		it.at += it.step
+	v, err := it.series.next()
+	if v == nil || err != nil {
+		return nil, err
 	}
 	it.n++
 	if it.ordinal {
@@ -276,4 +272,41 @@ func (it *intSeries) next() (Row, error) {
 	return Row{v}, nil
 }
 
-func (it *intSeries) close() {}
+func (it *seriesIter) close() {}
+
+// intSeries is an integer generate_series.
+type intSeries struct {
+	at, stop, step int64
+	done           bool
+}
+
+func (it *intSeries) next() (types.Value, error) {
+	if it.done {
+		return nil, nil
+	}
+	v := it.at
+	// The last value is the one from which another step would pass stop:
+	// checked before adding, so the sum never overflows.
+	if (it.step > 0 && v > it.stop-it.step) || (it.step < 0 && v < it.stop-it.step) {
+		it.done = true
+	} else {
+		it.at += it.step
+	}
+	return v, nil
+}
+
+// numericSeries is a numeric generate_series.
+type numericSeries struct {
+	at, stop, step *apd.Decimal
+}
+
+func (it *numericSeries) next() (types.Value, error) {
+	if (it.step.Sign() > 0 && it.at.Cmp(it.stop) > 0) || (it.step.Sign() < 0 && it.at.Cmp(it.stop) < 0) {
+		return nil, nil
+	}
+	v := new(apd.Decimal).Set(it.at)
+	if _, err := numericCtx.Add(it.at, it.at, it.step); err != nil {
+		return nil, err
+	}
+	return v, nil
+}

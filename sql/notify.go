@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"sort"
 	"sync"
 
 	"cdcdb/pgerror"
@@ -223,6 +224,28 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 }
 
 func init() {
+	// pg_listening_channels() lists the channels the session listens on
+	// (as committed).
+	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 0 {
+			return nil, nil, errNoFunction
+		}
+		return nil, []outCol{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
+	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+		hub := &x.sess.engine.notify
+		hub.mu.Lock()
+		channels := make([]string, 0, len(x.sess.notify.listening))
+		for ch := range x.sess.notify.listening {
+			channels = append(channels, ch)
+		}
+		hub.mu.Unlock()
+		sort.Strings(channels)
+		rows := make([]Row, len(channels))
+		for i, ch := range channels {
+			rows[i] = Row{ch}
+		}
+		return rows, nil
+	}}
 	// pg_notify(channel, payload) is NOTIFY with values; a NULL channel is
 	// an empty one, a NULL payload an empty payload, as in PostgreSQL.
 	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(x *execCtx, a []types.Value) (types.Value, error) {

@@ -646,6 +646,10 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 				return nil, false, err
 			}
 		}
+		if tx.beginMark, err = tx.st.Mark(); err != nil {
+			tx.rollback()
+			return nil, false, err
+		}
 		b.tx = tx
 		return tx, false, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cdcdb/sql"
 	"cdcdb/sql/sqltest"
 	"cdcdb/wire"
 )
@@ -103,8 +104,16 @@ func BenchmarkPointSelect(b *testing.B) {
 // 10,000 keys built from 100,000 events (a tenth of them deletes), read AS
 // OF a random instant for one key and for the whole table, by a statement
 // prepared once, as pgx does.
-func BenchmarkAsOf(b *testing.B) {
-	db := sqltest.Open(b)
+func BenchmarkAsOf(b *testing.B) { benchAsOf(b, sql.Options{}) }
+
+// BenchmarkAsOfGeneralPaths is BenchmarkAsOf with every fast path of the
+// engine off (sql.FastPathsOff, docs/fast-paths.md).
+func BenchmarkAsOfGeneralPaths(b *testing.B) {
+	benchAsOf(b, sql.Options{FastPathsOff: sql.FastPathsOff{CopyAhead: true, SourceSpool: true, NumberedPlans: true, StoredRowScans: true}})
+}
+
+func benchAsOf(b *testing.B, opts sql.Options) {
+	db := sqltest.OpenWith(b, opts)
 	c := db.Conn()
 	c.MustExec("CREATE TABLE ev (id bigint, name text, city text, op text, seq bigint)")
 	c.MustExec("CREATE STREAMING TABLE tgt")

@@ -689,7 +689,8 @@ func storedTuple(t *catalog.Table, vals []types.Value) []types.Value {
 
 // nextSerial draws the next value of a serial column's sequence.
 func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, error) {
-	sp := x.tx.st.Space(sequenceSpace(t.OID, c.Attnum))
+	name := sequenceSpace(t.OID, c.Attnum)
+	sp := x.tx.st.Space(name)
 	if sp == nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "sequence of column \"%s\" is missing", c.Name)
 	}
@@ -697,6 +698,7 @@ func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, e
 	if err != nil {
 		return nil, err
 	}
+	x.tx.noteSequence(name, n)
 	v := int64(n)
 	if !intFits(c.Type.OID, v) {
 		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\" (%d)", c.Sequence, serialMax(c.Type.OID))

@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/storage"
+	"cdcdb/types"
 )
 
 // Savepoints, as PostgreSQL's: SAVEPOINT name sets one inside a transaction
@@ -24,12 +25,13 @@ import (
 // uncommitted catalog (catalog.Editor.RollbackTo), the caches layered over
 // the transaction (the flows' state caches clear themselves through
 // storage.Tx.OnRollbackTo), run-time parameters set since, and the cursors
-// declared since. Sequence values drawn since are taken back too, unlike
-// PostgreSQL's nextval, as every rollback in cdcdb does (funcs_sequence.go).
+// declared since. Sequence values drawn since are kept, as PostgreSQL
+// never takes back a nextval (the transaction notes each sequence's value
+// and sets it again after the rollback); a ROLLBACK of the whole block
+// takes them back, as every rollback in cdcdb does (funcs_sequence.go).
 //
-// A savepoint set before the block's first write (the block has no write
-// transaction yet) is a rollback of the whole write transaction, which
-// the next write begins again.
+// A savepoint set before the block's first write (the block had no write
+// transaction yet) rolls the write transaction back to its beginning.
 
 // savepoint is one SAVEPOINT of a block.
 type savepoint struct {
@@ -41,8 +43,13 @@ type savepoint struct {
 	mark    storage.Mark
 	edit    catalog.EditMark
 	hasEdit bool
-	// commitTS is the commit time the transaction had reserved.
+	// commitTS is the commit time the transaction had reserved, written
+	// the tables it had written (for their history retention at commit).
 	commitTS int64
+	written  map[uint32]*catalog.Table
+	// snapshotsDue are the VERSION BY flows' versions the transaction had
+	// written rows of, for its commit (flows_snapshot.go).
+	snapshotsDue map[catalog.OID]map[string][]types.Value
 	// settings are the session's parameters and the block's record of
 	// their changes (settings_scope.go), as they were.
 	settings map[string]string
@@ -57,7 +64,7 @@ type savepoint struct {
 }
 
 func errNoSavepoint(name string) error {
-	return pgerror.New("3B001", "savepoint \"%s\" does not exist", name) // invalid_savepoint_specification
+	return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
 }
 
 // savepointOutsideBlock is PostgreSQL's error for SAVEPOINT, RELEASE and
@@ -87,7 +94,8 @@ func (s *Session) setSavepoint(name string) error {
 		if err != nil {
 			return pgerror.New(pgerror.InternalError, "could not set savepoint: %v", err)
 		}
-		sp.mark, sp.commitTS = m, t.commitTS
+		sp.mark, sp.commitTS, sp.written = m, t.commitTS, maps.Clone(t.written)
+		sp.snapshotsDue = cloneSnapshotsDue(t.snapshotsDue)
 		if t.editor != nil {
 			sp.edit, sp.hasEdit = t.editor.Mark(), true
 		}
@@ -172,21 +180,32 @@ func (b *txBlock) rollbackStorageTo(sp *savepoint) error {
 	if t == nil {
 		return nil
 	}
+	mark, commitTS, hasEdit, written, due := sp.mark, sp.commitTS, sp.hasEdit, sp.written, sp.snapshotsDue
 	if sp.tx != t {
-		t.rollback()
-		b.tx = nil
-		return nil
+		// Set before the transaction began: back to its beginning.
+		mark, commitTS, hasEdit, written, due = t.beginMark, 0, false, nil, nil
 	}
-	if err := t.st.RollbackTo(sp.mark); err != nil {
+	if err := t.st.RollbackTo(mark); err != nil {
 		t.rollback()
 		b.tx = nil
 		return pgerror.New(pgerror.InternalError, "could not roll back to savepoint \"%s\": %v", sp.name, err)
 	}
-	t.commitTS = sp.commitTS
-	if sp.hasEdit {
+	t.commitTS, t.written, t.snapshotsDue = commitTS, maps.Clone(written), cloneSnapshotsDue(due)
+	if hasEdit {
 		t.editor.RollbackTo(sp.edit)
 	} else {
 		t.editor = nil // the catalog is the one the transaction began with
+	}
+	// Sequences keep the values drawn since (those whose keyspace is
+	// still there: one made since is gone).
+	for name, v := range t.sequences {
+		if s := t.st.Space(name); s != nil && s.Sequence() != v {
+			if err := s.SetSequence(v); err != nil {
+				t.rollback()
+				b.tx = nil
+				return pgerror.New(pgerror.InternalError, "could not keep sequence values at savepoint \"%s\": %v", sp.name, err)
+			}
+		}
 	}
 	return nil
 }
@@ -237,4 +256,17 @@ func (c settingChanges) clone() settingChanges {
 func (b *txBlock) takeBackNotify(sp *savepoint) {
 	b.notify.sent = b.notify.sent[:min(sp.notified, len(b.notify.sent))]
 	b.notify.listen = b.notify.listen[:min(sp.listened, len(b.notify.listen))]
+}
+
+// cloneSnapshotsDue copies a transaction's snapshotsDue, both levels (the
+// value slices are never changed in place).
+func cloneSnapshotsDue(due map[catalog.OID]map[string][]types.Value) map[catalog.OID]map[string][]types.Value {
+	if due == nil {
+		return nil
+	}
+	out := make(map[catalog.OID]map[string][]types.Value, len(due))
+	for oid, versions := range due {
+		out[oid] = maps.Clone(versions)
+	}
+	return out
 }

@@ -291,7 +291,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 		}
 	}
-	if s.keyedAsOf() {
+	if s.keyedAsOf() && !x.sess.engine.opts.FastPathsOff.StoredRowScans {
 		at, err := s.asOf.eval(&it.env)
 		if err == nil && at == nil {
 			return &sliceIter{}, nil // AS OF NULL holds no row

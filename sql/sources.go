@@ -224,7 +224,9 @@ func (x *execCtx) createSource(st *ast.CreateSource) error {
 	if conn, ok = pc.cat.Connection(st.Connection); !ok {
 		return pgerror.New(pgerror.UndefinedObject, "connection \"%s\" does not exist", st.Connection)
 	}
-	schema, err := pc.creationSchema(ast.QualifiedName{Parts: []string{"-"}, Pos: st.Pos})
+	// The tables go where an unqualified CREATE TABLE would put them: the
+	// first schema of search_path that exists.
+	schema, err := pc.creationSchema(ast.QualifiedName{Parts: []string{st.Name}, Pos: st.Pos})
 	if err != nil {
 		return err
 	}
@@ -368,6 +370,19 @@ func (x *execCtx) dropSource(src *catalog.Source, cascade bool) error {
 		return pgerror.New(pgerror.SQLClientUnableToEstablishConnection, "could not drop the replication slot of source \"%s\": %s", src.Name, pgerror.As(err).Message).
 			WithHint("The source goes on following; drop it again once upstream can be reached.")
 	}
+	if err := x.removeSource(src, cascade); err != nil {
+		// The slot is gone: the follower, started again, says so in
+		// cdcdb.sources (state failed) until the source is dropped.
+		e.sources.start(src.OID)
+		return err
+	}
+	return nil
+}
+
+// removeSource drops a source whose follower is stopped, and its tables,
+// in a transaction of its own.
+func (x *execCtx) removeSource(src *catalog.Source, cascade bool) error {
+	e := x.sess.engine
 	tx, err := e.beginTxn(x.ctx, x.sess, true)
 	if err != nil {
 		return err

@@ -94,6 +94,9 @@ type batchWriter struct {
 	// tables are the source's tables by their name in the batch
 	// (source.Table.Name), with what the batch's checkpoint says of them.
 	tables map[string]*sourceTableState
+	// written are the tables this batch appends to, in the order first
+	// written: their writers finish (and their flows apply) in that order.
+	written []*sourceTableState
 }
 
 type sourceTableState struct {
@@ -152,17 +155,18 @@ func (w *batchWriter) write(b *source.Batch) error {
 			return err
 		}
 	}
-	for _, st := range w.tables {
-		if err := w.prepare(st); err != nil {
-			return err
-		}
-	}
 	commitTime := b.CommitTime.UTC().Truncate(time.Microsecond)
 	for i := range b.Changes {
 		c := &b.Changes[i]
 		st, ok := w.tables[c.Table]
 		if !ok {
 			return source.Permanent(fmt.Errorf("a change of unknown table %q", c.Table))
+		}
+		if st.writer == nil {
+			if err := w.prepare(st); err != nil {
+				return err
+			}
+			w.written = append(w.written, st)
 		}
 		if c.Op == source.OpTruncate {
 			if err := w.truncate(st, c.Seq, commitTime); err != nil {
@@ -174,19 +178,18 @@ func (w *batchWriter) write(b *source.Batch) error {
 			return err
 		}
 	}
-	for _, st := range w.tables {
-		if st.writer != nil {
-			if err := st.writer.finish(w.x); err != nil {
-				return err
-			}
+	for _, st := range w.written {
+		if err := st.writer.finish(w.x); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
 // reset empties the source's tables: a snapshot that did not finish is
-// starting over. Flows that applied its rows cannot take them back, so a
-// source whose flows did is refused.
+// starting over. The flows that read them start over too, from the
+// emptied tables (as REFRESH STREAMING TABLE ... FULL), and take the new
+// snapshot's rows as they come.
 func (w *batchWriter) reset() error {
 	cat := w.x.tx.catalog()
 	for _, st := range w.src.Tables {
@@ -194,16 +197,13 @@ func (w *batchWriter) reset() error {
 		if !ok {
 			continue
 		}
-		if flows := cat.FlowsFrom(t.OID); len(flows) > 0 {
-			sp := w.x.tx.st.Space(catalog.DataSpace(t.OID))
-			if sp != nil {
-				if k, _ := sp.Cursor().First(); k != nil {
-					return source.Permanent(fmt.Errorf("the initial snapshot of source %s stopped half way after flow %s applied some of its rows; drop the source and create it again", w.src.Name, flows[0].Name))
-				}
-			}
-		}
 		if err := w.x.truncateTable(t); err != nil {
 			return err
+		}
+		for _, f := range cat.FlowsFrom(t.OID) {
+			if err := w.x.refreshFlow(f, true); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -301,7 +301,8 @@ func (w *batchWriter) addColumns(ac source.AddedColumns) error {
 }
 
 // prepare maps a table's upstream columns to its attnums and opens its
-// writer.
+// writer, when the batch first writes the table (after its columns were
+// added, if any).
 func (w *batchWriter) prepare(st *sourceTableState) error {
 	st.attnums = st.attnums[:0]
 	st.key = st.key[:0]
@@ -412,8 +413,9 @@ func (w *batchWriter) scanRows(st *sourceTableState, fn func(tuple []types.Value
 }
 
 // latestRow is the latest 'r', 'c' or 'u' row whose key is identity: where
-// a TOASTed value an update did not send is taken from. It reads the whole
-// table: such updates are of values over 2 kB, which few tables have.
+// a TOASTed value an update did not send is taken from. It reads the table
+// backwards from its last row (row ids grow with every append), so a key
+// changed lately is found at once.
 func (w *batchWriter) latestRow(st *sourceTableState, identity []source.Value) ([]types.Value, error) {
 	want := make([]types.Value, int(st.table.NextAttnum-1))
 	for n, i := range st.key {
@@ -434,23 +436,24 @@ func (w *batchWriter) latestRow(st *sourceTableState, identity []source.Value) (
 		return nil, err
 	}
 	opCol, _ := st.table.Column(sourceColumnOp)
-	var found []types.Value
-	err = w.scanRows(st, func(tuple []types.Value) error {
-		if op, _ := tuple[opCol.Attnum-1].(string); op == "d" {
-			return nil
+	if sp := w.x.tx.st.Space(catalog.DataSpace(st.table.OID)); sp != nil {
+		cur := sp.Cursor()
+		for k, v := cur.Last(); k != nil; k, v = cur.Prev() {
+			tuple, err := decodeTuple(st.table, v)
+			if err != nil {
+				return nil, err
+			}
+			if key, err := st.rowKey(tuple); err != nil || key != wantKey {
+				continue
+			}
+			// A key-changing update is a 'd' of the old key before the
+			// 'c' of the new one, in the same batch: deletes are passed.
+			if op, _ := tuple[opCol.Attnum-1].(string); op != string(source.OpDelete) {
+				return tuple, nil
+			}
 		}
-		if k, err := st.rowKey(tuple); err == nil && k == wantKey {
-			found = tuple
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	if found == nil {
-		return nil, source.Permanent(fmt.Errorf("upstream table %s: an update left a value unsent (TOAST) and the source holds no earlier row of its key", st.upstream.Upstream))
-	}
-	return found, nil
+	return nil, source.Permanent(fmt.Errorf("upstream table %s: an update left a value unsent (TOAST) and the source holds no earlier row of its key", st.upstream.Upstream))
 }
 
 // truncate writes a delete of every key the table holds, all with the

@@ -49,6 +49,22 @@ type txn struct {
 	// (takeDueSnapshots). snapshotSession is the session that wrote them.
 	snapshotsDue    map[catalog.OID]map[string][]types.Value
 	snapshotSession *Session
+	// beginMark is the storage mark of the transaction's beginning, for a
+	// rollback to a savepoint set before it (savepoint.go); sequences the
+	// value each serial sequence keyspace it drew from or set was left
+	// at, which such a rollback keeps, as PostgreSQL never takes back a
+	// nextval.
+	beginMark storage.Mark
+	sequences map[string]uint64
+}
+
+// noteSequence records a sequence keyspace's value after a nextval or
+// setval in this transaction.
+func (t *txn) noteSequence(space string, v uint64) {
+	if t.sequences == nil {
+		t.sequences = map[string]uint64{}
+	}
+	t.sequences[space] = v
 }
 
 // commitTime reserves this transaction's commit time.

@@ -81,13 +81,14 @@ func (tx *Tx) RollbackTo(m Mark) error {
 	rec.size = m.size
 	rec.names = maps.Clone(m.names)
 
+	// Replayed chunk by chunk, which is safe as no operation spans two
+	// (walRecord.buf), and copies nothing of a big transaction's record.
 	ws := newWriteSet(tx.ws.base)
-	var whole []byte
+	replay := recordReplay{w: ws}
 	for _, c := range rec.chunks {
-		whole = append(whole, c...)
-	}
-	if err := replayRecord(ws, whole); err != nil {
-		return err
+		if err := replay.apply(c); err != nil {
+			return err
+		}
 	}
 	// The new write set's keyspace states know no numbers in the record;
 	// give them those the record has defined, as putIn would have.

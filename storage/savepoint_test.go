@@ -28,7 +28,7 @@ func (m markModel) clone() markModel {
 }
 
 // TestRollbackToMarkProperty makes random puts, deletes, sequence steps,
-// keyspace creations and drops, marks and rollbacks to marks in write
+// keyspace creations and drops, forks joined, marks and rollbacks to marks in write
 // transactions, and checks after each step, after each commit and after a
 // reopen (which replays the log records) that the database holds what the
 // reference model says.
@@ -39,6 +39,7 @@ func TestRollbackToMarkProperty(t *testing.T) {
 	db := storagetest.Open(t)
 	committed := markModel{spaces: map[string]map[string]string{}, seqs: map[string]uint64{}}
 	names := []string{"a", "b", "c"}
+	joins, rollbacks := 0, 0
 	check := func(tx *storage.Tx, want markModel, when string) {
 		t.Helper()
 		for _, name := range names {
@@ -113,12 +114,32 @@ func TestRollbackToMarkProperty(t *testing.T) {
 					t.Fatal(err)
 				}
 				marks = append(marks, savedMark{m, cur.clone()})
+			case op == 9 && !tx.Wrote(name):
+				// A fork's puts, joined: the record gets the fork's own,
+				// between renumberings, which a rollback must cut right.
+				f, err := tx.Fork()
+				if err != nil {
+					t.Fatal(err)
+				}
+				fsp := f.Space(name)
+				for i := rng.Intn(4); i >= 0; i-- {
+					k, v := fmt.Sprintf("k%d", rng.Intn(20)), fmt.Sprintf("f%d-%d-%d", round, step, i)
+					if err := fsp.Put([]byte(k), []byte(v)); err != nil {
+						t.Fatal(err)
+					}
+					cur.spaces[name][k] = v
+				}
+				if err := tx.Join(f); err != nil {
+					t.Fatal(err)
+				}
+				joins++
 			case op < 9 && len(marks) > 0:
 				i := rng.Intn(len(marks))
 				if err := tx.RollbackTo(marks[i].mark); err != nil {
 					t.Fatal(err)
 				}
 				marks = marks[:i+1] // later marks are gone, as later savepoints are
+				rollbacks++
 				cur = marks[i].state.clone()
 			}
 			check(tx, cur, fmt.Sprintf("round %d step %d", round, step))
@@ -139,6 +160,10 @@ func TestRollbackToMarkProperty(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	t.Logf("%d forks joined, %d rollbacks to a mark", joins, rollbacks)
+	if joins == 0 || rollbacks == 0 {
+		t.Errorf("%d forks joined, %d rollbacks to a mark: the test does not exercise them", joins, rollbacks)
 	}
 	db = storagetest.Reopen(t, db)
 	if err := db.View(func(tx *storage.Tx) error {
@@ -177,5 +202,55 @@ func TestRollbackToRefusesOtherTransactionsMark(t *testing.T) {
 	defer ro.Rollback()
 	if _, err := ro.Mark(); !errors.Is(err, storage.ErrTxNotWritable) {
 		t.Errorf("Mark in a read transaction: %v", err)
+	}
+}
+
+func TestRollbackToRunsHooksAndRefusesLiveForks(t *testing.T) {
+	db := storagetest.Open(t)
+	tx, err := db.Begin(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	sp, err := tx.CreateSpace("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tx.Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := 0
+	tx.OnRollbackTo(func() { hooks++ })
+	sp.Put([]byte("k"), []byte("v"))
+	fork, err := tx.Fork()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Mark(); !errors.Is(err, storage.ErrMarkInvalid) {
+		t.Errorf("Mark with a live fork: %v", err)
+	}
+	if err := tx.RollbackTo(m); !errors.Is(err, storage.ErrMarkInvalid) {
+		t.Errorf("RollbackTo with a live fork: %v", err)
+	}
+	if _, err := fork.Mark(); err == nil {
+		t.Error("Mark in a fork succeeded")
+	}
+	if err := fork.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := tx.RollbackTo(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hooks != 2 {
+		t.Errorf("OnRollbackTo ran %d times, want 2", hooks)
+	}
+	if got := sp.Get([]byte("k")); got != nil {
+		t.Errorf("a put after the mark is still there: %q", got)
+	}
+	if tx.Space("s") == nil {
+		t.Error("the keyspace made before the mark is gone")
 	}
 }

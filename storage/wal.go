@@ -196,8 +196,22 @@ func (r *walRecord) parts() [][]byte {
 
 // replayRecord applies a stored record's operations to w.
 func replayRecord(w *writeSet, b []byte) error {
+	return (&recordReplay{w: w}).apply(b)
+}
+
+// recordReplay applies a record's operations to w, given in pieces that
+// each end where an operation does (a transaction's chunks): the keyspace
+// numbers the pieces define carry over from one to the next.
+type recordReplay struct {
+	w     *writeSet
+	names []string
+}
+
+func (rp *recordReplay) apply(b []byte) error {
+	w := rp.w
 	d := walDecoder{b: b}
-	var names []string
+	names := rp.names
+	defer func() { rp.names = names }()
 	name := func() string {
 		i := d.uvarint()
 		if d.err == nil && i >= uint64(len(names)) {

@@ -30,6 +30,15 @@ type Config struct {
 	// DefaultMaxMessageSize.
 	MaxMessageSize int
 
+	// MaxPreparedStatements and MaxPortals cap the named prepared
+	// statements and portals one connection may hold at once (the unnamed
+	// ones do not count): each holds a parsed, planned statement, and a
+	// client that prepares without closing would otherwise grow the server
+	// without bound. A Parse or Bind past the cap fails with 53400. Zero
+	// means the defaults below.
+	MaxPreparedStatements int
+	MaxPortals            int
+
 	// MaxConnections caps concurrent sessions; the next client is refused
 	// with FATAL 53300. Cancel requests do not count. Zero means
 	// DefaultMaxConnections.
@@ -67,6 +76,14 @@ const (
 
 	// DefaultMaxConnections is PostgreSQL's max_connections default.
 	DefaultMaxConnections = 100
+
+	// DefaultMaxPreparedStatements is well above what drivers keep (pgx
+	// caches 512 statements, pgjdbc 256) and bounds what a connection's
+	// statements hold to tens of megabytes.
+	DefaultMaxPreparedStatements = 5000
+	// DefaultMaxPortals is well above the cursors an application keeps
+	// open at once.
+	DefaultMaxPortals = 1000
 )
 
 const (
@@ -92,6 +109,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConnections <= 0 {
 		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.MaxPreparedStatements <= 0 {
+		c.MaxPreparedStatements = DefaultMaxPreparedStatements
+	}
+	if c.MaxPortals <= 0 {
+		c.MaxPortals = DefaultMaxPortals
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -42,6 +42,10 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 		if _, dup := c.stmts[m.Name]; dup {
 			return pgerror.New(pgerror.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", m.Name)
 		}
+		if named := len(c.stmts) - hasKey(c.stmts, ""); named >= c.srv.cfg.MaxPreparedStatements {
+			return pgerror.New(pgerror.ConfigurationLimitExceeded, "too many prepared statements: this connection holds %d", named).
+				WithHint("Close prepared statements the client no longer uses (the server's limit is -max-prepared-statements).")
+		}
 	} else {
 		// The unnamed statement lasts until the next Parse of it, and goes
 		// even if that Parse fails.
@@ -75,6 +79,10 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		if _, dup := c.boundPortal(m.DestinationPortal); dup {
 			// PostgreSQL words it as a cursor, whatever made the portal.
 			return pgerror.New(duplicateCursor, "cursor \"%s\" already exists", m.DestinationPortal)
+		}
+		if named := len(c.portals) - hasKey(c.portals, ""); named >= c.srv.cfg.MaxPortals {
+			return pgerror.New(pgerror.ConfigurationLimitExceeded, "too many portals: this connection holds %d", named).
+				WithHint("Close portals the client no longer reads (the server's limit is -max-portals).")
 		}
 	} else {
 		c.closePortal("")
@@ -346,4 +354,13 @@ func errNoStatement(name string) error {
 
 func errNoPortal(name string) error {
 	return pgerror.New(pgerror.InvalidCursorName, "portal \"%s\" does not exist", name)
+}
+
+// hasKey is 1 when m has key k, else 0: what the unnamed statement or
+// portal adds to a count of named ones.
+func hasKey[V any](m map[string]V, k string) int {
+	if _, ok := m[k]; ok {
+		return 1
+	}
+	return 0
 }

@@ -19,7 +19,7 @@ func (r *report) svg() string {
 	var bars, notes []figure
 	for _, f := range r.figures {
 		switch {
-		case f.higherBetter && f.hasPG():
+		case f.higherBetter && f.hasPeer():
 			bars = append(bars, f)
 		case f.goal.kind == goalAtMost:
 			notes = append(notes, f)
@@ -65,7 +65,7 @@ func (r *report) svg() string {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#555">%s</text>`+"\n", leftPad, 44+14*i, esc(line))
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="11" fill="#555">%s</text>`+"\n", leftPad, legendY,
-		esc("cdcdb / PostgreSQL, medians; right of 1x: cdcdb faster; black tick: the issue's goal; green: goal met (or faster, without a goal), red: missed"))
+		esc("cdcdb / PostgreSQL (or the peer a bar names), medians; right of 1x: cdcdb faster; black tick: the issue's goal; green: goal met (or faster, without a goal), red: missed"))
 
 	// Decade grid lines and labels.
 	for d := lo; d <= hi; d++ {
@@ -87,7 +87,11 @@ func (r *report) svg() string {
 			color = "#d64545"
 		}
 		x0, x1 := x(1), x(ratio)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", leftPad, y+19, esc(f.workload+" — "+f.metric))
+		label := f.workload + " — " + f.metric
+		if f.peer != peerPostgreSQL {
+			label += " (vs " + f.peer.String() + ")"
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", leftPad, y+19, esc(label))
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", math.Min(x0, x1), y+6, math.Abs(x1-x0), rowH-12, color)
 		if f.goal.kind == goalRatioAtLeast {
 			gx := x(f.goal.value)
@@ -102,9 +106,9 @@ func (r *report) svg() string {
 	y := top + plotH + 44
 	for _, f := range notes {
 		line := fmt.Sprintf("%s — %s: %s (goal %s: %s)", f.workload, f.metric, formatValue(f.cdcdb, f.unit), f.goalText(), f.status())
-		if f.hasPG() {
-			line = fmt.Sprintf("%s — %s: cdcdb %s, PostgreSQL %s (goal for cdcdb %s: %s)", f.workload, f.metric,
-				formatValue(f.cdcdb, f.unit), formatValue(f.pg, f.unit), f.goalText(), f.status())
+		if f.hasPeer() {
+			line = fmt.Sprintf("%s — %s: cdcdb %s, %s %s (goal for cdcdb %s: %s)", f.workload, f.metric,
+				formatValue(f.cdcdb, f.unit), f.peer, formatValue(f.peerValue(), f.unit), f.goalText(), f.status())
 		}
 		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", leftPad, y, esc(line))
 		y += 20

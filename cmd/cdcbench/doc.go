@@ -1,5 +1,6 @@
 // Command cdcbench measures cdcdb against a real PostgreSQL 15 on the same
-// machine, in one run, and checks that both computed the same thing.
+// machine, in one run, and checks that both computed the same thing; and,
+// for system-versioned tables, against MariaDB, which has them.
 //
 //	go run ./cmd/cdcbench                 # full sizes (tens of minutes on 2 cores)
 //	go run ./cmd/cdcbench -quick          # tiny sizes, under two minutes (CI runs this)
@@ -18,6 +19,20 @@
 // (snapshots.go) — and prints medians
 // of several repetitions, the ratio cdcdb / PostgreSQL and the goal
 // for each figure, and draws the ratios as an SVG chart.
+//
+// The sysver workload (sysver.go) has MariaDB as its peer: it
+// bootstraps a MariaDB (Debian's mariadb-server) into a temporary data
+// directory, starts it on loopback with innodb_flush_log_at_trx_commit=1
+// (mariadb.go; as root with --user=root) and stops it when the workload
+// ends. MariaDB's table is WITH SYSTEM VERSIONING, cdcdb's a plain table
+// (cdcdb keeps every table's commit-time history) and PostgreSQL's a plain
+// table without history, there only as the floor of what an UPDATE
+// costs. Rounds of single-row UPDATEs, each followed by a recorded moment,
+// then FOR SYSTEM_TIME AS OF reads at those moments; a reference model
+// (each client updates rows of its own, so a round's outcome is fixed)
+// holds both sides' answers at every moment before a figure is reported.
+// Only this file and mariadb.go speak to MariaDB, through
+// go-sql-driver/mysql, which nothing else in the module may import.
 //
 // Why the PostgreSQL side is written the way it is: the point of cdcdb is that
 // users do not have to hand-write out-of-order SCD2 logic. So PostgreSQL gets

@@ -45,6 +45,15 @@ func runLoad(ctx context.Context, url string, clients int, d time.Duration, quer
 			}
 		}
 	}
+	return timeClients(ctx, clients, d, func(i int, rng *rand.Rand) error {
+		return readAll(ctx, conns[i], query, params(rng))
+	})
+}
+
+// timeClients runs clients goroutines calling query over and over for d,
+// each with its own seeded generator, and times every call; only calls
+// that finish inside the window count.
+func timeClients(ctx context.Context, clients int, d time.Duration, query func(client int, rng *rand.Rand) error) (loadResult, error) {
 	lats := make([][]time.Duration, clients)
 	errs := make([]error, clients)
 	start := time.Now()
@@ -57,10 +66,10 @@ func runLoad(ctx context.Context, url string, clients int, d time.Duration, quer
 			rng := rand.New(rand.NewPCG(uint64(i)+1000, 7))
 			for {
 				t0 := time.Now()
-				if t0.After(deadline) {
+				if t0.After(deadline) || ctx.Err() != nil {
 					return
 				}
-				if err := readAll(ctx, conns[i], query, params(rng)); err != nil {
+				if err := query(i, rng); err != nil {
 					errs[i] = err
 					return
 				}
@@ -75,6 +84,9 @@ func runLoad(ctx context.Context, url string, clients int, d time.Duration, quer
 		if err != nil {
 			return loadResult{}, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return loadResult{}, err
 	}
 	all := slices.Concat(lats...)
 	if len(all) == 0 {

@@ -20,7 +20,7 @@ func main() {
 }
 
 // workloadNames are the workloads in the order they run; -only picks some.
-var workloadNames = []string{"scd2", "bitemporal", "reads", "changes", "pgbench", "commits", "follow", "snapshots"}
+var workloadNames = []string{"scd2", "bitemporal", "reads", "changes", "pgbench", "commits", "follow", "snapshots", "sysver"}
 
 // markdownToStdout, as -markdown's file, prints the report as Markdown
 // instead of the text table.
@@ -219,6 +219,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 		"commits":    b.commitsWorkload,
 		"follow":     b.followWorkload,
 		"snapshots":  b.snapshotsWorkload,
+		"sysver":     b.sysverWorkload,
 	}
 	for _, name := range workloadNames {
 		if len(o.only) > 0 && !slices.Contains(o.only, name) {

@@ -17,7 +17,7 @@ type goalKind int
 
 const (
 	noGoal           goalKind = iota
-	goalRatioAtLeast          // cdcdb / PostgreSQL >= value (throughput)
+	goalRatioAtLeast          // cdcdb / the figure's peer >= value (throughput)
 	goalAtMost                // cdcdb's own figure <= value (memory, growth)
 )
 
@@ -26,17 +26,37 @@ type goal struct {
 	value float64
 }
 
-// ratioAtLeast: cdcdb must reach v times PostgreSQL's figure.
+// ratioAtLeast: cdcdb must reach v times the peer's figure.
 func ratioAtLeast(v float64) goal { return goal{goalRatioAtLeast, v} }
 
 // absoluteAtMost: cdcdb's own figure must not exceed v.
 func absoluteAtMost(v float64) goal { return goal{goalAtMost, v} }
 
-// figure is one line of the report: a median over repetitions for cdcdb and
-// PostgreSQL (pg is NaN when the figure is cdcdb's alone).
+// peerName is the system a figure's ratio and goal compare cdcdb with.
+type peerName int
+
+const (
+	peerPostgreSQL peerName = iota
+	peerMariaDB
+)
+
+func (p peerName) String() string {
+	if p == peerMariaDB {
+		return "MariaDB"
+	}
+	return "PostgreSQL"
+}
+
+// figure is one line of the report: a median over repetitions for cdcdb,
+// PostgreSQL and MariaDB (pg is NaN or 0 when PostgreSQL has no such
+// figure, mariadb 0 when MariaDB has none). The ratio and the goal are
+// against peer's figure; the other's, when there, is shown beside it (the
+// system-versioned UPDATEs show PostgreSQL's plain UPDATEs as the floor).
 type figure struct {
 	workload, metric string
 	cdcdb, pg        float64
+	mariadb          float64
+	peer             peerName
 	unit             string
 	// higherBetter marks throughputs; the chart draws only figures whose
 	// ratio has a direction.
@@ -44,20 +64,30 @@ type figure struct {
 	goal         goal
 }
 
-func (f figure) hasPG() bool { return !math.IsNaN(f.pg) && f.pg != 0 }
+func present(v float64) bool { return !math.IsNaN(v) && v != 0 }
 
-// ratio is cdcdb / PostgreSQL.
+// peerValue is the figure the ratio is taken against.
+func (f figure) peerValue() float64 {
+	if f.peer == peerMariaDB {
+		return f.mariadb
+	}
+	return f.pg
+}
+
+func (f figure) hasPeer() bool { return present(f.peerValue()) }
+
+// ratio is cdcdb / the peer.
 func (f figure) ratio() float64 {
-	if !f.hasPG() {
+	if !f.hasPeer() {
 		return math.NaN()
 	}
-	return f.cdcdb / f.pg
+	return f.cdcdb / f.peerValue()
 }
 
 func (f figure) goalText() string {
 	switch f.goal.kind {
 	case goalRatioAtLeast:
-		return "≥ " + trimFloat(f.goal.value) + "x PostgreSQL"
+		return "≥ " + trimFloat(f.goal.value) + "x " + f.peer.String()
 	case goalAtMost:
 		return "≤ " + formatValue(f.goal.value, f.unit)
 	}
@@ -99,10 +129,13 @@ type report struct {
 	cores      int
 	disk       *diskLatency // nil until probed
 	pgSettings string
-	cdcdbFlags string
-	figures    []figure
-	checks     []string
-	elapsed    time.Duration
+	// mariadbSettings is MariaDB's version and settings, empty when no
+	// workload ran against it.
+	mariadbSettings string
+	cdcdbFlags      string
+	figures         []figure
+	checks          []string
+	elapsed         time.Duration
 
 	loadMu           sync.Mutex
 	loadSum, loadMax float64
@@ -159,7 +192,40 @@ func (r *report) title() string {
 	if r.quick {
 		mode = "-quick sizes (too small for conclusions)"
 	}
-	return "cdcbench: cdcdb vs PostgreSQL 15, " + mode
+	peers := "PostgreSQL 15"
+	if r.mariadbSettings != "" {
+		peers += " and MariaDB"
+	}
+	return "cdcbench: cdcdb vs " + peers + ", " + mode
+}
+
+// ratioLegend says what the ratio column divides by.
+func (r *report) ratioLegend() string {
+	if r.mariadbSettings != "" {
+		return "ratio = cdcdb / the peer the goal names (PostgreSQL unless MariaDB is named)"
+	}
+	return "ratio = cdcdb / PostgreSQL"
+}
+
+// peerColumns are the table's columns of peers' figures: MariaDB's only
+// when a workload ran against it.
+func (r *report) peerColumns() []peerName {
+	if r.mariadbSettings != "" {
+		return []peerName{peerPostgreSQL, peerMariaDB}
+	}
+	return []peerName{peerPostgreSQL}
+}
+
+// peerCell is peer's figure in its column, or a dash.
+func peerCell(f figure, p peerName) string {
+	v := f.pg
+	if p == peerMariaDB {
+		v = f.mariadb
+	}
+	if !present(v) {
+		return "—"
+	}
+	return formatValue(v, f.unit)
 }
 
 func (r *report) print(w io.Writer) {
@@ -169,19 +235,25 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintln(w, "disk:", d)
 	}
 	fmt.Fprintln(w, "PostgreSQL:", r.pgSettings)
+	if r.mariadbSettings != "" {
+		fmt.Fprintln(w, "MariaDB:", r.mariadbSettings)
+	}
 	if r.cdcdbFlags != "" {
 		fmt.Fprintln(w, "cdcdb flags:", r.cdcdbFlags)
 	}
 	if l := r.loadText(); l != "" {
 		fmt.Fprintln(w, l)
 	}
-	fmt.Fprintln(w, "medians over repetitions; ratio = cdcdb / PostgreSQL")
+	fmt.Fprintln(w, "medians over repetitions; "+r.ratioLegend())
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "workload\tmetric\tcdcdb\tPostgreSQL\tratio\tgoal\tstatus")
+	header := []string{"workload", "metric", "cdcdb"}
+	for _, p := range r.peerColumns() {
+		header = append(header, p.String())
+	}
+	fmt.Fprintln(tw, strings.Join(append(header, "ratio", "goal", "status"), "\t"))
 	for _, f := range r.figures {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.workload, f.metric, formatValue(f.cdcdb, f.unit),
-			pgText(f), ratioText(f), f.goalText(), f.status())
+		fmt.Fprintln(tw, strings.Join(r.cells(f), "\t"))
 	}
 	tw.Flush()
 	if len(r.checks) > 0 {
@@ -205,18 +277,24 @@ func (r *report) markdown() string {
 	if r.cdcdbFlags != "" {
 		fmt.Fprintf(&b, " cdcdb: `%s`.", r.cdcdbFlags)
 	}
-	b.WriteString(" Medians over repetitions; ratio = cdcdb / PostgreSQL.")
+	if r.mariadbSettings != "" {
+		fmt.Fprintf(&b, " MariaDB: `%s`.", r.mariadbSettings)
+	}
+	fmt.Fprintf(&b, " Medians over repetitions; %s.", r.ratioLegend())
 	for _, l := range []string{r.loadText(), r.diskText()} {
 		if l != "" {
 			fmt.Fprintf(&b, " %s.", capitalize(l))
 		}
 	}
 	b.WriteString("\n\n")
-	b.WriteString("| workload | metric | cdcdb | PostgreSQL | ratio | goal | status |\n")
-	b.WriteString("| --- | --- | ---: | ---: | ---: | --- | --- |\n")
+	header, align := []string{"workload", "metric", "cdcdb"}, []string{"---", "---", "---:"}
+	for _, p := range r.peerColumns() {
+		header, align = append(header, p.String()), append(align, "---:")
+	}
+	header, align = append(header, "ratio", "goal", "status"), append(align, "---:", "---", "---")
+	fmt.Fprintf(&b, "| %s |\n| %s |\n", strings.Join(header, " | "), strings.Join(align, " | "))
 	for _, f := range r.figures {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", f.workload, f.metric, formatValue(f.cdcdb, f.unit),
-			pgText(f), ratioText(f), f.goalText(), f.status())
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(r.cells(f), " | "))
 	}
 	if len(r.checks) > 0 {
 		b.WriteString("\nChecked in the same run:\n\n")
@@ -230,22 +308,25 @@ func (r *report) markdown() string {
 	return b.String()
 }
 
-func pgText(f figure) string {
-	if !f.hasPG() {
-		return "—"
+// cells are a figure's row of the table, in the columns print and
+// markdown write.
+func (r *report) cells(f figure) []string {
+	row := []string{f.workload, f.metric, formatValue(f.cdcdb, f.unit)}
+	for _, p := range r.peerColumns() {
+		row = append(row, peerCell(f, p))
 	}
-	return formatValue(f.pg, f.unit)
+	return append(row, ratioText(f), f.goalText(), f.status())
 }
 
 func ratioText(f figure) string {
-	if !f.hasPG() || f.unit == "x" {
+	if !f.hasPeer() || f.unit == "x" {
 		return "—"
 	}
 	return fmt.Sprintf("%.2fx", f.ratio())
 }
 
-// formatValue prints a figure in its unit: thousands separated for rates,
-// MiB for memory.
+// formatValue prints a figure in its unit: thousands separated for rates
+// (two decimals under 10, one under 100), MiB for memory.
 func formatValue(v float64, unit string) string {
 	switch unit {
 	case "bytes":
@@ -259,6 +340,9 @@ func formatValue(v float64, unit string) string {
 		return fmt.Sprintf("%.2fx", v)
 	case "bytes/event":
 		return fmt.Sprintf("%.1f KiB/event", v/1024)
+	}
+	if v < 100 { // a slow rate (whole-table reads of a long history): keep its digits
+		return strconv.FormatFloat(v, 'f', 2-btoi(v >= 10), 64) + " " + unit
 	}
 	return thousands(int64(math.Round(v))) + " " + unit
 }

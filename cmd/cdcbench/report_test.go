@@ -93,3 +93,36 @@ func TestMarkdownOutput(t *testing.T) {
 		t.Errorf("-markdown FILE wrote %q (%v), want the Markdown", written, err)
 	}
 }
+
+// TestMarkdownReportWithMariaDB: once a workload ran against MariaDB, the
+// table gains its column, a figure's ratio and goal are against the peer
+// it names, and PostgreSQL's figure, where there is one, stays beside it.
+func TestMarkdownReportWithMariaDB(t *testing.T) {
+	r := &report{machine: "AMD EPYC, 2 cores", cores: 2, pgSettings: "fsync=on", mariadbSettings: "10.11.19-MariaDB innodb_flush_log_at_trx_commit=1"}
+	for _, f := range []figure{
+		{workload: "Point AS OF (8 clients)", metric: "QPS", cdcdb: 35000, pg: 36400, unit: "q/s", higherBetter: true, goal: ratioAtLeast(1)},
+		{workload: "System-versioned UPDATE, 1 per transaction, 1 client", metric: "updates/s", cdcdb: 1500, pg: 2500, mariadb: 2000,
+			peer: peerMariaDB, unit: "updates/s", higherBetter: true, goal: ratioAtLeast(1)},
+		{workload: "System-time point AS OF (8 clients)", metric: "p50", cdcdb: 0.1, mariadb: 0.2, peer: peerMariaDB, unit: "ms"},
+		{workload: "System-time whole-table AS OF (8 clients)", metric: "reads/s", cdcdb: 1.234, mariadb: 45.67, peer: peerMariaDB,
+			unit: "reads/s", higherBetter: true, goal: ratioAtLeast(1.5)},
+	} {
+		r.add(f)
+	}
+	want := "cdcbench: cdcdb vs PostgreSQL 15 and MariaDB, full sizes, on AMD EPYC, 2 cores. PostgreSQL: `fsync=on`. " +
+		"MariaDB: `10.11.19-MariaDB innodb_flush_log_at_trx_commit=1`. " +
+		"Medians over repetitions; ratio = cdcdb / the peer the goal names (PostgreSQL unless MariaDB is named).\n" +
+		"\n" +
+		"| workload | metric | cdcdb | PostgreSQL | MariaDB | ratio | goal | status |\n" +
+		"| --- | --- | ---: | ---: | ---: | ---: | --- | --- |\n" +
+		"| Point AS OF (8 clients) | QPS | 35,000 q/s | 36,400 q/s | — | 0.96x | ≥ 1x PostgreSQL | NOT met: 1.04x short |\n" +
+		"| System-versioned UPDATE, 1 per transaction, 1 client | updates/s | 1,500 updates/s | 2,500 updates/s | 2,000 updates/s | 0.75x | ≥ 1x MariaDB | NOT met: 1.33x short |\n" +
+		"| System-time point AS OF (8 clients) | p50 | 0.100 ms | — | 0.200 ms | 0.50x |  |  |\n" +
+		"| System-time whole-table AS OF (8 clients) | reads/s | 1.23 reads/s | — | 45.7 reads/s | 0.03x | ≥ 1.5x MariaDB | NOT met: 55.51x short |\n"
+	if got := r.markdown(); got != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
+	}
+	if svg := r.svg(); !strings.Contains(svg, "(vs MariaDB)") {
+		t.Errorf("chart does not name MariaDB as the peer of its bars:\n%s", svg)
+	}
+}

@@ -43,6 +43,19 @@ type sizes struct {
 	snapshots    snapshotShape
 	snapshotReps int
 
+	// System-versioned UPDATEs: a table of sysverRows rows; rounds of
+	// sysverOps1 UPDATEs one to a transaction and of sysverOps100 in
+	// transactions of 100, from 1 and from 8 clients, sysverReps times
+	// each; then, per repetition, sysverReadFor of point reads and
+	// sysverTableReadFor of whole-table reads (which take seconds each at
+	// full size once the history is long, so they need the longer window
+	// for a count of queries that means something).
+	sysverRows               int
+	sysverOps1, sysverOps100 int
+	sysverReps               int
+	sysverReadFor            time.Duration
+	sysverTableReadFor       time.Duration
+
 	// quietAtMost bounds the wait for a quiet disk before each side of an
 	// ingest repetition (quietDisk).
 	quietAtMost time.Duration
@@ -63,7 +76,9 @@ func fullSizes() sizes {
 		followChanges: 1_000_000, followKeys: 100_000,
 		snapshots:    snapshotShape{rows: 1_000_000, versions: 10, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
 		snapshotReps: 1,
-		quietAtMost:  time.Minute,
+		sysverRows:   100_000, sysverOps1: 20_000, sysverOps100: 100_000, sysverReps: 3,
+		sysverReadFor: 10 * time.Second, sysverTableReadFor: 30 * time.Second,
+		quietAtMost: time.Minute,
 	}
 }
 
@@ -85,12 +100,14 @@ func quickSizes() sizes {
 		followChanges: 5_000, followKeys: 500,
 		snapshots:    snapshotShape{rows: 5_000, versions: 4, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
 		snapshotReps: 1,
-		quietAtMost:  3 * time.Second, // the tests beside it keep the disk busy
+		sysverRows:   1_000, sysverOps1: 200, sysverOps100: 200, sysverReps: 1,
+		sysverReadFor: time.Second, sysverTableReadFor: time.Second,
+		quietAtMost: 3 * time.Second, // the tests beside it keep the disk busy
 	}
 }
 
 // setReps overrides every repetition count (for a quicker look, or a
 // profile, at full sizes).
 func (s *sizes) setReps(n int) {
-	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps = n, n, n, n, n, n
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps, s.sysverReps = n, n, n, n, n, n, n
 }

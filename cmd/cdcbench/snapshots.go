@@ -149,6 +149,7 @@ func (b *bench) snapshotsWorkload(ctx context.Context) error {
 			return fmt.Errorf("PostgreSQL DDL: %v", err)
 		}
 		feed := newSnapshotFeed(shape)
+		wait := b.profile(srv, "snapshots", rep)
 		var cdcTime, pgTime time.Duration
 		for v := 1; v <= shape.versions; v++ {
 			data := feed.next()
@@ -187,10 +188,14 @@ func (b *bench) snapshotsWorkload(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := wait(); err != nil {
+			return err
+		}
 		peak, err := srv.peakRSS()
 		if err != nil {
 			return err
 		}
+		b.logResident(srv, "snapshots", rep)
 		d, err := compareTables(ctx, cdcConn, pgConn, cdcdbSnapshotTarget, pgSnapshotTarget, "snapshot targets")
 		if err != nil {
 			return err

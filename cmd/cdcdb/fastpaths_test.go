@@ -97,3 +97,25 @@ func TestEachEngineFastPathHasItsOwnSwitch(t *testing.T) {
 		t.Fatalf("every name together turns off %v; one by one %d switches", all, len(seen))
 	}
 }
+
+// TestWantsLazyFree: the server execs itself for lazy freeing unless the
+// command line turns lazy-free off; a command line that does not parse
+// leaves the decision to run, which refuses it.
+func TestWantsLazyFree(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"-listen", "127.0.0.1:0"}, true},
+		{[]string{"-fast-paths-off=copy-ahead"}, true},
+		{[]string{"-fast-paths-off=lazy-free"}, false},
+		{[]string{"-fast-paths-off"}, false},
+		{[]string{"-fast-paths-off=bogus"}, true},
+		{[]string{"check", "-data", "x.db"}, true},
+	} {
+		if got := wantsLazyFree(c.args); got != c.want {
+			t.Errorf("wantsLazyFree(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}

@@ -33,9 +33,14 @@ type config struct {
 	noSync   bool
 	idleTx   time.Duration
 	copyIdle time.Duration
-	maxConns int
-	pprof    string
-	memLimit string
+	// maxMessage, maxStatements and maxPortals are wire's per-connection
+	// limits.
+	maxMessage    string
+	maxStatements int
+	maxPortals    int
+	maxConns      int
+	pprof         string
+	memLimit      string
 	// gcHeadroom paces the collector (gcpace.go).
 	gcHeadroom string
 	memtable   string
@@ -92,6 +97,9 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.DurationVar(&cfg.copyIdle, "copy-idle-timeout", time.Minute, "close sessions whose COPY FROM STDIN receives nothing this long: a COPY holds the one writer slot (0: never)")
+	fs.StringVar(&cfg.maxMessage, "max-message-size", formatSize(wire.DefaultMaxMessageSize), "largest message a client may send (a query, a Bind, a CopyData); a bigger one ends the connection with 08P01")
+	fs.IntVar(&cfg.maxStatements, "max-prepared-statements", wire.DefaultMaxPreparedStatements, "named prepared statements one connection may hold at once (53400 past it)")
+	fs.IntVar(&cfg.maxPortals, "max-portals", wire.DefaultMaxPortals, "named portals one connection may hold at once (53400 past it)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
@@ -170,6 +178,16 @@ func serve(cfg config, log *slog.Logger) error {
 	if memtable < 1<<20 {
 		return fmt.Errorf("-memtable %s: must be at least 1MiB", cfg.memtable)
 	}
+	maxMessage, err := parseSize("-max-message-size", cfg.maxMessage, false)
+	if err != nil {
+		return err
+	}
+	if maxMessage > 1<<30 {
+		return fmt.Errorf("-max-message-size %s: PostgreSQL's protocol allows at most 1GiB", cfg.maxMessage)
+	}
+	if cfg.maxStatements < 1 || cfg.maxPortals < 1 {
+		return fmt.Errorf("-max-prepared-statements and -max-portals must be at least 1")
+	}
 	cache, err := parseSize("-block-cache", cfg.cache, true)
 	if err != nil {
 		return err
@@ -225,6 +243,9 @@ func serve(cfg config, log *slog.Logger) error {
 		MaxConnections:           cfg.maxConns,
 		IdleInTransactionTimeout: cfg.idleTx,
 		CopyIdleTimeout:          cfg.copyIdle,
+		MaxMessageSize:           int(maxMessage),
+		MaxPreparedStatements:    cfg.maxStatements,
+		MaxPortals:               cfg.maxPortals,
 		PlainSocketIO:            cfg.fastPathsOff[fastRawSocketIO],
 		Logger:                   log,
 	}, engine)
