@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -453,4 +454,25 @@ func TestRolesJDBC(t *testing.T) {
 	url := fmt.Sprintf("jdbc:postgresql://%s/main?sslmode=disable", srv.Addr())
 	// Java 11+ runs a single source file without javac.
 	runClient(t, "ROLES OK", nil, "java", "-cp", pgjdbcJar, clientProgram(t, "CdcdbJdbcRoles.java"), url)
+}
+
+// TestRolesPasswordFile: -password-file keeps the password out of the
+// command line; with -password as well the server refuses to start.
+func TestRolesPasswordFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pw")
+	if err := os.WriteFile(path, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, pgserver.WithArgs("-password-file", path))
+	conn := connectAs(t, srv.URL(), pgserver.User, "from-file")
+	if got := queryString(t, conn, "SELECT current_user"); got != pgserver.User {
+		t.Errorf("current_user = %q", got)
+	}
+	if _, err := tryConnectAs(srv.URL(), pgserver.User, "wrong"); err == nil {
+		t.Error("a wrong password was accepted")
+	}
+	out, err := exec.Command(cdcdbBin, "-password", "x", "-password-file", path, "-listen", "127.0.0.1:0", "-data", filepath.Join(t.TempDir(), "d.db")).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "give -password or -password-file, not both") {
+		t.Errorf("both flags: %v\n%s", err, out)
+	}
 }

@@ -49,6 +49,8 @@ type config struct {
 	settings settingFlags
 	// fastPathsOff are the fast paths the server leaves out (fastpaths.go).
 	fastPathsOff fastPathsOff
+	// passwordFile, when given, holds the password (-password-file).
+	passwordFile string
 }
 
 func main() {
@@ -89,7 +91,8 @@ func flags(cfg *config) *flag.FlagSet {
 	cfg.fastPathsOff = fastPathsOff{}
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:5433", "address to listen on (host:port; port 0 picks a free one)")
 	fs.StringVar(&cfg.data, "data", "cdcdb.db", "the database file (created if missing)")
-	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "password every client must give (SCRAM-SHA-256); default $CDCDB_PASSWORD")
+	fs.StringVar(&cfg.password, "password", os.Getenv("CDCDB_PASSWORD"), "require passwords (SCRAM-SHA-256); the first start makes this the superuser cdcdb's; default $CDCDB_PASSWORD (other local users can read the command line, not the environment)")
+	fs.StringVar(&cfg.passwordFile, "password-file", "", "read -password from this file (its first line), kept out of the command line")
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.StringVar(&cfg.tlsMode, "tls", "", "auto: make a self-signed certificate on first start, kept beside the data file (DATA.crt, DATA.key), and reuse it")
@@ -119,6 +122,18 @@ func run(args []string) int {
 	fs := flags(&cfg)
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if cfg.passwordFile != "" {
+		if flagGiven(fs, "password") {
+			fmt.Fprintln(os.Stderr, "cdcdb: give -password or -password-file, not both")
+			return 2
+		}
+		pw, err := readPasswordFile(cfg.passwordFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cdcdb:", err)
+			return 2
+		}
+		cfg.password = pw
 	}
 	if fs.NArg() > 0 {
 		// -fast-paths-off stands alone, so "-fast-paths-off copy-ahead"
@@ -358,4 +373,19 @@ func formatSize(n int64) string {
 func flagGiven(fs *flag.FlagSet, name string) (given bool) {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// readPasswordFile reads -password-file: its first line, without the line
+// end. An empty password there is a mistake, not a request for trust.
+func readPasswordFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("-password-file: %v", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" {
+		return "", fmt.Errorf("-password-file %s: the first line is empty", path)
+	}
+	return line, nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"cdcdb/storage"
@@ -81,5 +83,34 @@ func TestFlagGiven(t *testing.T) {
 		if got := flagGiven(fs, "memory-limit"); got != tc.want {
 			t.Errorf("%q: flagGiven = %v, want %v", tc.args, got, tc.want)
 		}
+	}
+}
+
+// TestReadPasswordFile: the first line is the password, whatever its line
+// end; an empty one or a missing file is an error.
+func TestReadPasswordFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		content, want string
+		fails         bool
+	}{
+		{"s3cret\n", "s3cret", false},
+		{"s3cret", "s3cret", false},
+		{"s3cret\r\nignored\n", "s3cret", false},
+		{" spaced pw \n", " spaced pw ", false},
+		{"\nsecond line\n", "", true},
+		{"", "", true},
+	} {
+		path := filepath.Join(dir, "pw")
+		if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readPasswordFile(path)
+		if (err != nil) != tc.fails || got != tc.want {
+			t.Errorf("%q: %q, %v; want %q, fails %v", tc.content, got, err, tc.want, tc.fails)
+		}
+	}
+	if _, err := readPasswordFile(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing file was read")
 	}
 }
