@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -328,8 +329,24 @@ func TestKill9DuringABackup(t *testing.T) {
 	}
 	checkDataFile(t, srv)
 	mustCheck(t, srv.DataFile())
+	// The file the kill left, with the commits its log holds and no
+	// server, copied by cdcdb backup: the copy has every row too.
+	offline := filepath.Join(t.TempDir(), "offline.db")
+	if out, err := exec.Command(cdcdbBin, "backup", "-data", srv.DataFile(), "-to", offline).CombinedOutput(); err != nil {
+		t.Fatalf("cdcdb backup: %v\n%s", err, out)
+	}
+	mustCheck(t, offline)
+	fromOffline := startServer(t, pgserver.WithDataFile(offline))
+	if got := queryString(t, connect(t, fromOffline.URL()), "SELECT count(*)::text FROM big"); got != "200000" {
+		t.Errorf("the offline copy has %s rows, want 200000", got)
+	}
 	srv.StartAgain()
 	if got := queryString(t, connect(t, srv.URL()), "SELECT count(*)::text FROM big"); got != "200000" {
 		t.Errorf("after the kill the server has %s rows, want 200000", got)
+	}
+	// A running server's file is not copied behind its back.
+	busy, err := exec.Command(cdcdbBin, "backup", "-data", srv.DataFile(), "-to", filepath.Join(t.TempDir(), "x.db")).CombinedOutput()
+	if err == nil || !strings.Contains(string(busy), "cdcdb.backup") {
+		t.Errorf("cdcdb backup of a running server's file: %v\n%s", err, busy)
 	}
 }
