@@ -1,0 +1,74 @@
+package sql
+
+import (
+	"cdcdb/sql/ast"
+	"strings"
+
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// The functions and statements pg_dump uses that other clients rarely do.
+
+// defaultPrivileges is PostgreSQL 15's acldefault: the privileges an
+// object of each kind has before any GRANT or REVOKE, as aclitems whose
+// "%" is the owner's name ("" grantee: PUBLIC). pg_dump compares an
+// object's ACL with it to know which GRANTs to write.
+var defaultPrivileges = map[string][]string{
+	"c": {},                   // column
+	"r": {"%=arwdDxt/%"},      // relation
+	"s": {"%=rwU/%"},          // sequence
+	"d": {"=Tc/%", "%=CTc/%"}, // database
+	"f": {"=X/%", "%=X/%"},    // function
+	"l": {"=U/%", "%=U/%"},    // language
+	"L": {"%=rw/%"},           // large object
+	"n": {"%=UC/%"},           // schema
+	"p": {"%=sA/%"},           // parameter
+	"t": {"%=C/%"},            // tablespace
+	"F": {"%=U/%"},            // foreign data wrapper
+	"S": {"%=U/%"},            // foreign server
+	"T": {"=U/%", "%=U/%"},    // type
+}
+
+func init() {
+	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		kind := a[0].(string)
+		items, ok := defaultPrivileges[kind]
+		if !ok {
+			return nil, pgerror.New(pgerror.InternalError, "unrecognized object type abbreviation: %s", kind)
+		}
+		owner := roleName(x, a[1].(int64))
+		out := types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{}}
+		for _, item := range items {
+			out.Elems = append(out.Elems, strings.ReplaceAll(item, "%", owner))
+		}
+		return out, nil
+	}})
+}
+
+// lockTable is LOCK TABLE. cdcdb takes no table locks; what pg_dump asks of
+// ACCESS SHARE MODE, that the tables it dumps stay as they were for the
+// rest of its transaction, a REPEATABLE READ or SERIALIZABLE transaction's
+// snapshot already gives (a DROP or ALTER committed meanwhile is not in
+// it), so that mode is accepted there and every other use refused rather
+// than ignored.
+func (x *execCtx) lockTable(st *ast.LockTable) error {
+	if x.sess.block == nil || x.sess.block.implicit {
+		return pgerror.New(pgerror.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+	}
+	pc := x.planCtx()
+	for _, q := range st.Tables {
+		if _, _, err := pc.lookupRelation(q); err != nil {
+			return err
+		}
+	}
+	if st.Mode != "ACCESS SHARE" {
+		return pgerror.New(pgerror.FeatureNotSupported, "LOCK TABLE IN %s MODE is not supported", st.Mode).WithPosition(st.Pos + 1).
+			WithHint("cdcdb takes no table locks; only ACCESS SHARE MODE, in a REPEATABLE READ or SERIALIZABLE transaction, is accepted.")
+	}
+	if x.sess.block.modes.isolation < repeatableRead {
+		return pgerror.New(pgerror.FeatureNotSupported, "LOCK TABLE IN ACCESS SHARE MODE is supported only in a REPEATABLE READ or SERIALIZABLE transaction").WithPosition(st.Pos + 1).
+			WithHint("cdcdb takes no table locks; such a transaction's snapshot keeps the tables it reads as they were.")
+	}
+	return nil
+}
