@@ -173,13 +173,14 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			}
 		}
 		rel.schema = schema.Name
+		rel.relOID = tbl.OID
 		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 			return nil, nil, err
 		}
 		return p, []*scopeRel{rel}, nil
 	}
 	scan := newTableScan(tbl)
-	rel := &scopeRel{name: tbl.Name, schema: schema.Name, table: tbl}
+	rel := &scopeRel{name: tbl.Name, schema: schema.Name, table: tbl, relOID: tbl.OID}
 	for _, c := range scan.cols {
 		rel.cols = append(rel.cols, scopeCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 	}

@@ -72,3 +72,66 @@ func (x *execCtx) lockTable(st *ast.LockTable) error {
 	}
 	return nil
 }
+
+// tableOID binds the system column tableoid, which pg_dump reads from
+// every catalog it queries: the OID of the table a row comes from. cdcdb
+// has no inheritance, so it is a constant of each relation in the FROM
+// clause (of this query level or an outer one) that is a table, a view or
+// a system catalog; a subquery or a function in FROM has none. ok is
+// false when no such relation has the name.
+func (b *binder) tableOID(e *ast.ColumnRef) (x expr, ok bool, err error) {
+	var relName string
+	if len(e.Parts) >= 2 {
+		relName = e.Parts[len(e.Parts)-2]
+	}
+	for sc := b.sc; sc != nil; sc = sc.parent {
+		if sc.probe {
+			continue
+		}
+		var found []uint32
+		for _, r := range sc.rels {
+			if relName != "" && r.name != relName {
+				continue
+			}
+			if oid := r.relOID; oid != 0 {
+				found = append(found, oid)
+			}
+		}
+		switch {
+		case len(found) > 1:
+			return nil, false, pgerror.New(pgerror.AmbiguousColumn, "column reference \"tableoid\" is ambiguous").WithPosition(e.Pos + 1)
+		case len(found) == 1:
+			return &constExpr{v: int64(found[0]), t: types.Of(types.Oid)}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// nameLength is PostgreSQL's NAMEDATALEN: a name is a fixed array of that
+// many "char"s, NUL-padded.
+const nameLength = 64
+
+// bindNameSubscript binds name[i]: PostgreSQL stores a name as a fixed
+// array of 64 "char"s indexed from 0, so name[i] is its byte i ("" past its
+// end, where the padding is NUL, and NULL outside 0..63). pg_dump asks
+// typname[0] = '_' to find array types. A name has no slices.
+func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
+	if e.Slice {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented").WithPosition(e.Pos + 1)
+	}
+	idx, err := b.bindAs(e.Index, int4T(), "array subscript")
+	if err != nil {
+		return nil, err
+	}
+	return &funcExpr{name: "name_subscript", args: []expr{x, idx}, strict: true, t: types.Of(types.Char),
+		fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			s, i := a[0].(string), a[1].(int64)
+			switch {
+			case i < 0 || i >= nameLength:
+				return nil, nil
+			case i >= int64(len(s)):
+				return "", nil
+			}
+			return s[i : i+1], nil
+		}}, nil
+}
