@@ -31,6 +31,37 @@ var defaultPrivileges = map[string][]string{
 }
 
 func init() {
+	// pg_options_to_table(text[]) splits the options of a foreign data
+	// wrapper, server or relation, "name=value" each, at the first "=" (no
+	// "=": a NULL value).
+	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		arg, err := b.coerce(args[0], types.Of(types.TextArray))
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		return []expr{arg}, []outCol{{name: "option_name", t: textT()}, {name: "option_value", t: textT()}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		arr, ok := a[0].(types.ArrayValue)
+		if !ok {
+			return nil, pgerror.New(pgerror.InternalError, "pg_options_to_table: not an array")
+		}
+		var rows []Row
+		for _, e := range arr.Elems {
+			s, ok := e.(string)
+			if !ok {
+				continue // a NULL element, which PostgreSQL skips too
+			}
+			if name, value, found := strings.Cut(s, "="); found {
+				rows = append(rows, Row{name, value})
+			} else {
+				rows = append(rows, Row{s, nil})
+			}
+		}
+		return rows, nil
+	}}
 	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
 		kind := a[0].(string)
 		items, ok := defaultPrivileges[kind]
