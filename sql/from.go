@@ -146,6 +146,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 	}
 	tbl, schema, err := pc.lookupTable(t.Name)
 	if err != nil {
+		if p, rels, ok, seqErr := pc.planSequenceRelation(t, err); ok || seqErr != nil {
+			return p, rels, seqErr // funcs_dump.go
+		}
 		return nil, nil, err
 	}
 	if pc.tablesRead != nil {

@@ -166,3 +166,53 @@ func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
 			return s[i : i+1], nil
 		}}, nil
 }
+
+// planSequenceRelation reads a serial column's sequence as a relation, as
+// pg_dump does (SELECT last_value, is_called FROM seq): one row, whose
+// last_value is the last value drawn and is_called true, or, before the
+// first, 1 and false; log_cnt, the values PostgreSQL has logged ahead, is
+// 0, as cdcdb logs none. notFound is lookupTable's error for the name; ok
+// is false when no sequence has the name either.
+func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan, rels []*scopeRel, ok bool, err error) {
+	if pgerror.CodeOf(notFound) != pgerror.UndefinedTable || len(t.Name.Parts) > 2 {
+		return nil, nil, false, nil
+	}
+	name := t.Name.Name()
+	schemas := pc.sess.searchPath()
+	if s := pc.schemaName(t.Name.Schema()); s != "" {
+		schemas = []string{s}
+	}
+	seqs := serialSequences(pc.cat)
+	for _, sname := range schemas {
+		sc, found := pc.cat.Schema(sname)
+		if !found {
+			continue
+		}
+		for _, seq := range seqs {
+			if seq.schema != sc.OID || seq.name != name {
+				continue
+			}
+			if len(t.Periods) > 0 {
+				return nil, nil, false, periodOnNonTemporal(t)
+			}
+			tf := &tableFunc{gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+				last := sequenceLastValue(x, seq)
+				if last == nil {
+					return []Row{{int64(1), int64(0), false}}, nil
+				}
+				return []Row{{last, int64(0), true}}, nil
+			}}
+			cols := append([]outCol(nil), sequenceColumns...)
+			for i := range cols {
+				cols[i].tableOID, cols[i].attnum = seq.oid, int16(i+1)
+			}
+			rel := relFromColumns(name, cols)
+			rel.schema, rel.relOID = sc.Name, seq.oid
+			if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+				return nil, nil, false, err
+			}
+			return &tableFuncScan{name: name, tf: tf, cols: cols}, []*scopeRel{rel}, true, nil
+		}
+	}
+	return nil, nil, false, nil
+}
