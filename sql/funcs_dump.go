@@ -2,6 +2,8 @@ package sql
 
 import (
 	"cdcdb/sql/ast"
+	"regexp"
+	"slices"
 	"strings"
 
 	"cdcdb/pgerror"
@@ -215,4 +217,29 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 		}
 	}
 	return nil, nil, false, nil
+}
+
+// serialDefault is the default cdcdb gives a serial column.
+var serialDefault = regexp.MustCompile(`^nextval\('([^'.]+)'::regclass\)$`)
+
+// qualifySerialDefault is what pg_get_expr prints of a serial column's
+// default: PostgreSQL prints the sequence as a regclass, qualified with
+// its schema when the schema is not on search_path (pg_dump sets it
+// empty, so that its script names every object with its schema). Other
+// expressions print as stored.
+func qualifySerialDefault(x *execCtx, text string, relid uint32) string {
+	m := serialDefault.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	cat := x.catalogOf()
+	t, ok := cat.TableByOID(relid)
+	if !ok {
+		return text
+	}
+	sc, ok := cat.SchemaByOID(t.Schema)
+	if !ok || slices.Contains(x.sess.searchPath(), sc.Name) {
+		return text
+	}
+	return "nextval('" + quoteIdent(sc.Name) + "." + quoteIdent(m[1]) + "'::regclass)"
 }
