@@ -76,7 +76,8 @@ func normalizedDump(s string) []string {
 // PostgreSQL 15 database with psql -v ON_ERROR_STOP=1, and checks that
 // every table has the same rows, the serial's sequence goes on from the
 // same value, and pg_dump --schema-only of the restored database is the
-// same script as of cdcdb.
+// same script as of cdcdb; then the custom and directory formats, each
+// restored with pg_restore --exit-on-error, give the same rows.
 func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 	srv := startServer(t)
 	conn := connect(t, srv.URL())
@@ -109,6 +110,22 @@ func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 		a, b := queryStrings(t, conn, q), queryStrings(t, pg, q)
 		if !slices.Equal(a, b) {
 			t.Errorf("%s:\ncdcdb:       %q\npostgres 15: %q", q, a, b)
+		}
+	}
+	// The custom and directory formats, restored with pg_restore.
+	for _, format := range []string{"c", "d"} {
+		archive := filepath.Join(t.TempDir(), "dump."+format)
+		runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-N", "cdcdb", "-F", format, "-f", archive)
+		into := referenceTarget(t)
+		out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--exit-on-error", "-h", into.Host, "-p", strconv.Itoa(into.Port), "-U", "cdcdb", "-d", into.DB, archive).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pg_restore of the -F %s archive: %v\n%s", format, err, out)
+		}
+		restored := connect(t, into.URL)
+		for _, q := range []string{"SELECT * FROM fruit ORDER BY id", "SELECT * FROM basket ORDER BY id", "SELECT * FROM odd ORDER BY k"} {
+			if a, b := queryStrings(t, conn, q), queryStrings(t, restored, q); !slices.Equal(a, b) {
+				t.Errorf("-F %s, %s:\ncdcdb:       %q\npostgres 15: %q", format, q, a, b)
+			}
 		}
 	}
 	fromCdcdb := normalizedDump(runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-N", "cdcdb", "--schema-only"))
