@@ -15,7 +15,7 @@ import (
 
 // pg_dump of a cdcdb database (issue 46, item 1(a)), so far of plain
 // tables: their columns, defaults, constraints, indexes, serial sequences
-// and rows. The cdcdb schema (its system views) is left out with -N cdcdb.
+// and rows. Schema cdcdb, a built-in extension's, is not dumped.
 
 const dumpSchema = `
 CREATE TABLE fruit (id int PRIMARY KEY, name text NOT NULL, price numeric(6,2) DEFAULT 1, CHECK (price > 0));
@@ -84,11 +84,14 @@ func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 	for _, stmt := range strings.Split(dumpSchema, ";") {
 		mustExec(t, conn, stmt)
 	}
-	script := runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-N", "cdcdb")
+	script := runPgDump(t, srv.Host(), srv.Port(), pgserver.Database)
 	for _, want := range []string{"CREATE TABLE public.odd", "COPY public.fruit", "ADD CONSTRAINT basket_fruit_id_fkey FOREIGN KEY", "CREATE INDEX fruit_name", "SELECT pg_catalog.setval('public.basket_id_seq', 3, true);"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("the dump lacks %q", want)
 		}
+	}
+	if strings.Contains(script, "cdcdb.") || strings.Contains(script, "SCHEMA cdcdb") {
+		t.Errorf("the dump holds schema cdcdb, the server's own:\n%s", script)
 	}
 	if strings.Contains(script, "REVOKE") || strings.Contains(script, "GRANT") {
 		t.Errorf("the dump changes privileges cdcdb does not have:\n%s", script)
@@ -115,7 +118,7 @@ func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 	// The custom and directory formats, restored with pg_restore.
 	for _, format := range []string{"c", "d"} {
 		archive := filepath.Join(t.TempDir(), "dump."+format)
-		runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-N", "cdcdb", "-F", format, "-f", archive)
+		runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-F", format, "-f", archive)
 		into := referenceTarget(t)
 		out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--exit-on-error", "-h", into.Host, "-p", strconv.Itoa(into.Port), "-U", "cdcdb", "-d", into.DB, archive).CombinedOutput()
 		if err != nil {
@@ -128,7 +131,7 @@ func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 			}
 		}
 	}
-	fromCdcdb := normalizedDump(runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-N", "cdcdb", "--schema-only"))
+	fromCdcdb := normalizedDump(runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "--schema-only"))
 	fromPostgres := normalizedDump(runPgDump(t, ref.Host, ref.Port, ref.DB, "--schema-only"))
 	if !slices.Equal(fromCdcdb, fromPostgres) {
 		t.Errorf("pg_dump --schema-only differs:\ncdcdb:\n%s\n\npostgres 15, restored from cdcdb's dump:\n%s", strings.Join(fromCdcdb, "\n"), strings.Join(fromPostgres, "\n"))

@@ -97,7 +97,7 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 // how pg_dump knows to create the sequence before it sets the default.
 func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
-	var rows []Row
+	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
 	for _, s := range serialSequences(x.catalogOf()) {
 		rows = append(rows,
 			b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgNamespaceOID,
