@@ -137,3 +137,66 @@ func TestPgDumpOfCdcdbRestoresIntoPostgres(t *testing.T) {
 		t.Errorf("pg_dump --schema-only differs:\ncdcdb:\n%s\n\npostgres 15, restored from cdcdb's dump:\n%s", strings.Join(fromCdcdb, "\n"), strings.Join(fromPostgres, "\n"))
 	}
 }
+
+// TestPgDumpallOfCdcdb: pg_dumpall (roles, then the one database) runs
+// against cdcdb and holds the database's tables and rows.
+func TestPgDumpallOfCdcdb(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	for _, stmt := range strings.Split(dumpSchema, ";") {
+		mustExec(t, conn, stmt)
+	}
+	pgDumpPath(t)
+	cmd := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_dumpall"), "-h", srv.Host(), "-p", strconv.Itoa(srv.Port()), "-U", "cdcdb")
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("pg_dumpall: %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"CREATE ROLE cdcdb;", "CREATE DATABASE main", "\\connect main", "CREATE TABLE public.fruit", "COPY public.odd"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("pg_dumpall's script lacks %q", want)
+		}
+	}
+}
+
+// TestLockTable: pg_dump's LOCK TABLE ... IN ACCESS SHARE MODE is taken in
+// a REPEATABLE READ or SERIALIZABLE transaction, whose snapshot keeps the
+// tables as they were; every other use is refused, as cdcdb takes no table
+// locks.
+func TestLockTable(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	mustExec(t, conn, "CREATE TABLE a (id int PRIMARY KEY)")
+	mustExec(t, conn, "CREATE TABLE b (id int)")
+	for _, c := range []struct {
+		begin, lock, code string
+	}{
+		{"", "LOCK TABLE a IN ACCESS SHARE MODE", "25P01"},
+		{"BEGIN ISOLATION LEVEL REPEATABLE READ", "LOCK TABLE public.a, b IN ACCESS SHARE MODE", ""},
+		{"BEGIN ISOLATION LEVEL SERIALIZABLE", "LOCK a IN ACCESS SHARE MODE NOWAIT", ""},
+		{"BEGIN", "LOCK TABLE a IN ACCESS SHARE MODE", "0A000"},
+		{"BEGIN ISOLATION LEVEL REPEATABLE READ", "LOCK TABLE a", "0A000"},
+		{"BEGIN ISOLATION LEVEL REPEATABLE READ", "LOCK TABLE a IN ROW EXCLUSIVE MODE", "0A000"},
+		{"BEGIN ISOLATION LEVEL REPEATABLE READ", "LOCK TABLE nosuch IN ACCESS SHARE MODE", "42P01"},
+	} {
+		if c.begin != "" {
+			mustExec(t, conn, c.begin)
+		}
+		tag, err := conn.Exec(testContext(t), c.lock)
+		switch {
+		case c.code == "" && err != nil:
+			t.Errorf("%s; %s: %v", c.begin, c.lock, err)
+		case c.code == "" && tag.String() != "LOCK TABLE":
+			t.Errorf("%s; %s: tag %q", c.begin, c.lock, tag.String())
+		case c.code != "":
+			requireSQLState(t, err, c.code)
+		}
+		if c.begin != "" {
+			mustExec(t, conn, "ROLLBACK")
+		}
+	}
+}
