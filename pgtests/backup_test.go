@@ -350,3 +350,24 @@ func TestKill9DuringABackup(t *testing.T) {
 		t.Errorf("cdcdb backup of a running server's file: %v\n%s", err, busy)
 	}
 }
+
+// TestBackupHonoursStatementTimeout: a backup that runs past
+// statement_timeout is cancelled with 57014 and leaves no file, and the
+// server serves on.
+func TestBackupHonoursStatementTimeout(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	mustExec(t, conn, "CREATE TABLE big (id int8 PRIMARY KEY, pad text)")
+	mustExec(t, conn, "INSERT INTO big SELECT g, repeat('x', 200) FROM generate_series(1, 100000) g")
+	dir := t.TempDir()
+	mustExec(t, conn, "SET statement_timeout = '5ms'")
+	_, err := conn.Exec(testContext(t), "SELECT cdcdb.backup($1)", filepath.Join(dir, "copy.db"))
+	requireSQLState(t, err, "57014")
+	mustExec(t, conn, "RESET statement_timeout")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a cancelled backup left files: %v", entries)
+	}
+	if got := queryString(t, conn, "SELECT count(*)::text FROM big"); got != "100000" {
+		t.Errorf("after the cancelled backup: %s rows", got)
+	}
+}

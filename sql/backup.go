@@ -55,7 +55,10 @@ func callBackup(x *execCtx, a []types.Value) (types.Value, error) {
 	if x.sess.engine.db.ReadOnly() {
 		return nil, pgerror.New(pgerror.ReadOnlySQLTransaction, "cannot take a backup of a server that opened its file read-only")
 	}
-	if _, err := x.sess.engine.db.Backup(path); err != nil {
+	if _, err := x.sess.engine.db.Backup(x.ctx, path); err != nil {
+		if x.ctx.Err() != nil {
+			return nil, cancelError(x.ctx)
+		}
 		return nil, backupError(path, err)
 	}
 	return path, nil

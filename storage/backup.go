@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -53,8 +54,8 @@ type BackupStats struct {
 // a new file at path, which must be absolute and not exist yet; its
 // directory must. It runs beside writers and checkpoints and takes no
 // writer slot. A failed backup leaves nothing at path. path may not be the
-// database's own file.
-func (db *DB) Backup(path string) (stats BackupStats, err error) {
+// database's own file. Once ctx ends the copy stops, with ctx's error.
+func (db *DB) Backup(ctx context.Context, path string) (stats BackupStats, err error) {
 	if !filepath.IsAbs(path) {
 		return stats, fmt.Errorf("%w: %q", ErrBackupRelativePath, path)
 	}
@@ -101,7 +102,7 @@ func (db *DB) Backup(path string) (stats BackupStats, err error) {
 	if err != nil {
 		return stats, err
 	}
-	if err := copySpaces(src, dst, &stats); err != nil {
+	if err := copySpaces(ctx, src, dst, &stats); err != nil {
 		dst.Close()
 		return stats, err
 	}
@@ -126,9 +127,12 @@ func (db *DB) Backup(path string) (stats BackupStats, err error) {
 
 // copySpaces copies every keyspace src sees into dst, in transactions of
 // about backupChunk bytes each.
-func copySpaces(src *Tx, dst *DB, stats *BackupStats) (err error) {
+func copySpaces(ctx context.Context, src *Tx, dst *DB, stats *BackupStats) (err error) {
 	defer catchCorrupt(&err)
 	for _, name := range src.Spaces("") {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s := src.Space(name)
 		if s == nil {
 			continue
@@ -160,6 +164,10 @@ func copySpaces(src *Tx, dst *DB, stats *BackupStats) (err error) {
 			stats.Bytes += int64(len(k) + len(v))
 			held += len(k) + len(v)
 			if held >= backupChunk {
+				if err := ctx.Err(); err != nil {
+					tx.Rollback()
+					return err
+				}
 				if err := tx.Commit(); err != nil {
 					return err
 				}

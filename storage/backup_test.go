@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -69,7 +70,7 @@ func TestBackupUnderWriters(t *testing.T) {
 		}
 		before := committed.Load()
 		out := filepath.Join(dir, fmt.Sprintf("copy%d.db", i))
-		stats, err := db.Backup(out)
+		stats, err := db.Backup(context.Background(), out)
 		if err != nil {
 			t.Fatalf("backup %d: %v", i, err)
 		}
@@ -150,7 +151,7 @@ func TestBackupRefusesPaths(t *testing.T) {
 		{db.Path(), func(err error) bool { return errors.Is(err, storage.ErrBackupExists) }},
 		{filepath.Join(dir, "no", "such", "dir.db"), func(err error) bool { return errors.Is(err, os.ErrNotExist) }},
 	} {
-		_, err := db.Backup(tc.path)
+		_, err := db.Backup(context.Background(), tc.path)
 		if err == nil || !tc.want(err) {
 			t.Errorf("Backup(%q) = %v", tc.path, err)
 		}
@@ -161,5 +162,35 @@ func TestBackupRefusesPaths(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("refused backups left files: %v", entries)
+	}
+}
+
+// TestBackupStopsWhenCancelled: a backup whose context ends stops with the
+// context's error and leaves no file behind, neither at its path nor its
+// partial copy.
+func TestBackupStopsWhenCancelled(t *testing.T) {
+	db := storagetest.Open(t)
+	if err := db.Update(func(tx *storage.Tx) error {
+		for i := range 3 {
+			sp, err := tx.CreateSpace(fmt.Sprintf("s%d", i))
+			if err != nil {
+				return err
+			}
+			if err := sp.Put([]byte("k"), []byte("v")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	if _, err := db.Backup(ctx, filepath.Join(dir, "copy.db")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Backup with a cancelled context: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a cancelled backup left files: %v", entries)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,7 +42,7 @@ func runBackup(args []string, out, errOut io.Writer) int {
 		return 1
 	}
 	defer db.Close()
-	stats, err := db.Backup(*to)
+	stats, err := db.Backup(context.Background(), *to)
 	if err != nil {
 		fmt.Fprintf(errOut, "cdcdb backup: %v\n", err)
 		return 1
