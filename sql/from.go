@@ -176,7 +176,6 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			}
 		}
 		rel.schema = schema.Name
-		rel.relOID = tbl.OID
 		if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 			return nil, nil, err
 		}

@@ -109,8 +109,8 @@ func (x *execCtx) lockTable(st *ast.LockTable) error {
 // tableOID binds the system column tableoid, which pg_dump reads from
 // every catalog it queries: the OID of the table a row comes from. cdcdb
 // has no inheritance, so it is a constant of each relation in the FROM
-// clause (of this query level or an outer one) that is a table, a view or
-// a system catalog; a subquery or a function in FROM has none. ok is
+// clause (of this query level or an outer one) that is a table or a
+// system catalog; a view, a subquery or a function in FROM has none. ok is
 // false when no such relation has the name.
 func (b *binder) tableOID(e *ast.ColumnRef) (x expr, ok bool, err error) {
 	var relName string

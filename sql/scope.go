@@ -36,8 +36,8 @@ type scopeRel struct {
 	cols   []scopeCol
 	offset int
 	table  *catalog.Table
-	// relOID is the OID of the table, view or system catalog the item
-	// reads (its tableoid), 0 for a subquery, a function or a join.
+	// relOID is the OID of the table or system catalog the item reads
+	// (its tableoid), 0 for a view, a subquery, a function or a join.
 	relOID uint32
 }
 
