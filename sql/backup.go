@@ -52,9 +52,6 @@ func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
 
 func callBackup(x *execCtx, a []types.Value) (types.Value, error) {
 	path := a[0].(string)
-	if x.sess.engine.db.ReadOnly() {
-		return nil, pgerror.New(pgerror.ReadOnlySQLTransaction, "cannot take a backup of a server that opened its file read-only")
-	}
 	if _, err := x.sess.engine.db.Backup(x.ctx, path); err != nil {
 		if x.ctx.Err() != nil {
 			return nil, cancelError(x.ctx)
