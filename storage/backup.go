@@ -120,7 +120,9 @@ func (db *DB) Backup(ctx context.Context, path string) (stats BackupStats, err e
 	}
 	keep = true
 	if err := os.Remove(tmp); err != nil {
-		return stats, err
+		// The copy is whole under its name; a second name for it, which
+		// says it is partial, is only clutter.
+		db.log.Warn("a backup is complete, but its temporary name could not be removed", "backup", path, "temporary", tmp, "error", err)
 	}
 	return stats, syncFile(filepath.Dir(path))
 }
