@@ -136,6 +136,10 @@ const (
 	// IOError is its I/O error, as PostgreSQL reports a failed write.
 	SystemError = "58000"
 	IOError     = "58030"
+	// UndefinedFile and DuplicateFile are what PostgreSQL reports for a
+	// file a command names that does not exist, or exists already.
+	UndefinedFile = "58P01"
+	DuplicateFile = "58P02"
 
 	InternalError = "XX000"
 	DataCorrupted = "XX001"

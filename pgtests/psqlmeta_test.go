@@ -22,7 +22,8 @@ import (
 //   - \d+ of a view whose query is more than columns and simple
 //     conditions over one relation (joins, grouping, ...) prints the query
 //     as written, where PostgreSQL prints it again from its parse tree.
-//   - \dx lists no extensions (PostgreSQL lists plpgsql).
+//   - \dx lists cdcdb, the built-in extension schema cdcdb belongs to
+//     (PostgreSQL lists plpgsql).
 func TestPsqlMetaCommandsMatchPostgres(t *testing.T) {
 	outputs := runOnBothWithSchema(t, "commands.sql")
 	got, want := outputs["cdcdb"], outputs["postgres15"]

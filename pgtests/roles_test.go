@@ -277,6 +277,9 @@ func TestRolesReadOnlyRoleAndHistory(t *testing.T) {
 		{"CREATE SCHEMA mine", "42501 permission denied for database main"},
 		{"SELECT rolpassword FROM pg_authid", "42501 permission denied for table pg_authid"},
 		{"SELECT passwd FROM pg_shadow", "42501 permission denied for view pg_shadow"},
+		{"SELECT cdcdb.backup('/nonexistent/roles-test-backup.db')", "42501 permission denied for function backup"},
+		{"BEGIN ISOLATION LEVEL REPEATABLE READ; LOCK TABLE events IN ACCESS SHARE MODE", "42501 permission denied for table events"},
+		{"ROLLBACK", "ok"},
 		{"SET ROLE cdcdb", "0A000 SET ROLE to another role is not supported"},
 		{"SET SESSION AUTHORIZATION cdcdb", "0A000 SET SESSION AUTHORIZATION to another role is not supported"},
 	} {

@@ -256,6 +256,11 @@ func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
 			b.pc.notices = append(b.pc.notices, "double-quoted name \""+e.Parts[0]+"\" is not a column of the source; reading it as a string literal")
 			return &constExpr{v: e.Parts[0], t: unknownT()}, nil
 		}
+		if pgerror.CodeOf(err) == pgerror.UndefinedColumn && e.Parts[len(e.Parts)-1] == "tableoid" {
+			if x, ok, tErr := b.tableOID(e); ok || tErr != nil {
+				return x, tErr
+			}
+		}
 		if len(e.Parts) == 1 && (b.agg == nil || b.inAggArgs) {
 			// A bare name may be a whole-row reference to a table (SELECT
 			// t FROM t), an aggregate's argument included (json_agg(t)).
@@ -804,6 +809,9 @@ func (b *binder) bindSubscript(e *ast.Subscript) (expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
+	}
+	if x.typ().OID == types.Name {
+		return b.bindNameSubscript(e, x) // funcs_dump.go
 	}
 	info, ok := types.Lookup(x.typ().OID)
 	if !ok || info.ElemOID == 0 {

@@ -22,6 +22,13 @@
 // server-wide defaults (Options.Settings). Savepoints roll the block's write
 // transaction, its catalog, parameters and cursors back to a mark
 // (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
+// cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
+// online Backup a server file and reports its failure as PostgreSQL
+// reports a failed write to one (backup.go, docs/backup.md). What pg_dump
+// asks that other clients rarely do (acldefault, pg_options_to_table,
+// tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
+// ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
+// built-in extension's, so pg_dump leaves it out (pgcatalog_extension.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

@@ -146,6 +146,9 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 	}
 	tbl, schema, err := pc.lookupTable(t.Name)
 	if err != nil {
+		if p, rels, ok, seqErr := pc.planSequenceRelation(t, err); ok || seqErr != nil {
+			return p, rels, seqErr // funcs_dump.go
+		}
 		return nil, nil, err
 	}
 	// Reading a table's history (FOR SYSTEM_TIME, FOR BUSINESS_TIME) is
@@ -184,7 +187,7 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		return p, []*scopeRel{rel}, nil
 	}
 	scan := newTableScan(tbl)
-	rel := &scopeRel{name: tbl.Name, schema: schema.Name, table: tbl}
+	rel := &scopeRel{name: tbl.Name, schema: schema.Name, table: tbl, relOID: tbl.OID}
 	for _, c := range scan.cols {
 		rel.cols = append(rel.cols, scopeCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 	}

@@ -58,6 +58,9 @@ var errNoFunction = pgerror.New(pgerror.UndefinedFunction, "function does not ex
 
 func (b *binder) bindFunc(fc *ast.FuncCall) (expr, error) {
 	name := fc.Name.Name()
+	if fc.Name.Schema() == "cdcdb" && fc.Over == nil {
+		return b.bindCdcdbFunc(fc)
+	}
 	if s := fc.Name.Schema(); s != "" && s != "pg_catalog" && s != "public" && s != "information_schema" {
 		return nil, pgerror.New(pgerror.UndefinedFunction, "function %s does not exist", joinParts(fc.Name.Parts)).WithPosition(fc.Pos + 1)
 	}

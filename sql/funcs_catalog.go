@@ -63,8 +63,8 @@ func init() {
 			return signature(types.Text, types.PgNodeTree, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.PgNodeTree, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
-		return a[0], nil
+	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		return qualifySerialDefault(x, a[0].(string), uint32(a[1].(int64))), nil // funcs_dump.go
 	}})
 	register("pg_get_constraintdef", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 1 {

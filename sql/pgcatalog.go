@@ -28,6 +28,7 @@ import (
 const (
 	pgClassOID     = 1259
 	pgNamespaceOID = 2615
+	pgAttrdefOID   = 2604
 	heapAM         = 2
 	btreeAM        = 403
 	pgDefaultSpace = 1663

@@ -40,10 +40,15 @@ func livePgNamespace(x *execCtx, _ []Row) ([]Row, error) {
 	var rows []Row
 	for _, sc := range x.catalogOf().Schemas() {
 		owner := superuserOID
+		var acl types.Value // NULL: the owner's default privileges
 		if sc.OID == catalog.PublicNamespace {
-			owner = dbOwnerRoleOID // as in PostgreSQL 15
+			// As in PostgreSQL 15: owned by pg_database_owner, and
+			// everyone may use it (pg_dump reads the ACL, and would
+			// otherwise dump a REVOKE of that use).
+			owner = dbOwnerRoleOID
+			acl = types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}
 		}
-		rows = append(rows, b.make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner))
+		rows = append(rows, b.make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner, "nspacl", acl))
 	}
 	return rows, nil
 }

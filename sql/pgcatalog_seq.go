@@ -92,16 +92,22 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 
 // livePgDepend records what PostgreSQL records for a serial column's
 // sequence: it lives in its schema (normal) and is owned by the column
-// (auto), which is what psql's "Owned by" reads.
+// (auto), which is what psql's "Owned by" reads; the column's default
+// belongs to the column (auto) and uses the sequence (normal), which is
+// how pg_dump knows to create the sequence before it sets the default.
 func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
-	var rows []Row
+	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
 	for _, s := range serialSequences(x.catalogOf()) {
 		rows = append(rows,
 			b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgNamespaceOID,
 				"refobjid", s.schema, "refobjsubid", 0, "deptype", "n"),
 			b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgClassOID,
-				"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", "a"))
+				"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", "a"),
+			b.make("classid", pgAttrdefOID, "objid", attrdefOID(s.table.OID, s.column.Attnum), "objsubid", 0, "refclassid", pgClassOID,
+				"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", "a"),
+			b.make("classid", pgAttrdefOID, "objid", attrdefOID(s.table.OID, s.column.Attnum), "objsubid", 0, "refclassid", pgClassOID,
+				"refobjid", s.oid, "refobjsubid", 0, "deptype", "n"))
 	}
 	return rows, nil
 }

@@ -65,6 +65,7 @@ func (pc *planCtx) planSystemView(vt *systemTable, t *ast.TableRef) (plan, []*sc
 	systemViewCols.LoadOrStore(vt, cols)
 	rel := relFromColumns(vt.name, cols)
 	rel.schema = vt.schema
+	rel.relOID = vt.oid
 	for i := range rel.cols {
 		rel.cols[i].tableOID = vt.oid
 		rel.cols[i].attnum = int16(i + 1)
@@ -109,6 +110,7 @@ func (pc *planCtx) planSystemTable(vt *systemTable, t *ast.TableRef) (plan, []*s
 	scan := &systemScan{vt: vt, pc: pc}
 	rel := relFromColumns(t.Name.Name(), scan.columns())
 	rel.schema = vt.schema
+	rel.relOID = vt.oid
 	for i := range rel.cols {
 		rel.cols[i].tableOID = vt.oid
 		rel.cols[i].attnum = int16(i + 1)

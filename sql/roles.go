@@ -858,3 +858,18 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) 
 		return rows, nil
 	}
 }
+
+// holdsAnyTablePrivilege reports whether the session's role holds one of
+// privs on t.
+func (s *Session) holdsAnyTablePrivilege(cat *catalog.Snapshot, t *catalog.Table, privs ...catalog.Privilege) bool {
+	r, ok := s.sessionRole(cat)
+	if !ok {
+		return false
+	}
+	for _, p := range privs {
+		if roleHasTablePrivilege(r, t, p) {
+			return true
+		}
+	}
+	return false
+}

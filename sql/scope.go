@@ -36,6 +36,9 @@ type scopeRel struct {
 	cols   []scopeCol
 	offset int
 	table  *catalog.Table
+	// relOID is the OID of the table or system catalog the item reads
+	// (its tableoid), 0 for a view, a subquery, a function or a join.
+	relOID uint32
 }
 
 // scopeCol is a column as queries see it.

@@ -74,6 +74,9 @@ func init() {
 		{name: "bytea_output", def: "hex", normalize: oneOf("hex"), desc: "Sets the output format for bytea."},
 		{name: "synchronous_commit", def: "on", normalize: oneOf("on", "off", "local", "remote_write", "remote_apply"), desc: "Sets the current transaction's synchronization level."},
 		{name: "row_security", def: "on", normalize: normalizeBool, desc: "Enable row security."},
+		// cdcdb never synchronizes scans (each starts at its table's
+		// first key), which both values allow: pg_dump sets it off.
+		{name: "synchronize_seqscans", def: "on", normalize: normalizeBool, desc: "Enable synchronized sequential scans."},
 		{name: "work_mem", def: "4MB", desc: "Sets the maximum memory to be used for query workspaces."},
 		{name: "max_connections", def: "100", readOnly: true, desc: "Sets the maximum number of concurrent connections."},
 		{name: "lc_collate", def: "C", readOnly: true, desc: "Shows the collation order locale."},

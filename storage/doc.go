@@ -110,6 +110,10 @@
 // report; damage to the file's structure, its state or its log makes Open
 // refuse the file. CheckFile checks a whole closed file (cdcdb check).
 //
+// Backup (backup.go) copies the database as one read transaction sees it
+// into a new file while writers go on, through a second DB opened on that
+// file, and gives the copy its name only once it is complete and synced.
+//
 // A read that finds the file damaged panics with its *CorruptError, as Get
 // and Cursor have no error to return; View and Update return it as their
 // error, and the sql package reports it as the statement's.

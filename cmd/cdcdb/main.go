@@ -65,7 +65,7 @@ func main() {
 // good, as the server may exec itself again first; a command line that
 // does not parse says yes, and run reports its error.
 func wantsLazyFree(args []string) bool {
-	if len(args) > 0 && args[0] == "check" {
+	if len(args) > 0 && (args[0] == "check" || args[0] == "backup") {
 		return true
 	}
 	var cfg config
@@ -117,6 +117,9 @@ func flags(cfg *config) *flag.FlagSet {
 func run(args []string) int {
 	if len(args) > 0 && args[0] == "check" {
 		return runCheck(args[1:], os.Stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "backup" {
+		return runBackup(args[1:], os.Stdout, os.Stderr)
 	}
 	var cfg config
 	fs := flags(&cfg)

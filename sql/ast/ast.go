@@ -739,6 +739,15 @@ type Discard struct {
 	Pos  int
 }
 
+// LockTable is LOCK [TABLE] name [, ...] [IN mode MODE] [NOWAIT]; Mode
+// is the lock mode's words in upper case, ACCESS EXCLUSIVE when omitted.
+type LockTable struct {
+	Tables []QualifiedName
+	Mode   string
+	NoWait bool
+	Pos    int
+}
+
 // Deallocate is DEALLOCATE [PREPARE] name | ALL.
 type Deallocate struct {
 	Name string // "" for ALL
@@ -1079,6 +1088,7 @@ func (*Set) node()                   {}
 func (*Show) node()                  {}
 func (*Reset) node()                 {}
 func (*Discard) node()               {}
+func (*LockTable) node()             {}
 func (*Listen) node()                {}
 func (*Unlisten) node()              {}
 func (*Notify) node()                {}
@@ -1132,6 +1142,7 @@ func (*Set) stmt()                   {}
 func (*Show) stmt()                  {}
 func (*Reset) stmt()                 {}
 func (*Discard) stmt()               {}
+func (*LockTable) stmt()             {}
 func (*Listen) stmt()                {}
 func (*Unlisten) stmt()              {}
 func (*Notify) stmt()                {}

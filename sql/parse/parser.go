@@ -396,6 +396,8 @@ func (p *parser) parseStatement() ast.Statement {
 		return p.parseRefresh()
 	case "grant", "revoke":
 		return p.parseGrant()
+	case "lock":
+		return p.parseLock()
 	}
 	p.refuseKnownStatement(t, unsupportedStatements[t.str])
 	p.fail()
@@ -407,7 +409,7 @@ func (p *parser) parseStatement() ast.Statement {
 // would wrongly suggest a typo.
 var unsupportedStatements = map[string]bool{
 	"analyze": true, "analyse": true, "vacuum": true, "cluster": true, "reindex": true,
-	"checkpoint": true, "prepare": true, "execute": true, "do": true, "lock": true, "load": true,
+	"checkpoint": true, "prepare": true, "execute": true, "do": true, "load": true,
 	"call": true, "import": true,
 	"merge": true, "security": true, "reassign": true,
 }

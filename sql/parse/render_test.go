@@ -1131,6 +1131,18 @@ func (r *renderer) stmt(s ast.Statement) {
 		r.w("RESET ", s.Name)
 	case *ast.Discard:
 		r.w("DISCARD ", s.What)
+	case *ast.LockTable:
+		r.w("LOCK TABLE ")
+		for i, t := range s.Tables {
+			if i > 0 {
+				r.w(", ")
+			}
+			r.w(strings.Join(t.Parts, "."))
+		}
+		r.w(" IN ", s.Mode, " MODE")
+		if s.NoWait {
+			r.w(" NOWAIT")
+		}
 	case *ast.Deallocate:
 		r.w("DEALLOCATE ")
 		if s.Name == "" {

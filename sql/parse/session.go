@@ -462,3 +462,54 @@ func isTrueOption(v string) bool {
 	}
 	return false
 }
+
+// parseLock parses LOCK [TABLE] [ONLY] name [*] [, ...] [IN lockmode MODE]
+// [NOWAIT].
+func (p *parser) parseLock() ast.Statement {
+	t := p.expectWord("lock")
+	l := &ast.LockTable{Pos: t.pos, Mode: "ACCESS EXCLUSIVE"}
+	p.acceptWord("table")
+	for {
+		l.Tables = append(l.Tables, p.parseRelationExpr().Name)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	if p.acceptWord("in") {
+		switch {
+		case p.acceptWord("access"):
+			switch {
+			case p.acceptWord("share"):
+				l.Mode = "ACCESS SHARE"
+			default:
+				p.expectWord("exclusive")
+				l.Mode = "ACCESS EXCLUSIVE"
+			}
+		case p.acceptWord("row"):
+			switch {
+			case p.acceptWord("share"):
+				l.Mode = "ROW SHARE"
+			default:
+				p.expectWord("exclusive")
+				l.Mode = "ROW EXCLUSIVE"
+			}
+		case p.acceptWord("share"):
+			switch {
+			case p.acceptWord("update"):
+				p.expectWord("exclusive")
+				l.Mode = "SHARE UPDATE EXCLUSIVE"
+			case p.acceptWord("row"):
+				p.expectWord("exclusive")
+				l.Mode = "SHARE ROW EXCLUSIVE"
+			default:
+				l.Mode = "SHARE"
+			}
+		default:
+			p.expectWord("exclusive")
+			l.Mode = "EXCLUSIVE"
+		}
+		p.expectWord("mode")
+	}
+	l.NoWait = p.acceptWord("nowait")
+	return l
+}

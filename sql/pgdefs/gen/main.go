@@ -36,12 +36,14 @@ import (
 
 // systemViews are the views of system_views.sql that cdcdb serves, planned
 // from PostgreSQL's own SQL text. The others need machinery cdcdb does not
-// have (statistics collectors, replication, rules, security labels).
+// have (statistics collectors, replication, rules); pg_seclabels, which
+// pg_dump reads, lists no labels, as cdcdb has no label providers.
 var systemViews = []string{
 	"pg_roles", "pg_shadow", "pg_group", "pg_user", "pg_views", "pg_tables", "pg_matviews",
 	"pg_indexes", "pg_sequences", "pg_settings", "pg_stat_all_tables", "pg_stat_sys_tables",
 	"pg_stat_user_tables", "pg_stat_all_indexes", "pg_stat_sys_indexes", "pg_stat_user_indexes",
 	"pg_stat_activity", "pg_cursors", "pg_statio_all_tables", "pg_statio_sys_tables", "pg_statio_user_tables",
+	"pg_seclabels",
 }
 
 type column struct {

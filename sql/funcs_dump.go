@@ -1,0 +1,251 @@
+package sql
+
+import (
+	"cdcdb/sql/ast"
+	"regexp"
+	"slices"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/types"
+)
+
+// The functions and statements pg_dump uses that other clients rarely do.
+
+// defaultPrivileges is PostgreSQL 15's acldefault: the privileges an
+// object of each kind has before any GRANT or REVOKE, as aclitems whose
+// "%" is the owner's name ("" grantee: PUBLIC). pg_dump compares an
+// object's ACL with it to know which GRANTs to write.
+var defaultPrivileges = map[string][]string{
+	"c": {},                   // column
+	"r": {"%=arwdDxt/%"},      // relation
+	"s": {"%=rwU/%"},          // sequence
+	"d": {"=Tc/%", "%=CTc/%"}, // database
+	"f": {"=X/%", "%=X/%"},    // function
+	"l": {"=U/%", "%=U/%"},    // language
+	"L": {"%=rw/%"},           // large object
+	"n": {"%=UC/%"},           // schema
+	"p": {"%=sA/%"},           // parameter
+	"t": {"%=C/%"},            // tablespace
+	"F": {"%=U/%"},            // foreign data wrapper
+	"S": {"%=U/%"},            // foreign server
+	"T": {"=U/%", "%=U/%"},    // type
+}
+
+func init() {
+	// pg_options_to_table(text[]) splits the options of a foreign data
+	// wrapper, server or relation, "name=value" each, at the first "=" (no
+	// "=": a NULL value).
+	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		if len(args) != 1 {
+			return nil, nil, errNoFunction
+		}
+		arg, err := b.coerce(args[0], types.Of(types.TextArray))
+		if err != nil {
+			return nil, nil, errNoFunction
+		}
+		return []expr{arg}, []outCol{{name: "option_name", t: textT()}, {name: "option_value", t: textT()}}, nil
+	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		arr, ok := a[0].(types.ArrayValue)
+		if !ok {
+			return nil, pgerror.New(pgerror.InternalError, "pg_options_to_table: not an array")
+		}
+		var rows []Row
+		for _, e := range arr.Elems {
+			s, ok := e.(string)
+			if !ok {
+				continue // a NULL element, which PostgreSQL skips too
+			}
+			if name, value, found := strings.Cut(s, "="); found {
+				rows = append(rows, Row{name, value})
+			} else {
+				rows = append(rows, Row{s, nil})
+			}
+		}
+		return rows, nil
+	}}
+	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		kind := a[0].(string)
+		items, ok := defaultPrivileges[kind]
+		if !ok {
+			return nil, pgerror.New(pgerror.InternalError, "unrecognized object type abbreviation: %s", kind)
+		}
+		owner := roleName(x, a[1].(int64))
+		out := types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{}}
+		for _, item := range items {
+			out.Elems = append(out.Elems, strings.ReplaceAll(item, "%", owner))
+		}
+		return out, nil
+	}})
+}
+
+// lockTable is LOCK TABLE. cdcdb takes no table locks; what pg_dump asks of
+// ACCESS SHARE MODE, that the tables it dumps stay as they were for the
+// rest of its transaction, a REPEATABLE READ or SERIALIZABLE transaction's
+// snapshot already gives (a DROP or ALTER committed meanwhile is not in
+// it), so that mode is accepted there and every other use refused rather
+// than ignored.
+func (x *execCtx) lockTable(st *ast.LockTable) error {
+	if x.sess.block == nil || x.sess.block.implicit {
+		return pgerror.New(pgerror.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+	}
+	pc := x.planCtx()
+	for _, q := range st.Tables {
+		t, _, err := pc.lookupRelation(q)
+		if err != nil {
+			return err
+		}
+		// PostgreSQL's LockTableAclCheck for ACCESS SHARE: any of these.
+		if !x.sess.holdsAnyTablePrivilege(x.tx.catalog(), t, catalog.PrivSelect, catalog.PrivUpdate, catalog.PrivDelete, catalog.PrivTruncate) {
+			return permissionDenied(t)
+		}
+	}
+	if st.Mode != "ACCESS SHARE" {
+		return pgerror.New(pgerror.FeatureNotSupported, "LOCK TABLE IN %s MODE is not supported", st.Mode).WithPosition(st.Pos + 1).
+			WithHint("cdcdb takes no table locks; only ACCESS SHARE MODE, in a REPEATABLE READ or SERIALIZABLE transaction, is accepted.")
+	}
+	if x.sess.block.modes.isolation < repeatableRead {
+		return pgerror.New(pgerror.FeatureNotSupported, "LOCK TABLE IN ACCESS SHARE MODE is supported only in a REPEATABLE READ or SERIALIZABLE transaction").WithPosition(st.Pos + 1).
+			WithHint("cdcdb takes no table locks; such a transaction's snapshot keeps the tables it reads as they were.")
+	}
+	return nil
+}
+
+// tableOID binds the system column tableoid, which pg_dump reads from
+// every catalog it queries: the OID of the table a row comes from. cdcdb
+// has no inheritance, so it is a constant of each relation in the FROM
+// clause (of this query level or an outer one) that is a table or a
+// system catalog; a view, a subquery or a function in FROM has none. ok is
+// false when no such relation has the name.
+func (b *binder) tableOID(e *ast.ColumnRef) (x expr, ok bool, err error) {
+	var relName string
+	if len(e.Parts) >= 2 {
+		relName = e.Parts[len(e.Parts)-2]
+	}
+	for sc := b.sc; sc != nil; sc = sc.parent {
+		if sc.probe {
+			continue
+		}
+		var found []uint32
+		for _, r := range sc.rels {
+			if relName != "" && r.name != relName {
+				continue
+			}
+			if oid := r.relOID; oid != 0 {
+				found = append(found, oid)
+			}
+		}
+		switch {
+		case len(found) > 1:
+			return nil, false, pgerror.New(pgerror.AmbiguousColumn, "column reference \"tableoid\" is ambiguous").WithPosition(e.Pos + 1)
+		case len(found) == 1:
+			return &constExpr{v: int64(found[0]), t: types.Of(types.Oid)}, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// nameLength is PostgreSQL's NAMEDATALEN: a name is a fixed array of that
+// many "char"s, NUL-padded.
+const nameLength = 64
+
+// bindNameSubscript binds name[i]: PostgreSQL stores a name as a fixed
+// array of 64 "char"s indexed from 0, so name[i] is its byte i ("" past its
+// end, where the padding is NUL, and NULL outside 0..63). pg_dump asks
+// typname[0] = '_' to find array types. A name has no slices.
+func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
+	if e.Slice {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented").WithPosition(e.Pos + 1)
+	}
+	idx, err := b.bindAs(e.Index, int4T(), "array subscript")
+	if err != nil {
+		return nil, err
+	}
+	return &funcExpr{name: "name_subscript", args: []expr{x, idx}, strict: true, t: types.Of(types.Char),
+		fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			s, i := a[0].(string), a[1].(int64)
+			switch {
+			case i < 0 || i >= nameLength:
+				return nil, nil
+			case i >= int64(len(s)):
+				return "", nil
+			}
+			return s[i : i+1], nil
+		}}, nil
+}
+
+// planSequenceRelation reads a serial column's sequence as a relation, as
+// pg_dump does (SELECT last_value, is_called FROM seq): one row, whose
+// last_value is the last value drawn and is_called true, or, before the
+// first, 1 and false; log_cnt, the values PostgreSQL has logged ahead, is
+// 0, as cdcdb logs none. notFound is lookupTable's error for the name; ok
+// is false when no sequence has the name either.
+func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan, rels []*scopeRel, ok bool, err error) {
+	if pgerror.CodeOf(notFound) != pgerror.UndefinedTable || len(t.Name.Parts) > 2 {
+		return nil, nil, false, nil
+	}
+	name := t.Name.Name()
+	schemas := pc.sess.searchPath()
+	if s := pc.schemaName(t.Name.Schema()); s != "" {
+		schemas = []string{s}
+	}
+	seqs := serialSequences(pc.cat)
+	for _, sname := range schemas {
+		sc, found := pc.cat.Schema(sname)
+		if !found {
+			continue
+		}
+		for _, seq := range seqs {
+			if seq.schema != sc.OID || seq.name != name {
+				continue
+			}
+			if len(t.Periods) > 0 {
+				return nil, nil, false, periodOnNonTemporal(t)
+			}
+			tf := &tableFunc{gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+				last := sequenceLastValue(x, seq)
+				if last == nil {
+					return []Row{{int64(1), int64(0), false}}, nil
+				}
+				return []Row{{last, int64(0), true}}, nil
+			}}
+			cols := append([]outCol(nil), sequenceColumns...)
+			for i := range cols {
+				cols[i].tableOID, cols[i].attnum = seq.oid, int16(i+1)
+			}
+			rel := relFromColumns(name, cols)
+			rel.schema, rel.relOID = sc.Name, seq.oid
+			if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
+				return nil, nil, false, err
+			}
+			return &tableFuncScan{name: name, tf: tf, cols: cols}, []*scopeRel{rel}, true, nil
+		}
+	}
+	return nil, nil, false, nil
+}
+
+// serialDefault is the default cdcdb gives a serial column.
+var serialDefault = regexp.MustCompile(`^nextval\('([^'.]+)'::regclass\)$`)
+
+// qualifySerialDefault is what pg_get_expr prints of a serial column's
+// default: PostgreSQL prints the sequence as a regclass, qualified with
+// its schema when the schema is not on search_path (pg_dump sets it
+// empty, so that its script names every object with its schema). Other
+// expressions print as stored.
+func qualifySerialDefault(x *execCtx, text string, relid uint32) string {
+	m := serialDefault.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	cat := x.catalogOf()
+	t, ok := cat.TableByOID(relid)
+	if !ok {
+		return text
+	}
+	sc, ok := cat.SchemaByOID(t.Schema)
+	if !ok || slices.Contains(x.sess.searchPath(), sc.Name) {
+		return text
+	}
+	return "nextval('" + quoteIdent(sc.Name) + "." + quoteIdent(m[1]) + "'::regclass)"
+}
