@@ -287,6 +287,21 @@ func TestRolesReadOnlyRoleAndHistory(t *testing.T) {
 			t.Errorf("bi: %s\n got  %s\n want %s", s.sql, got, s.want)
 		}
 	}
+	// Other roles' sessions are out of reach, the superuser's most of all.
+	adminPID := queryInt64s(t, admin, "SELECT pg_backend_pid()::int8")[0]
+	pipePID := queryInt64s(t, pipe, "SELECT pg_backend_pid()::int8")[0]
+	for _, s := range []struct{ sql, want string }{
+		{fmt.Sprintf("SELECT pg_cancel_backend(%d)", adminPID), "42501 must be a superuser to cancel superuser query"},
+		{fmt.Sprintf("SELECT pg_terminate_backend(%d)", adminPID), "42501 must be a superuser to terminate superuser process"},
+		{fmt.Sprintf("SELECT pg_terminate_backend(%d)", pipePID), "42501 must be a member of the role whose process is being terminated or member of pg_signal_backend"},
+	} {
+		if got := outcome(bi, s.sql); got != s.want {
+			t.Errorf("bi: %s\n got  %s\n want %s", s.sql, got, s.want)
+		}
+	}
+	if got := queryString(t, admin, "SELECT 'still here'"); got != "still here" {
+		t.Errorf("admin after bi's attempts: %q", got)
+	}
 	// A role may change its own password.
 	mustExec(t, bi, "ALTER ROLE bi PASSWORD 'bi-pw2'")
 	connectAs(t, srv.URL(), "bi", "bi-pw2")

@@ -107,6 +107,9 @@ func init() {
 		if t == nil {
 			return false, nil
 		}
+		if err := x.sess.maySignal(x.catalogOf(), t.user, false); err != nil {
+			return nil, err
+		}
 		t.backend.Cancel()
 		return true, nil
 	}})
@@ -133,6 +136,9 @@ func init() {
 		t := signalTarget(x, pid)
 		if t == nil {
 			return false, nil
+		}
+		if err := x.sess.maySignal(x.catalogOf(), t.user, true); err != nil {
+			return nil, err
 		}
 		t.backend.Terminate()
 		if timeout == 0 || int64(x.sess.id) == pid {

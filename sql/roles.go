@@ -873,3 +873,24 @@ func (s *Session) holdsAnyTablePrivilege(cat *catalog.Snapshot, t *catalog.Table
 	}
 	return false
 }
+
+// maySignal refuses pg_cancel_backend and pg_terminate_backend of another
+// role's session as PostgreSQL 15 does: a superuser's only to a
+// superuser, another role's only to a superuser (cdcdb has no role
+// memberships, nor pg_signal_backend).
+func (s *Session) maySignal(cat *catalog.Snapshot, target string, terminate bool) error {
+	me, ok := s.sessionRole(cat)
+	if ok && me.Superuser || target == s.user {
+		return nil
+	}
+	if r, found := cat.Role(target); found && r.Superuser {
+		if terminate {
+			return pgerror.New(pgerror.InsufficientPrivilege, "must be a superuser to terminate superuser process")
+		}
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be a superuser to cancel superuser query")
+	}
+	if terminate {
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be a member of the role whose process is being terminated or member of pg_signal_backend")
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "must be a member of the role whose query is being canceled or member of pg_signal_backend")
+}
