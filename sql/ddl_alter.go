@@ -376,7 +376,8 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 			return err
 		}
 	}
-	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text}
+	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text,
+		ViewSearchPath: viewSearchPath(pc)}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {
@@ -861,4 +862,17 @@ func refuseColumnChangesUnderFlow(cat *catalog.Snapshot, t *catalog.Table, actio
 		}
 	}
 	return nil
+}
+
+// viewSearchPath is the search path a new view keeps for its unqualified
+// names: the creating session's schemas, less its temporary one (a view
+// never reads temporary tables).
+func viewSearchPath(pc *planCtx) []string {
+	var out []string
+	for _, s := range pc.searchPath() {
+		if !isTempSchemaName(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
