@@ -106,6 +106,12 @@ type Table struct {
 	NextAttnum int16 `json:"next_attnum"`
 	// ViewQuery is a view's defining query text.
 	ViewQuery string `json:"view_query,omitempty"`
+	// ViewSearchPath is the schemas, in order, that the view's unqualified
+	// names were looked up in when it was created: its query is planned
+	// again at each use, and must name the same relations whatever the
+	// reading session's search_path (PostgreSQL binds them at creation).
+	// Empty for views made before it was recorded: those use the reader's.
+	ViewSearchPath []string `json:"view_search_path,omitempty"`
 	Comment   string `json:"comment,omitempty"`
 	// Options are reloptions set by ALTER TABLE ... SET (k = v).
 	Options map[string]string `json:"options,omitempty"`

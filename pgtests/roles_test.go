@@ -168,6 +168,9 @@ func TestRolesStatementsMatchPostgres15(t *testing.T) {
 		{"GRANT SELECT, INSERT ON TABLE acct2 TO " + r + ", PUBLIC", "ok"},
 		{"GRANT ALL PRIVILEGES ON acct2 TO " + r2, "ok"},
 		{"REVOKE INSERT ON acct2 FROM PUBLIC", "ok"},
+		{"CREATE VIEW v2 AS SELECT 1 AS a", "ok"},
+		{"GRANT SELECT ON v2 TO " + r2, "ok"},
+		{"CREATE OR REPLACE VIEW v2 AS SELECT 2 AS a", "ok"},
 		{"DROP ROLE " + r, "2BP01 role \"" + r + "\" cannot be dropped because some objects depend on it"},
 		{"REVOKE ALL ON acct2 FROM " + r, "ok"},
 		{"DROP ROLE " + r, "ok"},
@@ -199,6 +202,9 @@ func TestRolesStatementsMatchPostgres15(t *testing.T) {
 				"cdcdb>" + r2 + ":DELETE:NONO cdcdb>" + r2 + ":INSERT:NONO cdcdb>" + r2 + ":REFERENCES:NONO cdcdb>" + r2 + ":SELECT:NOYES cdcdb>" + r2 + ":TRIGGER:NONO cdcdb>" + r2 + ":TRUNCATE:NONO cdcdb>" + r2 + ":UPDATE:NONO"
 			if privs != want {
 				t.Errorf("information_schema.table_privileges:\n got  %s\n want %s", privs, want)
+			}
+			if got, want := queryString(t, admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 'v2'"), "cdcdb=arwdDxt/cdcdb,"+r2+"=r/cdcdb"; got != want {
+				t.Errorf("relacl of a replaced view = %q, want %q", got, want)
 			}
 			if got := queryString(t, admin, "SELECT rolcanlogin::text || rolsuper::text || rolinherit::text FROM pg_roles WHERE rolname = '"+r2+"'"); got != "falsefalsetrue" {
 				t.Errorf("pg_roles of %s: %q", r2, got)

@@ -47,6 +47,10 @@ type planCtx struct {
 	// inSystemView counts the system views being planned: they read
 	// pg_authid, which only a superuser reads directly.
 	inSystemView int
+	// viewPath, while a view's query is planned, is the search path it
+	// was created with (catalog.Table.ViewSearchPath), which its
+	// unqualified names are looked up in instead of the session's.
+	viewPath []string
 	// tablesRead, when set, collects the OIDs of the tables and views the
 	// plan reads (a snapshot flow's TRIGGER ON UPDATE watches them).
 	tablesRead map[catalog.OID]bool
@@ -941,4 +945,13 @@ var databricksTypes = map[string]string{
 	"binary":        "bytea",
 	"timestamp_ntz": "timestamp",
 	"timestamp_ltz": "timestamptz",
+}
+
+// searchPath is the schemas unqualified relation names are looked up in:
+// the session's, or within a view's query the view's own.
+func (pc *planCtx) searchPath() []string {
+	if pc.viewPath != nil {
+		return pc.viewPath
+	}
+	return pc.sess.searchPath()
 }

@@ -380,8 +380,15 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
+	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), []catalog.ACLItem(nil)
 	if exists {
+		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
+		// owner and grants, as in PostgreSQL.
+		if err := x.checkOwner(existing); err != nil {
+			return err
+		}
 		oid, rowType = existing.OID, existing.RowType
+		owner, acl = tableOwner(existing), existing.ACL
 	} else {
 		if oid, err = ed.NewOID(); err != nil {
 			return err
@@ -391,7 +398,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		}
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text,
-		Owner: x.sess.currentRoleOID(x.tx.catalog())}
+		Owner: owner, ACL: acl, ViewSearchPath: viewSearchPath(pc)}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {
@@ -888,4 +895,17 @@ func refuseColumnChangesUnderFlow(cat *catalog.Snapshot, t *catalog.Table, actio
 		}
 	}
 	return nil
+}
+
+// viewSearchPath is the search path a new view keeps for its unqualified
+// names: the creating session's schemas, less its temporary one (a view
+// never reads temporary tables).
+func viewSearchPath(pc *planCtx) []string {
+	var out []string
+	for _, s := range pc.searchPath() {
+		if !isTempSchemaName(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

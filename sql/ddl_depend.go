@@ -37,9 +37,14 @@ func viewsReading(pc *planCtx, t *catalog.Table) []*catalog.Table {
 				return
 			}
 			pc.inView++
+			outerPath := pc.viewPath
+			if len(v.ViewSearchPath) > 0 {
+				pc.viewPath = v.ViewSearchPath
+			}
 			if found, _, err := pc.lookupTable(ref.Name); err == nil && found.OID == t.OID {
 				reads = true
 			}
+			pc.viewPath = outerPath
 			pc.inView--
 		})
 		if reads {

@@ -22,7 +22,8 @@
 // server-wide defaults (Options.Settings). Savepoints roll the block's write
 // transaction, its catalog, parameters and cursors back to a mark
 // (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
-// cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
+//
+// Backups and dumps: cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
 // online Backup a server file and reports its failure as PostgreSQL
 // reports a failed write to one (backup.go, docs/backup.md). What pg_dump
 // asks that other clients rarely do (acldefault, pg_options_to_table,

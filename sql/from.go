@@ -169,7 +169,12 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
 		}
 		pc.inView++
+		outerPath := pc.viewPath
+		if len(tbl.ViewSearchPath) > 0 {
+			pc.viewPath = tbl.ViewSearchPath
+		}
 		p, err := pc.planQuery(q, nil)
+		pc.viewPath = outerPath
 		pc.inView--
 		if err != nil {
 			return nil, nil, err
@@ -230,7 +235,7 @@ func (pc *planCtx) lookupTable(q ast.QualifiedName) (*catalog.Table, *catalog.Sc
 		}
 		return t, sc, nil
 	}
-	for _, sname := range pc.sess.searchPath() {
+	for _, sname := range pc.searchPath() {
 		if pc.inView > 0 && isTempSchemaName(sname) {
 			continue
 		}

@@ -186,7 +186,7 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 		return nil, nil, false, nil
 	}
 	name := t.Name.Name()
-	schemas := pc.sess.searchPath()
+	schemas := pc.searchPath()
 	if s := pc.schemaName(t.Name.Schema()); s != "" {
 		schemas = []string{s}
 	}
