@@ -131,6 +131,71 @@ func TestSnapshotStartsOverAfterCrash(t *testing.T) {
 	verifyReplay(t, st, src.conn, simpleFollowed)
 }
 
+// TestTruncateDuringTheSnapshot: a TRUNCATE of a followed table while the
+// snapshot reads another one. TRUNCATE is not MVCC-safe: had it committed
+// before the snapshot came to the table, the snapshot would have read the
+// table empty, and the stream then brought changes to rows the source
+// never had. The snapshot holds its tables from its start: the truncate
+// waits for it, and is streamed after.
+func TestTruncateDuringTheSnapshot(t *testing.T) {
+	pg := sharedUpstream(t)
+	db := newDatabase(t, pg)
+	conn := dial(t, pg, db)
+	mustExec(t, conn, `CREATE TABLE public.a (id integer PRIMARY KEY, v text);
+		CREATE TABLE public.b (id integer PRIMARY KEY, v text);
+		INSERT INTO public.a SELECT i, 'a ' || i FROM generate_series(1, 300) i;
+		INSERT INTO public.b SELECT i, 'b ' || i FROM generate_series(1, 300) i;
+		CREATE PUBLICATION pub FOR TABLE public.a, public.b`)
+	cfg := testConfig(t, connectionTo(pg, db), "pub", TableRef{Table: "a"}, TableRef{Table: "b"})
+	cfg.SnapshotBatchRows = 100
+
+	// At the snapshot's first batch (rows of a), the truncating
+	// transaction runs; the batch commits once it has committed or waits
+	// for a lock on b.
+	truncator := dial(t, pg, db)
+	truncated := make(chan error, 1)
+	var truncatedXid string
+	started := false
+	sink := newModelSink()
+	sink.decide = func(b *Batch) fault {
+		if started || len(b.Changes) == 0 {
+			return noFault
+		}
+		started = true
+		go func() {
+			rows, err := truncator.Exec(context.Background(), `BEGIN; UPDATE b SET v = 'changed' WHERE id <= 10;
+				DELETE FROM b WHERE id BETWEEN 11 AND 20; TRUNCATE b; INSERT INTO b SELECT i, 'after ' || i FROM generate_series(1000, 1049) i;
+				SELECT (txid_current() % 4294967296)::text; COMMIT`).ReadAll()
+			if err == nil {
+				truncatedXid = string(rows[5].Rows[0][0]) // the SELECT's
+			}
+			truncated <- err
+		}()
+		waitFor(t, "the truncate to commit or wait", time.Minute, func() bool {
+			return len(truncated) > 0 || len(mustQuery(t, conn, "SELECT 1 FROM pg_catalog.pg_locks WHERE relation = 'public.b'::regclass AND NOT granted")) > 0
+		})
+		return noFault
+	}
+	f := follow(t, cfg, sink)
+	waitStreaming(t, f, sink)
+	if err := <-truncated; err != nil {
+		t.Fatal(err)
+	}
+	var xid uint32
+	fmt.Sscan(truncatedXid, &xid)
+	waitFor(t, "the truncating transaction", time.Minute, func() bool { return sink.hasXid(xid) })
+	_ = f.Close()
+
+	sink.checkNoViolations(t)
+	st := sink.snapshot()
+	if st.snapshotRows != 600 || sink.resets != 0 {
+		t.Errorf("the source holds %d snapshot rows after %d snapshot resets; want 600 rows (both tables before the truncate), no reset", st.snapshotRows, sink.resets)
+	}
+	for _, table := range []string{"a", "b"} {
+		verifyReplay(t, st, conn, followedTable{source: table, upstream: "public." + table, key: []string{"id"}})
+	}
+}
+
 // TestUnfollowableSchemaChanges: a change the source cannot follow stops
 // it in state failed with an error that says what changed, and nothing
 // of the transaction that followed the change reaches the source.
