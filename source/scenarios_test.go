@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -193,6 +194,70 @@ func TestTruncateDuringTheSnapshot(t *testing.T) {
 	}
 	for _, table := range []string{"a", "b"} {
 		verifyReplay(t, st, conn, followedTable{source: table, upstream: "public." + table, key: []string{"id"}})
+	}
+}
+
+// TestSnapshotTablesChangedBeforeTheLock: what commits between the
+// slot's consistent point and the snapshot's lock on its tables. A
+// truncate, a rewrite, or a table dropped and made again leaves the
+// snapshot's transaction reading another file than its snapshot's: the
+// lock refuses the snapshot (the Follower then starts it over). Other
+// changes leave it be, and once locked no truncate can commit until the
+// snapshot's transaction ends.
+func TestSnapshotTablesChangedBeforeTheLock(t *testing.T) {
+	pg := sharedUpstream(t)
+	cases := []struct {
+		name, change string
+		refused      bool
+	}{
+		{"rows changed", "UPDATE t SET v = 'changed' WHERE id <= 5; DELETE FROM t WHERE id = 6; INSERT INTO t VALUES (100, 'new')", false},
+		{"column added", "ALTER TABLE t ADD COLUMN extra text", false},
+		{"truncated", "TRUNCATE t", true},
+		{"truncated and filled again", "BEGIN; TRUNCATE t; INSERT INTO t SELECT i, 'again' FROM generate_series(1, 10) i; COMMIT", true},
+		{"rewritten", "VACUUM FULL t", true},
+		{"rewritten by ALTER TABLE", "ALTER TABLE t ALTER COLUMN v TYPE varchar(50)", true},
+		{"dropped and made again", "DROP TABLE t; CREATE TABLE t (id integer PRIMARY KEY, v text)", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			src := newSimpleSource(t, pg, 10)
+			table := Table{Upstream: TableName{Schema: "public", Name: "t"}}
+			fmt.Sscan(mustQuery(t, src.conn, "SELECT 'public.t'::regclass::oid::text")[0].text(0), &table.RelationID)
+			repl, err := connect(ctx, src.cfg.Connection, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closeConn(repl)
+			position, snapshotName, err := createSlot(ctx, repl, generatedSlotName("lock_test"), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snapshot := dial(t, src.pg, src.db)
+			mustExec(t, snapshot, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT "+quoteLiteral(snapshotName))
+			mustExec(t, src.conn, c.change)
+
+			err = lockSnapshotTables(ctx, snapshot, []Table{table}, position)
+			if c.refused {
+				if err == nil || !strings.Contains(err.Error(), "truncated, rewritten or dropped after the snapshot's consistent point") {
+					t.Fatalf("the lock after %q: %v; want the snapshot refused", c.change, err)
+				}
+				if IsPermanent(err) {
+					t.Errorf("the refusal is permanent: the Follower would not start the snapshot over")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("the lock after %q: %v", c.change, err)
+			}
+			// Locked: a truncate waits for the snapshot's transaction.
+			_, err = src.conn.Exec(ctx, "SET lock_timeout = '200ms'; TRUNCATE t").ReadAll()
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "55P03" {
+				t.Errorf("a truncate while the snapshot holds the table: %v; want it to wait (lock_not_available)", err)
+			}
+		})
 	}
 }
 
