@@ -251,6 +251,19 @@ func TestSnapshotTablesChangedBeforeTheLock(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the lock after %q: %v", c.change, err)
 			}
+			// The description is the snapshot's, even of a table the
+			// lock waited for.
+			version, err := checkServer(ctx, snapshot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			described, err := readTable(ctx, snapshot, version, "pub", TableRef{Table: "t"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cols := described.table.Columns; len(cols) != 2 || cols[0].Name != "id" || cols[1].Name != "v" {
+				t.Errorf("the snapshot describes public.t with columns %+v after %q; want id and v", cols, c.change)
+			}
 			// Locked: a truncate waits for the snapshot's transaction.
 			_, err = src.conn.Exec(ctx, "SET lock_timeout = '200ms'; TRUNCATE t").ReadAll()
 			var pgErr *pgconn.PgError
