@@ -404,7 +404,7 @@ func lockSnapshotTables(ctx context.Context, conn *pgconn.PgConn, tables []Table
 	names := make([]string, len(tables))
 	oids := make([]string, len(tables))
 	for i, t := range tables {
-		names[i] = t.Upstream.String()
+		names[i] = "ONLY " + t.Upstream.String() // as COPY reads it: not its inheritance children
 		oids[i] = strconv.FormatUint(uint64(t.RelationID), 10)
 	}
 	if err := exec(ctx, conn, "LOCK TABLE "+strings.Join(names, ", ")+" IN ACCESS SHARE MODE"); err != nil {
