@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -129,6 +130,148 @@ func TestSnapshotStartsOverAfterCrash(t *testing.T) {
 		t.Errorf("upstream holds slots %v, the source uses %q", slots, st.cp.Slot)
 	}
 	verifyReplay(t, st, src.conn, simpleFollowed)
+}
+
+// TestTruncateDuringTheSnapshot: a TRUNCATE of a followed table while the
+// snapshot reads another one. TRUNCATE is not MVCC-safe: had it committed
+// before the snapshot came to the table, the snapshot would have read the
+// table empty, and the stream then brought changes to rows the source
+// never had. The snapshot holds its tables from its start: the truncate
+// waits for it, and is streamed after.
+func TestTruncateDuringTheSnapshot(t *testing.T) {
+	pg := sharedUpstream(t)
+	db := newDatabase(t, pg)
+	conn := dial(t, pg, db)
+	mustExec(t, conn, `CREATE TABLE public.a (id integer PRIMARY KEY, v text);
+		CREATE TABLE public.b (id integer PRIMARY KEY, v text);
+		INSERT INTO public.a SELECT i, 'a ' || i FROM generate_series(1, 300) i;
+		INSERT INTO public.b SELECT i, 'b ' || i FROM generate_series(1, 300) i;
+		CREATE PUBLICATION pub FOR TABLE public.a, public.b`)
+	cfg := testConfig(t, connectionTo(pg, db), "pub", TableRef{Table: "a"}, TableRef{Table: "b"})
+	cfg.SnapshotBatchRows = 100
+
+	// At the snapshot's first batch (rows of a), the truncating
+	// transaction runs; the batch commits once it has committed or waits
+	// for a lock on b.
+	truncator := dial(t, pg, db)
+	truncated := make(chan error, 1)
+	var truncatedXid string
+	started := false
+	sink := newModelSink()
+	sink.decide = func(b *Batch) fault {
+		if started || len(b.Changes) == 0 {
+			return noFault
+		}
+		started = true
+		go func() {
+			rows, err := truncator.Exec(context.Background(), `BEGIN; UPDATE b SET v = 'changed' WHERE id <= 10;
+				DELETE FROM b WHERE id BETWEEN 11 AND 20; TRUNCATE b; INSERT INTO b SELECT i, 'after ' || i FROM generate_series(1000, 1049) i;
+				SELECT (txid_current() % 4294967296)::text; COMMIT`).ReadAll()
+			if err == nil {
+				truncatedXid = string(rows[5].Rows[0][0]) // the SELECT's
+			}
+			truncated <- err
+		}()
+		waitFor(t, "the truncate to commit or wait", time.Minute, func() bool {
+			return len(truncated) > 0 || len(mustQuery(t, conn, "SELECT 1 FROM pg_catalog.pg_locks WHERE relation = 'public.b'::regclass AND NOT granted")) > 0
+		})
+		return noFault
+	}
+	f := follow(t, cfg, sink)
+	waitStreaming(t, f, sink)
+	if err := <-truncated; err != nil {
+		t.Fatal(err)
+	}
+	var xid uint32
+	fmt.Sscan(truncatedXid, &xid)
+	waitFor(t, "the truncating transaction", time.Minute, func() bool { return sink.hasXid(xid) })
+	_ = f.Close()
+
+	sink.checkNoViolations(t)
+	st := sink.snapshot()
+	if st.snapshotRows != 600 || sink.resets != 0 {
+		t.Errorf("the source holds %d snapshot rows after %d snapshot resets; want 600 rows (both tables before the truncate), no reset", st.snapshotRows, sink.resets)
+	}
+	for _, table := range []string{"a", "b"} {
+		verifyReplay(t, st, conn, followedTable{source: table, upstream: "public." + table, key: []string{"id"}})
+	}
+}
+
+// TestSnapshotTablesChangedBeforeTheLock: what commits between the
+// slot's consistent point and the snapshot's lock on its tables. A
+// truncate, a rewrite, or a table dropped and made again leaves the
+// snapshot's transaction reading another file than its snapshot's: the
+// lock refuses the snapshot (the Follower then starts it over). Other
+// changes leave it be, and once locked no truncate can commit until the
+// snapshot's transaction ends.
+func TestSnapshotTablesChangedBeforeTheLock(t *testing.T) {
+	pg := sharedUpstream(t)
+	cases := []struct {
+		name, change string
+		refused      bool
+	}{
+		{"rows changed", "UPDATE t SET v = 'changed' WHERE id <= 5; DELETE FROM t WHERE id = 6; INSERT INTO t VALUES (100, 'new')", false},
+		{"column added", "ALTER TABLE t ADD COLUMN extra text", false},
+		{"truncated", "TRUNCATE t", true},
+		{"truncated and filled again", "BEGIN; TRUNCATE t; INSERT INTO t SELECT i, 'again' FROM generate_series(1, 10) i; COMMIT", true},
+		{"rewritten", "VACUUM FULL t", true},
+		{"rewritten by ALTER TABLE", "ALTER TABLE t ALTER COLUMN v TYPE varchar(50)", true},
+		{"dropped and made again", "DROP TABLE t; CREATE TABLE t (id integer PRIMARY KEY, v text)", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			src := newSimpleSource(t, pg, 10)
+			table := Table{Upstream: TableName{Schema: "public", Name: "t"}}
+			fmt.Sscan(mustQuery(t, src.conn, "SELECT 'public.t'::regclass::oid::text")[0].text(0), &table.RelationID)
+			repl, err := connect(ctx, src.cfg.Connection, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer closeConn(repl)
+			position, snapshotName, err := createSlot(ctx, repl, generatedSlotName("lock_test"), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snapshot := dial(t, src.pg, src.db)
+			mustExec(t, snapshot, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT "+quoteLiteral(snapshotName))
+			mustExec(t, src.conn, c.change)
+
+			err = lockSnapshotTables(ctx, snapshot, []Table{table}, position)
+			if c.refused {
+				if err == nil || !strings.Contains(err.Error(), "truncated, rewritten or dropped after the snapshot's consistent point") {
+					t.Fatalf("the lock after %q: %v; want the snapshot refused", c.change, err)
+				}
+				if IsPermanent(err) {
+					t.Errorf("the refusal is permanent: the Follower would not start the snapshot over")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("the lock after %q: %v", c.change, err)
+			}
+			// The description is the snapshot's, even of a table the
+			// lock waited for.
+			version, err := checkServer(ctx, snapshot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			described, err := readTable(ctx, snapshot, version, "pub", TableRef{Table: "t"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cols := described.table.Columns; len(cols) != 2 || cols[0].Name != "id" || cols[1].Name != "v" {
+				t.Errorf("the snapshot describes public.t with columns %+v after %q; want id and v", cols, c.change)
+			}
+			// Locked: a truncate waits for the snapshot's transaction.
+			_, err = src.conn.Exec(ctx, "SET lock_timeout = '200ms'; TRUNCATE t").ReadAll()
+			var pgErr *pgconn.PgError
+			if !errors.As(err, &pgErr) || pgErr.Code != "55P03" {
+				t.Errorf("a truncate while the snapshot holds the table: %v; want it to wait (lock_not_available)", err)
+			}
+		})
+	}
 }
 
 // TestUnfollowableSchemaChanges: a change the source cannot follow stops

@@ -117,6 +117,9 @@ func (s *session) snapshot(ctx context.Context) error {
 	for i, t := range tables {
 		described[i] = t.table
 	}
+	if err := lockSnapshotTables(ctx, plain, described, position); err != nil {
+		return err
+	}
 
 	checkpoint := intent
 	checkpoint.Tables = described

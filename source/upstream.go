@@ -385,6 +385,49 @@ func readTable(ctx context.Context, conn *pgconn.PgConn, version int, publicatio
 	return snapshotTable{table: t, copy: copySQL}, nil
 }
 
+// lockSnapshotTables keeps the snapshot's tables from being truncated or
+// rewritten until its transaction ends, and makes sure none was between
+// the slot's consistent point and the lock. TRUNCATE and the forms of
+// ALTER TABLE that rewrite a table are not MVCC-safe: they put the rows in
+// a new file, and a transaction whose snapshot is older than theirs reads
+// that file, empty of the rows it should see, without an error. The
+// stream would then bring the changes after the consistent point to rows
+// the snapshot never had. The file the snapshot's catalog names
+// (pg_class, read in the snapshot) and the one the table has now
+// (pg_relation_filenode, from the current catalog) differ exactly when
+// that happened; the snapshot then fails, to be started over with a new
+// slot whose consistent point comes after the rewrite.
+func lockSnapshotTables(ctx context.Context, conn *pgconn.PgConn, tables []Table, consistentPoint LSN) error {
+	if len(tables) == 0 {
+		return nil
+	}
+	names := make([]string, len(tables))
+	oids := make([]string, len(tables))
+	for i, t := range tables {
+		names[i] = "ONLY " + t.Upstream.String() // as COPY reads it: not its inheritance children
+		oids[i] = strconv.FormatUint(uint64(t.RelationID), 10)
+	}
+	if err := exec(ctx, conn, "LOCK TABLE "+strings.Join(names, ", ")+" IN ACCESS SHARE MODE"); err != nil {
+		return fmt.Errorf("lock the snapshot's tables: %w", err)
+	}
+	rows, err := query(ctx, conn, `SELECT c.oid FROM pg_catalog.pg_class c
+		WHERE c.oid = ANY ($1::pg_catalog.oid[]) AND c.relfilenode IS DISTINCT FROM pg_catalog.pg_relation_filenode(c.oid)`,
+		"{"+strings.Join(oids, ",")+"}")
+	if err != nil {
+		return fmt.Errorf("check the snapshot's tables: %w", err)
+	}
+	if len(rows) > 0 {
+		name := rows[0].text(0)
+		for _, t := range tables {
+			if strconv.FormatUint(uint64(t.RelationID), 10) == name {
+				name = t.Upstream.String()
+			}
+		}
+		return fmt.Errorf("upstream table %s was truncated, rewritten or dropped after the snapshot's consistent point %s: the snapshot cannot read it and starts over", name, consistentPoint)
+	}
+	return nil
+}
+
 // createSlot creates a logical slot for pgoutput with an exported snapshot,
 // which stays valid while conn runs no other command. The snapshot sees
 // exactly the transactions that commit before the slot's consistent point:
