@@ -500,3 +500,48 @@ func TestRolesPasswordFile(t *testing.T) {
 		t.Errorf("both flags: %v\n%s", err, out)
 	}
 }
+
+// pg_stat_activity names each session's role, and shows a role without
+// superuser rights what other roles' sessions are doing no more than
+// PostgreSQL 15 does: who and which, with "<insufficient privilege>" for
+// the query and nothing else. Checked on PostgreSQL 15 too.
+func TestRolesSeeOnlyTheirOwnActivity(t *testing.T) {
+	suffix := roleSuffix()
+	viewer := "viewer_" + suffix
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			admin := connect(t, tg.URL)
+			mustExec(t, admin, "CREATE ROLE "+viewer+" LOGIN PASSWORD 'v-pw'")
+			if tg.Name != "cdcdb" {
+				t.Cleanup(func() {
+					if _, err := admin.Exec(context.Background(), "DROP ROLE "+viewer); err != nil {
+						t.Errorf("DROP ROLE: %v", err)
+					}
+				})
+			}
+			adminPID := int64(admin.PgConn().PID())
+			conn := connectAs(t, tg.URL, viewer, "v-pw")
+			viewerPID := int64(conn.PgConn().PID())
+			mustExec(t, admin, "SELECT 'admin was here'")
+
+			// The viewer sees the admin's session as the admin's, and not
+			// what it runs.
+			var usename, query string
+			var state, backendStart *string
+			if err := conn.QueryRow(testContext(t), "SELECT usename::text, query, state, backend_start::text FROM pg_stat_activity WHERE pid = $1", adminPID).Scan(&usename, &query, &state, &backendStart); err != nil {
+				t.Fatal(err)
+			}
+			if usename == viewer || query != "<insufficient privilege>" || state != nil || backendStart != nil {
+				t.Errorf("the viewer sees the admin's session as %q running %q (state %v, started %v)", usename, query, state, backendStart)
+			}
+			// Its own session it sees whole.
+			if got := queryString(t, conn, "SELECT usename::text || ' ' || query FROM pg_stat_activity WHERE pid = pg_backend_pid()"); !strings.HasPrefix(got, viewer+" SELECT usename") {
+				t.Errorf("the viewer's own row: %q", got)
+			}
+			// A superuser sees the viewer's session whole, under its role.
+			if got := queryString(t, admin, "SELECT usename::text || ' ' || state FROM pg_stat_activity WHERE pid = $1", viewerPID); got != viewer+" idle" {
+				t.Errorf("the admin sees the viewer's session as %q", got)
+			}
+		})
+	}
+}

@@ -145,13 +145,28 @@ func init() {
 		}
 		activities.Unlock()
 		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
+		cat := x.catalogOf()
+		viewerIsSuperuser := x.sess.isSuperuser(cat)
 		var rows []Row
 		for _, sa := range list {
 			if a[0] != nil && int64(sa.pid) != a[0].(int64) {
 				continue
 			}
 			sa.mu.Lock()
-			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", superuserOID, "application_name", sa.app,
+			var usesysid types.Value
+			if r, ok := cat.Role(sa.user); ok {
+				usesysid = int64(r.OID)
+			}
+			if !viewerIsSuperuser && sa.user != x.sess.user {
+				// Another role's session: who and which, but not what it
+				// does, as PostgreSQL shows it to a role without
+				// pg_read_all_stats.
+				rows = append(rows, b.make("datid", databaseOID, "pid", sa.pid, "usesysid", usesysid,
+					"application_name", sa.app, "query", "<insufficient privilege>"))
+				sa.mu.Unlock()
+				continue
+			}
+			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", usesysid, "application_name", sa.app,
 				"state", sa.state, "query", sa.query, "backend_start", sa.backendStart.UTC().Truncate(time.Microsecond),
 				"state_change", sa.stateChange.UTC().Truncate(time.Microsecond), "backend_type", "client backend"}
 			if sa.waitEventType != "" {
