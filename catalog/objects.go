@@ -112,7 +112,7 @@ type Table struct {
 	// reading session's search_path (PostgreSQL binds them at creation).
 	// Empty for views made before it was recorded: those use the reader's.
 	ViewSearchPath []string `json:"view_search_path,omitempty"`
-	Comment   string `json:"comment,omitempty"`
+	Comment        string   `json:"comment,omitempty"`
 	// Options are reloptions set by ALTER TABLE ... SET (k = v).
 	Options map[string]string `json:"options,omitempty"`
 	// Period names the period columns of SCD TYPE 2 and BITEMPORAL targets
