@@ -14,31 +14,17 @@ import (
 	"cdcdb/pgerror"
 )
 
-// feedLines runs a query and returns its rows as "a|b|c" lines, in the
-// query's order.
+// feedLines runs a query and returns its rows as "a|b|c" lines, NULL for a
+// null, in the query's order.
 func feedLines(t *testing.T, conn *pgx.Conn, query string, args ...any) []string {
 	t.Helper()
-	rows, err := conn.Query(testContext(t), query, args...)
+	out, err := rowLines(testContext(t), conn, "|", func(v any) string {
+		if v == nil {
+			return "NULL"
+		}
+		return fmt.Sprint(v)
+	}, query, args...)
 	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	var out []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			if v == nil {
-				parts[i] = "NULL"
-			} else {
-				parts[i] = fmt.Sprint(v)
-			}
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	if err := rows.Err(); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return out

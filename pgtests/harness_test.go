@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -271,4 +272,28 @@ func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// rowLines runs a query and returns its rows, in the query's order, each as
+// its values formatted by format and joined by sep: the one loop behind the
+// tests' ways of printing rows to compare.
+func rowLines(ctx context.Context, conn *pgx.Conn, sep string, format func(any) string, query string, args ...any) ([]string, error) {
+	rows, err := conn.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = format(v)
+		}
+		out = append(out, strings.Join(parts, sep))
+	}
+	return out, rows.Err()
 }

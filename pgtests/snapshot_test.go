@@ -29,23 +29,8 @@ var (
 // spaces.
 func snapshotRows(t *testing.T, conn *pgx.Conn, sql string) []string {
 	t.Helper()
-	rows, err := conn.Query(testContext(t), sql)
+	got, err := rowLines(testContext(t), conn, " ", func(v any) string { return fmt.Sprint(v) }, sql)
 	if err != nil {
-		t.Fatalf("%s: %v", sql, err)
-	}
-	var got []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = fmt.Sprint(v)
-		}
-		got = append(got, strings.Join(parts, " "))
-	}
-	if err := rows.Err(); err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	return got

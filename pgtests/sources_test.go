@@ -242,23 +242,7 @@ func queryLines(t *testing.T, conn *pgx.Conn, sql string) []string {
 func tryQueryLines(ctx context.Context, conn *pgx.Conn, sql string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, statementTimeout)
 	defer cancel()
-	rows, err := conn.Query(ctx, sql)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			return nil, err
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			parts[i] = fmt.Sprint(v)
-		}
-		out = append(out, strings.Join(parts, "|"))
-	}
-	return out, rows.Err()
+	return rowLines(ctx, conn, "|", func(v any) string { return fmt.Sprint(v) }, sql)
 }
 
 const (

@@ -41,31 +41,17 @@ var walkThroughOverWire = []struct {
 // sysend" with times shortened to the clock, in a stable order.
 func clockRows(t *testing.T, conn *pgx.Conn, query string, args ...any) []string {
 	t.Helper()
-	rows, err := conn.Query(testContext(t), query, args...)
+	out, err := rowLines(testContext(t), conn, " ", func(v any) string {
+		switch v := v.(type) {
+		case nil:
+			return "NULL"
+		case time.Time:
+			return v.Format("15:04:05")
+		}
+		return fmt.Sprint(v)
+	}, query, args...)
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
-	}
-	var out []string
-	for rows.Next() {
-		vals, err := rows.Values()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts := make([]string, len(vals))
-		for i, v := range vals {
-			switch v := v.(type) {
-			case nil:
-				parts[i] = "NULL"
-			case time.Time:
-				parts[i] = v.Format("15:04:05")
-			default:
-				parts[i] = fmt.Sprint(v)
-			}
-		}
-		out = append(out, strings.Join(parts, " "))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	sort.Strings(out)
 	return out
