@@ -289,24 +289,10 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		if _, err := col(name, clause); err != nil {
 			return 0, err
 		}
-		for i, c := range d.data {
-			if c.Name == name {
-				return i, nil
-			}
-		}
-		return 0, pgerror.New(pgerror.InvalidColumnReference, "column \"%s\" named in %s is not a column of the target", name, clause).WithPosition(clausePos(clause))
+		return d.dataPos(name, clause, clausePos)
 	}
-	seenKey := map[string]bool{}
-	for _, k := range st.Keys {
-		if seenKey[k] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" appears twice in KEYS", k).WithPosition(clausePos("KEYS"))
-		}
-		seenKey[k] = true
-		p, err := dataPos(k, "KEYS")
-		if err != nil {
-			return nil, err
-		}
-		d.keys = append(d.keys, p)
+	if d.keys, err = bindKeys(st.Keys, dataPos, clausePos); err != nil {
+		return nil, err
 	}
 	columnSet := func(sel *ast.ColumnSelection, clause string, bareMeansNonKeys bool) (temporal.ColumnSet, error) {
 		if sel == nil {
@@ -1102,4 +1088,34 @@ func (x *execCtx) removeFlow(f *catalog.Flow) error {
 		return err
 	}
 	return ed.DropFlow(f.OID)
+}
+
+// dataPos is the position of column name in a flow's data columns, which
+// clause named; a name the flow does not write is 42P10 at the clause.
+func (d *flowDefinition) dataPos(name, clause string, clausePos func(string) int) (int, error) {
+	for i, c := range d.data {
+		if c.Name == name {
+			return i, nil
+		}
+	}
+	return 0, pgerror.New(pgerror.InvalidColumnReference, "column \"%s\" named in %s is not a column of the target", name, clause).WithPosition(clausePos(clause))
+}
+
+// bindKeys resolves a flow's KEYS to positions in its data columns through
+// dataPos, refusing a key named twice.
+func bindKeys(keys []string, dataPos func(name, clause string) (int, error), clausePos func(string) int) ([]int, error) {
+	seen := map[string]bool{}
+	var out []int
+	for _, k := range keys {
+		if seen[k] {
+			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" appears twice in KEYS", k).WithPosition(clausePos("KEYS"))
+		}
+		seen[k] = true
+		p, err := dataPos(k, "KEYS")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

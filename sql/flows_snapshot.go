@@ -258,25 +258,13 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 		if _, err := offeredCol(name, clause); err != nil {
 			return 0, err
 		}
-		for i, c := range d.data {
-			if c.Name == name {
-				return i, nil
-			}
-		}
-		return 0, pgerror.New(pgerror.InvalidColumnReference, "column \"%s\" named in %s is not a column of the target", name, clause).WithPosition(clausePos(clause))
+		return d.dataPos(name, clause, clausePos)
 	}
-	seenKey := map[string]bool{}
-	for _, k := range st.Keys {
-		if seenKey[k] {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "column \"%s\" appears twice in KEYS", k).WithPosition(clausePos("KEYS"))
-		}
-		seenKey[k] = true
-		p, err := dataPos(k, "KEYS")
-		if err != nil {
-			return nil, err
-		}
-		d.keys = append(d.keys, p)
+	keys, err := bindKeys(st.Keys, dataPos, clausePos)
+	if err != nil {
+		return nil, err
 	}
+	d.keys = keys
 	if sel := st.TrackHistory; sel != nil {
 		set := make(temporal.ColumnSet, len(d.data))
 		for i := range set {
