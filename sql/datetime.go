@@ -257,7 +257,9 @@ func divideInterval(iv types.IntervalValue, f float64) (types.Value, error) {
 }
 
 func scaledInterval(iv types.IntervalValue, months, days, micros float64) (types.Value, error) {
-	fits32 := func(v float64) bool { return !math.IsNaN(v) && v <= math.MaxInt32 && v >= math.MinInt32 }
+	// PostgreSQL's FLOAT8_FITS_IN_INT32: below 2^31, so that 2147483647.5
+	// fits and truncates to 2147483647.
+	fits32 := func(v float64) bool { return !math.IsNaN(v) && v < -float64(math.MinInt32) && v >= math.MinInt32 }
 	if !fits32(months) || !fits32(days) {
 		return nil, errIntervalRange
 	}
