@@ -32,6 +32,7 @@ func (s *Snapshot) Edit(tx *storage.Tx) (*Editor, error) {
 		connections:  make(map[OID]*Connection, len(s.connections)),
 		sources:      make(map[OID]*Source, len(s.sources)),
 		roles:        maps.Clone(s.roles),
+		sequences:    maps.Clone(s.sequences),
 	}
 	for k, v := range s.schemas {
 		c.schemas[k] = v

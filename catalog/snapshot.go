@@ -47,6 +47,7 @@ type Snapshot struct {
 	connections  map[OID]*Connection
 	sources      map[OID]*Source
 	roles        map[OID]*Role
+	sequences    map[OID]*Sequence // sequences.go
 }
 
 // Empty returns the catalog of a new database: the built-in schemas only.
@@ -61,6 +62,7 @@ func Empty() *Snapshot {
 		connections:  map[OID]*Connection{},
 		sources:      map[OID]*Source{},
 		roles:        map[OID]*Role{BootstrapRoleOID: bootstrapRole()},
+		sequences:    map[OID]*Sequence{},
 	}
 	for _, sc := range builtinSchemas() {
 		s.schemas[sc.OID] = sc
@@ -233,6 +235,11 @@ func Load(tx *storage.Tx) (*Snapshot, error) {
 			r := &Role{}
 			if err = json.Unmarshal(v, r); err == nil {
 				s.roles[r.OID] = r
+			}
+		case hasPrefix(key, prefSequence):
+			q := &Sequence{}
+			if err = json.Unmarshal(v, q); err == nil {
+				s.sequences[q.OID] = q
 			}
 		case hasPrefix(key, prefSource):
 			src := &Source{}

@@ -99,6 +99,8 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	case *ast.CreateSchema, *ast.CreateTable, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)
+	case *ast.CreateSequence, *ast.AlterSequence, *ast.AlterSchemaOwner:
+		return pc.compileSequenceDDL(stmt) // ddl_sequence.go
 	case *ast.CreateRole, *ast.AlterRole, *ast.DropRole, *ast.GrantPrivileges:
 		return pc.compileRoleStatement(stmt) // roles.go
 	case *ast.CreateFlow, *ast.RefreshStreamingTable:

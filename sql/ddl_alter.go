@@ -121,6 +121,9 @@ func (x *execCtx) removeTable(t *catalog.Table) error {
 			}
 		}
 	}
+	if err := x.dropOwnedSequences(t); err != nil { // ddl_sequence.go
+		return err
+	}
 	return ed.DropTable(t.OID)
 }
 
@@ -141,6 +144,9 @@ func (x *execCtx) dropSchema(name ast.QualifiedName, st *ast.Drop) error {
 		// Schemas belong to the bootstrap superuser (cdcdb has no CREATE
 		// SCHEMA ... AUTHORIZATION).
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
+	}
+	if err := x.dropSchemaSequences(sc, st.Cascade); err != nil { // ddl_sequence.go
+		return err
 	}
 	var inside []*catalog.Table
 	for _, t := range cat.Tables() {
@@ -470,6 +476,9 @@ func (x *execCtx) truncateTable(t *catalog.Table) error {
 
 // alterTable applies ALTER TABLE actions in order to a copy of the table.
 func (x *execCtx) alterTable(st *ast.AlterTable) error {
+	if role, ok := ownerOnly(st); ok {
+		return x.alterRelationOwner(st, role) // ddl_owner.go
+	}
 	pc := x.planCtx()
 	t, _, err := pc.lookupRelation(st.Name)
 	if err != nil {

@@ -35,6 +35,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if s.free != nil {
+			return nextFree(x, s) // ddl_sequence.go
+		}
 		return nextSerial(x, s.table, s.column)
 	}})
 	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
@@ -61,6 +64,9 @@ func init() {
 		}
 		v := a[1].(int64)
 		called := len(a) < 3 || a[2].(bool)
+		if s.free != nil {
+			return v, setvalFree(x, s, v, called) // ddl_sequence.go
+		}
 		hi := serialMax(s.column.Type.OID)
 		if v < 1 || v > hi {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.name, hi)

@@ -22,6 +22,9 @@ type serialSequence struct {
 	schema uint32
 	table  *catalog.Table
 	column *catalog.Column
+	// free is set for a free-standing sequence (ddl_sequence.go); table
+	// and column then name the column that owns it, if one does.
+	free *catalog.Sequence
 }
 
 // sequenceOID gives a serial column's sequence its OID. The catalog has
@@ -44,11 +47,18 @@ func serialSequences(cat *catalog.Snapshot) []serialSequence {
 			out = append(out, serialSequence{oid: sequenceOID(t.OID, c.Attnum), name: c.Sequence, schema: t.Schema, table: t, column: c})
 		}
 	}
-	return out
+	return append(out, freeSequences(cat)...)
 }
 
 // sequenceByOID finds a serial column's sequence.
 func sequenceByOID(cat *catalog.Snapshot, oid uint32) (serialSequence, bool) {
+	if _, ok := cat.SequenceByOID(oid); ok {
+		for _, s := range freeSequences(cat) {
+			if s.oid == oid {
+				return s, true
+			}
+		}
+	}
 	if oid&0xC0000000 != 0xC0000000 {
 		return serialSequence{}, false
 	}
@@ -83,9 +93,10 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_sequence")
 	var rows []Row
 	for _, s := range serialSequences(x.catalogOf()) {
-		rows = append(rows, b.make("seqrelid", s.oid, "seqtypid", uint32(s.column.Type.OID), "seqstart", int64(1),
-			"seqincrement", int64(1), "seqmax", sequenceMax(s.column.Type.OID), "seqmin", int64(1), "seqcache", int64(1),
-			"seqcycle", false))
+		p := s.params()
+		rows = append(rows, b.make("seqrelid", s.oid, "seqtypid", uint32(p.typ), "seqstart", p.start,
+			"seqincrement", p.inc, "seqmax", p.max, "seqmin", p.min, "seqcache", p.cache,
+			"seqcycle", p.cycle))
 	}
 	return rows, nil
 }
@@ -99,6 +110,10 @@ func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
 	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
 	for _, s := range serialSequences(x.catalogOf()) {
+		if s.free != nil {
+			rows = append(rows, freeSequenceDepends(b, s)...)
+			continue
+		}
 		rows = append(rows,
 			b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgNamespaceOID,
 				"refobjid", s.schema, "refobjsubid", 0, "deptype", "n"),
@@ -115,9 +130,9 @@ func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 // sequenceLastValue is pg_sequence_last_value: the last value drawn, or
 // NULL before the first.
 func sequenceLastValue(x *execCtx, s serialSequence) types.Value {
-	sp := x.tx.st.Space(sequenceSpace(s.table.OID, s.column.Attnum))
-	if sp == nil || sp.Sequence() == 0 {
+	last, called, err := s.position(x)
+	if err != nil || !called {
 		return nil
 	}
-	return int64(sp.Sequence())
+	return last
 }

@@ -48,6 +48,8 @@ func (p *parser) parseCreate() ast.Statement {
 		p.fail()
 	case w.is("table"):
 		return p.parseCreateTable(t, temp)
+	case w.is("sequence"):
+		return p.parseCreateSequence(t, temp) // sequence.go
 	case w.is("unlogged") && !temp:
 		// UNLOGGED only changes crash behaviour, which cdcdb does not have
 		// separately: every table is durable.
@@ -671,6 +673,12 @@ func (p *parser) parseAlter() ast.Statement {
 	if w := p.peek(); isRoleWord(w) && !w.is("group") {
 		return p.parseAlterRole(t)
 	}
+	switch w := p.peek(); {
+	case w.is("sequence"):
+		return p.parseAlterSequence(t) // sequence.go
+	case (w.is("schema") || w.is("view")) && p.alterOwnerAhead():
+		return p.parseAlterOwnerOnly(t)
+	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
 	}
@@ -726,7 +734,11 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		return dc
 	case p.acceptWord("alter"):
 		p.acceptWord("column")
+		ct := p.peek()
 		ac := &ast.AlterColumn{Column: p.colID()}
+		if p.acceptWord("add") {
+			return p.parseAddIdentity(ac.Column, ct.pos) // sequence.go
+		}
 		switch {
 		case p.acceptWord("set"):
 			switch {
@@ -761,7 +773,9 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		p.advance()
 		return &ast.SetTableOptions{Options: p.parseRelOptions()}
 	case t.is("owner"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER TABLE ... OWNER TO is not supported"))
+		p.advance()
+		p.expectWord("to")
+		return &ast.SetOwner{Role: p.parseRoleSpec()}
 	}
 	p.fail()
 	return nil

@@ -1,0 +1,48 @@
+package sql
+
+import (
+	"strings"
+
+	"cdcdb/pgerror"
+)
+
+// The parameters a PostgreSQL 15 pg_dump script sets before its first
+// CREATE (check_function_bodies, xmloption, default_tablespace,
+// default_table_access_method; row_security is in settings.go). Each takes
+// only the values whose meaning cdcdb has, so a script that asks for
+// something else is refused rather than loaded differently:
+//
+//   - check_function_bodies: cdcdb has no CREATE FUNCTION, so there is no
+//     body to check either way; both values are kept and shown.
+//   - xmloption: cdcdb has no xml type, so no value is parsed as one;
+//     both values are kept and shown.
+//   - default_tablespace: cdcdb has the one place, PostgreSQL's default
+//     tablespace: '' and 'pg_default' name it, any other is 42704.
+//   - default_table_access_method: heap, the only one PostgreSQL 15 has
+//     built in; any other is 22023.
+func init() {
+	for _, d := range []*settingDef{
+		{name: "check_function_bodies", def: "on", normalize: normalizeBool, desc: "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
+		{name: "xmloption", def: "content", normalize: oneOf("content", "document"), desc: "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."},
+		{name: "default_tablespace", def: "", normalize: normalizeDefaultTablespace, desc: "Sets the default tablespace to create tables and indexes in."},
+		{name: "default_table_access_method", def: "heap", normalize: normalizeTableAccessMethod, desc: "Sets the default table access method for new tables."},
+	} {
+		defineSetting(d)
+	}
+}
+
+func normalizeDefaultTablespace(_ *Session, v string) (string, error) {
+	switch v {
+	case "", "pg_default":
+		return v, nil
+	}
+	return "", pgerror.New(pgerror.UndefinedObject, "tablespace \"%s\" does not exist", v)
+}
+
+func normalizeTableAccessMethod(_ *Session, v string) (string, error) {
+	if strings.EqualFold(v, "heap") {
+		return "heap", nil
+	}
+	return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"default_table_access_method\": \"%s\"", v).
+		WithDetail("Table access method \"%s\" does not exist.", v)
+}
