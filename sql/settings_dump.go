@@ -17,7 +17,7 @@ import (
 //   - xmloption: cdcdb has no xml type, so no value is parsed as one;
 //     both values are kept and shown.
 //   - default_tablespace: cdcdb has the one place, PostgreSQL's default
-//     tablespace: ” and 'pg_default' name it, any other is 42704.
+//     tablespace: the empty string and pg_default name it, any other is 42704.
 //   - default_table_access_method: heap, the only one PostgreSQL 15 has
 //     built in; any other is 22023.
 func init() {
