@@ -53,6 +53,10 @@ type Column struct {
 	// Identity marks serial columns: Default then reads nextval of the
 	// table's sequence named here.
 	Sequence string `json:"sequence,omitempty"`
+	// Identity is pg_attribute.attidentity: IdentityAlways or
+	// IdentityByDefault for an identity column, whose Default then reads
+	// nextval of the free-standing sequence its column owns; "" otherwise.
+	Identity string `json:"identity,omitempty"`
 	Comment  string `json:"comment,omitempty"`
 	Dropped  bool   `json:"dropped,omitempty"`
 }

@@ -78,3 +78,10 @@ func (e *Editor) DropSequence(oid OID) error {
 	delete(e.snap.sequences, oid)
 	return e.del(prefSequence, oid)
 }
+
+// Identity kinds of a column (Column.Identity), the letters of
+// pg_attribute.attidentity.
+const (
+	IdentityAlways    = "a"
+	IdentityByDefault = "d"
+)

@@ -619,7 +619,10 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			}
 		case *ast.AddConstraint:
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {
-				return pgerror.New(pgerror.FeatureNotSupported, "adding a primary key to an existing table is not supported")
+				if err := x.addPrimaryKey(pc, ed, c, a.Constraint); err != nil { // ddl_primarykey.go
+					return err
+				}
+				continue
 			}
 			// Validated against the table as the earlier actions left it,
 			// whose indexes are built already.
@@ -654,6 +657,10 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 					continue
 				}
 				return pgerror.New(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", a.Name, c.Name)
+			}
+		case *ast.AddIdentity:
+			if err := x.addIdentity(pc, c, a); err != nil { // ddl_identity.go
+				return err
 			}
 		case *ast.SetTableOptions:
 			if c.Options == nil {

@@ -111,6 +111,9 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 		}
 	}
 
+	if err := refuseIdentityInsert(cols, givenColumns(valueRows, source != nil, len(cols))); err != nil { // ddl_identity.go
+		return nil, err
+	}
 	rowScope := tableColumnsScope(nil, t, tableAlias(st.Alias, t), schema.Name)
 	ret, err := pc.bindReturning(st.Returning, rowScope)
 	if err != nil {
@@ -460,6 +463,9 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 				x = &constExpr{t: col.Type}
 			}
 		} else {
+			if err := refuseIdentityUpdate(col); err != nil { // ddl_identity.go
+				return nil, err
+			}
 			v, err := b.bind(s.Value)
 			if err != nil {
 				return nil, err
