@@ -138,7 +138,7 @@ func init() {
 		if s, ok := viewDefText(x, t.ViewQuery, pretty); ok {
 			return s, nil
 		}
-		return viewDefinition(t.ViewQuery), nil
+		return viewDefinition(qualifiedViewQuery(x, t)), nil // viewdeps.go
 	}})
 	register("obj_description", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 1 {

@@ -109,6 +109,7 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
 	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
+	rows = append(rows, viewRuleDepends(x, b)...) // viewdeps.go
 	for _, s := range serialSequences(x.catalogOf()) {
 		if s.free != nil {
 			rows = append(rows, freeSequenceDepends(b, s)...)
