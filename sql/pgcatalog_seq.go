@@ -108,7 +108,7 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 // how pg_dump knows to create the sequence before it sets the default.
 func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
-	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
+	rows := cdcdbExtensionMembers(b)              // pgcatalog_extension.go
 	rows = append(rows, viewRuleDepends(x, b)...) // viewdeps.go
 	for _, s := range serialSequences(x.catalogOf()) {
 		if s.free != nil {
