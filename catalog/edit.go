@@ -168,6 +168,7 @@ func (t *Table) Clone() *Table {
 	c.KeyColumns = append([]int16(nil), t.KeyColumns...)
 	c.Constraints = append([]Constraint(nil), t.Constraints...)
 	c.Indexes = append([]Index(nil), t.Indexes...)
+	c.ExprIndexes = append([]ExprIndex(nil), t.ExprIndexes...)
 	c.ACL = append([]ACLItem(nil), t.ACL...)
 	if t.Options != nil {
 		c.Options = make(map[string]string, len(t.Options))

@@ -106,6 +106,9 @@ type Table struct {
 	PrimaryKeyOID  OID          `json:"primary_key_oid,omitempty"`
 	Constraints    []Constraint `json:"constraints,omitempty"`
 	Indexes        []Index      `json:"indexes,omitempty"`
+	// ExprIndexes are the indexes on expressions or with a predicate
+	// (exprindex.go).
+	ExprIndexes []ExprIndex `json:"expr_indexes,omitempty"`
 	// NextAttnum is the attnum the next added column gets.
 	NextAttnum int16 `json:"next_attnum"`
 	// ViewQuery is a view's defining query text.

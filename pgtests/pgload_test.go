@@ -28,8 +28,9 @@ import (
 // pgLoadSchema is an application's schema as it was built in PostgreSQL:
 // two schemas besides public, serial, bigserial and identity columns
 // (BY DEFAULT and ALWAYS, with options), a free-standing sequence used by
-// a default, every kind of constraint, views over tables and over views
-// across schemas, comments, and rows of many types.
+// a default, every kind of constraint, indexes on expressions and partial
+// ones (one unique), views over tables and over views across schemas,
+// comments, and rows of many types.
 const pgLoadSchema = `
 CREATE SCHEMA shop;
 CREATE SCHEMA audit;
@@ -67,6 +68,10 @@ CREATE TABLE shop.order_line (
   qty int NOT NULL CHECK (qty > 0),
   PRIMARY KEY (order_id, line)
 );
+CREATE INDEX customer_lower_name ON shop.customer (lower(name));
+CREATE UNIQUE INDEX customer_active_email ON shop.customer (lower(email)) WHERE active;
+CREATE INDEX orders_open ON shop.orders (placed) WHERE note IS NULL;
+CREATE INDEX product_price ON shop.product (price DESC, title);
 CREATE SEQUENCE shop.invoice_no START 1000 INCREMENT 5 MAXVALUE 99999;
 CREATE SEQUENCE audit.countdown AS smallint INCREMENT -2 MINVALUE -10 MAXVALUE 10 START 4 CYCLE;
 CREATE TABLE audit.log (
@@ -123,6 +128,7 @@ var pgLoadChecks = []string{
 	"SELECT schemaname, sequencename, data_type, start_value, min_value, max_value, increment_by, cycle, last_value FROM pg_sequences ORDER BY 1, 2",
 	"SELECT obj_description('shop.customer'::regclass, 'pg_class'), col_description('shop.customer'::regclass, 2)",
 	"SELECT conname, contype FROM pg_constraint WHERE connamespace = 'shop'::regnamespace ORDER BY conname",
+	"SELECT c.relname, i.indisunique, i.indkey FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid WHERE t.relnamespace = 'shop'::regnamespace ORDER BY 1",
 }
 
 // pgLoadWrites are run, in order, on both after the checks: the next
@@ -138,6 +144,8 @@ var pgLoadWrites = []struct{ sql, code string }{
 	{"INSERT INTO public.settings (k, v) VALUES ('x', '1') RETURNING tick", ""},
 	{"INSERT INTO shop.orders (id, customer_id, placed) VALUES (50, 1, '2026-08-01') RETURNING id", ""},
 	{"INSERT INTO shop.orders (customer_id, placed) VALUES (2, '2026-09-01') RETURNING id", ""},
+	{"INSERT INTO shop.customer (email, name, active) VALUES ('BOB@y.com', 'Bob 2', true) RETURNING email", ""},
+	{"INSERT INTO shop.customer (email, name, active) VALUES ('ANN@X.ORG', 'Ann, inactive', false) RETURNING email", ""},
 	// PostgreSQL's nextval is not undone when the statement fails; cdcdb's
 	// is, with the rest of the statement (docs/compatibility.md), so the
 	// failures below, which draw in PostgreSQL, come after every insert
@@ -145,6 +153,8 @@ var pgLoadWrites = []struct{ sql, code string }{
 	{"INSERT INTO shop.customer (email, name) VALUES ('ann@x.org', 'Ann again')", "23505"},
 	{"INSERT INTO shop.customer (id, email, name) VALUES (1, 'other@x.org', 'Dup')", "23505"},
 	{"INSERT INTO shop.customer (email, name) VALUES ('no-at-sign', 'Eve')", "23514"},
+	{"INSERT INTO shop.customer (email, name) VALUES ('ANN@X.ORG', 'Ann upper')", "23505"},
+	{"UPDATE shop.customer SET active = true WHERE email = 'bob@y.com'", "23505"},
 	{"INSERT INTO shop.order_line VALUES (1, 9, 999, 1)", "23503"},
 	{"INSERT INTO shop.order_line VALUES (99, 1, 100, 1)", "23503"},
 	{"INSERT INTO shop.order_line VALUES (1, 3, 100, 0)", "23514"},

@@ -124,6 +124,9 @@ func (x *execCtx) removeTable(t *catalog.Table) error {
 	if err := x.dropOwnedSequences(t); err != nil { // ddl_sequence.go
 		return err
 	}
+	if err := x.dropExprIndexSpaces(t); err != nil { // ddl_exprindex.go
+		return err
+	}
 	return ed.DropTable(t.OID)
 }
 
@@ -221,6 +224,9 @@ func (x *execCtx) dropIndex(pc *planCtx, name ast.QualifiedName, st *ast.Drop) e
 			return ed.PutTable(c)
 		}
 	}
+	if done, err := x.dropExprIndex(name); done || err != nil { // ddl_exprindex.go
+		return err
+	}
 	if st.IfExists {
 		x.notice("index \"%s\" does not exist, skipping", name.Name())
 		return nil
@@ -249,6 +255,9 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "cannot create index on relation \"%s\"", t.Name).WithDetail("This operation is not supported for views.")
+	}
+	if isExprIndex(st) {
+		return x.createExprIndex(pc, t, st) // ddl_exprindex.go
 	}
 	name := st.Name
 	var cols []int16
@@ -471,7 +480,7 @@ func (x *execCtx) truncateTable(t *catalog.Table) error {
 			return err
 		}
 	}
-	return nil
+	return x.clearExprIndexes(t) // ddl_exprindex.go
 }
 
 // alterTable applies ALTER TABLE actions in order to a copy of the table.
@@ -566,6 +575,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Name, c.Name)
 			}
+			if err := refuseExprIndexColumn(c, col, "drop"); err != nil { // ddl_exprindex.go
+				return err
+			}
 			for _, k := range c.PrimaryKey {
 				if k == col.Attnum {
 					return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", a.Name, c.Name).
@@ -578,6 +590,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			col, ok := c.Column(a.Old)
 			if !ok {
 				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" does not exist", a.Old)
+			}
+			if err := refuseExprIndexColumn(c, col, "rename"); err != nil { // ddl_exprindex.go
+				return err
 			}
 			if _, exists := c.Column(a.New); exists {
 				return pgerror.New(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", a.New, c.Name)

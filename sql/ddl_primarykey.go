@@ -57,7 +57,7 @@ func (x *execCtx) addPrimaryKey(pc *planCtx, ed *catalog.Editor, t *catalog.Tabl
 	if relationNameTaken(cat, t.Schema, name) {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	if err := x.rekeyRows(t, attnums, name); err != nil {
+	if err := x.rekeyRows(pc, t, attnums, name); err != nil {
 		return err
 	}
 	for _, a := range attnums {
@@ -79,8 +79,9 @@ type keyedRow struct {
 }
 
 // rekeyRows moves t's rows from their row numbers to the key of the
-// columns attnums, and rebuilds t's secondary indexes for the new keys.
-func (x *execCtx) rekeyRows(t *catalog.Table, attnums []int16, constraint string) error {
+// columns attnums, and rebuilds t's secondary indexes (plain and unique
+// expression ones) for the new keys.
+func (x *execCtx) rekeyRows(pc *planCtx, t *catalog.Table, attnums []int16, constraint string) error {
 	data := x.tx.st.Space(catalog.DataSpace(t.OID))
 	if data == nil {
 		return pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", t.Name)
@@ -154,6 +155,13 @@ func (x *execCtx) rekeyRows(t *catalog.Table, attnums []int16, constraint string
 				if err := sp.Put(k, r.newKey); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	for i := range t.ExprIndexes {
+		if t.ExprIndexes[i].Unique {
+			if err := x.buildExprIndex(pc, t, &t.ExprIndexes[i]); err != nil {
+				return err
 			}
 		}
 	}

@@ -303,6 +303,9 @@ func relationNameOf(cat *catalog.Snapshot, oid uint32) (name string, schema uint
 	if s, ok := sequenceByOID(cat, oid); ok {
 		return s.name, s.schema, true
 	}
+	if name, schema, ok := exprIndexByOID(cat, oid); ok { // ddl_exprindex.go
+		return name, schema, true
+	}
 	if ix := systemIndexByOID(oid); ix != nil {
 		return ix.def.Name, catalog.PgCatalogNamespace, true
 	}
@@ -334,6 +337,9 @@ func relationInSchema(cat *catalog.Snapshot, sc *catalog.Schema, name string) (u
 		if s.schema == sc.OID && s.name == name {
 			return s.oid, "sequence", true
 		}
+	}
+	if oid, ok := exprIndexNamed(cat, sc.OID, name); ok { // ddl_exprindex.go
+		return oid, "index", true
 	}
 	if st, ok := systemTables[sc.Name][name]; ok {
 		return st.oid, "system", true
@@ -478,6 +484,9 @@ func indexDef(x *execCtx, oid uint32, col int) types.Value {
 			return "CREATE " + unique + "INDEX " + quoteIdent(ix.Name) + " ON " + quoteIdent(sc.Name) + "." +
 				quoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
 		}
+	}
+	if def, ok := exprIndexDef(cat, oid, col); ok { // ddl_exprindex.go
+		return def
 	}
 	if ix := systemIndexByOID(oid); ix != nil {
 		return systemIndexDef(ix, col)

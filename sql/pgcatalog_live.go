@@ -116,11 +116,15 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 			persistence = "t"
 		}
 		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
-			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
+			"relam", amFor(kind), "relhasindex", len(t.Indexes)+len(t.ExprIndexes) > 0, "relchecks", checks,
 			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence,
 			"relowner", tableOwner(t), "relacl", aclText(cat, t)))
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
+				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
+		}
+		for _, ix := range t.ExprIndexes { // ddl_exprindex.go
+			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Keys),
 				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
 		}
 	}
@@ -425,7 +429,7 @@ func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
 				"indoption", int2Vector(opts)))
 		}
 	}
-	return rows, nil
+	return append(rows, exprIndexRows(x.catalogOf(), b)...), nil // ddl_exprindex.go
 }
 
 // livePgDescription adds the comments on schemas, tables and columns to

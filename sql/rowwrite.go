@@ -26,6 +26,9 @@ type tableWriter struct {
 	// value written to them is fitted to (see fitColumns).
 	modified []modifiedColumn
 	width    int // stored tuple width
+	// exprIndexes are the table's unique expression and partial indexes
+	// (ddl_exprindex.go).
+	exprIndexes []boundExprIndex
 	// appended collects the tuples inserted into a flow source, applied to
 	// its flows at the end of the statement.
 	flowSource bool
@@ -149,6 +152,9 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 			return nil, err
 		}
 		w.defaults[c.Attnum] = x
+	}
+	if w.exprIndexes, err = pc.bindExprIndexes(t); err != nil {
+		return nil, err
 	}
 	w.flowSource = takesRowsAsWritten(pc.cat, t.OID)
 	w.fk = pc.foreignKeys(t)
@@ -463,7 +469,7 @@ func (w *tableWriter) addIndexEntries(x *execCtx, rowKey []byte, tuple []types.V
 			return err
 		}
 	}
-	return nil
+	return w.addExprIndexEntries(x, rowKey, tuple) // ddl_exprindex.go
 }
 
 func (w *tableWriter) removeIndexEntries(x *execCtx, rowKey []byte, tuple []types.Value) error {
@@ -486,7 +492,7 @@ func (w *tableWriter) removeIndexEntries(x *execCtx, rowKey []byte, tuple []type
 			}
 		}
 	}
-	return nil
+	return w.removeExprIndexEntries(x, tuple) // ddl_exprindex.go
 }
 
 // flowBatchSize is how many source rows a statement buffers before applying

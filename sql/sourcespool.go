@@ -56,7 +56,7 @@ const spoolChunk = 256
 // there is a second processor to run it; and the server has not turned the
 // spool off (FastPathsOff.SourceSpool).
 func (w *tableWriter) startSpool(x *execCtx) error {
-	if x.sess.engine.opts.FastPathsOff.SourceSpool || !w.flowSource || len(w.table.PrimaryKey) > 0 || len(w.table.Indexes) > 0 || w.fk != nil ||
+	if x.sess.engine.opts.FastPathsOff.SourceSpool || !w.flowSource || len(w.table.PrimaryKey) > 0 || len(w.table.Indexes) > 0 || len(w.exprIndexes) > 0 || w.fk != nil ||
 		runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
