@@ -2,7 +2,9 @@ package sql
 
 import (
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
@@ -531,8 +533,47 @@ func freeSequenceDepends(b *catalogRow, s serialSequence) []Row {
 	rows := []Row{b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgNamespaceOID,
 		"refobjid", s.schema, "refobjsubid", 0, "deptype", "n")}
 	if s.table != nil && s.column != nil {
+		deptype := "a"
+		if s.column.Identity != "" {
+			deptype = "i" // an identity column's own sequence
+		}
 		rows = append(rows, b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgClassOID,
-			"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", "a"))
+			"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", deptype))
+	}
+	return rows
+}
+
+// nextvalOf finds the sequence a default draws from: the name in
+// nextval('name'::regclass), as the text of a default keeps it.
+var nextvalOf = regexp.MustCompile(`^nextval\((?:CAST\()?'((?:[^']|'')+)'(?:::regclass| AS regclass\))\)$`)
+
+// sequenceDefaultDepends are the pg_depend rows of column defaults that
+// draw from a free-standing sequence: the default uses it (normal), which
+// is how pg_dump knows to create the sequence before it sets the default.
+func sequenceDefaultDepends(x *execCtx, b *catalogRow) []Row {
+	cat := x.catalogOf()
+	if len(cat.Sequences()) == 0 {
+		return nil
+	}
+	pc := &planCtx{sess: x.sess, cat: cat, params: &paramSlots{}}
+	var rows []Row
+	for _, t := range cat.Tables() {
+		for _, c := range t.Columns {
+			if c.Dropped || c.Identity != "" {
+				continue
+			}
+			m := nextvalOf.FindStringSubmatch(c.Default)
+			if m == nil {
+				continue
+			}
+			parts := strings.Split(strings.ReplaceAll(m[1], "''", "'"), ".")
+			seq, err := pc.lookupFreeSequence(ast.QualifiedName{Parts: parts})
+			if err != nil {
+				continue
+			}
+			rows = append(rows, b.make("classid", pgAttrdefOID, "objid", attrdefOID(t.OID, c.Attnum), "objsubid", 0,
+				"refclassid", pgClassOID, "refobjid", seq.OID, "refobjsubid", 0, "deptype", "n"))
+		}
 	}
 	return rows
 }

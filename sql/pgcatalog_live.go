@@ -232,7 +232,11 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 				rows = append(rows, r)
 				continue
 			}
-			rows = append(rows, attributeRow(b, t.OID, c.Name, c.Type, c.Attnum, c.NotNull, c.Default != "", false))
+			// An identity column's default is its sequence, not a pg_attrdef
+			// row (ddl_identity.go).
+			r := attributeRow(b, t.OID, c.Name, c.Type, c.Attnum, c.NotNull, c.Default != "" && c.Identity == "", false)
+			r[b.col("attidentity")] = c.Identity
+			rows = append(rows, r)
 		}
 		for _, ix := range t.Indexes {
 			for i, attnum := range ix.Columns {
@@ -304,7 +308,7 @@ func livePgAttrdef(x *execCtx, _ []Row) ([]Row, error) {
 	var rows []Row
 	for _, t := range x.catalogOf().Tables() {
 		for _, c := range t.Columns {
-			if c.Dropped || c.Default == "" {
+			if c.Dropped || c.Default == "" || c.Identity != "" {
 				continue
 			}
 			rows = append(rows, b.make("oid", attrdefOID(t.OID, c.Attnum), "adrelid", t.OID, "adnum", c.Attnum,

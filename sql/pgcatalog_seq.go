@@ -108,8 +108,9 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 // how pg_dump knows to create the sequence before it sets the default.
 func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
 	b := rowBuilder("pg_depend")
-	rows := cdcdbExtensionMembers(b)              // pgcatalog_extension.go
-	rows = append(rows, viewRuleDepends(x, b)...) // viewdeps.go
+	rows := cdcdbExtensionMembers(b)                     // pgcatalog_extension.go
+	rows = append(rows, viewRuleDepends(x, b)...)        // viewdeps.go
+	rows = append(rows, sequenceDefaultDepends(x, b)...) // ddl_sequence.go
 	for _, s := range serialSequences(x.catalogOf()) {
 		if s.free != nil {
 			rows = append(rows, freeSequenceDepends(b, s)...)
