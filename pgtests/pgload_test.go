@@ -310,3 +310,76 @@ func sqlStateOf(err error) string {
 	}
 	return ""
 }
+
+// cdcdbViewSchema has views whose queries name their relations without a
+// schema (found through search_path when created), views that sort before
+// the tables they read, and views over views across schemas.
+const cdcdbViewSchema = `
+CREATE SCHEMA sales;
+CREATE TABLE sales.region (id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE zebra (id serial PRIMARY KEY, region_id int REFERENCES sales.region (id), amount numeric);
+SET search_path = sales, public;
+CREATE VIEW sales.a_totals AS SELECT r.id, r.name, sum(z.amount) AS total FROM region r JOIN zebra z ON z.region_id = r.id GROUP BY r.id, r.name;
+SET search_path = public;
+CREATE VIEW aaa_big AS SELECT * FROM sales.a_totals WHERE total > 1;
+CREATE VIEW aab_names AS SELECT name FROM aaa_big;
+CREATE VIEW "Quoted View" AS SELECT count(*) AS n FROM zebra WHERE amount IS NOT NULL;
+INSERT INTO sales.region VALUES (1, 'north'), (2, 'south');
+INSERT INTO zebra (region_id, amount) VALUES (1, 2), (1, 3), (2, 0.5), (NULL, NULL);
+`
+
+// TestPgDumpOfCdcdbViewsRestores dumps a cdcdb database with views
+// (cdcdbViewSchema) with pg_dump, plain and custom formats, and restores
+// it into a fresh cdcdb (psql -v ON_ERROR_STOP=1, pg_restore
+// --exit-on-error) and into PostgreSQL 15: each view is written after what
+// it reads, with its relations qualified, and answers as it did.
+func TestPgDumpOfCdcdbViewsRestores(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	dir := t.TempDir()
+	schemaFile := filepath.Join(dir, "schema.sql")
+	if err := os.WriteFile(schemaFile, []byte(cdcdbViewSchema), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runPsqlFile(t, srv.Host(), srv.Port(), pgserver.Database, schemaFile)
+	plain := filepath.Join(dir, "dump.sql")
+	runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-f", plain)
+	custom := filepath.Join(dir, "dump.custom")
+	runPgDump(t, srv.Host(), srv.Port(), pgserver.Database, "-F", "c", "-f", custom)
+	script, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i, j := strings.Index(string(script), "CREATE VIEW public.aaa_big"), strings.Index(string(script), "CREATE TABLE public.zebra"); i < 0 || j < 0 || i < j {
+		t.Errorf("view aaa_big is not written after table zebra:\n%s", script)
+	}
+	if !strings.Contains(string(script), "JOIN public.zebra z") {
+		t.Errorf("a_totals's query does not name public.zebra:\n%s", script)
+	}
+
+	intoCdcdb := startServer(t)
+	runPsqlFile(t, intoCdcdb.Host(), intoCdcdb.Port(), pgserver.Database, plain)
+	fromCustom := startServer(t)
+	out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--exit-on-error", "-h", fromCustom.Host(),
+		"-p", strconv.Itoa(fromCustom.Port()), "-U", pgserver.User, "-d", pgserver.Database, custom).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pg_restore of cdcdb's custom-format dump into cdcdb: %v\n%s", err, out)
+	}
+	intoPostgres := referenceTarget(t)
+	runPsqlFile(t, intoPostgres.Host, intoPostgres.Port, intoPostgres.DB, plain)
+	for name, url := range map[string]string{"cdcdb (psql)": intoCdcdb.URL(), "cdcdb (pg_restore)": fromCustom.URL(), "postgres 15": intoPostgres.URL} {
+		restored := connect(t, url)
+		for _, q := range []string{
+			"SELECT * FROM sales.a_totals ORDER BY id", "SELECT * FROM aaa_big ORDER BY id", "SELECT * FROM aab_names ORDER BY name",
+			`SELECT * FROM "Quoted View"`, "SELECT * FROM zebra ORDER BY id",
+		} {
+			if a, b := queryStrings(t, restored, q), queryStrings(t, conn, q); !slices.Equal(a, b) {
+				t.Errorf("restored into %s, %s:\nrestored: %q\ncdcdb:    %q", name, q, a, b)
+			}
+		}
+		// The serial goes on after the four rows, as it would have.
+		if got := queryStrings(t, restored, "SELECT nextval('zebra_id_seq')"); !slices.Equal(got, []string{"5"}) {
+			t.Errorf("restored into %s, the serial's next value is %q, want 5", name, got)
+		}
+	}
+}
