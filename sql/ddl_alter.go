@@ -26,6 +26,8 @@ func (x *execCtx) drop(st *ast.Drop, out *resultSink) (string, error) {
 			err = x.dropIndex(pc, name, st)
 		case ast.ObjectFlow:
 			err = x.dropFlow(pc, name, st)
+		case ast.ObjectSequence:
+			err = x.dropSequence(pc, name, st) // ddl_sequence.go
 		default:
 			err = pgerror.New(pgerror.FeatureNotSupported, "DROP %s is not supported", st.Kind)
 		}
@@ -585,6 +587,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 			}
 			col.Dropped = true
+			if err := x.dropColumnSequences(c, col.Attnum); err != nil { // ddl_sequence.go
+				return err
+			}
 			col.Name = "........pg.dropped." + itoa(int(col.Attnum)) + "........"
 		case *ast.RenameColumn:
 			col, ok := c.Column(a.Old)

@@ -544,8 +544,9 @@ func freeSequenceDepends(b *catalogRow, s serialSequence) []Row {
 }
 
 // nextvalOf finds the sequence a default draws from: the name in
-// nextval('name'::regclass), as the text of a default keeps it.
-var nextvalOf = regexp.MustCompile(`^nextval\((?:CAST\()?'((?:[^']|'')+)'(?:::regclass| AS regclass\))\)$`)
+// nextval('name'), nextval('name'::regclass) or nextval(CAST('name' AS
+// regclass)), as the text of a default keeps it.
+var nextvalOf = regexp.MustCompile(`^nextval\((?:CAST\()?'((?:[^']|'')+)'(?:::regclass| AS regclass\))?\)$`)
 
 // sequenceDefaultDepends are the pg_depend rows of column defaults that
 // draw from a free-standing sequence: the default uses it (normal), which
@@ -599,6 +600,98 @@ func (x *execCtx) dropSchemaSequences(sc *catalog.Schema, cascade bool) error {
 		return err
 	}
 	for _, q := range inside {
+		if err := x.dropFreeSequence(ed, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tableColumn names a column of a table.
+type tableColumn struct {
+	table  *catalog.Table
+	attnum int16
+}
+
+// defaultsDrawingFrom lists the columns whose default draws from a
+// free-standing sequence (identity columns included).
+func defaultsDrawingFrom(pc *planCtx, q *catalog.Sequence) []tableColumn {
+	var out []tableColumn
+	for _, t := range pc.cat.Tables() {
+		for _, c := range t.Columns {
+			if c.Dropped {
+				continue
+			}
+			m := nextvalOf.FindStringSubmatch(c.Default)
+			if m == nil {
+				continue
+			}
+			parts := strings.Split(strings.ReplaceAll(m[1], "''", "'"), ".")
+			if seq, err := pc.lookupFreeSequence(ast.QualifiedName{Parts: parts}); err == nil && seq.OID == q.OID {
+				out = append(out, tableColumn{t, c.Attnum})
+			}
+		}
+	}
+	return out
+}
+
+// dropSequence is DROP SEQUENCE. A default drawing from it keeps it unless
+// CASCADE, which drops the default; an identity column's sequence goes
+// only with its column, as in PostgreSQL.
+func (x *execCtx) dropSequence(pc *planCtx, name ast.QualifiedName, st *ast.Drop) error {
+	q, err := pc.lookupFreeSequence(name)
+	if err != nil {
+		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			x.notice("sequence \"%s\" does not exist, skipping", name.Name())
+			return nil
+		}
+		if pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			return pgerror.New(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name.Name())
+		}
+		return err
+	}
+	if err := x.checkSequenceOwner(q); err != nil {
+		return err
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	for _, d := range defaultsDrawingFrom(pc, q) {
+		t, attnum := d.table, d.attnum
+		col := t.ColumnByAttnum(attnum)
+		if col.Identity != "" {
+			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because column %s of table %s requires it", q.Name, col.Name, t.Name).
+				WithHint("You can drop column %s of table %s instead.", col.Name, t.Name)
+		}
+		if !st.Cascade {
+			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", q.Name).
+				WithDetail("default value for column %s of table %s depends on sequence %s", col.Name, t.Name, q.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		cur, _ := x.tx.catalog().TableByOID(t.OID)
+		c := cur.Clone()
+		c.ColumnByAttnum(attnum).Default = ""
+		if err := ed.PutTable(c); err != nil {
+			return err
+		}
+		x.notice("drop cascades to default value for column %s of table %s", col.Name, t.Name)
+	}
+	return x.dropFreeSequence(ed, q)
+}
+
+// dropColumnSequences drops the sequences a dropped column owned (t is
+// the table being altered).
+func (x *execCtx) dropColumnSequences(t *catalog.Table, attnum int16) error {
+	owned := ownedFreeSequences(x.tx.catalog(), t.OID, attnum)
+	if len(owned) == 0 {
+		return nil
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	for _, q := range owned {
 		if err := x.dropFreeSequence(ed, q); err != nil {
 			return err
 		}

@@ -175,10 +175,10 @@ func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
 		}}, nil
 }
 
-// planSequenceRelation reads a serial column's sequence as a relation, as
-// pg_dump does (SELECT last_value, is_called FROM seq): one row, whose
-// last_value is the last value drawn and is_called true, or, before the
-// first, 1 and false; log_cnt, the values PostgreSQL has logged ahead, is
+// planSequenceRelation reads a sequence as a relation, as pg_dump does
+// (SELECT last_value, is_called FROM seq): one row, whose last_value is
+// the last value drawn and is_called true, or, before the first (or after
+// setval(..., false) or RESTART), the next value and false; log_cnt, the values PostgreSQL has logged ahead, is
 // 0, as cdcdb logs none. notFound is lookupTable's error for the name; ok
 // is false when no sequence has the name either.
 func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan, rels []*scopeRel, ok bool, err error) {
@@ -204,11 +204,11 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 				return nil, nil, false, periodOnNonTemporal(t)
 			}
 			tf := &tableFunc{gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
-				last := sequenceLastValue(x, seq)
-				if last == nil {
-					return []Row{{int64(1), int64(0), false}}, nil
+				last, called, err := seq.position(x) // ddl_sequence.go
+				if err != nil {
+					return nil, err
 				}
-				return []Row{{last, int64(0), true}}, nil
+				return []Row{{last, int64(0), called}}, nil
 			}}
 			cols := append([]outCol(nil), sequenceColumns...)
 			for i := range cols {

@@ -17,7 +17,7 @@ import (
 //   - xmloption: cdcdb has no xml type, so no value is parsed as one;
 //     both values are kept and shown.
 //   - default_tablespace: cdcdb has the one place, PostgreSQL's default
-//     tablespace: the empty string and pg_default name it, any other is 42704.
+//     tablespace: the empty string and pg_default name it, any other is 22023.
 //   - default_table_access_method: heap, the only one PostgreSQL 15 has
 //     built in; any other is 22023.
 func init() {
@@ -36,7 +36,8 @@ func normalizeDefaultTablespace(_ *Session, v string) (string, error) {
 	case "", "pg_default":
 		return v, nil
 	}
-	return "", pgerror.New(pgerror.UndefinedObject, "tablespace \"%s\" does not exist", v)
+	return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"default_tablespace\": \"%s\"", v).
+		WithDetail("Tablespace \"%s\" does not exist.", v)
 }
 
 func normalizeTableAccessMethod(_ *Session, v string) (string, error) {
