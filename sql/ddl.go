@@ -137,11 +137,15 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 			return "", err
 		}
 	} else {
-		t, err := x.buildTable(pc, st, schema, name, catalog.KindTable)
+		plain, identities := withoutIdentities(st) // ddl_identity.go
+		t, err := x.buildTable(pc, plain, schema, name, catalog.KindTable)
 		if err != nil {
 			return "", err
 		}
 		if err := x.storeNewTable(t); err != nil {
+			return "", err
+		}
+		if err := x.addIdentities(t.OID, identities); err != nil {
 			return "", err
 		}
 	}
@@ -284,6 +288,9 @@ func columnConstraints(cd *ast.ColumnDef) []ast.TableConstraint {
 // columnFromDef makes a column from its definition and gives it the next
 // attnum.
 func (pc *planCtx) columnFromDef(t *catalog.Table, cd *ast.ColumnDef) (catalog.Column, error) {
+	if cd.Identity != nil {
+		return catalog.Column{}, pgerror.New(pgerror.FeatureNotSupported, "identity columns are supported in CREATE TABLE and ALTER COLUMN ... ADD GENERATED only").WithPosition(cd.Identity.Pos + 1)
+	}
 	typ, err := pc.resolveType(&cd.Type)
 	if err != nil {
 		return catalog.Column{}, err

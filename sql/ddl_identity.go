@@ -123,3 +123,52 @@ func givenColumns(valueRows [][]expr, fromQuery bool, n int) []bool {
 	}
 	return given
 }
+
+// withoutIdentities is CREATE TABLE without its columns' identity clauses
+// (the table is made first, then each identity added to it as ALTER
+// COLUMN ... ADD GENERATED does), and those clauses. The statement itself
+// is not changed: a prepared one runs again.
+func withoutIdentities(st *ast.CreateTable) (*ast.CreateTable, []*ast.AddIdentity) {
+	var ids []*ast.AddIdentity
+	for _, cd := range st.Columns {
+		if cd.Identity != nil {
+			ids = append(ids, cd.Identity)
+		}
+	}
+	if len(ids) == 0 {
+		return st, nil
+	}
+	c := *st
+	c.Columns = append([]ast.ColumnDef(nil), st.Columns...)
+	for i := range c.Columns {
+		c.Columns[i].Identity = nil
+	}
+	return &c, ids
+}
+
+// addIdentities adds identity clauses to the table just created. A column
+// with both DEFAULT and an identity is 42601, as in PostgreSQL.
+func (x *execCtx) addIdentities(table catalog.OID, ids []*ast.AddIdentity) error {
+	for _, id := range ids {
+		pc := x.planCtx()
+		t, ok := pc.cat.TableByOID(table)
+		if !ok {
+			return pgerror.New(pgerror.DataCorrupted, "table with OID %d is missing", table)
+		}
+		if col, ok := t.Column(id.Column); ok && (col.Default != "" || col.Sequence != "") {
+			return pgerror.New(pgerror.SyntaxError, "both default and identity specified for column \"%s\" of table \"%s\"", col.Name, t.Name).WithPosition(id.Pos + 1)
+		}
+		c := t.Clone()
+		if err := x.addIdentity(pc, c, id); err != nil {
+			return err
+		}
+		ed, err := x.tx.edit()
+		if err != nil {
+			return err
+		}
+		if err := ed.PutTable(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -208,10 +208,14 @@ func init() {
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a[1], t.Name)
 		}
+		sc, _ := cat.SchemaByOID(t.Schema)
 		if c.Sequence == "" {
+			// A sequence the column owns (OWNED BY, identity).
+			if owned := ownedFreeSequences(cat, t.OID, c.Attnum); len(owned) > 0 { // ddl_sequence.go
+				return quoteIdent(sc.Name) + "." + quoteIdent(owned[0].Name), nil
+			}
 			return nil, nil
 		}
-		sc, _ := cat.SchemaByOID(t.Schema)
 		return quoteIdent(sc.Name) + "." + quoteIdent(c.Sequence), nil
 	}})
 	register("pg_get_partkeydef", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {

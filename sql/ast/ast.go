@@ -386,7 +386,10 @@ type ColumnDef struct {
 	References    *ForeignKeyRef
 	Collate       string
 	Constraints   []TableConstraint // named column constraints, in order
-	Pos           int
+	// Identity is GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [(...)],
+	// nil for a column without it (sequence.go).
+	Identity *AddIdentity
+	Pos      int
 }
 
 // ConstraintKind is the kind of a table constraint.

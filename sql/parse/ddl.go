@@ -312,8 +312,14 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 			} else {
 				col.References = ref
 			}
+		case c.is("generated") && p.identityAhead():
+			if col.Identity != nil {
+				p.bail(p.errorAtPos(pgerror.SyntaxError, c.pos, "multiple identity specifications for column \"%s\"", col.Name))
+			}
+			col.Identity = p.parseAddIdentity(col.Name, c.pos).(*ast.AddIdentity) // sequence.go
+			col.NotNull = true
 		case c.is("generated"):
-			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, c.pos, "generated and identity columns are not supported"))
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, c.pos, "generated columns are not supported"))
 		case c.is("collate") && name == "":
 			p.advance()
 			col.Collate = strings.Join(p.anyName().Parts, ".")

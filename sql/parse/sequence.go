@@ -214,3 +214,17 @@ func (p *parser) signedInt64() int64 {
 	}
 	return v
 }
+
+// identityAhead reports whether GENERATED (the next token) starts an
+// identity column's GENERATED ... AS IDENTITY, not a generated column's
+// GENERATED ALWAYS AS (expr) STORED.
+func (p *parser) identityAhead() bool {
+	n := 1
+	switch {
+	case p.peekN(1).is("always"):
+		n = 2
+	case p.peekN(1).is("by") && p.peekN(2).is("default"):
+		n = 3
+	}
+	return p.peekN(n).is("as") && p.peekN(n+1).is("identity")
+}
