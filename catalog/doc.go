@@ -1,6 +1,8 @@
 // Package catalog owns the database's metadata: schemas, tables (plain and
 // streaming), columns, constraints, indexes, views, AUTO CDC flows, and the
-// connections and sources that follow external systems (sources.go), and
+// connections and sources that follow external systems (sources.go),
+// free-standing sequences (sequences.go; their positions are data the sql
+// package keeps), indexes on expressions and partial ones (exprindex.go), and
 // the object identifiers (OIDs) clients see for them. A connection's
 // password is stored here; no view shows it. Roles (roles.go) are stored
 // here too, with their SCRAM-SHA-256 verifiers (never a password), and

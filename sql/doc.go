@@ -30,6 +30,15 @@
 // tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
 // ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
 // built-in extension's, so pg_dump leaves it out (pgcatalog_extension.go).
+// What PostgreSQL's own pg_dump scripts send (docs/loading-pg-dumps.md):
+// its settings (settings_dump.go); free-standing sequences, CREATE/ALTER/
+// DROP SEQUENCE and setval (ddl_sequence.go, beside funcs_sequence.go's
+// serials); OWNER TO (ddl_owner.go); identity columns (ddl_identity.go);
+// ADD PRIMARY KEY on a table with rows, which re-keys them
+// (ddl_primarykey.go); indexes on expressions and partial ones, enforced
+// when unique but never planned with (ddl_exprindex.go); and each view's
+// rewrite rule and dependencies, with pg_get_viewdef qualifying what the
+// search_path does not find (viewdeps.go).
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

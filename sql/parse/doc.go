@@ -35,6 +35,7 @@
 //	session.go             transactions, SET, SHOW, RESET, DISCARD, DEALLOCATE, EXPLAIN
 //	flow.go                streaming tables, AUTO CDC flows, REFRESH
 //	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables
+//	sequence.go            CREATE / ALTER SEQUENCE, OWNER TO, identity columns
 //
 // Beyond PostgreSQL it reads cdcdb's own statements: CREATE [OR REFRESH]
 // STREAMING TABLE, CREATE FLOW ... AS AUTO CDC (and the older APPLY CHANGES
