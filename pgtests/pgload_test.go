@@ -530,3 +530,45 @@ func TestPgLoadDDLAsPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestAddPrimaryKeyKeepsHistory: adding a primary key to a table with rows
+// re-keys them through its history, so a read FOR SYSTEM_TIME AS OF a
+// moment before the ALTER still finds the rows as they were, and the
+// indexes (a plain one, a unique expression one) serve the new keys.
+func TestAddPrimaryKeyKeepsHistory(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	mustExec(t, conn, "CREATE TABLE h (id int, name text, n int)")
+	mustExec(t, conn, "CREATE INDEX h_name ON h (name)")
+	mustExec(t, conn, "CREATE UNIQUE INDEX h_upper ON h (upper(name))")
+	mustExec(t, conn, "INSERT INTO h VALUES (2, 'b', 20), (1, 'a', 10), (3, 'c', 30)")
+	before := serverClock(t, conn)
+	mustExec(t, conn, "UPDATE h SET n = n + 1 WHERE id = 3")
+	mid := serverClock(t, conn)
+	mustExec(t, conn, "ALTER TABLE h ADD CONSTRAINT h_pkey PRIMARY KEY (id)")
+	mustExec(t, conn, "UPDATE h SET n = 0 WHERE id = 1")
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT * FROM h FOR SYSTEM_TIME AS OF " + sqlTime(before) + " ORDER BY id", []string{"1|a|10", "2|b|20", "3|c|30"}},
+		{"SELECT * FROM h FOR SYSTEM_TIME AS OF " + sqlTime(mid) + " ORDER BY id", []string{"1|a|10", "2|b|20", "3|c|31"}},
+		{"SELECT * FROM h ORDER BY id", []string{"1|a|0", "2|b|20", "3|c|31"}},
+		{"SELECT id FROM h WHERE name = 'b'", []string{"2"}},
+		{"SELECT * FROM h WHERE id = 3", []string{"3|c|31"}},
+	} {
+		if got := queryStrings(t, conn, c.q); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.q, got, c.want)
+		}
+	}
+	_, err := conn.Exec(testContext(t), "INSERT INTO h VALUES (2, 'z', 0)")
+	requireSQLState(t, err, "23505")
+	_, err = conn.Exec(testContext(t), "INSERT INTO h VALUES (4, 'A', 0)")
+	requireSQLState(t, err, "23505")
+	mustExec(t, conn, "DELETE FROM h WHERE id = 1")
+	mustExec(t, conn, "INSERT INTO h VALUES (4, 'A', 0)")
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	checkDataFile(t, srv)
+}
