@@ -73,6 +73,7 @@ CREATE UNIQUE INDEX customer_active_email ON shop.customer (lower(email)) WHERE 
 CREATE INDEX orders_open ON shop.orders (placed) WHERE note IS NULL;
 CREATE INDEX product_price ON shop.product (price DESC, title);
 CREATE SEQUENCE shop.invoice_no START 1000 INCREMENT 5 MAXVALUE 99999;
+COMMENT ON SEQUENCE shop.invoice_no IS 'invoice numbers';
 CREATE SEQUENCE audit.countdown AS smallint INCREMENT -2 MINVALUE -10 MAXVALUE 10 START 4 CYCLE;
 CREATE TABLE audit.log (
   id int8 NOT NULL DEFAULT nextval('shop.invoice_no'),
@@ -126,7 +127,7 @@ var pgLoadChecks = []string{
 	"SELECT * FROM public.active_customers ORDER BY id",
 	"SELECT * FROM audit.big_orders ORDER BY id",
 	"SELECT schemaname, sequencename, data_type, start_value, min_value, max_value, increment_by, cycle, last_value FROM pg_sequences ORDER BY 1, 2",
-	"SELECT obj_description('shop.customer'::regclass, 'pg_class'), col_description('shop.customer'::regclass, 2)",
+	"SELECT obj_description('shop.customer'::regclass, 'pg_class'), col_description('shop.customer'::regclass, 2), obj_description('shop.invoice_no'::regclass, 'pg_class')",
 	"SELECT conname, contype FROM pg_constraint WHERE connamespace = 'shop'::regnamespace ORDER BY conname",
 	"SELECT c.relname, i.indisunique, i.indkey FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid WHERE t.relnamespace = 'shop'::regnamespace ORDER BY 1",
 }
@@ -173,8 +174,8 @@ var pgLoadWrites = []struct{ sql, code string }{
 
 // TestPgDumpOfPostgresLoadsIntoCdcdb builds pgLoadSchema in PostgreSQL 15,
 // dumps it with pg_dump in plain format and loads the script into a fresh
-// cdcdb with psql -v ON_ERROR_STOP=1, and in custom format restored with
-// pg_restore --exit-on-error into another; each cdcdb then answers
+// cdcdb with psql -v ON_ERROR_STOP=1, and in custom and directory formats
+// restored with pg_restore --exit-on-error into others; each cdcdb then answers
 // pgLoadChecks as the dumped database does, and the plain-format one runs
 // pgLoadWrites with PostgreSQL's results and errors.
 func TestPgDumpOfPostgresLoadsIntoCdcdb(t *testing.T) {
@@ -189,6 +190,8 @@ func TestPgDumpOfPostgresLoadsIntoCdcdb(t *testing.T) {
 	runPgDump(t, src.Host, src.Port, src.DB, "-f", plain)
 	custom := filepath.Join(dir, "dump.custom")
 	runPgDump(t, src.Host, src.Port, src.DB, "-F", "c", "-f", custom)
+	directory := filepath.Join(dir, "dump.dir")
+	runPgDump(t, src.Host, src.Port, src.DB, "-F", "d", "-f", directory)
 	script, err := os.ReadFile(plain)
 	if err != nil {
 		t.Fatal(err)
@@ -205,15 +208,17 @@ func TestPgDumpOfPostgresLoadsIntoCdcdb(t *testing.T) {
 
 	fromPlain := startServer(t)
 	runPsqlFile(t, fromPlain.Host(), fromPlain.Port(), pgserver.Database, plain)
-	fromCustom := startServer(t)
-	out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--exit-on-error", "-h", fromCustom.Host(),
-		"-p", strconv.Itoa(fromCustom.Port()), "-U", pgserver.User, "-d", pgserver.Database, custom).CombinedOutput()
-	if err != nil {
-		t.Fatalf("pg_restore of PostgreSQL's custom-format dump into cdcdb: %v\n%s", err, out)
+	fromCustom, fromDirectory := startServer(t), startServer(t)
+	for archive, srv := range map[string]*pgserver.Server{custom: fromCustom, directory: fromDirectory} {
+		out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--exit-on-error", "-h", srv.Host(),
+			"-p", strconv.Itoa(srv.Port()), "-U", pgserver.User, "-d", pgserver.Database, archive).CombinedOutput()
+		if err != nil {
+			t.Fatalf("pg_restore of PostgreSQL's dump %s into cdcdb: %v\n%s", filepath.Base(archive), err, out)
+		}
 	}
 
 	pg := connect(t, src.URL)
-	for name, srv := range map[string]*pgserver.Server{"plain": fromPlain, "custom": fromCustom} {
+	for name, srv := range map[string]*pgserver.Server{"plain": fromPlain, "custom": fromCustom, "directory": fromDirectory} {
 		conn := connect(t, srv.URL())
 		for _, q := range pgLoadChecks {
 			if a, b := queryStrings(t, conn, q), queryStrings(t, pg, q); !slices.Equal(a, b) {
@@ -405,6 +410,8 @@ var pgLoadDDLScript = []string{
 	"SELECT nextval('s_cycle')",
 	"SELECT nextval('s_cycle')",
 	"SELECT seqstart, seqincrement, seqmax, seqmin, seqcache, seqcycle FROM pg_sequence WHERE seqrelid = 's_cycle'::regclass",
+	"COMMENT ON SEQUENCE s_cycle IS 'goes round'",
+	"SELECT obj_description('s_cycle'::regclass, 'pg_class'), obj_description('s_cycle'::regclass)",
 	"CREATE SEQUENCE s_bad INCREMENT 0",
 	"CREATE SEQUENCE s_bad MINVALUE 10 MAXVALUE 5",
 	"CREATE SEQUENCE s_bad START 100 MAXVALUE 50",

@@ -900,6 +900,8 @@ func (x *execCtx) commentOn(st *ast.CommentOn) error {
 		}
 		col.Comment = text
 		return ed.PutTable(c)
+	case ast.ObjectSequence:
+		return x.commentOnSequence(pc, ed, st.Name, text) // ddl_sequence.go
 	}
 	return pgerror.New(pgerror.FeatureNotSupported, "COMMENT ON %s is not supported", st.Kind)
 }

@@ -698,3 +698,18 @@ func (x *execCtx) dropColumnSequences(t *catalog.Table, attnum int16) error {
 	}
 	return nil
 }
+
+// commentOnSequence is COMMENT ON SEQUENCE of a free-standing sequence
+// (a serial column's has nowhere to keep one: 0A000).
+func (x *execCtx) commentOnSequence(pc *planCtx, ed *catalog.Editor, name ast.QualifiedName, text string) error {
+	q, err := pc.lookupFreeSequence(name)
+	if err != nil {
+		return err
+	}
+	if err := x.checkSequenceOwner(q); err != nil {
+		return err
+	}
+	c := *q
+	c.Comment = text
+	return ed.PutSequence(&c)
+}

@@ -512,6 +512,9 @@ func objDescription(x *execCtx, oid uint32, class string, sub int32) types.Value
 			}
 			return nil
 		}
+		if q, ok := cat.SequenceByOID(oid); ok && sub == 0 { // ddl_sequence.go
+			return nilIfEmpty(q.Comment)
+		}
 	}
 	if class == "" || class == "pg_namespace" {
 		if sc, ok := cat.SchemaByOID(oid); ok {

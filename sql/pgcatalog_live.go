@@ -464,6 +464,11 @@ func livePgDescription(x *execCtx, static []Row) ([]Row, error) {
 			}
 		}
 	}
+	for _, q := range cat.Sequences() { // ddl_sequence.go
+		if q.Comment != "" {
+			rows = append(rows, b.make("objoid", q.OID, "classoid", pgClassOID, "objsubid", 0, "description", q.Comment))
+		}
+	}
 	return rows, nil
 }
 
