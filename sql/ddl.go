@@ -121,7 +121,7 @@ func (x *execCtx) createTable(st *ast.CreateTable, out *resultSink) (string, err
 	}
 	pc = x.planCtx() // sees the temporary schema tableSchema may have made
 	name := truncateIdent(st.Name.Name())
-	if _, exists := pc.cat.Table(schema.OID, name); exists {
+	if _, exists := pc.cat.Table(schema.OID, name); exists || sequenceNamed(pc.cat, schema.OID, name) { // ddl_sequence.go
 		if st.IfNotExists {
 			x.notice("relation \"%s\" already exists, skipping", name)
 			if st.AsQuery != nil {

@@ -393,7 +393,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return err
 	}
 	existing, exists := pc.cat.Table(schema.OID, name)
-	if exists && !(st.OrReplace && existing.Kind == catalog.KindView) {
+	if exists && !(st.OrReplace && existing.Kind == catalog.KindView) || !exists && sequenceNamed(pc.cat, schema.OID, name) { // ddl_sequence.go
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
@@ -445,6 +445,9 @@ func (x *execCtx) truncate(st *ast.Truncate) error {
 		if err := x.truncateTable(t); err != nil {
 			return err
 		}
+	}
+	if st.RestartIdentity {
+		return x.restartOwnedSequences(tables) // ddl_sequence.go
 	}
 	return nil
 }
@@ -614,6 +617,8 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				return pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Column, c.Name)
 			}
 			switch {
+			case col.Identity != "" && (a.SetDefault != nil || a.DropDefault || a.DropNotNull):
+				return identityColumnError(c, col, a.DropDefault) // ddl_identity.go
 			case a.SetDefault != nil:
 				text, err := pc.checkedExprText(a.SetDefault, col.Type, col.Name)
 				if err != nil {

@@ -172,3 +172,13 @@ func (x *execCtx) addIdentities(table catalog.OID, ids []*ast.AddIdentity) error
 	}
 	return nil
 }
+
+// identityColumnError is PostgreSQL's refusal of SET/DROP DEFAULT and DROP
+// NOT NULL on an identity column (42601).
+func identityColumnError(t *catalog.Table, col *catalog.Column, dropDefault bool) error {
+	e := pgerror.New(pgerror.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", col.Name, t.Name)
+	if dropDefault {
+		e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+	}
+	return e
+}

@@ -713,3 +713,42 @@ func (x *execCtx) commentOnSequence(pc *planCtx, ed *catalog.Editor, name ast.Qu
 	c.Comment = text
 	return ed.PutSequence(&c)
 }
+
+// restartOwnedSequences is TRUNCATE ... RESTART IDENTITY: the sequences of
+// the tables' serial columns and those their columns own (identity ones
+// included) start again, as ALTER SEQUENCE ... RESTART does.
+func (x *execCtx) restartOwnedSequences(tables []*catalog.Table) error {
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			if c.Dropped || c.Sequence == "" {
+				continue
+			}
+			name := sequenceSpace(t.OID, c.Attnum)
+			sp := x.tx.st.Space(name)
+			if sp == nil {
+				return pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", c.Sequence)
+			}
+			if err := sp.SetSequence(0); err != nil {
+				return err
+			}
+			x.tx.noteSequence(name, 0)
+		}
+		for _, q := range ownedFreeSequences(x.tx.catalog(), t.OID, 0) {
+			if err := setFreePosition(x, q.OID, q.Start, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sequenceNamed reports whether a sequence (free-standing or a serial
+// column's) has the name in the schema: relations share one namespace.
+func sequenceNamed(cat *catalog.Snapshot, schema catalog.OID, name string) bool {
+	for _, s := range serialSequences(cat) {
+		if s.schema == schema && s.name == name {
+			return true
+		}
+	}
+	return false
+}
