@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"math"
 
 	"cdcdb/catalog"
 	"cdcdb/types"
@@ -68,17 +67,6 @@ func sequenceByOID(cat *catalog.Snapshot, oid uint32) (serialSequence, bool) {
 		}
 	}
 	return serialSequence{}, false
-}
-
-// sequenceBounds are a serial type's sequence maximum.
-func sequenceMax(t types.OID) int64 {
-	switch t {
-	case types.Int2:
-		return math.MaxInt16
-	case types.Int4:
-		return math.MaxInt32
-	}
-	return math.MaxInt64
 }
 
 // sequenceColumns are the columns of a sequence relation.
