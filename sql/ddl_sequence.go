@@ -403,7 +403,7 @@ func (pc *planCtx) applySequenceOptions(q *catalog.Sequence, old *catalog.Sequen
 	// or NO MAXVALUE says so, or when AS changes the type and the old
 	// bound was the old type's default (PostgreSQL's init_params).
 	minDefault, maxDefault := old == nil, old == nil
-	startSet := false
+	startSet, restartAtStart := false, false
 	var restart *int64
 	for _, o := range opts {
 		switch o.Kind {
@@ -436,11 +436,9 @@ func (pc *planCtx) applySequenceOptions(q *catalog.Sequence, old *catalog.Sequen
 			startSet = true
 			q.Start = o.Value
 		case ast.SeqRestart:
-			v := q.Start
-			if o.HasValue {
-				v = o.Value
-			}
+			v := o.Value
 			restart = &v
+			restartAtStart = !o.HasValue
 		case ast.SeqCache:
 			if o.Value <= 0 {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", o.Value)
@@ -451,6 +449,9 @@ func (pc *planCtx) applySequenceOptions(q *catalog.Sequence, old *catalog.Sequen
 		case ast.SeqName:
 			return nil, pgerror.New(pgerror.SyntaxError, "invalid sequence option SEQUENCE NAME")
 		}
+	}
+	if restart != nil && restartAtStart {
+		*restart = q.Start // the start as this statement leaves it
 	}
 	lo, hi := typeBounds(q.Type)
 	if maxDefault {
@@ -751,4 +752,13 @@ func sequenceNamed(cat *catalog.Snapshot, schema catalog.OID, name string) bool 
 		}
 	}
 	return false
+}
+
+// owner is the role that owns a sequence: a serial column's is its
+// table's owner.
+func (s serialSequence) owner() catalog.OID {
+	if s.free != nil {
+		return sequenceOwner(s.free)
+	}
+	return tableOwner(s.table)
 }

@@ -119,13 +119,14 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 			"relam", amFor(kind), "relhasindex", len(t.Indexes)+len(t.ExprIndexes) > 0, "relchecks", checks,
 			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence,
 			"relowner", tableOwner(t), "relacl", aclText(cat, t)))
+		// An index is owned by its table's owner, as in PostgreSQL.
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
-				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
+				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence, "relowner", tableOwner(t)))
 		}
 		for _, ix := range t.ExprIndexes { // ddl_exprindex.go
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Keys),
-				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
+				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence, "relowner", tableOwner(t)))
 		}
 	}
 	for _, s := range serialSequences(cat) {
@@ -133,7 +134,8 @@ func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
 		if isTempSchema(cat, s.schema) {
 			persistence = "t"
 		}
-		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns), "relpersistence", persistence))
+		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns), "relpersistence", persistence,
+			"relowner", s.owner())) // ddl_sequence.go
 	}
 	return rows, nil
 }
