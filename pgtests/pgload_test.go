@@ -226,15 +226,30 @@ func TestPgDumpOfPostgresLoadsIntoCdcdb(t *testing.T) {
 			}
 		}
 	}
+	// Restoring again over the loaded database with --clean drops what it
+	// is about to create (constraints, indexes, views, tables, sequences,
+	// schemas) first.
+	out, err := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_restore"), "--clean", "--if-exists", "--exit-on-error", "-h", fromDirectory.Host(),
+		"-p", strconv.Itoa(fromDirectory.Port()), "-U", pgserver.User, "-d", pgserver.Database, directory).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pg_restore --clean over the loaded database: %v\n%s", err, out)
+	}
+	again := connect(t, fromDirectory.URL())
+	for _, q := range pgLoadChecks {
+		if a, b := queryStrings(t, again, q), queryStrings(t, pg, q); !slices.Equal(a, b) {
+			t.Errorf("after pg_restore --clean, %s:\ncdcdb:       %q\npostgres 15: %q", q, a, b)
+		}
+	}
+
 	// And back out: pg_dump of the loaded cdcdb (its free-standing and
 	// identity sequences, expression indexes, views) restores into a fresh
 	// cdcdb and into PostgreSQL 15 with the same answers.
-	again := filepath.Join(dir, "again.sql")
-	runPgDump(t, fromCustom.Host(), fromCustom.Port(), pgserver.Database, "-f", again)
+	redump := filepath.Join(dir, "again.sql")
+	runPgDump(t, fromCustom.Host(), fromCustom.Port(), pgserver.Database, "-f", redump)
 	intoCdcdb := startServer(t)
-	runPsqlFile(t, intoCdcdb.Host(), intoCdcdb.Port(), pgserver.Database, again)
+	runPsqlFile(t, intoCdcdb.Host(), intoCdcdb.Port(), pgserver.Database, redump)
 	intoPostgres := referenceTarget(t)
-	runPsqlFile(t, intoPostgres.Host, intoPostgres.Port, intoPostgres.DB, again)
+	runPsqlFile(t, intoPostgres.Host, intoPostgres.Port, intoPostgres.DB, redump)
 	loaded := connect(t, fromCustom.URL())
 	for name, url := range map[string]string{"cdcdb": intoCdcdb.URL(), "postgres 15": intoPostgres.URL} {
 		restored := connect(t, url)
