@@ -677,3 +677,25 @@ func parenthesized(text string) string {
 	}
 	return "(" + text + ")"
 }
+
+// conflictingExprIndexRow is the storage key of the row a unique
+// expression or partial index already holds for tuple's key, nil when
+// none: ON CONFLICT DO NOTHING without a target skips those conflicts too.
+func (w *tableWriter) conflictingExprIndexRow(x *execCtx, tuple []types.Value) ([]byte, error) {
+	for i := range w.exprIndexes {
+		bi := &w.exprIndexes[i]
+		key, _, ok, err := bi.key(x, tuple)
+		if err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if sp := x.tx.st.Space(catalog.IndexSpace(bi.ix.OID)); sp != nil {
+			if v := sp.Get(key); v != nil {
+				return append([]byte(nil), v...), nil
+			}
+		}
+	}
+	return nil, nil
+}

@@ -359,6 +359,9 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 			break
 		}
 	}
+	if err == nil && existingKey == nil && c.anyUnique {
+		existingKey, err = c.w.conflictingExprIndexRow(x, tuple) // ddl_exprindex.go
+	}
 	if err != nil {
 		return false, false, err
 	}
