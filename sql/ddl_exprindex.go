@@ -405,26 +405,21 @@ func isDateTimeType(t types.OID) bool {
 	return false
 }
 
-// hasImmutableForm reports whether pg_proc has an immutable function of
-// the name (a name cdcdb has that pg_proc lacks counts as immutable only
-// if it is not a known volatile one).
+// hasImmutableForm reports whether PostgreSQL's pg_proc has an immutable
+// function of the name. A name it lacks (cdcdb's own functions) does not
+// count: cdcdb has no user-defined functions, and its own read state.
 func hasImmutableForm(name string) bool {
 	rows, err := pgCatalogTables["pg_proc"].staticRows()
 	if err != nil {
 		return false
 	}
 	b := rowBuilder("pg_proc")
-	found := false
 	for _, r := range rows {
-		if r[b.col("proname")] != name {
-			continue
-		}
-		found = true
-		if r[b.col("provolatile")] == "i" {
+		if r[b.col("proname")] == name && r[b.col("provolatile")] == "i" {
 			return true
 		}
 	}
-	return !found
+	return false
 }
 
 // indexExprName is the part of a default index name an expression gives:
