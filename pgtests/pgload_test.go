@@ -480,6 +480,7 @@ var pgLoadDDLScript = []string{
 	"INSERT INTO inline_ident (n, v) VALUES (1, 'c') RETURNING id, n",
 	"SELECT pg_get_serial_sequence('inline_ident', 'id'), pg_get_serial_sequence('inline_ident', 'n'), pg_get_serial_sequence('inline_ident', 'v')",
 	"SELECT attname, attidentity, attnotnull, atthasdef FROM pg_attribute WHERE attrelid = 'inline_ident'::regclass AND attnum > 0 ORDER BY attnum",
+	"SELECT column_name, column_default, is_identity, identity_generation, identity_start, identity_increment, identity_maximum, identity_minimum, identity_cycle FROM information_schema.columns WHERE table_name = 'inline_ident' ORDER BY ordinal_position",
 	"CREATE TABLE ident_bad (id int DEFAULT 1 GENERATED ALWAYS AS IDENTITY)",
 	"CREATE TABLE ident_bad (id text GENERATED ALWAYS AS IDENTITY)",
 	"CREATE TABLE ident2 (id bigint NOT NULL DEFAULT 1)",

@@ -182,3 +182,29 @@ func identityColumnError(t *catalog.Table, col *catalog.Column, dropDefault bool
 	}
 	return e
 }
+
+// identityColumnFacts are information_schema.columns' identity columns of
+// an identity column (nil for another): is_identity, identity_generation
+// and its sequence's start, increment, bounds and cycle, as text.
+func identityColumnFacts(cat *catalog.Snapshot, t *catalog.Table, c catalog.Column) []any {
+	if c.Identity == "" {
+		return nil
+	}
+	owned := ownedFreeSequences(cat, t.OID, c.Attnum)
+	if len(owned) == 0 {
+		return nil
+	}
+	q := owned[0]
+	generation := "BY DEFAULT"
+	if c.Identity == catalog.IdentityAlways {
+		generation = "ALWAYS"
+	}
+	cycle := "NO"
+	if q.Cycle {
+		cycle = "YES"
+	}
+	return []any{"is_identity", "YES", "identity_generation", generation,
+		"identity_start", strconv.FormatInt(q.Start, 10), "identity_increment", strconv.FormatInt(q.Increment, 10),
+		"identity_maximum", strconv.FormatInt(q.Max, 10), "identity_minimum", strconv.FormatInt(q.Min, 10),
+		"identity_cycle", cycle}
+}

@@ -162,11 +162,19 @@ func isColumns(x *execCtx, b *catalogRow) ([]Row, error) {
 		if info, ok := types.Lookup(c.Type.OID); ok {
 			kv = append(kv, "udt_name", info.Name)
 		}
-		if c.Default != "" {
+		if c.Default != "" && c.Identity == "" {
 			kv = append(kv, "column_default", storedExprText(c.Type, c.Default))
 		}
 		kv = append(kv, columnTypeFacts(c.Type)...)
 		rows = append(rows, b.make(kv...))
+	}
+	addIdentity := func(t *catalog.Table, c catalog.Column) { // ddl_identity.go
+		if facts := identityColumnFacts(x.catalogOf(), t, c); facts != nil {
+			r := rows[len(rows)-1]
+			for i := 0; i < len(facts); i += 2 {
+				r[b.col(facts[i].(string))] = facts[i+1]
+			}
+		}
 	}
 	cat := x.catalogOf()
 	for _, st := range systemRelations() {
@@ -184,6 +192,7 @@ func isColumns(x *execCtx, b *catalogRow) ([]Row, error) {
 	for _, r := range userRelations(cat) {
 		for _, c := range r.t.LiveColumns() {
 			add(r.schema, r.t.Name, r.t.Kind == catalog.KindView, c)
+			addIdentity(r.t, c)
 		}
 	}
 	return rows, nil
