@@ -451,6 +451,13 @@ var pgLoadDDLScript = []string{
 	"SELECT count(*) FROM pg_sequences WHERE sequencename = 's_default'",
 	"INSERT INTO owner_t (v) VALUES ('b')",
 	"DROP SEQUENCE IF EXISTS s_default",
+	"CREATE TABLE seq_home (id int)",
+	"CREATE SEQUENCE seq_shared OWNED BY seq_home.id",
+	"CREATE TABLE seq_user (id int DEFAULT nextval('seq_shared'))",
+	"DROP TABLE seq_home",
+	"ALTER TABLE seq_user ALTER COLUMN id DROP DEFAULT",
+	"DROP TABLE seq_home",
+	"SELECT count(*) FROM pg_class WHERE relname = 'seq_shared'",
 	// Identity columns added with ALTER TABLE.
 	"CREATE TABLE ident (id int NOT NULL, v text)",
 	"ALTER TABLE ident ALTER COLUMN v ADD GENERATED ALWAYS AS IDENTITY",

@@ -181,6 +181,20 @@ func (x *execCtx) dropOwnedSequences(t *catalog.Table) error {
 	if len(owned) == 0 {
 		return nil
 	}
+	pc := x.planCtx()
+	for _, q := range owned {
+		// Another table's default drawing from it would be left naming
+		// nothing; PostgreSQL drops that default only with CASCADE, which
+		// cdcdb does not do for defaults yet: refused either way.
+		for _, d := range defaultsDrawingFrom(pc, q) {
+			if d.table.OID != t.OID {
+				col := d.table.ColumnByAttnum(d.attnum)
+				return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.Name).
+					WithDetail("default value for column %s of table %s depends on sequence %s", col.Name, d.table.Name, q.Name).
+					WithHint("Drop or change that default first.")
+			}
+		}
+	}
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err
