@@ -126,16 +126,17 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		pid, err := b.coerce(args[0], int4T())
+		pid, err := b.Coerce(args[0], int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		return []expr{pid}, procOutColumns("pg_stat_get_activity"), nil
-	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(ec evalContext, a []types.Value) ([]Row, error) {
+		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
 		b := newRowBuilder("pg_stat_get_activity", cols)
 		activities.Lock()

@@ -502,7 +502,7 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		env.row = r

@@ -51,7 +51,8 @@ func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
 	return &funcExpr{name: name, args: coerced, fn: bi.call, strict: bi.strict, t: t}, nil
 }
 
-func callBackup(x *execCtx, a []types.Value) (types.Value, error) {
+func callBackup(ec evalContext, a []types.Value) (types.Value, error) {
+	x := stmtOf(ec)
 	if !x.sess.isSuperuser(x.catalogOf()) {
 		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for function backup")
 	}

@@ -180,8 +180,8 @@ func (cb changeBound) eval(env *evalEnv, what string) (int64, error) {
 			return n, nil
 		}
 		var in types.Input
-		if env.x != nil && env.x.sess != nil {
-			in = env.x.sess.textInput()
+		if x, ok := env.x.(*execCtx); ok && x.sess != nil {
+			in = x.sess.textInput()
 		}
 		t, err := types.ParseTextWith(types.Of(types.Timestamptz), s, in)
 		if err != nil {
@@ -257,7 +257,7 @@ func (p *tableChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	var rows []Row
 	err = history.Changes(x.tx.st, p.table.OID, from, to, func(ch history.Change) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		rows = appendChangeRows(rows, p.table, ch)

@@ -124,7 +124,7 @@ func (p *beliefChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	var rows []Row
 	c := sp.Cursor()
 	for k, raw := c.First(); k != nil; k, raw = c.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		tuple, err := decodeTuple(p.table, raw)

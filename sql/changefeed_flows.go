@@ -163,7 +163,7 @@ func (x *execCtx) feedFlowStart(d *flowDefinition, name string) (int64, error) {
 func (x *execCtx) backfillFeed(compiled *compiledFlow, f *catalog.Flow, src *catalog.Table) error {
 	var rows [][]types.Value
 	err := history.Changes(x.tx.st, src.OID, f.FeedStart, math.MaxInt64, func(ch history.Change) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		rows = append(rows, feedEventRow(src, ch))

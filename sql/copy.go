@@ -441,7 +441,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 			return err
 		}
 		n++
-		return x.checkCancel()
+		return x.CheckCancel()
 	}
 	withContext := func(err error) error {
 		pe := pgerror.As(err)

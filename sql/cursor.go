@@ -289,12 +289,13 @@ func (p *cursorPortal) Close() {}
 
 func init() {
 	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
-	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_cursor"), nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+	}, gen: func(ec evalContext, _ []types.Value) ([]Row, error) {
+		x := stmtOf(ec)
 		m := x.sess.cursorMap()
 		names := make([]string, 0, len(m))
 		for n := range m {

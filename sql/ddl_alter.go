@@ -306,7 +306,7 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	cur := data.Cursor()
 	w := &tableWriter{table: t, schema: nil}
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)

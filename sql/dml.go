@@ -180,7 +180,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				return "", err
 			}
 			for _, r := range rows {
-				if err := x.checkCancel(); err != nil {
+				if err := x.CheckCancel(); err != nil {
 					return "", err
 				}
 				if err := write(r, nil); err != nil {
@@ -490,7 +490,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 		done := map[string]bool{}
 		n := 0
 		for _, r := range rows {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return "", err
 			}
 			key := r[keyIdx].([]byte)
@@ -704,7 +704,7 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
 		n := 0
 		for _, r := range rows {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return "", err
 			}
 			key := r[keyIdx].([]byte)

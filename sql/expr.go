@@ -1,9 +1,6 @@
 package sql
 
 import (
-	"context"
-	"time"
-
 	"cdcdb/pgerror"
 	"cdcdb/types"
 )
@@ -11,52 +8,12 @@ import (
 // Row is one row flowing between operators: a value per output column.
 type Row = []types.Value
 
-// execCtx is what one statement execution carries everywhere: the context
-// (for cancellation), the session, its transaction, the bound parameters and
-// the statement's notion of "now".
-type execCtx struct {
-	ctx    context.Context
-	sess   *Session
-	tx     *txn
-	params []types.Value
-	// now is the transaction's start time, as now() and CURRENT_TIMESTAMP
-	// report it in PostgreSQL.
-	now time.Time
-	// stmtNow is this statement's start, for statement_timestamp().
-	stmtNow time.Time
-	// out is the statement's result writer, for notices.
-	out *resultSink
-	// ticks counts rows for periodic cancellation checks.
-	ticks int
-	// subqueryCache holds the rows of uncorrelated subqueries, which run
-	// once per execution.
-	subqueryCache map[*subqueryExpr][]Row
-	// cteRows holds each WITH query's rows, computed on first use.
-	cteRows map[*cteDef][]Row
-	// recursiveRows is the working table of a recursive CTE being computed.
-	recursiveRows map[*cteDef][]Row
-}
-
-// checkCancel is called once per row by loops that may run long; it looks at
-// the context every 256 rows so cancellation is prompt and cheap.
-func (x *execCtx) checkCancel() error {
-	x.ticks++
-	if x.ticks&255 == 0 {
-		if err := x.ctx.Err(); err != nil {
-			return cancelError(x.ctx)
-		}
-	}
-	return nil
-}
-
-func (x *execCtx) location() *time.Location { return x.sess.location() }
-
 // evalEnv is the row an expression reads, with the rows of enclosing queries
 // for correlated subqueries.
 type evalEnv struct {
 	row   Row
 	outer *evalEnv
-	x     *execCtx
+	x     evalContext
 }
 
 // expr is a bound, typed, executable expression.
@@ -101,10 +58,10 @@ type paramRef struct {
 }
 
 func (e *paramRef) eval(env *evalEnv) (types.Value, error) {
-	if e.idx >= len(env.x.params) {
+	if e.idx >= len(env.x.Params()) {
 		return nil, pgerror.New(pgerror.UndefinedParameter, "there is no parameter $%d", e.idx+1)
 	}
-	return env.x.params[e.idx], nil
+	return env.x.Params()[e.idx], nil
 }
 func (e *paramRef) typ() types.T { return e.t }
 
@@ -130,7 +87,7 @@ func (e *castExpr) typ() types.T { return e.to }
 type funcExpr struct {
 	name   string
 	args   []expr
-	fn     func(x *execCtx, args []types.Value) (types.Value, error)
+	fn     func(x evalContext, args []types.Value) (types.Value, error)
 	strict bool
 	t      types.T
 }

@@ -507,7 +507,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 	n := 0
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
 		if n++; n%4096 == 0 {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return err
 			}
 		}
@@ -552,7 +552,7 @@ func (x *execCtx) scanTuples(t *catalog.Table, fn func([]types.Value) error) err
 	}
 	c := sp.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -678,7 +678,7 @@ func (x *execCtx) commitTimeVersion(f *catalog.Flow) ([]types.Value, error) {
 func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 	sf := c.snap
 	for {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		last, err := cdcexec.LastVersion(x.tx.st, f.OID)

@@ -390,7 +390,7 @@ func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 	}
 	cur := data.Cursor()
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		_, tuple, err := history.Decode(raw)
@@ -592,7 +592,7 @@ func uniqueConstraintName(pc *planCtx, t *catalog.Table, base string) string {
 func (x *execCtx) validateForeignKey(l *fkLink) error {
 	cur := x.tx.st.Space(catalog.DataSpace(l.child.OID)).Cursor()
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		_, vals, err := history.Decode(raw)

@@ -614,7 +614,7 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 			return rows, nil
 		}
 		rows = append(rows, append(Row(nil), r...))
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 	}

@@ -12,8 +12,8 @@ import (
 // builtin is a scalar function: resolve checks and coerces the arguments
 // and gives the result type; call computes the result.
 type builtin struct {
-	resolve func(b *binder, args []expr) ([]expr, types.T, error)
-	call    func(x *execCtx, args []types.Value) (types.Value, error)
+	resolve func(b argBinder, args []expr) ([]expr, types.T, error)
+	call    func(x evalContext, args []types.Value) (types.Value, error)
 	// strict functions return NULL for any NULL argument without being
 	// called.
 	strict bool
@@ -31,18 +31,18 @@ func register(name string, b *builtin) { builtins[name] = b }
 
 // signature makes a resolver for fixed argument types (Unknown accepts any
 // type as is) and a fixed result type.
-func signature(ret types.OID, params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
+func signature(ret types.OID, params ...types.OID) func(argBinder, []expr) ([]expr, types.T, error) {
+	return func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != len(params) {
 			return nil, types.T{}, errNoFunction
 		}
 		out := make([]expr, len(args))
 		for i, a := range args {
 			if params[i] == types.Unknown {
-				out[i] = b.resolveUnknown(a)
+				out[i] = b.ResolveUnknown(a)
 				continue
 			}
-			c, err := b.coerce(a, types.Of(params[i]))
+			c, err := b.Coerce(a, types.Of(params[i]))
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
@@ -157,7 +157,7 @@ func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall)
 		return b.bindNullif(args, t, fc)
 	}
 	for i := range args {
-		if args[i], err = b.coerce(args[i], t); err != nil {
+		if args[i], err = b.Coerce(args[i], t); err != nil {
 			return nil, withPos(err, fc)
 		}
 	}
@@ -168,7 +168,7 @@ func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall)
 	if name == "least" {
 		want = -1
 	}
-	return &funcExpr{name: name, args: args, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &funcExpr{name: name, args: args, t: t, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 		var best types.Value
 		for _, v := range a {
 			if v != nil && (best == nil || types.Compare(t, v, best)*want > 0) {
@@ -185,7 +185,7 @@ func (b *binder) bindConditionalFunc(name string, args []expr, fc *ast.FuncCall)
 // (integers of any width, float4 with float8, dates with timestamps,
 // char(n) with char(n)), text for the other strings, else t.
 func (b *binder) bindNullif(args []expr, t types.T, fc *ast.FuncCall) (expr, error) {
-	first := b.resolveUnknown(args[0])
+	first := b.ResolveUnknown(args[0])
 	lt, rt := first.typ().OID, args[1].typ().OID
 	if rt == types.Unknown {
 		rt = lt
@@ -201,15 +201,15 @@ func (b *binder) bindNullif(args []expr, t types.T, fc *ast.FuncCall) (expr, err
 			res = types.Of(lt)
 		}
 	}
-	x, err := b.coerce(first, res)
+	x, err := b.Coerce(first, res)
 	if err != nil {
 		return nil, withPos(err, fc)
 	}
-	y, err := b.coerce(args[1], t)
+	y, err := b.Coerce(args[1], t)
 	if err != nil {
 		return nil, withPos(err, fc)
 	}
-	return &funcExpr{name: "nullif", args: []expr{x, y}, t: res, fn: func(ec *execCtx, a []types.Value) (types.Value, error) {
+	return &funcExpr{name: "nullif", args: []expr{x, y}, t: res, fn: func(ec evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil || a[1] == nil {
 			return a[0], nil
 		}

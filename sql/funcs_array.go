@@ -18,7 +18,7 @@ import (
 func init() {
 	// unnest(array, ...) gives one row per element, the arrays side by
 	// side (a shorter one, or a NULL one, runs out as NULLs).
-	tableFuncs["unnest"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["unnest"] = &tableFunc{resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) == 0 {
 			return nil, nil, errNoFunction
 		}
@@ -33,7 +33,7 @@ func init() {
 			cols[i] = outCol{name: "unnest", t: types.Of(elem)}
 		}
 		return out, cols, nil
-	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(x evalContext, a []types.Value) ([]Row, error) {
 		n := 0
 		for _, v := range a {
 			if v != nil {
@@ -42,7 +42,7 @@ func init() {
 		}
 		rows := make([]Row, n)
 		for i := range rows {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return nil, err
 			}
 			row := make(Row, len(a))
@@ -55,9 +55,9 @@ func init() {
 		}
 		return rows, nil
 	}}
-	register("array_append", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_append", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[0])
 		if !ok {
 			return nil, oneDimOnly()
@@ -66,9 +66,9 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_prepend", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_prepend", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
 		return arrayAndElem(b, args[1], args[0], 1)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[1])
 		if !ok {
 			return nil, oneDimOnly()
@@ -77,19 +77,19 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_cat", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_cat", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
 		t, err := commonType(args, "array_cat")
 		if err != nil || !types.IsArray(t.OID) {
 			return nil, types.T{}, errNoFunction
 		}
 		out := make([]expr, 2)
 		for i, a := range args {
-			if out[i], err = b.coerce(a, t); err != nil {
+			if out[i], err = b.Coerce(a, t); err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 		}
 		return out, t, nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		switch {
 		case a[0] == nil:
 			return a[1], nil
@@ -102,9 +102,9 @@ func init() {
 		}
 		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
 	}, 2))
-	register("array_remove", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_remove", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -120,17 +120,17 @@ func init() {
 		}
 		return out, nil
 	}, 2))
-	register("array_replace", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_replace", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
 		out, t, err := arrayAndElem(b, args[0], args[1], 0)
 		if err != nil {
 			return nil, t, err
 		}
-		r, err := b.coerce(args[2], types.Of(types.ElemOf(t.OID)))
+		r, err := b.Coerce(args[2], types.Of(types.ElemOf(t.OID)))
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 		return append(out, r), t, nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -145,7 +145,7 @@ func init() {
 		return out, nil
 	}, 3))
 	position := func(all bool) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 			if len(args) < 2 || len(args) > 3 || (all && len(args) != 2) {
 				return nil, types.T{}, errNoFunction
 			}
@@ -154,7 +154,7 @@ func init() {
 				return nil, types.T{}, err
 			}
 			if len(args) == 3 {
-				s, err := b.coerce(args[2], int4T())
+				s, err := b.Coerce(args[2], int4T())
 				if err != nil {
 					return nil, types.T{}, errNoFunction
 				}
@@ -164,7 +164,7 @@ func init() {
 				return out, types.Of(types.Int4Array), nil
 			}
 			return out, int4T(), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
@@ -196,18 +196,18 @@ func init() {
 	}
 	register("array_position", position(false))
 	register("array_positions", position(true))
-	register("array_ndims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
+	register("array_ndims", arrayFn(func(_ argBinder, args []expr) ([]expr, types.T, error) {
 		return args, int4T(), nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
 		}
 		return int64(max(len(arr.Dims), 1)), nil
 	}, 1))
-	register("array_dims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
+	register("array_dims", arrayFn(func(_ argBinder, args []expr) ([]expr, types.T, error) {
 		return args, textT(), nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ evalContext, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
@@ -222,9 +222,9 @@ func init() {
 
 // arrayFn makes a builtin whose first argument must be an array (for
 // array_prepend the second), with n arguments.
-func arrayFn(resolve func(b *binder, args []expr) ([]expr, types.T, error), call func(*execCtx, []types.Value) (types.Value, error), n int) *builtin {
+func arrayFn(resolve func(b argBinder, args []expr) ([]expr, types.T, error), call func(evalContext, []types.Value) (types.Value, error), n int) *builtin {
 	strict := n == 1
-	return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != n {
 			return nil, types.T{}, errNoFunction
 		}
@@ -237,10 +237,10 @@ func arrayFn(resolve func(b *binder, args []expr) ([]expr, types.T, error), call
 
 // arrayAndElem resolves (anyarray, anyelement): the element takes the
 // array's element type, or an unknown array the element's array type.
-func arrayAndElem(b *binder, arr, elem expr, elemPos int) ([]expr, types.T, error) {
+func arrayAndElem(b argBinder, arr, elem expr, elemPos int) ([]expr, types.T, error) {
 	at := arr.typ()
 	if at.OID == types.Unknown {
-		et := b.resolveUnknown(elem).typ()
+		et := b.ResolveUnknown(elem).typ()
 		at = arrayOf(et)
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
@@ -250,11 +250,11 @@ func arrayAndElem(b *binder, arr, elem expr, elemPos int) ([]expr, types.T, erro
 	if et == 0 {
 		return nil, types.T{}, errNoFunction
 	}
-	a, err := b.coerce(arr, at)
+	a, err := b.Coerce(arr, at)
 	if err != nil {
 		return nil, types.T{}, errNoFunction
 	}
-	e, err := b.coerce(elem, types.Of(et))
+	e, err := b.Coerce(elem, types.Of(et))
 	if err != nil {
 		return nil, types.T{}, errNoFunction
 	}
@@ -416,7 +416,7 @@ func init() {
 	// array_fill(value, dims [, lower bounds]) is an array of dims filled
 	// with value (NULL too). cdcdb's arrays all start at 1, so lower bounds
 	// other than 1 are refused.
-	fill := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	fill := func(_ evalContext, a []types.Value) (types.Value, error) {
 		// resolve appended the element type.
 		elem := types.OID(a[len(a)-1].(int64))
 		a = a[:len(a)-1]
@@ -463,7 +463,7 @@ func init() {
 		}
 		return out, nil
 	}
-	register("array_fill", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_fill", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != 2 && len(args) != 3 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -475,7 +475,7 @@ func init() {
 			return nil, types.T{}, errNoFunction
 		}
 		for i := 1; i < len(args); i++ {
-			x, err := b.coerce(args[i], types.Of(types.Int4Array))
+			x, err := b.Coerce(args[i], types.Of(types.Int4Array))
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}

@@ -37,16 +37,16 @@ func init() {
 	// pg_options_to_table(text[]) splits the options of a foreign data
 	// wrapper, server or relation, "name=value" each, at the first "=" (no
 	// "=": a NULL value).
-	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		arg, err := b.coerce(args[0], types.Of(types.TextArray))
+		arg, err := b.Coerce(args[0], types.Of(types.TextArray))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		return []expr{arg}, []outCol{{name: "option_name", t: textT()}, {name: "option_value", t: textT()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "pg_options_to_table: not an array")
@@ -65,7 +65,8 @@ func init() {
 		}
 		return rows, nil
 	}}
-	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(ec evalContext, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		kind := a[0].(string)
 		items, ok := defaultPrivileges[kind]
 		if !ok {
@@ -163,7 +164,7 @@ func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
 		return nil, err
 	}
 	return &funcExpr{name: "name_subscript", args: []expr{x, idx}, strict: true, t: types.Of(types.Char),
-		fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 			s, i := a[0].(string), a[1].(int64)
 			switch {
 			case i < 0 || i >= nameLength:
@@ -203,7 +204,8 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 			if len(t.Periods) > 0 {
 				return nil, nil, false, periodOnNonTemporal(t)
 			}
-			tf := &tableFunc{gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+			tf := &tableFunc{gen: func(ec evalContext, _ []types.Value) ([]Row, error) {
+				x := stmtOf(ec)
 				last := sequenceLastValue(x, seq)
 				if last == nil {
 					return []Row{{int64(1), int64(0), false}}, nil

@@ -26,14 +26,14 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 	coerce := func(t types.OID) error {
 		if t != types.Text {
 			if r.typ().OID == types.Unknown {
-				c, err := b.resolveUnknownAs(r, types.Of(t))
+				c, err := b.ResolveUnknownAs(r, types.Of(t))
 				if err != nil {
 					return err
 				}
 				r = c
 			}
 		}
-		c, err := b.coerce(b.resolveUnknown(r), types.Of(t))
+		c, err := b.Coerce(b.ResolveUnknown(r), types.Of(t))
 		if err != nil {
 			return fail()
 		}
@@ -41,7 +41,7 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 		return nil
 	}
 	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (expr, error) {
-		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: types.Of(t), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: types.Of(t), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 			doc, err := parseJSONValue(a[0].(string))
 			if err != nil {
 				return nil, err
@@ -52,7 +52,7 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 	switch op {
 	case "->", "->>":
 		if r.typ().OID == types.Unknown {
-			r = b.resolveUnknown(r)
+			r = b.ResolveUnknown(r)
 		}
 		if isIntType(r.typ().OID) {
 			if err := coerce(types.Int4); err != nil {
@@ -152,7 +152,7 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 			return all, nil
 		})
 	case "-":
-		r = b.resolveUnknown(r)
+		r = b.ResolveUnknown(r)
 		switch rt := r.typ().OID; {
 		case isIntType(rt):
 			if err := coerce(types.Int4); err != nil {
@@ -323,14 +323,14 @@ func init() {
 		if binary {
 			prefix, docT = "jsonb", types.JSONB
 		}
-		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
 			return doc.typeName(), nil
 		}, docT)))
-		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ evalContext, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -343,7 +343,7 @@ func init() {
 			}
 			return int64(len(doc.elems)), nil
 		}, docT)))
-		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ evalContext, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -354,8 +354,8 @@ func init() {
 			}
 			return compactJSON(stripped), nil
 		}, docT)))
-		extract := func(asText bool) func(*execCtx, []types.Value) (types.Value, error) {
-			return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		extract := func(asText bool) func(evalContext, []types.Value) (types.Value, error) {
+			return func(_ evalContext, a []types.Value) (types.Value, error) {
 				doc, err := jsonArg(a[0])
 				if err != nil {
 					return nil, err
@@ -372,18 +372,18 @@ func init() {
 		}
 		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
 		register(prefix+"_extract_path_text", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: types.Text, retArg: -1, call: extract(true)}))
-		register("to_"+prefix, &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		register("to_"+prefix, &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 			if len(args) != 1 {
 				return nil, types.T{}, errNoFunction
 			}
-			return []expr{&jsonTextExpr{x: b.resolveUnknown(args[0])}}, types.Of(docT), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return []expr{&jsonTextExpr{x: b.ResolveUnknown(args[0])}}, types.Of(docT), nil
+		}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
 			if a[0] == nil || !binary {
 				return a[0], nil
 			}
 			return asJSONB(a[0].(string))
 		}})
-		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ evalContext, a []types.Value) (types.Value, error) {
 			parts := make([]string, len(a))
 			for i, v := range a {
 				parts[i] = v.(string)
@@ -394,7 +394,7 @@ func init() {
 			}
 			return s, nil
 		}})
-		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ evalContext, a []types.Value) (types.Value, error) {
 			if len(a)%2 != 0 {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "argument list must have even number of elements").
 					WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", prefix)
@@ -416,16 +416,16 @@ func init() {
 		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
 		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
 		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
-		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 			if len(args) != 1 {
 				return nil, nil, errNoFunction
 			}
-			d, err := b.coerce(args[0], types.Of(docT))
+			d, err := b.Coerce(args[0], types.Of(docT))
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
 			return []expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
-		}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -448,14 +448,14 @@ func init() {
 			return rows, nil
 		}}
 	}
-	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
 		return jsonPretty(doc), nil
 	}, types.JSONB)))
-	set := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	set := func(_ evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil || a[1] == nil || a[2] == nil {
 			return nil, nil // strict: jsonb_set of NULLs is NULL
 		}
@@ -483,18 +483,18 @@ func init() {
 	register("jsonb_set", overloaded(false,
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
-	register("row_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("row_to_json", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != 1 || args[0].typ().OID != types.Record {
 			return nil, types.T{}, errNoFunction
 		}
 		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
-	register("array_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	}, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) { return a[0], nil }})
+	register("array_to_json", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != 1 || typeCategory(args[0].typ().OID) != 'A' {
 			return nil, types.T{}, errNoFunction
 		}
 		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
+	}, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) { return a[0], nil }})
 }
 
 // jsonTextExpr is a value as to_json writes it.
@@ -514,11 +514,11 @@ func (e *jsonTextExpr) typ() types.T { return types.Of(types.JSON) }
 
 // jsonArgsResolver makes the arguments of json(b)_build_*: each value
 // written as to_json would (NULL as null); object keys must be scalars.
-func jsonArgsResolver(docT types.OID, object bool) func(b *binder, args []expr) ([]expr, types.T, error) {
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
+func jsonArgsResolver(docT types.OID, object bool) func(b argBinder, args []expr) ([]expr, types.T, error) {
+	return func(b argBinder, args []expr) ([]expr, types.T, error) {
 		out := make([]expr, len(args))
 		for i, a := range args {
-			a = b.resolveUnknown(a)
+			a = b.ResolveUnknown(a)
 			if object && i%2 == 0 {
 				if t := a.typ().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
 					return nil, types.T{}, pgerror.New(pgerror.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
@@ -596,16 +596,16 @@ func stripNulls(v *jsonVal) *jsonVal {
 
 // jsonEachFunc is json(b)_each(_text): an object's members as rows.
 func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[0], types.Of(docT))
+		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		return []expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -628,16 +628,16 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 // jsonElementsFunc is json(b)_array_elements(_text): an array's elements
 // as rows.
 func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[0], types.Of(docT))
+		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		return []expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -829,7 +829,7 @@ func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr
 // numericVariance is the numeric variance or standard deviation as
 // PostgreSQL computes it: (N*sum(x^2) - sum(x)^2) / (N*(N-1)) (N*N for the
 // population) at division's scale, the root taken at the same scale.
-func numericVariance(x *execCtx, vals []types.Value, pop, stddev bool) (types.Value, error) {
+func numericVariance(x evalContext, vals []types.Value, pop, stddev bool) (types.Value, error) {
 	sum, sumSq := new(apd.Decimal), new(apd.Decimal)
 	for _, v := range vals {
 		d, ok := v.(*apd.Decimal)

@@ -14,7 +14,7 @@ import (
 // nothing.
 
 func init() {
-	insert := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	insert := func(_ evalContext, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err

@@ -15,7 +15,7 @@ type fnOverload struct {
 	// retArg >= 0 makes the result the type of that argument, as for
 	// PostgreSQL's anyelement functions; -1 uses ret.
 	retArg int
-	call   func(x *execCtx, args []types.Value) (types.Value, error)
+	call   func(x evalContext, args []types.Value) (types.Value, error)
 }
 
 // overloaded makes a builtin from signatures listed in PostgreSQL's order
@@ -25,7 +25,7 @@ func overloaded(strict bool, os ...fnOverload) *builtin {
 }
 
 // sig is an overload with a fixed result type.
-func sig(ret types.OID, call func(x *execCtx, args []types.Value) (types.Value, error), params ...types.OID) fnOverload {
+func sig(ret types.OID, call func(x evalContext, args []types.Value) (types.Value, error), params ...types.OID) fnOverload {
 	return fnOverload{params: params, ret: ret, retArg: -1, call: call}
 }
 
@@ -61,10 +61,10 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.F
 	for i, a := range args {
 		p := overloadParam(o, i)
 		if p == types.Unknown {
-			coerced[i] = b.resolveUnknown(a)
+			coerced[i] = b.ResolveUnknown(a)
 			continue
 		}
-		c, err := b.coerce(a, types.Of(p))
+		c, err := b.Coerce(a, types.Of(p))
 		if err != nil {
 			return nil, withPos(err, fc.Args[i])
 		}

@@ -15,7 +15,7 @@ import (
 // sends it to find a table's schema.
 
 func init() {
-	call := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	call := func(_ evalContext, a []types.Value) (types.Value, error) {
 		strict := true
 		if len(a) > 1 {
 			strict = a[1].(bool)

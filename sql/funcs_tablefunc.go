@@ -14,8 +14,8 @@ import (
 // so names and types are PostgreSQL's.
 type tableFunc struct {
 	// resolve checks and coerces the arguments and gives the columns.
-	resolve func(b *binder, args []expr) ([]expr, []outCol, error)
-	gen     func(x *execCtx, args []types.Value) ([]Row, error)
+	resolve func(b argBinder, args []expr) ([]expr, []outCol, error)
+	gen     func(x evalContext, args []types.Value) ([]Row, error)
 	// strict functions return no rows for a NULL argument.
 	strict bool
 }
@@ -100,7 +100,7 @@ func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // planTableFunc plans a table function in FROM.
-func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b argBinder, args []expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
 	coerced, cols, err := tf.resolve(b, args)
 	if err != nil {
@@ -135,7 +135,7 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -144,7 +144,7 @@ func init() {
 			return nil, nil, errNoFunction
 		}
 		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
@@ -163,12 +163,12 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_get_keywords"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
+	}, gen: func(evalContext, []types.Value) ([]Row, error) {
 		var rows []Row
 		for _, k := range parse.Keywords() {
 			bareDesc := "requires AS"
@@ -193,17 +193,17 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[1], int4T())
+		d, err := b.Coerce(args[1], int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		var reverse expr = &constExpr{v: false, t: boolT()}
 		if len(args) == 3 {
-			if reverse, err = b.coerce(args[2], boolT()); err != nil {
+			if reverse, err = b.Coerce(args[2], boolT()); err != nil {
 				return nil, nil, errNoFunction
 			}
 		}
@@ -213,7 +213,7 @@ func init() {
 		}
 		out := []expr{args[0], d, reverse, &constExpr{v: lower, t: int4T()}}
 		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
 		if dims == nil {
@@ -241,16 +241,16 @@ func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		r, err := b.coerce(args[0], types.Of(types.Regclass))
+		r, err := b.Coerce(args[0], types.Of(types.Regclass))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
 		return []expr{r}, procOutColumns("pg_partition_ancestors"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
+	}, gen: func(evalContext, []types.Value) ([]Row, error) {
 		return nil, nil
 	}}
 }

@@ -17,32 +17,32 @@ import (
 // quote_nullable, num_nulls / num_nonnulls.
 
 func init() {
-	register("format", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("format", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		f, err := b.coerce(args[0], textT())
+		f, err := b.Coerce(args[0], textT())
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 		out := []expr{f}
 		for _, a := range args[1:] {
-			out = append(out, asOutputText(b.resolveUnknown(a)))
+			out = append(out, asOutputText(b.ResolveUnknown(a)))
 		}
 		return out, textT(), nil
 	}, call: formatFunc})
-	register("quote_nullable", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("quote_nullable", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{asOutputText(b.resolveUnknown(args[0]))}, textT(), nil
-	}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return []expr{asOutputText(b.ResolveUnknown(args[0]))}, textT(), nil
+	}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return "NULL", nil
 		}
 		return quoteLiteral(a[0].(string)), nil
 	}})
-	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
 		from, to := []rune(a[1].(string)), []rune(a[2].(string))
 		return strings.Map(func(r rune) rune {
 			for i, f := range from {
@@ -60,21 +60,21 @@ func init() {
 		sig(types.TextArray, regexpMatch, types.Text, types.Text),
 		sig(types.TextArray, regexpMatch, types.Text, types.Text, types.Text)))
 	register("regexp_split_to_array", overloaded(true,
-		sig(types.TextArray, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.TextArray, func(_ evalContext, a []types.Value) (types.Value, error) {
 			parts, err := regexpSplit(a)
 			if err != nil {
 				return nil, err
 			}
 			return textArray(parts), nil
 		}, types.Text, types.Text),
-		sig(types.TextArray, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.TextArray, func(_ evalContext, a []types.Value) (types.Value, error) {
 			parts, err := regexpSplit(a)
 			if err != nil {
 				return nil, err
 			}
 			return textArray(parts), nil
 		}, types.Text, types.Text, types.Text)))
-	tableFuncs["regexp_matches"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	tableFuncs["regexp_matches"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		flags := ""
 		if len(a) == 3 {
 			flags = a[2].(string)
@@ -93,7 +93,7 @@ func init() {
 		}
 		return rows, nil
 	}}
-	tableFuncs["regexp_split_to_table"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	tableFuncs["regexp_split_to_table"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), gen: func(_ evalContext, a []types.Value) ([]Row, error) {
 		parts, err := regexpSplit(a)
 		if err != nil {
 			return nil, err
@@ -107,7 +107,7 @@ func init() {
 	register("string_to_array", overloaded(false,
 		sig(types.TextArray, stringToArray, types.Text, types.Text),
 		sig(types.TextArray, stringToArray, types.Text, types.Text, types.Text)))
-	register("encode", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("encode", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
 		b := a[0].([]byte)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -119,7 +119,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Bytea, types.Text)))
-	register("decode", overloaded(true, sig(types.Bytea, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("decode", overloaded(true, sig(types.Bytea, func(_ evalContext, a []types.Value) (types.Value, error) {
 		s := a[0].(string)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -139,29 +139,29 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Text, types.Text)))
-	register("convert_to", overloaded(true, sig(types.Bytea, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("convert_to", overloaded(true, sig(types.Bytea, func(_ evalContext, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return []byte(a[0].(string)), nil
 	}, types.Text, types.Text)))
-	register("convert_from", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("convert_from", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return types.ParseText(types.Of(types.Text), string(a[0].([]byte)))
 	}, types.Bytea, types.Text)))
 	counter := func(nulls bool) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
 			if len(args) == 0 {
 				return nil, types.T{}, errNoFunction
 			}
 			out := make([]expr, len(args))
 			for i, a := range args {
-				out[i] = b.resolveUnknown(a)
+				out[i] = b.ResolveUnknown(a)
 			}
 			return out, int4T(), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
 			n := int64(0)
 			for _, v := range a {
 				if (v == nil) == nulls {
@@ -188,7 +188,7 @@ func (e *outputTextExpr) eval(env *evalEnv) (types.Value, error) {
 	if s, ok := v.(string); ok && typeCategory(e.x.typ().OID) == 'S' {
 		return s, nil
 	}
-	return env.x.sess.formatValue(env.x, e.x.typ(), v), nil
+	return env.x.FormatValue(e.x.typ(), v), nil
 }
 func (e *outputTextExpr) typ() types.T { return textT() }
 
@@ -201,7 +201,7 @@ func asOutputText(x expr) expr {
 
 // formatFunc is format(fmt, args...): %s, %I, %L and %%, with argument
 // positions (%2$s), widths (%-10s, %*s) as PostgreSQL's format().
-func formatFunc(_ *execCtx, a []types.Value) (types.Value, error) {
+func formatFunc(_ evalContext, a []types.Value) (types.Value, error) {
 	if a[0] == nil {
 		return nil, nil
 	}
@@ -369,7 +369,7 @@ func matchGroups(s string, m []int) types.Value {
 	return types.ArrayValue{Elem: types.Text, Elems: elems}
 }
 
-func regexpMatch(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpMatch(_ evalContext, a []types.Value) (types.Value, error) {
 	flags := ""
 	if len(a) == 3 {
 		flags = a[2].(string)
@@ -427,14 +427,14 @@ func textArray(parts []string) types.ArrayValue {
 
 // textTableFunc resolves a set-returning function of min..max text
 // arguments with one output column.
-func textTableFunc(name string, out types.OID, min, max int) func(b *binder, args []expr) ([]expr, []outCol, error) {
-	return func(b *binder, args []expr) ([]expr, []outCol, error) {
+func textTableFunc(name string, out types.OID, min, max int) func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	return func(b argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) < min || len(args) > max {
 			return nil, nil, errNoFunction
 		}
 		coerced := make([]expr, len(args))
 		for i, a := range args {
-			c, err := b.coerce(a, textT())
+			c, err := b.Coerce(a, textT())
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
@@ -446,7 +446,7 @@ func textTableFunc(name string, out types.OID, min, max int) func(b *binder, arg
 
 // stringToArray is string_to_array(text, delimiter [, null string]): a NULL
 // delimiter splits into characters, an empty one gives the whole string.
-func stringToArray(_ *execCtx, a []types.Value) (types.Value, error) {
+func stringToArray(_ evalContext, a []types.Value) (types.Value, error) {
 	if a[0] == nil {
 		return nil, nil
 	}

@@ -22,7 +22,7 @@ import (
 // The locale symbols are the C locale's, which cdcdb's databases use.
 
 func init() {
-	register("to_number", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("to_number", overloaded(true, sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
 		return toNumber(a[0].(string), a[1].(string))
 	}, types.Text, types.Text)))
 }

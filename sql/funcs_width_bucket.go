@@ -39,7 +39,7 @@ func bucketOutside(count int64, belowLow, atOrPastHigh bool) (int64, error) {
 	return -1, nil
 }
 
-func widthBucketFloat(_ *execCtx, a []types.Value) (types.Value, error) {
+func widthBucketFloat(_ evalContext, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(float64), a[1].(float64), a[2].(float64), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")
@@ -64,7 +64,7 @@ func widthBucketFloat(_ *execCtx, a []types.Value) (types.Value, error) {
 	return int64(float64(count)*(lo-op)/(lo-hi)) + 1, nil
 }
 
-func widthBucketNumeric(_ *execCtx, a []types.Value) (types.Value, error) {
+func widthBucketNumeric(_ evalContext, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(*apd.Decimal), a[1].(*apd.Decimal), a[2].(*apd.Decimal), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")

@@ -16,7 +16,7 @@ type funcScan struct {
 	args    []expr
 	cols    []outCol
 	ordinal bool
-	gen     func(x *execCtx, args []types.Value, emit func(types.Value) error) error
+	gen     func(x evalContext, args []types.Value, emit func(types.Value) error) error
 	// series, when set, yields the rows one at a time instead of gen's
 	// all at once: an integer generate_series, the set-returning function
 	// queries use to make rows, needs no memory for the rows it has not
@@ -53,7 +53,7 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	var rows []Row
 	n := int64(0)
 	err := p.gen(x, vals, func(v types.Value) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		n++
@@ -131,7 +131,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				ct = int4T()
 			}
 			for i := range args {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
@@ -150,7 +150,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			}
 		case ct.OID == types.Numeric:
 			for i := range args {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
@@ -176,19 +176,19 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
 			for i := 0; i < 2; i++ {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
 				args[i] = c
 			}
-			c, err := b.coerce(args[2], types.Of(types.Interval))
+			c, err := b.Coerce(args[2], types.Of(types.Interval))
 			if err != nil {
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
 			args[2] = c
 			zoned := ct.OID == types.Timestamptz
-			fs.gen = func(x *execCtx, a []types.Value, emit func(types.Value) error) error {
+			fs.gen = func(x evalContext, a []types.Value, emit func(types.Value) error) error {
 				v, stop, step := a[0].(time.Time), a[1].(time.Time), a[2].(types.IntervalValue)
 				if step == (types.IntervalValue{}) {
 					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
@@ -221,7 +221,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			return nil, nil, err
 		}
 		fs.args = []expr{x}
-		fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
+		fs.gen = func(_ evalContext, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
 		fs.cols = []outCol{{name: name, t: x.typ()}}
 		args = nil
 	}
@@ -258,7 +258,7 @@ type seriesIter struct {
 }
 
 func (it *seriesIter) next() (Row, error) {
-	if err := it.x.checkCancel(); err != nil {
+	if err := it.x.CheckCancel(); err != nil {
 		return nil, err
 	}
 	v, err := it.series.next()

@@ -357,7 +357,7 @@ func (it *indexIter) next() (Row, error) {
 				return nil, nil
 			}
 		}
-		if err := it.x.checkCancel(); err != nil {
+		if err := it.x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		rowKey, raw := k, v

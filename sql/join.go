@@ -59,7 +59,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			rightIt.close()
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			if !null {
 				it.hash[key] = append(it.hash[key], i)
 			}
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				leftIt.close()
 				return nil, err
 			}
@@ -138,7 +138,7 @@ func (it *joinIter) next() (Row, error) {
 				it.leftDone = true
 				break
 			}
-			if err := it.env.x.checkCancel(); err != nil {
+			if err := it.env.x.CheckCancel(); err != nil {
 				return nil, err
 			}
 			it.cur = append(Row(nil), l...)
@@ -182,7 +182,7 @@ func (it *joinIter) next() (Row, error) {
 				if v != true {
 					// A left row may try every right row: a cancel
 					// must not wait for the next match.
-					if err := it.env.x.checkCancel(); err != nil {
+					if err := it.env.x.CheckCancel(); err != nil {
 						return nil, err
 					}
 					continue

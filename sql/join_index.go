@@ -297,7 +297,7 @@ func (it *paramJoinIter) next() (Row, error) {
 			if err != nil || l == nil {
 				return nil, err
 			}
-			if err := it.x.checkCancel(); err != nil {
+			if err := it.x.CheckCancel(); err != nil {
 				return nil, err
 			}
 			it.cur = append(Row(nil), l...)

@@ -73,7 +73,7 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 		default:
 			return nil, operatorError(op, l.typ(), r.typ())
 		}
-		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: boolT(), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: boolT(), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 			return fn(a[0].(types.ArrayValue), a[1].(types.ArrayValue)), nil
 		}}, nil
 	}
@@ -82,7 +82,7 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 
 // jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
 // sides become array elements.
-func jsonbConcat(_ *execCtx, a []types.Value) (types.Value, error) {
+func jsonbConcat(_ evalContext, a []types.Value) (types.Value, error) {
 	var l, r any
 	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func bindArrayConcat(b *binder, l, r expr) (expr, error) {
 		}
 		l = &arrayExpr{elems: []expr{l}, elem: info.ElemOID, t: at}
 	}
-	return &funcExpr{name: "array_cat", args: []expr{l, r}, t: at, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &funcExpr{name: "array_cat", args: []expr{l, r}, t: at, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return a[1], nil
 		}

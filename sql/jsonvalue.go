@@ -303,7 +303,7 @@ func scalarText(v *jsonVal, binary bool) types.Value {
 // toJSON writes a SQL value as to_json does: numbers and booleans as JSON
 // scalars, arrays as JSON arrays, rows as objects, json as it is, dates
 // and times in ISO 8601, anything else as its text in a JSON string.
-func toJSON(x *execCtx, t types.T, v types.Value) string {
+func toJSON(x evalContext, t types.T, v types.Value) string {
 	if v == nil {
 		return "null"
 	}
@@ -341,7 +341,7 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	case types.Timestamptz:
 		loc := time.UTC
 		if x != nil {
-			loc = x.location()
+			loc = x.Location()
 		}
 		return types.QuoteJSON(isoTimestamp(v.(time.Time), loc))
 	case types.Record:
@@ -377,13 +377,13 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	}
 	s := types.FormatText(t, v)
 	if x != nil {
-		s = x.sess.formatValue(x, t, v)
+		s = x.FormatValue(t, v)
 	}
 	return types.QuoteJSON(s)
 }
 
 // arrayToJSON writes a (possibly multidimensional) array's elements.
-func arrayToJSON(x *execCtx, elem types.T, elems []types.Value, dims []int) string {
+func arrayToJSON(x evalContext, elem types.T, elems []types.Value, dims []int) string {
 	if len(dims) <= 1 {
 		parts := make([]string, len(elems))
 		for i, e := range elems {

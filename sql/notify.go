@@ -226,12 +226,13 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 func init() {
 	// pg_listening_channels() lists the channels the session listens on
 	// (as committed).
-	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, []outCol{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+	}, gen: func(ec evalContext, _ []types.Value) ([]Row, error) {
+		x := stmtOf(ec)
 		hub := &x.sess.engine.notify
 		hub.mu.Lock()
 		channels := make([]string, 0, len(x.sess.notify.listening))
@@ -248,7 +249,8 @@ func init() {
 	}}
 	// pg_notify(channel, payload) is NOTIFY with values; a NULL channel is
 	// an empty one, a NULL payload an empty payload, as in PostgreSQL.
-	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(ec evalContext, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		channel, _ := a[0].(string)
 		payload, _ := a[1].(string)
 		return "", x.sess.queueNotify(channel, payload)

@@ -11,36 +11,6 @@ import (
 	"cdcdb/types"
 )
 
-// typeCategory is PostgreSQL's pg_type.typcategory, which drives implicit
-// conversions between types.
-func typeCategory(oid types.OID) byte {
-	switch oid {
-	case types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
-		types.Oid, types.Regclass, types.Regtype, types.Regproc, types.Regnamespace, types.Regrole, types.Regprocedure:
-		return 'N'
-	case types.Text, types.Varchar, types.Bpchar, types.Name, types.Char, types.Unknown:
-		return 'S'
-	case types.Date, types.Timestamp, types.Timestamptz, types.Time:
-		return 'D'
-	case types.Interval:
-		return 'T'
-	case types.Bool:
-		return 'B'
-	case types.JSON, types.JSONB:
-		return 'J'
-	case types.UUID:
-		return 'U'
-	case types.Bytea:
-		return 'X'
-	case types.Record:
-		return 'R'
-	}
-	if info, ok := types.Lookup(oid); ok && info.ElemOID != 0 {
-		return 'A'
-	}
-	return 'U'
-}
-
 // numericRank orders the numeric types by PostgreSQL's implicit widening.
 func numericRank(oid types.OID) int {
 	switch oid {
@@ -427,7 +397,7 @@ func bindConcat(b *binder, l, r expr) (expr, error) {
 		return nil, operatorError("||", lt, rt)
 	}
 	l, r = b.resolveUnknown(l), b.resolveUnknown(r)
-	return &funcExpr{name: "textcat", args: []expr{toText(l), toText(r)}, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &funcExpr{name: "textcat", args: []expr{toText(l), toText(r)}, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 		return a[0].(string) + a[1].(string), nil
 	}, strict: true, t: textT()}, nil
 }
@@ -534,7 +504,7 @@ func unknownPeer(op string, other types.T, unknownOnLeft bool) types.T {
 	return other
 }
 
-func arithmeticFunc(op string, t types.OID) (func(*execCtx, []types.Value) (types.Value, error), error) {
+func arithmeticFunc(op string, t types.OID) (func(evalContext, []types.Value) (types.Value, error), error) {
 	switch t {
 	case types.Int2, types.Int4, types.Int8:
 		return intArith(op, t)
@@ -566,7 +536,7 @@ func intFits(t types.OID, v int64) bool {
 	return true
 }
 
-func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Value, error), error) {
+func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.Value, error), error) {
 	check := func(v int64, overflow bool) (types.Value, error) {
 		if overflow || !intFits(t, v) {
 			return nil, intRangeError(t)
@@ -575,19 +545,19 @@ func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Valu
 	}
 	switch op {
 	case "+":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x + y
 			return check(s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0))
 		}, nil
 	case "-":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x - y
 			return check(s, (x >= 0 && y < 0 && s < 0) || (x < 0 && y > 0 && s >= 0))
 		}, nil
 	case "*":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if x == 0 || y == 0 {
 				return int64(0), nil
@@ -596,7 +566,7 @@ func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Valu
 			return check(s, s/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
 		}, nil
 	case "/":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -607,7 +577,7 @@ func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Valu
 			return x / y, nil
 		}, nil
 	case "%":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -621,7 +591,7 @@ func intArith(op string, t types.OID) (func(*execCtx, []types.Value) (types.Valu
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Value, error), error) {
+func floatArith(op string, single bool) (func(evalContext, []types.Value) (types.Value, error), error) {
 	round := func(v float64) (types.Value, error) {
 		if single {
 			f := float32(v)
@@ -648,23 +618,23 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 	}
 	switch op {
 	case "+":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x+y)
 		}, nil
 	case "-":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x-y)
 		}, nil
 	case "*":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			v, err := overflow(x, y, x*y)
 			return underflow(v, err, x != 0 && y != 0)
 		}, nil
 	case "/":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -675,7 +645,7 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 	case "%":
 		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 	case "^":
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if x == 0 && y < 0 {
 				return nil, pgerror.New("2201F", "zero raised to a negative power is undefined")
@@ -693,9 +663,9 @@ func floatArith(op string, single bool) (func(*execCtx, []types.Value) (types.Va
 // with PostgreSQL's result scales applied per operation.
 var numericCtx = apd.BaseContext.WithPrecision(1000)
 
-func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error), error) {
-	bin := func(f func(z, x, y *apd.Decimal) error) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericArith(op string) (func(evalContext, []types.Value) (types.Value, error), error) {
+	bin := func(f func(z, x, y *apd.Decimal) error) func(evalContext, []types.Value) (types.Value, error) {
+		return func(_ evalContext, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
 			if err := f(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal)); err != nil {
 				return nil, err
@@ -703,7 +673,7 @@ func numericArith(op string) (func(*execCtx, []types.Value) (types.Value, error)
 			return z, nil
 		}
 	}
-	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(*execCtx, []types.Value) (types.Value, error) {
+	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(evalContext, []types.Value) (types.Value, error) {
 		return bin(func(z, x, y *apd.Decimal) error {
 			if r, ok := numericArithSpecial(op, x, y); ok {
 				z.Set(r)
@@ -883,7 +853,7 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 	case "-":
 		switch {
 		case isIntType(t.OID):
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 				v := a[0].(int64)
 				if v == math.MinInt64 || !intFits(t.OID, -v) {
 					return nil, intRangeError(t.OID)
@@ -891,22 +861,22 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 				return -v, nil
 			}}, nil
 		case t.OID == types.Float4 || t.OID == types.Float8:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 				return -a[0].(float64), nil
 			}}, nil
 		case t.OID == types.Numeric:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 				return new(apd.Decimal).Neg(a[0].(*apd.Decimal)), nil
 			}}, nil
 		case t.OID == types.Interval:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: t, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: t, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 				iv := a[0].(types.IntervalValue)
 				return types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
 			}}, nil
 		}
 	case "~":
 		if isIntType(t.OID) {
-			return &funcExpr{name: "~", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return &funcExpr{name: "~", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 				return ^a[0].(int64), nil
 			}}, nil
 		}

@@ -31,7 +31,7 @@ func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
 			return nil, operatorError(op, lt, rt)
 		}
 	}
-	return &funcExpr{name: op, args: []expr{l, r}, t: t, strict: true, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &funcExpr{name: op, args: []expr{l, r}, t: t, strict: true, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
 		x, y := a[0].(int64), a[1].(int64)
 		// PostgreSQL shifts smallint and integer as C ints: the count
 		// is taken modulo 32 (as the hardware does), bigint's modulo 64.

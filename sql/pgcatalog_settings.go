@@ -40,12 +40,13 @@ func checkIndexKeyCount(n int) error {
 func init() {
 	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
 		desc: "Shows the maximum number of index keys."})
-	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ argBinder, args []expr) ([]expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_show_all_settings"), nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+	}, gen: func(ec evalContext, _ []types.Value) ([]Row, error) {
+		x := stmtOf(ec)
 		var rows []Row
 		for _, name := range settingNames() {
 			rows = append(rows, settingRow(x, name))

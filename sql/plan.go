@@ -134,7 +134,7 @@ func (it *filterIter) next() (Row, error) {
 		if err != nil || r == nil {
 			return nil, err
 		}
-		if err := it.env.x.checkCancel(); err != nil {
+		if err := it.env.x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		it.env.row = r
@@ -237,7 +237,7 @@ func (p *sortPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		env.row = r

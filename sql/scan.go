@@ -425,7 +425,7 @@ func (it *scanIter) advance() (k, v []byte, filterHolds bool, err error) {
 			(it.stop != nil && bytes.Compare(k, it.stop) > 0 && !bytes.HasPrefix(k, it.stop)) {
 			return nil, nil, false, nil
 		}
-		if err := it.x.checkCancel(); err != nil {
+		if err := it.x.CheckCancel(); err != nil {
 			return nil, nil, false, err
 		}
 		if it.periodTests == nil {
@@ -531,7 +531,7 @@ func (s *tableScan) openVersions(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	var rows []Row
 	keep := func(v history.Version) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		row := s.project(v.Key, storedTuple(s.table, v.Tuple))

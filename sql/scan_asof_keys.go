@@ -76,7 +76,7 @@ func (w *asOfKeyWalk) next(x *execCtx, table string) (k, v []byte, err error) {
 			k, v, w.candK, w.candV = w.candK, w.candV, nil, nil
 			return k, v, nil
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, nil, err
 		}
 		if w.group == nil || !bytes.HasPrefix(k, w.group) {

@@ -45,13 +45,14 @@ func (e *subqueryExpr) typ() types.T {
 // rows runs the subquery, or returns the rows of its earlier run when it
 // does not depend on the outer row. EXISTS and scalar subqueries stop early.
 func (e *subqueryExpr) rows(env *evalEnv, limit int) ([]Row, error) {
+	x := stmtOf(env.x)
 	if !e.correlated {
-		if rows, ok := env.x.subqueryCache[e]; ok {
+		if rows, ok := x.subqueryCache[e]; ok {
 			return rows, nil
 		}
 		limit = 0 // cache complete results only
 	}
-	it, err := e.plan.open(env.x, env)
+	it, err := e.plan.open(x, env)
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +72,10 @@ func (e *subqueryExpr) rows(env *evalEnv, limit int) ([]Row, error) {
 		}
 	}
 	if !e.correlated {
-		if env.x.subqueryCache == nil {
-			env.x.subqueryCache = map[*subqueryExpr][]Row{}
+		if x.subqueryCache == nil {
+			x.subqueryCache = map[*subqueryExpr][]Row{}
 		}
-		env.x.subqueryCache[e] = rows
+		x.subqueryCache[e] = rows
 	}
 	return rows, nil
 }

@@ -45,38 +45,6 @@ func typmodFor(oid types.OID, args []int) (int32, error) {
 	return 0, pgerror.New(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", types.FormatType(types.Of(oid)))
 }
 
-// isRegType reports the object-identifier alias types (regclass, ...),
-// whose text forms need the catalog.
-func isRegType(oid types.OID) bool {
-	switch oid {
-	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole, types.Regoper:
-		return true
-	}
-	return false
-}
-
-// castValue converts a non-NULL value between types. x may be nil where no
-// session applies (then times use UTC and reg* names are not resolved).
-func castValue(x *execCtx, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
-	in := types.Input{Loc: time.UTC}
-	if x != nil {
-		in = types.Input{Loc: x.location(), Now: x.now}
-	}
-	if isRegType(to.OID) && typeCategory(from.OID) == 'S' && x != nil {
-		return x.sess.parseRegValue(x, to.OID, v.(string))
-	}
-	if isRegType(from.OID) && typeCategory(to.OID) == 'S' && x != nil {
-		s := x.sess.formatRegValue(x, from.OID, v.(int64))
-		return types.CastWith(s, types.Of(types.Text), to, explicit, in)
-	}
-	if isRegType(to.OID) || isRegType(from.OID) {
-		if n, ok := v.(int64); ok && typeCategory(to.OID) == 'N' {
-			return n, nil
-		}
-	}
-	return types.CastWith(v, from, to, explicit, in)
-}
-
 // formatAny prints a value whose SQL type is only known from its Go type.
 func formatAny(t types.T, v types.Value) string {
 	if t.OID == types.Unknown || t.OID == types.Record {

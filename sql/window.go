@@ -615,7 +615,7 @@ func (wp *windowPartition) compute(f *windowFunc, col int) error {
 		return wp.computeAggregate(f, col)
 	}
 	for i := 0; i < n; i++ {
-		if err := wp.x.checkCancel(); err != nil {
+		if err := wp.x.CheckCancel(); err != nil {
 			return err
 		}
 		g := wp.groupOf[i]
@@ -767,7 +767,7 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 	prevS, prevE := -1, -1
 	var prev types.Value
 	for i := 0; i < n; i++ {
-		if err := wp.x.checkCancel(); err != nil {
+		if err := wp.x.CheckCancel(); err != nil {
 			return err
 		}
 		fs, fe := wp.frameBounds(i)
