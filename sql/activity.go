@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -126,7 +127,7 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -134,8 +135,8 @@ func init() {
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{pid}, procOutColumns("pg_stat_get_activity"), nil
-	}, gen: func(ec evalContext, a []types.Value) ([]Row, error) {
+		return []eval.Expr{pid}, procOutColumns("pg_stat_get_activity"), nil
+	}, gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
 		b := newRowBuilder("pg_stat_get_activity", cols)
@@ -148,7 +149,7 @@ func init() {
 		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
 		cat := x.catalogOf()
 		viewerIsSuperuser := x.sess.isSuperuser(cat)
-		var rows []Row
+		var rows []eval.Row
 		for _, sa := range list {
 			if a[0] != nil && int64(sa.pid) != a[0].(int64) {
 				continue

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/wire"
 )
 
@@ -278,7 +279,7 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 			for _, n := range names {
 				d := settingDefs[strings.ToLower(n)]
 				v, _ := x.sess.showSetting(n)
-				if err := out.row(x, Row{d.name, v, d.desc}); err != nil {
+				if err := out.row(x, eval.Row{d.name, v, d.desc}); err != nil {
 					return "", err
 				}
 			}
@@ -304,7 +305,7 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := out.row(x, Row{v}); err != nil {
+		if err := out.row(x, eval.Row{v}); err != nil {
 			return "", err
 		}
 		return "SHOW", nil
@@ -345,7 +346,7 @@ func (pc *planCtx) compileExplain(st *ast.Explain) (*compiled, error) {
 			lines = append(lines, "Rows: "+strconv.Itoa(n))
 		}
 		for _, l := range lines {
-			if err := out.row(x, Row{l}); err != nil {
+			if err := out.row(x, eval.Row{l}); err != nil {
 				return "", err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -203,11 +204,11 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 			if err != nil {
 				return nil, err
 			}
-			var exprs []expr
+			var exprs []eval.Expr
 			var outs []outCol
 			for _, c := range cols {
 				i := scan.outputIndex(c.Attnum)
-				exprs = append(exprs, &colRef{idx: i, t: c.Type})
+				exprs = append(exprs, &eval.ColRef{Idx: i, T: c.Type})
 				outs = append(outs, scan.cols[i])
 			}
 			p = &projectPlan{input: scan, exprs: exprs, cols: outs}

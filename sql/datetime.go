@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -25,23 +26,23 @@ var (
 // rules: infinite dates and timestamps stay infinite through addition and
 // cannot be subtracted from one another, and results past the types'
 // ranges are errors, never values.
-func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Value) (types.Value, error), types.OID, bool) {
+func datetimeArithmetic(op string, l, r types.OID) (func(eval.Context, []types.Value) (types.Value, error), types.OID, bool) {
 	isTS := func(o types.OID) bool { return o == types.Timestamp || o == types.Timestamptz }
 	switch {
 	case op == "+" && l == types.Date && isIntType(r):
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return addDays(a[0].(time.Time), a[1].(int64))
 		}, types.Date, true
 	case op == "+" && isIntType(l) && r == types.Date:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return addDays(a[1].(time.Time), a[0].(int64))
 		}, types.Date, true
 	case op == "-" && l == types.Date && isIntType(r):
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return addDays(a[0].(time.Time), -a[1].(int64))
 		}, types.Date, true
 	case op == "-" && l == types.Date && r == types.Date:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(time.Time), a[1].(time.Time)
 			if types.IsInfinite(x) != 0 || types.IsInfinite(y) != 0 {
 				return nil, errInfiniteDates
@@ -57,7 +58,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 		if op == "-" {
 			sign = -1
 		}
-		return func(x evalContext, a []types.Value) (types.Value, error) {
+		return func(x eval.Context, a []types.Value) (types.Value, error) {
 			return addInterval(x, a[0].(time.Time), a[1].(types.IntervalValue), sign, res == types.Timestamptz)
 		}, res, true
 	case op == "+" && l == types.Interval && (isTS(r) || r == types.Date):
@@ -65,11 +66,11 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 		if r == types.Date {
 			res = types.Timestamp
 		}
-		return func(x evalContext, a []types.Value) (types.Value, error) {
+		return func(x eval.Context, a []types.Value) (types.Value, error) {
 			return addInterval(x, a[1].(time.Time), a[0].(types.IntervalValue), 1, res == types.Timestamptz)
 		}, res, true
 	case op == "-" && isTS(l) && l == r:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return subtractTimestamps(a[0].(time.Time), a[1].(time.Time))
 		}, types.Interval, true
 	case (op == "+" || op == "-") && l == types.Interval && r == types.Interval:
@@ -77,7 +78,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 		if op == "-" {
 			sign = -1
 		}
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(types.IntervalValue), a[1].(types.IntervalValue)
 			months := int64(x.Months) + sign*int64(y.Months)
 			days := int64(x.Days) + sign*int64(y.Days)
@@ -89,7 +90,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 		}, types.Interval, true
 	case op == "+" && (l == types.Date && r == types.Time || l == types.Time && r == types.Date):
 		// A date at a time of day is a timestamp.
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			d, t := a[0], a[1]
 			if l == types.Time {
 				d, t = t, d
@@ -97,11 +98,11 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 			return dateAtTime(d.(time.Time), t.(types.TimeOfDay))
 		}, types.Timestamp, true
 	case op == "-" && l == types.Time && r == types.Time:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return types.IntervalValue{Micros: int64(a[0].(types.TimeOfDay)) - int64(a[1].(types.TimeOfDay))}, nil
 		}, types.Interval, true
 	case op == "+" && l == types.Interval && r == types.Time:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros%microsPerDay) % microsPerDay
 			if t < 0 {
 				t += microsPerDay
@@ -113,15 +114,15 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 		if op == "-" {
 			sign = -1
 		}
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			t := (int64(a[0].(types.TimeOfDay)) + sign*(a[1].(types.IntervalValue).Micros%microsPerDay)) % microsPerDay
 			if t < 0 {
 				t += microsPerDay
 			}
 			return types.TimeOfDay(t), nil
 		}, types.Time, true
-	case (op == "*" || op == "/") && l == types.Interval && (typeCategory(r) == 'N'):
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+	case (op == "*" || op == "/") && l == types.Interval && (eval.TypeCategory(r) == 'N'):
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			f, err := toFloat(a[1])
 			if err != nil {
 				return nil, err
@@ -131,8 +132,8 @@ func datetimeArithmetic(op string, l, r types.OID) (func(evalContext, []types.Va
 			}
 			return multiplyInterval(a[0].(types.IntervalValue), f)
 		}, types.Interval, true
-	case op == "*" && typeCategory(l) == 'N' && r == types.Interval:
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+	case op == "*" && eval.TypeCategory(l) == 'N' && r == types.Interval:
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			f, err := toFloat(a[0])
 			if err != nil {
 				return nil, err
@@ -199,7 +200,7 @@ func subtractTimestamps(x, y time.Time) (types.Value, error) {
 // the session's calendar (for timestamptz, across DST in local time), then
 // the exact microseconds. An infinite timestamp stays infinite; a result
 // past the range of timestamps is an error.
-func addInterval(x evalContext, t time.Time, iv types.IntervalValue, sign int, zoned bool) (types.Value, error) {
+func addInterval(x eval.Context, t time.Time, iv types.IntervalValue, sign int, zoned bool) (types.Value, error) {
 	if types.IsInfinite(t) != 0 {
 		return t, nil
 	}
@@ -292,7 +293,7 @@ func toFloat(v types.Value) (float64, error) {
 	case float64:
 		return v, nil
 	}
-	f, err := castValue(nil, v, types.Of(types.Numeric), types.Of(types.Float8), true)
+	f, err := eval.CastValue(nil, v, types.Of(types.Numeric), types.Of(types.Float8), true)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -770,7 +771,7 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 			return err
 		}
 		for _, ck := range checks {
-			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+			r, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 			if err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -26,14 +27,14 @@ type execCtx struct {
 	ticks int
 	// subqueryCache holds the rows of uncorrelated subqueries, which run
 	// once per execution.
-	subqueryCache map[*subqueryExpr][]Row
+	subqueryCache map[*subqueryExpr][]eval.Row
 	// cteRows holds each WITH query's rows, computed on first use.
-	cteRows map[*cteDef][]Row
+	cteRows map[*cteDef][]eval.Row
 	// recursiveRows is the working table of a recursive CTE being computed.
-	recursiveRows map[*cteDef][]Row
+	recursiveRows map[*cteDef][]eval.Row
 }
 
-var _ evalContext = (*execCtx)(nil)
+var _ eval.Context = (*execCtx)(nil)
 
 func (x *execCtx) GoContext() context.Context  { return x.ctx }
 func (x *execCtx) Location() *time.Location    { return x.sess.location() }
@@ -65,13 +66,15 @@ func (x *execCtx) CheckCancel() error {
 // stmtOf is the statement behind an expression's context, for the
 // expressions that belong to the executor (subqueries, set-returning
 // functions) rather than to evaluation.
-func stmtOf(c evalContext) *execCtx { return c.(*execCtx) }
+func stmtOf(c eval.Context) *execCtx { return c.(*execCtx) }
 
-var _ argBinder = (*binder)(nil)
+var _ eval.Binder = (*binder)(nil)
 
-func (b *binder) Coerce(x expr, t types.T) (expr, error) { return b.coerce(x, t) }
-func (b *binder) ResolveUnknown(x expr) expr             { return b.resolveUnknown(x) }
-func (b *binder) ResolveUnknownAs(x expr, t types.T) (expr, error) {
+func (b *binder) Coerce(x eval.Expr, t types.T) (eval.Expr, error) { return b.coerce(x, t) }
+func (b *binder) ResolveUnknown(x eval.Expr) eval.Expr             { return b.resolveUnknown(x) }
+func (b *binder) ResolveUnknownAs(x eval.Expr, t types.T) (eval.Expr, error) {
 	return b.resolveUnknownAs(x, t)
 }
-func (b *binder) Arithmetic(op string, l, r expr) (expr, error) { return bindArithmetic(b, op, l, r) }
+func (b *binder) Arithmetic(op string, l, r eval.Expr) (eval.Expr, error) {
+	return bindArithmetic(b, op, l, r)
+}

@@ -9,6 +9,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -85,7 +86,7 @@ type compiledFlow struct {
 // evaluating the flow's expressions in env (its x set, its row the
 // extract's to set) and cutting the event's value slices from *slab, which
 // it refills when short: a batch's events share a few allocations.
-type extractFunc func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
+type extractFunc func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
 
 func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
@@ -347,35 +348,35 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		}
 		return nil
 	}
-	var seqExprs []expr
+	var seqExprs []eval.Expr
 	for _, e := range st.SequenceBy {
 		x, err := b.bind(e)
 		if err != nil {
 			return nil, err
 		}
 		x = b.resolveUnknown(x)
-		if err := orderable(x.typ(), e); err != nil {
+		if err := orderable(x.Type(), e); err != nil {
 			return nil, err
 		}
 		seqExprs = append(seqExprs, x)
 	}
 	if len(seqExprs) == 1 && !st.SequenceIsStruct {
-		d.seqT = seqExprs[0].typ()
+		d.seqT = seqExprs[0].Type()
 	} else {
 		d.seqT = types.Of(types.Record)
 	}
-	var sysExpr expr
+	var sysExpr eval.Expr
 	if st.SystemSequenceBy != nil {
 		if sysExpr, err = b.bind(st.SystemSequenceBy); err != nil {
 			return nil, err
 		}
 		sysExpr = b.resolveUnknown(sysExpr)
-		if err := orderable(sysExpr.typ(), st.SystemSequenceBy); err != nil {
+		if err := orderable(sysExpr.Type(), st.SystemSequenceBy); err != nil {
 			return nil, err
 		}
-		d.sysSeqT = sysExpr.typ()
+		d.sysSeqT = sysExpr.Type()
 	}
-	var deleteWhen, truncateWhen expr
+	var deleteWhen, truncateWhen eval.Expr
 	if st.DeleteWhen != nil {
 		if deleteWhen, err = b.bindCondition(st.DeleteWhen, "APPLY AS DELETE WHEN"); err != nil {
 			return nil, err
@@ -410,11 +411,11 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 	// An event's values: its sequence values (and system sequence value),
 	// then its key's, then its data values.
 	width := len(seqExprs) + 1 + len(keyIdx) + len(dataIdx)
-	d.extract = func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
-		env.row = src
+	d.extract = func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+		env.Row = src
 		ev := cdcexec.Event{Kind: cdcexec.Upsert}
 		if truncateWhen != nil {
-			v, err := truncateWhen.eval(env)
+			v, err := truncateWhen.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -423,7 +424,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			}
 		}
 		if ev.Kind == cdcexec.Upsert && deleteWhen != nil {
-			v, err := deleteWhen.eval(env)
+			v, err := deleteWhen.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -438,7 +439,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		*slab = (*slab)[width:]
 		seqs := vals[:len(seqExprs)+1]
 		for i, e := range seqExprs {
-			v, err := e.eval(env)
+			v, err := e.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -446,7 +447,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		}
 		ev.Seq = seqs[:len(seqExprs):len(seqExprs)]
 		if sysExpr != nil {
-			v, err := sysExpr.eval(env)
+			v, err := sysExpr.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -842,7 +843,7 @@ func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) ext
 		}
 		return nil
 	}
-	return func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+	return func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
 		ev, err := extract(env, src, slab)
 		if err != nil {
 			return ev, err
@@ -910,7 +911,7 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]types.Value) error {
 	cf := compiled.flow
 	events := make([]cdcexec.Event, len(rows))
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	var slab []types.Value
 	for i, r := range rows {
 		ev, err := compiled.extract(env, r, &slab)

@@ -12,6 +12,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -36,7 +37,7 @@ type snapshotFlow struct {
 	// query's output, or in the table's stored tuple.
 	dataIdx []int
 	// versionBy is VERSION BY, bound over the table's stored tuple.
-	versionBy expr
+	versionBy eval.Expr
 	// versionT is the type of versions; versionCol the WITH VERSION
 	// query's column name (last_snapshot_version()'s column).
 	versionT   types.T
@@ -89,9 +90,9 @@ func (pc *planCtx) planSnapshotVersionFunc(t *ast.FuncTable, name string) (plan,
 	p := &valuesPlan{cols: cols}
 	switch {
 	case name == currentSnapshotVersionName:
-		p.rows = [][]expr{{&constExpr{v: sv.current, t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.current, T: sv.t}}}
 	case sv.last != nil:
-		p.rows = [][]expr{{&constExpr{v: sv.last[0], t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.last[0], T: sv.t}}}
 	}
 	rel := relFromColumns(name, cols)
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
@@ -210,7 +211,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 			return nil, err
 		}
 		sf.versionBy = b.resolveUnknown(x)
-		sf.versionT = sf.versionBy.typ()
+		sf.versionT = sf.versionBy.Type()
 	}
 	if err := orderableVersion(sf.versionT, clausePos("FROM")); err != nil {
 		return nil, err
@@ -454,11 +455,11 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		}
 		return out, nil
 	}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
 		if sf.versionBy != nil {
-			env.row = tuple
-			v, err := sf.versionBy.eval(env)
+			env.Row = tuple
+			v, err := sf.versionBy.Eval(env)
 			if err != nil {
 				return err
 			}
@@ -722,10 +723,10 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 // ascending order, refusing a NULL.
 func (x *execCtx) labelledVersions(c *compiledFlow) ([][]types.Value, error) {
 	seen := map[string][]types.Value{}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(c.snap.table, func(tuple []types.Value) error {
-		env.row = tuple
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = tuple
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}
@@ -795,10 +796,10 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 		x.tx.snapshotsDue[f.OID] = seen
 	}
 	x.tx.snapshotSession = x.sess
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	for _, r := range rows {
-		env.row = r
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = r
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -205,7 +206,7 @@ func (st *fkState) actOnChildren(x *execCtx, l *fkLink, action string, key, newK
 		for i, a := range l.con.Columns {
 			switch action {
 			case "CASCADE":
-				v, err := castValue(x, newKey[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
+				v, err := eval.CastValue(x, newKey[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
 				if err != nil {
 					return err
 				}
@@ -301,7 +302,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 	byAttnum := map[int16]types.Value{}
 	for i, a := range cols {
 		want := l.parent.ColumnByAttnum(a).Type
-		v, err := castValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, want, false)
+		v, err := eval.CastValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, want, false)
 		if err != nil {
 			return false, nil // cannot be a parent value
 		}
@@ -341,7 +342,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 	want := map[int16]types.Value{}
 	for i, a := range l.con.Columns {
-		v, err := castValue(x, vals[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
+		v, err := eval.CastValue(x, vals[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
 		if err != nil {
 			return nil, nil
 		}
@@ -558,7 +559,7 @@ func keysComparable(child, parent types.OID) bool {
 	if child == parent || implicitCastOK(child, parent) || implicitCastOK(parent, child) {
 		return true
 	}
-	cc, pc := typeCategory(child), typeCategory(parent)
+	cc, pc := eval.TypeCategory(child), eval.TypeCategory(parent)
 	return cc == pc && (cc == 'N' || cc == 'S' || cc == 'D')
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -18,14 +19,14 @@ import (
 func init() {
 	// unnest(array, ...) gives one row per element, the arrays side by
 	// side (a shorter one, or a NULL one, runs out as NULLs).
-	tableFuncs["unnest"] = &tableFunc{resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["unnest"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) == 0 {
 			return nil, nil, errNoFunction
 		}
-		out := make([]expr, len(args))
+		out := make([]eval.Expr, len(args))
 		cols := make([]outCol, len(args))
 		for i, a := range args {
-			elem := types.ElemOf(a.typ().OID)
+			elem := types.ElemOf(a.Type().OID)
 			if elem == 0 {
 				return nil, nil, errNoFunction
 			}
@@ -33,19 +34,19 @@ func init() {
 			cols[i] = outCol{name: "unnest", t: types.Of(elem)}
 		}
 		return out, cols, nil
-	}, gen: func(x evalContext, a []types.Value) ([]Row, error) {
+	}, gen: func(x eval.Context, a []types.Value) ([]eval.Row, error) {
 		n := 0
 		for _, v := range a {
 			if v != nil {
 				n = max(n, len(v.(types.ArrayValue).Elems))
 			}
 		}
-		rows := make([]Row, n)
+		rows := make([]eval.Row, n)
 		for i := range rows {
 			if err := x.CheckCancel(); err != nil {
 				return nil, err
 			}
-			row := make(Row, len(a))
+			row := make(eval.Row, len(a))
 			for j, v := range a {
 				if v != nil && i < len(v.(types.ArrayValue).Elems) {
 					row[j] = v.(types.ArrayValue).Elems[i]
@@ -55,9 +56,9 @@ func init() {
 		}
 		return rows, nil
 	}}
-	register("array_append", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_append", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[0])
 		if !ok {
 			return nil, oneDimOnly()
@@ -66,9 +67,9 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_prepend", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_prepend", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[1], args[0], 1)
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[1])
 		if !ok {
 			return nil, oneDimOnly()
@@ -77,19 +78,19 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_cat", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_cat", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		t, err := commonType(args, "array_cat")
 		if err != nil || !types.IsArray(t.OID) {
 			return nil, types.T{}, errNoFunction
 		}
-		out := make([]expr, 2)
+		out := make([]eval.Expr, 2)
 		for i, a := range args {
 			if out[i], err = b.Coerce(a, t); err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 		}
 		return out, t, nil
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		switch {
 		case a[0] == nil:
 			return a[1], nil
@@ -102,9 +103,9 @@ func init() {
 		}
 		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
 	}, 2))
-	register("array_remove", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_remove", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -120,7 +121,7 @@ func init() {
 		}
 		return out, nil
 	}, 2))
-	register("array_replace", arrayFn(func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_replace", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		out, t, err := arrayAndElem(b, args[0], args[1], 0)
 		if err != nil {
 			return nil, t, err
@@ -130,7 +131,7 @@ func init() {
 			return nil, types.T{}, errNoFunction
 		}
 		return append(out, r), t, nil
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -145,7 +146,7 @@ func init() {
 		return out, nil
 	}, 3))
 	position := func(all bool) *builtin {
-		return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < 2 || len(args) > 3 || (all && len(args) != 2) {
 				return nil, types.T{}, errNoFunction
 			}
@@ -164,7 +165,7 @@ func init() {
 				return out, types.Of(types.Int4Array), nil
 			}
 			return out, int4T(), nil
-		}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
@@ -196,18 +197,18 @@ func init() {
 	}
 	register("array_position", position(false))
 	register("array_positions", position(true))
-	register("array_ndims", arrayFn(func(_ argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_ndims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return args, int4T(), nil
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
 		}
 		return int64(max(len(arr.Dims), 1)), nil
 	}, 1))
-	register("array_dims", arrayFn(func(_ argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_dims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return args, textT(), nil
-	}, func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
@@ -222,13 +223,13 @@ func init() {
 
 // arrayFn makes a builtin whose first argument must be an array (for
 // array_prepend the second), with n arguments.
-func arrayFn(resolve func(b argBinder, args []expr) ([]expr, types.T, error), call func(evalContext, []types.Value) (types.Value, error), n int) *builtin {
+func arrayFn(resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error), call func(eval.Context, []types.Value) (types.Value, error), n int) *builtin {
 	strict := n == 1
-	return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != n {
 			return nil, types.T{}, errNoFunction
 		}
-		if n == 1 && !types.IsArray(args[0].typ().OID) {
+		if n == 1 && !types.IsArray(args[0].Type().OID) {
 			return nil, types.T{}, errNoFunction
 		}
 		return resolve(b, args)
@@ -237,10 +238,10 @@ func arrayFn(resolve func(b argBinder, args []expr) ([]expr, types.T, error), ca
 
 // arrayAndElem resolves (anyarray, anyelement): the element takes the
 // array's element type, or an unknown array the element's array type.
-func arrayAndElem(b argBinder, arr, elem expr, elemPos int) ([]expr, types.T, error) {
-	at := arr.typ()
+func arrayAndElem(b eval.Binder, arr, elem eval.Expr, elemPos int) ([]eval.Expr, types.T, error) {
+	at := arr.Type()
 	if at.OID == types.Unknown {
-		et := b.ResolveUnknown(elem).typ()
+		et := b.ResolveUnknown(elem).Type()
 		at = arrayOf(et)
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
@@ -259,9 +260,9 @@ func arrayAndElem(b argBinder, arr, elem expr, elemPos int) ([]expr, types.T, er
 		return nil, types.T{}, errNoFunction
 	}
 	if elemPos == 1 {
-		return []expr{e, a}, at, nil
+		return []eval.Expr{e, a}, at, nil
 	}
-	return []expr{a, e}, at, nil
+	return []eval.Expr{a, e}, at, nil
 }
 
 // optArray reads a possibly NULL array argument as a one-dimensional array
@@ -297,17 +298,17 @@ func arrayDims(arr types.ArrayValue) []int {
 // nestedArrayExpr is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
 // multidimensional array from sub-arrays of matching dimensions.
 type nestedArrayExpr struct {
-	elems []expr
+	elems []eval.Expr
 	t     types.T
 }
 
-func (e *nestedArrayExpr) typ() types.T { return e.t }
+func (e *nestedArrayExpr) Type() types.T { return e.t }
 
-func (e *nestedArrayExpr) eval(env *evalEnv) (types.Value, error) {
+func (e *nestedArrayExpr) Eval(env *eval.Env) (types.Value, error) {
 	out := types.ArrayValue{Elem: types.ElemOf(e.t.OID), Elems: []types.Value{}}
 	var sub []int
 	for i, el := range e.elems {
-		v, err := el.eval(env)
+		v, err := el.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -348,15 +349,15 @@ func sameDims(a, b []int) bool {
 // multiSubscriptExpr is arr[i][j]...: one element of a multidimensional
 // array; fewer subscripts than dimensions, or one out of range, give NULL.
 type multiSubscriptExpr struct {
-	x       expr
-	indexes []expr
+	x       eval.Expr
+	indexes []eval.Expr
 	elemT   types.T
 }
 
-func (e *multiSubscriptExpr) typ() types.T { return e.elemT }
+func (e *multiSubscriptExpr) Type() types.T { return e.elemT }
 
-func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *multiSubscriptExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
@@ -367,7 +368,7 @@ func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	pos := 0
 	for k, ie := range e.indexes {
-		iv, err := ie.eval(env)
+		iv, err := ie.Eval(env)
 		if err != nil || iv == nil {
 			return nil, err
 		}
@@ -382,7 +383,7 @@ func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
 
 // bindMultiSubscript binds x[i][j]...: the subscripts of one element of a
 // multidimensional array.
-func (b *binder) bindMultiSubscript(e *ast.Subscript) (expr, error) {
+func (b *binder) bindMultiSubscript(e *ast.Subscript) (eval.Expr, error) {
 	var idx []ast.Expr
 	var base ast.Expr = e
 	for {
@@ -397,9 +398,9 @@ func (b *binder) bindMultiSubscript(e *ast.Subscript) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	elem := types.ElemOf(x.typ().OID)
+	elem := types.ElemOf(x.Type().OID)
 	if elem == 0 {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.typ())).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.Type())).WithPosition(e.Pos + 1)
 	}
 	me := &multiSubscriptExpr{x: x, elemT: types.Of(elem)}
 	for _, i := range idx {
@@ -416,7 +417,7 @@ func init() {
 	// array_fill(value, dims [, lower bounds]) is an array of dims filled
 	// with value (NULL too). cdcdb's arrays all start at 1, so lower bounds
 	// other than 1 are refused.
-	fill := func(_ evalContext, a []types.Value) (types.Value, error) {
+	fill := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		// resolve appended the element type.
 		elem := types.OID(a[len(a)-1].(int64))
 		a = a[:len(a)-1]
@@ -463,14 +464,14 @@ func init() {
 		}
 		return out, nil
 	}
-	register("array_fill", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("array_fill", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 && len(args) != 3 {
 			return nil, types.T{}, errNoFunction
 		}
-		if args[0].typ().OID == types.Unknown {
+		if args[0].Type().OID == types.Unknown {
 			return nil, types.T{}, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
-		at := arrayOf(args[0].typ())
+		at := arrayOf(args[0].Type())
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -481,6 +482,6 @@ func init() {
 			}
 			args[i] = x
 		}
-		return append(args, &constExpr{v: int64(args[0].typ().OID), t: int4T()}), at, nil
+		return append(args, &eval.Const{V: int64(args[0].Type().OID), T: int4T()}), at, nil
 	}, call: fill})
 }

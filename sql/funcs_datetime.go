@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -23,7 +24,7 @@ import (
 // the session's zone, as in PostgreSQL.
 
 func init() {
-	register("localtime", overloaded(false, sig(types.Time, func(x evalContext, _ []types.Value) (types.Value, error) {
+	register("localtime", overloaded(false, sig(types.Time, func(x eval.Context, _ []types.Value) (types.Value, error) {
 		w := x.TransactionStart().In(x.Location())
 		return types.TimeOfDay((int64(w.Hour()*3600+w.Minute()*60+w.Second()))*1e6 + int64(w.Nanosecond()/1000)), nil
 	})))
@@ -31,28 +32,28 @@ func init() {
 		sig(types.Timestamptz, dateBin, types.Interval, types.Timestamptz, types.Timestamptz),
 		sig(types.Timestamp, dateBin, types.Interval, types.Timestamp, types.Timestamp)))
 	register("date_trunc", overloaded(true,
-		sig(types.Timestamptz, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), true)
 		}, types.Text, types.Timestamptz),
 		// date_trunc(unit, timestamptz, zone) truncates the wall clock the
 		// time shows in zone rather than in the session's TimeZone.
-		sig(types.Timestamptz, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := types.LoadZone(a[2].(string))
 			if err != nil {
 				return nil, err
 			}
 			return truncTimestampIn(a[0].(string), a[1].(time.Time), true, func(t time.Time) time.Time { return t.In(loc) })
 		}, types.Text, types.Timestamptz, types.Text),
-		sig(types.Timestamp, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Timestamp, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), false)
 		}, types.Text, types.Timestamp),
-		sig(types.Interval, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return truncInterval(a[0].(string), a[1].(types.IntervalValue))
 		}, types.Text, types.Interval),
 	))
 	extract := func(float bool) *builtin {
-		wrapAs := func(kind types.OID, f func(x evalContext, unit string, v types.Value) (*apd.Decimal, error)) func(evalContext, []types.Value) (types.Value, error) {
-			return func(x evalContext, a []types.Value) (types.Value, error) {
+		wrapAs := func(kind types.OID, f func(x eval.Context, unit string, v types.Value) (*apd.Decimal, error)) func(eval.Context, []types.Value) (types.Value, error) {
+			return func(x eval.Context, a []types.Value) (types.Value, error) {
 				unit := strings.ToLower(a[0].(string))
 				if float {
 					if v, ok := datePartFloat(x, kind, unit, a[1]); ok {
@@ -70,7 +71,7 @@ func init() {
 				return d, nil
 			}
 		}
-		wrap := func(f func(x evalContext, unit string, v types.Value) (*apd.Decimal, error)) func(evalContext, []types.Value) (types.Value, error) {
+		wrap := func(f func(x eval.Context, unit string, v types.Value) (*apd.Decimal, error)) func(eval.Context, []types.Value) (types.Value, error) {
 			return wrapAs(0, f)
 		}
 		ret := types.Numeric
@@ -82,16 +83,16 @@ func init() {
 			// date_part(text, date) is date_part of the date as a
 			// timestamp, as PostgreSQL defines it; only extract has
 			// date's own fields (and refuses hours of a date).
-			dateVariant = wrapAs(types.Timestamp, func(x evalContext, u string, v types.Value) (*apd.Decimal, error) {
+			dateVariant = wrapAs(types.Timestamp, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			})
 		}
 		return overloaded(true,
 			sig(ret, dateVariant, types.Text, types.Date),
-			sig(ret, wrapAs(types.Timestamptz, func(x evalContext, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamptz, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), true)
 			}), types.Text, types.Timestamptz),
-			sig(ret, wrapAs(types.Timestamp, func(x evalContext, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamp, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			}), types.Text, types.Timestamp),
 			sig(ret, wrapAs(types.Interval, extractInterval), types.Text, types.Interval),
@@ -101,7 +102,7 @@ func init() {
 	register("extract", extract(false))
 	register("date_part", extract(true))
 	register("age", overloaded(true,
-		sig(types.Interval, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t1, err1 := calendarInstant(a[0].(time.Time))
 			t2, err2 := calendarInstant(a[1].(time.Time))
 			if err := errors.Join(err1, err2); err != nil {
@@ -109,7 +110,7 @@ func init() {
 			}
 			return ageOf(t1.In(x.Location()), t2.In(x.Location())), nil
 		}, types.Timestamptz, types.Timestamptz),
-		sig(types.Interval, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			t1, err1 := calendarInstant(a[0].(time.Time))
 			t2, err2 := calendarInstant(a[1].(time.Time))
 			if err := errors.Join(err1, err2); err != nil {
@@ -117,7 +118,7 @@ func init() {
 			}
 			return ageOf(t1, t2), nil
 		}, types.Timestamp, types.Timestamp),
-		sig(types.Interval, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t, err := calendarInstant(a[0].(time.Time))
 			if err != nil {
 				return nil, err
@@ -126,7 +127,7 @@ func init() {
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 			return ageOf(midnight, wallClock(x, t, true)), nil
 		}, types.Timestamptz),
-		sig(types.Interval, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t, err := calendarInstant(a[0].(time.Time))
 			if err != nil {
 				return nil, err
@@ -136,21 +137,21 @@ func init() {
 			return ageOf(midnight, t), nil
 		}, types.Timestamp),
 	))
-	register("make_date", overloaded(true, sig(types.Date, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("make_date", overloaded(true, sig(types.Date, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
 	}, types.Int4, types.Int4, types.Int4)))
-	register("make_time", overloaded(true, sig(types.Time, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("make_time", overloaded(true, sig(types.Time, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		us, err := timeOfDayMicros(a[0].(int64), a[1].(int64), a[2].(float64))
 		return types.TimeOfDay(us), err
 	}, types.Int4, types.Int4, types.Float8)))
-	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeTimestamp(a, time.UTC)
 	}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8)))
 	register("make_timestamptz", overloaded(true,
-		sig(types.Timestamptz, func(x evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return makeTimestamp(a, x.Location())
 		}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8),
-		sig(types.Timestamptz, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := types.LoadZone(a[6].(string))
 			if err != nil {
 				return nil, err
@@ -172,16 +173,16 @@ func init() {
 		mk = append(mk, sig(types.Interval, makeInterval, params...))
 	}
 	register("make_interval", overloaded(true, mk...))
-	register("justify_days", overloaded(true, sig(types.Interval, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("justify_days", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyDays(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_hours", overloaded(true, sig(types.Interval, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("justify_hours", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyHours(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_interval", overloaded(true, sig(types.Interval, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("justify_interval", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyInterval(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	finite := func(_ evalContext, a []types.Value) (types.Value, error) {
+	finite := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if t, ok := a[0].(time.Time); ok {
 			return types.IsInfinite(t) == 0, nil
 		}
@@ -190,8 +191,8 @@ func init() {
 	register("isfinite", overloaded(true,
 		sig(types.Bool, finite, types.Date), sig(types.Bool, finite, types.Timestamptz),
 		sig(types.Bool, finite, types.Timestamp), sig(types.Bool, finite, types.Interval)))
-	atZoneFn := func(toWall bool) func(evalContext, []types.Value) (types.Value, error) {
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+	atZoneFn := func(toWall bool) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := zoneArg(a[0])
 			if err != nil {
 				return nil, err
@@ -209,7 +210,7 @@ func init() {
 
 // wallClock is a timestamp's fields: a timestamptz's in the session's time
 // zone, a timestamp's as stored.
-func wallClock(x evalContext, t time.Time, zoned bool) time.Time {
+func wallClock(x eval.Context, t time.Time, zoned bool) time.Time {
 	if zoned && types.IsInfinite(t) == 0 {
 		return t.In(x.Location())
 	}
@@ -246,7 +247,7 @@ func unitNotSupported(unit string, t types.OID) error {
 
 // truncTimestamp is date_trunc of a timestamp (or, zoned, a timestamptz,
 // truncated in the session's time zone).
-func truncTimestamp(x evalContext, unit string, t time.Time, zoned bool) (types.Value, error) {
+func truncTimestamp(x eval.Context, unit string, t time.Time, zoned bool) (types.Value, error) {
 	return truncTimestampIn(unit, t, zoned, func(t time.Time) time.Time { return wallClock(x, t, zoned) })
 }
 
@@ -375,7 +376,7 @@ func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
 // date with its fraction of a day), with the same operations in the same
 // order, so the float8 has the same last bit. ok is false for the other
 // fields and for infinite values, which extract's exact result serves.
-func datePartFloat(x evalContext, kind types.OID, unit string, v types.Value) (float64, bool) {
+func datePartFloat(x eval.Context, kind types.OID, unit string, v types.Value) (float64, bool) {
 	u, known := unitAliases[unit]
 	if !known {
 		return 0, false
@@ -482,7 +483,7 @@ func dateField(u string, w time.Time) (int64, bool) {
 	return 0, false
 }
 
-func extractDate(_ evalContext, unit string, v types.Value) (*apd.Decimal, error) {
+func extractDate(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Date)
@@ -526,7 +527,7 @@ func infiniteField(u string, t time.Time, typ types.OID) (*apd.Decimal, error) {
 	return nil, nil
 }
 
-func extractTimestamp(x evalContext, unit string, t time.Time, zoned bool) (*apd.Decimal, error) {
+func extractTimestamp(x eval.Context, unit string, t time.Time, zoned bool) (*apd.Decimal, error) {
 	typ := types.Timestamp
 	if zoned {
 		typ = types.Timestamptz
@@ -583,7 +584,7 @@ func extractTimestamp(x evalContext, unit string, t time.Time, zoned bool) (*apd
 	return nil, unitNotSupported(unit, typ)
 }
 
-func extractInterval(_ evalContext, unit string, v types.Value) (*apd.Decimal, error) {
+func extractInterval(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Interval)
@@ -627,7 +628,7 @@ func extractInterval(_ evalContext, unit string, v types.Value) (*apd.Decimal, e
 	return nil, unitNotSupported(unit, types.Interval)
 }
 
-func extractTime(_ evalContext, unit string, v types.Value) (*apd.Decimal, error) {
+func extractTime(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Time)
@@ -769,7 +770,7 @@ func makeTimestamp(a []types.Value, loc *time.Location) (types.Value, error) {
 	return types.LocalToUTC(y, mo, dd, 0, 0, 0, 0, loc).Add(time.Duration(us) * time.Microsecond), nil
 }
 
-func makeInterval(_ evalContext, a []types.Value) (types.Value, error) {
+func makeInterval(_ eval.Context, a []types.Value) (types.Value, error) {
 	field := func(i int) int64 {
 		if i < len(a) {
 			return a[i].(int64)
@@ -872,7 +873,7 @@ func atZone(t time.Time, loc *time.Location, toWall bool) time.Time {
 // stride-wide bin, counted from origin, that source falls in. Bins are
 // exact durations, so a stride with months is refused as PostgreSQL
 // refuses it.
-func dateBin(_ evalContext, a []types.Value) (types.Value, error) {
+func dateBin(_ eval.Context, a []types.Value) (types.Value, error) {
 	stride := a[0].(types.IntervalValue)
 	source, origin := a[1].(time.Time), a[2].(time.Time)
 	if stride.Months != 0 {

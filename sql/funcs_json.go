@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -19,13 +20,13 @@ var jsonOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": 
 	"?": true, "?|": true, "?&": true, "-": true, "#-": true}
 
 // bindJSONOp binds an operator with a json or jsonb left operand.
-func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
-	lt := l.typ()
+func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
+	lt := l.Type()
 	binary := lt.OID == types.JSONB
-	fail := func() error { return operatorError(op, l.typ(), r.typ()) }
+	fail := func() error { return operatorError(op, l.Type(), r.Type()) }
 	coerce := func(t types.OID) error {
 		if t != types.Text {
-			if r.typ().OID == types.Unknown {
+			if r.Type().OID == types.Unknown {
 				c, err := b.ResolveUnknownAs(r, types.Of(t))
 				if err != nil {
 					return err
@@ -40,8 +41,8 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 		r = c
 		return nil
 	}
-	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (expr, error) {
-		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: types.Of(t), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (eval.Expr, error) {
+		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Strict: true, T: types.Of(t), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := parseJSONValue(a[0].(string))
 			if err != nil {
 				return nil, err
@@ -51,10 +52,10 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 	}
 	switch op {
 	case "->", "->>":
-		if r.typ().OID == types.Unknown {
+		if r.Type().OID == types.Unknown {
 			r = b.ResolveUnknown(r)
 		}
-		if isIntType(r.typ().OID) {
+		if isIntType(r.Type().OID) {
 			if err := coerce(types.Int4); err != nil {
 				return nil, err
 			}
@@ -153,7 +154,7 @@ func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
 		})
 	case "-":
 		r = b.ResolveUnknown(r)
-		switch rt := r.typ().OID; {
+		switch rt := r.Type().OID; {
 		case isIntType(rt):
 			if err := coerce(types.Int4); err != nil {
 				return nil, err
@@ -323,14 +324,14 @@ func init() {
 		if binary {
 			prefix, docT = "jsonb", types.JSONB
 		}
-		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
+		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
 			return doc.typeName(), nil
 		}, docT)))
-		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ evalContext, a []types.Value) (types.Value, error) {
+		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -343,7 +344,7 @@ func init() {
 			}
 			return int64(len(doc.elems)), nil
 		}, docT)))
-		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ evalContext, a []types.Value) (types.Value, error) {
+		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -354,8 +355,8 @@ func init() {
 			}
 			return compactJSON(stripped), nil
 		}, docT)))
-		extract := func(asText bool) func(evalContext, []types.Value) (types.Value, error) {
-			return func(_ evalContext, a []types.Value) (types.Value, error) {
+		extract := func(asText bool) func(eval.Context, []types.Value) (types.Value, error) {
+			return func(_ eval.Context, a []types.Value) (types.Value, error) {
 				doc, err := jsonArg(a[0])
 				if err != nil {
 					return nil, err
@@ -372,18 +373,18 @@ func init() {
 		}
 		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
 		register(prefix+"_extract_path_text", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: types.Text, retArg: -1, call: extract(true)}))
-		register("to_"+prefix, &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+		register("to_"+prefix, &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) != 1 {
 				return nil, types.T{}, errNoFunction
 			}
-			return []expr{&jsonTextExpr{x: b.ResolveUnknown(args[0])}}, types.Of(docT), nil
-		}, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return []eval.Expr{&jsonTextExpr{x: b.ResolveUnknown(args[0])}}, types.Of(docT), nil
+		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil || !binary {
 				return a[0], nil
 			}
 			return asJSONB(a[0].(string))
 		}})
-		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ evalContext, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts := make([]string, len(a))
 			for i, v := range a {
 				parts[i] = v.(string)
@@ -394,7 +395,7 @@ func init() {
 			}
 			return s, nil
 		}})
-		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ evalContext, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if len(a)%2 != 0 {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "argument list must have even number of elements").
 					WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", prefix)
@@ -416,7 +417,7 @@ func init() {
 		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
 		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
 		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
-		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 			if len(args) != 1 {
 				return nil, nil, errNoFunction
 			}
@@ -424,8 +425,8 @@ func init() {
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
-			return []expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
-		}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
+			return []eval.Expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
+		}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -437,25 +438,25 @@ func init() {
 				}
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s_object_keys on %s", prefix, what)
 			}
-			var rows []Row
+			var rows []eval.Row
 			seen := map[string]bool{}
 			for _, k := range doc.keys {
 				if !seen[k] {
 					seen[k] = true
-					rows = append(rows, Row{k})
+					rows = append(rows, eval.Row{k})
 				}
 			}
 			return rows, nil
 		}}
 	}
-	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
 		return jsonPretty(doc), nil
 	}, types.JSONB)))
-	set := func(_ evalContext, a []types.Value) (types.Value, error) {
+	set := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil || a[1] == nil || a[2] == nil {
 			return nil, nil // strict: jsonb_set of NULLs is NULL
 		}
@@ -483,44 +484,44 @@ func init() {
 	register("jsonb_set", overloaded(false,
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
-	register("row_to_json", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
-		if len(args) != 1 || args[0].typ().OID != types.Record {
+	register("row_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) != 1 || args[0].Type().OID != types.Record {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) { return a[0], nil }})
-	register("array_to_json", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
-		if len(args) != 1 || typeCategory(args[0].typ().OID) != 'A' {
+		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
+	register("array_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) != 1 || eval.TypeCategory(args[0].Type().OID) != 'A' {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) { return a[0], nil }})
+		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
 }
 
 // jsonTextExpr is a value as to_json writes it.
-type jsonTextExpr struct{ x expr }
+type jsonTextExpr struct{ x eval.Expr }
 
-func (e *jsonTextExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *jsonTextExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	if v == nil && e.x.typ().OID != types.Unknown {
+	if v == nil && e.x.Type().OID != types.Unknown {
 		return nil, nil
 	}
-	return toJSON(env.x, e.x.typ(), v), nil
+	return toJSON(env.X, e.x.Type(), v), nil
 }
-func (e *jsonTextExpr) typ() types.T { return types.Of(types.JSON) }
+func (e *jsonTextExpr) Type() types.T { return types.Of(types.JSON) }
 
 // jsonArgsResolver makes the arguments of json(b)_build_*: each value
 // written as to_json would (NULL as null); object keys must be scalars.
-func jsonArgsResolver(docT types.OID, object bool) func(b argBinder, args []expr) ([]expr, types.T, error) {
-	return func(b argBinder, args []expr) ([]expr, types.T, error) {
-		out := make([]expr, len(args))
+func jsonArgsResolver(docT types.OID, object bool) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		out := make([]eval.Expr, len(args))
 		for i, a := range args {
 			a = b.ResolveUnknown(a)
 			if object && i%2 == 0 {
-				if t := a.typ().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
+				if t := a.Type().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
 					return nil, types.T{}, pgerror.New(pgerror.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 				}
 			}
@@ -531,10 +532,10 @@ func jsonArgsResolver(docT types.OID, object bool) func(b argBinder, args []expr
 }
 
 // nullAsJSON writes SQL NULL as JSON null.
-type nullAsJSON struct{ x expr }
+type nullAsJSON struct{ x eval.Expr }
 
-func (e *nullAsJSON) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *nullAsJSON) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
@@ -543,7 +544,7 @@ func (e *nullAsJSON) eval(env *evalEnv) (types.Value, error) {
 	}
 	return v, nil
 }
-func (e *nullAsJSON) typ() types.T { return e.x.typ() }
+func (e *nullAsJSON) Type() types.T { return e.x.Type() }
 
 // jsonKeyText turns a key's JSON text into the key's quoted string: an
 // object key is the scalar's text, so 1 becomes "1".
@@ -596,7 +597,7 @@ func stripNulls(v *jsonVal) *jsonVal {
 
 // jsonEachFunc is json(b)_each(_text): an object's members as rows.
 func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -604,8 +605,8 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
+		return []eval.Expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -613,13 +614,13 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 		if doc.kind != jsonObject {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s on a non-object", map[bool]string{false: "json_each", true: "jsonb_each"}[binary])
 		}
-		rows := make([]Row, len(doc.keys))
+		rows := make([]eval.Row, len(doc.keys))
 		for i, k := range doc.keys {
 			var v types.Value = docText(doc.vals[i], binary)
 			if valT == types.Text {
 				v = scalarText(doc.vals[i], binary)
 			}
-			rows[i] = Row{k, v}
+			rows[i] = eval.Row{k, v}
 		}
 		return rows, nil
 	}}
@@ -628,7 +629,7 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 // jsonElementsFunc is json(b)_array_elements(_text): an array's elements
 // as rows.
 func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -636,8 +637,8 @@ func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
+		return []eval.Expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -649,12 +650,12 @@ func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc
 		default:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from a scalar")
 		}
-		rows := make([]Row, len(doc.elems))
+		rows := make([]eval.Row, len(doc.elems))
 		for i, e := range doc.elems {
 			if valT == types.Text {
-				rows[i] = Row{scalarText(e, binary)}
+				rows[i] = eval.Row{scalarText(e, binary)}
 			} else {
-				rows[i] = Row{docText(e, binary)}
+				rows[i] = eval.Row{docText(e, binary)}
 			}
 		}
 		return rows, nil
@@ -704,7 +705,7 @@ func (s *jsonAggState) result(*execCtx) (types.Value, error) {
 		out = "{" + strings.Join(s.parts, ", ") + "}"
 	case s.object:
 		out = "{ " + strings.Join(s.parts, ", ") + " }"
-	case !s.binary && (s.t.OID == types.Record || typeCategory(s.t.OID) == 'A'):
+	case !s.binary && (s.t.OID == types.Record || eval.TypeCategory(s.t.OID) == 'A'):
 		// json_agg puts a line break before each array or row after the
 		// first, as PostgreSQL's json_agg_transfn does (not before NULLs).
 		var b strings.Builder
@@ -788,13 +789,13 @@ func init() {
 		"variance": {false, false}, "var_samp": {false, false}, "var_pop": {true, false},
 	} {
 		pop, stddev := mode[0], mode[1]
-		moreAggregates[name] = func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+		moreAggregates[name] = func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 			if len(args) != 1 {
 				return nil, types.T{}, nil, errNoFunction
 			}
-			t := args[0].typ().OID
+			t := args[0].Type().OID
 			float := t == types.Float4 || t == types.Float8
-			if typeCategory(t) != 'N' || isOidType(t) {
+			if eval.TypeCategory(t) != 'N' || isOidType(t) {
 				return nil, types.T{}, nil, errNoFunction
 			}
 			rt := types.Numeric
@@ -806,8 +807,8 @@ func init() {
 	}
 }
 
-func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
-	return func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+func jsonAggregate(binary, object bool) func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
+	return func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 		want := 1
 		if object {
 			want = 2
@@ -815,7 +816,7 @@ func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr
 		if len(args) != want {
 			return nil, types.T{}, nil, errNoFunction
 		}
-		vt, kt := args[len(args)-1].typ(), args[0].typ()
+		vt, kt := args[len(args)-1].Type(), args[0].Type()
 		rt := types.JSON
 		if binary {
 			rt = types.JSONB
@@ -829,7 +830,7 @@ func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr
 // numericVariance is the numeric variance or standard deviation as
 // PostgreSQL computes it: (N*sum(x^2) - sum(x)^2) / (N*(N-1)) (N*N for the
 // population) at division's scale, the root taken at the same scale.
-func numericVariance(x evalContext, vals []types.Value, pop, stddev bool) (types.Value, error) {
+func numericVariance(x eval.Context, vals []types.Value, pop, stddev bool) (types.Value, error) {
 	sum, sumSq := new(apd.Decimal), new(apd.Decimal)
 	for _, v := range vals {
 		d, ok := v.(*apd.Decimal)

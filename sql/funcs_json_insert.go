@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -14,7 +15,7 @@ import (
 // nothing.
 
 func init() {
-	insert := func(_ evalContext, a []types.Value) (types.Value, error) {
+	insert := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err

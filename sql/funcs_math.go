@@ -8,26 +8,27 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // numericArg resolves a one-argument numeric function that keeps its
 // argument's type (abs, sign, ceil, floor): integers, float8 or numeric.
-func sameNumericType(b argBinder, args []expr) ([]expr, types.T, error) {
+func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 {
 		return nil, types.T{}, errNoFunction
 	}
-	t := args[0].typ()
+	t := args[0].Type()
 	switch {
 	case t.OID == types.Unknown:
 		t = types.Of(types.Float8)
 	case t.OID == types.Float4:
 		t = types.Of(types.Float8)
-	case typeCategory(t.OID) != 'N' || isOidType(t.OID):
+	case eval.TypeCategory(t.OID) != 'N' || isOidType(t.OID):
 		return nil, types.T{}, errNoFunction
 	}
 	t.Typmod = -1
-	out := make([]expr, len(args))
+	out := make([]eval.Expr, len(args))
 	var err error
 	if out[0], err = b.Coerce(args[0], t); err != nil {
 		return nil, types.T{}, errNoFunction
@@ -41,18 +42,18 @@ func sameNumericType(b argBinder, args []expr) ([]expr, types.T, error) {
 }
 
 func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF func(z, x *apd.Decimal) error) *builtin {
-	return &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
 		out, t, err := sameNumericType(b, args)
 		if err == nil && isIntType(t.OID) && intF == nil {
 			// ceil/floor of an integer go through float8, as in PostgreSQL.
-			out[0] = &castExpr{x: out[0], to: types.Of(types.Float8)}
+			out[0] = &eval.Cast{X: out[0], To: types.Of(types.Float8)}
 			t = types.Of(types.Float8)
 		}
 		return out, t, err
-	}, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		switch v := a[0].(type) {
 		case int64:
 			return intF(v)
@@ -73,8 +74,8 @@ func init() {
 	// abs has PostgreSQL's six signatures, so abs(real) stays real and an
 	// integer's overflows are its own type's (abs(-32768::int2) is out of
 	// range).
-	absInt := func(t types.OID) func(evalContext, []types.Value) (types.Value, error) {
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+	absInt := func(t types.OID) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			v := a[0].(int64)
 			if v < 0 {
 				v = -v
@@ -85,11 +86,11 @@ func init() {
 			return v, nil
 		}
 	}
-	absFloat := func(_ evalContext, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
+	absFloat := func(_ eval.Context, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
 	register("abs", overloaded(true,
 		sig(types.Float8, absFloat, types.Float8),
 		sig(types.Float4, absFloat, types.Float4),
-		sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return new(apd.Decimal).Abs(a[0].(*apd.Decimal)), nil
 		}, types.Numeric),
 		sig(types.Int8, absInt(types.Int8), types.Int8),
@@ -130,7 +131,7 @@ func init() {
 		_, err := numericCtx.Floor(z, x)
 		return err
 	}))
-	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -147,7 +148,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
 	}})
-	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -165,14 +166,14 @@ func init() {
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})
 	register("sqrt", overloaded(true,
-		sig(types.Float8, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0].(float64) < 0 {
 				return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
 			}
 			return math.Sqrt(a[0].(float64)), nil
 		}, types.Float8),
 		sig(types.Numeric, numericSqrt, types.Numeric)))
-	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x := a[0].(float64)
 		r := math.Exp(x)
 		switch {
@@ -183,7 +184,7 @@ func init() {
 		}
 		return r, nil
 	}})
-	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if v == 0 {
 			return nil, pgerror.New("2201E", "cannot take logarithm of zero")
@@ -193,7 +194,7 @@ func init() {
 		}
 		return logOf(v, math.Log, math.Ln2), nil
 	}})
-	register("mod", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("mod", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -201,9 +202,9 @@ func init() {
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
-		fe := x.(*funcExpr)
-		return fe.args, fe.t, nil
-	}, strict: true, call: func(x evalContext, a []types.Value) (types.Value, error) {
+		fe := x.(*eval.FuncCall)
+		return fe.Args, fe.T, nil
+	}, strict: true, call: func(x eval.Context, a []types.Value) (types.Value, error) {
 		switch a[0].(type) {
 		case int64:
 			f, _ := intArith("%", types.Int8)
@@ -213,25 +214,25 @@ func init() {
 			return f(x, a)
 		}
 	}})
-	register("random", &builtin{resolve: signature(types.Float8), call: func(evalContext, []types.Value) (types.Value, error) {
+	register("random", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return rand.Float64(), nil
 	}})
-	register("pi", &builtin{resolve: signature(types.Float8), call: func(evalContext, []types.Value) (types.Value, error) {
+	register("pi", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return math.Pi, nil
 	}})
 }
 
 // roundResolve resolves round/trunc: round(float8), round(numeric [, int]).
-func roundResolve(b argBinder, args []expr) ([]expr, types.T, error) {
+func roundResolve(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, types.T{}, errNoFunction
 	}
-	t := args[0].typ()
+	t := args[0].Type()
 	target := types.Of(types.Numeric)
 	if len(args) == 1 && (t.OID == types.Float8 || t.OID == types.Float4) {
 		target = types.Of(types.Float8)
 	}
-	out := make([]expr, len(args))
+	out := make([]eval.Expr, len(args))
 	var err error
 	if out[0], err = b.Coerce(args[0], target); err != nil {
 		return nil, types.T{}, errNoFunction
@@ -248,7 +249,7 @@ func roundResolve(b argBinder, args []expr) ([]expr, types.T, error) {
 // float8 variant (the numeric category's preferred type), a numeric one to
 // the numeric variant.
 func init() {
-	signFloat := func(_ evalContext, a []types.Value) (types.Value, error) {
+	signFloat := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		switch {
 		case v > 0:
@@ -259,14 +260,14 @@ func init() {
 		return 0.0, nil
 	}
 	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, numericSign, types.Numeric)))
-	logFloat := func(_ evalContext, a []types.Value) (types.Value, error) {
+	logFloat := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if err := checkLogArg(v == 0, v < 0); err != nil {
 			return nil, err
 		}
 		return logOf(v, math.Log10, math.Log10(2)), nil
 	}
-	logNumeric := func(_ evalContext, a []types.Value) (types.Value, error) {
+	logNumeric := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if len(a) == 1 {
 			return numericLog(apd.New(10, 0), a[0].(*apd.Decimal))
 		}
@@ -277,7 +278,7 @@ func init() {
 		sig(types.Numeric, logNumeric, types.Numeric),
 		sig(types.Numeric, logNumeric, types.Numeric, types.Numeric)))
 	register("log10", builtins["log"])
-	register("div", overloaded(true, sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("div", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		y := a[1].(*apd.Decimal)
 		if r, ok, err := numericDivSpecial(a[0].(*apd.Decimal), y); ok {
 			return r, err
@@ -292,8 +293,8 @@ func init() {
 	// gcd and lcm of integers work on magnitudes, so the most negative
 	// value's magnitude (which its type cannot hold) is an overflow only
 	// when it is the result, as in PostgreSQL.
-	gcd := func(t types.OID, lcm bool) func(evalContext, []types.Value) (types.Value, error) {
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+	gcd := func(t types.OID, lcm bool) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := magnitude(a[0].(int64)), magnitude(a[1].(int64))
 			g := x
 			for r := y; r != 0; {
@@ -324,7 +325,7 @@ func init() {
 		sig(types.Int4, gcd(types.Int4, true), types.Int4, types.Int4),
 		sig(types.Int8, gcd(types.Int8, true), types.Int8, types.Int8),
 		sig(types.Numeric, numericGCD(true), types.Numeric, types.Numeric)))
-	register("factorial", overloaded(true, sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("factorial", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "factorial of a negative number is undefined")
@@ -337,7 +338,7 @@ func init() {
 		}
 		return z, nil
 	}, types.Int8)))
-	register("scale", overloaded(true, sig(types.Int4, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("scale", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0].(*apd.Decimal).Form != apd.Finite {
 			return nil, nil // NaN and the infinities have no scale
 		}
@@ -345,7 +346,7 @@ func init() {
 	}, types.Numeric)))
 	register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
 	register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
-	register("setseed", overloaded(true, sig(types.Void, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("setseed", overloaded(true, sig(types.Void, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		s := a[0].(float64)
 		if s < -1 || s > 1 || math.IsNaN(s) {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", types.FormatText(types.Of(types.Float8), s))
@@ -353,7 +354,7 @@ func init() {
 		return "", nil
 	}, types.Float8)))
 	float1 := func(f func(float64) float64) *builtin {
-		return overloaded(true, sig(types.Float8, func(_ evalContext, a []types.Value) (types.Value, error) {
+		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return f(a[0].(float64)), nil
 		}, types.Float8))
 	}
@@ -363,7 +364,7 @@ func init() {
 	// ranged is a float function defined on [lo, hi] (NaN passes through):
 	// outside, PostgreSQL's "input is out of range".
 	ranged := func(f func(float64) float64, lo, hi float64) *builtin {
-		return overloaded(true, sig(types.Float8, func(_ evalContext, a []types.Value) (types.Value, error) {
+		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x := a[0].(float64)
 			if x < lo || x > hi {
 				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
@@ -385,7 +386,7 @@ func init() {
 	register("acosh", ranged(math.Acosh, 1, math.Inf(1)))
 	register("atanh", ranged(math.Atanh, -1, 1))
 	register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
-	register("atan2", overloaded(true, sig(types.Float8, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("atan2", overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return math.Atan2(a[0].(float64), a[1].(float64)), nil
 	}, types.Float8, types.Float8)))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -30,7 +31,7 @@ var (
 )
 
 // numericSign is sign(numeric): -1, 0 or 1, and NaN for NaN.
-func numericSign(_ evalContext, a []types.Value) (types.Value, error) {
+func numericSign(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form == apd.NaN {
 		return new(apd.Decimal).Set(numericNaN), nil
@@ -41,7 +42,7 @@ func numericSign(_ evalContext, a []types.Value) (types.Value, error) {
 // numericSqrt is sqrt(numeric), to the scale PostgreSQL gives it: 16
 // significant digits at least, and never fewer decimals than the argument
 // has, rounded half away from zero.
-func numericSqrt(_ evalContext, a []types.Value) (types.Value, error) {
+func numericSqrt(_ eval.Context, a []types.Value) (types.Value, error) {
 	x := a[0].(*apd.Decimal)
 	switch {
 	case x.Form == apd.NaN:
@@ -213,7 +214,7 @@ func numericIsOddInteger(d *apd.Decimal) bool {
 
 // numericMinScale is min_scale: the fewest decimals that show d exactly
 // (its scale without trailing zeros); NULL for NaN and the infinities.
-func numericMinScale(_ evalContext, a []types.Value) (types.Value, error) {
+func numericMinScale(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form != apd.Finite {
 		return nil, nil
@@ -222,7 +223,7 @@ func numericMinScale(_ evalContext, a []types.Value) (types.Value, error) {
 }
 
 // numericTrimScale is trim_scale: d without its trailing decimal zeros.
-func numericTrimScale(_ evalContext, a []types.Value) (types.Value, error) {
+func numericTrimScale(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form != apd.Finite {
 		return new(apd.Decimal).Set(d), nil
@@ -257,8 +258,8 @@ func trimmedScale(d *apd.Decimal) *apd.Decimal {
 // numericGCD is gcd(numeric, numeric) or, with lcm, lcm(numeric,
 // numeric): computed on the values scaled to integers, with the larger of
 // the two scales; NaN when either is NaN or infinite.
-func numericGCD(lcm bool) func(evalContext, []types.Value) (types.Value, error) {
-	return func(_ evalContext, a []types.Value) (types.Value, error) {
+func numericGCD(lcm bool) func(eval.Context, []types.Value) (types.Value, error) {
+	return func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x, y := a[0].(*apd.Decimal), a[1].(*apd.Decimal)
 		if x.Form != apd.Finite || y.Form != apd.Finite {
 			return new(apd.Decimal).Set(numericNaN), nil

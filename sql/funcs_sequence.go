@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -20,9 +21,9 @@ import (
 // as in PostgreSQL.
 
 func init() {
-	writing := func(name string, params ...types.OID) func(argBinder, []expr) ([]expr, types.T, error) {
+	writing := func(name string, params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
 		sig := sequenceSignature(params...)
-		return func(b argBinder, args []expr) ([]expr, types.T, error) {
+		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			out, t, err := sig(b, args)
 			if err == nil {
 				b.(*binder).pc.writesBy = name
@@ -30,7 +31,7 @@ func init() {
 			return out, t, err
 		}
 	}
-	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(ec evalContext, a []types.Value) (types.Value, error) {
+	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
@@ -38,7 +39,7 @@ func init() {
 		}
 		return nextSerial(x, s.table, s.column)
 	}})
-	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(ec evalContext, a []types.Value) (types.Value, error) {
+	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
@@ -50,14 +51,14 @@ func init() {
 		}
 		return v, nil
 	}})
-	register("lastval", &builtin{resolve: signature(types.Int8), call: func(ec evalContext, _ []types.Value) (types.Value, error) {
+	register("lastval", &builtin{resolve: signature(types.Int8), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if x.sess.lastSeq == 0 {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
 		return x.sess.seqValues[x.sess.lastSeq], nil
 	}})
-	setval := func(ec evalContext, a []types.Value) (types.Value, error) {
+	setval := func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
@@ -86,7 +87,7 @@ func init() {
 		}
 		return v, nil
 	}
-	register("setval", &builtin{resolve: func(b argBinder, args []expr) ([]expr, types.T, error) {
+	register("setval", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 3 {
 			return writing("setval", types.Regclass, types.Int8, types.Bool)(b, args)
 		}
@@ -97,9 +98,9 @@ func init() {
 // sequenceSignature is signature(int8, params...) whose first argument
 // names a sequence: a name that resolves to no relation is reported as
 // such (42P01 at the literal), not as a missing function.
-func sequenceSignature(params ...types.OID) func(argBinder, []expr) ([]expr, types.T, error) {
+func sequenceSignature(params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
 	sig := signature(types.Int8, params...)
-	return func(b argBinder, args []expr) ([]expr, types.T, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == len(params) {
 			if _, err := b.Coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
 				return nil, types.T{}, err

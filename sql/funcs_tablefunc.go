@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -14,8 +15,8 @@ import (
 // so names and types are PostgreSQL's.
 type tableFunc struct {
 	// resolve checks and coerces the arguments and gives the columns.
-	resolve func(b argBinder, args []expr) ([]expr, []outCol, error)
-	gen     func(x evalContext, args []types.Value) ([]Row, error)
+	resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error)
+	gen     func(x eval.Context, args []types.Value) ([]eval.Row, error)
 	// strict functions return no rows for a NULL argument.
 	strict bool
 }
@@ -62,7 +63,7 @@ func procOutColumns(name string) []outCol {
 type tableFuncScan struct {
 	name string
 	tf   *tableFunc
-	args []expr
+	args []eval.Expr
 	cols []outCol
 	// ordinal adds WITH ORDINALITY's counter.
 	ordinal bool
@@ -74,11 +75,11 @@ func (p *tableFuncScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.name)
 }
 
-func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	vals := make([]types.Value, len(p.args))
 	for i, a := range p.args {
-		v, err := a.eval(env)
+		v, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +101,7 @@ func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // planTableFunc plans a table function in FROM.
-func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b argBinder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
 	coerced, cols, err := tf.resolve(b, args)
 	if err != nil {
@@ -135,23 +136,23 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		elem := types.ElemOf(args[0].typ().OID)
+		elem := types.ElemOf(args[0].Type().OID)
 		if elem == 0 {
 			return nil, nil, errNoFunction
 		}
 		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
-	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
 		}
-		rows := make([]Row, len(arr.Elems))
+		rows := make([]eval.Row, len(arr.Elems))
 		for i, e := range arr.Elems {
-			rows[i] = Row{e, int64(i + 1)}
+			rows[i] = eval.Row{e, int64(i + 1)}
 		}
 		return rows, nil
 	}}
@@ -163,19 +164,19 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ argBinder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_get_keywords"), nil
-	}, gen: func(evalContext, []types.Value) ([]Row, error) {
-		var rows []Row
+	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
+		var rows []eval.Row
 		for _, k := range parse.Keywords() {
 			bareDesc := "requires AS"
 			if k.BareLabel {
 				bareDesc = "can be bare label"
 			}
-			rows = append(rows, Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
+			rows = append(rows, eval.Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
 		}
 		return rows, nil
 	}}
@@ -193,27 +194,27 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
-		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
+	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, nil, errNoFunction
 		}
 		d, err := b.Coerce(args[1], int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		var reverse expr = &constExpr{v: false, t: boolT()}
+		var reverse eval.Expr = &eval.Const{V: false, T: boolT()}
 		if len(args) == 3 {
 			if reverse, err = b.Coerce(args[2], boolT()); err != nil {
 				return nil, nil, errNoFunction
 			}
 		}
 		lower := int64(1)
-		if t := args[0].typ().OID; t == types.Int2Vector || t == types.OidVector {
+		if t := args[0].Type().OID; t == types.Int2Vector || t == types.OidVector {
 			lower = 0
 		}
-		out := []expr{args[0], d, reverse, &constExpr{v: lower, t: int4T()}}
+		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: int4T()}}
 		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
-	}, gen: func(_ evalContext, a []types.Value) ([]Row, error) {
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
 		if dims == nil {
@@ -224,9 +225,9 @@ func init() {
 			return nil, nil
 		}
 		n := int64(dims[dim-1])
-		rows := make([]Row, 0, n)
+		rows := make([]eval.Row, 0, n)
 		for i := int64(0); i < n; i++ {
-			rows = append(rows, Row{lower + i})
+			rows = append(rows, eval.Row{lower + i})
 		}
 		if a[2] == true {
 			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
@@ -241,7 +242,7 @@ func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b argBinder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -249,8 +250,8 @@ func init() {
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{r}, procOutColumns("pg_partition_ancestors"), nil
-	}, gen: func(evalContext, []types.Value) ([]Row, error) {
+		return []eval.Expr{r}, procOutColumns("pg_partition_ancestors"), nil
+	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		return nil, nil
 	}}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -22,7 +23,7 @@ import (
 // The locale symbols are the C locale's, which cdcdb's databases use.
 
 func init() {
-	register("to_number", overloaded(true, sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
+	register("to_number", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return toNumber(a[0].(string), a[1].(string))
 	}, types.Text, types.Text)))
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -39,7 +40,7 @@ func bucketOutside(count int64, belowLow, atOrPastHigh bool) (int64, error) {
 	return -1, nil
 }
 
-func widthBucketFloat(_ evalContext, a []types.Value) (types.Value, error) {
+func widthBucketFloat(_ eval.Context, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(float64), a[1].(float64), a[2].(float64), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")
@@ -64,7 +65,7 @@ func widthBucketFloat(_ evalContext, a []types.Value) (types.Value, error) {
 	return int64(float64(count)*(lo-op)/(lo-hi)) + 1, nil
 }
 
-func widthBucketNumeric(_ evalContext, a []types.Value) (types.Value, error) {
+func widthBucketNumeric(_ eval.Context, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(*apd.Decimal), a[1].(*apd.Decimal), a[2].(*apd.Decimal), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")

@@ -7,16 +7,17 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // funcScan is a set-returning function in FROM.
 type funcScan struct {
 	name    string
-	args    []expr
+	args    []eval.Expr
 	cols    []outCol
 	ordinal bool
-	gen     func(x evalContext, args []types.Value, emit func(types.Value) error) error
+	gen     func(x eval.Context, args []types.Value, emit func(types.Value) error) error
 	// series, when set, yields the rows one at a time instead of gen's
 	// all at once: an integer generate_series, the set-returning function
 	// queries use to make rows, needs no memory for the rows it has not
@@ -30,11 +31,11 @@ func (p *funcScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.name)
 }
 
-func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *funcScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	vals := make([]types.Value, len(p.args))
 	for i, a := range p.args {
-		v, err := a.eval(env)
+		v, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +51,7 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		return &seriesIter{x: x, series: it, ordinal: p.ordinal}, nil
 	}
-	var rows []Row
+	var rows []eval.Row
 	n := int64(0)
 	err := p.gen(x, vals, func(v types.Value) error {
 		if err := x.CheckCancel(); err != nil {
@@ -61,9 +62,9 @@ func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			return pgerror.New(pgerror.ProgramLimitExceeded, "set-returning function produced too many rows")
 		}
 		if p.ordinal {
-			rows = append(rows, Row{v, n})
+			rows = append(rows, eval.Row{v, n})
 		} else {
-			rows = append(rows, Row{v})
+			rows = append(rows, eval.Row{v})
 		}
 		return nil
 	})
@@ -90,7 +91,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if name == lastSnapshotVersionName || name == currentSnapshotVersionName {
 		return pc.planSnapshotVersionFunc(t, name)
 	}
-	var args []expr
+	var args []eval.Expr
 	for _, a := range t.Call.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -118,7 +119,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		// (generate_series(1, 3, 0.5) is numeric); an interval step is a
 		// time series's, which its bounds decide.
 		typed := args[:2]
-		if len(args) == 3 && args[2].typ().OID != types.Interval && args[2].typ().OID != types.Unknown {
+		if len(args) == 3 && args[2].Type().OID != types.Interval && args[2].Type().OID != types.Unknown {
 			typed = args
 		}
 		ct, err := commonType(typed, "generate_series")
@@ -188,7 +189,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			}
 			args[2] = c
 			zoned := ct.OID == types.Timestamptz
-			fs.gen = func(x evalContext, a []types.Value, emit func(types.Value) error) error {
+			fs.gen = func(x eval.Context, a []types.Value, emit func(types.Value) error) error {
 				v, stop, step := a[0].(time.Time), a[1].(time.Time), a[2].(types.IntervalValue)
 				if step == (types.IntervalValue{}) {
 					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
@@ -220,9 +221,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		if err != nil {
 			return nil, nil, err
 		}
-		fs.args = []expr{x}
-		fs.gen = func(_ evalContext, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
-		fs.cols = []outCol{{name: name, t: x.typ()}}
+		fs.args = []eval.Expr{x}
+		fs.gen = func(_ eval.Context, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
+		fs.cols = []outCol{{name: name, t: x.Type()}}
 		args = nil
 	}
 	if args != nil {
@@ -257,7 +258,7 @@ type seriesIter struct {
 	n       int64
 }
 
-func (it *seriesIter) next() (Row, error) {
+func (it *seriesIter) next() (eval.Row, error) {
 	if err := it.x.CheckCancel(); err != nil {
 		return nil, err
 	}
@@ -267,9 +268,9 @@ func (it *seriesIter) next() (Row, error) {
 	}
 	it.n++
 	if it.ordinal {
-		return Row{v, it.n}, nil
+		return eval.Row{v, it.n}, nil
 	}
-	return Row{v}, nil
+	return eval.Row{v}, nil
 }
 
 func (it *seriesIter) close() {}

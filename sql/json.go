@@ -3,13 +3,14 @@ package sql
 import (
 	"encoding/json"
 
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // bindJSONOrArrayOp resolves the json operators (see bindJSONOp) and the
 // array ones (@>, <@, &&).
-func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
-	lt := l.typ().OID
+func bindJSONOrArrayOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
+	lt := l.Type().OID
 	if lt == types.Unknown && (op == "->" || op == "->>") {
 		var err error
 		if l, err = b.resolveUnknownAs(l, types.Of(types.JSONB)); err != nil {
@@ -20,23 +21,23 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 	if lt == types.JSON || lt == types.JSONB {
 		return bindJSONOp(b, op, l, r)
 	}
-	if typeCategory(lt) == 'A' || typeCategory(r.typ().OID) == 'A' {
-		if l.typ().OID == types.Unknown {
+	if eval.TypeCategory(lt) == 'A' || eval.TypeCategory(r.Type().OID) == 'A' {
+		if l.Type().OID == types.Unknown {
 			var err error
-			if l, err = b.coerce(l, r.typ()); err != nil {
+			if l, err = b.coerce(l, r.Type()); err != nil {
 				return nil, err
 			}
 		}
-		if r.typ().OID == types.Unknown {
+		if r.Type().OID == types.Unknown {
 			var err error
-			if r, err = b.coerce(r, l.typ()); err != nil {
+			if r, err = b.coerce(r, l.Type()); err != nil {
 				return nil, err
 			}
 		}
-		if l.typ().OID != r.typ().OID {
-			return nil, operatorError(op, l.typ(), r.typ())
+		if l.Type().OID != r.Type().OID {
+			return nil, operatorError(op, l.Type(), r.Type())
 		}
-		info, _ := types.Lookup(l.typ().OID)
+		info, _ := types.Lookup(l.Type().OID)
 		et := types.Of(info.ElemOID)
 		contains := func(a, b types.ArrayValue) bool {
 			for _, y := range b.Elems {
@@ -71,18 +72,18 @@ func bindJSONOrArrayOp(b *binder, op string, l, r expr) (expr, error) {
 				return false
 			}
 		default:
-			return nil, operatorError(op, l.typ(), r.typ())
+			return nil, operatorError(op, l.Type(), r.Type())
 		}
-		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: boolT(), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Strict: true, T: boolT(), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return fn(a[0].(types.ArrayValue), a[1].(types.ArrayValue)), nil
 		}}, nil
 	}
-	return nil, operatorError(op, l.typ(), r.typ())
+	return nil, operatorError(op, l.Type(), r.Type())
 }
 
 // jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
 // sides become array elements.
-func jsonbConcat(_ evalContext, a []types.Value) (types.Value, error) {
+func jsonbConcat(_ eval.Context, a []types.Value) (types.Value, error) {
 	var l, r any
 	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
 		return nil, err
@@ -120,9 +121,9 @@ func jsonbConcat(_ evalContext, a []types.Value) (types.Value, error) {
 }
 
 // bindArrayConcat is array || array, array || element and element || array.
-func bindArrayConcat(b *binder, l, r expr) (expr, error) {
-	lt, rt := l.typ(), r.typ()
-	la, ra := typeCategory(lt.OID) == 'A', typeCategory(rt.OID) == 'A'
+func bindArrayConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	la, ra := eval.TypeCategory(lt.OID) == 'A', eval.TypeCategory(rt.OID) == 'A'
 	var at types.T
 	var err error
 	switch {
@@ -144,7 +145,7 @@ func bindArrayConcat(b *binder, l, r expr) (expr, error) {
 		if r, err = b.coerce(r, types.Of(info.ElemOID)); err != nil {
 			return nil, operatorError("||", lt, rt)
 		}
-		r = &arrayExpr{elems: []expr{r}, elem: info.ElemOID, t: at}
+		r = &eval.ArrayCtor{Elems: []eval.Expr{r}, Elem: info.ElemOID, T: at}
 	default:
 		at = rt
 		info, _ := types.Lookup(at.OID)
@@ -157,9 +158,9 @@ func bindArrayConcat(b *binder, l, r expr) (expr, error) {
 		if l, err = b.coerce(l, types.Of(info.ElemOID)); err != nil {
 			return nil, operatorError("||", lt, rt)
 		}
-		l = &arrayExpr{elems: []expr{l}, elem: info.ElemOID, t: at}
+		l = &eval.ArrayCtor{Elems: []eval.Expr{l}, Elem: info.ElemOID, T: at}
 	}
-	return &funcExpr{name: "array_cat", args: []expr{l, r}, t: at, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+	return &eval.FuncCall{Name: "array_cat", Args: []eval.Expr{l, r}, T: at, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return a[1], nil
 		}

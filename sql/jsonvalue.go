@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -303,7 +304,7 @@ func scalarText(v *jsonVal, binary bool) types.Value {
 // toJSON writes a SQL value as to_json does: numbers and booleans as JSON
 // scalars, arrays as JSON arrays, rows as objects, json as it is, dates
 // and times in ISO 8601, anything else as its text in a JSON string.
-func toJSON(x evalContext, t types.T, v types.Value) string {
+func toJSON(x eval.Context, t types.T, v types.Value) string {
 	if v == nil {
 		return "null"
 	}
@@ -346,7 +347,7 @@ func toJSON(x evalContext, t types.T, v types.Value) string {
 		return types.QuoteJSON(isoTimestamp(v.(time.Time), loc))
 	case types.Record:
 		rec := v.(types.RecordValue)
-		shape, named := recordShapeOf(t)
+		shape, named := eval.RecordShapeOf(t)
 		var b strings.Builder
 		b.WriteByte('{')
 		for i, f := range rec.Fields {
@@ -354,12 +355,12 @@ func toJSON(x evalContext, t types.T, v types.Value) string {
 				b.WriteByte(',')
 			}
 			name := "f" + strconv.Itoa(i+1)
-			if named && i < len(shape.names) {
-				name = shape.names[i]
+			if named && i < len(shape.Names) {
+				name = shape.Names[i]
 			}
 			ft := rec.Types[i]
-			if named && i < len(shape.types) {
-				ft = shape.types[i]
+			if named && i < len(shape.Types) {
+				ft = shape.Types[i]
 			}
 			b.WriteString(types.QuoteJSON(name) + ":" + toJSON(x, ft, f))
 		}
@@ -383,7 +384,7 @@ func toJSON(x evalContext, t types.T, v types.Value) string {
 }
 
 // arrayToJSON writes a (possibly multidimensional) array's elements.
-func arrayToJSON(x evalContext, elem types.T, elems []types.Value, dims []int) string {
+func arrayToJSON(x eval.Context, elem types.T, elems []types.Value, dims []int) string {
 	if len(dims) <= 1 {
 		parts := make([]string, len(elems))
 		for i, e := range elems {

@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -26,7 +27,7 @@ const (
 func init() {
 	register("power", overloaded(true,
 		sig(types.Float8, floatPower, types.Float8, types.Float8),
-		sig(types.Numeric, func(_ evalContext, a []types.Value) (types.Value, error) {
+		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
 			return z, numericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
 		}, types.Numeric, types.Numeric)))
@@ -35,7 +36,7 @@ func init() {
 
 // floatPower is float8 ^ float8 with PostgreSQL's errors for undefined
 // results.
-func floatPower(_ evalContext, a []types.Value) (types.Value, error) {
+func floatPower(_ eval.Context, a []types.Value) (types.Value, error) {
 	x, y := a[0].(float64), a[1].(float64)
 	if x == 0 && y < 0 {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPower, "zero raised to a negative power is undefined")

@@ -8,6 +8,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -47,7 +48,7 @@ func implicitCastOK(from, to types.OID) bool {
 	if from == to || from == types.Unknown {
 		return true
 	}
-	cf, ct := typeCategory(from), typeCategory(to)
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
 	switch {
 	case cf == 'N' && ct == 'N':
 		rf, rt := numericRank(from), numericRank(to)
@@ -77,7 +78,7 @@ func implicitCastOK(from, to types.OID) bool {
 // narrowing numerics, anything to a string type, and the reverse datetime
 // conversions.
 func assignmentCastOK(from, to types.OID) bool {
-	cf, ct := typeCategory(from), typeCategory(to)
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
 	switch {
 	case cf == 'N' && ct == 'N':
 		return true
@@ -97,7 +98,7 @@ func explicitCastOK(from, to types.OID) bool {
 	if implicitCastOK(from, to) || assignmentCastOK(from, to) {
 		return true
 	}
-	cf, ct := typeCategory(from), typeCategory(to)
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
 	switch {
 	case cf == 'S' || ct == 'S':
 		return true
@@ -117,11 +118,11 @@ func explicitCastOK(from, to types.OID) bool {
 
 // commonType finds the type several expressions (CASE branches, IN lists,
 // operands) are brought to, as PostgreSQL's UNION/CASE resolution does.
-func commonType(xs []expr, construct string) (types.T, error) {
+func commonType(xs []eval.Expr, construct string) (types.T, error) {
 	var best types.T = unknownT()
 	sawUnknown := false
 	for _, x := range xs {
-		t := x.typ()
+		t := x.Type()
 		if t.OID == types.Unknown {
 			sawUnknown = true
 			continue
@@ -139,7 +140,7 @@ func commonType(xs []expr, construct string) (types.T, error) {
 		// Different types leave no modifier: greatest(numeric(10,2), 1) is
 		// a plain numeric, as select_common_type makes it.
 		best.Typmod = -1
-		cb, ct := typeCategory(best.OID), typeCategory(t.OID)
+		cb, ct := eval.TypeCategory(best.OID), eval.TypeCategory(t.OID)
 		switch {
 		case cb == 'N' && ct == 'N':
 			if numericRank(t.OID) > numericRank(best.OID) {
@@ -213,15 +214,15 @@ func comparisonFunc(op string) (func(c int) bool, error) {
 }
 
 // bindBinaryOp resolves an infix operator for its operand types.
-func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
-	if lt := l.typ().OID; (lt == types.JSON || lt == types.JSONB) && jsonOperators[op] {
+func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
+	if lt := l.Type().OID; (lt == types.JSON || lt == types.JSONB) && jsonOperators[op] {
 		return bindJSONOp(b, op, l, r)
 	}
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		return bindComparison(b, op, l, r)
 	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
-		ct, err := commonType([]expr{l, r}, op)
+		ct, err := commonType([]eval.Expr{l, r}, op)
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +248,7 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 			return nil, err // the literal itself is bad
 		}
 		if !ok {
-			return nil, operatorError(op, l.typ(), r.typ())
+			return nil, operatorError(op, l.Type(), r.Type())
 		}
 		return newRegexMatch(op, subject, pattern), nil
 	case "~~", "!~~", "~~*", "!~~*":
@@ -255,11 +256,11 @@ func bindBinaryOp(b *binder, op string, l, r expr) (expr, error) {
 	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
 		return bindJSONOrArrayOp(b, op, l, r)
 	}
-	return nil, operatorError(op, l.typ(), r.typ())
+	return nil, operatorError(op, l.Type(), r.Type())
 }
 
-func bindComparison(b *binder, op string, l, r expr) (expr, error) {
-	lt, rt := l.typ(), r.typ()
+func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
+	lt, rt := l.Type(), r.Type()
 	var ct types.T
 	switch {
 	case lt.OID == types.Unknown && rt.OID == types.Unknown:
@@ -270,7 +271,7 @@ func bindComparison(b *binder, op string, l, r expr) (expr, error) {
 		ct = lt
 	default:
 		var err error
-		ct, err = commonType([]expr{l, r}, op)
+		ct, err = commonType([]eval.Expr{l, r}, op)
 		if err != nil {
 			return nil, operatorError(op, lt, rt)
 		}
@@ -292,18 +293,18 @@ func bindComparison(b *binder, op string, l, r expr) (expr, error) {
 
 // compareExpr is a comparison of two values of one type.
 type compareExpr struct {
-	l, r expr
+	l, r eval.Expr
 	t    types.T
 	test func(int) bool
 	op   string
 }
 
-func (e *compareExpr) eval(env *evalEnv) (types.Value, error) {
-	a, err := e.l.eval(env)
+func (e *compareExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.l.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.r.eval(env)
+	c, err := e.r.Eval(env)
 	if err != nil || a == nil || c == nil {
 		return nil, err
 	}
@@ -314,7 +315,7 @@ func (e *compareExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	return e.test(types.Compare(e.t, a, c)), nil
 }
-func (e *compareExpr) typ() types.T { return boolT() }
+func (e *compareExpr) Type() types.T { return boolT() }
 
 // compareRows compares row values field by field as SQL does: the first
 // pair of fields that differ decides; a NULL before that makes the result
@@ -347,17 +348,17 @@ func (e *compareExpr) compareRows(a, b types.RecordValue) types.Value {
 
 // distinctExpr is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
 type distinctExpr struct {
-	l, r expr
+	l, r eval.Expr
 	t    types.T
 	not  bool
 }
 
-func (e *distinctExpr) eval(env *evalEnv) (types.Value, error) {
-	a, err := e.l.eval(env)
+func (e *distinctExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.l.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.r.eval(env)
+	c, err := e.r.Eval(env)
 	if err != nil {
 		return nil, err
 	}
@@ -372,11 +373,11 @@ func (e *distinctExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	return distinct != e.not, nil
 }
-func (e *distinctExpr) typ() types.T { return boolT() }
+func (e *distinctExpr) Type() types.T { return boolT() }
 
-func bindConcat(b *binder, l, r expr) (expr, error) {
-	lt, rt := l.typ(), r.typ()
-	la, ra := typeCategory(lt.OID) == 'A', typeCategory(rt.OID) == 'A'
+func bindConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	la, ra := eval.TypeCategory(lt.OID) == 'A', eval.TypeCategory(rt.OID) == 'A'
 	if la || ra {
 		return bindArrayConcat(b, l, r)
 	}
@@ -389,29 +390,29 @@ func bindConcat(b *binder, l, r expr) (expr, error) {
 		if r, err = b.coerce(r, types.Of(types.JSONB)); err != nil {
 			return nil, err
 		}
-		return &funcExpr{name: "jsonb_concat", args: []expr{l, r}, fn: jsonbConcat, strict: true, t: types.Of(types.JSONB)}, nil
+		return &eval.FuncCall{Name: "jsonb_concat", Args: []eval.Expr{l, r}, Fn: jsonbConcat, Strict: true, T: types.Of(types.JSONB)}, nil
 	}
 	// text || anything (non-array) converts the other side to text, as
 	// PostgreSQL's anynonarray || text operators do.
-	if typeCategory(lt.OID) != 'S' && typeCategory(rt.OID) != 'S' {
+	if eval.TypeCategory(lt.OID) != 'S' && eval.TypeCategory(rt.OID) != 'S' {
 		return nil, operatorError("||", lt, rt)
 	}
 	l, r = b.resolveUnknown(l), b.resolveUnknown(r)
-	return &funcExpr{name: "textcat", args: []expr{toText(l), toText(r)}, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+	return &eval.FuncCall{Name: "textcat", Args: []eval.Expr{toText(l), toText(r)}, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return a[0].(string) + a[1].(string), nil
-	}, strict: true, t: textT()}, nil
+	}, Strict: true, T: textT()}, nil
 }
 
 // toText converts an expression to text with its output function.
-func toText(x expr) expr {
-	if x.typ().OID == types.Text {
+func toText(x eval.Expr) eval.Expr {
+	if x.Type().OID == types.Text {
 		return x
 	}
-	return &castExpr{x: x, to: textT(), explicit: true}
+	return &eval.Cast{X: x, To: textT(), Explicit: true}
 }
 
-func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
-	lt, rt := l.typ(), r.typ()
+func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
+	lt, rt := l.Type(), r.Type()
 	// Unknown literals take the other side's type, as PostgreSQL resolves
 	// "x + '1'".
 	if lt.OID == types.Unknown && rt.OID == types.Unknown {
@@ -423,16 +424,16 @@ func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
 		if l, err = b.resolveUnknownAs(l, unknownPeer(op, rt, true)); err != nil {
 			return nil, err
 		}
-		lt = l.typ()
+		lt = l.Type()
 	}
 	if rt.OID == types.Unknown {
 		var err error
 		if r, err = b.resolveUnknownAs(r, unknownPeer(op, lt, false)); err != nil {
 			return nil, err
 		}
-		rt = r.typ()
+		rt = r.Type()
 	}
-	if typeCategory(lt.OID) == 'N' && typeCategory(rt.OID) == 'N' {
+	if eval.TypeCategory(lt.OID) == 'N' && eval.TypeCategory(rt.OID) == 'N' {
 		rank := numericRank(lt.OID)
 		if numericRank(rt.OID) > rank {
 			rank = numericRank(rt.OID)
@@ -465,7 +466,7 @@ func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
 		if err != nil {
 			return nil, operatorError(op, lt, rt)
 		}
-		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: t}, nil
+		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Fn: fn, Strict: true, T: t}, nil
 	}
 	if dateLike(lt.OID) && dateLike(rt.OID) && lt.OID != rt.OID && op == "-" {
 		// date - timestamp, timestamp - timestamptz: the earlier type
@@ -485,7 +486,7 @@ func bindArithmetic(b *binder, op string, l, r expr) (expr, error) {
 		lt, rt = t, t
 	}
 	if fn, t, ok := datetimeArithmetic(op, lt.OID, rt.OID); ok {
-		return &funcExpr{name: op, args: []expr{l, r}, fn: fn, strict: true, t: types.Of(t)}, nil
+		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Fn: fn, Strict: true, T: types.Of(t)}, nil
 	}
 	return nil, operatorError(op, lt, rt)
 }
@@ -504,7 +505,7 @@ func unknownPeer(op string, other types.T, unknownOnLeft bool) types.T {
 	return other
 }
 
-func arithmeticFunc(op string, t types.OID) (func(evalContext, []types.Value) (types.Value, error), error) {
+func arithmeticFunc(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
 	switch t {
 	case types.Int2, types.Int4, types.Int8:
 		return intArith(op, t)
@@ -536,7 +537,7 @@ func intFits(t types.OID, v int64) bool {
 	return true
 }
 
-func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.Value, error), error) {
+func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
 	check := func(v int64, overflow bool) (types.Value, error) {
 		if overflow || !intFits(t, v) {
 			return nil, intRangeError(t)
@@ -545,19 +546,19 @@ func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.V
 	}
 	switch op {
 	case "+":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x + y
 			return check(s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0))
 		}, nil
 	case "-":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x - y
 			return check(s, (x >= 0 && y < 0 && s < 0) || (x < 0 && y > 0 && s >= 0))
 		}, nil
 	case "*":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if x == 0 || y == 0 {
 				return int64(0), nil
@@ -566,7 +567,7 @@ func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.V
 			return check(s, s/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
 		}, nil
 	case "/":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -577,7 +578,7 @@ func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.V
 			return x / y, nil
 		}, nil
 	case "%":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -591,7 +592,7 @@ func intArith(op string, t types.OID) (func(evalContext, []types.Value) (types.V
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-func floatArith(op string, single bool) (func(evalContext, []types.Value) (types.Value, error), error) {
+func floatArith(op string, single bool) (func(eval.Context, []types.Value) (types.Value, error), error) {
 	round := func(v float64) (types.Value, error) {
 		if single {
 			f := float32(v)
@@ -618,23 +619,23 @@ func floatArith(op string, single bool) (func(evalContext, []types.Value) (types
 	}
 	switch op {
 	case "+":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x+y)
 		}, nil
 	case "-":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x-y)
 		}, nil
 	case "*":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			v, err := overflow(x, y, x*y)
 			return underflow(v, err, x != 0 && y != 0)
 		}, nil
 	case "/":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -645,7 +646,7 @@ func floatArith(op string, single bool) (func(evalContext, []types.Value) (types
 	case "%":
 		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 	case "^":
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if x == 0 && y < 0 {
 				return nil, pgerror.New("2201F", "zero raised to a negative power is undefined")
@@ -663,9 +664,9 @@ func floatArith(op string, single bool) (func(evalContext, []types.Value) (types
 // with PostgreSQL's result scales applied per operation.
 var numericCtx = apd.BaseContext.WithPrecision(1000)
 
-func numericArith(op string) (func(evalContext, []types.Value) (types.Value, error), error) {
-	bin := func(f func(z, x, y *apd.Decimal) error) func(evalContext, []types.Value) (types.Value, error) {
-		return func(_ evalContext, a []types.Value) (types.Value, error) {
+func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, error), error) {
+	bin := func(f func(z, x, y *apd.Decimal) error) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
 			if err := f(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal)); err != nil {
 				return nil, err
@@ -673,7 +674,7 @@ func numericArith(op string) (func(evalContext, []types.Value) (types.Value, err
 			return z, nil
 		}
 	}
-	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(evalContext, []types.Value) (types.Value, error) {
+	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(eval.Context, []types.Value) (types.Value, error) {
 		return bin(func(z, x, y *apd.Decimal) error {
 			if r, ok := numericArithSpecial(op, x, y); ok {
 				z.Set(r)
@@ -836,24 +837,24 @@ func clampRoundScale(scale int64) int {
 	return int(min(max(scale, -maxIntDigits-1), maxDisplayScale))
 }
 
-func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
-	t := x.typ()
+func bindUnaryOp(b *binder, op string, x eval.Expr, pos int) (eval.Expr, error) {
+	t := x.Type()
 	if t.OID == types.Unknown {
 		var err error
 		if x, err = b.resolveUnknownAs(x, types.Of(types.Numeric)); err != nil {
 			return nil, err
 		}
-		t = x.typ()
+		t = x.Type()
 	}
 	switch op {
 	case "+":
-		if typeCategory(t.OID) == 'N' || t.OID == types.Interval {
+		if eval.TypeCategory(t.OID) == 'N' || t.OID == types.Interval {
 			return x, nil
 		}
 	case "-":
 		switch {
 		case isIntType(t.OID):
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return &eval.FuncCall{Name: "-", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				v := a[0].(int64)
 				if v == math.MinInt64 || !intFits(t.OID, -v) {
 					return nil, intRangeError(t.OID)
@@ -861,22 +862,22 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 				return -v, nil
 			}}, nil
 		case t.OID == types.Float4 || t.OID == types.Float8:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return &eval.FuncCall{Name: "-", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				return -a[0].(float64), nil
 			}}, nil
 		case t.OID == types.Numeric:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return &eval.FuncCall{Name: "-", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				return new(apd.Decimal).Neg(a[0].(*apd.Decimal)), nil
 			}}, nil
 		case t.OID == types.Interval:
-			return &funcExpr{name: "-", args: []expr{x}, strict: true, t: t, fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return &eval.FuncCall{Name: "-", Args: []eval.Expr{x}, Strict: true, T: t, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				iv := a[0].(types.IntervalValue)
 				return types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}, nil
 			}}, nil
 		}
 	case "~":
 		if isIntType(t.OID) {
-			return &funcExpr{name: "~", args: []expr{x}, strict: true, t: types.Of(t.OID), fn: func(_ evalContext, a []types.Value) (types.Value, error) {
+			return &eval.FuncCall{Name: "~", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				return ^a[0].(int64), nil
 			}}, nil
 		}
@@ -884,13 +885,13 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 		// Square root, cube root and absolute value are their functions'
 		// operators.
 		fn := map[string]string{"|/": "sqrt", "||/": "cbrt", "@": "abs"}[op]
-		if typeCategory(t.OID) == 'N' {
+		if eval.TypeCategory(t.OID) == 'N' {
 			bi := builtins[fn]
 			if bi.overloads != nil {
-				return b.bindOverloaded(fn, bi, []expr{x}, &ast.FuncCall{Pos: pos})
+				return b.bindOverloaded(fn, bi, []eval.Expr{x}, &ast.FuncCall{Pos: pos})
 			}
-			if args, rt, err := bi.resolve(b, []expr{x}); err == nil {
-				return &funcExpr{name: fn, args: args, fn: bi.call, strict: bi.strict, t: rt}, nil
+			if args, rt, err := bi.resolve(b, []eval.Expr{x}); err == nil {
+				return &eval.FuncCall{Name: fn, Args: args, Fn: bi.call, Strict: bi.strict, T: rt}, nil
 			}
 		}
 	}
@@ -899,7 +900,7 @@ func bindUnaryOp(b *binder, op string, x expr, pos int) (expr, error) {
 }
 
 // bindLike binds LIKE / ILIKE / SIMILAR TO.
-func (b *binder) bindLike(e *ast.Like) (expr, error) {
+func (b *binder) bindLike(e *ast.Like) (eval.Expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
@@ -908,7 +909,7 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	var esc expr
+	var esc eval.Expr
 	if e.Escape != nil {
 		if esc, err = b.bind(e.Escape); err != nil {
 			return nil, err
@@ -916,7 +917,7 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 	}
 	// The operator PostgreSQL rewrites the keywords to, named in errors.
 	op := map[bool]string{false: "~~", true: "~~*"}[e.ILike]
-	patternT := p.typ()
+	patternT := p.Type()
 	if e.Similar {
 		op = "~"
 	}
@@ -924,7 +925,7 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 		// x SIMILAR TO p [ESCAPE e] is x ~ similar_to_escape(p [, e]), and
 		// x LIKE p ESCAPE e is x ~~ like_escape(p, e): the function's
 		// arguments are looked at first, and the operator gets its text.
-		fn, args := "like_escape", []expr{p, esc}
+		fn, args := "like_escape", []eval.Expr{p, esc}
 		if e.Similar {
 			fn = "similar_to_escape"
 			if esc == nil {
@@ -935,7 +936,7 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 			if _, err := b.coerce(a, textT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
 				names := make([]string, len(args))
 				for i, a := range args {
-					names[i] = typeName(a.typ())
+					names[i] = typeName(a.Type())
 				}
 				return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.%s(%s) does not exist", fn, strings.Join(names, ", ")).
 					WithPosition(e.OpPos + 1).
@@ -952,7 +953,7 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 		return nil, withPos(err, e.Pattern)
 	}
 	if !ok {
-		return nil, operatorError(op, x.typ(), patternT).WithPosition(e.OpPos + 1)
+		return nil, operatorError(op, x.Type(), patternT).WithPosition(e.OpPos + 1)
 	}
 	if esc != nil {
 		if esc, err = b.coerce(esc, textT()); err != nil {
@@ -969,9 +970,9 @@ func (b *binder) bindLike(e *ast.Like) (expr, error) {
 // bpcharregexeq keep (a cast to text would trim it), an unknown literal as
 // text, "char" through text. The pattern is text. ok is false when the
 // types have no such operator; err is set only when a literal itself is bad.
-func (b *binder) patternOperands(x, pattern expr) (subject, pat expr, ok bool, err error) {
+func (b *binder) patternOperands(x, pattern eval.Expr) (subject, pat eval.Expr, ok bool, err error) {
 	subject = b.resolveUnknown(x)
-	switch subject.typ().OID {
+	switch subject.Type().OID {
 	case types.Text, types.Varchar, types.Bpchar, types.Name:
 	case types.Char:
 		subject = toText(subject)

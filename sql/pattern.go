@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -13,31 +14,31 @@ import (
 // constant pattern is compiled once; a computed one is compiled per distinct
 // value through a small cache.
 type likeExpr struct {
-	x, pattern, escape  expr
+	x, pattern, escape  eval.Expr
 	not, ilike, similar bool
 
 	mu    sync.Mutex
 	cache map[string]*regexp.Regexp
 }
 
-func newLikeExpr(x, pattern, escape expr, not, ilike, similar bool) *likeExpr {
+func newLikeExpr(x, pattern, escape eval.Expr, not, ilike, similar bool) *likeExpr {
 	return &likeExpr{x: x, pattern: pattern, escape: escape, not: not, ilike: ilike, similar: similar, cache: map[string]*regexp.Regexp{}}
 }
 
-func (e *likeExpr) typ() types.T { return boolT() }
+func (e *likeExpr) Type() types.T { return boolT() }
 
-func (e *likeExpr) eval(env *evalEnv) (types.Value, error) {
-	s, err := e.x.eval(env)
+func (e *likeExpr) Eval(env *eval.Env) (types.Value, error) {
+	s, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.pattern.eval(env)
+	p, err := e.pattern.Eval(env)
 	if err != nil {
 		return nil, err
 	}
 	esc := types.Value("\\")
 	if e.escape != nil {
-		if esc, err = e.escape.eval(env); err != nil {
+		if esc, err = e.escape.Eval(env); err != nil {
 			return nil, err
 		}
 	}
@@ -153,24 +154,24 @@ func similarToRegex(p, esc string) (string, error) {
 // regexMatch is ~, ~*, !~ and !~*: POSIX-style regular expression matching
 // (RE2 syntax, which covers the expressions clients send).
 type regexMatch struct {
-	l, r     expr
+	l, r     eval.Expr
 	not, ci  bool
 	mu       sync.Mutex
 	compiled map[string]*regexp.Regexp
 }
 
-func newRegexMatch(op string, l, r expr) *regexMatch {
+func newRegexMatch(op string, l, r eval.Expr) *regexMatch {
 	return &regexMatch{l: l, r: r, not: strings.HasPrefix(op, "!"), ci: strings.HasSuffix(op, "*"), compiled: map[string]*regexp.Regexp{}}
 }
 
-func (e *regexMatch) typ() types.T { return boolT() }
+func (e *regexMatch) Type() types.T { return boolT() }
 
-func (e *regexMatch) eval(env *evalEnv) (types.Value, error) {
-	s, err := e.l.eval(env)
+func (e *regexMatch) Eval(env *eval.Env) (types.Value, error) {
+	s, err := e.l.Eval(env)
 	if err != nil || s == nil {
 		return nil, err
 	}
-	p, err := e.r.eval(env)
+	p, err := e.r.Eval(env)
 	if err != nil || p == nil {
 		return nil, err
 	}

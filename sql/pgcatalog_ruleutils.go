@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -322,7 +323,7 @@ func (p *rulePrinter) coerceConst(s string, st types.T, e ast.Expr, to types.T, 
 		if to.OID == types.Numeric && lit.Kind == ast.LitNumeric {
 			return lit.Value, true // a numeric constant that looks like one
 		}
-		if typeCategory(to.OID) != 'N' {
+		if eval.TypeCategory(to.OID) != 'N' {
 			return "", false
 		}
 		// A folded coercion to the other type: 0::numeric, 1.5::double precision.

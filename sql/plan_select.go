@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -46,12 +47,12 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		outScope.add(relFromColumns("", p.columns()))
 		b := pc.binder(outScope)
 		for _, o := range sel.OrderBy {
-			var e expr
+			var e eval.Expr
 			if idx, ok, err := outputOrdinal(o.Expr, len(p.columns())); err != nil {
 				return nil, err
 			} else if ok {
 				c := p.columns()[idx]
-				e = &colRef{idx: idx, t: c.t}
+				e = &eval.ColRef{Idx: idx, T: c.t}
 			} else if e, err = b.bind(o.Expr); err != nil {
 				return nil, err
 			}
@@ -175,7 +176,7 @@ func (pc *planCtx) planSetExpr(body ast.SetExpr, sc *scope) (plan, error) {
 
 func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	b := pc.binder(newProbeScope(sc))
-	rows := make([][]expr, len(v.Rows))
+	rows := make([][]eval.Expr, len(v.Rows))
 	width := -1
 	for i, r := range v.Rows {
 		if width >= 0 && len(r) != width {
@@ -196,7 +197,7 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	}
 	cols := make([]outCol, width)
 	for j := 0; j < width; j++ {
-		column := make([]expr, len(rows))
+		column := make([]eval.Expr, len(rows))
 		for i := range rows {
 			column[i] = rows[i][j]
 		}
@@ -231,7 +232,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	}
 	var input plan
 	if len(core.From) == 0 {
-		input = &valuesPlan{rows: [][]expr{{}}}
+		input = &valuesPlan{rows: [][]eval.Expr{{}}}
 	} else {
 		var err error
 		if input, err = pc.planFrom(core.From, sc); err != nil {
@@ -257,7 +258,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	type target struct {
 		ast   ast.Expr
 		name  string
-		bound expr
+		bound eval.Expr
 		col   outCol
 	}
 	var targets []target
@@ -285,7 +286,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 					if r.name == "" {
 						ref.Parts = ref.Parts[1:]
 					}
-					targets = append(targets, target{ast: ref, name: c.name, bound: &colRef{idx: r.offset + i, t: c.t, name: c.name},
+					targets = append(targets, target{ast: ref, name: c.name, bound: &eval.ColRef{Idx: r.offset + i, T: c.t, Name: c.name},
 						col: outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum}})
 				}
 			}
@@ -405,13 +406,13 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		if err != nil {
 			return nil, err
 		}
-		lit, _ := x.(*constExpr)
-		if lit != nil && lit.t.OID != types.Unknown {
+		lit, _ := x.(*eval.Const)
+		if lit != nil && lit.T.OID != types.Unknown {
 			lit = nil
 		}
 		x = b.resolveUnknown(x)
 		t.bound = x
-		col := outCol{name: t.name, t: x.typ(), pos: t.ast.Position() + 1, literal: lit}
+		col := outCol{name: t.name, t: x.Type(), pos: t.ast.Position() + 1, literal: lit}
 		if ref, ok := t.ast.(*ast.ColumnRef); ok && agg == nil {
 			if lvl, _, sc2, err := sc.resolveColumn(ref); err == nil && lvl == 0 {
 				col.tableOID, col.attnum = sc2.tableOID, sc2.attnum
@@ -423,7 +424,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		t.col = col
 	}
 
-	var having expr
+	var having eval.Expr
 	if core.Having != nil {
 		var err error
 		if having, err = b.bindCondition(core.Having, "HAVING"); err != nil {
@@ -433,7 +434,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 
 	// ORDER BY: output ordinals, output names, or expressions (added as
 	// hidden columns when not in the select list).
-	exprs := make([]expr, len(targets))
+	exprs := make([]eval.Expr, len(targets))
 	cols := make([]outCol, len(targets))
 	for i, t := range targets {
 		exprs[i], cols[i] = t.bound, t.col
@@ -480,13 +481,13 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 				return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list").WithPosition(o.Expr.Position() + 1)
 			}
 			exprs = append(exprs, x)
-			cols = append(cols, outCol{name: "?column?", t: x.typ()})
+			cols = append(cols, outCol{name: "?column?", t: x.Type()})
 			idx = len(exprs) - 1
 		}
-		keys = append(keys, sortKey{e: &colRef{idx: idx, t: cols[idx].t}, desc: o.Desc, nullsFirst: nullsFirst(o)})
+		keys = append(keys, sortKey{e: &eval.ColRef{Idx: idx, T: cols[idx].t}, desc: o.Desc, nullsFirst: nullsFirst(o)})
 	}
 
-	var distinctOn []expr
+	var distinctOn []eval.Expr
 	for _, d := range core.DistinctOn {
 		idx := -1
 		if i, ok, err := outputOrdinal(d, visible); err != nil {
@@ -508,10 +509,10 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 				return nil, err
 			}
 			exprs = append(exprs, b.resolveUnknown(x))
-			cols = append(cols, outCol{name: "?column?", t: x.typ()})
+			cols = append(cols, outCol{name: "?column?", t: x.Type()})
 			idx = len(exprs) - 1
 		}
-		distinctOn = append(distinctOn, &colRef{idx: idx, t: cols[idx].t})
+		distinctOn = append(distinctOn, &eval.ColRef{Idx: idx, T: cols[idx].t})
 	}
 	if len(distinctOn) > 0 {
 		var err error
@@ -524,7 +525,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	if agg != nil {
 		aggCols := make([]outCol, 0, len(agg.groupExprs)+len(agg.aggs))
 		for _, g := range agg.groupExprs {
-			aggCols = append(aggCols, outCol{name: "?column?", t: g.typ()})
+			aggCols = append(aggCols, outCol{name: "?column?", t: g.Type()})
 		}
 		for _, a := range agg.aggs {
 			aggCols = append(aggCols, outCol{name: a.fn.name, t: a.t})
@@ -552,9 +553,9 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 		return nil, err
 	}
 	if len(exprs) > visible {
-		strip := make([]expr, visible)
+		strip := make([]eval.Expr, visible)
 		for i := range strip {
-			strip[i] = &colRef{idx: i, t: cols[i].t}
+			strip[i] = &eval.ColRef{Idx: i, T: cols[i].t}
 		}
 		p = &projectPlan{input: p, exprs: strip, cols: cols[:visible]}
 	}
@@ -578,10 +579,10 @@ func strongColumnName(e ast.Expr) bool {
 
 // sameOutputExpr reports whether two select-list entries compute the same
 // thing: the same column, or the same expression as written.
-func sameOutputExpr(a, b expr, astA, astB ast.Expr) bool {
-	if ca, ok := a.(*colRef); ok {
-		if cb, ok := b.(*colRef); ok {
-			return ca.level == cb.level && ca.idx == cb.idx
+func sameOutputExpr(a, b eval.Expr, astA, astB ast.Expr) bool {
+	if ca, ok := a.(*eval.ColRef); ok {
+		if cb, ok := b.(*eval.ColRef); ok {
+			return ca.Level == cb.Level && ca.Idx == cb.Idx
 		}
 	}
 	return fingerprint(astA) == fingerprint(astB)
@@ -674,7 +675,7 @@ func lower(s string) string {
 
 // pushFilter adds a WHERE condition above input, letting a table scan turn
 // equalities on its primary key into a direct lookup.
-func pushFilter(input plan, cond expr) plan {
+func pushFilter(input plan, cond eval.Expr) plan {
 	if p := reorderCrossJoins(input, cond); p != nil {
 		return p // a FROM list: see joinorder.go
 	}

@@ -11,6 +11,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -517,7 +518,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 	sink := &resultSink{out: out, s: p.ps.s, formats: p.formats, cols: r.cols}
 	sent := 0
 	for maxRows <= 0 || sent < maxRows {
-		var row Row
+		var row eval.Row
 		var encoded [][]byte
 		var err error
 		if r.stored != nil {
@@ -563,7 +564,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		// reads: read the rest now, so that it sees the data as of its
 		// start (as PostgreSQL's portal snapshot does) and no storage
 		// cursor outlives a change to its bucket or the transaction.
-		var rest []Row
+		var rest []eval.Row
 		for {
 			row, err := r.it.next()
 			if err != nil {
@@ -573,7 +574,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 			if row == nil {
 				break
 			}
-			rest = append(rest, append(Row(nil), row...))
+			rest = append(rest, append(eval.Row(nil), row...))
 		}
 		r.it.close()
 		r.it, r.stored = &sliceIter{rows: rest}, nil
@@ -687,7 +688,7 @@ const rowEncodingKeep = 1 << 20
 // string, say): a nil slice would be sent as NULL.
 var emptyValue = []byte{}
 
-func (r *resultSink) row(x *execCtx, row Row) error {
+func (r *resultSink) row(x *execCtx, row eval.Row) error {
 	enc := r.startRow()
 	for i, v := range row {
 		if err := r.appendValue(enc, x, i, v); err != nil {
@@ -816,7 +817,7 @@ func (s *Session) appendValue(dst []byte, x *execCtx, t types.T, v types.Value) 
 
 // parseParamText reads a text-format parameter (session time zone applies).
 func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
-	if isRegType(t.OID) {
+	if eval.IsRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw) // $1::regtype given 'text'
 	}
 	return types.ParseTextWith(t, raw, s.textInput())
@@ -825,7 +826,7 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 // parseCopyText is parseParamText for a field of text COPY data, boxing
 // its value from b.
 func (s *Session) parseCopyText(t types.T, raw string, b *types.Boxes) (types.Value, error) {
-	if isRegType(t.OID) {
+	if eval.IsRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw)
 	}
 	return types.ParseTextBoxed(t, raw, s.textInput(), b)

@@ -7,6 +7,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -18,7 +19,7 @@ import (
 type tableWriter struct {
 	table    *catalog.Table
 	schema   *catalog.Schema
-	defaults map[int16]expr // by attnum
+	defaults map[int16]eval.Expr // by attnum
 	// constraints are the table's NOT NULL and CHECK constraints (the
 	// zero value: none, as for a table CREATE TABLE AS fills).
 	constraints rowConstraints
@@ -76,7 +77,7 @@ func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
 
 type boundCheck struct {
 	name string
-	e    expr
+	e    eval.Expr
 }
 
 // rowConstraints are the NOT NULL and CHECK constraints every complete
@@ -131,7 +132,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 	if err != nil {
 		return nil, err
 	}
-	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, constraints: *rc, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]eval.Expr{}, constraints: *rc, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
 	b := pc.binder(newScope(nil))
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
@@ -179,7 +180,7 @@ func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error
 	if !ok {
 		return nil, nil
 	}
-	return e.eval(&evalEnv{x: x})
+	return e.Eval(&eval.Env{X: x})
 }
 
 // modifiedColumn is a column whose type carries a modifier: a length
@@ -239,7 +240,7 @@ func (rc *rowConstraints) check(x *execCtx, tuple []types.Value) error {
 		}
 	}
 	for _, ck := range rc.checks {
-		v, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+		v, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 		if err != nil {
 			return err
 		}
@@ -590,7 +591,7 @@ func targetColumns(t *catalog.Table, names []string, positions []int) ([]catalog
 
 // returningPlan binds a RETURNING list over a table's columns.
 type returning struct {
-	exprs []expr
+	exprs []eval.Expr
 	cols  []outCol
 }
 
@@ -610,7 +611,7 @@ func (pc *planCtx) bindReturning(targets []ast.Target, sc *scope) (*returning, e
 					if c.hidden {
 						continue
 					}
-					r.exprs = append(r.exprs, &colRef{idx: rel.offset + i, t: c.t})
+					r.exprs = append(r.exprs, &eval.ColRef{Idx: rel.offset + i, T: c.t})
 					r.cols = append(r.cols, outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 				}
 			}
@@ -625,9 +626,9 @@ func (pc *planCtx) bindReturning(targets []ast.Target, sc *scope) (*returning, e
 		if name == "" {
 			name = columnName(t.Expr)
 		}
-		col := outCol{name: name, t: x.typ()}
-		if ref, ok := x.(*colRef); ok && ref.level == 0 {
-			if c := scopeColumnAt(sc, ref.idx); c != nil {
+		col := outCol{name: name, t: x.Type()}
+		if ref, ok := x.(*eval.ColRef); ok && ref.Level == 0 {
+			if c := scopeColumnAt(sc, ref.Idx); c != nil {
 				col.tableOID, col.attnum = c.tableOID, c.attnum
 			}
 		}
@@ -647,14 +648,14 @@ func scopeColumnAt(sc *scope, idx int) *scopeCol {
 }
 
 // emit evaluates RETURNING for one row and sends it.
-func (r *returning) emit(x *execCtx, out *resultSink, row Row) error {
+func (r *returning) emit(x *execCtx, out *resultSink, row eval.Row) error {
 	if r == nil {
 		return nil
 	}
-	env := &evalEnv{row: row, x: x}
-	vals := make(Row, len(r.exprs))
+	env := &eval.Env{Row: row, X: x}
+	vals := make(eval.Row, len(r.exprs))
 	for i, e := range r.exprs {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return err
 		}
@@ -664,9 +665,9 @@ func (r *returning) emit(x *execCtx, out *resultSink, row Row) error {
 }
 
 // scanRow converts a stored tuple to the scan layout (live columns).
-func scanRow(t *catalog.Table, tuple []types.Value) Row {
+func scanRow(t *catalog.Table, tuple []types.Value) eval.Row {
 	live := t.LiveColumns()
-	row := make(Row, len(live))
+	row := make(eval.Row, len(live))
 	for i, c := range live {
 		if int(c.Attnum-1) < len(tuple) {
 			row[i] = tuple[c.Attnum-1]

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -84,8 +85,8 @@ func (p *zipPlan) explain(depth int, out *[]string) {
 	}
 }
 
-func (p *zipPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	var all [][]Row
+func (p *zipPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	var all [][]eval.Row
 	longest := 0
 	for _, in := range p.inputs {
 		rows, err := drain(x, in, outer)
@@ -95,14 +96,14 @@ func (p *zipPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		all = append(all, rows)
 		longest = max(longest, len(rows))
 	}
-	out := make([]Row, longest)
+	out := make([]eval.Row, longest)
 	for i := range out {
-		row := make(Row, 0, len(p.cols))
+		row := make(eval.Row, 0, len(p.cols))
 		for k, rows := range all {
 			if i < len(rows) {
 				row = append(row, rows[i]...)
 			} else {
-				row = append(row, make(Row, len(p.inputs[k].columns()))...)
+				row = append(row, make(eval.Row, len(p.inputs[k].columns()))...)
 			}
 		}
 		out[i] = row
@@ -261,13 +262,13 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 
 // recordFieldExpr selects a field of a named record by position.
 type recordFieldExpr struct {
-	x expr
+	x eval.Expr
 	i int
 	t types.T
 }
 
-func (e *recordFieldExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *recordFieldExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
@@ -278,18 +279,18 @@ func (e *recordFieldExpr) eval(env *evalEnv) (types.Value, error) {
 	return rec.Fields[e.i], nil
 }
 
-func (e *recordFieldExpr) typ() types.T { return e.t }
+func (e *recordFieldExpr) Type() types.T { return e.t }
 
 // bindRecordField selects a field by name from an expression of a named
 // record type; false when x is no such record.
-func bindRecordField(x expr, field string) (expr, bool) {
-	shape, ok := recordShapeOf(x.typ())
+func bindRecordField(x eval.Expr, field string) (eval.Expr, bool) {
+	shape, ok := eval.RecordShapeOf(x.Type())
 	if !ok {
 		return nil, false
 	}
-	for i, n := range shape.names {
+	for i, n := range shape.Names {
 		if n == field {
-			return &recordFieldExpr{x: x, i: i, t: shape.types[i]}, true
+			return &recordFieldExpr{x: x, i: i, t: shape.Types[i]}, true
 		}
 	}
 	return nil, false

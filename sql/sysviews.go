@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/source"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -22,9 +23,9 @@ func init() {
 		// snapshot inserted, updated and deleted.
 		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
 		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		cat := x.catalogOf()
-		var rows []Row
+		var rows []eval.Row
 		for _, f := range cat.Flows() {
 			st := catalog.ReadFlowStats(x.tx.st, f.OID)
 			keys := types.ArrayValue{Elem: types.Text}
@@ -51,7 +52,7 @@ func init() {
 				}
 				inserted, updated, deleted = int64(st.SnapshotInserted), int64(st.SnapshotUpdated), int64(st.SnapshotDeleted)
 			}
-			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
+			rows = append(rows, eval.Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
 				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
 				time.UnixMicro(f.CreatedAt).UTC(), applied, kind, lastVersion, inserted, updated, deleted})
 		}
@@ -76,9 +77,9 @@ func init() {
 		{name: "block_cache_hits", t: int8T()}, {name: "block_cache_misses", t: int8T()},
 		{name: "block_cache_bytes", t: int8T()}, {name: "file_releases", t: int8T()},
 		{name: "covered_commits", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		st := x.sess.engine.db.Stats()
-		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
+		return []eval.Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
 			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
 			st.MemtableBytes, int64(st.Layers),
 			st.RingFlushes, st.RingBytes, st.Compactions, st.CompactionSteps, st.CompactionTime.Seconds(),
@@ -111,9 +112,9 @@ func init() {
 		{name: "upstream_wal_end", t: textT()}, {name: "lag_bytes", t: int8T()},
 		{name: "rows_received", t: int8T()}, {name: "transactions_received", t: int8T()},
 		{name: "last_error", t: textT()}, {name: "last_error_time", t: ts},
-	}, rows: func(x *execCtx) ([]Row, error) {
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		cat := x.catalogOf()
-		var rows []Row
+		var rows []eval.Row
 		for _, src := range cat.Sources() {
 			connName := ""
 			if c, ok := cat.ConnectionByOID(src.Connection); ok {
@@ -148,7 +149,7 @@ func init() {
 			if st.LastError != "" {
 				lastErr, errTime = st.LastError, st.LastErrorTime.UTC()
 			}
-			rows = append(rows, Row{src.Name, connName, src.Publication, slot, tables, state, position, commitTime,
+			rows = append(rows, eval.Row{src.Name, connName, src.Publication, slot, tables, state, position, commitTime,
 				walEnd, st.LagBytes, st.Rows, st.Transactions, lastErr, errTime})
 		}
 		return rows, nil
@@ -162,8 +163,8 @@ func init() {
 		{name: "name", t: textT()}, {name: "kind", t: textT()}, {name: "host", t: textT()}, {name: "port", t: int8T()},
 		{name: "user", t: textT()}, {name: "database", t: textT()}, {name: "ssl_mode", t: textT()},
 		{name: "created_at", t: types.Of(types.Timestamptz)},
-	}, rows: func(x *execCtx) ([]Row, error) {
-		var rows []Row
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
+		var rows []eval.Row
 		for _, c := range x.catalogOf().Connections() {
 			port := int64(c.Port)
 			if port == 0 {
@@ -173,7 +174,7 @@ func init() {
 			if mode == "" {
 				mode = string(source.SSLPrefer)
 			}
-			rows = append(rows, Row{c.Name, string(c.Kind), c.Host, port, c.User, c.Database, mode, time.UnixMicro(c.CreatedAt).UTC()})
+			rows = append(rows, eval.Row{c.Name, string(c.Kind), c.Host, port, c.User, c.Database, mode, time.UnixMicro(c.CreatedAt).UTC()})
 		}
 		return rows, nil
 	}})

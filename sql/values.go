@@ -10,6 +10,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -94,7 +95,7 @@ func compareValues(a, b any) int {
 	ta, tb := goValueType(a), goValueType(b)
 	if ta != tb {
 		// Mixed numeric representations compare as numeric.
-		if typeCategory(ta) == 'N' && typeCategory(tb) == 'N' {
+		if eval.TypeCategory(ta) == 'N' && eval.TypeCategory(tb) == 'N' {
 			da, err1 := types.CastIn(a, types.Of(ta), types.Of(types.Numeric), true, time.UTC)
 			db, err2 := types.CastIn(b, types.Of(tb), types.Of(types.Numeric), true, time.UTC)
 			if err1 == nil && err2 == nil {

@@ -1,13 +1,14 @@
-package sql
+package eval
 
 import (
-	"cdcdb/types"
 	"time"
+
+	"cdcdb/types"
 )
 
-// isRegType reports the object-identifier alias types (regclass, ...),
+// IsRegType reports the object-identifier alias types (regclass, ...),
 // whose text forms need the catalog.
-func isRegType(oid types.OID) bool {
+func IsRegType(oid types.OID) bool {
 	switch oid {
 	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole, types.Regoper:
 		return true
@@ -15,31 +16,31 @@ func isRegType(oid types.OID) bool {
 	return false
 }
 
-// castValue converts a non-NULL value between types. x may be nil where no
+// CastValue converts a non-NULL value between types. x may be nil where no
 // session applies (then times use UTC and reg* names are not resolved).
-func castValue(x evalContext, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
+func CastValue(x Context, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
 	in := types.Input{Loc: time.UTC}
 	if x != nil {
 		in = types.Input{Loc: x.Location(), Now: x.TransactionStart()}
 	}
-	if isRegType(to.OID) && typeCategory(from.OID) == 'S' && x != nil {
+	if IsRegType(to.OID) && TypeCategory(from.OID) == 'S' && x != nil {
 		return x.ParseRegValue(to.OID, v.(string))
 	}
-	if isRegType(from.OID) && typeCategory(to.OID) == 'S' && x != nil {
+	if IsRegType(from.OID) && TypeCategory(to.OID) == 'S' && x != nil {
 		s := x.FormatRegValue(from.OID, v.(int64))
 		return types.CastWith(s, types.Of(types.Text), to, explicit, in)
 	}
-	if isRegType(to.OID) || isRegType(from.OID) {
-		if n, ok := v.(int64); ok && typeCategory(to.OID) == 'N' {
+	if IsRegType(to.OID) || IsRegType(from.OID) {
+		if n, ok := v.(int64); ok && TypeCategory(to.OID) == 'N' {
 			return n, nil
 		}
 	}
 	return types.CastWith(v, from, to, explicit, in)
 }
 
-// typeCategory is PostgreSQL's pg_type.typcategory, which drives implicit
+// TypeCategory is PostgreSQL's pg_type.typcategory, which drives implicit
 // conversions between types.
-func typeCategory(oid types.OID) byte {
+func TypeCategory(oid types.OID) byte {
 	switch oid {
 	case types.Int2, types.Int4, types.Int8, types.Float4, types.Float8, types.Numeric,
 		types.Oid, types.Regclass, types.Regtype, types.Regproc, types.Regnamespace, types.Regrole, types.Regprocedure:

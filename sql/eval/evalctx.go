@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"context"
@@ -7,12 +7,12 @@ import (
 	"cdcdb/types"
 )
 
-// evalContext is what evaluating a bound expression may ask of the
+// Context is what evaluating a bound expression may ask of the
 // statement that runs it: cancellation, the session's time zone and clock,
 // the bound parameters, and the text forms that need the session (reg*
 // types name catalog objects). Scalar functions and operators see only
 // this, never the session or the transaction.
-type evalContext interface {
+type Context interface {
 	// GoContext is the statement's context, for waits that must end when
 	// it is cancelled.
 	GoContext() context.Context
@@ -34,13 +34,13 @@ type evalContext interface {
 	FormatRegValue(oid types.OID, v int64) string
 }
 
-// argBinder is what a function's resolver may ask of the binder: to coerce
+// Binder is what a function's resolver may ask of the binder: to coerce
 // an argument to a parameter's type, and to give an untyped literal or
 // parameter a type. Resolvers see only this, never the binder's scopes.
-type argBinder interface {
-	Coerce(x expr, t types.T) (expr, error)
-	ResolveUnknown(x expr) expr
-	ResolveUnknownAs(x expr, t types.T) (expr, error)
+type Binder interface {
+	Coerce(x Expr, t types.T) (Expr, error)
+	ResolveUnknown(x Expr) Expr
+	ResolveUnknownAs(x Expr, t types.T) (Expr, error)
 	// Arithmetic binds l op r as the operator would be (mod() is %).
-	Arithmetic(op string, l, r expr) (expr, error)
+	Arithmetic(op string, l, r Expr) (Expr, error)
 }

@@ -1,10 +1,11 @@
-package sql
+package eval
 
 import (
-	"cdcdb/types"
 	"strconv"
 	"strings"
 	"sync"
+
+	"cdcdb/types"
 )
 
 // Anonymous record types with named fields. A row of named columns (as the
@@ -14,8 +15,8 @@ import (
 // wherever it travels (a subquery's output, a CTE).
 
 type recordShape struct {
-	names []string
-	types []types.T
+	Names []string
+	Types []types.T
 }
 
 var recordShapes struct {
@@ -45,13 +46,13 @@ func namedRecordType(names []string, ts []types.T) types.T {
 		return types.T{OID: types.Record, Typmod: m}
 	}
 	m := int32(len(recordShapes.list))
-	recordShapes.list = append(recordShapes.list, recordShape{names: append([]string(nil), names...), types: append([]types.T(nil), ts...)})
+	recordShapes.list = append(recordShapes.list, recordShape{Names: append([]string(nil), names...), Types: append([]types.T(nil), ts...)})
 	recordShapes.byKey[key] = m
 	return types.T{OID: types.Record, Typmod: m}
 }
 
-// recordShapeOf returns the field names and types of a named record type.
-func recordShapeOf(t types.T) (recordShape, bool) {
+// RecordShapeOf returns the field names and types of a named record type.
+func RecordShapeOf(t types.T) (recordShape, bool) {
 	if t.OID != types.Record || t.Typmod < 0 {
 		return recordShape{}, false
 	}
@@ -65,15 +66,15 @@ func recordShapeOf(t types.T) (recordShape, bool) {
 
 // rowExprType is the type of a row: a named record when every element is
 // a named column reference, else an anonymous one.
-func rowExprType(elems []expr) types.T {
+func rowExprType(elems []Expr) types.T {
 	names := make([]string, len(elems))
 	ts := make([]types.T, len(elems))
 	for i, el := range elems {
-		c, ok := el.(*colRef)
-		if !ok || c.name == "" {
+		c, ok := el.(*ColRef)
+		if !ok || c.Name == "" {
 			return types.Of(types.Record)
 		}
-		names[i], ts[i] = c.name, c.t
+		names[i], ts[i] = c.Name, c.T
 	}
 	return namedRecordType(names, ts)
 }
