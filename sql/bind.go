@@ -97,12 +97,6 @@ type binder struct {
 
 func (pc *planCtx) binder(sc *scope) *binder { return &binder{pc: pc, sc: sc} }
 
-func unknownT() types.T { return types.Of(types.Unknown) }
-func boolT() types.T    { return types.Of(types.Bool) }
-func textT() types.T    { return types.Of(types.Text) }
-func int8T() types.T    { return types.Of(types.Int8) }
-func int4T() types.T    { return types.Of(types.Int4) }
-
 // bind turns a syntax tree expression into an executable one.
 func (b *binder) bind(e ast.Expr) (eval.Expr, error) {
 	if b.agg != nil && !b.inAggArgs {
@@ -916,23 +910,6 @@ func withPosErr(err error, pos int) error {
 		return pe.WithPosition(pos + 1)
 	}
 	return pe
-}
-
-// arrayOf returns the array type whose elements have type t (OID 0 if none).
-func arrayOf(t types.T) types.T {
-	info, ok := types.Lookup(t.OID)
-	if !ok || info.ArrayOID == 0 {
-		return types.T{OID: 0, Typmod: -1}
-	}
-	return types.T{OID: info.ArrayOID, Typmod: t.Typmod}
-}
-
-// typeName is a type as error messages spell it.
-func typeName(t types.T) string {
-	if t.OID == types.Unknown {
-		return "unknown"
-	}
-	return types.FormatType(t)
 }
 
 // databricksTypes maps Spark SQL type names to PostgreSQL's, for the

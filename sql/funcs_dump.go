@@ -1,11 +1,12 @@
 package sql
 
 import (
-	"cdcdb/sql/ast"
-	"cdcdb/sql/eval"
 	"regexp"
 	"slices"
 	"strings"
+
+	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"

@@ -146,9 +146,3 @@ func init() {
 		return a[0], nil
 	}})
 }
-
-// wallClockUTC keeps t's wall-clock reading as a UTC time: the
-// representation of timestamp without time zone.
-func wallClockUTC(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
-}

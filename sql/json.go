@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"encoding/json"
-
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -79,45 +77,6 @@ func bindJSONOrArrayOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) 
 		}}, nil
 	}
 	return nil, operatorError(op, l.Type(), r.Type())
-}
-
-// jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
-// sides become array elements.
-func jsonbConcat(_ eval.Context, a []types.Value) (types.Value, error) {
-	var l, r any
-	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal([]byte(a[1].(string)), &r); err != nil {
-		return nil, err
-	}
-	var out any
-	lo, lok := l.(map[string]any)
-	ro, rok := r.(map[string]any)
-	if lok && rok {
-		for k, v := range ro {
-			lo[k] = v
-		}
-		out = lo
-	} else {
-		var arr []any
-		if la, ok := l.([]any); ok {
-			arr = append(arr, la...)
-		} else {
-			arr = append(arr, l)
-		}
-		if ra, ok := r.([]any); ok {
-			arr = append(arr, ra...)
-		} else {
-			arr = append(arr, r)
-		}
-		out = arr
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return nil, err
-	}
-	return types.ParseText(types.Of(types.JSONB), string(b))
 }
 
 // bindArrayConcat is array || array, array || element and element || array.

@@ -1,0 +1,614 @@
+package sql
+
+import (
+	"encoding/json"
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
+	"cdcdb/types"
+)
+
+// numericRank orders the numeric types by PostgreSQL's implicit widening.
+func numericRank(oid types.OID) int {
+	switch oid {
+	case types.Int2:
+		return 1
+	case types.Int4:
+		return 2
+	case types.Oid, types.Regclass, types.Regtype, types.Regproc, types.Regnamespace, types.Regrole, types.Regprocedure:
+		return 3
+	case types.Int8:
+		return 4
+	case types.Numeric:
+		return 5
+	case types.Float4:
+		return 6
+	case types.Float8:
+		return 7
+	}
+	return 0
+}
+
+func isIntType(oid types.OID) bool {
+	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
+}
+
+func isOidType(oid types.OID) bool {
+	r := numericRank(oid)
+	return r == 3
+}
+
+// implicitCastOK reports the conversions PostgreSQL applies without being
+// asked.
+func implicitCastOK(from, to types.OID) bool {
+	if from == to || from == types.Unknown {
+		return true
+	}
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+	switch {
+	case cf == 'N' && ct == 'N':
+		rf, rt := numericRank(from), numericRank(to)
+		if isOidType(to) {
+			return isIntType(from) || isOidType(from)
+		}
+		return rf < rt || (isOidType(from) && rt >= 3)
+	case cf == 'S' && ct == 'S':
+		return to != types.Char && to != types.Name || from == types.Unknown || from == types.Text || from == types.Varchar
+	case from == types.Date && (to == types.Timestamp || to == types.Timestamptz):
+		return true
+	case from == types.Timestamp && to == types.Timestamptz:
+		return true
+	case from == types.JSON && to == types.JSONB, from == types.JSONB && to == types.JSON:
+		return false
+	case ct == 'S' && to == types.Text && (cf == 'S'):
+		return true
+	case to == types.Regclass && (from == types.Text || from == types.Varchar):
+		// pg_cast keeps this one implicit so that nextval(text) and its
+		// kin still resolve.
+		return true
+	}
+	return false
+}
+
+// assignmentCastOK adds what INSERT and UPDATE accept beyond implicit casts:
+// narrowing numerics, anything to a string type, and the reverse datetime
+// conversions.
+func assignmentCastOK(from, to types.OID) bool {
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+	switch {
+	case cf == 'N' && ct == 'N':
+		return true
+	case ct == 'S' && to != types.Char:
+		return true
+	case cf == 'D' && ct == 'D':
+		return !(from == types.Time || to == types.Time) || from == to
+	case from == types.JSON && to == types.JSONB, from == types.JSONB && to == types.JSON:
+		return true
+	}
+	return false
+}
+
+// explicitCastOK adds what CAST accepts: everything to and from text, and
+// the few special conversions.
+func explicitCastOK(from, to types.OID) bool {
+	if implicitCastOK(from, to) || assignmentCastOK(from, to) {
+		return true
+	}
+	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+	switch {
+	case cf == 'S' || ct == 'S':
+		return true
+	case from == types.Int4 && to == types.Bool, from == types.Bool && to == types.Int4:
+		return true
+	case from == types.JSONB && (ct == 'N' && !isOidType(to) || to == types.Bool):
+		return true // a jsonb number or boolean's value
+	case cf == 'D' && to == types.Time:
+		return from == types.Timestamp || from == types.Timestamptz
+	case from == types.Interval && to == types.Time, from == types.Time && to == types.Interval:
+		return true
+	case cf == 'A' && ct == 'A':
+		return true
+	}
+	return false
+}
+
+// dateLike reports the types of dates and instants: date, timestamp and
+// timestamptz.
+func dateLike(oid types.OID) bool {
+	return oid == types.Date || oid == types.Timestamp || oid == types.Timestamptz
+}
+
+func dtRank(oid types.OID) int {
+	switch oid {
+	case types.Date:
+		return 1
+	case types.Timestamp:
+		return 2
+	}
+	return 3
+}
+
+// operatorError is PostgreSQL's "operator does not exist".
+func operatorError(op string, l, r types.T) *pgerror.Error {
+	return pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r)).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// comparisonFunc maps a comparison operator to a test on Compare's result.
+func comparisonFunc(op string) (func(c int) bool, error) {
+	switch op {
+	case "=":
+		return func(c int) bool { return c == 0 }, nil
+	case "<>", "!=":
+		return func(c int) bool { return c != 0 }, nil
+	case "<":
+		return func(c int) bool { return c < 0 }, nil
+	case "<=":
+		return func(c int) bool { return c <= 0 }, nil
+	case ">":
+		return func(c int) bool { return c > 0 }, nil
+	case ">=":
+		return func(c int) bool { return c >= 0 }, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s", op)
+}
+
+// compareExpr is a comparison of two values of one type.
+type compareExpr struct {
+	l, r eval.Expr
+	t    types.T
+	test func(int) bool
+	op   string
+}
+
+func (e *compareExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.l.Eval(env)
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.r.Eval(env)
+	if err != nil || a == nil || c == nil {
+		return nil, err
+	}
+	if ra, ok := a.(types.RecordValue); ok {
+		if rc, ok := c.(types.RecordValue); ok {
+			return e.compareRows(ra, rc), nil
+		}
+	}
+	return e.test(types.Compare(e.t, a, c)), nil
+}
+
+func (e *compareExpr) Type() types.T { return boolT() }
+
+// compareRows compares row values field by field as SQL does: the first
+// pair of fields that differ decides; a NULL before that makes the result
+// NULL, except that for = and <> a differing pair anywhere decides.
+func (e *compareExpr) compareRows(a, b types.RecordValue) types.Value {
+	sawNull := false
+	for i := range a.Fields {
+		if i >= len(b.Fields) {
+			break
+		}
+		x, y := a.Fields[i], b.Fields[i]
+		if x == nil || y == nil {
+			sawNull = true
+			continue
+		}
+		c := types.Compare(a.Types[i], x, y)
+		if c == 0 {
+			continue
+		}
+		if sawNull && e.op != "=" && e.op != "<>" && e.op != "!=" {
+			return nil
+		}
+		return e.test(c)
+	}
+	if sawNull {
+		return nil
+	}
+	return e.test(0)
+}
+
+// distinctExpr is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
+type distinctExpr struct {
+	l, r eval.Expr
+	t    types.T
+	not  bool
+}
+
+func (e *distinctExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.l.Eval(env)
+	if err != nil {
+		return nil, err
+	}
+	c, err := e.r.Eval(env)
+	if err != nil {
+		return nil, err
+	}
+	var distinct bool
+	switch {
+	case a == nil && c == nil:
+		distinct = false
+	case a == nil || c == nil:
+		distinct = true
+	default:
+		distinct = types.Compare(e.t, a, c) != 0
+	}
+	return distinct != e.not, nil
+}
+
+func (e *distinctExpr) Type() types.T { return boolT() }
+
+func arithmeticFunc(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
+	switch t {
+	case types.Int2, types.Int4, types.Int8:
+		return intArith(op, t)
+	case types.Float4, types.Float8:
+		return floatArith(op, t == types.Float4)
+	case types.Numeric:
+		return numericArith(op)
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "no arithmetic for type")
+}
+
+func intRangeError(t types.OID) error {
+	switch t {
+	case types.Int2:
+		return pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
+	case types.Int4:
+		return pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	return pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
+}
+
+func intFits(t types.OID, v int64) bool {
+	switch t {
+	case types.Int2:
+		return v >= math.MinInt16 && v <= math.MaxInt16
+	case types.Int4:
+		return v >= math.MinInt32 && v <= math.MaxInt32
+	}
+	return true
+}
+
+func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
+	check := func(v int64, overflow bool) (types.Value, error) {
+		if overflow || !intFits(t, v) {
+			return nil, intRangeError(t)
+		}
+		return v, nil
+	}
+	switch op {
+	case "+":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			s := x + y
+			return check(s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0))
+		}, nil
+	case "-":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			s := x - y
+			return check(s, (x >= 0 && y < 0 && s < 0) || (x < 0 && y > 0 && s >= 0))
+		}, nil
+	case "*":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if x == 0 || y == 0 {
+				return int64(0), nil
+			}
+			s := x * y
+			return check(s, s/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
+		}, nil
+	case "/":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if y == 0 {
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			if y == -1 {
+				return check(-x, x == math.MinInt64)
+			}
+			return x / y, nil
+		}, nil
+	case "%":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(int64), a[1].(int64)
+			if y == 0 {
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			if y == -1 {
+				return int64(0), nil
+			}
+			return x % y, nil
+		}, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+func floatArith(op string, single bool) (func(eval.Context, []types.Value) (types.Value, error), error) {
+	round := func(v float64) (types.Value, error) {
+		if single {
+			f := float32(v)
+			if math.IsInf(float64(f), 0) && !math.IsInf(v, 0) {
+				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+			}
+			return float64(f), nil
+		}
+		return v, nil
+	}
+	overflow := func(x, y, v float64) (types.Value, error) {
+		if math.IsInf(v, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
+		}
+		return round(v)
+	}
+	// A product or quotient of nonzero numbers that comes out zero has
+	// underflowed, which PostgreSQL refuses as it refuses an overflow.
+	underflow := func(v types.Value, err error, nonzero bool) (types.Value, error) {
+		if err == nil && v.(float64) == 0 && nonzero {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
+		}
+		return v, err
+	}
+	switch op {
+	case "+":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			return overflow(x, y, x+y)
+		}, nil
+	case "-":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			return overflow(x, y, x-y)
+		}, nil
+	case "*":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			v, err := overflow(x, y, x*y)
+			return underflow(v, err, x != 0 && y != 0)
+		}, nil
+	case "/":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
+				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			v, err := overflow(x, y, x/y)
+			return underflow(v, err, x != 0 && !math.IsInf(y, 0))
+		}, nil
+	case "%":
+		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+	case "^":
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			x, y := a[0].(float64), a[1].(float64)
+			if x == 0 && y < 0 {
+				return nil, pgerror.New("2201F", "zero raised to a negative power is undefined")
+			}
+			if x < 0 && y != math.Trunc(y) {
+				return nil, pgerror.New("2201F", "a negative number raised to a non-integer power yields a complex result")
+			}
+			return overflow(x, y, math.Pow(x, y))
+		}, nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+// numericCtx is the arithmetic context for numeric: generous precision,
+// with PostgreSQL's result scales applied per operation.
+var numericCtx = apd.BaseContext.WithPrecision(1000)
+
+func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, error), error) {
+	bin := func(f func(z, x, y *apd.Decimal) error) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+			z := new(apd.Decimal)
+			if err := f(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal)); err != nil {
+				return nil, err
+			}
+			return z, nil
+		}
+	}
+	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(eval.Context, []types.Value) (types.Value, error) {
+		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok := numericArithSpecial(op, x, y); ok {
+				z.Set(r)
+				return nil
+			}
+			_, err := f(exactCtx(x, y), z, x, y)
+			if err == nil {
+				// numeric's scale: the larger of the operands' for a sum,
+				// their total for a product.
+				scale := max(numericDisplayScale(x), numericDisplayScale(y))
+				if op == "*" {
+					scale = numericDisplayScale(x) + numericDisplayScale(y)
+				}
+				showScale(z, scale)
+			}
+			return numericChecked(z, err)
+		})
+	}
+	switch op {
+	case "+":
+		return exact((*apd.Context).Add), nil
+	case "-":
+		return exact((*apd.Context).Sub), nil
+	case "*":
+		return exact((*apd.Context).Mul), nil
+	case "/":
+		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok, err := numericDivSpecial(x, y); ok {
+				if err == nil {
+					z.Set(r)
+				}
+				return err
+			}
+			if y.IsZero() {
+				return pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			return numericDivide(z, x, y)
+		}), nil
+	case "%":
+		return bin(func(z, x, y *apd.Decimal) error {
+			if r, ok, err := numericModSpecial(x, y); ok {
+				if err == nil {
+					z.Set(r)
+				}
+				return err
+			}
+			if y.IsZero() {
+				return pgerror.New(pgerror.DivisionByZero, "division by zero")
+			}
+			_, err := exactCtx(x, y).Rem(z, x, y)
+			if err == nil {
+				showScale(z, max(numericDisplayScale(x), numericDisplayScale(y)))
+			}
+			return numericChecked(z, err)
+		}), nil
+	case "^":
+		return bin(func(z, x, y *apd.Decimal) error {
+			return numericPower(z, x, y)
+		}), nil
+	}
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
+}
+
+// numericDivide divides as PostgreSQL's numeric division does: the
+// quotient is rounded to the scale select_div_scale picks, enough for 16
+// significant digits (numeric is never less precise than float8) and never
+// less than either operand's scale. Weights and leading digits are those of
+// numeric's base-10000 representation, so the scales match PostgreSQL's
+// digit for digit.
+func numericDivide(z, x, y *apd.Decimal) error {
+	w1, d1 := numericLeadGroup(x)
+	w2, d2 := numericLeadGroup(y)
+	qweight := w1 - w2
+	if d1 <= d2 {
+		qweight--
+	}
+	scale := 16 - qweight*4
+	scale = max(scale, numericDisplayScale(x), numericDisplayScale(y), 0)
+	scale = min(scale, 1000)
+	intDigits := max(int(x.NumDigits())+int(x.Exponent)-int(y.NumDigits())-int(y.Exponent)+1, 0)
+	c := apd.BaseContext.WithPrecision(uint32(intDigits + scale + 10))
+	if _, err := c.Quo(z, x, y); err != nil {
+		return err
+	}
+	return roundScale(z, scale)
+}
+
+// numericLeadGroup returns the weight (power of 10000) and value of the
+// leading base-10000 digit of d, as numeric stores it; 0, 0 for zero.
+func numericLeadGroup(d *apd.Decimal) (weight int, first int) {
+	if d.IsZero() {
+		return 0, 0
+	}
+	e := int(d.NumDigits()) + int(d.Exponent) - 1 // power of ten of the leading digit
+	weight = e / 4
+	if e < 0 && e%4 != 0 {
+		weight--
+	}
+	n := e - 4*weight + 1 // decimal digits in the leading group
+	digits := d.Coeff.String()
+	for i := 0; i < n; i++ {
+		first *= 10
+		if i < len(digits) {
+			first += int(digits[i] - '0')
+		}
+	}
+	return weight, first
+}
+
+// numericDisplayScale is the number of decimals a numeric shows.
+func numericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
+
+// showScale gives a finite d at least scale decimals, adding trailing
+// zeros: exact arithmetic leaves the fewest digits its operands' exponents
+// imply (1E+3 times 2.675 is 2675), where numeric keeps the scale
+// PostgreSQL gives the operation (2675.000).
+func showScale(d *apd.Decimal, scale int) {
+	if d.Form != apd.Finite || int(d.Exponent) <= -scale {
+		return
+	}
+	shift := int64(d.Exponent) + int64(scale)
+	var pow apd.BigInt
+	pow.Exp(apd.NewBigInt(10), apd.NewBigInt(shift), nil)
+	d.Coeff.Mul(&d.Coeff, &pow)
+	d.Exponent = int32(-scale)
+}
+
+// roundScale rounds d half away from zero to scale decimals, as numeric does.
+func roundScale(d *apd.Decimal, scale int) error {
+	return quantizeScale(d, d, scale, apd.RoundHalfUp)
+}
+
+// quantizeScale sets z to x with scale digits after the point, rounded as
+// rounding says, in a context that holds every digit of the result however
+// many there are. A negative scale rounds to a multiple of 10^-scale and,
+// as PostgreSQL shows such a value, leaves no digits after the point (100,
+// not 1E+2).
+func quantizeScale(z, x *apd.Decimal, scale int, rounding apd.Rounder) error {
+	intDigits := max(int64(x.NumDigits())+int64(x.Exponent), 1)
+	// Rounding at or past the digit before the first gives 0 however far
+	// past; going no further keeps the exponent within apd's limits.
+	scale = int(max(int64(scale), -intDigits-1))
+	c := apd.BaseContext.WithPrecision(uint32(intDigits + int64(max(scale, 0)) + 1))
+	c.Rounding = rounding
+	if _, err := c.Quantize(z, x, int32(-scale)); err != nil {
+		return err
+	}
+	if scale < 0 {
+		_, err := c.Quantize(z, z, 0)
+		return err
+	}
+	return nil
+}
+
+// clampRoundScale limits the scale argument of round and trunc as
+// PostgreSQL does: to the largest display scale a numeric has, and below to
+// a rounding position past any digit a numeric can have (the result is 0).
+func clampRoundScale(scale int64) int {
+	const maxDisplayScale, maxIntDigits = 16383, 131072
+	return int(min(max(scale, -maxIntDigits-1), maxDisplayScale))
+}
+
+// jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
+// sides become array elements.
+func jsonbConcat(_ eval.Context, a []types.Value) (types.Value, error) {
+	var l, r any
+	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(a[1].(string)), &r); err != nil {
+		return nil, err
+	}
+	var out any
+	lo, lok := l.(map[string]any)
+	ro, rok := r.(map[string]any)
+	if lok && rok {
+		for k, v := range ro {
+			lo[k] = v
+		}
+		out = lo
+	} else {
+		var arr []any
+		if la, ok := l.([]any); ok {
+			arr = append(arr, la...)
+		} else {
+			arr = append(arr, l)
+		}
+		if ra, ok := r.([]any); ok {
+			arr = append(arr, ra...)
+		} else {
+			arr = append(arr, r)
+		}
+		out = arr
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return types.ParseText(types.Of(types.JSONB), string(b))
+}
