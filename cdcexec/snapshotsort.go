@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
@@ -78,11 +78,11 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 				WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
 		}
 		var err error
-		if s.buf, err = storage.AppendKey(s.buf, values[p]); err != nil {
+		if s.buf, err = rowcodec.AppendKey(s.buf, values[p]); err != nil {
 			return err
 		}
 	}
-	row, err := storage.EncodeRow(s.rowBuf[:0], values)
+	row, err := rowcodec.EncodeRow(s.rowBuf[:0], values)
 	if err != nil {
 		s.buf = s.buf[:start]
 		return err
@@ -105,7 +105,7 @@ func (s *SnapshotRows) AddEncoded(key []types.Value, row []byte) error {
 				WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
 		}
 		var err error
-		if s.buf, err = storage.AppendKey(s.buf, v); err != nil {
+		if s.buf, err = rowcodec.AppendKey(s.buf, v); err != nil {
 			return err
 		}
 	}

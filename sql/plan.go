@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
@@ -474,7 +474,7 @@ func groupKeyText(t types.T, v types.Value) string {
 	if s, ok := v.(string); ok && t.OID == types.JSONB {
 		v = types.JSONBKey(s) // jsonb equality is by value: 1 = 1.0
 	}
-	b, err := storage.AppendKey(nil, v)
+	b, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

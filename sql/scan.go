@@ -7,6 +7,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -285,7 +286,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			// A bound the key encoding cannot express just leaves the
 			// range open: the filter still decides.
-			if stop, err := storage.AppendKey(append([]byte(nil), prefix...), at); err == nil {
+			if stop, err := rowcodec.AppendKey(append([]byte(nil), prefix...), at); err == nil {
 				it.stop = stop
 				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
 			}
@@ -333,7 +334,7 @@ func (s *tableScan) encodeValues(env *evalEnv, exprs []expr, attnums []int16) ([
 				return nil, false, nil
 			}
 		}
-		if key, err = storage.AppendKey(key, v); err != nil {
+		if key, err = rowcodec.AppendKey(key, v); err != nil {
 			return nil, false, err
 		}
 	}
@@ -482,7 +483,7 @@ func (it *scanIter) decode(k, v []byte) (Row, error) {
 	if !ok {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
 	}
-	stored, err := storage.DecodeRowInto(it.stored, tuple)
+	stored, err := rowcodec.DecodeRowInto(it.stored, tuple)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.s.table.Name, err)
 	}

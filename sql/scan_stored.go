@@ -2,7 +2,7 @@ package sql
 
 import (
 	"cdcdb/history"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 )
 
 // Sending a scan's rows from their stored encoding.
@@ -77,7 +77,7 @@ func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
 		}
 		if it.scan.s.filter == nil || filterHolds {
 			if tuple, ok := history.Tuple(v); ok {
-				if values, ok := storage.SplitRow(it.values[:0], tuple); ok {
+				if values, ok := rowcodec.SplitRow(it.values[:0], tuple); ok {
 					if it.out == nil {
 						// Never nil, which would say the rows ended: a
 						// SELECT of no columns still returns its rows.
