@@ -92,7 +92,7 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 }
 
 // AddEncoded adds a row given as its KEYS values and its data values
-// already encoded as a row (storage's row format, as EncodeRow writes it):
+// already encoded as a row (rowcodec's row format, as EncodeRow writes it):
 // a table read in its stored form. It refuses a NULL key.
 func (s *SnapshotRows) AddEncoded(key []types.Value, row []byte) error {
 	f := s.f

@@ -152,7 +152,7 @@ func Decode(raw []byte) (start int64, tuple []types.Value, err error) {
 }
 
 // Tuple returns the encoded tuple of a current row's stored value (in
-// storage's row format, for rowcodec.SplitRow and its kin), or false when the
+// rowcodec's row format, for rowcodec.SplitRow and its kin), or false when the
 // value is too short to hold one.
 func Tuple(raw []byte) ([]byte, bool) {
 	v, ok := parse(raw)

@@ -36,7 +36,7 @@ type asOfKeyWalk struct {
 	cur     *storage.Cursor
 	keyCols int
 	// at is the encoded instant: a start compares with it as the values
-	// would (storage's key encoding preserves order).
+	// would (rowcodec's key encoding preserves order).
 	at      []byte
 	started bool
 	// group is the KEYS prefix of the key being walked; passed is set once
