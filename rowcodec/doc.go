@@ -37,6 +37,8 @@
 //
 // Tests: codec_test.go holds the encodings to types.Compare and to round
 // trips (with fuzzing of both decoders), rowview_test.go holds the
-// readers to DecodeRow; rowcodectest.RowSamples gives tests elsewhere a
-// value of every kind the row format knows.
+// readers to DecodeRow, and format_test.go holds both formats to the bytes
+// recorded in testdata/format.txt, so that no change of them goes
+// unnoticed; rowcodectest.RowSamples gives tests elsewhere a value of every
+// kind the row format knows.
 package rowcodec
