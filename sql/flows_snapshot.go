@@ -11,9 +11,9 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
-	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -516,10 +516,10 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 		if !ok {
 			return pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\"", t.Name)
 		}
-		parts, ok = storage.SplitRow(parts[:0], tuple)
+		parts, ok = rowcodec.SplitRow(parts[:0], tuple)
 		fast := ok && len(parts) == width
 		for i := 0; fast && i < len(parts); i++ {
-			fast = storage.RowValueCanonical(parts[i])
+			fast = rowcodec.RowValueCanonical(parts[i])
 		}
 		if !fast {
 			vals, err := decodeTuple(t, raw)
@@ -532,7 +532,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 			continue
 		}
 		for i, p := range c.flow.KeyPositions {
-			v, err := storage.DecodeRowValue(parts[p])
+			v, err := rowcodec.DecodeRowValue(parts[p])
 			if err != nil {
 				return err
 			}
@@ -741,7 +741,7 @@ func (x *execCtx) noteLabel(c *compiledFlow, seen map[string][]types.Value, v ty
 		return pgerror.New(pgerror.NotNullViolation, "VERSION BY value is NULL in a row of \"%s\" for flow \"%s\"", c.snap.table.Name, c.flow.Name).
 			WithHint("Every row of a labelled snapshot needs its version; the statement was not applied.")
 	}
-	enc, err := storage.AppendKey(nil, v)
+	enc, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return err
 	}

@@ -9,9 +9,9 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -312,7 +312,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 		var key []byte
 		for _, a := range l.parent.PrimaryKey {
 			var err error
-			if key, err = storage.AppendKey(key, byAttnum[a]); err != nil {
+			if key, err = rowcodec.AppendKey(key, byAttnum[a]); err != nil {
 				return false, err
 			}
 		}
@@ -357,7 +357,7 @@ func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 		var prefix []byte
 		for _, a := range l.child.PrimaryKey[:n] {
 			var err error
-			if prefix, err = storage.AppendKey(prefix, want[a]); err != nil {
+			if prefix, err = rowcodec.AppendKey(prefix, want[a]); err != nil {
 				return nil, err
 			}
 		}

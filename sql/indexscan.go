@@ -7,6 +7,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -209,9 +210,9 @@ func sameKeyFamily(v, c types.T) bool {
 // appendIndexKey appends one column's key encoding in the index's order.
 func appendIndexKey(dst []byte, ix *catalog.Index, col int, v types.Value) ([]byte, error) {
 	if col < len(ix.Desc) && ix.Desc[col] {
-		return storage.AppendKeyDesc(dst, v)
+		return rowcodec.AppendKeyDesc(dst, v)
 	}
-	return storage.AppendKey(dst, v)
+	return rowcodec.AppendKey(dst, v)
 }
 
 func (p *indexScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {

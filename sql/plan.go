@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/eval"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -475,7 +475,7 @@ func groupKeyText(t types.T, v types.Value) string {
 	if s, ok := v.(string); ok && t.OID == types.JSONB {
 		v = types.JSONBKey(s) // jsonb equality is by value: 1 = 1.0
 	}
-	b, err := storage.AppendKey(nil, v)
+	b, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
@@ -721,10 +722,10 @@ func (r *resultSink) storedRow(x *execCtx, encoded [][]byte) error {
 	return r.sendRow(enc)
 }
 
-// decodeStoredValue decodes one value's stored encoding (as storage.SplitRow
+// decodeStoredValue decodes one value's stored encoding (as rowcodec.SplitRow
 // found it in a tuple).
 func decodeStoredValue(enc []byte) (types.Value, error) {
-	v, err := storage.DecodeRowValue(enc)
+	v, err := rowcodec.DecodeRowValue(enc)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt stored value: %v", err)
 	}

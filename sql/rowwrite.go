@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
@@ -276,7 +277,7 @@ func (w *tableWriter) storageKey(sp *storage.Space, tuple []types.Value) ([]byte
 		if err != nil {
 			return nil, err
 		}
-		w.keyBuf = storage.AppendKeyInt(w.keyBuf[:0], int64(n))
+		w.keyBuf = rowcodec.AppendKeyInt(w.keyBuf[:0], int64(n))
 		return w.keyBuf, nil
 	}
 	return primaryKey(w.table, tuple)
@@ -286,7 +287,7 @@ func primaryKey(t *catalog.Table, tuple []types.Value) ([]byte, error) {
 	var key []byte
 	var err error
 	for _, a := range t.PrimaryKey {
-		if key, err = storage.AppendKey(key, tuple[a-1]); err != nil {
+		if key, err = rowcodec.AppendKey(key, tuple[a-1]); err != nil {
 			return nil, err
 		}
 	}
@@ -426,9 +427,9 @@ func indexKey(ix *catalog.Index, rowKey []byte, tuple []types.Value) (key []byte
 			return nil, false, nil
 		}
 		if len(ix.Desc) > i && ix.Desc[i] {
-			key, err = storage.AppendKeyDesc(key, v)
+			key, err = rowcodec.AppendKeyDesc(key, v)
 		} else {
-			key, err = storage.AppendKey(key, v)
+			key, err = rowcodec.AppendKey(key, v)
 		}
 		if err != nil {
 			return nil, false, err

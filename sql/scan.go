@@ -7,6 +7,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/storage"
@@ -286,7 +287,7 @@ func (s *tableScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 			}
 			// A bound the key encoding cannot express just leaves the
 			// range open: the filter still decides.
-			if stop, err := storage.AppendKey(append([]byte(nil), prefix...), at); err == nil {
+			if stop, err := rowcodec.AppendKey(append([]byte(nil), prefix...), at); err == nil {
 				it.stop = stop
 				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
 			}
@@ -334,7 +335,7 @@ func (s *tableScan) encodeValues(env *eval.Env, exprs []eval.Expr, attnums []int
 				return nil, false, nil
 			}
 		}
-		if key, err = storage.AppendKey(key, v); err != nil {
+		if key, err = rowcodec.AppendKey(key, v); err != nil {
 			return nil, false, err
 		}
 	}
@@ -483,7 +484,7 @@ func (it *scanIter) decode(k, v []byte) (eval.Row, error) {
 	if !ok {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
 	}
-	stored, err := storage.DecodeRowInto(it.stored, tuple)
+	stored, err := rowcodec.DecodeRowInto(it.stored, tuple)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.s.table.Name, err)
 	}

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
-	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -146,7 +146,7 @@ func compareInstantValues(x, y any) int { return compareInstants(x.(*instant), y
 // values are not what the test expects (another kind, or damage): the
 // row must then be decoded and filtered as any other.
 func (t *storedPeriodTest) holds(tuple []byte) (holds, decided bool) {
-	lo, hi, ok := storage.RowValuePair(tuple, t.want[0], t.want[1])
+	lo, hi, ok := rowcodec.RowValuePair(tuple, t.want[0], t.want[1])
 	if !ok {
 		return false, false
 	}

@@ -2,8 +2,8 @@ package sql
 
 import (
 	"cdcdb/history"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/eval"
-	"cdcdb/storage"
 )
 
 // Sending a scan's rows from their stored encoding.
@@ -78,7 +78,7 @@ func (it *storedProjectIter) nextStored() ([][]byte, eval.Row, error) {
 		}
 		if it.scan.s.filter == nil || filterHolds {
 			if tuple, ok := history.Tuple(v); ok {
-				if values, ok := storage.SplitRow(it.values[:0], tuple); ok {
+				if values, ok := rowcodec.SplitRow(it.values[:0], tuple); ok {
 					if it.out == nil {
 						// Never nil, which would say the rows ended: a
 						// SELECT of no columns still returns its rows.
