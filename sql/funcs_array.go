@@ -288,13 +288,6 @@ func arrayElemsEqual(elem types.OID, a, b types.Value) bool {
 	return types.Compare(types.Of(elem), a, b) == 0
 }
 
-func arrayDims(arr types.ArrayValue) []int {
-	if arr.Dims != nil {
-		return arr.Dims
-	}
-	return []int{len(arr.Elems)}
-}
-
 // nestedArrayExpr is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
 // multidimensional array from sub-arrays of matching dimensions.
 type nestedArrayExpr struct {

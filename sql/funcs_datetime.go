@@ -318,14 +318,6 @@ func truncTimestampIn(unit string, t time.Time, zoned bool, wall func(time.Time)
 	return out, nil
 }
 
-func floorDiv(a, b int) int {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 // truncInterval is date_trunc of an interval.
 func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
 	lower := strings.ToLower(unit)
@@ -716,10 +708,6 @@ func ageOf(a, b time.Time) types.IntervalValue {
 		iv = types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
 	}
 	return iv
-}
-
-func daysIn(y int, m time.Month) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // makeDate is make_date: a BC year is negative. Its error shows the year

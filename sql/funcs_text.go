@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"regexp"
-	"regexp/syntax"
 	"strconv"
 	"strings"
 
@@ -319,28 +318,6 @@ func formatFunc(_ eval.Context, a []types.Value) (types.Value, error) {
 		sb.WriteString(s)
 	}
 	return sb.String(), nil
-}
-
-// regexError turns Go's regexp syntax errors into PostgreSQL's wording.
-func regexError(err error) error {
-	msg := err.Error()
-	if se, ok := err.(*syntax.Error); ok {
-		switch se.Code {
-		case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
-			msg = "parentheses () not balanced"
-		case syntax.ErrMissingBracket:
-			msg = "brackets [] not balanced"
-		case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
-			msg = "quantifier operand invalid"
-		case syntax.ErrInvalidRepeatSize:
-			msg = "invalid repetition count(s)"
-		case syntax.ErrInvalidEscape, syntax.ErrTrailingBackslash:
-			msg = "invalid escape \\ sequence"
-		case syntax.ErrInvalidCharRange:
-			msg = "invalid character range"
-		}
-	}
-	return pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %s", msg)
 }
 
 // regexpFor compiles a pattern with PostgreSQL's regexp flags (i, g, ...).

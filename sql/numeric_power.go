@@ -24,16 +24,6 @@ const (
 	numericMaxDisplayScale = 1000
 )
 
-func init() {
-	register("power", overloaded(true,
-		sig(types.Float8, floatPower, types.Float8, types.Float8),
-		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
-			z := new(apd.Decimal)
-			return z, numericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
-		}, types.Numeric, types.Numeric)))
-	register("pow", builtins["power"])
-}
-
 // floatPower is float8 ^ float8 with PostgreSQL's errors for undefined
 // results.
 func floatPower(_ eval.Context, a []types.Value) (types.Value, error) {

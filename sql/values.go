@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
@@ -52,35 +50,6 @@ func formatAny(t types.T, v types.Value) string {
 		t = types.Of(goValueType(v))
 	}
 	return types.FormatText(t, v)
-}
-
-// goValueType guesses the SQL type of a value from its Go representation.
-func goValueType(v types.Value) types.OID {
-	switch v.(type) {
-	case bool:
-		return types.Bool
-	case int64:
-		return types.Int8
-	case float64:
-		return types.Float8
-	case *apd.Decimal:
-		return types.Numeric
-	case string:
-		return types.Text
-	case []byte:
-		return types.Bytea
-	case time.Time:
-		return types.Timestamptz
-	case types.TimeOfDay:
-		return types.Time
-	case types.IntervalValue:
-		return types.Interval
-	case types.UUIDValue:
-		return types.UUID
-	case types.RecordValue:
-		return types.Record
-	}
-	return types.Text
 }
 
 // compareValues orders two non-NULL values by their Go representation, for
