@@ -127,11 +127,11 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		pid, err := b.Coerce(args[0], int4T())
+		pid, err := b.Coerce(args[0], eval.Int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
@@ -139,7 +139,7 @@ func init() {
 	}, gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
-		b := newRowBuilder("pg_stat_get_activity", cols)
+		b := newRowBuilder("pg_stat_get_activity", outCols(cols))
 		activities.Lock()
 		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))
 		for _, sa := range activities.byEngine[x.sess.engine] {

@@ -162,12 +162,12 @@ func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*agg
 	switch name {
 	case "count":
 		if star {
-			return &aggregateFunc{name: name, newState: func() aggState { return &countState{star: true} }}, int8T(), nil, nil
+			return &aggregateFunc{name: name, newState: func() aggState { return &countState{star: true} }}, eval.Int8T(), nil, nil
 		}
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &countState{} }}, int8T(), args, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &countState{} }}, eval.Int8T(), args, nil
 	case "sum", "avg":
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
@@ -192,7 +192,7 @@ func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*agg
 		case types.Interval:
 			rt = types.Interval
 		default:
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, typeName(args[0].Type())).
+			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, eval.TypeName(args[0].Type())).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		avg := name == "avg"
@@ -211,32 +211,32 @@ func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*agg
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		x, err := b.coerce(args[0], boolT())
+		x, err := b.coerce(args[0], eval.BoolT())
 		if err != nil {
 			return nil, types.T{}, nil, err
 		}
 		and := name != "bool_or"
-		return &aggregateFunc{name: name, newState: func() aggState { return &boolState{and: and} }}, boolT(), []eval.Expr{x}, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &boolState{and: and} }}, eval.BoolT(), []eval.Expr{x}, nil
 	case "string_agg":
 		if err := argc(2); err != nil {
 			return nil, types.T{}, nil, err
 		}
 		for i := range args {
-			x, err := b.coerce(args[i], textT())
+			x, err := b.coerce(args[i], eval.TextT())
 			if err != nil {
 				return nil, types.T{}, nil, noFunction()
 			}
 			args[i] = x
 		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &stringAggState{} }}, textT(), args, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &stringAggState{} }}, eval.TextT(), args, nil
 	case "array_agg":
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
 		t := args[0].Type()
-		at := arrayOf(t)
+		at := eval.ArrayOf(t)
 		if at.OID == 0 {
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", typeName(t))
+			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t))
 		}
 		return &aggregateFunc{name: name, newState: func() aggState { return &arrayAggState{elem: t.OID} }}, at, args, nil
 	}
@@ -258,7 +258,7 @@ var moreAggregates = map[string]func(b *binder, name string, args []eval.Expr) (
 func argTypeList(args []eval.Expr) string {
 	names := make([]string, len(args))
 	for i, a := range args {
-		names[i] = typeName(a.Type())
+		names[i] = eval.TypeName(a.Type())
 	}
 	return strings.Join(names, ", ")
 }
@@ -301,14 +301,14 @@ func (s *sumState) add(_ *execCtx, args []types.Value) error {
 		if s.dsum == nil {
 			s.dsum = new(apd.Decimal)
 		}
-		_, err := numericCtx.Add(s.dsum, s.dsum, apd.New(v.(int64), 0))
+		_, err := eval.NumericCtx.Add(s.dsum, s.dsum, apd.New(v.(int64), 0))
 		return err
 	case types.Numeric:
 		if s.dsum == nil {
 			s.dsum = new(apd.Decimal)
 		}
-		_, err := exactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
-		return numericChecked(s.dsum, err)
+		_, err := eval.ExactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
+		return eval.NumericChecked(s.dsum, err)
 	case types.Float4, types.Float8:
 		s.fsum += v.(float64)
 	case types.Interval:
@@ -336,7 +336,7 @@ func (s *sumState) result(*execCtx) (types.Value, error) {
 			return s.dsum, nil
 		}
 		z := new(apd.Decimal)
-		if err := numericDivide(z, s.dsum, apd.New(s.n, 0)); err != nil {
+		if err := eval.NumericDivide(z, s.dsum, apd.New(s.n, 0)); err != nil {
 			return nil, err
 		}
 		return z, nil

@@ -136,7 +136,7 @@ func (s *percentileState) result(*execCtx) (types.Value, error) {
 	if s.t.OID == types.Interval {
 		a, b := s.vals[lo].(types.IntervalValue), s.vals[hi].(types.IntervalValue)
 		diff := types.IntervalValue{Months: b.Months - a.Months, Days: b.Days - a.Days, Micros: b.Micros - a.Micros}
-		scaled, err := multiplyInterval(diff, frac)
+		scaled, err := eval.MultiplyInterval(diff, frac)
 		if err != nil {
 			return nil, err
 		}

@@ -40,7 +40,7 @@ func regrAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, ty
 	}
 	rt := types.Of(types.Float8)
 	if name == "regr_count" {
-		rt = int8T()
+		rt = eval.Int8T()
 	}
 	return &aggregateFunc{name: name, newState: func() aggState { return &regrState{name: name} }}, rt, args, nil
 }
@@ -133,7 +133,7 @@ func (s *regrState) result(*execCtx) (types.Value, error) {
 }
 
 func bitAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
-	if len(args) != 1 || !isIntType(args[0].Type().OID) {
+	if len(args) != 1 || !eval.IsIntType(args[0].Type().OID) {
 		return nil, types.T{}, args, errNoFunction
 	}
 	t := args[0].Type()

@@ -19,7 +19,7 @@ type anyOpExpr struct {
 	all    bool
 }
 
-func (e *anyOpExpr) Type() types.T { return boolT() }
+func (e *anyOpExpr) Type() types.T { return eval.BoolT() }
 
 func (e *anyOpExpr) Eval(env *eval.Env) (types.Value, error) {
 	v, err := e.x.Eval(env)
@@ -68,9 +68,9 @@ func (b *binder) bindAnyOp(e *ast.AnyAll, x, arr eval.Expr, elemT types.T) (eval
 			return nil, pgerror.As(err).WithPosition(e.OpPos + 1)
 		}
 		if !ok {
-			return nil, operatorError(e.Op, shownT, elemT).WithPosition(e.OpPos + 1)
+			return nil, eval.OperatorError(e.Op, shownT, elemT).WithPosition(e.OpPos + 1)
 		}
-		op = newLikeExpr(subject, pattern, nil, strings.HasPrefix(e.Op, "!"), strings.HasSuffix(e.Op, "*"), false)
+		op = eval.NewLike(subject, pattern, nil, strings.HasPrefix(e.Op, "!"), strings.HasSuffix(e.Op, "*"), false)
 	default:
 		var err error
 		if op, err = bindBinaryOp(b, e.Op, xr, er); err != nil {
@@ -91,7 +91,7 @@ func bindLikeOperator(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, operatorError(op, l.Type(), r.Type())
+		return nil, eval.OperatorError(op, l.Type(), r.Type())
 	}
-	return newLikeExpr(subject, pattern, nil, strings.HasPrefix(op, "!"), strings.HasSuffix(op, "*"), false), nil
+	return eval.NewLike(subject, pattern, nil, strings.HasPrefix(op, "!"), strings.HasSuffix(op, "*"), false), nil
 }

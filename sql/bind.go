@@ -130,7 +130,7 @@ func (b *binder) bind(e ast.Expr) (eval.Expr, error) {
 		}
 		return &eval.IsNull{X: b.resolveUnknown(x), Not: e.Not}, nil
 	case *ast.IsBool:
-		x, err := b.bindAs(e.X, boolT(), "IS "+e.Value)
+		x, err := b.bindAs(e.X, eval.BoolT(), "IS "+e.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +171,7 @@ func (b *binder) bind(e ast.Expr) (eval.Expr, error) {
 		if len(cols) != 1 {
 			return nil, pgerror.New(pgerror.SyntaxError, "subquery must return only one column").WithPosition(e.Pos + 1)
 		}
-		return &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: arrayOf(cols[0].t)}, nil
+		return &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: eval.ArrayOf(cols[0].t)}, nil
 	case *ast.AnyAll:
 		return b.bindAnyAll(e)
 	case *ast.FuncCall:
@@ -214,22 +214,22 @@ func (b *binder) bind(e ast.Expr) (eval.Expr, error) {
 func bindLiteral(e *ast.Literal) (eval.Expr, error) {
 	switch e.Kind {
 	case ast.LitNull:
-		return &eval.Const{V: nil, T: unknownT()}, nil
+		return &eval.Const{V: nil, T: eval.UnknownT()}, nil
 	case ast.LitBool:
-		return &eval.Const{V: e.Value == "true", T: boolT()}, nil
+		return &eval.Const{V: e.Value == "true", T: eval.BoolT()}, nil
 	case ast.LitInteger:
 		n, err := strconv.ParseInt(e.Value, 10, 64)
 		if err != nil {
 			return numericLiteral(e)
 		}
 		if n >= -2147483648 && n <= 2147483647 {
-			return &eval.Const{V: n, T: int4T()}, nil
+			return &eval.Const{V: n, T: eval.Int4T()}, nil
 		}
-		return &eval.Const{V: n, T: int8T()}, nil
+		return &eval.Const{V: n, T: eval.Int8T()}, nil
 	case ast.LitNumeric:
 		return numericLiteral(e)
 	case ast.LitString:
-		return &eval.Const{V: e.Value, T: unknownT(), Pos: e.Pos + 1}, nil
+		return &eval.Const{V: e.Value, T: eval.UnknownT(), Pos: e.Pos + 1}, nil
 	case ast.LitBitString:
 		// B'0101' and X'1F' are bit strings in PostgreSQL; cdcdb has no
 		// bit types, and reading them as the text "b0101" would answer
@@ -253,7 +253,7 @@ func (b *binder) bindColumn(e *ast.ColumnRef) (eval.Expr, error) {
 	if err != nil {
 		if b.pc.flowStrings && e.Quoted && len(e.Parts) == 1 && pgerror.CodeOf(err) == pgerror.UndefinedColumn {
 			b.pc.notices = append(b.pc.notices, "double-quoted name \""+e.Parts[0]+"\" is not a column of the source; reading it as a string literal")
-			return &eval.Const{V: e.Parts[0], T: unknownT()}, nil
+			return &eval.Const{V: e.Parts[0], T: eval.UnknownT()}, nil
 		}
 		if pgerror.CodeOf(err) == pgerror.UndefinedColumn && e.Parts[len(e.Parts)-1] == "tableoid" {
 			if x, ok, tErr := b.tableOID(e); ok || tErr != nil {
@@ -298,7 +298,7 @@ func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (eval.Expr, err
 	c, err := b.coerce(x, t)
 	if err != nil {
 		if t.OID == types.Bool {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", construct, typeName(x.Type())).WithPosition(e.Position() + 1)
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", construct, eval.TypeName(x.Type())).WithPosition(e.Position() + 1)
 		}
 		return nil, withPos(err, e)
 	}
@@ -307,7 +307,7 @@ func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (eval.Expr, err
 
 // bindCondition binds a WHERE / ON / HAVING condition.
 func (b *binder) bindCondition(e ast.Expr, construct string) (eval.Expr, error) {
-	return b.bindAs(e, boolT(), construct)
+	return b.bindAs(e, eval.BoolT(), construct)
 }
 
 // withAssignPos positions an assignment's error as PostgreSQL does: a type
@@ -342,8 +342,8 @@ func (b *binder) coerce(x eval.Expr, t types.T) (eval.Expr, error) {
 	if xt.OID == t.OID {
 		return &eval.Cast{X: x, To: t}, nil
 	}
-	if !implicitCastOK(xt.OID, t.OID) {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeName(xt), typeName(t))
+	if !eval.ImplicitCastOK(xt.OID, t.OID) {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot cast type %s to %s implicitly", eval.TypeName(xt), eval.TypeName(t))
 	}
 	return &eval.Cast{X: x, To: t}, nil
 }
@@ -358,10 +358,10 @@ func (b *binder) assign(x eval.Expr, t types.T, column string) (eval.Expr, error
 	if xt.OID == t.OID && (t.Typmod < 0 || xt.Typmod == t.Typmod) {
 		return x, nil
 	}
-	if xt.OID == t.OID || implicitCastOK(xt.OID, t.OID) || assignmentCastOK(xt.OID, t.OID) {
+	if xt.OID == t.OID || eval.ImplicitCastOK(xt.OID, t.OID) || eval.AssignmentCastOK(xt.OID, t.OID) {
 		return &eval.Cast{X: x, To: t}, nil
 	}
-	return nil, pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", column, typeName(t), typeName(xt)).
+	return nil, pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", column, eval.TypeName(t), eval.TypeName(xt)).
 		WithHint("You will need to rewrite or cast the expression.")
 }
 
@@ -439,7 +439,7 @@ func (b *binder) resolveUnknown(x eval.Expr) eval.Expr {
 	if x.Type().OID != types.Unknown {
 		return x
 	}
-	r, err := b.resolveUnknownAs(x, textT())
+	r, err := b.resolveUnknownAs(x, eval.TextT())
 	if err != nil {
 		return x
 	}
@@ -448,7 +448,7 @@ func (b *binder) resolveUnknown(x eval.Expr) eval.Expr {
 
 func (b *binder) bindUnary(e *ast.Unary) (eval.Expr, error) {
 	if e.Op == "NOT" {
-		x, err := b.bindAs(e.X, boolT(), "NOT")
+		x, err := b.bindAs(e.X, eval.BoolT(), "NOT")
 		if err != nil {
 			return nil, err
 		}
@@ -468,11 +468,11 @@ func (b *binder) bindUnary(e *ast.Unary) (eval.Expr, error) {
 func (b *binder) bindBinary(e *ast.Binary) (eval.Expr, error) {
 	switch e.Op {
 	case "AND", "OR":
-		l, err := b.bindAs(e.L, boolT(), e.Op)
+		l, err := b.bindAs(e.L, eval.BoolT(), e.Op)
 		if err != nil {
 			return nil, err
 		}
-		r, err := b.bindAs(e.R, boolT(), e.Op)
+		r, err := b.bindAs(e.R, eval.BoolT(), e.Op)
 		if err != nil {
 			return nil, err
 		}
@@ -616,7 +616,7 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (eval.Expr, error) {
 		return nil, err
 	}
 	if e.Query != nil {
-		if _, err := comparisonFunc(e.Op); err != nil {
+		if _, err := eval.ComparisonFunc(e.Op); err != nil {
 			// LIKE and the other non-comparison operators run over the
 			// subquery's values gathered as an array.
 			p, correlated, err := b.planSubquery(e.Query)
@@ -627,9 +627,9 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (eval.Expr, error) {
 			if len(cols) != 1 {
 				return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
 			}
-			at := arrayOf(cols[0].t)
+			at := eval.ArrayOf(cols[0].t)
 			if at.OID == 0 {
-				return nil, operatorError(e.Op, x.Type(), cols[0].t).WithPosition(e.OpPos + 1)
+				return nil, eval.OperatorError(e.Op, x.Type(), cols[0].t).WithPosition(e.OpPos + 1)
 			}
 			arr := &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: at}
 			return b.bindAnyOp(e, x, arr, cols[0].t)
@@ -652,7 +652,7 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (eval.Expr, error) {
 	if arr.Type().OID == types.Unknown {
 		// '{1,2}' literal: the array type follows x.
 		x = b.resolveUnknown(x)
-		if arr, err = b.coerce(arr, arrayOf(x.Type())); err != nil {
+		if arr, err = b.coerce(arr, eval.ArrayOf(x.Type())); err != nil {
 			return nil, withPos(err, e)
 		}
 	}
@@ -661,14 +661,14 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (eval.Expr, error) {
 	} else {
 		return nil, pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side").WithPosition(e.Pos + 1)
 	}
-	if _, err := comparisonFunc(e.Op); err != nil {
+	if _, err := eval.ComparisonFunc(e.Op); err != nil {
 		return b.bindAnyOp(e, x, arr, elemT)
 	}
 	x, ct, err := b.unifyPair(x, elemT)
 	if err != nil {
 		return nil, withPos(err, e)
 	}
-	cmp, err := comparisonFunc(e.Op)
+	cmp, err := eval.ComparisonFunc(e.Op)
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -691,8 +691,8 @@ func (b *binder) bindCast(e *ast.Cast) (eval.Expr, error) {
 	if x.Type().OID == types.Unknown {
 		return b.resolveUnknownTo(x, t, true)
 	}
-	if !explicitCastOK(x.Type().OID, t.OID) {
-		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", typeName(x.Type()), typeName(t)).WithPosition(e.Pos + 1)
+	if !eval.ExplicitCastOK(x.Type().OID, t.OID) {
+		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", eval.TypeName(x.Type()), eval.TypeName(t)).WithPosition(e.Pos + 1)
 	}
 	return &eval.Cast{X: x, To: t, Explicit: true}, nil
 }
@@ -745,7 +745,7 @@ func (b *binder) bindCase(e *ast.Case) (eval.Expr, error) {
 		return nil, withPos(err, e)
 	}
 	if t.OID == types.Unknown {
-		t = textT()
+		t = eval.TextT()
 	}
 	for i := range results {
 		if results[i], err = b.coerce(results[i], t); err != nil {
@@ -787,16 +787,16 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (eval.Expr, error) {
 		return &nestedArrayExpr{elems: elems, t: t}, nil
 	}
 	if t.OID == types.Unknown {
-		t = textT()
+		t = eval.TextT()
 	}
 	for i := range elems {
 		if elems[i], err = b.coerce(elems[i], t); err != nil {
 			return nil, withPos(err, e)
 		}
 	}
-	at := arrayOf(t)
+	at := eval.ArrayOf(t)
 	if at.OID == 0 {
-		return nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", typeName(t)).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t)).WithPosition(e.Pos + 1)
 	}
 	return &eval.ArrayCtor{Elems: elems, Elem: t.OID, T: at}, nil
 }
@@ -814,7 +814,7 @@ func (b *binder) bindSubscript(e *ast.Subscript) (eval.Expr, error) {
 	}
 	info, ok := types.Lookup(x.Type().OID)
 	if !ok || info.ElemOID == 0 {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.Type())).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 	}
 	se := &subscriptExpr{x: x, elemT: types.Of(info.ElemOID), slice: e.Slice}
 	for _, p := range []struct {
@@ -824,7 +824,7 @@ func (b *binder) bindSubscript(e *ast.Subscript) (eval.Expr, error) {
 		if p.src == nil {
 			continue
 		}
-		if *p.dst, err = b.bindAs(p.src, int4T(), "array subscript"); err != nil {
+		if *p.dst, err = b.bindAs(p.src, eval.Int4T(), "array subscript"); err != nil {
 			return nil, err
 		}
 	}
@@ -846,7 +846,7 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (eval.Expr, error) {
 	if f, ok := bindRecordField(x, e.Field); ok {
 		return f, nil // (keys).x of a named record (srf_targets.go)
 	}
-	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, typeName(x.Type())).WithPosition(e.Pos + 1)
+	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 }
 
 // resolveType turns a type name into a type, expanding PostgreSQL's aliases
@@ -895,7 +895,7 @@ func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 		t.Typmod = tm
 	}
 	for i := 0; i < tn.ArrayDims && i < 1; i++ {
-		at := arrayOf(t)
+		at := eval.ArrayOf(t)
 		if at.OID == 0 {
 			return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s[]\" does not exist", tn.Name).WithPosition(tn.Pos + 1)
 		}

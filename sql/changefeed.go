@@ -73,8 +73,8 @@ func feedColumns(t *catalog.Table) []outCol {
 		cols = append(cols, outCol{name: c.Name, t: c.Type})
 	}
 	return append(cols,
-		outCol{name: changeTypeColumn, t: textT()},
-		outCol{name: commitVersionColumn, t: int8T()},
+		outCol{name: changeTypeColumn, t: eval.TextT()},
+		outCol{name: commitVersionColumn, t: eval.Int8T()},
 		outCol{name: commitTimestampColumn, t: types.Of(types.Timestamptz)})
 }
 
@@ -146,13 +146,13 @@ func (b *binder) bindChangeBound(x eval.Expr) (changeBound, error) {
 	xt := x.Type()
 	switch {
 	case xt.OID == types.Unknown || xt.OID == types.Text || xt.OID == types.Varchar:
-		c, err := b.coerce(x, textT())
+		c, err := b.coerce(x, eval.TextT())
 		if err != nil {
 			return changeBound{}, err
 		}
 		return changeBound{x: c, text: true}, nil
-	case isIntType(xt.OID):
-		c, err := b.coerce(x, int8T())
+	case eval.IsIntType(xt.OID):
+		c, err := b.coerce(x, eval.Int8T())
 		return changeBound{x: c}, err
 	case xt.OID == types.Timestamptz || xt.OID == types.Timestamp || xt.OID == types.Date:
 		c, err := b.assign(x, types.Of(types.Timestamptz), "table_changes")

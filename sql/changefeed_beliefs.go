@@ -77,7 +77,7 @@ func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []eval.Ex
 	for _, col := range tbl.LiveColumns() {
 		p.cols = append(p.cols, outCol{name: col.Name, t: col.Type})
 	}
-	p.cols = append(p.cols, outCol{name: beliefColumn, t: textT()})
+	p.cols = append(p.cols, outCol{name: beliefColumn, t: eval.TextT()})
 	rel := relFromColumns(beliefChangesName, p.cols)
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 		return nil, nil, err

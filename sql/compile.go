@@ -273,7 +273,7 @@ func (s *Session) resetSetting(name string) error {
 func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	name := strings.ToLower(st.Name)
 	if name == "all" {
-		cols := []outCol{{name: "name", t: textT()}, {name: "setting", t: textT()}, {name: "description", t: textT()}}
+		cols := []outCol{{name: "name", t: eval.TextT()}, {name: "setting", t: eval.TextT()}, {name: "description", t: eval.TextT()}}
 		return &compiled{access: accessNone, fields: cols, exec: func(x *execCtx, out *resultSink) (string, error) {
 			names := settingNames()
 			for _, n := range names {
@@ -299,7 +299,7 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	if _, ok := pc.sess.settings[name]; !ok {
 		return nil, pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
 	}
-	cols := []outCol{{name: colName, t: textT()}}
+	cols := []outCol{{name: colName, t: eval.TextT()}}
 	return &compiled{access: accessNone, fields: cols, exec: func(x *execCtx, out *resultSink) (string, error) {
 		v, err := x.sess.showSetting(name)
 		if err != nil {
@@ -326,7 +326,7 @@ func (pc *planCtx) compileExplain(st *ast.Explain) (*compiled, error) {
 	default:
 		lines = append(lines, "Result")
 	}
-	cols := []outCol{{name: "QUERY PLAN", t: textT()}}
+	cols := []outCol{{name: "QUERY PLAN", t: eval.TextT()}}
 	a := accessNone
 	if st.Analyze {
 		a = inner.access

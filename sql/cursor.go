@@ -290,7 +290,7 @@ func (p *cursorPortal) Close() {}
 
 func init() {
 	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
-	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}

@@ -49,19 +49,19 @@ func mapColumns(e eval.Expr, f func(*eval.ColRef) *eval.ColRef) eval.Expr {
 		return &eval.RowCtor{Elems: ms(e.Elems)}
 	case *eval.ArrayCtor:
 		return &eval.ArrayCtor{Elems: ms(e.Elems), Elem: e.Elem, T: e.T}
-	case *compareExpr:
+	case *eval.Compare:
 		c := *e
-		c.l, c.r = m(e.l), m(e.r)
+		c.L, c.R = m(e.L), m(e.R)
 		return &c
-	case *distinctExpr:
+	case *eval.IsDistinct:
 		c := *e
-		c.l, c.r = m(e.l), m(e.r)
+		c.L, c.R = m(e.L), m(e.R)
 		return &c
-	case *likeExpr:
-		return newLikeExpr(m(e.x), m(e.pattern), m(e.escape), e.not, e.ilike, e.similar)
-	case *regexMatch:
-		c := newRegexMatch("~", m(e.l), m(e.r))
-		c.not, c.ci = e.not, e.ci
+	case *eval.Like:
+		return eval.NewLike(m(e.X), m(e.Pattern), m(e.Escape), e.Not, e.Ilike, e.Similar)
+	case *eval.RegexMatch:
+		c := eval.NewRegexMatch("~", m(e.L), m(e.R))
+		c.Not, c.CaseInsensitive = e.Not, e.CaseInsensitive
 		return c
 	case *anyArrayExpr:
 		c := *e

@@ -256,7 +256,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			return nil, err
 		}
 		if columnsToUpdate.Type.OID != types.TextArray && columnsToUpdate.Type.OID != types.VarcharArray {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "COLUMNS TO UPDATE column \"%s\" must be of type text[], not %s", columnsToUpdate.Name, typeName(columnsToUpdate.Type)).WithPosition(clausePos("COLUMNS TO UPDATE"))
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "COLUMNS TO UPDATE column \"%s\" must be of type text[], not %s", columnsToUpdate.Name, eval.TypeName(columnsToUpdate.Type)).WithPosition(clausePos("COLUMNS TO UPDATE"))
 		}
 	}
 	if st.Columns == nil || st.Columns.All {
@@ -343,7 +343,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 	orderable := func(t types.T, e ast.Expr) error {
 		switch t.OID {
 		case types.JSON, types.JSONB, types.Xml, types.Unknown, types.Record:
-			return pgerror.New(pgerror.DatatypeMismatch, "SEQUENCE BY values of type %s cannot be ordered", typeName(t)).WithPosition(e.Position() + 1).
+			return pgerror.New(pgerror.DatatypeMismatch, "SEQUENCE BY values of type %s cannot be ordered", eval.TypeName(t)).WithPosition(e.Position() + 1).
 				WithHint("Sequence by a number, a timestamp, a date, text, or a STRUCT of those.")
 		}
 		return nil
@@ -664,7 +664,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 	if len(have) != len(want) {
 		names := make([]string, len(want))
 		for i, c := range want {
-			names[i] = c.Name + " " + typeName(c.Type)
+			names[i] = c.Name + " " + eval.TypeName(c.Type)
 		}
 		return mismatch("The flow writes %d columns (%s); the table has %d.", len(want), strings.Join(names, ", "), len(have))
 	}
@@ -673,7 +673,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 			return mismatch("Column %d is \"%s\" in the table but \"%s\" in the flow.", i+1, have[i].Name, want[i].Name)
 		}
 		if have[i].Type.OID != want[i].Type.OID {
-			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, typeName(have[i].Type), typeName(want[i].Type))
+			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, eval.TypeName(have[i].Type), eval.TypeName(want[i].Type))
 		}
 	}
 	return nil

@@ -304,7 +304,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 func orderableVersion(t types.T, pos int) error {
 	switch t.OID {
 	case types.JSON, types.JSONB, types.Xml, types.Unknown:
-		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", typeName(t)).WithPosition(pos).
+		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", eval.TypeName(t)).WithPosition(pos).
 			WithHint("Version snapshots by a number, a timestamp, a date or text.")
 	}
 	return nil

@@ -538,7 +538,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 		ct, pt := t.ColumnByAttnum(a).Type, parent.ColumnByAttnum(refAttnums[i]).Type
 		if !keysComparable(ct.OID, pt.OID) {
 			return pgerror.New(pgerror.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", name).
-				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.ColumnByAttnum(a).Name, parent.ColumnByAttnum(refAttnums[i]).Name, typeName(ct), typeName(pt))
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.ColumnByAttnum(a).Name, parent.ColumnByAttnum(refAttnums[i]).Name, eval.TypeName(ct), eval.TypeName(pt))
 		}
 	}
 	c := catalog.Constraint{OID: oid, Name: name, Kind: "f", Columns: attnums, RefTable: parent.OID, RefColumns: refAttnums,
@@ -556,7 +556,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 // keysComparable reports whether a child key column can reference a
 // parent column: PostgreSQL needs an equality operator between them.
 func keysComparable(child, parent types.OID) bool {
-	if child == parent || implicitCastOK(child, parent) || implicitCastOK(parent, child) {
+	if child == parent || eval.ImplicitCastOK(child, parent) || eval.ImplicitCastOK(parent, child) {
 		return true
 	}
 	cc, pc := eval.TypeCategory(child), eval.TypeCategory(parent)

@@ -374,18 +374,18 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			if err != nil {
 				return nil, nil, withPos(err, nil)
 			}
-			cmp := eq.(*compareExpr)
+			cmp := eq.(*eval.Compare)
 			conds = append(conds, eq)
-			jp.leftKeys = append(jp.leftKeys, cmp.l)
-			jp.rightKeys = append(jp.rightKeys, shiftColumns(cmp.r, -lw))
+			jp.leftKeys = append(jp.leftKeys, cmp.L)
+			jp.rightKeys = append(jp.rightKeys, shiftColumns(cmp.R, -lw))
 			var m eval.Expr
 			switch j.Kind {
 			case ast.JoinRight:
-				m = cmp.r
+				m = cmp.R
 			case ast.JoinFull:
-				m = &eval.Coalesce{Args: []eval.Expr{cmp.l, cmp.r}, T: cmp.l.Type()}
+				m = &eval.Coalesce{Args: []eval.Expr{cmp.L, cmp.R}, T: cmp.L.Type()}
 			default:
-				m = cmp.l
+				m = cmp.L
 			}
 			mergedExprs = append(mergedExprs, m)
 			merged.cols = append(merged.cols, scopeCol{name: name, t: m.Type()})
@@ -515,16 +515,16 @@ func equiJoinKeys(cond eval.Expr, lw int) (left, right []eval.Expr) {
 		case *eval.And:
 			visit(e.L)
 			visit(e.R)
-		case *compareExpr:
-			if e.op != "=" {
+		case *eval.Compare:
+			if e.Op != "=" {
 				return
 			}
-			ls, lok := sideOf(e.l, lw)
-			rs, rok := sideOf(e.r, lw)
+			ls, lok := sideOf(e.L, lw)
+			rs, rok := sideOf(e.R, lw)
 			if !lok || !rok || ls == rs {
 				return
 			}
-			l, r := e.l, e.r
+			l, r := e.L, e.R
 			if ls == 1 {
 				l, r = r, l
 			}

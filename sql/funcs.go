@@ -105,7 +105,7 @@ func (b *binder) bindConditionalFunc(name string, args []eval.Expr, fc *ast.Func
 		return nil, withPos(err, fc)
 	}
 	if t.OID == types.Unknown {
-		t = textT()
+		t = eval.TextT()
 	}
 	if name == "nullif" {
 		return b.bindNullif(args, t, fc)
@@ -147,10 +147,10 @@ func (b *binder) bindNullif(args []eval.Expr, t types.T, fc *ast.FuncCall) (eval
 	floats := func(o types.OID) bool { return o == types.Float4 || o == types.Float8 }
 	res := t
 	switch {
-	case isIntType(lt) && isIntType(rt), floats(lt) && floats(rt), dateLike(lt) && dateLike(rt):
+	case eval.IsIntType(lt) && eval.IsIntType(rt), floats(lt) && floats(rt), eval.DateLike(lt) && eval.DateLike(rt):
 		res = types.Of(lt)
 	case eval.TypeCategory(lt) == 'S' && eval.TypeCategory(rt) == 'S':
-		res = textT()
+		res = eval.TextT()
 		if lt == rt && (lt == types.Bpchar || lt == types.Name) {
 			res = types.Of(lt)
 		}

@@ -19,19 +19,19 @@ import (
 func init() {
 	// unnest(array, ...) gives one row per element, the arrays side by
 	// side (a shorter one, or a NULL one, runs out as NULLs).
-	tableFuncs["unnest"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["unnest"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) == 0 {
 			return nil, nil, errNoFunction
 		}
 		out := make([]eval.Expr, len(args))
-		cols := make([]outCol, len(args))
+		cols := make([]funcColumn, len(args))
 		for i, a := range args {
 			elem := types.ElemOf(a.Type().OID)
 			if elem == 0 {
 				return nil, nil, errNoFunction
 			}
 			out[i] = a
-			cols[i] = outCol{name: "unnest", t: types.Of(elem)}
+			cols[i] = funcColumn{name: "unnest", t: types.Of(elem)}
 		}
 		return out, cols, nil
 	}, gen: func(x eval.Context, a []types.Value) ([]eval.Row, error) {
@@ -155,7 +155,7 @@ func init() {
 				return nil, types.T{}, err
 			}
 			if len(args) == 3 {
-				s, err := b.Coerce(args[2], int4T())
+				s, err := b.Coerce(args[2], eval.Int4T())
 				if err != nil {
 					return nil, types.T{}, errNoFunction
 				}
@@ -164,7 +164,7 @@ func init() {
 			if all {
 				return out, types.Of(types.Int4Array), nil
 			}
-			return out, int4T(), nil
+			return out, eval.Int4T(), nil
 		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil {
 				return nil, nil
@@ -198,7 +198,7 @@ func init() {
 	register("array_position", position(false))
 	register("array_positions", position(true))
 	register("array_ndims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
-		return args, int4T(), nil
+		return args, eval.Int4T(), nil
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
@@ -207,14 +207,14 @@ func init() {
 		return int64(max(len(arr.Dims), 1)), nil
 	}, 1))
 	register("array_dims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
-		return args, textT(), nil
+		return args, eval.TextT(), nil
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
 		}
 		var sb strings.Builder
-		for _, d := range arrayDims(arr) {
+		for _, d := range eval.ArrayDims(arr) {
 			sb.WriteString("[1:" + strconv.Itoa(d) + "]")
 		}
 		return sb.String(), nil
@@ -242,7 +242,7 @@ func arrayAndElem(b eval.Binder, arr, elem eval.Expr, elemPos int) ([]eval.Expr,
 	at := arr.Type()
 	if at.OID == types.Unknown {
 		et := b.ResolveUnknown(elem).Type()
-		at = arrayOf(et)
+		at = eval.ArrayOf(et)
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -309,7 +309,7 @@ func (e *nestedArrayExpr) Eval(env *eval.Env) (types.Value, error) {
 		if v != nil {
 			arr = v.(types.ArrayValue)
 		}
-		d := arrayDims(arr)
+		d := eval.ArrayDims(arr)
 		if len(arr.Elems) == 0 {
 			d = nil
 		}
@@ -355,7 +355,7 @@ func (e *multiSubscriptExpr) Eval(env *eval.Env) (types.Value, error) {
 		return nil, err
 	}
 	arr := v.(types.ArrayValue)
-	dims := arrayDims(arr)
+	dims := eval.ArrayDims(arr)
 	if len(dims) != len(e.indexes) {
 		return nil, nil
 	}
@@ -393,11 +393,11 @@ func (b *binder) bindMultiSubscript(e *ast.Subscript) (eval.Expr, error) {
 	}
 	elem := types.ElemOf(x.Type().OID)
 	if elem == 0 {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.Type())).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 	}
 	me := &multiSubscriptExpr{x: x, elemT: types.Of(elem)}
 	for _, i := range idx {
-		ie, err := b.bindAs(i, int4T(), "array subscript")
+		ie, err := b.bindAs(i, eval.Int4T(), "array subscript")
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +418,7 @@ func init() {
 			return nil, pgerror.New(pgerror.NullValueNotAllowed, "dimension array or low bound array cannot be null")
 		}
 		dimsArr := a[1].(types.ArrayValue)
-		if len(arrayDims(dimsArr)) > 1 || len(a) == 3 && (len(arrayDims(a[2].(types.ArrayValue))) > 1 || len(a[2].(types.ArrayValue).Elems) != len(dimsArr.Elems)) {
+		if len(eval.ArrayDims(dimsArr)) > 1 || len(a) == 3 && (len(eval.ArrayDims(a[2].(types.ArrayValue))) > 1 || len(a[2].(types.ArrayValue).Elems) != len(dimsArr.Elems)) {
 			return nil, pgerror.New(pgerror.ArraySubscriptError, "wrong number of array subscripts")
 		}
 		if len(a) == 3 {
@@ -464,7 +464,7 @@ func init() {
 		if args[0].Type().OID == types.Unknown {
 			return nil, types.T{}, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
-		at := arrayOf(args[0].Type())
+		at := eval.ArrayOf(args[0].Type())
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -475,6 +475,6 @@ func init() {
 			}
 			args[i] = x
 		}
-		return append(args, &eval.Const{V: int64(args[0].Type().OID), T: int4T()}), at, nil
+		return append(args, &eval.Const{V: int64(args[0].Type().OID), T: eval.Int4T()}), at, nil
 	}, call: fill})
 }

@@ -3,12 +3,10 @@ package sql
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/eval"
-	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -102,7 +100,7 @@ func init() {
 		first := args[0]
 		if first.Type().OID == types.Unknown || eval.TypeCategory(first.Type().OID) == 'S' {
 			// pg_get_viewdef('name'): the view's name, as text.
-			c, err := b.Coerce(first, textT())
+			c, err := b.Coerce(first, eval.TextT())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
@@ -116,7 +114,7 @@ func init() {
 		}
 		if len(args) == 2 {
 			t := types.Bool
-			if isIntType(args[1].Type().OID) {
+			if eval.IsIntType(args[1].Type().OID) {
 				t = types.Int4 // pg_get_viewdef(oid, wrap_column)
 			}
 			c, err := b.Coerce(args[1], types.Of(t))
@@ -125,7 +123,7 @@ func init() {
 			}
 			out[1] = c
 		}
-		return out, textT(), nil
+		return out, eval.TextT(), nil
 	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		var oid uint32
@@ -824,7 +822,7 @@ func registerPrivilegeFunctions() {
 			out := make([]eval.Expr, len(args))
 			for i, a := range args {
 				if a.Type().OID == types.Unknown || i == len(args)-1 {
-					c, err := b.Coerce(a, textT())
+					c, err := b.Coerce(a, eval.TextT())
 					if err != nil {
 						return nil, types.T{}, errNoFunction
 					}
@@ -833,7 +831,7 @@ func registerPrivilegeFunctions() {
 				}
 				out[i] = a
 			}
-			return out, boolT(), nil
+			return out, eval.BoolT(), nil
 		}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 			x := stmtOf(ec)
 			if err := checkPrivilegeWords(kind, a[len(a)-1].(string)); err != nil {
@@ -895,13 +893,13 @@ func init() {
 		}
 		out := []eval.Expr{args[0]}
 		for _, a := range args[1:] {
-			c, err := b.Coerce(a, textT())
+			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 			out = append(out, c)
 		}
-		return out, textT(), nil
+		return out, eval.TextT(), nil
 	}, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if a[0] == nil || a[1] == nil {
@@ -932,11 +930,11 @@ func init() {
 			if len(args) != 2 || types.ElemOf(args[0].Type().OID) == 0 {
 				return nil, types.T{}, errNoFunction
 			}
-			d, err := b.Coerce(args[1], int4T())
+			d, err := b.Coerce(args[1], eval.Int4T())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
-			return []eval.Expr{args[0], d}, int4T(), nil
+			return []eval.Expr{args[0], d}, eval.Int4T(), nil
 		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			arr := a[0].(types.ArrayValue)
 			dim := a[1].(int64)
@@ -957,7 +955,7 @@ func init() {
 		if len(args) != 1 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		return args, int4T(), nil
+		return args, eval.Int4T(), nil
 	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return int64(len(a[0].(types.ArrayValue).Elems)), nil
 	}})
@@ -978,26 +976,6 @@ func init() {
 	}}
 	register("pg_get_ruledef", noObject)
 	register("pg_get_triggerdef", noObject)
-}
-
-var (
-	quoteKeywordsOnce sync.Once
-	quoteKeywords     map[string]bool
-)
-
-// keywordsToQuote are the keywords quote_ident and the reg* types put in
-// double quotes, as PostgreSQL does: all but the unreserved ones, from the
-// front end's keyword table.
-func keywordsToQuote() map[string]bool {
-	quoteKeywordsOnce.Do(func() {
-		quoteKeywords = map[string]bool{}
-		for _, k := range parse.Keywords() {
-			if k.CatCode != 'U' {
-				quoteKeywords[k.Word] = true
-			}
-		}
-	})
-	return quoteKeywords
 }
 
 func init() {

@@ -238,11 +238,11 @@ var unitAliases = map[string]string{
 }
 
 func unitNotRecognized(unit string, t types.OID) error {
-	return pgerror.New(pgerror.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, typeName(types.Of(t)))
+	return pgerror.New(pgerror.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, eval.TypeName(types.Of(t)))
 }
 
 func unitNotSupported(unit string, t types.OID) error {
-	return pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, typeName(types.Of(t)))
+	return pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, eval.TypeName(types.Of(t)))
 }
 
 // truncTimestamp is date_trunc of a timestamp (or, zoned, a timestamptz,
@@ -292,7 +292,7 @@ func truncTimestampIn(unit string, t time.Time, zoned bool, wall func(time.Time)
 		case "year":
 			mo = 1
 		case "decade":
-			mo, y = 1, floorDiv(y, 10)*10
+			mo, y = 1, eval.FloorDiv(y, 10)*10
 		case "century":
 			mo = 1
 			if y > 0 {
@@ -450,7 +450,7 @@ func dateField(u string, w time.Time) (int64, bool) {
 		}
 		return int64(iy), true
 	case "decade":
-		return int64(floorDiv(y, 10)), true
+		return int64(eval.FloorDiv(y, 10)), true
 	case "century":
 		if y > 0 {
 			return int64((y + 99) / 100), true
@@ -554,11 +554,11 @@ func extractTimestamp(x eval.Context, unit string, t time.Time, zoned bool) (*ap
 	case "julian":
 		dayMicros := int64(w.Hour()*3600+w.Minute()*60)*1e6 + secMicros
 		frac := new(apd.Decimal)
-		if err := numericDivide(frac, apd.New(dayMicros, 0), apd.New(86400e6, 0)); err != nil {
+		if err := eval.NumericDivide(frac, apd.New(dayMicros, 0), apd.New(86400e6, 0)); err != nil {
 			return nil, err
 		}
 		out := new(apd.Decimal)
-		_, err := numericCtx.Add(out, apd.New(julianDay(w.Date()), 0), frac)
+		_, err := eval.NumericCtx.Add(out, apd.New(julianDay(w.Date()), 0), frac)
 		return out, err
 	case "timezone", "timezone_hour", "timezone_minute":
 		if !zoned {
@@ -614,7 +614,7 @@ func extractInterval(_ eval.Context, unit string, v types.Value) (*apd.Decimal, 
 		secs := 31557600*years + 30*86400*months + 86400*int64(iv.Days)
 		// secs*1e6 overflows int64 past some 290000 years: add exactly.
 		out := new(apd.Decimal)
-		_, err := numericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
+		_, err := eval.NumericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
 		return out, err
 	}
 	return nil, unitNotSupported(unit, types.Interval)
@@ -696,7 +696,7 @@ func ageOf(a, b time.Time) types.IntervalValue {
 		if neg {
 			from = a
 		}
-		day += int64(daysIn(from.Year(), from.Month()))
+		day += int64(eval.DaysIn(from.Year(), from.Month()))
 		mon--
 	}
 	for mon < 0 {
@@ -722,7 +722,7 @@ func makeDate(y, m, d int64) (types.Value, error) {
 
 // makeDateShowing is makeDate whose error shows the year as shown.
 func makeDateShowing(y, m, d, shown int64) (types.Value, error) {
-	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
+	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(eval.DaysIn(int(y), time.Month(m))) {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", shown, m, d)
 	}
 	if y < 0 {
@@ -792,23 +792,23 @@ func justifyDays(iv types.IntervalValue) types.IntervalValue {
 }
 
 func justifyHours(iv types.IntervalValue) types.IntervalValue {
-	whole := iv.Micros / microsPerDay
-	iv.Micros -= whole * microsPerDay
+	whole := iv.Micros / eval.MicrosPerDay
+	iv.Micros -= whole * eval.MicrosPerDay
 	iv.Days += int32(whole)
 	switch {
 	case iv.Days > 0 && iv.Micros < 0:
-		iv.Micros += microsPerDay
+		iv.Micros += eval.MicrosPerDay
 		iv.Days--
 	case iv.Days < 0 && iv.Micros > 0:
-		iv.Micros -= microsPerDay
+		iv.Micros -= eval.MicrosPerDay
 		iv.Days++
 	}
 	return iv
 }
 
 func justifyInterval(iv types.IntervalValue) types.IntervalValue {
-	whole := iv.Micros / microsPerDay
-	iv.Micros -= whole * microsPerDay
+	whole := iv.Micros / eval.MicrosPerDay
+	iv.Micros -= whole * eval.MicrosPerDay
 	iv.Days += int32(whole)
 	wholeMonths := iv.Days / 30
 	iv.Days -= wholeMonths * 30
@@ -823,10 +823,10 @@ func justifyInterval(iv types.IntervalValue) types.IntervalValue {
 	}
 	switch {
 	case iv.Days > 0 && iv.Micros < 0:
-		iv.Micros += microsPerDay
+		iv.Micros += eval.MicrosPerDay
 		iv.Days--
 	case iv.Days < 0 && iv.Micros > 0:
-		iv.Micros -= microsPerDay
+		iv.Micros -= eval.MicrosPerDay
 		iv.Days++
 	}
 	return iv
@@ -852,7 +852,7 @@ func atZone(t time.Time, loc *time.Location, toWall bool) time.Time {
 		return t
 	}
 	if toWall {
-		return wallClockUTC(t.In(loc))
+		return eval.WallClockUTC(t.In(loc))
 	}
 	return types.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
 }
@@ -867,7 +867,7 @@ func dateBin(_ eval.Context, a []types.Value) (types.Value, error) {
 	if stride.Months != 0 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
 	}
-	us := int64(stride.Days)*microsPerDay + stride.Micros
+	us := int64(stride.Days)*eval.MicrosPerDay + stride.Micros
 	if us <= 0 {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "stride must be greater than zero")
 	}

@@ -39,7 +39,7 @@ func init() {
 	// pg_options_to_table(text[]) splits the options of a foreign data
 	// wrapper, server or relation, "name=value" each, at the first "=" (no
 	// "=": a NULL value).
-	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -47,7 +47,7 @@ func init() {
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []eval.Expr{arg}, []outCol{{name: "option_name", t: textT()}, {name: "option_value", t: textT()}}, nil
+		return []eval.Expr{arg}, []funcColumn{{name: "option_name", t: eval.TextT()}, {name: "option_value", t: eval.TextT()}}, nil
 	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
@@ -161,7 +161,7 @@ func (b *binder) bindNameSubscript(e *ast.Subscript, x eval.Expr) (eval.Expr, er
 	if e.Slice {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented").WithPosition(e.Pos + 1)
 	}
-	idx, err := b.bindAs(e.Index, int4T(), "array subscript")
+	idx, err := b.bindAs(e.Index, eval.Int4T(), "array subscript")
 	if err != nil {
 		return nil, err
 	}

@@ -227,7 +227,7 @@ func parseDateTime(input, tmpl string) (*parsedDateTime, error) {
 			f.hour += 12
 		}
 	}
-	if f.month < 1 || f.month > 12 || f.day < 1 || f.day > daysIn(f.year, time.Month(f.month)) ||
+	if f.month < 1 || f.month > 12 || f.day < 1 || f.day > eval.DaysIn(f.year, time.Month(f.month)) ||
 		f.hour > 24 || f.minute > 59 || f.second > 60 {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", input)
 	}

@@ -23,7 +23,7 @@ var jsonOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": 
 func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	lt := l.Type()
 	binary := lt.OID == types.JSONB
-	fail := func() error { return operatorError(op, l.Type(), r.Type()) }
+	fail := func() error { return eval.OperatorError(op, l.Type(), r.Type()) }
 	coerce := func(t types.OID) error {
 		if t != types.Text {
 			if r.Type().OID == types.Unknown {
@@ -41,9 +41,9 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		r = c
 		return nil
 	}
-	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (eval.Expr, error) {
+	mk := func(t types.OID, fn func(doc *eval.JSONValue, arg types.Value) (types.Value, error)) (eval.Expr, error) {
 		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Strict: true, T: types.Of(t), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
-			doc, err := parseJSONValue(a[0].(string))
+			doc, err := eval.ParseJSONValue(a[0].(string))
 			if err != nil {
 				return nil, err
 			}
@@ -55,7 +55,7 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if r.Type().OID == types.Unknown {
 			r = b.ResolveUnknown(r)
 		}
-		if isIntType(r.Type().OID) {
+		if eval.IsIntType(r.Type().OID) {
 			if err := coerce(types.Int4); err != nil {
 				return nil, err
 			}
@@ -66,21 +66,21 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if op == "->>" {
 			out = types.Text
 		}
-		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			var v *jsonVal
+		return mk(out, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+			var v *eval.JSONValue
 			switch k := arg.(type) {
 			case string:
-				if doc.kind == jsonObject {
-					v = doc.member(k)
+				if doc.Kind == eval.JSONObject {
+					v = doc.Member(k)
 				}
 			case int64:
-				if doc.kind == jsonArray {
+				if doc.Kind == eval.JSONArray {
 					i := int(k)
 					if i < 0 {
-						i += len(doc.elems)
+						i += len(doc.Elems)
 					}
-					if i >= 0 && i < len(doc.elems) {
-						v = doc.elems[i]
+					if i >= 0 && i < len(doc.Elems) {
+						v = doc.Elems[i]
 					}
 				}
 			}
@@ -88,9 +88,9 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 				return nil, nil
 			}
 			if op == "->>" {
-				return scalarText(v, binary), nil
+				return eval.JSONScalarText(v, binary), nil
 			}
-			return docText(v, binary), nil
+			return eval.JSONDocText(v, binary), nil
 		})
 	case "#>", "#>>":
 		if err := coerce(types.TextArray); err != nil {
@@ -100,15 +100,15 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if op == "#>>" {
 			out = types.Text
 		}
-		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			v := jsonPath(doc, arg.(types.ArrayValue).Elems)
+		return mk(out, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+			v := eval.JSONPath(doc, arg.(types.ArrayValue).Elems)
 			if v == nil {
 				return nil, nil
 			}
 			if op == "#>>" {
-				return scalarText(v, binary), nil
+				return eval.JSONScalarText(v, binary), nil
 			}
-			return docText(v, binary), nil
+			return eval.JSONDocText(v, binary), nil
 		})
 	}
 	if !binary {
@@ -119,34 +119,34 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if err := coerce(types.JSONB); err != nil {
 			return nil, err
 		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			other, err := parseJSONValue(arg.(string))
+		return mk(types.Bool, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+			other, err := eval.ParseJSONValue(arg.(string))
 			if err != nil {
 				return nil, err
 			}
 			if op == "<@" {
-				return jsonContains(other, doc), nil
+				return eval.JSONContains(other, doc), nil
 			}
-			return jsonContains(doc, other), nil
+			return eval.JSONContains(doc, other), nil
 		})
 	case "?":
 		if err := coerce(types.Text); err != nil {
 			return nil, err
 		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			return jsonHasKey(doc, arg.(string)), nil
+		return mk(types.Bool, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+			return eval.JSONHasKey(doc, arg.(string)), nil
 		})
 	case "?|", "?&":
 		if err := coerce(types.TextArray); err != nil {
 			return nil, err
 		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+		return mk(types.Bool, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 			all := op == "?&"
 			for _, k := range arg.(types.ArrayValue).Elems {
 				if k == nil {
 					continue
 				}
-				if jsonHasKey(doc, k.(string)) != all {
+				if eval.JSONHasKey(doc, k.(string)) != all {
 					return !all, nil
 				}
 			}
@@ -155,7 +155,7 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	case "-":
 		r = b.ResolveUnknown(r)
 		switch rt := r.Type().OID; {
-		case isIntType(rt):
+		case eval.IsIntType(rt):
 			if err := coerce(types.Int4); err != nil {
 				return nil, err
 			}
@@ -165,28 +165,28 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 				return nil, err
 			}
 		}
-		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
+		return mk(types.JSONB, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 			return jsonDelete(doc, arg)
 		})
 	case "#-":
 		if err := coerce(types.TextArray); err != nil {
 			return nil, err
 		}
-		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			if doc.kind != jsonObject && doc.kind != jsonArray {
+		return mk(types.JSONB, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+			if doc.Kind != eval.JSONObject && doc.Kind != eval.JSONArray {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete path in scalar")
 			}
 			path := arg.(types.ArrayValue).Elems
 			if len(path) == 0 {
 				// Deleting nothing (found by FuzzQuery: the document itself
 				// was deleted, and then printed).
-				return asJSONB(jsonbText(doc))
+				return eval.AsJSONB(eval.JSONBText(doc))
 			}
 			out, err := jsonSetPath(doc, path, nil, false, 0)
 			if err != nil {
 				return nil, err
 			}
-			return asJSONB(jsonbText(out))
+			return eval.AsJSONB(eval.JSONBText(out))
 		})
 	}
 	return nil, fail()
@@ -194,27 +194,27 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 
 // jsonDelete is jsonb - text (a key, or matching string elements), jsonb
 // - int (an array element) and jsonb - text[] (several keys).
-func jsonDelete(doc *jsonVal, arg types.Value) (types.Value, error) {
+func jsonDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 	switch k := arg.(type) {
 	case int64:
-		if doc.kind == jsonObject {
+		if doc.Kind == eval.JSONObject {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from object using integer index")
 		}
-		if doc.kind != jsonArray {
+		if doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
 		}
 		i := int(k)
 		if i < 0 {
-			i += len(doc.elems)
+			i += len(doc.Elems)
 		}
 		out := *doc
-		out.elems = nil
-		for j, e := range doc.elems {
+		out.Elems = nil
+		for j, e := range doc.Elems {
 			if j != i {
-				out.elems = append(out.elems, e)
+				out.Elems = append(out.Elems, e)
 			}
 		}
-		return asJSONB(jsonbText(&out))
+		return eval.AsJSONB(eval.JSONBText(&out))
 	case string:
 		return jsonDelete(doc, types.ArrayValue{Elem: types.Text, Elems: []types.Value{k}})
 	}
@@ -225,31 +225,31 @@ func jsonDelete(doc *jsonVal, arg types.Value) (types.Value, error) {
 		}
 	}
 	out := *doc
-	switch doc.kind {
-	case jsonObject:
-		out.keys, out.vals = nil, nil
-		for i, k := range doc.keys {
+	switch doc.Kind {
+	case eval.JSONObject:
+		out.Keys, out.Vals = nil, nil
+		for i, k := range doc.Keys {
 			if !keys[k] {
-				out.keys = append(out.keys, k)
-				out.vals = append(out.vals, doc.vals[i])
+				out.Keys = append(out.Keys, k)
+				out.Vals = append(out.Vals, doc.Vals[i])
 			}
 		}
-	case jsonArray:
-		out.elems = nil
-		for _, e := range doc.elems {
-			if !(e.kind == jsonString && keys[e.str]) {
-				out.elems = append(out.elems, e)
+	case eval.JSONArray:
+		out.Elems = nil
+		for _, e := range doc.Elems {
+			if !(e.Kind == eval.JSONString && keys[e.Str]) {
+				out.Elems = append(out.Elems, e)
 			}
 		}
 	default:
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
 	}
-	return asJSONB(jsonbText(&out))
+	return eval.AsJSONB(eval.JSONBText(&out))
 }
 
 // jsonSetPath returns doc with the value at path replaced by val (nil
 // deletes it); create adds a missing last key or index.
-func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, depth int) (*jsonVal, error) {
+func jsonSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, create bool, depth int) (*eval.JSONValue, error) {
 	if len(path) == 0 {
 		if val == nil {
 			return nil, nil
@@ -261,54 +261,54 @@ func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, de
 	}
 	step := path[0].(string)
 	out := *doc
-	switch doc.kind {
-	case jsonObject:
-		out.keys = append([]string(nil), doc.keys...)
-		out.vals = append([]*jsonVal(nil), doc.vals...)
-		for i, k := range out.keys {
+	switch doc.Kind {
+	case eval.JSONObject:
+		out.Keys = append([]string(nil), doc.Keys...)
+		out.Vals = append([]*eval.JSONValue(nil), doc.Vals...)
+		for i, k := range out.Keys {
 			if k != step {
 				continue
 			}
-			nv, err := jsonSetPath(out.vals[i], path[1:], val, create, depth+1)
+			nv, err := jsonSetPath(out.Vals[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			if nv == nil {
-				out.keys = append(out.keys[:i], out.keys[i+1:]...)
-				out.vals = append(out.vals[:i], out.vals[i+1:]...)
+				out.Keys = append(out.Keys[:i], out.Keys[i+1:]...)
+				out.Vals = append(out.Vals[:i], out.Vals[i+1:]...)
 			} else {
-				out.vals[i] = nv
+				out.Vals[i] = nv
 			}
 			return &out, nil
 		}
 		if create && len(path) == 1 && val != nil {
-			out.keys = append(out.keys, step)
-			out.vals = append(out.vals, val)
+			out.Keys = append(out.Keys, step)
+			out.Vals = append(out.Vals, val)
 		}
-	case jsonArray:
+	case eval.JSONArray:
 		i, err := strconv.Atoi(step)
 		if err != nil {
 			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", depth+1, step)
 		}
-		out.elems = append([]*jsonVal(nil), doc.elems...)
+		out.Elems = append([]*eval.JSONValue(nil), doc.Elems...)
 		if i < 0 {
-			i += len(out.elems)
+			i += len(out.Elems)
 		}
-		if i >= 0 && i < len(out.elems) {
-			nv, err := jsonSetPath(out.elems[i], path[1:], val, create, depth+1)
+		if i >= 0 && i < len(out.Elems) {
+			nv, err := jsonSetPath(out.Elems[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			if nv == nil {
-				out.elems = append(out.elems[:i], out.elems[i+1:]...)
+				out.Elems = append(out.Elems[:i], out.Elems[i+1:]...)
 			} else {
-				out.elems[i] = nv
+				out.Elems[i] = nv
 			}
 		} else if create && len(path) == 1 && val != nil {
 			if i < 0 {
-				out.elems = append([]*jsonVal{val}, out.elems...)
+				out.Elems = append([]*eval.JSONValue{val}, out.Elems...)
 			} else {
-				out.elems = append(out.elems, val)
+				out.Elems = append(out.Elems, val)
 			}
 		}
 	}
@@ -316,7 +316,7 @@ func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, de
 }
 
 // jsonArg is a JSON function's document argument.
-func jsonArg(v types.Value) (*jsonVal, error) { return parseJSONValue(v.(string)) }
+func jsonArg(v types.Value) (*eval.JSONValue, error) { return eval.ParseJSONValue(v.(string)) }
 
 func init() {
 	for _, binary := range []bool{false, true} {
@@ -329,20 +329,20 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return doc.typeName(), nil
+			return doc.TypeName(), nil
 		}, docT)))
 		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
-			if doc.kind != jsonArray {
-				if doc.kind == jsonObject {
+			if doc.Kind != eval.JSONArray {
+				if doc.Kind == eval.JSONObject {
 					return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a non-array")
 				}
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a scalar")
 			}
-			return int64(len(doc.elems)), nil
+			return int64(len(doc.Elems)), nil
 		}, docT)))
 		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
@@ -351,7 +351,7 @@ func init() {
 			}
 			stripped := stripNulls(doc)
 			if binary {
-				return asJSONB(jsonbText(stripped))
+				return eval.AsJSONB(eval.JSONBText(stripped))
 			}
 			return compactJSON(stripped), nil
 		}, docT)))
@@ -361,14 +361,14 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				v := jsonPath(doc, a[1:])
+				v := eval.JSONPath(doc, a[1:])
 				if v == nil {
 					return nil, nil
 				}
 				if asText {
-					return scalarText(v, binary), nil
+					return eval.JSONScalarText(v, binary), nil
 				}
-				return docText(v, binary), nil
+				return eval.JSONDocText(v, binary), nil
 			}
 		}
 		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
@@ -382,7 +382,7 @@ func init() {
 			if a[0] == nil || !binary {
 				return a[0], nil
 			}
-			return asJSONB(a[0].(string))
+			return eval.AsJSONB(a[0].(string))
 		}})
 		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts := make([]string, len(a))
@@ -391,7 +391,7 @@ func init() {
 			}
 			s := "[" + strings.Join(parts, ", ") + "]"
 			if binary {
-				return asJSONB(s)
+				return eval.AsJSONB(s)
 			}
 			return s, nil
 		}})
@@ -409,7 +409,7 @@ func init() {
 			}
 			s := "{" + strings.Join(parts, ", ") + "}"
 			if binary {
-				return asJSONB(s)
+				return eval.AsJSONB(s)
 			}
 			return s, nil
 		}})
@@ -417,7 +417,7 @@ func init() {
 		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
 		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
 		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
-		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 			if len(args) != 1 {
 				return nil, nil, errNoFunction
 			}
@@ -425,22 +425,22 @@ func init() {
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
-			return []eval.Expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
+			return []eval.Expr{d}, []funcColumn{{name: prefix + "_object_keys", t: eval.TextT()}}, nil
 		}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
-			if doc.kind != jsonObject {
+			if doc.Kind != eval.JSONObject {
 				what := "a scalar"
-				if doc.kind == jsonArray {
+				if doc.Kind == eval.JSONArray {
 					what = "an array"
 				}
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s_object_keys on %s", prefix, what)
 			}
 			var rows []eval.Row
 			seen := map[string]bool{}
-			for _, k := range doc.keys {
+			for _, k := range doc.Keys {
 				if !seen[k] {
 					seen[k] = true
 					rows = append(rows, eval.Row{k})
@@ -454,7 +454,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return jsonPretty(doc), nil
+		return eval.JSONPretty(doc), nil
 	}, types.JSONB)))
 	set := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil || a[1] == nil || a[2] == nil {
@@ -472,14 +472,14 @@ func init() {
 		if len(a) == 4 && a[3] != nil {
 			create = a[3].(bool)
 		}
-		if doc.kind != jsonObject && doc.kind != jsonArray {
+		if doc.Kind != eval.JSONObject && doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 		}
 		out, err := jsonSetPath(doc, a[1].(types.ArrayValue).Elems, val, create, 0)
 		if err != nil {
 			return nil, err
 		}
-		return asJSONB(jsonbText(out))
+		return eval.AsJSONB(eval.JSONBText(out))
 	}
 	register("jsonb_set", overloaded(false,
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
@@ -509,7 +509,7 @@ func (e *jsonTextExpr) Eval(env *eval.Env) (types.Value, error) {
 	if v == nil && e.x.Type().OID != types.Unknown {
 		return nil, nil
 	}
-	return toJSON(env.X, e.x.Type(), v), nil
+	return eval.ToJSON(env.X, e.x.Type(), v), nil
 }
 func (e *jsonTextExpr) Type() types.T { return types.Of(types.JSON) }
 
@@ -556,40 +556,40 @@ func jsonKeyText(s string) string {
 }
 
 // compactJSON writes a value without spaces, as json_strip_nulls does.
-func compactJSON(v *jsonVal) string {
-	switch v.kind {
-	case jsonObject:
-		parts := make([]string, len(v.keys))
-		for i, k := range v.keys {
-			parts[i] = types.QuoteJSON(k) + ":" + compactJSON(v.vals[i])
+func compactJSON(v *eval.JSONValue) string {
+	switch v.Kind {
+	case eval.JSONObject:
+		parts := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			parts[i] = types.QuoteJSON(k) + ":" + compactJSON(v.Vals[i])
 		}
 		return "{" + strings.Join(parts, ",") + "}"
-	case jsonArray:
-		parts := make([]string, len(v.elems))
-		for i, e := range v.elems {
+	case eval.JSONArray:
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
 			parts[i] = compactJSON(e)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
-	return v.raw
+	return v.Raw
 }
 
 // stripNulls drops object members whose value is null, at every depth.
-func stripNulls(v *jsonVal) *jsonVal {
+func stripNulls(v *eval.JSONValue) *eval.JSONValue {
 	out := *v
-	switch v.kind {
-	case jsonObject:
-		out.keys, out.vals = nil, nil
-		for i, k := range v.keys {
-			if v.vals[i].kind != jsonNull {
-				out.keys = append(out.keys, k)
-				out.vals = append(out.vals, stripNulls(v.vals[i]))
+	switch v.Kind {
+	case eval.JSONObject:
+		out.Keys, out.Vals = nil, nil
+		for i, k := range v.Keys {
+			if v.Vals[i].Kind != eval.JSONNull {
+				out.Keys = append(out.Keys, k)
+				out.Vals = append(out.Vals, stripNulls(v.Vals[i]))
 			}
 		}
-	case jsonArray:
-		out.elems = make([]*jsonVal, len(v.elems))
-		for i, e := range v.elems {
-			out.elems[i] = stripNulls(e)
+	case eval.JSONArray:
+		out.Elems = make([]*eval.JSONValue, len(v.Elems))
+		for i, e := range v.Elems {
+			out.Elems[i] = stripNulls(e)
 		}
 	}
 	return &out
@@ -597,7 +597,7 @@ func stripNulls(v *jsonVal) *jsonVal {
 
 // jsonEachFunc is json(b)_each(_text): an object's members as rows.
 func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -605,20 +605,20 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []eval.Expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
+		return []eval.Expr{d}, []funcColumn{{name: "key", t: eval.TextT()}, {name: "value", t: types.Of(valT)}}, nil
 	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
-		if doc.kind != jsonObject {
+		if doc.Kind != eval.JSONObject {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s on a non-object", map[bool]string{false: "json_each", true: "jsonb_each"}[binary])
 		}
-		rows := make([]eval.Row, len(doc.keys))
-		for i, k := range doc.keys {
-			var v types.Value = docText(doc.vals[i], binary)
+		rows := make([]eval.Row, len(doc.Keys))
+		for i, k := range doc.Keys {
+			var v types.Value = eval.JSONDocText(doc.Vals[i], binary)
 			if valT == types.Text {
-				v = scalarText(doc.vals[i], binary)
+				v = eval.JSONScalarText(doc.Vals[i], binary)
 			}
 			rows[i] = eval.Row{k, v}
 		}
@@ -629,7 +629,7 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 // jsonElementsFunc is json(b)_array_elements(_text): an array's elements
 // as rows.
 func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -637,25 +637,25 @@ func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []eval.Expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
+		return []eval.Expr{d}, []funcColumn{{name: "value", t: types.Of(valT)}}, nil
 	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
-		switch doc.kind {
-		case jsonObject:
+		switch doc.Kind {
+		case eval.JSONObject:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from an object")
-		case jsonArray:
+		case eval.JSONArray:
 		default:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from a scalar")
 		}
-		rows := make([]eval.Row, len(doc.elems))
-		for i, e := range doc.elems {
+		rows := make([]eval.Row, len(doc.Elems))
+		for i, e := range doc.Elems {
 			if valT == types.Text {
-				rows[i] = eval.Row{scalarText(e, binary)}
+				rows[i] = eval.Row{eval.JSONScalarText(e, binary)}
 			} else {
-				rows[i] = eval.Row{docText(e, binary)}
+				rows[i] = eval.Row{eval.JSONDocText(e, binary)}
 			}
 		}
 		return rows, nil
@@ -679,18 +679,18 @@ type jsonAggState struct {
 func (s *jsonAggState) add(x *execCtx, args []types.Value) error {
 	s.some = true
 	if !s.object {
-		s.parts = append(s.parts, toJSON(x, s.t, args[0]))
+		s.parts = append(s.parts, eval.ToJSON(x, s.t, args[0]))
 		s.nulls = append(s.nulls, args[0] == nil)
 		return nil
 	}
 	if args[0] == nil {
 		return pgerror.New(pgerror.NullValueNotAllowed, "field name must not be null")
 	}
-	key := jsonKeyText(toJSON(x, s.kt, args[0]))
+	key := jsonKeyText(eval.ToJSON(x, s.kt, args[0]))
 	if s.binary {
-		s.parts = append(s.parts, key+": "+toJSON(x, s.t, args[1]))
+		s.parts = append(s.parts, key+": "+eval.ToJSON(x, s.t, args[1]))
 	} else {
-		s.parts = append(s.parts, key+" : "+toJSON(x, s.t, args[1]))
+		s.parts = append(s.parts, key+" : "+eval.ToJSON(x, s.t, args[1]))
 	}
 	return nil
 }
@@ -725,7 +725,7 @@ func (s *jsonAggState) result(*execCtx) (types.Value, error) {
 		out = "[" + strings.Join(s.parts, ", ") + "]"
 	}
 	if s.binary {
-		return asJSONB(out)
+		return eval.AsJSONB(out)
 	}
 	return out, nil
 }
@@ -754,7 +754,7 @@ func (s *statState) result(x *execCtx) (types.Value, error) {
 	if s.float {
 		var sum, sumSq float64
 		for _, v := range s.vals {
-			f, err := toFloat(v)
+			f, err := eval.ToFloat(v)
 			if err != nil {
 				return nil, err
 			}
@@ -795,7 +795,7 @@ func init() {
 			}
 			t := args[0].Type().OID
 			float := t == types.Float4 || t == types.Float8
-			if eval.TypeCategory(t) != 'N' || isOidType(t) {
+			if eval.TypeCategory(t) != 'N' || eval.IsOidType(t) {
 				return nil, types.T{}, nil, errNoFunction
 			}
 			rt := types.Numeric
@@ -838,25 +838,25 @@ func numericVariance(x eval.Context, vals []types.Value, pop, stddev bool) (type
 			d = apd.New(v.(int64), 0)
 		}
 		sq := new(apd.Decimal)
-		if _, err := numericCtx.Mul(sq, d, d); err != nil {
+		if _, err := eval.NumericCtx.Mul(sq, d, d); err != nil {
 			return nil, err
 		}
-		if _, err := numericCtx.Add(sum, sum, d); err != nil {
+		if _, err := eval.NumericCtx.Add(sum, sum, d); err != nil {
 			return nil, err
 		}
-		if _, err := numericCtx.Add(sumSq, sumSq, sq); err != nil {
+		if _, err := eval.NumericCtx.Add(sumSq, sumSq, sq); err != nil {
 			return nil, err
 		}
 	}
 	n := apd.New(int64(len(vals)), 0)
 	num, sq := new(apd.Decimal), new(apd.Decimal)
-	if _, err := numericCtx.Mul(num, n, sumSq); err != nil {
+	if _, err := eval.NumericCtx.Mul(num, n, sumSq); err != nil {
 		return nil, err
 	}
-	if _, err := numericCtx.Mul(sq, sum, sum); err != nil {
+	if _, err := eval.NumericCtx.Mul(sq, sum, sum); err != nil {
 		return nil, err
 	}
-	if _, err := numericCtx.Sub(num, num, sq); err != nil {
+	if _, err := eval.NumericCtx.Sub(num, num, sq); err != nil {
 		return nil, err
 	}
 	if num.Sign() <= 0 {
@@ -867,16 +867,16 @@ func numericVariance(x eval.Context, vals []types.Value, pop, stddev bool) (type
 		den = apd.New(int64(len(vals))*int64(len(vals)), 0)
 	}
 	z := new(apd.Decimal)
-	if err := numericDivide(z, num, den); err != nil {
+	if err := eval.NumericDivide(z, num, den); err != nil {
 		return nil, err
 	}
 	if !stddev {
 		return z, nil
 	}
-	scale := numericDisplayScale(z)
+	scale := eval.NumericDisplayScale(z)
 	r := new(apd.Decimal)
 	if _, err := apd.BaseContext.WithPrecision(uint32(scale+int(z.NumDigits())+10)).Sqrt(r, z); err != nil {
 		return nil, err
 	}
-	return r, roundScale(r, scale)
+	return r, eval.RoundScale(r, scale)
 }

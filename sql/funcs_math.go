@@ -24,7 +24,7 @@ func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, err
 		t = types.Of(types.Float8)
 	case t.OID == types.Float4:
 		t = types.Of(types.Float8)
-	case eval.TypeCategory(t.OID) != 'N' || isOidType(t.OID):
+	case eval.TypeCategory(t.OID) != 'N' || eval.IsOidType(t.OID):
 		return nil, types.T{}, errNoFunction
 	}
 	t.Typmod = -1
@@ -34,7 +34,7 @@ func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, err
 		return nil, types.T{}, errNoFunction
 	}
 	for i := 1; i < len(args); i++ {
-		if out[i], err = b.Coerce(args[i], int4T()); err != nil {
+		if out[i], err = b.Coerce(args[i], eval.Int4T()); err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 	}
@@ -47,7 +47,7 @@ func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF 
 			return nil, types.T{}, errNoFunction
 		}
 		out, t, err := sameNumericType(b, args)
-		if err == nil && isIntType(t.OID) && intF == nil {
+		if err == nil && eval.IsIntType(t.OID) && intF == nil {
 			// ceil/floor of an integer go through float8, as in PostgreSQL.
 			out[0] = &eval.Cast{X: out[0], To: types.Of(types.Float8)}
 			t = types.Of(types.Float8)
@@ -80,8 +80,8 @@ func init() {
 			if v < 0 {
 				v = -v
 			}
-			if v < 0 || !intFits(t, v) {
-				return nil, intRangeError(t)
+			if v < 0 || !eval.IntFits(t, v) {
+				return nil, eval.IntRangeError(t)
 			}
 			return v, nil
 		}
@@ -119,7 +119,7 @@ func init() {
 			z.Set(x) // NaN and the infinities are their own ceiling
 			return nil
 		}
-		_, err := numericCtx.Ceil(z, x)
+		_, err := eval.NumericCtx.Ceil(z, x)
 		return err
 	}))
 	register("ceiling", builtins["ceil"])
@@ -128,7 +128,7 @@ func init() {
 			z.Set(x)
 			return nil
 		}
-		_, err := numericCtx.Floor(z, x)
+		_, err := eval.NumericCtx.Floor(z, x)
 		return err
 	}))
 	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -144,7 +144,7 @@ func init() {
 				return s, nil
 			}
 			z := new(apd.Decimal).Set(v)
-			return z, roundScale(z, clampRoundScale(scale))
+			return z, eval.RoundScale(z, eval.ClampRoundScale(scale))
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
 	}})
@@ -161,7 +161,7 @@ func init() {
 				return s, nil
 			}
 			z := new(apd.Decimal)
-			return z, quantizeScale(z, v, clampRoundScale(scale), apd.RoundDown)
+			return z, eval.QuantizeScale(z, v, eval.ClampRoundScale(scale), apd.RoundDown)
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})
@@ -207,10 +207,10 @@ func init() {
 	}, strict: true, call: func(x eval.Context, a []types.Value) (types.Value, error) {
 		switch a[0].(type) {
 		case int64:
-			f, _ := intArith("%", types.Int8)
+			f, _ := eval.IntArith("%", types.Int8)
 			return f(x, a)
 		default:
-			f, _ := numericArith("%")
+			f, _ := eval.NumericArith("%")
 			return f(x, a)
 		}
 	}})
@@ -238,7 +238,7 @@ func roundResolve(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error)
 		return nil, types.T{}, errNoFunction
 	}
 	if len(args) == 2 {
-		if out[1], err = b.Coerce(args[1], int4T()); err != nil {
+		if out[1], err = b.Coerce(args[1], eval.Int4T()); err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 	}
@@ -280,15 +280,15 @@ func init() {
 	register("log10", builtins["log"])
 	register("div", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		y := a[1].(*apd.Decimal)
-		if r, ok, err := numericDivSpecial(a[0].(*apd.Decimal), y); ok {
+		if r, ok, err := eval.NumericDivSpecial(a[0].(*apd.Decimal), y); ok {
 			return r, err
 		}
 		if y.IsZero() {
 			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 		}
 		z := new(apd.Decimal)
-		_, err := exactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
-		return z, numericChecked(z, err)
+		_, err := eval.ExactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
+		return z, eval.NumericChecked(z, err)
 	}, types.Numeric, types.Numeric)))
 	// gcd and lcm of integers work on magnitudes, so the most negative
 	// value's magnitude (which its type cannot hold) is an overflow only
@@ -307,12 +307,12 @@ func init() {
 				}
 				hi, lo := bits.Mul64(x/g, y)
 				if hi != 0 {
-					return nil, intRangeError(t)
+					return nil, eval.IntRangeError(t)
 				}
 				r = lo
 			}
-			if r > math.MaxInt64 || !intFits(t, int64(r)) {
-				return nil, intRangeError(t)
+			if r > math.MaxInt64 || !eval.IntFits(t, int64(r)) {
+				return nil, eval.IntRangeError(t)
 			}
 			return int64(r), nil
 		}
@@ -332,7 +332,7 @@ func init() {
 		}
 		z := apd.New(1, 0)
 		for i := int64(2); i <= n; i++ {
-			if _, err := numericCtx.Mul(z, z, apd.New(i, 0)); err != nil {
+			if _, err := eval.NumericCtx.Mul(z, z, apd.New(i, 0)); err != nil {
 				return nil, err
 			}
 		}
@@ -342,7 +342,7 @@ func init() {
 		if a[0].(*apd.Decimal).Form != apd.Finite {
 			return nil, nil // NaN and the infinities have no scale
 		}
-		return int64(numericDisplayScale(a[0].(*apd.Decimal))), nil
+		return int64(eval.NumericDisplayScale(a[0].(*apd.Decimal))), nil
 	}, types.Numeric)))
 	register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
 	register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
@@ -426,8 +426,8 @@ func numericLog(base, x *apd.Decimal) (types.Value, error) {
 	if !z.IsZero() {
 		weight = int(z.NumDigits()) + int(z.Exponent) - 1
 	}
-	scale := max(16-weight, numericDisplayScale(base), numericDisplayScale(x), 0)
-	return z, roundScale(z, min(scale, 1000))
+	scale := max(16-weight, eval.NumericDisplayScale(base), eval.NumericDisplayScale(x), 0)
+	return z, eval.RoundScale(z, min(scale, 1000))
 }
 
 // logOf is a logarithm of x > 0 by f, whose base has log2base as its log

@@ -28,7 +28,7 @@ func numericSpecial(d *apd.Decimal) (types.Value, bool) {
 func numericSign(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form == apd.NaN {
-		return new(apd.Decimal).Set(numericNaN), nil
+		return new(apd.Decimal).Set(eval.NumericNaN), nil
 	}
 	return apd.New(int64(d.Sign()), 0), nil
 }
@@ -40,27 +40,27 @@ func numericSqrt(_ eval.Context, a []types.Value) (types.Value, error) {
 	x := a[0].(*apd.Decimal)
 	switch {
 	case x.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), nil
+		return new(apd.Decimal).Set(eval.NumericNaN), nil
 	case x.Sign() < 0:
 		return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
 	case x.Form == apd.Infinite:
-		return new(apd.Decimal).Set(numericPosInf), nil
+		return new(apd.Decimal).Set(eval.NumericPosInf), nil
 	}
-	weight, _ := numericLeadGroup(x)
+	weight, _ := eval.NumericLeadGroup(x)
 	sweight := (weight+1)*4/2 - 1
-	rscale := max(numericMinSigDigits-sweight, numericDisplayScale(x), 0)
-	rscale = min(rscale, numericMaxDisplayScale)
+	rscale := max(eval.NumericMinSigDigits-sweight, eval.NumericDisplayScale(x), 0)
+	rscale = min(rscale, eval.NumericMaxDisplayScale)
 	z := new(apd.Decimal)
 	if x.IsZero() {
-		return z, roundScale(z, rscale)
+		return z, eval.RoundScale(z, rscale)
 	}
 	intDigits := max(int(x.NumDigits())+int(x.Exponent), 1)/2 + 1
 	c := apd.BaseContext.WithPrecision(uint32(intDigits + rscale + 20))
 	c.Rounding = apd.RoundDown
 	if _, err := c.Sqrt(z, x); err != nil {
-		return nil, numericChecked(z, err)
+		return nil, eval.NumericChecked(z, err)
 	}
-	return z, roundScale(z, rscale)
+	return z, eval.RoundScale(z, rscale)
 }
 
 // numericMinScale is min_scale: the fewest decimals that show d exactly
@@ -70,7 +70,7 @@ func numericMinScale(_ eval.Context, a []types.Value) (types.Value, error) {
 	if d.Form != apd.Finite {
 		return nil, nil
 	}
-	return int64(numericDisplayScale(trimmedScale(d))), nil
+	return int64(eval.NumericDisplayScale(trimmedScale(d))), nil
 }
 
 // numericTrimScale is trim_scale: d without its trailing decimal zeros.
@@ -113,9 +113,9 @@ func numericGCD(lcm bool) func(eval.Context, []types.Value) (types.Value, error)
 	return func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x, y := a[0].(*apd.Decimal), a[1].(*apd.Decimal)
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return new(apd.Decimal).Set(numericNaN), nil
+			return new(apd.Decimal).Set(eval.NumericNaN), nil
 		}
-		scale := max(numericDisplayScale(x), numericDisplayScale(y))
+		scale := max(eval.NumericDisplayScale(x), eval.NumericDisplayScale(y))
 		ix, iy := scaledInteger(x, scale), scaledInteger(y, scale)
 		var r *big.Int
 		switch {
@@ -132,7 +132,7 @@ func numericGCD(lcm bool) func(eval.Context, []types.Value) (types.Value, error)
 		z := new(apd.Decimal)
 		z.Coeff.SetMathBigInt(r)
 		z.Exponent = int32(-scale)
-		return z, numericChecked(z, nil)
+		return z, eval.NumericChecked(z, nil)
 	}
 }
 
@@ -151,10 +151,10 @@ func scaledInteger(d *apd.Decimal, scale int) *big.Int {
 
 func init() {
 	register("power", overloaded(true,
-		sig(types.Float8, floatPower, types.Float8, types.Float8),
+		sig(types.Float8, eval.FloatPower, types.Float8, types.Float8),
 		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
-			return z, numericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
+			return z, eval.NumericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
 		}, types.Numeric, types.Numeric)))
 	register("pow", builtins["power"])
 }

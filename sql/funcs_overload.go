@@ -133,7 +133,7 @@ func overloadMatch(o fnOverload, args []eval.Expr) (int, bool) {
 		switch {
 		case p == types.Unknown || at == p:
 			exact++
-		case at == types.Unknown || implicitCastOK(at, p):
+		case at == types.Unknown || eval.ImplicitCastOK(at, p):
 		default:
 			return 0, false
 		}

@@ -275,7 +275,7 @@ func regexpLike(_ eval.Context, a []types.Value) (types.Value, error) {
 // POSIX pattern's first parenthesized group when it has one, else the
 // whole match; NULL without a match.
 func substringRegex(_ eval.Context, a []types.Value) (types.Value, error) {
-	re, err := compileRegex(&regexpMu, regexpCache, a[1].(string), false)
+	re, err := eval.CompileRegex(&regexpMu, regexpCache, a[1].(string), false)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func substringSimilar(_ eval.Context, a []types.Value) (types.Value, error) {
 	var src strings.Builder
 	src.WriteString("(?s)^")
 	for i, p := range parts {
-		r, err := similarToRegex(p, esc)
+		r, err := eval.SimilarToRegex(p, esc)
 		if err != nil {
 			return nil, err
 		}
@@ -333,18 +333,18 @@ func substringSimilar(_ eval.Context, a []types.Value) (types.Value, error) {
 	if len(parts) == 2 {
 		// One separator: the rest of the string after it is returned.
 		src.Reset()
-		r0, err := similarToRegex(parts[0], esc)
+		r0, err := eval.SimilarToRegex(parts[0], esc)
 		if err != nil {
 			return nil, err
 		}
-		r1, err := similarToRegex(parts[1], esc)
+		r1, err := eval.SimilarToRegex(parts[1], esc)
 		if err != nil {
 			return nil, err
 		}
 		src.WriteString("(?s)^(?U:" + strings.TrimSuffix(strings.TrimPrefix(r0, "(?s)^"), "$") + ")(" + strings.TrimSuffix(strings.TrimPrefix(r1, "(?s)^"), "$") + ")")
 	}
 	src.WriteString("$")
-	re, err := compileRegex(&regexpMu, regexpCache, src.String(), false)
+	re, err := eval.CompileRegex(&regexpMu, regexpCache, src.String(), false)
 	if err != nil {
 		return nil, err
 	}

@@ -159,7 +159,7 @@ func init() {
 			for i, a := range args {
 				out[i] = asOutputText(b.ResolveUnknown(a))
 			}
-			return out, textT(), nil
+			return out, eval.TextT(), nil
 		}
 	}
 	register("concat", &builtin{resolve: anyAsText(1), call: func(_ eval.Context, a []types.Value) (types.Value, error) {

@@ -75,7 +75,7 @@ func init() {
 	}})
 	register("localtimestamp", &builtin{resolve: signature(types.Timestamp), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		return wallClockUTC(x.now.In(x.Location())), nil
+		return eval.WallClockUTC(x.now.In(x.Location())), nil
 	}})
 	register("current_date", &builtin{resolve: signature(types.Date), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)

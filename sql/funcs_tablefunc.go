@@ -8,25 +8,9 @@ import (
 	"cdcdb/types"
 )
 
-// tableFunc is a set-returning function with several output columns, used
-// in FROM: pg_show_all_settings() (behind pg_settings), pg_get_keywords(),
-// information_schema._pg_expandarray(). Where PostgreSQL declares the
-// function with OUT arguments, the columns are read from its pg_proc row,
-// so names and types are PostgreSQL's.
-type tableFunc struct {
-	// resolve checks and coerces the arguments and gives the columns.
-	resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error)
-	gen     func(x eval.Context, args []types.Value) ([]eval.Row, error)
-	// strict functions return no rows for a NULL argument.
-	strict bool
-}
-
-// tableFuncs maps lower-case function names to table functions.
-var tableFuncs = map[string]*tableFunc{}
-
 // procOutColumns reads the OUT columns of a built-in function from
 // PostgreSQL's pg_proc rows.
-func procOutColumns(name string) []outCol {
+func procOutColumns(name string) []funcColumn {
 	ct := pgCatalogTables["pg_proc"]
 	static, err := ct.staticRows()
 	if err != nil {
@@ -43,7 +27,7 @@ func procOutColumns(name string) []outCol {
 		}
 		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
 		names, _ := r[b.col("proargnames")].(types.ArrayValue)
-		var cols []outCol
+		var cols []funcColumn
 		for i, t := range all.Elems {
 			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {
 				continue
@@ -52,7 +36,7 @@ func procOutColumns(name string) []outCol {
 			if i < len(names.Elems) {
 				n, _ = names.Elems[i].(string)
 			}
-			cols = append(cols, outCol{name: n, t: types.Of(types.OID(t.(int64)))})
+			cols = append(cols, funcColumn{name: n, t: types.Of(types.OID(t.(int64)))})
 		}
 		return cols
 	}
@@ -103,21 +87,21 @@ func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 // planTableFunc plans a table function in FROM.
 func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
-	coerced, cols, err := tf.resolve(b, args)
+	coerced, fcols, err := tf.resolve(b, args)
 	if err != nil {
 		if err == errNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		return nil, nil, withPos(err, t.Call)
 	}
-	cols = append([]outCol(nil), cols...)
+	cols := outCols(fcols)
 	if len(cols) == 1 && t.Alias != nil && len(t.Alias.Columns) == 0 {
 		// A function of one column names it after the alias, as
 		// generate_subscripts(a, 1) AS g names its column g.
 		cols[0].name = t.Alias.Name
 	}
 	if t.WithOrdinality {
-		cols = append(cols, outCol{name: "ordinality", t: int8T()})
+		cols = append(cols, outCol{name: "ordinality", t: eval.Int8T()})
 	}
 	p := &tableFuncScan{name: name, tf: tf, args: coerced, cols: cols, ordinal: t.WithOrdinality}
 	rel := relFromColumns(name, cols)
@@ -136,7 +120,7 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -144,7 +128,7 @@ func init() {
 		if elem == 0 {
 			return nil, nil, errNoFunction
 		}
-		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
+		return args, []funcColumn{{name: "x", t: types.Of(elem)}, {name: "n", t: eval.Int4T()}}, nil
 	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
@@ -164,7 +148,7 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
@@ -194,17 +178,17 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.Coerce(args[1], int4T())
+		d, err := b.Coerce(args[1], eval.Int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		var reverse eval.Expr = &eval.Const{V: false, T: boolT()}
+		var reverse eval.Expr = &eval.Const{V: false, T: eval.BoolT()}
 		if len(args) == 3 {
-			if reverse, err = b.Coerce(args[2], boolT()); err != nil {
+			if reverse, err = b.Coerce(args[2], eval.BoolT()); err != nil {
 				return nil, nil, errNoFunction
 			}
 		}
@@ -212,8 +196,8 @@ func init() {
 		if t := args[0].Type().OID; t == types.Int2Vector || t == types.OidVector {
 			lower = 0
 		}
-		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: int4T()}}
-		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
+		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: eval.Int4T()}}
+		return out, []funcColumn{{name: "generate_subscripts", t: eval.Int4T()}}, nil
 	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
@@ -242,7 +226,7 @@ func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
@@ -254,4 +238,13 @@ func init() {
 	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		return nil, nil
 	}}
+}
+
+// outCols gives a function's output columns as the planner's columns.
+func outCols(fcols []funcColumn) []outCol {
+	cols := make([]outCol, len(fcols))
+	for i, c := range fcols {
+		cols[i] = outCol{name: c.name, t: c.t}
+	}
+	return cols
 }

@@ -21,7 +21,7 @@ func init() {
 		if len(args) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		f, err := b.Coerce(args[0], textT())
+		f, err := b.Coerce(args[0], eval.TextT())
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
@@ -29,13 +29,13 @@ func init() {
 		for _, a := range args[1:] {
 			out = append(out, asOutputText(b.ResolveUnknown(a)))
 		}
-		return out, textT(), nil
+		return out, eval.TextT(), nil
 	}, call: formatFunc})
 	register("quote_nullable", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
-		return []eval.Expr{asOutputText(b.ResolveUnknown(args[0]))}, textT(), nil
+		return []eval.Expr{asOutputText(b.ResolveUnknown(args[0]))}, eval.TextT(), nil
 	}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return "NULL", nil
@@ -160,7 +160,7 @@ func init() {
 			for i, a := range args {
 				out[i] = b.ResolveUnknown(a)
 			}
-			return out, int4T(), nil
+			return out, eval.Int4T(), nil
 		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			n := int64(0)
 			for _, v := range a {
@@ -190,7 +190,7 @@ func (e *outputTextExpr) Eval(env *eval.Env) (types.Value, error) {
 	}
 	return env.X.FormatValue(e.x.Type(), v), nil
 }
-func (e *outputTextExpr) Type() types.T { return textT() }
+func (e *outputTextExpr) Type() types.T { return eval.TextT() }
 
 func asOutputText(x eval.Expr) eval.Expr {
 	if x.Type().OID == types.Text {
@@ -327,7 +327,7 @@ func regexpFor(pattern, flags string) (*regexp.Regexp, error) {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", f)
 		}
 	}
-	return compileRegex(&regexpMu, regexpCache, pattern, strings.Contains(flags, "i"))
+	return eval.CompileRegex(&regexpMu, regexpCache, pattern, strings.Contains(flags, "i"))
 }
 
 // matchGroups is a match as regexp_match returns it: the capture groups,
@@ -405,20 +405,20 @@ func textArray(parts []string) types.ArrayValue {
 
 // textTableFunc resolves a set-returning function of min..max text
 // arguments with one output column.
-func textTableFunc(name string, out types.OID, min, max int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
-	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+func textTableFunc(name string, out types.OID, min, max int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) < min || len(args) > max {
 			return nil, nil, errNoFunction
 		}
 		coerced := make([]eval.Expr, len(args))
 		for i, a := range args {
-			c, err := b.Coerce(a, textT())
+			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
 			coerced[i] = c
 		}
-		return coerced, []outCol{{name: name, t: types.Of(out)}}, nil
+		return coerced, []funcColumn{{name: name, t: types.Of(out)}}, nil
 	}
 }
 

@@ -88,26 +88,26 @@ func widthBucketNumeric(_ eval.Context, a []types.Value) (types.Value, error) {
 	// (op - lo) * count / (hi - lo), truncated, computed exactly.
 	num, den := new(apd.Decimal), new(apd.Decimal)
 	if asc {
-		_, err = exactCtx(op, lo).Sub(num, op, lo)
+		_, err = eval.ExactCtx(op, lo).Sub(num, op, lo)
 		if err == nil {
-			_, err = exactCtx(hi, lo).Sub(den, hi, lo)
+			_, err = eval.ExactCtx(hi, lo).Sub(den, hi, lo)
 		}
 	} else {
-		_, err = exactCtx(lo, op).Sub(num, lo, op)
+		_, err = eval.ExactCtx(lo, op).Sub(num, lo, op)
 		if err == nil {
-			_, err = exactCtx(lo, hi).Sub(den, lo, hi)
+			_, err = eval.ExactCtx(lo, hi).Sub(den, lo, hi)
 		}
 	}
 	if err != nil {
-		return nil, numericChecked(num, err)
+		return nil, eval.NumericChecked(num, err)
 	}
 	n := apd.New(count, 0)
-	if _, err = exactCtx(num, n).Mul(num, num, n); err != nil {
-		return nil, numericChecked(num, err)
+	if _, err = eval.ExactCtx(num, n).Mul(num, num, n); err != nil {
+		return nil, eval.NumericChecked(num, err)
 	}
 	q := new(apd.Decimal)
-	if _, err = exactCtx(num, den).QuoInteger(q, num, den); err != nil {
-		return nil, numericChecked(q, err)
+	if _, err = eval.ExactCtx(num, den).QuoInteger(q, num, den); err != nil {
+		return nil, eval.NumericChecked(q, err)
 	}
 	v, err := q.Int64()
 	if err != nil {

@@ -127,9 +127,9 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			return nil, nil, withPos(err, t.Call)
 		}
 		switch {
-		case ct.OID == types.Unknown || isIntType(ct.OID):
+		case ct.OID == types.Unknown || eval.IsIntType(ct.OID):
 			if ct.OID != types.Int8 {
-				ct = int4T()
+				ct = eval.Int4T()
 			}
 			for i := range args {
 				c, err := b.Coerce(args[i], ct)
@@ -204,7 +204,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 					if err := emit(v); err != nil {
 						return err
 					}
-					next, err := addInterval(x, v, step, 1, zoned)
+					next, err := eval.AddInterval(x, v, step, 1, zoned)
 					if err != nil {
 						return err
 					}
@@ -230,7 +230,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		fs.args = args
 	}
 	if fs.ordinal {
-		fs.cols = append(fs.cols, outCol{name: "ordinality", t: int8T()})
+		fs.cols = append(fs.cols, outCol{name: "ordinality", t: eval.Int8T()})
 	}
 	rel := relFromColumns(name, fs.cols)
 	if t.Alias != nil && len(t.Alias.Columns) == 0 && len(fs.cols) == 1 || t.Alias != nil && len(fs.cols) == 1 && len(t.Alias.Columns) == 0 {
@@ -306,7 +306,7 @@ func (it *numericSeries) next() (types.Value, error) {
 		return nil, nil
 	}
 	v := new(apd.Decimal).Set(it.at)
-	if _, err := numericCtx.Add(it.at, it.at, it.step); err != nil {
+	if _, err := eval.NumericCtx.Add(it.at, it.at, it.step); err != nil {
 		return nil, err
 	}
 	return v, nil

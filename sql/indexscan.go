@@ -146,12 +146,12 @@ func collectIndexConds(e eval.Expr, out map[int][]indexCond) {
 			}
 		}
 		out[ref.Idx] = append(out[ref.Idx], indexCond{op: "in", list: e.List})
-	case *compareExpr:
+	case *eval.Compare:
 		flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-		if _, ok := flip[e.op]; !ok {
+		if _, ok := flip[e.Op]; !ok {
 			return
 		}
-		for i, side := range [2][2]eval.Expr{{e.l, e.r}, {e.r, e.l}} {
+		for i, side := range [2][2]eval.Expr{{e.L, e.R}, {e.R, e.L}} {
 			col, val := side[0], side[1]
 			if c, ok := col.(*eval.Cast); ok && !c.Explicit {
 				col = c.X
@@ -160,7 +160,7 @@ func collectIndexConds(e eval.Expr, out map[int][]indexCond) {
 			if !ok || ref.Level != 0 || readsCurrentRow(val) {
 				continue
 			}
-			op := e.op
+			op := e.Op
 			if i == 1 {
 				op = flip[op]
 			}
@@ -200,7 +200,7 @@ func sameKeyFamily(v, c types.T) bool {
 	switch {
 	case v.OID == c.OID:
 		return true
-	case isIntType(v.OID) && isIntType(c.OID):
+	case eval.IsIntType(v.OID) && eval.IsIntType(c.OID):
 		return true
 	}
 	str := func(o types.OID) bool { return o == types.Text || o == types.Varchar || o == types.Name }

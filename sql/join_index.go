@@ -34,12 +34,12 @@ func (p *joinPlan) parameterize() bool {
 	lw := len(p.left.columns())
 	var lookups []eval.Expr
 	for _, c := range conjuncts(p.cond) {
-		cmp, ok := c.(*compareExpr)
-		if !ok || cmp.op != "=" {
+		cmp, ok := c.(*eval.Compare)
+		if !ok || cmp.Op != "=" {
 			continue
 		}
-		ls, lok := sideOf(cmp.l, lw)
-		rs, rok := sideOf(cmp.r, lw)
+		ls, lok := sideOf(cmp.L, lw)
+		rs, rok := sideOf(cmp.R, lw)
 		if !lok || !rok || ls == rs {
 			continue
 		}
@@ -160,10 +160,10 @@ func exprChildren(e eval.Expr) ([]eval.Expr, bool) {
 		return e.Args, true
 	case *eval.InList:
 		return append([]eval.Expr{e.X}, e.List...), true
-	case *compareExpr:
-		return []eval.Expr{e.l, e.r}, true
-	case *distinctExpr:
-		return []eval.Expr{e.l, e.r}, true
+	case *eval.Compare:
+		return []eval.Expr{e.L, e.R}, true
+	case *eval.IsDistinct:
+		return []eval.Expr{e.L, e.R}, true
 	case *anyArrayExpr:
 		return []eval.Expr{e.x, e.arr}, true
 	case *eval.ArrayCtor:

@@ -106,14 +106,14 @@ func visitBoundExpr(e eval.Expr, f func(eval.Expr)) bool {
 		return all(x.L, x.R)
 	case *eval.Not:
 		return all(x.X)
-	case *compareExpr:
-		return all(x.l, x.r)
-	case *distinctExpr:
-		return all(x.l, x.r)
-	case *regexMatch:
-		return all(x.l, x.r)
-	case *likeExpr:
-		return all(x.x, x.pattern, x.escape)
+	case *eval.Compare:
+		return all(x.L, x.R)
+	case *eval.IsDistinct:
+		return all(x.L, x.R)
+	case *eval.RegexMatch:
+		return all(x.L, x.R)
+	case *eval.Like:
+		return all(x.X, x.Pattern, x.Escape)
 	case *eval.FuncCall:
 		return all(x.Args...)
 	case *eval.Cast:
@@ -264,7 +264,7 @@ func joinOrder(leaves []crossLeaf, cs []conjunct) []int {
 			if c.onlyTop || rest == 0 || rest&(rest-1) != 0 || c.leaves&placed == 0 {
 				continue
 			}
-			if ce, ok := c.e.(*compareExpr); ok && ce.op == "=" {
+			if ce, ok := c.e.(*eval.Compare); ok && ce.Op == "=" {
 				for i := range leaves {
 					if rest == 1<<i && (next < 0 || i < next) {
 						next = i

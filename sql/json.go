@@ -33,7 +33,7 @@ func bindJSONOrArrayOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) 
 			}
 		}
 		if l.Type().OID != r.Type().OID {
-			return nil, operatorError(op, l.Type(), r.Type())
+			return nil, eval.OperatorError(op, l.Type(), r.Type())
 		}
 		info, _ := types.Lookup(l.Type().OID)
 		et := types.Of(info.ElemOID)
@@ -70,13 +70,13 @@ func bindJSONOrArrayOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) 
 				return false
 			}
 		default:
-			return nil, operatorError(op, l.Type(), r.Type())
+			return nil, eval.OperatorError(op, l.Type(), r.Type())
 		}
-		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Strict: true, T: boolT(), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Strict: true, T: eval.BoolT(), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return fn(a[0].(types.ArrayValue), a[1].(types.ArrayValue)), nil
 		}}, nil
 	}
-	return nil, operatorError(op, l.Type(), r.Type())
+	return nil, eval.OperatorError(op, l.Type(), r.Type())
 }
 
 // bindArrayConcat is array || array, array || element and element || array.
@@ -89,7 +89,7 @@ func bindArrayConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
 	case la && ra:
 		at = lt
 		if r, err = b.coerce(r, at); err != nil {
-			return nil, operatorError("||", lt, rt)
+			return nil, eval.OperatorError("||", lt, rt)
 		}
 	case la:
 		at = lt
@@ -102,7 +102,7 @@ func bindArrayConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
 			break
 		}
 		if r, err = b.coerce(r, types.Of(info.ElemOID)); err != nil {
-			return nil, operatorError("||", lt, rt)
+			return nil, eval.OperatorError("||", lt, rt)
 		}
 		r = &eval.ArrayCtor{Elems: []eval.Expr{r}, Elem: info.ElemOID, T: at}
 	default:
@@ -115,7 +115,7 @@ func bindArrayConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
 			break
 		}
 		if l, err = b.coerce(l, types.Of(info.ElemOID)); err != nil {
-			return nil, operatorError("||", lt, rt)
+			return nil, eval.OperatorError("||", lt, rt)
 		}
 		l = &eval.ArrayCtor{Elems: []eval.Expr{l}, Elem: info.ElemOID, T: at}
 	}

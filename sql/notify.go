@@ -227,11 +227,11 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 func init() {
 	// pg_listening_channels() lists the channels the session listens on
 	// (as committed).
-	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
-		return nil, []outCol{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
+		return nil, []funcColumn{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
 	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		hub := &x.sess.engine.notify

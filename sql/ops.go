@@ -12,62 +12,6 @@ import (
 	"cdcdb/types"
 )
 
-// commonType finds the type several expressions (CASE branches, IN lists,
-// operands) are brought to, as PostgreSQL's UNION/CASE resolution does.
-func commonType(xs []eval.Expr, construct string) (types.T, error) {
-	var best types.T = unknownT()
-	sawUnknown := false
-	for _, x := range xs {
-		t := x.Type()
-		if t.OID == types.Unknown {
-			sawUnknown = true
-			continue
-		}
-		if best.OID == types.Unknown {
-			best = t
-			continue
-		}
-		if best.OID == t.OID {
-			if best.Typmod != t.Typmod {
-				best.Typmod = -1
-			}
-			continue
-		}
-		// Different types leave no modifier: greatest(numeric(10,2), 1) is
-		// a plain numeric, as select_common_type makes it.
-		best.Typmod = -1
-		cb, ct := eval.TypeCategory(best.OID), eval.TypeCategory(t.OID)
-		switch {
-		case cb == 'N' && ct == 'N':
-			if numericRank(t.OID) > numericRank(best.OID) {
-				best = types.Of(t.OID)
-			}
-		case cb == 'S' && ct == 'S':
-			// text, varchar and char(n) convert to one another implicitly
-			// both ways, so the first type stays (select_common_type);
-			// "char" only converts to text implicitly.
-			best = types.Of(best.OID)
-			if best.OID == types.Char {
-				best = textT()
-			}
-		case cb == 'D' && ct == 'D' && best.OID != types.Time && t.OID != types.Time:
-			if dtRank(t.OID) > dtRank(best.OID) {
-				best = types.Of(t.OID)
-			}
-		default:
-			return best, pgerror.New(pgerror.DatatypeMismatch, "%s types %s and %s cannot be matched", construct, typeName(best), typeName(t))
-		}
-	}
-	if sawUnknown && best.OID != types.Record {
-		// A literal has no modifier, so the result has none either (as
-		// select_common_typmod decides): coalesce(v, 'abcdef') over a
-		// varchar(3) is a plain varchar, and the literal is not cut to
-		// v's length nor refused for it.
-		best.Typmod = -1
-	}
-	return best, nil
-}
-
 // bindBinaryOp resolves an infix operator for its operand types.
 func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	if lt := l.Type().OID; (lt == types.JSON || lt == types.JSONB) && jsonOperators[op] {
@@ -82,7 +26,7 @@ func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 			return nil, err
 		}
 		if ct.OID == types.Unknown {
-			ct = textT()
+			ct = eval.TextT()
 		}
 		if l, err = b.coerce(l, ct); err != nil {
 			return nil, err
@@ -90,7 +34,7 @@ func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if r, err = b.coerce(r, ct); err != nil {
 			return nil, err
 		}
-		return &distinctExpr{l: l, r: r, t: ct, not: op == "IS NOT DISTINCT FROM"}, nil
+		return &eval.IsDistinct{L: l, R: r, T: ct, Not: op == "IS NOT DISTINCT FROM"}, nil
 	case "||":
 		return bindConcat(b, l, r)
 	case "+", "-", "*", "/", "%", "^":
@@ -103,15 +47,15 @@ func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 			return nil, err // the literal itself is bad
 		}
 		if !ok {
-			return nil, operatorError(op, l.Type(), r.Type())
+			return nil, eval.OperatorError(op, l.Type(), r.Type())
 		}
-		return newRegexMatch(op, subject, pattern), nil
+		return eval.NewRegexMatch(op, subject, pattern), nil
 	case "~~", "!~~", "~~*", "!~~*":
 		return bindLikeOperator(b, op, l, r)
 	case "->", "->>", "#>", "#>>", "@>", "<@", "?", "?|", "?&", "#-", "&&":
 		return bindJSONOrArrayOp(b, op, l, r)
 	}
-	return nil, operatorError(op, l.Type(), r.Type())
+	return nil, eval.OperatorError(op, l.Type(), r.Type())
 }
 
 func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
@@ -119,7 +63,7 @@ func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	var ct types.T
 	switch {
 	case lt.OID == types.Unknown && rt.OID == types.Unknown:
-		ct = textT()
+		ct = eval.TextT()
 	case lt.OID == types.Unknown:
 		ct = rt
 	case rt.OID == types.Unknown:
@@ -128,7 +72,7 @@ func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		var err error
 		ct, err = commonType([]eval.Expr{l, r}, op)
 		if err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 	}
 	ct.Typmod = -1
@@ -139,11 +83,11 @@ func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	if r, err = b.coerce(r, ct); err != nil {
 		return nil, err
 	}
-	test, err := comparisonFunc(op)
+	test, err := eval.ComparisonFunc(op)
 	if err != nil {
 		return nil, err
 	}
-	return &compareExpr{l: l, r: r, t: ct, test: test, op: op}, nil
+	return &eval.Compare{L: l, R: r, T: ct, Test: test, Op: op}, nil
 }
 
 func bindConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
@@ -161,17 +105,17 @@ func bindConcat(b *binder, l, r eval.Expr) (eval.Expr, error) {
 		if r, err = b.coerce(r, types.Of(types.JSONB)); err != nil {
 			return nil, err
 		}
-		return &eval.FuncCall{Name: "jsonb_concat", Args: []eval.Expr{l, r}, Fn: jsonbConcat, Strict: true, T: types.Of(types.JSONB)}, nil
+		return &eval.FuncCall{Name: "jsonb_concat", Args: []eval.Expr{l, r}, Fn: eval.JSONBConcat, Strict: true, T: types.Of(types.JSONB)}, nil
 	}
 	// text || anything (non-array) converts the other side to text, as
 	// PostgreSQL's anynonarray || text operators do.
 	if eval.TypeCategory(lt.OID) != 'S' && eval.TypeCategory(rt.OID) != 'S' {
-		return nil, operatorError("||", lt, rt)
+		return nil, eval.OperatorError("||", lt, rt)
 	}
 	l, r = b.resolveUnknown(l), b.resolveUnknown(r)
 	return &eval.FuncCall{Name: "textcat", Args: []eval.Expr{toText(l), toText(r)}, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return a[0].(string) + a[1].(string), nil
-	}, Strict: true, T: textT()}, nil
+	}, Strict: true, T: eval.TextT()}, nil
 }
 
 // toText converts an expression to text with its output function.
@@ -179,7 +123,7 @@ func toText(x eval.Expr) eval.Expr {
 	if x.Type().OID == types.Text {
 		return x
 	}
-	return &eval.Cast{X: x, To: textT(), Explicit: true}
+	return &eval.Cast{X: x, To: eval.TextT(), Explicit: true}
 }
 
 func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
@@ -205,9 +149,9 @@ func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		rt = r.Type()
 	}
 	if eval.TypeCategory(lt.OID) == 'N' && eval.TypeCategory(rt.OID) == 'N' {
-		rank := numericRank(lt.OID)
-		if numericRank(rt.OID) > rank {
-			rank = numericRank(rt.OID)
+		rank := eval.NumericRank(lt.OID)
+		if eval.NumericRank(rt.OID) > rank {
+			rank = eval.NumericRank(rt.OID)
 		}
 		var t types.T
 		switch {
@@ -217,7 +161,7 @@ func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 			t = types.Of(types.Float8)
 		default:
 			for _, c := range []types.OID{types.Int2, types.Int4, types.Int8, types.Int8, types.Numeric, types.Float4, types.Float8} {
-				if numericRank(c) == rank || (rank == 3 && c == types.Int8) {
+				if eval.NumericRank(c) == rank || (rank == 3 && c == types.Int8) {
 					t = types.Of(c)
 					break
 				}
@@ -233,17 +177,17 @@ func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		if r, err = b.coerce(r, t); err != nil {
 			return nil, err
 		}
-		fn, err := arithmeticFunc(op, t.OID)
+		fn, err := eval.ArithmeticFunc(op, t.OID)
 		if err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Fn: fn, Strict: true, T: t}, nil
 	}
-	if dateLike(lt.OID) && dateLike(rt.OID) && lt.OID != rt.OID && op == "-" {
+	if eval.DateLike(lt.OID) && eval.DateLike(rt.OID) && lt.OID != rt.OID && op == "-" {
 		// date - timestamp, timestamp - timestamptz: the earlier type
 		// converts implicitly to the later, as PostgreSQL resolves them.
 		t := lt
-		if dtRank(rt.OID) > dtRank(lt.OID) {
+		if eval.DtRank(rt.OID) > eval.DtRank(lt.OID) {
 			t = rt
 		}
 		t = types.Of(t.OID)
@@ -256,10 +200,10 @@ func bindArithmetic(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		}
 		lt, rt = t, t
 	}
-	if fn, t, ok := datetimeArithmetic(op, lt.OID, rt.OID); ok {
+	if fn, t, ok := eval.DatetimeArithmetic(op, lt.OID, rt.OID); ok {
 		return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, Fn: fn, Strict: true, T: types.Of(t)}, nil
 	}
-	return nil, operatorError(op, lt, rt)
+	return nil, eval.OperatorError(op, lt, rt)
 }
 
 // unknownPeer picks the type an unknown literal takes beside a typed operand
@@ -292,11 +236,11 @@ func bindUnaryOp(b *binder, op string, x eval.Expr, pos int) (eval.Expr, error) 
 		}
 	case "-":
 		switch {
-		case isIntType(t.OID):
+		case eval.IsIntType(t.OID):
 			return &eval.FuncCall{Name: "-", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				v := a[0].(int64)
-				if v == math.MinInt64 || !intFits(t.OID, -v) {
-					return nil, intRangeError(t.OID)
+				if v == math.MinInt64 || !eval.IntFits(t.OID, -v) {
+					return nil, eval.IntRangeError(t.OID)
 				}
 				return -v, nil
 			}}, nil
@@ -315,7 +259,7 @@ func bindUnaryOp(b *binder, op string, x eval.Expr, pos int) (eval.Expr, error) 
 			}}, nil
 		}
 	case "~":
-		if isIntType(t.OID) {
+		if eval.IsIntType(t.OID) {
 			return &eval.FuncCall{Name: "~", Args: []eval.Expr{x}, Strict: true, T: types.Of(t.OID), Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 				return ^a[0].(int64), nil
 			}}, nil
@@ -334,7 +278,7 @@ func bindUnaryOp(b *binder, op string, x eval.Expr, pos int) (eval.Expr, error) 
 			}
 		}
 	}
-	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s", op, typeName(t)).WithPosition(pos + 1).
+	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s", op, eval.TypeName(t)).WithPosition(pos + 1).
 		WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
 }
 
@@ -372,17 +316,17 @@ func (b *binder) bindLike(e *ast.Like) (eval.Expr, error) {
 			}
 		}
 		for _, a := range args {
-			if _, err := b.coerce(a, textT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
+			if _, err := b.coerce(a, eval.TextT()); pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
 				names := make([]string, len(args))
 				for i, a := range args {
-					names[i] = typeName(a.Type())
+					names[i] = eval.TypeName(a.Type())
 				}
 				return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.%s(%s) does not exist", fn, strings.Join(names, ", ")).
 					WithPosition(e.OpPos + 1).
 					WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 			}
 		}
-		patternT = textT()
+		patternT = eval.TextT()
 	}
 	if e.Not {
 		op = "!" + op
@@ -392,14 +336,14 @@ func (b *binder) bindLike(e *ast.Like) (eval.Expr, error) {
 		return nil, withPos(err, e.Pattern)
 	}
 	if !ok {
-		return nil, operatorError(op, x.Type(), patternT).WithPosition(e.OpPos + 1)
+		return nil, eval.OperatorError(op, x.Type(), patternT).WithPosition(e.OpPos + 1)
 	}
 	if esc != nil {
-		if esc, err = b.coerce(esc, textT()); err != nil {
+		if esc, err = b.coerce(esc, eval.TextT()); err != nil {
 			return nil, withPos(err, e.Escape)
 		}
 	}
-	return newLikeExpr(subject, pattern, esc, e.Not, e.ILike, e.Similar), nil
+	return eval.NewLike(subject, pattern, esc, e.Not, e.ILike, e.Similar), nil
 }
 
 // patternOperands binds the two sides of a pattern match (LIKE, ILIKE,
@@ -418,7 +362,7 @@ func (b *binder) patternOperands(x, pattern eval.Expr) (subject, pat eval.Expr, 
 	default:
 		return nil, nil, false, nil
 	}
-	if pat, err = b.coerce(pattern, textT()); err != nil {
+	if pat, err = b.coerce(pattern, eval.TextT()); err != nil {
 		if pgerror.CodeOf(err) == pgerror.DatatypeMismatch {
 			return nil, nil, false, nil
 		}

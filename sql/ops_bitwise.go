@@ -13,23 +13,23 @@ import (
 func bindBitwise(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	l, r = b.resolveUnknownInt(l), b.resolveUnknownInt(r)
 	lt, rt := l.Type(), r.Type()
-	if !isIntType(lt.OID) || !isIntType(rt.OID) {
-		return nil, operatorError(op, lt, rt)
+	if !eval.IsIntType(lt.OID) || !eval.IsIntType(rt.OID) {
+		return nil, eval.OperatorError(op, lt, rt)
 	}
 	t := lt
 	if op == "<<" || op == ">>" {
 		var err error
-		if r, err = b.coerce(r, int4T()); err != nil {
-			return nil, operatorError(op, lt, rt)
+		if r, err = b.coerce(r, eval.Int4T()); err != nil {
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 	} else {
 		t = widerInt(lt, rt)
 		var err error
 		if l, err = b.coerce(l, t); err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 		if r, err = b.coerce(r, t); err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 	}
 	return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, T: t, Strict: true, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -70,7 +70,7 @@ func (b *binder) resolveUnknownInt(x eval.Expr) eval.Expr {
 	if x.Type().OID != types.Unknown {
 		return x
 	}
-	if c, err := b.coerce(x, int4T()); err == nil {
+	if c, err := b.coerce(x, eval.Int4T()); err == nil {
 		return c
 	}
 	return x

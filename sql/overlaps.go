@@ -51,7 +51,7 @@ func (b *binder) bindOverlaps(e *ast.Binary) (eval.Expr, error) {
 	}
 	if eval.TypeCategory(t.OID) != 'D' {
 		return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.overlaps(%s, %s, %s, %s) does not exist",
-			typeName(all[0].Type()), typeName(all[1].Type()), typeName(all[2].Type()), typeName(all[3].Type())).WithPosition(e.OpPos + 1).
+			eval.TypeName(all[0].Type()), eval.TypeName(all[1].Type()), eval.TypeName(all[2].Type()), eval.TypeName(all[3].Type())).WithPosition(e.OpPos + 1).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	for i := range all {
@@ -67,7 +67,7 @@ type overlapsExpr struct {
 	t    types.T
 }
 
-func (e *overlapsExpr) Type() types.T { return boolT() }
+func (e *overlapsExpr) Type() types.T { return eval.BoolT() }
 
 func (e *overlapsExpr) Eval(env *eval.Env) (types.Value, error) {
 	var v [4]types.Value

@@ -173,7 +173,7 @@ type periodExpr struct {
 	t          types.T
 }
 
-func (e *periodExpr) Type() types.T { return boolT() }
+func (e *periodExpr) Type() types.T { return eval.BoolT() }
 
 func (e *periodExpr) Eval(env *eval.Env) (types.Value, error) {
 	a, err := e.a.Eval(env)

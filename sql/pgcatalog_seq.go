@@ -73,7 +73,7 @@ func sequenceMax(t types.OID) int64 {
 }
 
 // sequenceColumns are the columns of a sequence relation.
-var sequenceColumns = []outCol{{name: "last_value", t: int8T()}, {name: "log_cnt", t: int8T()}, {name: "is_called", t: boolT()}}
+var sequenceColumns = []outCol{{name: "last_value", t: eval.Int8T()}, {name: "log_cnt", t: eval.Int8T()}, {name: "is_called", t: eval.BoolT()}}
 
 func init() {
 	liveCatalogs["pg_sequence"] = livePgSequence

@@ -41,7 +41,7 @@ func checkIndexKeyCount(n int) error {
 func init() {
 	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
 		desc: "Shows the maximum number of index keys."})
-	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []outCol, error) {
+	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}

@@ -126,12 +126,12 @@ func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope, keys []sortKey)
 	}
 	var err error
 	if sel.Limit != nil {
-		if lp.limit, err = b.bindAs(sel.Limit, int8T(), "LIMIT"); err != nil {
+		if lp.limit, err = b.bindAs(sel.Limit, eval.Int8T(), "LIMIT"); err != nil {
 			return nil, err
 		}
 	}
 	if sel.Offset != nil {
-		if lp.offset, err = b.bindAs(sel.Offset, int8T(), "OFFSET"); err != nil {
+		if lp.offset, err = b.bindAs(sel.Offset, eval.Int8T(), "OFFSET"); err != nil {
 			return nil, err
 		}
 	}
@@ -206,7 +206,7 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 			return nil, withPos(err, v.Rows[0][j])
 		}
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		for i := range rows {
 			if rows[i][j], err = b.coerce(rows[i][j], t); err != nil {

@@ -222,7 +222,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		}
 		t := c.params[i]
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		format := int16(0)
 		switch {
@@ -870,7 +870,7 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	}
 	for i, t := range c.params {
 		if t.OID == types.Unknown {
-			c.params[i] = textT()
+			c.params[i] = eval.TextT()
 		}
 	}
 	return c, nil

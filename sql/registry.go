@@ -75,3 +75,25 @@ func overloaded(strict bool, os ...fnOverload) *builtin {
 func sig(ret types.OID, call func(x eval.Context, args []types.Value) (types.Value, error), params ...types.OID) fnOverload {
 	return fnOverload{params: params, ret: ret, retArg: -1, call: call}
 }
+
+// tableFunc is a set-returning function with several output columns, used
+// in FROM: pg_show_all_settings() (behind pg_settings), pg_get_keywords(),
+// information_schema._pg_expandarray(). Where PostgreSQL declares the
+// function with OUT arguments, the columns are read from its pg_proc row,
+// so names and types are PostgreSQL's.
+type tableFunc struct {
+	// resolve checks and coerces the arguments and gives the columns.
+	resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error)
+	gen     func(x eval.Context, args []types.Value) ([]eval.Row, error)
+	// strict functions return no rows for a NULL argument.
+	strict bool
+}
+
+// tableFuncs maps lower-case function names to table functions.
+var tableFuncs = map[string]*tableFunc{}
+
+// funcColumn is an output column of a set-returning function.
+type funcColumn struct {
+	name string
+	t    types.T
+}

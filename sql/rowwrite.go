@@ -702,7 +702,7 @@ func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, e
 	}
 	x.tx.noteSequence(name, n)
 	v := int64(n)
-	if !intFits(c.Type.OID, v) {
+	if !eval.IntFits(c.Type.OID, v) {
 		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\" (%d)", c.Sequence, serialMax(c.Type.OID))
 	}
 	x.noteSerialDrawn(t, c, v)

@@ -143,7 +143,7 @@ func (s *tableScan) keyEqualities(attnums []int16) (vals, implied []eval.Expr) {
 // current row.
 type keyEquality struct {
 	val  eval.Expr
-	term *compareExpr
+	term *eval.Compare
 	// exact says that a row stored under val's key encoding makes the term
 	// true: the column is compared as it is, with a constant or parameter
 	// of its own type (see exactKeyEquality). Otherwise (a cast on either
@@ -159,11 +159,11 @@ func collectKeyEqualities(e eval.Expr, out map[int]keyEquality) {
 	case *eval.And:
 		collectKeyEqualities(e.L, out)
 		collectKeyEqualities(e.R, out)
-	case *compareExpr:
-		if e.op != "=" {
+	case *eval.Compare:
+		if e.Op != "=" {
 			return
 		}
-		for _, side := range [2][2]eval.Expr{{e.l, e.r}, {e.r, e.l}} {
+		for _, side := range [2][2]eval.Expr{{e.L, e.R}, {e.R, e.L}} {
 			col, val := side[0], side[1]
 			cast := false
 			if c, ok := col.(*eval.Cast); ok && !c.Explicit {

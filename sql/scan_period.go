@@ -62,7 +62,7 @@ func (s *tableScan) collectPeriodTests(e eval.Expr, env *eval.Env, tests *[]*sto
 		if t := s.storedPeriodTest(e, env); t != nil {
 			*tests = append(*tests, t)
 		}
-	case *compareExpr:
+	case *eval.Compare:
 		if slices.Contains(s.keyTerms, eval.Expr(e)) {
 			return 0 // the key the scan reads under decides it
 		}

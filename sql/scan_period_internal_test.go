@@ -95,7 +95,7 @@ func TestStoredPeriodTestMatchesPeriodExpr(t *testing.T) {
 func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 	pt := types.Of(types.Int8)
 	pe := &periodExpr{start: 0, end: 1, op: ast.PeriodAsOf, t: pt, a: &eval.Const{V: int64(5), T: pt}}
-	scan := &tableScan{phys: []int{0, 1}, filter: &eval.And{L: &eval.Const{V: true, T: boolT()}, R: pe}}
+	scan := &tableScan{phys: []int{0, 1}, filter: &eval.And{L: &eval.Const{V: true, T: eval.BoolT()}, R: pe}}
 	tests, covers := scan.storedPeriodTests(&eval.Env{})
 	if len(tests) != 1 {
 		t.Fatalf("%d tests, want the one under AND", len(tests))

@@ -67,7 +67,7 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 	for i := range lc {
 		typeOf := func(c outCol) types.T {
 			if c.literal != nil {
-				return unknownT()
+				return eval.UnknownT()
 			}
 			return c.t
 		}
@@ -80,7 +80,7 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 			return nil, pgerror.As(err).WithPosition(at)
 		}
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		cols[i] = outCol{name: lc[i].name, t: t}
 		var changed bool

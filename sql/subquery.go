@@ -40,7 +40,7 @@ func (e *subqueryExpr) Type() types.T {
 	case subScalar, subArray:
 		return e.t
 	}
-	return boolT()
+	return eval.BoolT()
 }
 
 // rows runs the subquery, or returns the rows of its earlier run when it
@@ -134,7 +134,7 @@ func (e *subqueryExpr) Eval(env *eval.Env) (types.Value, error) {
 	if v == nil {
 		return nil, nil
 	}
-	test, _ := comparisonFunc(e.op)
+	test, _ := eval.ComparisonFunc(e.op)
 	if e.rowTypes != nil {
 		return e.rowIn(env, v.(types.RecordValue), rows)
 	}
@@ -218,7 +218,7 @@ type anyArrayExpr struct {
 	all         bool
 }
 
-func (e *anyArrayExpr) Type() types.T { return boolT() }
+func (e *anyArrayExpr) Type() types.T { return eval.BoolT() }
 
 func (e *anyArrayExpr) Eval(env *eval.Env) (types.Value, error) {
 	v, err := e.x.Eval(env)

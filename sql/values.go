@@ -47,7 +47,7 @@ func typmodFor(oid types.OID, args []int) (int32, error) {
 // formatAny prints a value whose SQL type is only known from its Go type.
 func formatAny(t types.T, v types.Value) string {
 	if t.OID == types.Unknown || t.OID == types.Record {
-		t = types.Of(goValueType(v))
+		t = types.Of(eval.GoValueType(v))
 	}
 	return types.FormatText(t, v)
 }
@@ -61,7 +61,7 @@ func compareValues(a, b any) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	ta, tb := goValueType(a), goValueType(b)
+	ta, tb := eval.GoValueType(a), eval.GoValueType(b)
 	if ta != tb {
 		// Mixed numeric representations compare as numeric.
 		if eval.TypeCategory(ta) == 'N' && eval.TypeCategory(tb) == 'N' {

@@ -197,20 +197,20 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.Fun
 	}
 	switch wf.name {
 	case "row_number", "rank", "dense_rank":
-		wf.t = int8T()
+		wf.t = eval.Int8T()
 	case "percent_rank", "cume_dist":
 		wf.t = types.Of(types.Float8)
 	case "ntile":
-		if !coerceArg(0, int4T()) {
+		if !coerceArg(0, eval.Int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
-		wf.t = int4T()
+		wf.t = eval.Int4T()
 	case "first_value", "last_value":
 		args[0] = b.resolveUnknown(args[0])
 		wf.t = args[0].Type()
 	case "nth_value":
 		args[0] = b.resolveUnknown(args[0])
-		if !coerceArg(1, int4T()) {
+		if !coerceArg(1, eval.Int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
 		wf.t = args[0].Type()
@@ -223,7 +223,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.Fun
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
 			if t.OID == types.Unknown {
-				t = textT()
+				t = eval.TextT()
 			}
 			for _, i := range []int{0, 2} {
 				if !coerceArg(i, t) {
@@ -234,7 +234,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.Fun
 			args[0] = b.resolveUnknown(args[0])
 		}
 		if len(args) >= 2 {
-			if !coerceArg(1, int4T()) {
+			if !coerceArg(1, eval.Int4T()) {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
 		}
@@ -364,7 +364,7 @@ func (b *binder) frameBound(fb ast.FrameBound, wf *windowFrame) (frameBound, err
 		return out, pgerror.New(pgerror.InvalidColumnReference, "argument of %s must not contain variables", wf.mode).WithPosition(fb.Offset.Position() + 1)
 	}
 	if wf.mode != "RANGE" {
-		x, err := b.bindAs(fb.Offset, int8T(), wf.mode)
+		x, err := b.bindAs(fb.Offset, eval.Int8T(), wf.mode)
 		if err != nil {
 			return out, err
 		}
@@ -378,7 +378,7 @@ func (b *binder) frameBound(fb ast.FrameBound, wf *windowFrame) (frameBound, err
 		offT = types.Of(types.Interval)
 	case 'T':
 	default:
-		return out, pgerror.New(pgerror.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", typeName(wf.rangeT)).WithPosition(fb.Offset.Position() + 1)
+		return out, pgerror.New(pgerror.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", eval.TypeName(wf.rangeT)).WithPosition(fb.Offset.Position() + 1)
 	}
 	x, err := b.bind(fb.Offset)
 	if err != nil {

@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"math/big"
@@ -12,18 +12,18 @@ import (
 	"cdcdb/types"
 )
 
-func arrayDims(arr types.ArrayValue) []int {
+func ArrayDims(arr types.ArrayValue) []int {
 	if arr.Dims != nil {
 		return arr.Dims
 	}
 	return []int{len(arr.Elems)}
 }
 
-func daysIn(y int, m time.Month) int {
+func DaysIn(y int, m time.Month) int {
 	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
-func floorDiv(a, b int) int {
+func FloorDiv(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--
@@ -31,8 +31,8 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-// goValueType guesses the SQL type of a value from its Go representation.
-func goValueType(v types.Value) types.OID {
+// GoValueType guesses the SQL type of a value from its Go representation.
+func GoValueType(v types.Value) types.OID {
 	switch v.(type) {
 	case bool:
 		return types.Bool
@@ -69,7 +69,7 @@ func numericArithSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, ok bool)
 		return nil, false
 	}
 	if x.Form == apd.NaN || y.Form == apd.NaN {
-		return new(apd.Decimal).Set(numericNaN), true
+		return new(apd.Decimal).Set(NumericNaN), true
 	}
 	switch op {
 	case "+", "-":
@@ -77,7 +77,7 @@ func numericArithSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, ok bool)
 		switch {
 		case x.Form == apd.Infinite && y.Form == apd.Infinite:
 			if x.Negative != yNeg {
-				return new(apd.Decimal).Set(numericNaN), true
+				return new(apd.Decimal).Set(NumericNaN), true
 			}
 			return new(apd.Decimal).Set(x), true
 		case x.Form == apd.Infinite:
@@ -86,23 +86,23 @@ func numericArithSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, ok bool)
 		return &apd.Decimal{Form: apd.Infinite, Negative: yNeg}, true
 	}
 	if x.IsZero() || y.IsZero() {
-		return new(apd.Decimal).Set(numericNaN), true
+		return new(apd.Decimal).Set(NumericNaN), true
 	}
 	return &apd.Decimal{Form: apd.Infinite, Negative: x.Negative != y.Negative}, true
 }
 
-// numericDivSpecial is PostgreSQL's x / y and div(x, y) when either is NaN
+// NumericDivSpecial is PostgreSQL's x / y and div(x, y) when either is NaN
 // or infinite: NaN with a NaN or for infinity / infinity, a signed
 // infinity for infinity / finite (division by zero for a zero y), and 0
 // for finite / infinity. ok is false when both are finite.
-func numericDivSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
+func NumericDivSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
 	switch {
 	case x.Form == apd.Finite && y.Form == apd.Finite:
 		return nil, false, nil
 	case x.Form == apd.NaN || y.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	case x.Form == apd.Infinite && y.Form == apd.Infinite:
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	case x.Form == apd.Infinite:
 		switch y.Sign() {
 		case 0:
@@ -123,12 +123,12 @@ func numericModSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
 	case x.Form == apd.Finite && y.Form == apd.Finite:
 		return nil, false, nil
 	case x.Form == apd.NaN || y.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	case x.Form == apd.Infinite:
 		if y.IsZero() {
 			return nil, true, pgerror.New(pgerror.DivisionByZero, "division by zero")
 		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	}
 	return new(apd.Decimal).Set(x), true, nil
 }
@@ -148,12 +148,12 @@ func numericPowerSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error)
 		if y.Form == apd.Finite && y.IsZero() {
 			return one, true, nil
 		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	case y.Form == apd.NaN:
 		if x.Form == apd.Finite && x.Cmp(one) == 0 {
 			return one, true, nil
 		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
+		return new(apd.Decimal).Set(NumericNaN), true, nil
 	case y.Form == apd.Infinite:
 		absX := new(apd.Decimal).Abs(x)
 		c := absX.Cmp(one)
@@ -164,13 +164,13 @@ func numericPowerSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error)
 			if c < 0 {
 				return new(apd.Decimal), true, nil
 			}
-			return new(apd.Decimal).Set(numericPosInf), true, nil
+			return new(apd.Decimal).Set(NumericPosInf), true, nil
 		}
 		if x.Form == apd.Finite && x.IsZero() {
 			return nil, true, pgerror.New(pgerror.InvalidArgumentForPower, "zero raised to a negative power is undefined")
 		}
 		if c < 0 {
-			return new(apd.Decimal).Set(numericPosInf), true, nil
+			return new(apd.Decimal).Set(NumericPosInf), true, nil
 		}
 		return new(apd.Decimal), true, nil
 	}
@@ -182,12 +182,12 @@ func numericPowerSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error)
 		return new(apd.Decimal), true, nil
 	}
 	if !x.Negative {
-		return new(apd.Decimal).Set(numericPosInf), true, nil
+		return new(apd.Decimal).Set(NumericPosInf), true, nil
 	}
 	if numericIsOddInteger(y) {
 		return new(apd.Decimal).Set(numericNegInf), true, nil
 	}
-	return new(apd.Decimal).Set(numericPosInf), true, nil
+	return new(apd.Decimal).Set(NumericPosInf), true, nil
 }
 
 // regexError turns Go's regexp syntax errors into PostgreSQL's wording.
@@ -220,8 +220,8 @@ func twoDigits(n int) string {
 }
 
 var (
-	numericNaN    = &apd.Decimal{Form: apd.NaN}
-	numericPosInf = &apd.Decimal{Form: apd.Infinite}
+	NumericNaN    = &apd.Decimal{Form: apd.NaN}
+	NumericPosInf = &apd.Decimal{Form: apd.Infinite}
 	numericNegInf = &apd.Decimal{Form: apd.Infinite, Negative: true}
 )
 

@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"encoding/json"
@@ -7,12 +7,11 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
-	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
-// numericRank orders the numeric types by PostgreSQL's implicit widening.
-func numericRank(oid types.OID) int {
+// NumericRank orders the numeric types by PostgreSQL's implicit widening.
+func NumericRank(oid types.OID) int {
 	switch oid {
 	case types.Int2:
 		return 1
@@ -32,29 +31,29 @@ func numericRank(oid types.OID) int {
 	return 0
 }
 
-func isIntType(oid types.OID) bool {
+func IsIntType(oid types.OID) bool {
 	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
 }
 
-func isOidType(oid types.OID) bool {
-	r := numericRank(oid)
+func IsOidType(oid types.OID) bool {
+	r := NumericRank(oid)
 	return r == 3
 }
 
-// implicitCastOK reports the conversions PostgreSQL applies without being
+// ImplicitCastOK reports the conversions PostgreSQL applies without being
 // asked.
-func implicitCastOK(from, to types.OID) bool {
+func ImplicitCastOK(from, to types.OID) bool {
 	if from == to || from == types.Unknown {
 		return true
 	}
-	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+	cf, ct := TypeCategory(from), TypeCategory(to)
 	switch {
 	case cf == 'N' && ct == 'N':
-		rf, rt := numericRank(from), numericRank(to)
-		if isOidType(to) {
-			return isIntType(from) || isOidType(from)
+		rf, rt := NumericRank(from), NumericRank(to)
+		if IsOidType(to) {
+			return IsIntType(from) || IsOidType(from)
 		}
-		return rf < rt || (isOidType(from) && rt >= 3)
+		return rf < rt || (IsOidType(from) && rt >= 3)
 	case cf == 'S' && ct == 'S':
 		return to != types.Char && to != types.Name || from == types.Unknown || from == types.Text || from == types.Varchar
 	case from == types.Date && (to == types.Timestamp || to == types.Timestamptz):
@@ -73,11 +72,11 @@ func implicitCastOK(from, to types.OID) bool {
 	return false
 }
 
-// assignmentCastOK adds what INSERT and UPDATE accept beyond implicit casts:
+// AssignmentCastOK adds what INSERT and UPDATE accept beyond implicit casts:
 // narrowing numerics, anything to a string type, and the reverse datetime
 // conversions.
-func assignmentCastOK(from, to types.OID) bool {
-	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+func AssignmentCastOK(from, to types.OID) bool {
+	cf, ct := TypeCategory(from), TypeCategory(to)
 	switch {
 	case cf == 'N' && ct == 'N':
 		return true
@@ -91,19 +90,19 @@ func assignmentCastOK(from, to types.OID) bool {
 	return false
 }
 
-// explicitCastOK adds what CAST accepts: everything to and from text, and
+// ExplicitCastOK adds what CAST accepts: everything to and from text, and
 // the few special conversions.
-func explicitCastOK(from, to types.OID) bool {
-	if implicitCastOK(from, to) || assignmentCastOK(from, to) {
+func ExplicitCastOK(from, to types.OID) bool {
+	if ImplicitCastOK(from, to) || AssignmentCastOK(from, to) {
 		return true
 	}
-	cf, ct := eval.TypeCategory(from), eval.TypeCategory(to)
+	cf, ct := TypeCategory(from), TypeCategory(to)
 	switch {
 	case cf == 'S' || ct == 'S':
 		return true
 	case from == types.Int4 && to == types.Bool, from == types.Bool && to == types.Int4:
 		return true
-	case from == types.JSONB && (ct == 'N' && !isOidType(to) || to == types.Bool):
+	case from == types.JSONB && (ct == 'N' && !IsOidType(to) || to == types.Bool):
 		return true // a jsonb number or boolean's value
 	case cf == 'D' && to == types.Time:
 		return from == types.Timestamp || from == types.Timestamptz
@@ -115,13 +114,13 @@ func explicitCastOK(from, to types.OID) bool {
 	return false
 }
 
-// dateLike reports the types of dates and instants: date, timestamp and
+// DateLike reports the types of dates and instants: date, timestamp and
 // timestamptz.
-func dateLike(oid types.OID) bool {
+func DateLike(oid types.OID) bool {
 	return oid == types.Date || oid == types.Timestamp || oid == types.Timestamptz
 }
 
-func dtRank(oid types.OID) int {
+func DtRank(oid types.OID) int {
 	switch oid {
 	case types.Date:
 		return 1
@@ -131,14 +130,14 @@ func dtRank(oid types.OID) int {
 	return 3
 }
 
-// operatorError is PostgreSQL's "operator does not exist".
-func operatorError(op string, l, r types.T) *pgerror.Error {
-	return pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r)).
+// OperatorError is PostgreSQL's "operator does not exist".
+func OperatorError(op string, l, r types.T) *pgerror.Error {
+	return pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", TypeName(l), op, TypeName(r)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// comparisonFunc maps a comparison operator to a test on Compare's result.
-func comparisonFunc(op string) (func(c int) bool, error) {
+// ComparisonFunc maps a comparison operator to a test on Compare's result.
+func ComparisonFunc(op string) (func(c int) bool, error) {
 	switch op {
 	case "=":
 		return func(c int) bool { return c == 0 }, nil
@@ -156,20 +155,20 @@ func comparisonFunc(op string) (func(c int) bool, error) {
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s", op)
 }
 
-// compareExpr is a comparison of two values of one type.
-type compareExpr struct {
-	l, r eval.Expr
-	t    types.T
-	test func(int) bool
-	op   string
+// Compare is a comparison of two values of one type.
+type Compare struct {
+	L, R Expr
+	T    types.T
+	Test func(int) bool
+	Op   string
 }
 
-func (e *compareExpr) Eval(env *eval.Env) (types.Value, error) {
-	a, err := e.l.Eval(env)
+func (e *Compare) Eval(env *Env) (types.Value, error) {
+	a, err := e.L.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.r.Eval(env)
+	c, err := e.R.Eval(env)
 	if err != nil || a == nil || c == nil {
 		return nil, err
 	}
@@ -178,15 +177,15 @@ func (e *compareExpr) Eval(env *eval.Env) (types.Value, error) {
 			return e.compareRows(ra, rc), nil
 		}
 	}
-	return e.test(types.Compare(e.t, a, c)), nil
+	return e.Test(types.Compare(e.T, a, c)), nil
 }
 
-func (e *compareExpr) Type() types.T { return boolT() }
+func (e *Compare) Type() types.T { return BoolT() }
 
 // compareRows compares row values field by field as SQL does: the first
 // pair of fields that differ decides; a NULL before that makes the result
 // NULL, except that for = and <> a differing pair anywhere decides.
-func (e *compareExpr) compareRows(a, b types.RecordValue) types.Value {
+func (e *Compare) compareRows(a, b types.RecordValue) types.Value {
 	sawNull := false
 	for i := range a.Fields {
 		if i >= len(b.Fields) {
@@ -201,30 +200,30 @@ func (e *compareExpr) compareRows(a, b types.RecordValue) types.Value {
 		if c == 0 {
 			continue
 		}
-		if sawNull && e.op != "=" && e.op != "<>" && e.op != "!=" {
+		if sawNull && e.Op != "=" && e.Op != "<>" && e.Op != "!=" {
 			return nil
 		}
-		return e.test(c)
+		return e.Test(c)
 	}
 	if sawNull {
 		return nil
 	}
-	return e.test(0)
+	return e.Test(0)
 }
 
-// distinctExpr is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
-type distinctExpr struct {
-	l, r eval.Expr
-	t    types.T
-	not  bool
+// IsDistinct is IS [NOT] DISTINCT FROM: a comparison where NULL equals NULL.
+type IsDistinct struct {
+	L, R Expr
+	T    types.T
+	Not  bool
 }
 
-func (e *distinctExpr) Eval(env *eval.Env) (types.Value, error) {
-	a, err := e.l.Eval(env)
+func (e *IsDistinct) Eval(env *Env) (types.Value, error) {
+	a, err := e.L.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	c, err := e.r.Eval(env)
+	c, err := e.R.Eval(env)
 	if err != nil {
 		return nil, err
 	}
@@ -235,26 +234,26 @@ func (e *distinctExpr) Eval(env *eval.Env) (types.Value, error) {
 	case a == nil || c == nil:
 		distinct = true
 	default:
-		distinct = types.Compare(e.t, a, c) != 0
+		distinct = types.Compare(e.T, a, c) != 0
 	}
-	return distinct != e.not, nil
+	return distinct != e.Not, nil
 }
 
-func (e *distinctExpr) Type() types.T { return boolT() }
+func (e *IsDistinct) Type() types.T { return BoolT() }
 
-func arithmeticFunc(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
+func ArithmeticFunc(op string, t types.OID) (func(Context, []types.Value) (types.Value, error), error) {
 	switch t {
 	case types.Int2, types.Int4, types.Int8:
-		return intArith(op, t)
+		return IntArith(op, t)
 	case types.Float4, types.Float8:
 		return floatArith(op, t == types.Float4)
 	case types.Numeric:
-		return numericArith(op)
+		return NumericArith(op)
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "no arithmetic for type")
 }
 
-func intRangeError(t types.OID) error {
+func IntRangeError(t types.OID) error {
 	switch t {
 	case types.Int2:
 		return pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
@@ -264,7 +263,7 @@ func intRangeError(t types.OID) error {
 	return pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
 }
 
-func intFits(t types.OID, v int64) bool {
+func IntFits(t types.OID, v int64) bool {
 	switch t {
 	case types.Int2:
 		return v >= math.MinInt16 && v <= math.MaxInt16
@@ -274,28 +273,28 @@ func intFits(t types.OID, v int64) bool {
 	return true
 }
 
-func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.Value, error), error) {
+func IntArith(op string, t types.OID) (func(Context, []types.Value) (types.Value, error), error) {
 	check := func(v int64, overflow bool) (types.Value, error) {
-		if overflow || !intFits(t, v) {
-			return nil, intRangeError(t)
+		if overflow || !IntFits(t, v) {
+			return nil, IntRangeError(t)
 		}
 		return v, nil
 	}
 	switch op {
 	case "+":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x + y
 			return check(s, (x > 0 && y > 0 && s < 0) || (x < 0 && y < 0 && s >= 0))
 		}, nil
 	case "-":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			s := x - y
 			return check(s, (x >= 0 && y < 0 && s < 0) || (x < 0 && y > 0 && s >= 0))
 		}, nil
 	case "*":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if x == 0 || y == 0 {
 				return int64(0), nil
@@ -304,7 +303,7 @@ func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.
 			return check(s, s/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
 		}, nil
 	case "/":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -315,7 +314,7 @@ func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.
 			return x / y, nil
 		}, nil
 	case "%":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(int64), a[1].(int64)
 			if y == 0 {
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -329,7 +328,7 @@ func intArith(op string, t types.OID) (func(eval.Context, []types.Value) (types.
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-func floatArith(op string, single bool) (func(eval.Context, []types.Value) (types.Value, error), error) {
+func floatArith(op string, single bool) (func(Context, []types.Value) (types.Value, error), error) {
 	round := func(v float64) (types.Value, error) {
 		if single {
 			f := float32(v)
@@ -356,23 +355,23 @@ func floatArith(op string, single bool) (func(eval.Context, []types.Value) (type
 	}
 	switch op {
 	case "+":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x+y)
 		}, nil
 	case "-":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			return overflow(x, y, x-y)
 		}, nil
 	case "*":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			v, err := overflow(x, y, x*y)
 			return underflow(v, err, x != 0 && y != 0)
 		}, nil
 	case "/":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if y == 0 && !math.IsNaN(x) { // NaN / 0 is NaN, as in PostgreSQL
 				return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
@@ -383,7 +382,7 @@ func floatArith(op string, single bool) (func(eval.Context, []types.Value) (type
 	case "%":
 		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 	case "^":
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(float64), a[1].(float64)
 			if x == 0 && y < 0 {
 				return nil, pgerror.New("2201F", "zero raised to a negative power is undefined")
@@ -397,13 +396,13 @@ func floatArith(op string, single bool) (func(eval.Context, []types.Value) (type
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-// numericCtx is the arithmetic context for numeric: generous precision,
+// NumericCtx is the arithmetic context for numeric: generous precision,
 // with PostgreSQL's result scales applied per operation.
-var numericCtx = apd.BaseContext.WithPrecision(1000)
+var NumericCtx = apd.BaseContext.WithPrecision(1000)
 
-func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, error), error) {
-	bin := func(f func(z, x, y *apd.Decimal) error) func(eval.Context, []types.Value) (types.Value, error) {
-		return func(_ eval.Context, a []types.Value) (types.Value, error) {
+func NumericArith(op string) (func(Context, []types.Value) (types.Value, error), error) {
+	bin := func(f func(z, x, y *apd.Decimal) error) func(Context, []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
 			if err := f(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal)); err != nil {
 				return nil, err
@@ -411,23 +410,23 @@ func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, er
 			return z, nil
 		}
 	}
-	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(eval.Context, []types.Value) (types.Value, error) {
+	exact := func(f func(c *apd.Context, z, x, y *apd.Decimal) (apd.Condition, error)) func(Context, []types.Value) (types.Value, error) {
 		return bin(func(z, x, y *apd.Decimal) error {
 			if r, ok := numericArithSpecial(op, x, y); ok {
 				z.Set(r)
 				return nil
 			}
-			_, err := f(exactCtx(x, y), z, x, y)
+			_, err := f(ExactCtx(x, y), z, x, y)
 			if err == nil {
 				// numeric's scale: the larger of the operands' for a sum,
 				// their total for a product.
-				scale := max(numericDisplayScale(x), numericDisplayScale(y))
+				scale := max(NumericDisplayScale(x), NumericDisplayScale(y))
 				if op == "*" {
-					scale = numericDisplayScale(x) + numericDisplayScale(y)
+					scale = NumericDisplayScale(x) + NumericDisplayScale(y)
 				}
-				showScale(z, scale)
+				ShowScale(z, scale)
 			}
-			return numericChecked(z, err)
+			return NumericChecked(z, err)
 		})
 	}
 	switch op {
@@ -439,7 +438,7 @@ func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, er
 		return exact((*apd.Context).Mul), nil
 	case "/":
 		return bin(func(z, x, y *apd.Decimal) error {
-			if r, ok, err := numericDivSpecial(x, y); ok {
+			if r, ok, err := NumericDivSpecial(x, y); ok {
 				if err == nil {
 					z.Set(r)
 				}
@@ -448,7 +447,7 @@ func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, er
 			if y.IsZero() {
 				return pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
-			return numericDivide(z, x, y)
+			return NumericDivide(z, x, y)
 		}), nil
 	case "%":
 		return bin(func(z, x, y *apd.Decimal) error {
@@ -461,47 +460,47 @@ func numericArith(op string) (func(eval.Context, []types.Value) (types.Value, er
 			if y.IsZero() {
 				return pgerror.New(pgerror.DivisionByZero, "division by zero")
 			}
-			_, err := exactCtx(x, y).Rem(z, x, y)
+			_, err := ExactCtx(x, y).Rem(z, x, y)
 			if err == nil {
-				showScale(z, max(numericDisplayScale(x), numericDisplayScale(y)))
+				ShowScale(z, max(NumericDisplayScale(x), NumericDisplayScale(y)))
 			}
-			return numericChecked(z, err)
+			return NumericChecked(z, err)
 		}), nil
 	case "^":
 		return bin(func(z, x, y *apd.Decimal) error {
-			return numericPower(z, x, y)
+			return NumericPower(z, x, y)
 		}), nil
 	}
 	return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist")
 }
 
-// numericDivide divides as PostgreSQL's numeric division does: the
+// NumericDivide divides as PostgreSQL's numeric division does: the
 // quotient is rounded to the scale select_div_scale picks, enough for 16
 // significant digits (numeric is never less precise than float8) and never
 // less than either operand's scale. Weights and leading digits are those of
 // numeric's base-10000 representation, so the scales match PostgreSQL's
 // digit for digit.
-func numericDivide(z, x, y *apd.Decimal) error {
-	w1, d1 := numericLeadGroup(x)
-	w2, d2 := numericLeadGroup(y)
+func NumericDivide(z, x, y *apd.Decimal) error {
+	w1, d1 := NumericLeadGroup(x)
+	w2, d2 := NumericLeadGroup(y)
 	qweight := w1 - w2
 	if d1 <= d2 {
 		qweight--
 	}
 	scale := 16 - qweight*4
-	scale = max(scale, numericDisplayScale(x), numericDisplayScale(y), 0)
+	scale = max(scale, NumericDisplayScale(x), NumericDisplayScale(y), 0)
 	scale = min(scale, 1000)
 	intDigits := max(int(x.NumDigits())+int(x.Exponent)-int(y.NumDigits())-int(y.Exponent)+1, 0)
 	c := apd.BaseContext.WithPrecision(uint32(intDigits + scale + 10))
 	if _, err := c.Quo(z, x, y); err != nil {
 		return err
 	}
-	return roundScale(z, scale)
+	return RoundScale(z, scale)
 }
 
-// numericLeadGroup returns the weight (power of 10000) and value of the
+// NumericLeadGroup returns the weight (power of 10000) and value of the
 // leading base-10000 digit of d, as numeric stores it; 0, 0 for zero.
-func numericLeadGroup(d *apd.Decimal) (weight int, first int) {
+func NumericLeadGroup(d *apd.Decimal) (weight int, first int) {
 	if d.IsZero() {
 		return 0, 0
 	}
@@ -521,14 +520,14 @@ func numericLeadGroup(d *apd.Decimal) (weight int, first int) {
 	return weight, first
 }
 
-// numericDisplayScale is the number of decimals a numeric shows.
-func numericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
+// NumericDisplayScale is the number of decimals a numeric shows.
+func NumericDisplayScale(d *apd.Decimal) int { return max(-int(d.Exponent), 0) }
 
-// showScale gives a finite d at least scale decimals, adding trailing
+// ShowScale gives a finite d at least scale decimals, adding trailing
 // zeros: exact arithmetic leaves the fewest digits its operands' exponents
 // imply (1E+3 times 2.675 is 2675), where numeric keeps the scale
 // PostgreSQL gives the operation (2675.000).
-func showScale(d *apd.Decimal, scale int) {
+func ShowScale(d *apd.Decimal, scale int) {
 	if d.Form != apd.Finite || int(d.Exponent) <= -scale {
 		return
 	}
@@ -539,17 +538,17 @@ func showScale(d *apd.Decimal, scale int) {
 	d.Exponent = int32(-scale)
 }
 
-// roundScale rounds d half away from zero to scale decimals, as numeric does.
-func roundScale(d *apd.Decimal, scale int) error {
-	return quantizeScale(d, d, scale, apd.RoundHalfUp)
+// RoundScale rounds d half away from zero to scale decimals, as numeric does.
+func RoundScale(d *apd.Decimal, scale int) error {
+	return QuantizeScale(d, d, scale, apd.RoundHalfUp)
 }
 
-// quantizeScale sets z to x with scale digits after the point, rounded as
+// QuantizeScale sets z to x with scale digits after the point, rounded as
 // rounding says, in a context that holds every digit of the result however
 // many there are. A negative scale rounds to a multiple of 10^-scale and,
 // as PostgreSQL shows such a value, leaves no digits after the point (100,
 // not 1E+2).
-func quantizeScale(z, x *apd.Decimal, scale int, rounding apd.Rounder) error {
+func QuantizeScale(z, x *apd.Decimal, scale int, rounding apd.Rounder) error {
 	intDigits := max(int64(x.NumDigits())+int64(x.Exponent), 1)
 	// Rounding at or past the digit before the first gives 0 however far
 	// past; going no further keeps the exponent within apd's limits.
@@ -566,17 +565,17 @@ func quantizeScale(z, x *apd.Decimal, scale int, rounding apd.Rounder) error {
 	return nil
 }
 
-// clampRoundScale limits the scale argument of round and trunc as
+// ClampRoundScale limits the scale argument of round and trunc as
 // PostgreSQL does: to the largest display scale a numeric has, and below to
 // a rounding position past any digit a numeric can have (the result is 0).
-func clampRoundScale(scale int64) int {
+func ClampRoundScale(scale int64) int {
 	const maxDisplayScale, maxIntDigits = 16383, 131072
 	return int(min(max(scale, -maxIntDigits-1), maxDisplayScale))
 }
 
-// jsonbConcat is jsonb || jsonb: objects merge (right wins), otherwise both
+// JSONBConcat is jsonb || jsonb: objects merge (right wins), otherwise both
 // sides become array elements.
-func jsonbConcat(_ eval.Context, a []types.Value) (types.Value, error) {
+func JSONBConcat(_ Context, a []types.Value) (types.Value, error) {
 	var l, r any
 	if err := json.Unmarshal([]byte(a[0].(string)), &l); err != nil {
 		return nil, err
