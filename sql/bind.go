@@ -554,7 +554,7 @@ func (b *binder) bindIn(e *ast.In) (eval.Expr, error) {
 		}
 		items = append(items, v)
 	}
-	ct, err := commonType(items, "IN")
+	ct, err := eval.CommonType(items, "IN")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -602,7 +602,7 @@ func (b *binder) bindComparedSubquery(x eval.Expr, q *ast.Select, at ast.Expr) (
 
 // unifyPair coerces x and a value of type t to one comparable type.
 func (b *binder) unifyPair(x eval.Expr, t types.T) (eval.Expr, types.T, error) {
-	ct, err := commonType([]eval.Expr{x, &eval.Const{T: t}}, "=")
+	ct, err := eval.CommonType([]eval.Expr{x, &eval.Const{T: t}}, "=")
 	if err != nil {
 		return nil, ct, err
 	}
@@ -740,7 +740,7 @@ func (b *binder) bindCase(e *ast.Case) (eval.Expr, error) {
 	if e.Else != nil {
 		ordered = append([]eval.Expr{results[len(results)-1]}, results[:len(results)-1]...)
 	}
-	t, err := commonType(ordered, "CASE")
+	t, err := eval.CommonType(ordered, "CASE")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -773,7 +773,7 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (eval.Expr, error) {
 		}
 		elems = append(elems, x)
 	}
-	t, err := commonType(elems, "ARRAY")
+	t, err := eval.CommonType(elems, "ARRAY")
 	if err != nil {
 		return nil, withPos(err, e)
 	}

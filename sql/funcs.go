@@ -100,7 +100,7 @@ func (b *binder) bindConditionalFunc(name string, args []eval.Expr, fc *ast.Func
 	if len(args) == 0 || (name == "nullif" && len(args) != 2) {
 		return nil, noFunctionError(name, args, fc.Pos)
 	}
-	t, err := commonType(args, upper)
+	t, err := eval.CommonType(args, upper)
 	if err != nil {
 		return nil, withPos(err, fc)
 	}

@@ -79,7 +79,7 @@ func init() {
 		return arr, nil
 	}, 2))
 	register("array_cat", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
-		t, err := commonType(args, "array_cat")
+		t, err := eval.CommonType(args, "array_cat")
 		if err != nil || !types.IsArray(t.OID) {
 			return nil, types.T{}, errNoFunction
 		}

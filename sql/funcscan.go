@@ -122,7 +122,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		if len(args) == 3 && args[2].Type().OID != types.Interval && args[2].Type().OID != types.Unknown {
 			typed = args
 		}
-		ct, err := commonType(typed, "generate_series")
+		ct, err := eval.CommonType(typed, "generate_series")
 		if err != nil {
 			return nil, nil, withPos(err, t.Call)
 		}

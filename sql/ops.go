@@ -21,7 +21,7 @@ func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		return bindComparison(b, op, l, r)
 	case "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
-		ct, err := commonType([]eval.Expr{l, r}, op)
+		ct, err := eval.CommonType([]eval.Expr{l, r}, op)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +70,7 @@ func bindComparison(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 		ct = lt
 	default:
 		var err error
-		ct, err = commonType([]eval.Expr{l, r}, op)
+		ct, err = eval.CommonType([]eval.Expr{l, r}, op)
 		if err != nil {
 			return nil, eval.OperatorError(op, lt, rt)
 		}

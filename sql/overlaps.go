@@ -45,7 +45,7 @@ func (b *binder) bindOverlaps(e *ast.Binary) (eval.Expr, error) {
 		return nil, err
 	}
 	all := append(l, r...)
-	t, err := commonType(all, "OVERLAPS")
+	t, err := eval.CommonType(all, "OVERLAPS")
 	if err != nil {
 		return nil, pgerror.As(err).WithPosition(e.OpPos + 1)
 	}

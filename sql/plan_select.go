@@ -201,7 +201,7 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 		for i := range rows {
 			column[i] = rows[i][j]
 		}
-		t, err := commonType(column, "VALUES")
+		t, err := eval.CommonType(column, "VALUES")
 		if err != nil {
 			return nil, withPos(err, v.Rows[0][j])
 		}

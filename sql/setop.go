@@ -71,7 +71,7 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 			}
 			return c.t
 		}
-		t, err := commonType([]eval.Expr{&eval.Const{T: typeOf(lc[i])}, &eval.Const{T: typeOf(rc[i])}}, op)
+		t, err := eval.CommonType([]eval.Expr{&eval.Const{T: typeOf(lc[i])}, &eval.Const{T: typeOf(rc[i])}}, op)
 		if err != nil {
 			at := pos + 1
 			if rc[i].pos > 0 {

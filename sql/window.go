@@ -218,7 +218,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.Fun
 		if len(args) == 3 {
 			// The value and the default share a type, as lag(anycompatible,
 			// int, anycompatible) resolves them.
-			t, err := commonType([]eval.Expr{args[0], args[2]}, wf.name)
+			t, err := eval.CommonType([]eval.Expr{args[0], args[2]}, wf.name)
 			if err != nil {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
