@@ -95,6 +95,10 @@ var packageRules = map[string]packageRule{
 	"sql/pgdefs": {layer: layerFrontEnd, imports: noModulePackage},
 	"sql":        {layer: layerSQL},
 
+	// The system relations: what they read of the session comes through
+	// the Session interface they declare, never from package sql.
+	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/parse", "sql/pgdefs", "storage", "types")},
+
 	"storage/storagetest": {layer: layerHarness},
 	"sql/sqltest":         {layer: layerHarness},
 	"pgtests":             {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},

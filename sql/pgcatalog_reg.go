@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 
@@ -41,14 +42,14 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		if len(parts) > 1 {
 			sc, ok := cat.Schema(s.ownTempSchema(parts[len(parts)-2]))
 			if ok {
-				if o, _, found := relationInSchema(cat, sc, name); found {
+				if o, _, found := catalogviews.RelationInSchema(cat, sc, name); found {
 					return int64(o), nil
 				}
 			}
 		} else {
 			for _, sname := range s.searchPath() {
 				if sc, ok := cat.Schema(sname); ok {
-					if o, _, found := relationInSchema(cat, sc, name); found {
+					if o, _, found := catalogviews.RelationInSchema(cat, sc, name); found {
 						return int64(o), nil
 					}
 				}
@@ -64,15 +65,15 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		last := parts[len(parts)-1]
 		for _, t := range cat.Tables() {
 			if t.Name == last && t.RowType != 0 {
-				if len(parts) == 1 || schemaNameOf(cat, t.Schema) == parts[len(parts)-2] {
+				if len(parts) == 1 || catalogviews.SchemaNameOf(cat, t.Schema) == parts[len(parts)-2] {
 					return int64(t.RowType), nil
 				}
 			}
 		}
-		if d := infoDomainByName(last); d != nil && (len(parts) == 1 || parts[len(parts)-2] == "information_schema") {
-			return int64(d.oid), nil
+		if d, ok := catalogviews.InfoDomainOID(domainTypes{}, last); ok && (len(parts) == 1 || parts[len(parts)-2] == "information_schema") {
+			return int64(d), nil
 		}
-		if r := staticRowByName("pg_type", "typname", last); r != nil {
+		if r := catalogviews.StaticRowByName("pg_type", "typname", last); r != nil {
 			return r[0], nil
 		}
 		return nil, pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", text)
@@ -87,7 +88,7 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 		if r, ok := cat.Role(parts[0]); ok {
 			return int64(r.OID), nil
 		}
-		if r := staticRowByName("pg_authid", "rolname", parts[0]); r != nil {
+		if r := catalogviews.StaticRowByName("pg_authid", "rolname", parts[0]); r != nil {
 			return r[0], nil
 		}
 		return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", text)
@@ -106,21 +107,21 @@ func (s *Session) regIn(cat *catalog.Snapshot, oid types.OID, text string) (type
 				}
 			}
 			parts := splitQualifiedName(name[:i])
-			if r := procByArgs(parts[len(parts)-1], want); r != nil {
+			if r := catalogviews.ProcByArgs(parts[len(parts)-1], want); r != nil {
 				return r[0], nil
 			}
 			return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
 		}
 		parts := splitQualifiedName(name)
-		if oid == types.Regproc && countStaticRows("pg_proc", "proname", parts[len(parts)-1]) > 1 {
+		if oid == types.Regproc && catalogviews.CountStaticRows("pg_proc", "proname", parts[len(parts)-1]) > 1 {
 			return nil, pgerror.New(pgerror.AmbiguousFunction, "more than one function named \"%s\"", text)
 		}
-		if r := staticRowByName("pg_proc", "proname", parts[len(parts)-1]); r != nil {
+		if r := catalogviews.StaticRowByName("pg_proc", "proname", parts[len(parts)-1]); r != nil {
 			return r[0], nil
 		}
 		return nil, pgerror.New(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
 	case types.Regoper:
-		if r := staticRowByName("pg_operator", "oprname", trimmed); r != nil {
+		if r := catalogviews.StaticRowByName("pg_operator", "oprname", trimmed); r != nil {
 			return r[0], nil
 		}
 		return nil, pgerror.New(pgerror.UndefinedFunction, "operator does not exist: %s", text)
@@ -137,11 +138,11 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 	}
 	switch oid {
 	case types.Regclass:
-		if name, schema, ok := relationNameOf(cat, uint32(v)); ok {
-			if x != nil && x.tx != nil && relationVisible(x, uint32(v)) {
+		if name, schema, ok := catalogviews.RelationNameOf(cat, uint32(v)); ok {
+			if x != nil && x.tx != nil && catalogviews.RelationVisible(x.catalogViews(), uint32(v)) {
 				return quoteIdent(name)
 			}
-			sname := schemaNameOf(cat, schema)
+			sname := catalogviews.SchemaNameOf(cat, schema)
 			if x == nil && s.schemaVisible(sname) {
 				return quoteIdent(name)
 			}
@@ -158,17 +159,17 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 		}
 		for _, t := range cat.Tables() {
 			if int64(t.RowType) == v {
-				sname := schemaNameOf(cat, t.Schema)
+				sname := catalogviews.SchemaNameOf(cat, t.Schema)
 				if s.schemaVisible(sname) {
 					return quoteIdent(t.Name)
 				}
 				return quoteIdent(sname) + "." + quoteIdent(t.Name)
 			}
 		}
-		if d := infoDomainByOID(uint32(v)); d != nil {
-			return domainTypeName(x, d)
+		if name, ok := catalogviews.InfoDomainTypeName(domainTypes{}, x.catalogViews(), uint32(v)); ok {
+			return name
 		}
-		if r := staticRowByOID("pg_type", v); r != nil {
+		if r := catalogviews.StaticRowByOID("pg_type", v); r != nil {
 			return r[1].(string)
 		}
 	case types.Regnamespace:
@@ -179,16 +180,16 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 		if r, ok := cat.RoleByOID(uint32(v)); ok {
 			return quoteIdent(r.Name)
 		}
-		if r := staticRowByOID("pg_authid", v); r != nil {
+		if r := catalogviews.StaticRowByOID("pg_authid", v); r != nil {
 			return quoteIdent(r[1].(string))
 		}
 	case types.Regproc, types.Regprocedure:
-		if r := staticRowByOID("pg_proc", v); r != nil {
+		if r := catalogviews.StaticRowByOID("pg_proc", v); r != nil {
 			name := r[1].(string)
 			if oid == types.Regprocedure {
-				b := rowBuilder("pg_proc")
+				b := catalogviews.CatalogRowBuilder("pg_proc")
 				var args []string
-				if in, ok := r[b.col("proargtypes")].(types.ArrayValue); ok {
+				if in, ok := r[b.Col("proargtypes")].(types.ArrayValue); ok {
 					for _, a := range in.Elems {
 						args = append(args, types.FormatType(types.Of(types.OID(a.(int64)))))
 					}
@@ -198,103 +199,9 @@ func (s *Session) regOut(x *execCtx, cat *catalog.Snapshot, oid types.OID, v int
 			return name
 		}
 	case types.Regoper:
-		if r := staticRowByOID("pg_operator", v); r != nil {
+		if r := catalogviews.StaticRowByOID("pg_operator", v); r != nil {
 			return r[1].(string)
 		}
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-// schemaNameOf is a schema's name, "" when it is gone.
-func schemaNameOf(cat *catalog.Snapshot, oid uint32) string {
-	if sc, ok := cat.SchemaByOID(oid); ok {
-		return sc.Name
-	}
-	return ""
-}
-
-// staticRowByOID finds an initial row of a catalog by its oid column.
-func staticRowByOID(catalogName string, oid int64) Row {
-	ct, ok := pgCatalogTables[catalogName]
-	if !ok {
-		return nil
-	}
-	static, err := ct.staticRows()
-	if err != nil {
-		return nil
-	}
-	for _, r := range static {
-		if r[0] == oid {
-			return r
-		}
-	}
-	return nil
-}
-
-// countStaticRows counts the initial rows of a catalog whose column holds
-// name.
-func countStaticRows(catalogName, column, name string) int {
-	ct, ok := pgCatalogTables[catalogName]
-	if !ok {
-		return 0
-	}
-	static, err := ct.staticRows()
-	if err != nil {
-		return 0
-	}
-	i := rowBuilder(catalogName).col(column)
-	n := 0
-	for _, r := range static {
-		if r[i] == name {
-			n++
-		}
-	}
-	return n
-}
-
-// staticRowByName finds the first initial row of a catalog whose column
-// holds name.
-func staticRowByName(catalogName, column, name string) Row {
-	ct, ok := pgCatalogTables[catalogName]
-	if !ok {
-		return nil
-	}
-	static, err := ct.staticRows()
-	if err != nil {
-		return nil
-	}
-	i := rowBuilder(catalogName).col(column)
-	for _, r := range static {
-		if r[i] == name {
-			return r
-		}
-	}
-	return nil
-}
-
-// procByArgs finds a built-in function by name and input argument types.
-func procByArgs(name string, args []int64) Row {
-	ct := pgCatalogTables["pg_proc"]
-	static, err := ct.staticRows()
-	if err != nil {
-		return nil
-	}
-	b := rowBuilder("pg_proc")
-	for _, r := range static {
-		if r[b.col("proname")] != name {
-			continue
-		}
-		in, _ := r[b.col("proargtypes")].(types.ArrayValue)
-		if len(in.Elems) != len(args) {
-			continue
-		}
-		same := true
-		for i, a := range in.Elems {
-			same = same && a == args[i]
-		}
-		if same {
-			return r
-		}
-	}
-	return nil
 }

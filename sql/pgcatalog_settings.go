@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -96,7 +97,7 @@ func settingRow(x *execCtx, name string) Row {
 	if unit != "" {
 		unitVal = unit
 	}
-	return Row{def.name, val, unitVal, desc.Category, nilIfEmpty(desc.ShortDesc), nilIfEmpty(desc.ExtraDesc),
+	return Row{def.name, val, unitVal, desc.Category, catalogviews.NilIfEmpty(desc.ShortDesc), catalogviews.NilIfEmpty(desc.ExtraDesc),
 		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
 }
 

@@ -1,11 +1,10 @@
 package sql
 
 import (
-	"strings"
-
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 
@@ -145,24 +144,5 @@ func (s *scope) relByName(q *ast.QualifiedName) (*scopeRel, error) {
 }
 
 // quoteIdent quotes a name the way PostgreSQL's quote_ident does: only when
-// it needs it.
-func quoteIdent(s string) string {
-	if s == "" {
-		return `""`
-	}
-	plain := true
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && r >= '0' && r <= '9')) {
-			plain = false
-			break
-		}
-	}
-	if plain && !isReservedWord(s) {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// isReservedWord reports the words quote_ident quotes: every PostgreSQL
-// keyword that is not unreserved (see keywordsToQuote).
-func isReservedWord(s string) bool { return keywordsToQuote()[s] }
+// it needs it (catalogviews owns the rule, which its definitions print by).
+func quoteIdent(s string) string { return catalogviews.QuoteIdent(s) }

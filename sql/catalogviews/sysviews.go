@@ -1,4 +1,4 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
@@ -12,21 +12,21 @@ import (
 // cdcdb.flows: one row per AUTO CDC flow, with its progress.
 func init() {
 	ts := types.Of(types.Timestamptz)
-	registerSystemTable(&systemTable{schema: "cdcdb", name: "flows", cols: []outCol{
-		{name: "name", t: textT()}, {name: "source", t: textT()}, {name: "target", t: textT()},
-		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
-		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
-		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
+	registerSystemTable(&Relation{schema: "cdcdb", name: "flows", cols: []Column{
+		{Name: "name", Type: types.Of(types.Text)}, {Name: "source", Type: types.Of(types.Text)}, {Name: "target", Type: types.Of(types.Text)},
+		{Name: "stored_as", Type: types.Of(types.Text)}, {Name: "keys", Type: types.Of(types.TextArray)}, {Name: "sequence_by", Type: types.Of(types.Text)},
+		{Name: "events_applied", Type: types.Of(types.Int8)}, {Name: "rows_upserted", Type: types.Of(types.Int8)}, {Name: "rows_deleted", Type: types.Of(types.Int8)},
+		{Name: "last_sequence", Type: types.Of(types.Text)}, {Name: "created_at", Type: ts}, {Name: "last_applied_at", Type: ts},
 		// The flow's kind (changes, snapshot, change feed); for snapshot
 		// flows (spec §7) the newest version applied and what their last
 		// snapshot inserted, updated and deleted.
-		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
-		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
-		cat := x.catalogOf()
+		{Name: "kind", Type: types.Of(types.Text)}, {Name: "last_version", Type: types.Of(types.Text)},
+		{Name: "snapshot_inserted", Type: types.Of(types.Int8)}, {Name: "snapshot_updated", Type: types.Of(types.Int8)}, {Name: "snapshot_deleted", Type: types.Of(types.Int8)},
+	}, rows: func(sess Session) ([]Row, error) {
+		cat := sess.Catalog()
 		var rows []Row
 		for _, f := range cat.Flows() {
-			st := catalog.ReadFlowStats(x.tx.st, f.OID)
+			st := catalog.ReadFlowStats(sess.Storage(), f.OID)
 			keys := types.ArrayValue{Elem: types.Text}
 			for _, k := range f.Keys {
 				keys.Elems = append(keys.Elems, k)
@@ -64,20 +64,20 @@ func init() {
 // compactions. New columns go at the end, so queries by position keep
 // working.
 func init() {
-	registerSystemTable(&systemTable{schema: "cdcdb", name: "storage", cols: []outCol{
-		{name: "commits", t: int8T()}, {name: "flushes", t: int8T()},
-		{name: "checkpoints", t: int8T()}, {name: "checkpoint_transactions", t: int8T()},
-		{name: "checkpoint_seconds", t: types.Of(types.Float8)}, {name: "commit_wait_seconds", t: types.Of(types.Float8)},
-		{name: "flush_seconds", t: types.Of(types.Float8)}, {name: "durable_wait_seconds", t: types.Of(types.Float8)},
-		{name: "memtable_bytes", t: int8T()}, {name: "memtable_layers", t: int8T()},
-		{name: "log_ring_flushes", t: int8T()}, {name: "log_ring_bytes", t: int8T()},
-		{name: "compactions", t: int8T()}, {name: "compaction_transactions", t: int8T()},
-		{name: "compaction_seconds", t: types.Of(types.Float8)},
-		{name: "block_cache_hits", t: int8T()}, {name: "block_cache_misses", t: int8T()},
-		{name: "block_cache_bytes", t: int8T()}, {name: "file_releases", t: int8T()},
-		{name: "covered_commits", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
-		st := x.sess.engine.db.Stats()
+	registerSystemTable(&Relation{schema: "cdcdb", name: "storage", cols: []Column{
+		{Name: "commits", Type: types.Of(types.Int8)}, {Name: "flushes", Type: types.Of(types.Int8)},
+		{Name: "checkpoints", Type: types.Of(types.Int8)}, {Name: "checkpoint_transactions", Type: types.Of(types.Int8)},
+		{Name: "checkpoint_seconds", Type: types.Of(types.Float8)}, {Name: "commit_wait_seconds", Type: types.Of(types.Float8)},
+		{Name: "flush_seconds", Type: types.Of(types.Float8)}, {Name: "durable_wait_seconds", Type: types.Of(types.Float8)},
+		{Name: "memtable_bytes", Type: types.Of(types.Int8)}, {Name: "memtable_layers", Type: types.Of(types.Int8)},
+		{Name: "log_ring_flushes", Type: types.Of(types.Int8)}, {Name: "log_ring_bytes", Type: types.Of(types.Int8)},
+		{Name: "compactions", Type: types.Of(types.Int8)}, {Name: "compaction_transactions", Type: types.Of(types.Int8)},
+		{Name: "compaction_seconds", Type: types.Of(types.Float8)},
+		{Name: "block_cache_hits", Type: types.Of(types.Int8)}, {Name: "block_cache_misses", Type: types.Of(types.Int8)},
+		{Name: "block_cache_bytes", Type: types.Of(types.Int8)}, {Name: "file_releases", Type: types.Of(types.Int8)},
+		{Name: "covered_commits", Type: types.Of(types.Int8)},
+	}, rows: func(sess Session) ([]Row, error) {
+		st := sess.StorageStats()
 		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
 			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
 			st.MemtableBytes, int64(st.Layers),
@@ -104,15 +104,15 @@ func relationName(cat *catalog.Snapshot, oid catalog.OID) string {
 // follower is doing. The connection's password is in no column.
 func init() {
 	ts := types.Of(types.Timestamptz)
-	registerSystemTable(&systemTable{schema: "cdcdb", name: "sources", cols: []outCol{
-		{name: "name", t: textT()}, {name: "connection", t: textT()}, {name: "publication", t: textT()},
-		{name: "slot", t: textT()}, {name: "tables", t: types.Of(types.TextArray)},
-		{name: "state", t: textT()}, {name: "position", t: textT()}, {name: "last_commit_time", t: ts},
-		{name: "upstream_wal_end", t: textT()}, {name: "lag_bytes", t: int8T()},
-		{name: "rows_received", t: int8T()}, {name: "transactions_received", t: int8T()},
-		{name: "last_error", t: textT()}, {name: "last_error_time", t: ts},
-	}, rows: func(x *execCtx) ([]Row, error) {
-		cat := x.catalogOf()
+	registerSystemTable(&Relation{schema: "cdcdb", name: "sources", cols: []Column{
+		{Name: "name", Type: types.Of(types.Text)}, {Name: "connection", Type: types.Of(types.Text)}, {Name: "publication", Type: types.Of(types.Text)},
+		{Name: "slot", Type: types.Of(types.Text)}, {Name: "tables", Type: types.Of(types.TextArray)},
+		{Name: "state", Type: types.Of(types.Text)}, {Name: "position", Type: types.Of(types.Text)}, {Name: "last_commit_time", Type: ts},
+		{Name: "upstream_wal_end", Type: types.Of(types.Text)}, {Name: "lag_bytes", Type: types.Of(types.Int8)},
+		{Name: "rows_received", Type: types.Of(types.Int8)}, {Name: "transactions_received", Type: types.Of(types.Int8)},
+		{Name: "last_error", Type: types.Of(types.Text)}, {Name: "last_error_time", Type: ts},
+	}, rows: func(sess Session) ([]Row, error) {
+		cat := sess.Catalog()
 		var rows []Row
 		for _, src := range cat.Sources() {
 			connName := ""
@@ -123,9 +123,9 @@ func init() {
 			for _, st := range src.Tables {
 				tables.Elems = append(tables.Elems, relationName(cat, st.Table))
 			}
-			st, running := x.sess.engine.sources.status(src.OID)
+			st, running := sess.SourceStatus(src.OID)
 			var cp source.Checkpoint
-			if b := catalog.ReadSourceCheckpoint(x.tx.st, src.OID); b != nil {
+			if b := catalog.ReadSourceCheckpoint(sess.Storage(), src.OID); b != nil {
 				_ = cp.UnmarshalBinary(b) // a checkpoint it cannot read shows as none
 			}
 			state := source.StateStopped.String()
@@ -158,13 +158,13 @@ func init() {
 // cdcdb.connections: one row per connection (CREATE CONNECTION), without
 // its password.
 func init() {
-	registerSystemTable(&systemTable{schema: "cdcdb", name: "connections", cols: []outCol{
-		{name: "name", t: textT()}, {name: "kind", t: textT()}, {name: "host", t: textT()}, {name: "port", t: int8T()},
-		{name: "user", t: textT()}, {name: "database", t: textT()}, {name: "ssl_mode", t: textT()},
-		{name: "created_at", t: types.Of(types.Timestamptz)},
-	}, rows: func(x *execCtx) ([]Row, error) {
+	registerSystemTable(&Relation{schema: "cdcdb", name: "connections", cols: []Column{
+		{Name: "name", Type: types.Of(types.Text)}, {Name: "kind", Type: types.Of(types.Text)}, {Name: "host", Type: types.Of(types.Text)}, {Name: "port", Type: types.Of(types.Int8)},
+		{Name: "user", Type: types.Of(types.Text)}, {Name: "database", Type: types.Of(types.Text)}, {Name: "ssl_mode", Type: types.Of(types.Text)},
+		{Name: "created_at", Type: types.Of(types.Timestamptz)},
+	}, rows: func(sess Session) ([]Row, error) {
 		var rows []Row
-		for _, c := range x.catalogOf().Connections() {
+		for _, c := range sess.Catalog().Connections() {
 			port := int64(c.Port)
 			if port == 0 {
 				port = 5432

@@ -1,4 +1,4 @@
-package sql
+package catalogviews
 
 import (
 	"cdcdb/catalog"
@@ -23,17 +23,17 @@ func init() {
 	liveCatalogs["pg_extension"] = livePgExtension
 }
 
-func livePgExtension(x *execCtx, _ []Row) ([]Row, error) {
-	b := rowBuilder("pg_extension")
-	return []Row{b.make("oid", uint32(cdcdbExtensionOID), "extname", "cdcdb", "extowner", uint32(superuserOID),
+func livePgExtension(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_extension")
+	return []Row{b.Make("oid", uint32(cdcdbExtensionOID), "extname", "cdcdb", "extowner", uint32(superuserOID),
 		"extnamespace", uint32(catalog.CdcdbNamespace), "extrelocatable", false, "extversion", "1.0")}, nil
 }
 
 // cdcdbExtensionMembers are pg_depend's rows that make schema cdcdb and
 // its relations members of extension cdcdb (deptype 'e').
-func cdcdbExtensionMembers(b *catalogRow) []Row {
+func cdcdbExtensionMembers(b *RowBuilder) []Row {
 	member := func(classID, objID uint32) Row {
-		return b.make("classid", classID, "objid", objID, "objsubid", 0, "refclassid", uint32(pgExtensionOID),
+		return b.Make("classid", classID, "objid", objID, "objsubid", 0, "refclassid", uint32(pgExtensionOID),
 			"refobjid", uint32(cdcdbExtensionOID), "refobjsubid", 0, "deptype", "e")
 	}
 	rows := []Row{member(pgNamespaceOID, uint32(catalog.CdcdbNamespace))}
