@@ -2,13 +2,13 @@ package sql
 
 import (
 	"cdcdb/sql/ast"
-	"cdcdb/sql/catalogviews"
 	"regexp"
 	"slices"
 	"strings"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 

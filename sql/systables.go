@@ -1,11 +1,12 @@
 package sql
 
 import (
+	"sync"
+
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
-	"sync"
 )
 
 // The system relations (pg_catalog, information_schema, cdcdb.*) are

@@ -1,11 +1,18 @@
 package catalogviews
 
 import (
-	"cdcdb/catalog"
-	"cdcdb/types"
 	"strconv"
 	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/types"
 )
+
+// What the system information and catalog functions print (package sql
+// registers the functions): names and their visibility, object
+// definitions as SQL text, comments, built-in functions' signatures. They
+// read the statement's catalog snapshot, so a DDL statement earlier in the
+// same transaction is seen.
 
 // RoleName is pg_get_userbyid: the catalog's roles and PostgreSQL's
 // predefined ones by name.

@@ -23,9 +23,10 @@
 // It never imports package sql (TestImportRules holds it to catalog,
 // pgerror, source, sql/ast, sql/parse, sql/pgdefs, storage and types of
 // the module): it does not plan, bind or evaluate SQL and does not see
-// transactions or sessions, only the Session interface it declares. Its registries are
-// filled by init functions and read-only after. Rows it hands out may be a
-// cache shared by concurrent statements; its callers copy before changing.
+// transactions or sessions, only the Session interface it declares. Its
+// registries are filled by init functions and read-only after. Rows it
+// hands out may be a cache shared by concurrent statements; its callers
+// copy before changing them.
 //
 // # How data passes
 //

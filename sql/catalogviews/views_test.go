@@ -1,11 +1,12 @@
 package catalogviews_test
 
 import (
-	"cdcdb/sql/pgdefs"
-	"cdcdb/sql/sqltest"
 	"strconv"
 	"strings"
 	"testing"
+
+	"cdcdb/sql/pgdefs"
+	"cdcdb/sql/sqltest"
 )
 
 // Every system relation can be read, with PostgreSQL 15's columns.
