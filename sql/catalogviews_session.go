@@ -38,6 +38,9 @@ func (v catalogViewSession) SourceStatus(src catalog.OID) (source.Status, bool) 
 func (v catalogViewSession) User() string           { return v.x.sess.user }
 func (v catalogViewSession) SearchPath() []string   { return v.x.sess.searchPath() }
 func (v catalogViewSession) TempSchemaName() string { return v.x.sess.tempSchemaName() }
+func (v catalogViewSession) OwnTempSchema(name string) string {
+	return v.x.sess.ownTempSchema(name)
+}
 func (v catalogViewSession) IsTempSchema(schema catalog.OID) bool {
 	return isTempSchema(v.x.catalogOf(), schema)
 }

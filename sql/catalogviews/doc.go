@@ -15,7 +15,8 @@
 // (a serial's sequence, a column default, the information_schema domains),
 // and the printers behind pg_get_constraintdef, pg_get_indexdef,
 // pg_get_viewdef, pg_get_expr, format_type, obj_description and
-// pg_get_functiondef. The builtins themselves (their signatures, their
+// pg_get_functiondef, and the reg* types' names (RegIn, RegOut, through a
+// session's Names). The builtins themselves (their signatures, their
 // registration) are package sql's: they call the exported printers.
 //
 // # What it must not do
@@ -40,7 +41,10 @@
 // an expression's output name, a walk over an expression, a type name
 // resolved. Live pg_catalog rows are cached per committed catalog
 // snapshot and user (pgCatalogTable.rows); inside a transaction that
-// changed the catalog they are made again on each read.
+// changed the catalog they are made again on each read. Package sql's
+// reg* casts call RegIn and RegOut with the session's Names (search path,
+// temporary schema), and the running statement's Session when there is
+// one (sql/pgcatalog_reg.go).
 //
 // # File map
 //
@@ -57,6 +61,7 @@
 //	infoschema_domains.go   information_schema's domains (cardinal_number, yes_or_no, ...)
 //	sysviews.go             cdcdb.flows, cdcdb.storage, cdcdb.sources, cdcdb.connections
 //	definitions.go          names, visibility and definitions the catalog functions print
+//	reg.go                  regclass, regtype, regproc, ... read and printed (RegIn, RegOut)
 //	static.go               lookups in PostgreSQL's initial rows (pg_type, pg_proc, ...)
 //	quote.go                identifiers and literals quoted as PostgreSQL quotes them
 package catalogviews

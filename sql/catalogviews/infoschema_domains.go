@@ -166,20 +166,3 @@ func domainConstraintDef(d *infoDomain, pretty bool) string {
 	}
 	return "CHECK (" + d.def.Check + ")"
 }
-
-// InfoDomainOID finds an information_schema domain's type OID by name.
-func InfoDomainOID(resolver TypeResolver, name string) (uint32, bool) {
-	if d := infoDomainByName(resolver, name); d != nil {
-		return d.oid, true
-	}
-	return 0, false
-}
-
-// InfoDomainTypeName prints an information_schema domain's type as
-// format_type does (sess may be nil: no search path, so qualified).
-func InfoDomainTypeName(resolver TypeResolver, sess Session, oid uint32) (string, bool) {
-	if d := infoDomainByOID(resolver, oid); d != nil {
-		return domainTypeName(sess, d), true
-	}
-	return "", false
-}

@@ -99,10 +99,11 @@ func systemRelations() []*Relation {
 	return out
 }
 
-// System views are planned from PostgreSQL's own definitions in
-// system_views.sql (pg_tables, pg_roles, pg_settings, ...), over the
-// catalogs above, exactly as a user view is planned from its query: their
-// columns and behaviour are then PostgreSQL's, not a copy of them.
+// System views are planned (by package sql) from PostgreSQL's own
+// definitions in system_views.sql (pg_tables, pg_roles, pg_settings, ...),
+// over the catalogs of pgcatalog.go, exactly as a user view is planned
+// from its query: their columns and behaviour are then PostgreSQL's, not a
+// copy of them.
 
 // systemViewQueries caches each system view's parsed query.
 var systemViewQueries sync.Map // *Relation -> *ast.Select

@@ -13,7 +13,7 @@ import (
 // plans or evaluates SQL, so what needs the planner (a system view's
 // columns, a view's table, an expression's output name) is asked of it.
 type Session interface {
-	TypeResolver
+	Names
 
 	// Catalog is the catalog snapshot the statement reads.
 	Catalog() *catalog.Snapshot
@@ -33,10 +33,6 @@ type Session interface {
 
 	// User is the session user's name.
 	User() string
-	// SearchPath is the schemas unqualified names are looked up in.
-	SearchPath() []string
-	// TempSchemaName is the name of the session's temporary schema.
-	TempSchemaName() string
 	// IsTempSchema reports whether a schema is any session's temporary
 	// one.
 	IsTempSchema(schema catalog.OID) bool
@@ -68,8 +64,8 @@ type TypeResolver interface {
 
 // schemaVisible reports whether a schema is on the search path, so its
 // objects print unqualified.
-func schemaVisible(sess Session, name string) bool {
-	for _, p := range sess.SearchPath() {
+func schemaVisible(names Names, name string) bool {
+	for _, p := range names.SearchPath() {
 		if p == name {
 			return true
 		}

@@ -31,9 +31,15 @@ func (f *fakeSession) StorageStats() storage.Stats { return storage.Stats{Commit
 func (f *fakeSession) SourceStatus(catalog.OID) (source.Status, bool) {
 	return source.Status{}, false
 }
-func (f *fakeSession) User() string                          { return f.user }
-func (f *fakeSession) SearchPath() []string                  { return f.searchPath }
-func (f *fakeSession) TempSchemaName() string                { return "pg_temp_1" }
+func (f *fakeSession) User() string           { return f.user }
+func (f *fakeSession) SearchPath() []string   { return f.searchPath }
+func (f *fakeSession) TempSchemaName() string { return "pg_temp_1" }
+func (f *fakeSession) OwnTempSchema(name string) string {
+	if name == "pg_temp" {
+		return f.TempSchemaName()
+	}
+	return name
+}
 func (f *fakeSession) IsTempSchema(catalog.OID) bool         { return false }
 func (f *fakeSession) TableOwner(*catalog.Table) catalog.OID { return catalog.BootstrapRoleOID }
 func (f *fakeSession) TableACL(*catalog.Table) types.Value   { return nil }
@@ -119,7 +125,7 @@ func fixture(t *testing.T) *fakeSession {
 			{OID: 20013, Name: "child_parent_fkey", Kind: "f", Columns: []int16{2}, RefTable: 20001, RefColumns: []int16{1}, OnDelete: "CASCADE"},
 		},
 		Indexes: []catalog.Index{{OID: 20014, Name: "child_qty", Columns: []int16{3}, Desc: []bool{true}}}}))
-	return &fakeSession{cat: ed.Snapshot(), tx: tx, user: "alice", searchPath: []string{"public"}}
+	return &fakeSession{cat: ed.Snapshot(), tx: tx, user: "alice", searchPath: []string{"pg_catalog", "public"}}
 }
 
 // rowsOf reads a relation and prints the named columns of each row whose
@@ -261,5 +267,67 @@ func TestLiveRowsCache(t *testing.T) {
 	sess.user = "bob"
 	if same(first, read()) {
 		t.Error("rows cached for another user were served")
+	}
+}
+
+// reg* input and output resolve names through the session's search path,
+// as PostgreSQL's regclassin, regclassout and friends do.
+func TestRegInOut(t *testing.T) {
+	sess := fixture(t)
+	in := []struct {
+		oid  types.OID
+		text string
+		want int64
+		code string // SQLSTATE when it fails
+	}{
+		{types.Regclass, "s.child", 20010, ""},
+		{types.Regclass, `S."child"`, 20010, ""},
+		{types.Regclass, "child", 0, "42P01"},
+		{types.Regclass, "pg_class", 1259, ""},
+		{types.Regclass, "20010", 20010, ""},
+		{types.Regclass, "-", 0, ""},
+		{types.Regtype, "integer", 23, ""},
+		{types.Regtype, "character varying", 1043, ""},
+		{types.Regtype, "s.child", 20011, ""},
+		{types.Regtype, "nope", 0, "42704"},
+		{types.Regnamespace, "s", 20000, ""},
+		{types.Regproc, "now", 1299, ""},
+		{types.Regprocedure, "now()", 1299, ""},
+		{types.Regrole, catalog.BootstrapRoleName, int64(catalog.BootstrapRoleOID), ""},
+	}
+	for _, c := range in {
+		v, err := RegIn(sess, sess.cat, c.oid, c.text)
+		if c.code != "" {
+			if err == nil || !strings.Contains(fmt.Sprintf("%#v", err), c.code) {
+				t.Errorf("%s %q: %v, %v; want SQLSTATE %s", types.FormatType(types.Of(c.oid)), c.text, v, err, c.code)
+			}
+			continue
+		}
+		if err != nil || v != c.want {
+			t.Errorf("%s %q: %v, %v; want %d", types.FormatType(types.Of(c.oid)), c.text, v, err, c.want)
+		}
+	}
+	out := []struct {
+		oid        types.OID
+		v          int64
+		searchPath []string
+		want       string
+	}{
+		{types.Regclass, 20010, []string{"public"}, "s.child"},
+		{types.Regclass, 20010, []string{"s"}, "child"},
+		{types.Regclass, 1259, []string{"public"}, "pg_catalog.pg_class"},
+		{types.Regclass, 0, nil, "-"},
+		{types.Regclass, 99999, nil, "99999"},
+		{types.Regtype, 23, nil, "integer"},
+		{types.Regtype, int64(types.Bpchar), nil, "character"},
+		{types.Regtype, 20011, []string{"public"}, "s.child"},
+		{types.Regnamespace, 20000, nil, "s"},
+		{types.Regprocedure, 1299, nil, "now()"},
+	}
+	for _, c := range out {
+		sess.searchPath = c.searchPath
+		if got := RegOut(sess, nil, sess.cat, c.oid, c.v); got != c.want {
+			t.Errorf("%s %d (search path %v): %s, want %s", types.FormatType(types.Of(c.oid)), c.v, c.searchPath, got, c.want)
+		}
 	}
 }
