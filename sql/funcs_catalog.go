@@ -8,6 +8,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -226,7 +227,7 @@ func init() {
 			return nil, nil
 		}
 		sc, _ := cat.SchemaByOID(t.Schema)
-		return quoteIdent(sc.Name) + "." + quoteIdent(c.Sequence), nil
+		return parse.QuoteIdent(sc.Name) + "." + parse.QuoteIdent(c.Sequence), nil
 	}})
 	register("pg_get_partkeydef", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // no relation of cdcdb is partitioned

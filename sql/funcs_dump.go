@@ -7,6 +7,7 @@ import (
 
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
@@ -252,5 +253,5 @@ func qualifySerialDefault(x *execCtx, text string, relid uint32) string {
 	if !ok || slices.Contains(x.sess.searchPath(), sc.Name) {
 		return text
 	}
-	return "nextval('" + quoteIdent(sc.Name) + "." + quoteIdent(m[1]) + "'::regclass)"
+	return "nextval('" + parse.QuoteIdent(sc.Name) + "." + parse.QuoteIdent(m[1]) + "'::regclass)"
 }

@@ -12,6 +12,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -80,8 +81,8 @@ func init() {
 		h := md5.Sum([]byte(s))
 		return hex.EncodeToString(h[:])
 	}))
-	register("quote_ident", textFn(func(s string) types.Value { return quoteIdent(s) }))
-	register("quote_literal", textFn(func(s string) types.Value { return quoteLiteral(s) }))
+	register("quote_ident", textFn(func(s string) types.Value { return parse.QuoteIdent(s) }))
+	register("quote_literal", textFn(func(s string) types.Value { return parse.QuoteLiteral(s) }))
 	substr := &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 2 {
 			return signature(types.Text, types.Text, types.Int4)(b, args)
@@ -335,14 +336,6 @@ func convertReplacement(r string) string {
 		}
 	}
 	return sb.String()
-}
-
-// quoteLiteral quotes a string as an SQL literal, as quote_literal does.
-func quoteLiteral(s string) string {
-	if strings.Contains(s, `\`) {
-		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
-	}
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
 // asciiCase maps the case of ASCII letters and leaves every other

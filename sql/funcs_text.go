@@ -9,6 +9,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -40,7 +41,7 @@ func init() {
 		if a[0] == nil {
 			return "NULL", nil
 		}
-		return quoteLiteral(a[0].(string)), nil
+		return parse.QuoteLiteral(a[0].(string)), nil
 	}})
 	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		from, to := []rune(a[1].(string)), []rune(a[2].(string))
@@ -299,11 +300,11 @@ func formatFunc(_ eval.Context, a []types.Value) (types.Value, error) {
 			if v == nil {
 				return nil, pgerror.New(pgerror.NullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
 			}
-			s = quoteIdent(v.(string))
+			s = parse.QuoteIdent(v.(string))
 		case 'L':
 			s = "NULL"
 			if v != nil {
-				s = quoteLiteral(v.(string))
+				s = parse.QuoteLiteral(v.(string))
 			}
 		default:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized format() type specifier \"%c\"", f[i]).WithHint("For a single \"%%\" use \"%%%%\".")

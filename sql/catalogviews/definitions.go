@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -125,10 +126,10 @@ func QualifiedRelationName(sess Session, oid uint32) string {
 		return strconv.FormatUint(uint64(oid), 10)
 	}
 	if RelationVisible(sess, oid) {
-		return QuoteIdent(name)
+		return parse.QuoteIdent(name)
 	}
 	sc, _ := cat.SchemaByOID(schema)
-	return QuoteIdent(sc.Name) + "." + QuoteIdent(name)
+	return parse.QuoteIdent(sc.Name) + "." + parse.QuoteIdent(name)
 }
 
 // FormatType is format_type: built-in types by their SQL names, a
@@ -163,7 +164,7 @@ func quoteColumns(t *catalog.Table, attnums []int16) string {
 	names := make([]string, len(attnums))
 	for i, a := range attnums {
 		if c := t.ColumnByAttnum(a); c != nil {
-			names[i] = QuoteIdent(c.Name)
+			names[i] = parse.QuoteIdent(c.Name)
 		}
 	}
 	return strings.Join(names, ", ")
@@ -225,14 +226,14 @@ func IndexDef(sess Session, oid uint32, col int) types.Value {
 					return ""
 				}
 				if c := t.ColumnByAttnum(ix.Columns[col-1]); c != nil {
-					return QuoteIdent(c.Name)
+					return parse.QuoteIdent(c.Name)
 				}
 				return ""
 			}
 			keys := make([]string, len(ix.Columns))
 			for i, a := range ix.Columns {
 				if c := t.ColumnByAttnum(a); c != nil {
-					keys[i] = QuoteIdent(c.Name)
+					keys[i] = parse.QuoteIdent(c.Name)
 				}
 				if i < len(ix.Desc) && ix.Desc[i] {
 					keys[i] += " DESC"
@@ -243,8 +244,8 @@ func IndexDef(sess Session, oid uint32, col int) types.Value {
 			if ix.Unique {
 				unique = "UNIQUE "
 			}
-			return "CREATE " + unique + "INDEX " + QuoteIdent(ix.Name) + " ON " + QuoteIdent(sc.Name) + "." +
-				QuoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
+			return "CREATE " + unique + "INDEX " + parse.QuoteIdent(ix.Name) + " ON " + parse.QuoteIdent(sc.Name) + "." +
+				parse.QuoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
 		}
 	}
 	if ix := systemIndexByOID(oid); ix != nil {
@@ -372,7 +373,7 @@ func argText(names types.ArrayValue, i int, mode string, t int64) string {
 	}
 	if i < len(names.Elems) {
 		if n, _ := names.Elems[i].(string); n != "" {
-			s += QuoteIdent(n) + " "
+			s += parse.QuoteIdent(n) + " "
 		}
 	}
 	return s + builtinTypeName(uint32(t))
@@ -385,7 +386,7 @@ func builtinTypeName(oid uint32) string {
 		return types.FormatType(types.Of(types.OID(oid)))
 	}
 	if r := StaticRowByOID("pg_type", int64(oid)); r != nil {
-		return QuoteIdent(r[1].(string))
+		return parse.QuoteIdent(r[1].(string))
 	}
 	return "???"
 }
@@ -421,7 +422,7 @@ func ProcResult(r Row, b *RowBuilder) string {
 func ProcDefinition(r Row, b *RowBuilder) string {
 	get := func(col string) types.Value { return r[b.Col(col)] }
 	var sb strings.Builder
-	sb.WriteString("CREATE OR REPLACE FUNCTION pg_catalog." + QuoteIdent(get("proname").(string)) + "(" + ProcArguments(r, b, true) + ")\n")
+	sb.WriteString("CREATE OR REPLACE FUNCTION pg_catalog." + parse.QuoteIdent(get("proname").(string)) + "(" + ProcArguments(r, b, true) + ")\n")
 	sb.WriteString(" RETURNS " + procReturns(r, b) + "\n")
 	lang := "internal"
 	if l := StaticRowByOID("pg_language", get("prolang").(int64)); l != nil {
@@ -465,7 +466,7 @@ func ProcDefinition(r Row, b *RowBuilder) string {
 	}
 	if s, ok := get("prosupport").(int64); ok && s != 0 {
 		if sr := StaticRowByOID("pg_proc", s); sr != nil {
-			opts.WriteString(" SUPPORT " + QuoteIdent(sr[1].(string)))
+			opts.WriteString(" SUPPORT " + parse.QuoteIdent(sr[1].(string)))
 		}
 	}
 	if opts.Len() > 0 {
@@ -473,7 +474,7 @@ func ProcDefinition(r Row, b *RowBuilder) string {
 	}
 	sb.WriteString("AS ")
 	if bin, ok := get("probin").(string); ok {
-		sb.WriteString(quoteLiteral(bin) + ", ")
+		sb.WriteString(parse.QuoteLiteral(bin) + ", ")
 	}
 	src, _ := get("prosrc").(string)
 	sb.WriteString("$function$" + src + "$function$\n")

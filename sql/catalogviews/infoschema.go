@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/parse"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -394,7 +395,7 @@ func isCheckConstraints(sess Session, b *RowBuilder) ([]Row, error) {
 		for _, c := range r.t.LiveColumns() {
 			if c.NotNull {
 				rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", r.schema,
-					"constraint_name", notNullConstraintName(r.t, c.Attnum), "check_clause", QuoteIdent(c.Name)+" IS NOT NULL"))
+					"constraint_name", notNullConstraintName(r.t, c.Attnum), "check_clause", parse.QuoteIdent(c.Name)+" IS NOT NULL"))
 			}
 		}
 	}

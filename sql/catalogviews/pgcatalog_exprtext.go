@@ -99,5 +99,5 @@ func constantText(t types.T, v types.Value) string {
 		}
 		return "false"
 	}
-	return quoteLiteral(s) + "::" + types.FormatType(types.Of(t.OID))
+	return parse.QuoteLiteral(s) + "::" + types.FormatType(types.Of(t.OID))
 }

@@ -74,12 +74,12 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			return "", types.T{}, false
 		}
 		if p.qualifier != "" {
-			return QuoteIdent(p.qualifier) + "." + QuoteIdent(name), c.Type, true
+			return parse.QuoteIdent(p.qualifier) + "." + parse.QuoteIdent(name), c.Type, true
 		}
 		if p.domainValue && name == "value" {
 			return "VALUE", c.Type, true
 		}
-		return QuoteIdent(name), c.Type, true
+		return parse.QuoteIdent(name), c.Type, true
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitInteger, ast.LitNumeric:
@@ -376,7 +376,7 @@ func ViewDefText(sess Session, query string, pretty bool) (string, bool) {
 				return "", false
 			}
 			for _, c := range t.LiveColumns() {
-				targets = append(targets, QuoteIdent(rel)+"."+QuoteIdent(c.Name))
+				targets = append(targets, parse.QuoteIdent(rel)+"."+parse.QuoteIdent(c.Name))
 			}
 			continue
 		}
@@ -385,13 +385,13 @@ func ViewDefText(sess Session, query string, pretty bool) (string, bool) {
 			return "", false
 		}
 		if tg.Alias != "" && tg.Alias != sess.ColumnName(tg.Expr) {
-			s += " AS " + QuoteIdent(tg.Alias)
+			s += " AS " + parse.QuoteIdent(tg.Alias)
 		}
 		targets = append(targets, s)
 	}
 	from := QualifiedRelationName(sess, t.OID)
 	if ref.Alias != nil {
-		from += " " + QuoteIdent(ref.Alias.Name)
+		from += " " + parse.QuoteIdent(ref.Alias.Name)
 	}
 	out := " SELECT " + strings.Join(targets, ",\n    ") + "\n   FROM " + from
 	if core.Where != nil {

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -146,7 +147,7 @@ func systemIndexDef(ix *systemIndex, col int) string {
 		if col > len(ix.def.Columns) {
 			return ""
 		}
-		return QuoteIdent(ix.def.Columns[col-1])
+		return parse.QuoteIdent(ix.def.Columns[col-1])
 	}
 	unique := ""
 	if ix.def.Unique {
@@ -168,7 +169,7 @@ func systemConstraintDef(ix *systemIndex) string {
 func quoteAll(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = QuoteIdent(n)
+		out[i] = parse.QuoteIdent(n)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -145,13 +146,13 @@ func RegOut(names Names, sess Session, cat *catalog.Snapshot, oid types.OID, v i
 	case types.Regclass:
 		if name, schema, ok := RelationNameOf(cat, uint32(v)); ok {
 			if sess != nil && RelationVisible(sess, uint32(v)) {
-				return QuoteIdent(name)
+				return parse.QuoteIdent(name)
 			}
 			sname := SchemaNameOf(cat, schema)
 			if sess == nil && schemaVisible(names, sname) {
-				return QuoteIdent(name)
+				return parse.QuoteIdent(name)
 			}
-			return QuoteIdent(sname) + "." + QuoteIdent(name)
+			return parse.QuoteIdent(sname) + "." + parse.QuoteIdent(name)
 		}
 	case types.Regtype:
 		if _, ok := types.Lookup(types.OID(v)); ok {
@@ -166,9 +167,9 @@ func RegOut(names Names, sess Session, cat *catalog.Snapshot, oid types.OID, v i
 			if int64(t.RowType) == v {
 				sname := SchemaNameOf(cat, t.Schema)
 				if schemaVisible(names, sname) {
-					return QuoteIdent(t.Name)
+					return parse.QuoteIdent(t.Name)
 				}
-				return QuoteIdent(sname) + "." + QuoteIdent(t.Name)
+				return parse.QuoteIdent(sname) + "." + parse.QuoteIdent(t.Name)
 			}
 		}
 		if d := infoDomainByOID(names, uint32(v)); d != nil {
@@ -179,14 +180,14 @@ func RegOut(names Names, sess Session, cat *catalog.Snapshot, oid types.OID, v i
 		}
 	case types.Regnamespace:
 		if sc, ok := cat.SchemaByOID(uint32(v)); ok {
-			return QuoteIdent(sc.Name)
+			return parse.QuoteIdent(sc.Name)
 		}
 	case types.Regrole:
 		if r, ok := cat.RoleByOID(uint32(v)); ok {
-			return QuoteIdent(r.Name)
+			return parse.QuoteIdent(r.Name)
 		}
 		if r := StaticRowByOID("pg_authid", v); r != nil {
-			return QuoteIdent(r[1].(string))
+			return parse.QuoteIdent(r[1].(string))
 		}
 	case types.Regproc, types.Regprocedure:
 		if r := StaticRowByOID("pg_proc", v); r != nil {

@@ -1,10 +1,8 @@
-package catalogviews
+package parse
 
 import (
 	"strings"
 	"sync"
-
-	"cdcdb/sql/parse"
 )
 
 // QuoteIdent quotes a name the way PostgreSQL's quote_ident does: only
@@ -38,7 +36,7 @@ var (
 func keywordsToQuote() map[string]bool {
 	quoteKeywordsOnce.Do(func() {
 		quoteKeywords = map[string]bool{}
-		for _, k := range parse.Keywords() {
+		for _, k := range Keywords() {
 			if k.CatCode != 'U' {
 				quoteKeywords[k.Word] = true
 			}
@@ -47,9 +45,8 @@ func keywordsToQuote() map[string]bool {
 	return quoteKeywords
 }
 
-// quoteLiteral quotes a string as an SQL literal, as quote_literal does
-// (the builtin of that name is package sql's).
-func quoteLiteral(s string) string {
+// QuoteLiteral quotes a string as an SQL literal, as quote_literal does.
+func QuoteLiteral(s string) string {
 	if strings.Contains(s, `\`) {
 		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
 	}
