@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"cdcdb/catalog"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
@@ -94,8 +93,8 @@ func catalogHasIndexes(name string) bool {
 }
 
 // systemIndexRows adds the catalog indexes' rows to a live catalog.
-func systemIndexRows(catalogName string) []eval.Row {
-	var rows []eval.Row
+func systemIndexRows(catalogName string) []Row {
+	var rows []Row
 	switch catalogName {
 	case "pg_class":
 		b := CatalogRowBuilder("pg_class")
