@@ -80,22 +80,23 @@ var (
 //
 //	"sql/builtins": {layer: layerSQLParts},
 var packageRules = map[string]packageRule{
-	".":          {layer: layerCommands, imports: noModulePackage}, // this documentation and its test
-	"pgerror":    {layer: layerBase, imports: noModulePackage},
-	"types":      {layer: layerBase, imports: only("pgerror"), forbidden: doesIO},
-	"temporal":   {layer: layerBase, imports: noModulePackage, forbidden: slices.Concat(doesIO, clocksOrRandom)},
-	"storage":    {layer: layerStorage, imports: only("pgerror")}, // bytes only: no types, no rowcodec
-	"rowcodec":   {layer: layerStorage, imports: only("types", "storage"), forbidden: doesIO},
-	"catalog":    {layer: layerRecords},
-	"history":    {layer: layerRecords},
-	"cdcexec":    {layer: layerFlows},
-	"source":     {layer: layerFlows, imports: only("pgerror")},
-	"wire":       {layer: layerProtocol, imports: only("pgerror")},
-	"sql/ast":    {layer: layerFrontEnd},
-	"sql/parse":  {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
-	"sql/pgdefs": {layer: layerFrontEnd, imports: noModulePackage},
-	"sql/eval":   {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
-	"sql":        {layer: layerSQL},
+	".":            {layer: layerCommands, imports: noModulePackage}, // this documentation and its test
+	"pgerror":      {layer: layerBase, imports: noModulePackage},
+	"types":        {layer: layerBase, imports: only("pgerror"), forbidden: doesIO},
+	"temporal":     {layer: layerBase, imports: noModulePackage, forbidden: slices.Concat(doesIO, clocksOrRandom)},
+	"storage":      {layer: layerStorage, imports: only("pgerror")}, // bytes only: no types, no rowcodec
+	"rowcodec":     {layer: layerStorage, imports: only("types", "storage"), forbidden: doesIO},
+	"catalog":      {layer: layerRecords},
+	"history":      {layer: layerRecords},
+	"cdcexec":      {layer: layerFlows},
+	"source":       {layer: layerFlows, imports: only("pgerror")},
+	"wire":         {layer: layerProtocol, imports: only("pgerror")},
+	"sql/ast":      {layer: layerFrontEnd},
+	"sql/parse":    {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
+	"sql/pgdefs":   {layer: layerFrontEnd, imports: noModulePackage},
+	"sql/eval":     {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
+	"sql/builtins": {layer: layerSQLParts, imports: only("types", "pgerror", "sql/eval", "sql/parse"), forbidden: doesIO},
+	"sql":          {layer: layerSQL},
 
 	// The system relations: what they read of the session comes through
 	// the Session interface they declare, never from package sql.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
@@ -128,16 +129,16 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_stat_get_activity", &builtins.SetFunc{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		pid, err := b.Coerce(args[0], eval.Int4T())
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return []eval.Expr{pid}, procOutColumns("pg_stat_get_activity"), nil
-	}, gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
+	}, Gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
 		b := catalogviews.NewRowBuilder("pg_stat_get_activity", catalogViewColumns(outCols(cols)))
@@ -190,5 +191,5 @@ func init() {
 			rows = append(rows, b.Make(kv...))
 		}
 		return rows, nil
-	}}
+	}})
 }

@@ -9,6 +9,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -242,7 +243,7 @@ func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*agg
 	}
 	if more, ok := moreAggregates[name]; ok {
 		fn, t, args, err := more(b, name, args)
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			err = pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}

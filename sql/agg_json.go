@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -23,12 +24,12 @@ func init() {
 		pop, stddev := mode[0], mode[1]
 		moreAggregates[name] = func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 			if len(args) != 1 {
-				return nil, types.T{}, nil, errNoFunction
+				return nil, types.T{}, nil, builtins.ErrNoFunction
 			}
 			t := args[0].Type().OID
 			float := t == types.Float4 || t == types.Float8
 			if eval.TypeCategory(t) != 'N' || eval.IsOidType(t) {
-				return nil, types.T{}, nil, errNoFunction
+				return nil, types.T{}, nil, builtins.ErrNoFunction
 			}
 			rt := types.Numeric
 			if float {
@@ -60,7 +61,7 @@ func (s *jsonAggState) add(x *execCtx, args []types.Value) error {
 	if args[0] == nil {
 		return pgerror.New(pgerror.NullValueNotAllowed, "field name must not be null")
 	}
-	key := jsonKeyText(eval.ToJSON(x, s.kt, args[0]))
+	key := builtins.JSONKeyText(eval.ToJSON(x, s.kt, args[0]))
 	if s.binary {
 		s.parts = append(s.parts, key+": "+eval.ToJSON(x, s.t, args[1]))
 	} else {
@@ -160,7 +161,7 @@ func jsonAggregate(binary, object bool) func(b *binder, name string, args []eval
 			want = 2
 		}
 		if len(args) != want {
-			return nil, types.T{}, nil, errNoFunction
+			return nil, types.T{}, nil, builtins.ErrNoFunction
 		}
 		vt, kt := args[len(args)-1].Type(), args[0].Type()
 		rt := types.JSON

@@ -3,6 +3,7 @@ package sql
 import (
 	"math"
 
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -29,12 +30,12 @@ func init() {
 
 func regrAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 	if len(args) != 2 {
-		return nil, types.T{}, args, errNoFunction
+		return nil, types.T{}, args, builtins.ErrNoFunction
 	}
 	for i := range args {
 		x, err := b.coerce(args[i], types.Of(types.Float8))
 		if err != nil {
-			return nil, types.T{}, args, errNoFunction
+			return nil, types.T{}, args, builtins.ErrNoFunction
 		}
 		args[i] = x
 	}
@@ -134,7 +135,7 @@ func (s *regrState) result(*execCtx) (types.Value, error) {
 
 func bitAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 	if len(args) != 1 || !eval.IsIntType(args[0].Type().OID) {
-		return nil, types.T{}, args, errNoFunction
+		return nil, types.T{}, args, builtins.ErrNoFunction
 	}
 	t := args[0].Type()
 	return &aggregateFunc{name: name, newState: func() aggState { return &bitState{op: name} }}, t, args, nil

@@ -7,6 +7,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -24,8 +25,8 @@ import (
 //
 // cdcdbBuiltins holds the scalar functions of the cdcdb schema, which are
 // called by their qualified name only.
-var cdcdbBuiltins = map[string]*builtin{
-	"backup": {resolve: signature(types.Text, types.Text), strict: true, call: callBackup},
+var cdcdbBuiltins = map[string]*builtins.Func{
+	"backup": {Resolve: builtins.Signature(types.Text, types.Text), Strict: true, Call: callBackup},
 }
 
 func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (eval.Expr, error) {
@@ -42,14 +43,14 @@ func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (eval.Expr, error) {
 	if !ok || fc.Star || fc.Distinct || len(fc.OrderBy) > 0 || fc.Filter != nil {
 		return nil, noFunctionError("cdcdb."+name, args, fc.Pos)
 	}
-	coerced, t, err := bi.resolve(b, args)
+	coerced, t, err := bi.Resolve(b, args)
 	if err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, noFunctionError("cdcdb."+name, args, fc.Pos)
 		}
 		return nil, withPos(err, fc)
 	}
-	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.call, Strict: bi.strict, T: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.Call, Strict: bi.Strict, T: t}, nil
 }
 
 func callBackup(ec eval.Context, a []types.Value) (types.Value, error) {

@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -784,7 +785,7 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (eval.Expr, error) {
 				return nil, withPos(err, e)
 			}
 		}
-		return &nestedArrayExpr{elems: elems, t: t}, nil
+		return &builtins.NestedArray{Elems: elems, T: t}, nil
 	}
 	if t.OID == types.Unknown {
 		t = eval.TextT()

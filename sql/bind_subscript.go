@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -28,13 +29,13 @@ func (b *binder) bindMultiSubscript(e *ast.Subscript) (eval.Expr, error) {
 	if elem == 0 {
 		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 	}
-	me := &multiSubscriptExpr{x: x, elemT: types.Of(elem)}
+	me := &builtins.MultiSubscript{X: x, ElemT: types.Of(elem)}
 	for _, i := range idx {
 		ie, err := b.bindAs(i, eval.Int4T(), "array subscript")
 		if err != nil {
 			return nil, err
 		}
-		me.indexes = append(me.indexes, ie)
+		me.Indexes = append(me.Indexes, ie)
 	}
 	return me, nil
 }

@@ -10,6 +10,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -93,7 +94,7 @@ func (pc *planCtx) changeFeedTable(b *binder, arg eval.Expr, pos int) (*catalog.
 		return nil, pgerror.New(pgerror.NullValueNotAllowed, "the table of %s must not be null", tableChangesName).WithPosition(pos + 1)
 	case string:
 		if c.T.OID != types.Unknown && c.T.OID != types.Text && c.T.OID != types.Varchar && c.T.OID != types.Name {
-			return nil, errNoFunction
+			return nil, builtins.ErrNoFunction
 		}
 		parts := splitQualifiedName(v)
 		found, _, err := pc.lookupTable(ast.QualifiedName{Parts: parts, Pos: c.Pos - 1})
@@ -106,7 +107,7 @@ func (pc *planCtx) changeFeedTable(b *binder, arg eval.Expr, pos int) (*catalog.
 		t = found
 	case int64:
 		if c.T.OID != types.Regclass {
-			return nil, errNoFunction
+			return nil, builtins.ErrNoFunction
 		}
 		found, ok := pc.cat.TableByOID(catalog.OID(v))
 		if !ok {
@@ -114,7 +115,7 @@ func (pc *planCtx) changeFeedTable(b *binder, arg eval.Expr, pos int) (*catalog.
 		}
 		t = found
 	default:
-		return nil, errNoFunction
+		return nil, builtins.ErrNoFunction
 	}
 	if t.Kind == catalog.KindView {
 		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name).WithPosition(pos + 1).
@@ -158,7 +159,7 @@ func (b *binder) bindChangeBound(x eval.Expr) (changeBound, error) {
 		c, err := b.assign(x, types.Of(types.Timestamptz), "table_changes")
 		return changeBound{x: c}, err
 	}
-	return changeBound{}, errNoFunction
+	return changeBound{}, builtins.ErrNoFunction
 }
 
 // eval reads the bound as a commit version (microseconds); what names it
@@ -204,7 +205,7 @@ func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []eval.Exp
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
 	tbl, err := pc.changeFeedTable(b, args[0], t.Call.Pos)
-	if err == errNoFunction {
+	if err == builtins.ErrNoFunction {
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
 	if err != nil {
@@ -213,7 +214,7 @@ func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []eval.Exp
 	p := &tableChangesScan{table: tbl, cols: feedColumns(tbl)}
 	for i, a := range args[1:] {
 		cb, err := b.bindChangeBound(a)
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		if err != nil {

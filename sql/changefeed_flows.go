@@ -9,6 +9,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -96,13 +97,13 @@ func (pc *planCtx) bindFeedSource(st *ast.CreateFlow) (*catalog.Table, changeBou
 			return nil, changeBound{}, err
 		}
 	} else if t, err = pc.changeFeedTable(b, args[0], feed.Args[0].Position()); err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			err = noFunctionError(feed.Func.Name(), args, feed.Pos)
 		}
 		return nil, changeBound{}, err
 	}
 	start, err := b.bindChangeBound(args[1])
-	if err == errNoFunction {
+	if err == builtins.ErrNoFunction {
 		return nil, changeBound{}, noFunctionError(feed.Func.Name(), args, feed.Pos)
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -290,12 +291,12 @@ func (p *cursorPortal) Close() {}
 
 func init() {
 	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
-	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_cursor", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_cursor"), nil
-	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		m := x.sess.cursorMap()
 		names := make([]string, 0, len(m))
@@ -309,5 +310,5 @@ func init() {
 			rows = append(rows, eval.Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
 		}
 		return rows, nil
-	}}
+	}})
 }

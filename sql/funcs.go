@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -50,21 +51,21 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (eval.Expr, error) {
 	case "coalesce", "greatest", "least", "nullif":
 		return b.bindConditionalFunc(name, args, fc)
 	}
-	bi, ok := builtins[name]
+	bi, ok := builtins.Funcs[name]
 	if !ok {
 		return nil, noFunctionError(name, args, fc.Pos)
 	}
-	if bi.overloads != nil {
+	if bi.Overloads != nil {
 		return b.bindOverloaded(name, bi, args, fc)
 	}
-	coerced, t, err := bi.resolve(b, args)
+	coerced, t, err := bi.Resolve(b, args)
 	if err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, noFunctionError(name, args, fc.Pos)
 		}
 		return nil, withPos(err, fc)
 	}
-	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.call, Strict: bi.strict, T: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.Call, Strict: bi.Strict, T: t}, nil
 }
 
 // withoutVoidParams drops the arguments that are parameters the client
@@ -189,16 +190,16 @@ func (b *binder) bindSpecial(e *ast.SpecialFunc) (eval.Expr, error) {
 		"CURRENT_USER": "current_user", "SESSION_USER": "session_user", "USER": "current_user", "CURRENT_ROLE": "current_user",
 		"CURRENT_CATALOG": "current_database", "CURRENT_SCHEMA": "current_schema",
 	}[e.Name]
-	bi, ok := builtins[name]
+	bi, ok := builtins.Funcs[name]
 	if !ok {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", e.Name).WithPosition(e.Pos + 1)
 	}
-	if bi.overloads != nil {
+	if bi.Overloads != nil {
 		return b.bindOverloaded(name, bi, nil, &ast.FuncCall{Pos: e.Pos})
 	}
-	args, t, err := bi.resolve(b, nil)
+	args, t, err := bi.Resolve(b, nil)
 	if err != nil {
 		return nil, withPos(err, e)
 	}
-	return &eval.FuncCall{Name: name, Args: args, Fn: bi.call, Strict: bi.strict, T: t}, nil
+	return &eval.FuncCall{Name: name, Args: args, Fn: bi.Call, Strict: bi.Strict, T: t}, nil
 }

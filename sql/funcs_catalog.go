@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
@@ -20,18 +21,18 @@ import (
 // transaction is seen.
 
 func init() {
-	register("pg_get_userbyid", &builtin{resolve: signature(types.Name, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_userbyid", &builtins.Func{Resolve: builtins.Signature(types.Name, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return catalogviews.RoleName(x.catalogViews(), a[0].(int64)), nil
 	}})
-	register("pg_table_is_visible", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_table_is_visible", &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return catalogviews.RelationVisible(x.catalogViews(), uint32(a[0].(int64))), nil
 	}})
 	// Types, functions, operators, collations, conversions and the like
 	// all live in pg_catalog, which is always searched: they are visible
 	// exactly when they exist. User tables' row types follow their tables.
-	typeVisible := &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	typeVisible := &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		oid := uint32(a[0].(int64))
 		for _, t := range x.catalogOf().Tables() {
@@ -41,16 +42,16 @@ func init() {
 		}
 		return true, nil
 	}}
-	register("pg_type_is_visible", typeVisible)
+	builtins.Register("pg_type_is_visible", typeVisible)
 	for _, name := range []string{"pg_function_is_visible", "pg_operator_is_visible", "pg_opclass_is_visible",
 		"pg_opfamily_is_visible", "pg_collation_is_visible", "pg_conversion_is_visible",
 		"pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible", "pg_ts_template_is_visible",
 		"pg_statistics_obj_is_visible"} {
-		register(name, &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+		builtins.Register(name, &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 			return true, nil
 		}})
 	}
-	register("format_type", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("format_type", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid, types.Int4), Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if a[0] == nil {
 			return nil, nil
@@ -63,30 +64,30 @@ func init() {
 	}})
 	// cdcdb keeps expressions (column defaults, CHECK constraints) as SQL
 	// text, which is what pg_get_expr prints from PostgreSQL's node trees.
-	register("pg_get_expr", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_get_expr", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 2 {
-			return signature(types.Text, types.PgNodeTree, types.Oid)(b, args)
+			return builtins.Signature(types.Text, types.PgNodeTree, types.Oid)(b, args)
 		}
-		return signature(types.Text, types.PgNodeTree, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.PgNodeTree, types.Oid, types.Bool)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return qualifySerialDefault(x, a[0].(string), uint32(a[1].(int64))), nil // funcs_dump.go
 	}})
-	register("pg_get_constraintdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_get_constraintdef", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Oid)(b, args)
+			return builtins.Signature(types.Text, types.Oid)(b, args)
 		}
-		return signature(types.Text, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Oid, types.Bool)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return catalogviews.ConstraintDef(x.catalogViews(), uint32(a[0].(int64)), len(a) > 1 && a[1] == true), nil
 	}})
-	register("pg_get_indexdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_get_indexdef", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Oid)(b, args)
+			return builtins.Signature(types.Text, types.Oid)(b, args)
 		}
-		return signature(types.Text, types.Oid, types.Int4, types.Bool)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Oid, types.Int4, types.Bool)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		col := 0
 		if len(a) > 1 {
@@ -94,9 +95,9 @@ func init() {
 		}
 		return catalogviews.IndexDef(x.catalogViews(), uint32(a[0].(int64)), col), nil
 	}})
-	register("pg_get_viewdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_get_viewdef", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 0 || len(args) > 2 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
 		out := make([]eval.Expr, len(args))
 		first := args[0]
@@ -104,13 +105,13 @@ func init() {
 			// pg_get_viewdef('name'): the view's name, as text.
 			c, err := b.Coerce(first, eval.TextT())
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			out[0] = c
 		} else {
 			c, err := b.Coerce(first, types.Of(types.Oid))
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			out[0] = c
 		}
@@ -121,12 +122,12 @@ func init() {
 			}
 			c, err := b.Coerce(args[1], types.Of(t))
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			out[1] = c
 		}
 		return out, eval.TextT(), nil
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		var oid uint32
 		switch v := a[0].(type) {
@@ -149,12 +150,12 @@ func init() {
 		}
 		return catalogviews.ViewDefinition(t.ViewQuery), nil
 	}})
-	register("obj_description", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("obj_description", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Oid)(b, args)
+			return builtins.Signature(types.Text, types.Oid)(b, args)
 		}
-		return signature(types.Text, types.Oid, types.Name)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Oid, types.Name)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		class := ""
 		if len(a) > 1 {
@@ -162,21 +163,21 @@ func init() {
 		}
 		return catalogviews.ObjDescription(x.catalogViews(), uint32(a[0].(int64)), class, 0), nil
 	}})
-	register("col_description", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("col_description", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid, types.Int4), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return catalogviews.ObjDescription(x.catalogViews(), uint32(a[0].(int64)), "pg_class", int32(a[1].(int64))), nil
 	}})
-	register("shobj_description", &builtin{resolve: signature(types.Text, types.Oid, types.Name), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("shobj_description", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid, types.Name), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return catalogviews.SharedDescription(uint32(a[0].(int64)), a[1].(string)), nil
 	}})
-	register("pg_encoding_to_char", &builtin{resolve: signature(types.Name, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_encoding_to_char", &builtins.Func{Resolve: builtins.Signature(types.Name, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 || n >= int64(len(pgEncodings)) {
 			return "", nil
 		}
 		return pgEncodings[n], nil
 	}})
-	register("pg_char_to_encoding", &builtin{resolve: signature(types.Int4, types.Name), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_char_to_encoding", &builtins.Func{Resolve: builtins.Signature(types.Int4, types.Name), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		name := strings.ToUpper(strings.ReplaceAll(a[0].(string), "-", ""))
 		if name == "UNICODE" {
 			name = "UTF8"
@@ -188,27 +189,27 @@ func init() {
 		}
 		return int64(-1), nil
 	}})
-	register("pg_is_in_recovery", &builtin{resolve: signature(types.Bool), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("pg_is_in_recovery", &builtins.Func{Resolve: builtins.Signature(types.Bool), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return false, nil
 	}})
-	register("pg_my_temp_schema", &builtin{resolve: signature(types.Oid), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("pg_my_temp_schema", &builtins.Func{Resolve: builtins.Signature(types.Oid), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if sc, ok := x.catalogOf().Schema(x.sess.tempSchemaName()); ok {
 			return int64(sc.OID), nil
 		}
 		return int64(0), nil
 	}})
-	register("pg_is_other_temp_schema", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_is_other_temp_schema", &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		sc, ok := x.catalogOf().SchemaByOID(catalog.OID(a[0].(int64)))
 		return ok && isTempSchemaName(sc.Name) && sc.Name != x.sess.tempSchemaName(), nil
 	}})
-	register("pg_relation_is_publishable", &builtin{resolve: signature(types.Bool, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_relation_is_publishable", &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		t, ok := x.catalogOf().TableByOID(uint32(a[0].(int64)))
 		return ok && t.Kind != catalog.KindView, nil
 	}})
-	register("pg_get_serial_sequence", &builtin{resolve: signature(types.Text, types.Text, types.Text), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_serial_sequence", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Text, types.Text), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		r, err := x.sess.parseRegValue(x, types.Regclass, a[0].(string))
 		if err != nil {
@@ -229,22 +230,22 @@ func init() {
 		sc, _ := cat.SchemaByOID(t.Schema)
 		return parse.QuoteIdent(sc.Name) + "." + parse.QuoteIdent(c.Sequence), nil
 	}})
-	register("pg_get_partkeydef", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_partkeydef", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // no relation of cdcdb is partitioned
 	}})
-	register("pg_get_statisticsobjdef_columns", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_statisticsobjdef_columns", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // cdcdb has no extended statistics objects
 	}})
-	register("pg_get_function_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
+	builtins.Register("pg_get_function_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
 	// The identity arguments differ from the arguments only by defaults,
 	// which cdcdb does not print (see catalogviews.ProcArguments).
-	register("pg_get_function_identity_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
-	register("pg_get_functiondef", procText(catalogviews.ProcDefinition))
-	register("pg_get_function_result", procText(catalogviews.ProcResult))
-	register("to_regclass", toReg(types.Regclass))
-	register("to_regtype", toReg(types.Regtype))
-	register("to_regnamespace", toReg(types.Regnamespace))
-	register("pg_size_pretty", &builtin{resolve: signature(types.Text, types.Int8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_function_identity_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
+	builtins.Register("pg_get_functiondef", procText(catalogviews.ProcDefinition))
+	builtins.Register("pg_get_function_result", procText(catalogviews.ProcResult))
+	builtins.Register("to_regclass", toReg(types.Regclass))
+	builtins.Register("to_regtype", toReg(types.Regtype))
+	builtins.Register("to_regnamespace", toReg(types.Regnamespace))
+	builtins.Register("pg_size_pretty", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Int8), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return sizePretty(a[0].(int64)), nil
 	}})
 	for name, parts := range map[string]relationParts{
@@ -254,7 +255,7 @@ func init() {
 		"pg_total_relation_size": {data: true, history: true, indexes: true},
 	} {
 		parts := parts
-		register(name, &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		builtins.Register(name, &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 			x := stmtOf(ec)
 			return relationSize(x, uint32(a[0].(int64)), parts), nil
 		}})
@@ -272,8 +273,8 @@ var pgEncodings = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", 
 
 // procText makes a function of a pg_proc OID that prints something of the
 // function from PostgreSQL's pg_proc rows.
-func procText(f func(r eval.Row, b *catalogviews.RowBuilder) string) *builtin {
-	return &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+func procText(f func(r eval.Row, b *catalogviews.RowBuilder) string) *builtins.Func {
+	return &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		static, err := catalogviews.StaticRows("pg_proc")
 		if err != nil {
 			return nil, err
@@ -290,8 +291,8 @@ func procText(f func(r eval.Row, b *catalogviews.RowBuilder) string) *builtin {
 
 // toReg makes to_regclass and friends: the OID, or NULL when no object
 // has that name.
-func toReg(oid types.OID) *builtin {
-	return &builtin{resolve: signature(oid, types.Text), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+func toReg(oid types.OID) *builtins.Func {
+	return &builtins.Func{Resolve: builtins.Signature(oid, types.Text), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		v, err := x.sess.parseRegValue(x, oid, a[0].(string))
 		if err != nil {
@@ -417,16 +418,16 @@ func registerPrivilegeFunctions() {
 		if name == "has_column_privilege" {
 			minArgs, maxArgs = 3, 4
 		}
-		register(name, &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		builtins.Register(name, &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < minArgs || len(args) > maxArgs {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			out := make([]eval.Expr, len(args))
 			for i, a := range args {
 				if a.Type().OID == types.Unknown || i == len(args)-1 {
 					c, err := b.Coerce(a, eval.TextT())
 					if err != nil {
-						return nil, types.T{}, errNoFunction
+						return nil, types.T{}, builtins.ErrNoFunction
 					}
 					out[i] = c
 					continue
@@ -434,7 +435,7 @@ func registerPrivilegeFunctions() {
 				out[i] = a
 			}
 			return out, eval.BoolT(), nil
-		}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 			x := stmtOf(ec)
 			if err := checkPrivilegeWords(kind, a[len(a)-1].(string)); err != nil {
 				return nil, err
@@ -489,20 +490,20 @@ func init() {
 	// array_to_string(anyarray, delimiter [, null_string]): psql's \l and
 	// \dp print ACLs with it. NULL elements are skipped unless a
 	// null_string is given.
-	register("array_to_string", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("array_to_string", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
 		out := []eval.Expr{args[0]}
 		for _, a := range args[1:] {
 			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			out = append(out, c)
 		}
 		return out, eval.TextT(), nil
-	}, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	}, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if a[0] == nil || a[1] == nil {
 			return nil, nil
@@ -527,17 +528,17 @@ func init() {
 	// array_lower, array_upper, array_length and cardinality of a
 	// one-dimensional array (all cdcdb's arrays start at 1); psql's \d
 	// walks pg_publication_rel.prattrs with array_upper.
-	dimFn := func(f func(n int64) types.Value) *builtin {
-		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	dimFn := func(f func(n int64) types.Value) *builtins.Func {
+		return &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) != 2 || types.ElemOf(args[0].Type().OID) == 0 {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			d, err := b.Coerce(args[1], eval.Int4T())
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, builtins.ErrNoFunction
 			}
 			return []eval.Expr{args[0], d}, eval.Int4T(), nil
-		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			arr := a[0].(types.ArrayValue)
 			dim := a[1].(int64)
 			dims := arr.Dims
@@ -550,15 +551,15 @@ func init() {
 			return f(int64(dims[dim-1])), nil
 		}}
 	}
-	register("array_lower", dimFn(func(int64) types.Value { return int64(1) }))
-	register("array_upper", dimFn(func(n int64) types.Value { return n }))
-	register("array_length", dimFn(func(n int64) types.Value { return n }))
-	register("cardinality", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("array_lower", dimFn(func(int64) types.Value { return int64(1) }))
+	builtins.Register("array_upper", dimFn(func(n int64) types.Value { return n }))
+	builtins.Register("array_length", dimFn(func(n int64) types.Value { return n }))
+	builtins.Register("cardinality", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 || types.ElemOf(args[0].Type().OID) == 0 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
 		return args, eval.Int4T(), nil
-	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return int64(len(a[0].(types.ArrayValue).Elems)), nil
 	}})
 }
@@ -568,38 +569,38 @@ func init() {
 	// empty; a view is planned from its query), so no OID names one and,
 	// as in PostgreSQL for an OID that is not a rule or trigger, the
 	// definition is NULL.
-	noObject := &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	noObject := &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Oid)(b, args)
+			return builtins.Signature(types.Text, types.Oid)(b, args)
 		}
-		return signature(types.Text, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Oid, types.Bool)(b, args)
+	}, Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}}
-	register("pg_get_ruledef", noObject)
-	register("pg_get_triggerdef", noObject)
+	builtins.Register("pg_get_ruledef", noObject)
+	builtins.Register("pg_get_triggerdef", noObject)
 }
 
 func init() {
-	register("getdatabaseencoding", &builtin{resolve: signature(types.Name), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("getdatabaseencoding", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "UTF8", nil
 	}})
 	// The built-in tablespaces have no directory of their own: PostgreSQL
 	// answers the empty string for them, and cdcdb has no other.
-	register("pg_tablespace_location", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("pg_tablespace_location", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "", nil
 	}})
 	// The database's size: the bytes of every relation's data, history and
 	// indexes (see relationSize).
-	register("pg_database_size", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_database_size", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
 		if t := args[0].Type().OID; t == types.Unknown || eval.TypeCategory(t) == 'S' {
-			return signature(types.Int8, types.Name)(b, args)
+			return builtins.Signature(types.Int8, types.Name)(b, args)
 		}
-		return signature(types.Int8, types.Oid)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Int8, types.Oid)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if n, ok := a[0].(string); ok && n != "main" {
 			return nil, pgerror.New("3D000", "database \"%s\" does not exist", n) // invalid_catalog_name
@@ -614,7 +615,7 @@ func init() {
 		return total, nil
 	}})
 	// Built-in functions have no SQL-standard body (LANGUAGE internal).
-	register("pg_get_function_sqlbody", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("pg_get_function_sqlbody", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 
@@ -41,16 +42,16 @@ func init() {
 	// pg_options_to_table(text[]) splits the options of a foreign data
 	// wrapper, server or relation, "name=value" each, at the first "=" (no
 	// "=": a NULL value).
-	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_options_to_table", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		arg, err := b.Coerce(args[0], types.Of(types.TextArray))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return []eval.Expr{arg}, []funcColumn{{name: "option_name", t: eval.TextT()}, {name: "option_value", t: eval.TextT()}}, nil
-	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+		return []eval.Expr{arg}, []builtins.Column{{Name: "option_name", T: eval.TextT()}, {Name: "option_value", T: eval.TextT()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "pg_options_to_table: not an array")
@@ -68,8 +69,8 @@ func init() {
 			}
 		}
 		return rows, nil
-	}}
-	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	}})
+	builtins.Register("acldefault", &builtins.Func{Resolve: builtins.Signature(types.AclitemArray, types.Char, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		kind := a[0].(string)
 		items, ok := defaultPrivileges[kind]
@@ -208,7 +209,7 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 			if len(t.Periods) > 0 {
 				return nil, nil, false, periodOnNonTemporal(t)
 			}
-			tf := &tableFunc{gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+			tf := &builtins.SetFunc{Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 				x := stmtOf(ec)
 				last := sequenceLastValue(x, seq)
 				if last == nil {

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -13,10 +14,10 @@ import (
 // signature with the most exactly matching types wins, and among equals the
 // one listed first (the category's preferred type: timestamptz before
 // timestamp, float8 before numeric for an integer...).
-func (b *binder) bindOverloaded(name string, bi *builtin, args []eval.Expr, fc *ast.FuncCall) (eval.Expr, error) {
+func (b *binder) bindOverloaded(name string, bi *builtins.Func, args []eval.Expr, fc *ast.FuncCall) (eval.Expr, error) {
 	var tied []int // the signatures with the most exact matches
 	bestExact := -1
-	for i, o := range bi.overloads {
+	for i, o := range bi.Overloads {
 		exact, ok := overloadMatch(o, args)
 		switch {
 		case !ok || exact < bestExact:
@@ -29,12 +30,12 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []eval.Expr, fc *
 	if len(tied) == 0 {
 		return nil, noFunctionError(name, args, fc.Pos)
 	}
-	best, unique := preferredOverload(bi.overloads, tied, args)
+	best, unique := preferredOverload(bi.Overloads, tied, args)
 	if !unique {
 		return nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(%s) is not unique", name, argTypeList(args)).WithPosition(fc.Pos + 1).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	o := bi.overloads[best]
+	o := bi.Overloads[best]
 	coerced := make([]eval.Expr, len(args))
 	for i, a := range args {
 		p := overloadParam(o, i)
@@ -48,11 +49,11 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []eval.Expr, fc *
 		}
 		coerced[i] = c
 	}
-	t := types.Of(o.ret)
-	if o.retArg >= 0 {
-		t = coerced[o.retArg].Type()
+	t := types.Of(o.Ret)
+	if o.RetArg >= 0 {
+		t = coerced[o.RetArg].Type()
 	}
-	return &eval.FuncCall{Name: name, Args: coerced, Fn: o.call, Strict: bi.strict, T: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: o.Call, Strict: bi.Strict, T: t}, nil
 }
 
 // preferredOverload breaks a tie between signatures that match equally
@@ -64,7 +65,7 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []eval.Expr, fc *
 // gcd(smallint, smallint) is between gcd(integer, integer), gcd(bigint,
 // bigint) and gcd(numeric, numeric); with an unknown literal among the
 // arguments, the signature listed first is taken.
-func preferredOverload(os []fnOverload, tied []int, args []eval.Expr) (best int, unique bool) {
+func preferredOverload(os []builtins.Overload, tied []int, args []eval.Expr) (best int, unique bool) {
 	if len(tied) == 1 {
 		return tied[0], true
 	}
@@ -114,17 +115,17 @@ func preferredType(category byte) types.OID {
 	return 0
 }
 
-func overloadParam(o fnOverload, i int) types.OID {
-	if i >= len(o.params) {
-		return o.params[len(o.params)-1]
+func overloadParam(o builtins.Overload, i int) types.OID {
+	if i >= len(o.Params) {
+		return o.Params[len(o.Params)-1]
 	}
-	return o.params[i]
+	return o.Params[i]
 }
 
 // overloadMatch reports whether the arguments fit a signature and how many
 // match its parameter types exactly.
-func overloadMatch(o fnOverload, args []eval.Expr) (int, bool) {
-	if len(args) != len(o.params) && !(o.variadic && len(args) >= len(o.params)-1) {
+func overloadMatch(o builtins.Overload, args []eval.Expr) (int, bool) {
+	if len(args) != len(o.Params) && !(o.Variadic && len(args) >= len(o.Params)-1) {
 		return 0, false
 	}
 	exact := 0

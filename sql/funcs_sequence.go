@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
@@ -32,7 +33,7 @@ func init() {
 			return out, t, err
 		}
 	}
-	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("nextval", &builtins.Func{Resolve: writing("nextval", types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
@@ -40,7 +41,7 @@ func init() {
 		}
 		return nextSerial(x, s.Table, s.Column)
 	}})
-	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("currval", &builtins.Func{Resolve: sequenceSignature(types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
@@ -52,7 +53,7 @@ func init() {
 		}
 		return v, nil
 	}})
-	register("lastval", &builtin{resolve: signature(types.Int8), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("lastval", &builtins.Func{Resolve: builtins.Signature(types.Int8), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if x.sess.lastSeq == 0 {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
@@ -88,19 +89,19 @@ func init() {
 		}
 		return v, nil
 	}
-	register("setval", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("setval", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 3 {
 			return writing("setval", types.Regclass, types.Int8, types.Bool)(b, args)
 		}
 		return writing("setval", types.Regclass, types.Int8)(b, args)
-	}, strict: true, call: setval})
+	}, Strict: true, Call: setval})
 }
 
 // sequenceSignature is signature(int8, params...) whose first argument
 // names a sequence: a name that resolves to no relation is reported as
 // such (42P01 at the literal), not as a missing function.
 func sequenceSignature(params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
-	sig := signature(types.Int8, params...)
+	sig := builtins.Signature(types.Int8, params...)
 	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == len(params) {
 			if _, err := b.Coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {

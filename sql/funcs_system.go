@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -18,14 +19,14 @@ const (
 )
 
 func init() {
-	register("version", &builtin{resolve: signature(types.Text), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("version", &builtins.Func{Resolve: builtins.Signature(types.Text), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "PostgreSQL " + ServerVersion + " (cdcdb " + cdcdbVersion + ") on x86_64-pc-linux-gnu, compiled by Go, 64-bit", nil
 	}})
-	register("current_database", &builtin{resolve: signature(types.Name), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("current_database", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "main", nil
 	}})
-	register("current_catalog", builtins["current_database"])
-	register("current_schema", &builtin{resolve: signature(types.Name), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("current_catalog", builtins.Funcs["current_database"])
+	builtins.Register("current_schema", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		for _, s := range x.sess.searchPath() {
 			if s == "pg_catalog" || isTempSchemaName(s) {
@@ -37,7 +38,7 @@ func init() {
 		}
 		return nil, nil
 	}})
-	register("current_schemas", &builtin{resolve: signature(types.NameArray, types.Bool), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("current_schemas", &builtins.Func{Resolve: builtins.Signature(types.NameArray, types.Bool), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		arr := types.ArrayValue{Elem: types.Name}
 		for _, s := range x.sess.searchPath() {
@@ -50,39 +51,39 @@ func init() {
 		}
 		return arr, nil
 	}})
-	userFn := &builtin{resolve: signature(types.Name), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	userFn := &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return x.sess.user, nil
 	}}
-	register("current_user", userFn)
-	register("session_user", userFn)
-	register("user", userFn)
-	register("pg_backend_pid", &builtin{resolve: signature(types.Int4), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("current_user", userFn)
+	builtins.Register("session_user", userFn)
+	builtins.Register("user", userFn)
+	builtins.Register("pg_backend_pid", &builtins.Func{Resolve: builtins.Signature(types.Int4), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return int64(x.sess.id), nil
 	}})
-	register("now", &builtin{resolve: signature(types.Timestamptz), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("now", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return x.now, nil
 	}})
-	register("transaction_timestamp", builtins["now"])
-	register("statement_timestamp", &builtin{resolve: signature(types.Timestamptz), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("transaction_timestamp", builtins.Funcs["now"])
+	builtins.Register("statement_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return x.stmtNow, nil
 	}})
-	register("clock_timestamp", &builtin{resolve: signature(types.Timestamptz), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("clock_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return time.Now().UTC().Truncate(time.Microsecond), nil
 	}})
-	register("localtimestamp", &builtin{resolve: signature(types.Timestamp), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("localtimestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamp), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return eval.WallClockUTC(x.now.In(x.Location())), nil
 	}})
-	register("current_date", &builtin{resolve: signature(types.Date), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+	builtins.Register("current_date", &builtins.Func{Resolve: builtins.Signature(types.Date), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		t := x.now.In(x.Location())
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}})
-	register("pg_sleep", &builtin{resolve: signature(types.Void, types.Float8), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_sleep", &builtins.Func{Resolve: builtins.Signature(types.Void, types.Float8), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		d := time.Duration(a[0].(float64) * float64(time.Second))
 		if d <= 0 {
@@ -97,12 +98,12 @@ func init() {
 			return nil, cancelError(x.ctx)
 		}
 	}})
-	register("current_setting", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("current_setting", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Text)(b, args)
+			return builtins.Signature(types.Text, types.Text)(b, args)
 		}
-		return signature(types.Text, types.Text, types.Bool)(b, args)
-	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Text, types.Bool)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		v, err := x.sess.showSetting(a[0].(string))
 		if err != nil {
@@ -113,7 +114,7 @@ func init() {
 		}
 		return v, nil
 	}})
-	register("set_config", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Bool), call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("set_config", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Text, types.Text, types.Bool), Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		if a[0] == nil {
 			return nil, pgerror.New(pgerror.NullValueNotAllowed, "SET requires parameter name")
@@ -127,7 +128,7 @@ func init() {
 		}
 		return x.sess.showSetting(a[0].(string))
 	}})
-	register("gen_random_uuid", &builtin{resolve: signature(types.UUID), call: func(eval.Context, []types.Value) (types.Value, error) {
+	builtins.Register("gen_random_uuid", &builtins.Func{Resolve: builtins.Signature(types.UUID), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		var u types.UUIDValue
 		if _, err := rand.Read(u[:]); err != nil {
 			return nil, err
@@ -136,13 +137,13 @@ func init() {
 		u[8] = (u[8] & 0x3f) | 0x80
 		return u, nil
 	}})
-	register("pg_typeof", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	builtins.Register("pg_typeof", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
 		t := args[0].Type()
 		return []eval.Expr{&eval.Const{V: int64(t.OID), T: types.Of(types.Oid)}}, types.Of(types.Regtype), nil
-	}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return a[0], nil
 	}})
 }

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
@@ -11,7 +12,7 @@ import (
 
 // procOutColumns reads the OUT columns of a built-in function from
 // PostgreSQL's pg_proc rows.
-func procOutColumns(name string) []funcColumn {
+func procOutColumns(name string) []builtins.Column {
 	static, err := catalogviews.StaticRows("pg_proc")
 	if err != nil {
 		return nil
@@ -27,7 +28,7 @@ func procOutColumns(name string) []funcColumn {
 		}
 		modes, _ := r[b.Col("proargmodes")].(types.ArrayValue)
 		names, _ := r[b.Col("proargnames")].(types.ArrayValue)
-		var cols []funcColumn
+		var cols []builtins.Column
 		for i, t := range all.Elems {
 			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {
 				continue
@@ -36,7 +37,7 @@ func procOutColumns(name string) []funcColumn {
 			if i < len(names.Elems) {
 				n, _ = names.Elems[i].(string)
 			}
-			cols = append(cols, funcColumn{name: n, t: types.Of(types.OID(t.(int64)))})
+			cols = append(cols, builtins.Column{Name: n, T: types.Of(types.OID(t.(int64)))})
 		}
 		return cols
 	}
@@ -46,7 +47,7 @@ func procOutColumns(name string) []funcColumn {
 // tableFuncScan runs a table function.
 type tableFuncScan struct {
 	name string
-	tf   *tableFunc
+	tf   *builtins.SetFunc
 	args []eval.Expr
 	cols []outCol
 	// ordinal adds WITH ORDINALITY's counter.
@@ -67,12 +68,12 @@ func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v == nil && p.tf.strict {
+		if v == nil && p.tf.Strict {
 			return &sliceIter{}, nil
 		}
 		vals[i] = v
 	}
-	rows, err := p.tf.gen(x, vals)
+	rows, err := p.tf.Gen(x, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -85,11 +86,11 @@ func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 }
 
 // planTableFunc plans a table function in FROM.
-func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableFunc(tf *builtins.SetFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
-	coerced, fcols, err := tf.resolve(b, args)
+	coerced, fcols, err := tf.Resolve(b, args)
 	if err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		return nil, nil, withPos(err, t.Call)
@@ -120,16 +121,16 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("_pg_expandarray", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		elem := types.ElemOf(args[0].Type().OID)
 		if elem == 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return args, []funcColumn{{name: "x", t: types.Of(elem)}, {name: "n", t: eval.Int4T()}}, nil
-	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+		return args, []builtins.Column{{Name: "x", T: types.Of(elem)}, {Name: "n", T: eval.Int4T()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
@@ -139,7 +140,7 @@ func init() {
 			rows[i] = eval.Row{e, int64(i + 1)}
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func init() {
@@ -148,12 +149,12 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_get_keywords", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_get_keywords"), nil
-	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
+	}, Gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		var rows []eval.Row
 		for _, k := range parse.Keywords() {
 			bareDesc := "requires AS"
@@ -163,7 +164,7 @@ func init() {
 			rows = append(rows, eval.Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func boolInt(b bool) int {
@@ -178,18 +179,18 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("generate_subscripts", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		d, err := b.Coerce(args[1], eval.Int4T())
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		var reverse eval.Expr = &eval.Const{V: false, T: eval.BoolT()}
 		if len(args) == 3 {
 			if reverse, err = b.Coerce(args[2], eval.BoolT()); err != nil {
-				return nil, nil, errNoFunction
+				return nil, nil, builtins.ErrNoFunction
 			}
 		}
 		lower := int64(1)
@@ -197,8 +198,8 @@ func init() {
 			lower = 0
 		}
 		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: eval.Int4T()}}
-		return out, []funcColumn{{name: "generate_subscripts", t: eval.Int4T()}}, nil
-	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+		return out, []builtins.Column{{Name: "generate_subscripts", T: eval.Int4T()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
 		if dims == nil {
@@ -219,32 +220,32 @@ func init() {
 			}
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_partition_ancestors", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		r, err := b.Coerce(args[0], types.Of(types.Regclass))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return []eval.Expr{r}, procOutColumns("pg_partition_ancestors"), nil
-	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
+	}, Gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		return nil, nil
-	}}
+	}})
 }
 
 // outCols gives a function's output columns as the planner's columns.
-func outCols(fcols []funcColumn) []outCol {
+func outCols(fcols []builtins.Column) []outCol {
 	cols := make([]outCol, len(fcols))
 	for i, c := range fcols {
-		cols[i] = outCol{name: c.name, t: c.t}
+		cols[i] = outCol{name: c.Name, t: c.T}
 	}
 	return cols
 }

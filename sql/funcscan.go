@@ -7,6 +7,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -106,7 +107,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if isBeliefChangesCall(t.Call.Name) {
 		return pc.planBeliefChanges(t, b, args)
 	}
-	if tf, ok := tableFuncs[name]; ok {
+	if tf, ok := builtins.SetFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}
 	fs := &funcScan{name: name, ordinal: t.WithOrdinality}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -279,7 +280,7 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 			}
 		}
 		return mk(types.JSONB, func(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
-			return jsonDelete(doc, arg)
+			return builtins.JSONDelete(doc, arg)
 		})
 	case "#-":
 		if err := coerce(types.TextArray); err != nil {
@@ -295,7 +296,7 @@ func bindJSONOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 				// was deleted, and then printed).
 				return eval.AsJSONB(eval.JSONBText(doc))
 			}
-			out, err := jsonSetPath(doc, path, nil, false, 0)
+			out, err := builtins.JSONSetPath(doc, path, nil, false, 0)
 			if err != nil {
 				return nil, err
 			}

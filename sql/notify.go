@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -227,12 +228,12 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 func init() {
 	// pg_listening_channels() lists the channels the session listens on
 	// (as committed).
-	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_listening_channels", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return nil, []funcColumn{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
-	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		return nil, []builtins.Column{{Name: "pg_listening_channels", T: types.Of(types.Text)}}, nil
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		hub := &x.sess.engine.notify
 		hub.mu.Lock()
@@ -247,10 +248,10 @@ func init() {
 			rows[i] = eval.Row{ch}
 		}
 		return rows, nil
-	}}
+	}})
 	// pg_notify(channel, payload) is NOTIFY with values; a NULL channel is
 	// an empty one, a NULL payload an empty payload, as in PostgreSQL.
-	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_notify", &builtins.Func{Resolve: builtins.Signature(types.Void, types.Text, types.Text), Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		channel, _ := a[0].(string)
 		payload, _ := a[1].(string)

@@ -8,13 +8,14 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // bindBinaryOp resolves an infix operator for its operand types.
 func bindBinaryOp(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
-	if lt := l.Type().OID; (lt == types.JSON || lt == types.JSONB) && jsonOperators[op] {
+	if lt := l.Type().OID; (lt == types.JSON || lt == types.JSONB) && builtins.JSONOperators[op] {
 		return bindJSONOp(b, op, l, r)
 	}
 	switch op {
@@ -269,12 +270,12 @@ func bindUnaryOp(b *binder, op string, x eval.Expr, pos int) (eval.Expr, error) 
 		// operators.
 		fn := map[string]string{"|/": "sqrt", "||/": "cbrt", "@": "abs"}[op]
 		if eval.TypeCategory(t.OID) == 'N' {
-			bi := builtins[fn]
-			if bi.overloads != nil {
+			bi := builtins.Funcs[fn]
+			if bi.Overloads != nil {
 				return b.bindOverloaded(fn, bi, []eval.Expr{x}, &ast.FuncCall{Pos: pos})
 			}
-			if args, rt, err := bi.resolve(b, []eval.Expr{x}); err == nil {
-				return &eval.FuncCall{Name: fn, Args: args, Fn: bi.call, Strict: bi.strict, T: rt}, nil
+			if args, rt, err := bi.Resolve(b, []eval.Expr{x}); err == nil {
+				return &eval.FuncCall{Name: fn, Args: args, Fn: bi.Call, Strict: bi.Strict, T: rt}, nil
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
@@ -42,19 +43,19 @@ func checkIndexKeyCount(n int) error {
 func init() {
 	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
 		desc: "Shows the maximum number of index keys."})
-	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	builtins.RegisterSet("pg_show_all_settings", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_show_all_settings"), nil
-	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		var rows []eval.Row
 		for _, name := range settingNames() {
 			rows = append(rows, settingRow(x, name))
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 // settingRow is one row of pg_show_all_settings().

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -30,7 +31,7 @@ func targetSRF(fc *ast.FuncCall) bool {
 		return false
 	}
 	name := fc.Name.Name()
-	_, ok := tableFuncs[name]
+	_, ok := builtins.SetFuncs[name]
 	return ok || name == "unnest" || name == "generate_series"
 }
 
@@ -250,11 +251,11 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 	if cols := procOutColumns(name); len(cols) > 1 {
 		names := make([]string, len(cols))
 		for i, c := range cols {
-			names[i] = c.name
+			names[i] = c.Name
 		}
 		return names, nil
 	}
-	if _, ok := tableFuncs[name]; ok {
+	if _, ok := builtins.SetFuncs[name]; ok {
 		return []string{alias}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "set-returning function %s is not supported in a select list", name).WithPosition(fc.Pos + 1)

@@ -7,6 +7,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -121,7 +122,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 	}
 	_, isWindow := windowOnly[name]
 	if !isWindow && !isAggregateName(name) {
-		if _, ok := builtins[name]; ok {
+		if _, ok := builtins.Funcs[name]; ok {
 			return nil, pgerror.New(pgerror.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name).WithPosition(fc.Pos + 1)
 		}
 	}

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"crypto/md5"
@@ -16,8 +16,8 @@ import (
 	"cdcdb/types"
 )
 
-func textFn(f func(s string) types.Value) *builtin {
-	return &builtin{resolve: signature(types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+func textFn(f func(s string) types.Value) *Func {
+	return &Func{Resolve: Signature(types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return f(a[0].(string)), nil
 	}}
 }
@@ -25,9 +25,9 @@ func textFn(f func(s string) types.Value) *builtin {
 func init() {
 	// Case mapping follows the C locale cdcdb collates in: ASCII letters
 	// only, as PostgreSQL with LC_CTYPE=C.
-	register("lower", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToLower) }))
-	register("upper", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToUpper) }))
-	register("initcap", textFn(func(s string) types.Value {
+	Register("lower", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToLower) }))
+	Register("upper", textFn(func(s string) types.Value { return asciiCase(s, unicode.ToUpper) }))
+	Register("initcap", textFn(func(s string) types.Value {
 		var sb strings.Builder
 		prevAlnum := false
 		for _, r := range s {
@@ -42,16 +42,16 @@ func init() {
 		}
 		return sb.String()
 	}))
-	lengthFn := &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	lengthFn := &Func{Resolve: Signature(types.Int4, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return int64(utf8.RuneCountInString(a[0].(string))), nil
 	}}
-	register("length", overloaded(true,
-		sig(types.Int4, lengthFn.call, types.Text),
+	Register("length", overloaded(true,
+		sig(types.Int4, lengthFn.Call, types.Text),
 		sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return int64(len(a[0].([]byte))), nil
 		}, types.Bytea)))
-	register("char_length", lengthFn)
-	register("character_length", lengthFn)
+	Register("char_length", lengthFn)
+	Register("character_length", lengthFn)
 	// octet_length of a character(n) counts its padding, as PostgreSQL's
 	// bpchar variant does.
 	octets := func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -60,7 +60,7 @@ func init() {
 		}
 		return int64(len(a[0].(string))), nil
 	}
-	register("octet_length", overloaded(true,
+	Register("octet_length", overloaded(true,
 		sig(types.Int4, octets, types.Text), sig(types.Int4, octets, types.Bpchar), sig(types.Int4, octets, types.Bytea)))
 	bits := func(x eval.Context, a []types.Value) (types.Value, error) {
 		n, err := octets(x, a)
@@ -69,26 +69,26 @@ func init() {
 		}
 		return n.(int64) * 8, nil
 	}
-	register("bit_length", overloaded(true, sig(types.Int4, bits, types.Text), sig(types.Int4, bits, types.Bytea)))
-	register("reverse", textFn(func(s string) types.Value {
+	Register("bit_length", overloaded(true, sig(types.Int4, bits, types.Text), sig(types.Int4, bits, types.Bytea)))
+	Register("reverse", textFn(func(s string) types.Value {
 		r := []rune(s)
 		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 			r[i], r[j] = r[j], r[i]
 		}
 		return string(r)
 	}))
-	register("md5", textFn(func(s string) types.Value {
+	Register("md5", textFn(func(s string) types.Value {
 		h := md5.Sum([]byte(s))
 		return hex.EncodeToString(h[:])
 	}))
-	register("quote_ident", textFn(func(s string) types.Value { return parse.QuoteIdent(s) }))
-	register("quote_literal", textFn(func(s string) types.Value { return parse.QuoteLiteral(s) }))
-	substr := &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("quote_ident", textFn(func(s string) types.Value { return parse.QuoteIdent(s) }))
+	Register("quote_literal", textFn(func(s string) types.Value { return parse.QuoteLiteral(s) }))
+	substr := &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 2 {
-			return signature(types.Text, types.Text, types.Int4)(b, args)
+			return Signature(types.Text, types.Text, types.Int4)(b, args)
 		}
-		return signature(types.Text, types.Text, types.Int4, types.Int4)(b, args)
-	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		return Signature(types.Text, types.Text, types.Int4, types.Int4)(b, args)
+	}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		start := a[1].(int64)
 		end := int64(len(r)) + 1
@@ -110,7 +110,7 @@ func init() {
 		}
 		return string(r[start-1 : end-1]), nil
 	}}
-	register("substr", substr) // substring's overloads are in funcs_regexp.go
+	Register("substr", substr) // substring's overloads are in regexp.go
 	strpos := func(s, sub string) int64 {
 		i := strings.Index(s, sub)
 		if i < 0 {
@@ -118,26 +118,26 @@ func init() {
 		}
 		return int64(utf8.RuneCountInString(s[:i])) + 1
 	}
-	register("strpos", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("strpos", &Func{Resolve: Signature(types.Int4, types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strpos(a[0].(string), a[1].(string)), nil
 	}})
 	// The parser turns POSITION(a IN b) into position(a, b).
-	register("position", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("position", &Func{Resolve: Signature(types.Int4, types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strpos(a[1].(string), a[0].(string)), nil
 	}})
-	register("replace", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("replace", &Func{Resolve: Signature(types.Text, types.Text, types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[1].(string) == "" {
 			return a[0], nil
 		}
 		return strings.ReplaceAll(a[0].(string), a[1].(string), a[2].(string)), nil
 	}})
-	trimFn := func(f func(s, cut string) string) *builtin {
-		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	trimFn := func(f func(s, cut string) string) *Func {
+		return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 1 {
-				return signature(types.Text, types.Text)(b, args)
+				return Signature(types.Text, types.Text)(b, args)
 			}
-			return signature(types.Text, types.Text, types.Text)(b, args)
-		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+			return Signature(types.Text, types.Text, types.Text)(b, args)
+		}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			cut := " "
 			if len(a) == 2 {
 				cut = a[1].(string)
@@ -145,16 +145,16 @@ func init() {
 			return f(a[0].(string), cut), nil
 		}}
 	}
-	register("btrim", trimFn(strings.Trim))
-	register("trim", trimFn(strings.Trim))
-	register("ltrim", trimFn(strings.TrimLeft))
-	register("rtrim", trimFn(strings.TrimRight))
+	Register("btrim", trimFn(strings.Trim))
+	Register("trim", trimFn(strings.Trim))
+	Register("ltrim", trimFn(strings.TrimLeft))
+	Register("rtrim", trimFn(strings.TrimRight))
 	// concat and concat_ws take any types, each turned into text by its
 	// output function, and skip NULLs.
 	anyAsText := func(min int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < min {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 			out := make([]eval.Expr, len(args))
 			for i, a := range args {
@@ -163,7 +163,7 @@ func init() {
 			return out, eval.TextT(), nil
 		}
 	}
-	register("concat", &builtin{resolve: anyAsText(1), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("concat", &Func{Resolve: anyAsText(1), Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		var sb strings.Builder
 		for _, v := range a {
 			if v != nil {
@@ -172,7 +172,7 @@ func init() {
 		}
 		return sb.String(), nil
 	}})
-	register("concat_ws", &builtin{resolve: anyAsText(2), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("concat_ws", &Func{Resolve: anyAsText(2), Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -184,7 +184,7 @@ func init() {
 		}
 		return strings.Join(parts, a[0].(string)), nil
 	}})
-	register("left", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("left", &Func{Resolve: Signature(types.Text, types.Text, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		n := int(a[1].(int64))
 		if n < 0 {
@@ -192,7 +192,7 @@ func init() {
 		}
 		return string(r[:min(n, len(r))]), nil
 	}})
-	register("right", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("right", &Func{Resolve: Signature(types.Text, types.Text, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		n := int(a[1].(int64))
 		if n < 0 {
@@ -201,7 +201,7 @@ func init() {
 		n = min(n, len(r))
 		return string(r[len(r)-n:]), nil
 	}})
-	register("repeat", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("repeat", &Func{Resolve: Signature(types.Text, types.Text, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[1].(int64)
 		if n <= 0 {
 			return "", nil
@@ -211,13 +211,13 @@ func init() {
 		}
 		return strings.Repeat(a[0].(string), int(n)), nil
 	}})
-	pad := func(left bool) *builtin {
-		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	pad := func(left bool) *Func {
+		return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 2 {
-				return signature(types.Text, types.Text, types.Int4)(b, args)
+				return Signature(types.Text, types.Text, types.Int4)(b, args)
 			}
-			return signature(types.Text, types.Text, types.Int4, types.Text)(b, args)
-		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+			return Signature(types.Text, types.Text, types.Int4, types.Text)(b, args)
+		}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			r := []rune(a[0].(string))
 			n := int(a[1].(int64))
 			fill := []rune(" ")
@@ -237,9 +237,9 @@ func init() {
 			return string(r) + string(padding), nil
 		}}
 	}
-	register("lpad", pad(true))
-	register("rpad", pad(false))
-	register("split_part", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("lpad", pad(true))
+	Register("rpad", pad(false))
+	Register("split_part", &Func{Resolve: Signature(types.Text, types.Text, types.Text, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[2].(int64)
 		if n == 0 {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "field position must not be zero")
@@ -256,24 +256,24 @@ func init() {
 		}
 		return parts[n-1], nil
 	}})
-	register("starts_with", &builtin{resolve: signature(types.Bool, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("starts_with", &Func{Resolve: Signature(types.Bool, types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strings.HasPrefix(a[0].(string), a[1].(string)), nil
 	}})
-	register("chr", &builtin{resolve: signature(types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("chr", &Func{Resolve: Signature(types.Text, types.Int4), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n <= 0 || n > unicode.MaxRune {
 			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", n)
 		}
 		return string(rune(n)), nil
 	}})
-	register("ascii", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("ascii", &Func{Resolve: Signature(types.Int4, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r, _ := utf8.DecodeRuneInString(a[0].(string))
 		if a[0].(string) == "" {
 			return int64(0), nil
 		}
 		return int64(r), nil
 	}})
-	register("to_hex", overloaded(true,
+	Register("to_hex", overloaded(true,
 		sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return strconv.FormatUint(uint64(uint32(a[0].(int64))), 16), nil
 		}, types.Int4),

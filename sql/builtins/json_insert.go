@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strconv"
@@ -34,7 +34,7 @@ func init() {
 		}
 		return eval.AsJSONB(eval.JSONBText(out))
 	}
-	register("jsonb_insert", overloaded(true,
+	Register("jsonb_insert", overloaded(true,
 		sig(types.JSONB, insert, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, insert, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
 }

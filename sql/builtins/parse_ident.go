@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ func init() {
 		}
 		return textArray(parts), nil
 	}
-	register("parse_ident", overloaded(true,
+	Register("parse_ident", overloaded(true,
 		sig(types.TextArray, call, types.Text),
 		sig(types.TextArray, call, types.Text, types.Bool)))
 }

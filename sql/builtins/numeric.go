@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"math/big"
@@ -150,11 +150,11 @@ func scaledInteger(d *apd.Decimal, scale int) *big.Int {
 }
 
 func init() {
-	register("power", overloaded(true,
+	Register("power", overloaded(true,
 		sig(types.Float8, eval.FloatPower, types.Float8, types.Float8),
 		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			z := new(apd.Decimal)
 			return z, eval.NumericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
 		}, types.Numeric, types.Numeric)))
-	register("pow", builtins["power"])
+	Register("pow", Funcs["power"])
 }

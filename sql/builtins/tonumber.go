@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ import (
 // The locale symbols are the C locale's, which cdcdb's databases use.
 
 func init() {
-	register("to_number", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("to_number", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return toNumber(a[0].(string), a[1].(string))
 	}, types.Text, types.Text)))
 }

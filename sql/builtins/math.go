@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"math"
@@ -16,7 +16,7 @@ import (
 // argument's type (abs, sign, ceil, floor): integers, float8 or numeric.
 func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	t := args[0].Type()
 	switch {
@@ -25,26 +25,26 @@ func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, err
 	case t.OID == types.Float4:
 		t = types.Of(types.Float8)
 	case eval.TypeCategory(t.OID) != 'N' || eval.IsOidType(t.OID):
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	t.Typmod = -1
 	out := make([]eval.Expr, len(args))
 	var err error
 	if out[0], err = b.Coerce(args[0], t); err != nil {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	for i := 1; i < len(args); i++ {
 		if out[i], err = b.Coerce(args[i], eval.Int4T()); err != nil {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 	}
 	return out, t, nil
 }
 
-func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF func(z, x *apd.Decimal) error) *builtin {
-	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF func(z, x *apd.Decimal) error) *Func {
+	return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		out, t, err := sameNumericType(b, args)
 		if err == nil && eval.IsIntType(t.OID) && intF == nil {
@@ -53,7 +53,7 @@ func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF 
 			t = types.Of(types.Float8)
 		}
 		return out, t, err
-	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		switch v := a[0].(type) {
 		case int64:
 			return intF(v)
@@ -87,7 +87,7 @@ func init() {
 		}
 	}
 	absFloat := func(_ eval.Context, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
-	register("abs", overloaded(true,
+	Register("abs", overloaded(true,
 		sig(types.Float8, absFloat, types.Float8),
 		sig(types.Float4, absFloat, types.Float4),
 		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -97,7 +97,7 @@ func init() {
 		sig(types.Int4, absInt(types.Int4), types.Int4),
 		sig(types.Int2, absInt(types.Int2), types.Int2),
 	))
-	register("sign", mathFn(func(v int64) (int64, error) {
+	Register("sign", mathFn(func(v int64) (int64, error) {
 		switch {
 		case v > 0:
 			return 1, nil
@@ -114,7 +114,7 @@ func init() {
 		}
 		return 0
 	}, func(z, x *apd.Decimal) error { z.SetInt64(int64(x.Sign())); return nil }))
-	register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error {
+	Register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error {
 		if x.Form != apd.Finite {
 			z.Set(x) // NaN and the infinities are their own ceiling
 			return nil
@@ -122,8 +122,8 @@ func init() {
 		_, err := eval.NumericCtx.Ceil(z, x)
 		return err
 	}))
-	register("ceiling", builtins["ceil"])
-	register("floor", mathFn(nil, math.Floor, func(z, x *apd.Decimal) error {
+	Register("ceiling", Funcs["ceil"])
+	Register("floor", mathFn(nil, math.Floor, func(z, x *apd.Decimal) error {
 		if x.Form != apd.Finite {
 			z.Set(x)
 			return nil
@@ -131,7 +131,7 @@ func init() {
 		_, err := eval.NumericCtx.Floor(z, x)
 		return err
 	}))
-	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("round", &Func{Resolve: roundResolve, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -148,7 +148,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
 	}})
-	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("trunc", &Func{Resolve: roundResolve, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -165,7 +165,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})
-	register("sqrt", overloaded(true,
+	Register("sqrt", overloaded(true,
 		sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0].(float64) < 0 {
 				return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
@@ -173,7 +173,7 @@ func init() {
 			return math.Sqrt(a[0].(float64)), nil
 		}, types.Float8),
 		sig(types.Numeric, numericSqrt, types.Numeric)))
-	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("exp", &Func{Resolve: Signature(types.Float8, types.Float8), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x := a[0].(float64)
 		r := math.Exp(x)
 		switch {
@@ -184,7 +184,7 @@ func init() {
 		}
 		return r, nil
 	}})
-	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("ln", &Func{Resolve: Signature(types.Float8, types.Float8), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if v == 0 {
 			return nil, pgerror.New("2201E", "cannot take logarithm of zero")
@@ -194,17 +194,17 @@ func init() {
 		}
 		return logOf(v, math.Log, math.Ln2), nil
 	}})
-	register("mod", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("mod", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		x, err := b.Arithmetic("%", args[0], args[1])
 		if err != nil {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		fe := x.(*eval.FuncCall)
 		return fe.Args, fe.T, nil
-	}, strict: true, call: func(x eval.Context, a []types.Value) (types.Value, error) {
+	}, Strict: true, Call: func(x eval.Context, a []types.Value) (types.Value, error) {
 		switch a[0].(type) {
 		case int64:
 			f, _ := eval.IntArith("%", types.Int8)
@@ -214,10 +214,10 @@ func init() {
 			return f(x, a)
 		}
 	}})
-	register("random", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
+	Register("random", &Func{Resolve: Signature(types.Float8), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return rand.Float64(), nil
 	}})
-	register("pi", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
+	Register("pi", &Func{Resolve: Signature(types.Float8), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return math.Pi, nil
 	}})
 }
@@ -225,7 +225,7 @@ func init() {
 // roundResolve resolves round/trunc: round(float8), round(numeric [, int]).
 func roundResolve(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 || len(args) > 2 {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	t := args[0].Type()
 	target := types.Of(types.Numeric)
@@ -235,11 +235,11 @@ func roundResolve(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error)
 	out := make([]eval.Expr, len(args))
 	var err error
 	if out[0], err = b.Coerce(args[0], target); err != nil {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	if len(args) == 2 {
 		if out[1], err = b.Coerce(args[1], eval.Int4T()); err != nil {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 	}
 	return out, target, nil
@@ -259,7 +259,7 @@ func init() {
 		}
 		return 0.0, nil
 	}
-	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, numericSign, types.Numeric)))
+	Register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, numericSign, types.Numeric)))
 	logFloat := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if err := checkLogArg(v == 0, v < 0); err != nil {
@@ -273,12 +273,12 @@ func init() {
 		}
 		return numericLog(a[0].(*apd.Decimal), a[1].(*apd.Decimal))
 	}
-	register("log", overloaded(true,
+	Register("log", overloaded(true,
 		sig(types.Float8, logFloat, types.Float8),
 		sig(types.Numeric, logNumeric, types.Numeric),
 		sig(types.Numeric, logNumeric, types.Numeric, types.Numeric)))
-	register("log10", builtins["log"])
-	register("div", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("log10", Funcs["log"])
+	Register("div", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		y := a[1].(*apd.Decimal)
 		if r, ok, err := eval.NumericDivSpecial(a[0].(*apd.Decimal), y); ok {
 			return r, err
@@ -317,15 +317,15 @@ func init() {
 			return int64(r), nil
 		}
 	}
-	register("gcd", overloaded(true,
+	Register("gcd", overloaded(true,
 		sig(types.Int4, gcd(types.Int4, false), types.Int4, types.Int4),
 		sig(types.Int8, gcd(types.Int8, false), types.Int8, types.Int8),
 		sig(types.Numeric, numericGCD(false), types.Numeric, types.Numeric)))
-	register("lcm", overloaded(true,
+	Register("lcm", overloaded(true,
 		sig(types.Int4, gcd(types.Int4, true), types.Int4, types.Int4),
 		sig(types.Int8, gcd(types.Int8, true), types.Int8, types.Int8),
 		sig(types.Numeric, numericGCD(true), types.Numeric, types.Numeric)))
-	register("factorial", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("factorial", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "factorial of a negative number is undefined")
@@ -338,32 +338,32 @@ func init() {
 		}
 		return z, nil
 	}, types.Int8)))
-	register("scale", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("scale", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0].(*apd.Decimal).Form != apd.Finite {
 			return nil, nil // NaN and the infinities have no scale
 		}
 		return int64(eval.NumericDisplayScale(a[0].(*apd.Decimal))), nil
 	}, types.Numeric)))
-	register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
-	register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
-	register("setseed", overloaded(true, sig(types.Void, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
+	Register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
+	Register("setseed", overloaded(true, sig(types.Void, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		s := a[0].(float64)
 		if s < -1 || s > 1 || math.IsNaN(s) {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", types.FormatText(types.Of(types.Float8), s))
 		}
 		return "", nil
 	}, types.Float8)))
-	float1 := func(f func(float64) float64) *builtin {
+	float1 := func(f func(float64) float64) *Func {
 		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return f(a[0].(float64)), nil
 		}, types.Float8))
 	}
-	register("cbrt", float1(math.Cbrt))
-	register("degrees", float1(func(r float64) float64 { return r * 180 / math.Pi }))
-	register("radians", float1(func(d float64) float64 { return d * math.Pi / 180 }))
+	Register("cbrt", float1(math.Cbrt))
+	Register("degrees", float1(func(r float64) float64 { return r * 180 / math.Pi }))
+	Register("radians", float1(func(d float64) float64 { return d * math.Pi / 180 }))
 	// ranged is a float function defined on [lo, hi] (NaN passes through):
 	// outside, PostgreSQL's "input is out of range".
-	ranged := func(f func(float64) float64, lo, hi float64) *builtin {
+	ranged := func(f func(float64) float64, lo, hi float64) *Func {
 		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x := a[0].(float64)
 			if x < lo || x > hi {
@@ -373,20 +373,20 @@ func init() {
 		}, types.Float8))
 	}
 	finite := math.MaxFloat64
-	register("sin", ranged(math.Sin, -finite, finite))
-	register("cos", ranged(math.Cos, -finite, finite))
-	register("tan", ranged(math.Tan, -finite, finite))
-	register("asin", ranged(math.Asin, -1, 1))
-	register("acos", ranged(math.Acos, -1, 1))
-	register("atan", float1(math.Atan))
-	register("sinh", float1(math.Sinh))
-	register("cosh", float1(math.Cosh))
-	register("tanh", float1(math.Tanh))
-	register("asinh", float1(math.Asinh))
-	register("acosh", ranged(math.Acosh, 1, math.Inf(1)))
-	register("atanh", ranged(math.Atanh, -1, 1))
-	register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
-	register("atan2", overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("sin", ranged(math.Sin, -finite, finite))
+	Register("cos", ranged(math.Cos, -finite, finite))
+	Register("tan", ranged(math.Tan, -finite, finite))
+	Register("asin", ranged(math.Asin, -1, 1))
+	Register("acos", ranged(math.Acos, -1, 1))
+	Register("atan", float1(math.Atan))
+	Register("sinh", float1(math.Sinh))
+	Register("cosh", float1(math.Cosh))
+	Register("tanh", float1(math.Tanh))
+	Register("asinh", float1(math.Asinh))
+	Register("acosh", ranged(math.Acosh, 1, math.Inf(1)))
+	Register("atanh", ranged(math.Atanh, -1, 1))
+	Register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
+	Register("atan2", overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return math.Atan2(a[0].(float64), a[1].(float64)), nil
 	}, types.Float8, types.Float8)))
 }

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"crypto/sha256"
@@ -20,13 +20,13 @@ func init() {
 			return d.Sum(nil), nil
 		}
 	}
-	register("sha224", overloaded(true, sig(types.Bytea, digest(sha256.New224), types.Bytea)))
-	register("sha256", overloaded(true, sig(types.Bytea, digest(sha256.New), types.Bytea)))
-	register("sha384", overloaded(true, sig(types.Bytea, digest(sha512.New384), types.Bytea)))
-	register("sha512", overloaded(true, sig(types.Bytea, digest(sha512.New), types.Bytea)))
+	Register("sha224", overloaded(true, sig(types.Bytea, digest(sha256.New224), types.Bytea)))
+	Register("sha256", overloaded(true, sig(types.Bytea, digest(sha256.New), types.Bytea)))
+	Register("sha384", overloaded(true, sig(types.Bytea, digest(sha512.New384), types.Bytea)))
+	Register("sha512", overloaded(true, sig(types.Bytea, digest(sha512.New), types.Bytea)))
 
 	T, B, I := types.Text, types.Bytea, types.Int4
-	register("overlay", overloaded(true,
+	Register("overlay", overloaded(true,
 		sig(T, overlayText, T, T, I, I),
 		sig(T, overlayText, T, T, I),
 		sig(B, overlayBytes, B, B, I, I),

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strconv"
@@ -12,13 +12,13 @@ import (
 // The json and jsonb operators and functions. Values are their text (json
 // as written, jsonb normalized); see jsonvalue.go for the document model.
 
-// jsonOperators are the operators whose left operand decides for json.
-var jsonOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
+// JSONOperators are the operators whose left operand decides for json.
+var JSONOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
 	"?": true, "?|": true, "?&": true, "-": true, "#-": true}
 
-// jsonDelete is jsonb - text (a key, or matching string elements), jsonb
+// JSONDelete is jsonb - text (a key, or matching string elements), jsonb
 // - int (an array element) and jsonb - text[] (several keys).
-func jsonDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
+func JSONDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 	switch k := arg.(type) {
 	case int64:
 		if doc.Kind == eval.JSONObject {
@@ -40,7 +40,7 @@ func jsonDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 		}
 		return eval.AsJSONB(eval.JSONBText(&out))
 	case string:
-		return jsonDelete(doc, types.ArrayValue{Elem: types.Text, Elems: []types.Value{k}})
+		return JSONDelete(doc, types.ArrayValue{Elem: types.Text, Elems: []types.Value{k}})
 	}
 	keys := map[string]bool{}
 	for _, k := range arg.(types.ArrayValue).Elems {
@@ -71,9 +71,9 @@ func jsonDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 	return eval.AsJSONB(eval.JSONBText(&out))
 }
 
-// jsonSetPath returns doc with the value at path replaced by val (nil
+// JSONSetPath returns doc with the value at path replaced by val (nil
 // deletes it); create adds a missing last key or index.
-func jsonSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, create bool, depth int) (*eval.JSONValue, error) {
+func JSONSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, create bool, depth int) (*eval.JSONValue, error) {
 	if len(path) == 0 {
 		if val == nil {
 			return nil, nil
@@ -93,7 +93,7 @@ func jsonSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, c
 			if k != step {
 				continue
 			}
-			nv, err := jsonSetPath(out.Vals[i], path[1:], val, create, depth+1)
+			nv, err := JSONSetPath(out.Vals[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -119,7 +119,7 @@ func jsonSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, c
 			i += len(out.Elems)
 		}
 		if i >= 0 && i < len(out.Elems) {
-			nv, err := jsonSetPath(out.Elems[i], path[1:], val, create, depth+1)
+			nv, err := JSONSetPath(out.Elems[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -148,14 +148,14 @@ func init() {
 		if binary {
 			prefix, docT = "jsonb", types.JSONB
 		}
-		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
+		Register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
 			return doc.TypeName(), nil
 		}, docT)))
-		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
+		Register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -168,7 +168,7 @@ func init() {
 			}
 			return int64(len(doc.Elems)), nil
 		}, docT)))
-		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ eval.Context, a []types.Value) (types.Value, error) {
+		Register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -195,20 +195,20 @@ func init() {
 				return eval.JSONDocText(v, binary), nil
 			}
 		}
-		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
-		register(prefix+"_extract_path_text", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: types.Text, retArg: -1, call: extract(true)}))
-		register("to_"+prefix, &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		Register(prefix+"_extract_path", overloaded(true, Overload{Params: []types.OID{docT, types.Text}, Variadic: true, Ret: docT, RetArg: -1, Call: extract(false)}))
+		Register(prefix+"_extract_path_text", overloaded(true, Overload{Params: []types.OID{docT, types.Text}, Variadic: true, Ret: types.Text, RetArg: -1, Call: extract(true)}))
+		Register("to_"+prefix, &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) != 1 {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 			return []eval.Expr{&jsonTextExpr{x: b.ResolveUnknown(args[0])}}, types.Of(docT), nil
-		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil || !binary {
 				return a[0], nil
 			}
 			return eval.AsJSONB(a[0].(string))
 		}})
-		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		Register(prefix+"_build_array", &Func{Resolve: jsonArgsResolver(docT, false), Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts := make([]string, len(a))
 			for i, v := range a {
 				parts[i] = v.(string)
@@ -219,7 +219,7 @@ func init() {
 			}
 			return s, nil
 		}})
-		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		Register(prefix+"_build_object", &Func{Resolve: jsonArgsResolver(docT, true), Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if len(a)%2 != 0 {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "argument list must have even number of elements").
 					WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", prefix)
@@ -229,7 +229,7 @@ func init() {
 				if a[i] == "null" {
 					return nil, pgerror.New(pgerror.NullValueNotAllowed, "argument %d cannot be null", i+1).WithHint("Object keys should be text.")
 				}
-				parts = append(parts, jsonKeyText(a[i].(string))+" : "+a[i+1].(string))
+				parts = append(parts, JSONKeyText(a[i].(string))+" : "+a[i+1].(string))
 			}
 			s := "{" + strings.Join(parts, ", ") + "}"
 			if binary {
@@ -237,20 +237,20 @@ func init() {
 			}
 			return s, nil
 		}})
-		tableFuncs[prefix+"_each"] = jsonEachFunc(docT, docT, binary)
-		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
-		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
-		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
-		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+		RegisterSet(prefix+"_each", jsonEachFunc(docT, docT, binary))
+		RegisterSet(prefix+"_each_text", jsonEachFunc(docT, types.Text, binary))
+		RegisterSet(prefix+"_array_elements", jsonElementsFunc(prefix+"_array_elements", docT, docT, binary))
+		RegisterSet(prefix+"_array_elements_text", jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary))
+		RegisterSet(prefix+"_object_keys", &SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
 			if len(args) != 1 {
-				return nil, nil, errNoFunction
+				return nil, nil, ErrNoFunction
 			}
 			d, err := b.Coerce(args[0], types.Of(docT))
 			if err != nil {
-				return nil, nil, errNoFunction
+				return nil, nil, ErrNoFunction
 			}
-			return []eval.Expr{d}, []funcColumn{{name: prefix + "_object_keys", t: eval.TextT()}}, nil
-		}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+			return []eval.Expr{d}, []Column{{Name: prefix + "_object_keys", T: eval.TextT()}}, nil
+		}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
@@ -271,9 +271,9 @@ func init() {
 				}
 			}
 			return rows, nil
-		}}
+		}})
 	}
-	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -299,27 +299,27 @@ func init() {
 		if doc.Kind != eval.JSONObject && doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 		}
-		out, err := jsonSetPath(doc, a[1].(types.ArrayValue).Elems, val, create, 0)
+		out, err := JSONSetPath(doc, a[1].(types.ArrayValue).Elems, val, create, 0)
 		if err != nil {
 			return nil, err
 		}
 		return eval.AsJSONB(eval.JSONBText(out))
 	}
-	register("jsonb_set", overloaded(false,
+	Register("jsonb_set", overloaded(false,
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
-	register("row_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("row_to_json", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 || args[0].Type().OID != types.Record {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
-	register("array_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
+	Register("array_to_json", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 || eval.TypeCategory(args[0].Type().OID) != 'A' {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
+	}, Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
 }
 
 // jsonTextExpr is a value as to_json writes it.
@@ -370,9 +370,9 @@ func (e *nullAsJSON) Eval(env *eval.Env) (types.Value, error) {
 }
 func (e *nullAsJSON) Type() types.T { return e.x.Type() }
 
-// jsonKeyText turns a key's JSON text into the key's quoted string: an
+// JSONKeyText turns a key's JSON text into the key's quoted string: an
 // object key is the scalar's text, so 1 becomes "1".
-func jsonKeyText(s string) string {
+func JSONKeyText(s string) string {
 	if strings.HasPrefix(s, `"`) {
 		return s
 	}
@@ -420,17 +420,17 @@ func stripNulls(v *eval.JSONValue) *eval.JSONValue {
 }
 
 // jsonEachFunc is json(b)_each(_text): an object's members as rows.
-func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+func jsonEachFunc(docT, valT types.OID, binary bool) *SetFunc {
+	return &SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
 		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
-		return []eval.Expr{d}, []funcColumn{{name: "key", t: eval.TextT()}, {name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+		return []eval.Expr{d}, []Column{{Name: "key", T: eval.TextT()}, {Name: "value", T: types.Of(valT)}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -452,17 +452,17 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 
 // jsonElementsFunc is json(b)_array_elements(_text): an array's elements
 // as rows.
-func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *SetFunc {
+	return &SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
 		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
-		return []eval.Expr{d}, []funcColumn{{name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+		return []eval.Expr{d}, []Column{{Name: "value", T: types.Of(valT)}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err

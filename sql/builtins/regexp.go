@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"regexp"
@@ -19,36 +19,36 @@ import (
 
 func init() {
 	T, I := types.Text, types.Int4
-	register("regexp_replace", overloaded(true,
+	Register("regexp_replace", overloaded(true,
 		sig(T, regexpReplace, T, T, T),
 		sig(T, regexpReplace, T, T, T, T),
 		sig(T, regexpReplaceN, T, T, T, I),
 		sig(T, regexpReplaceN, T, T, T, I, I),
 		sig(T, regexpReplaceN, T, T, T, I, I, T)))
-	register("regexp_count", overloaded(true,
+	Register("regexp_count", overloaded(true,
 		sig(I, regexpCount, T, T),
 		sig(I, regexpCount, T, T, I),
 		sig(I, regexpCount, T, T, I, T)))
-	register("regexp_instr", overloaded(true,
+	Register("regexp_instr", overloaded(true,
 		sig(I, regexpInstr, T, T),
 		sig(I, regexpInstr, T, T, I),
 		sig(I, regexpInstr, T, T, I, I),
 		sig(I, regexpInstr, T, T, I, I, I),
 		sig(I, regexpInstr, T, T, I, I, I, T),
 		sig(I, regexpInstr, T, T, I, I, I, T, I)))
-	register("regexp_substr", overloaded(true,
+	Register("regexp_substr", overloaded(true,
 		sig(T, regexpSubstr, T, T),
 		sig(T, regexpSubstr, T, T, I),
 		sig(T, regexpSubstr, T, T, I, I),
 		sig(T, regexpSubstr, T, T, I, I, T),
 		sig(T, regexpSubstr, T, T, I, I, T, I)))
-	register("regexp_like", overloaded(true,
+	Register("regexp_like", overloaded(true,
 		sig(types.Bool, regexpLike, T, T),
 		sig(types.Bool, regexpLike, T, T, T)))
 	// substring's pattern forms come first, so unknown literals pick them
 	// (PostgreSQL prefers the string category for unknowns); integer
 	// arguments match the character-position forms exactly.
-	register("substring", overloaded(true,
+	Register("substring", overloaded(true,
 		sig(T, substringRegex, T, T),
 		sig(T, substringSimilar, T, T, T),
 		sig(T, substrCall, T, I),
@@ -57,7 +57,7 @@ func init() {
 
 // substrCall runs the substr builtin (character positions).
 func substrCall(x eval.Context, a []types.Value) (types.Value, error) {
-	return builtins["substr"].call(x, a)
+	return Funcs["substr"].Call(x, a)
 }
 
 // regexArgs reads the optional integer arguments of the regexp_*

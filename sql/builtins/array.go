@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"strconv"
@@ -18,22 +18,22 @@ import (
 func init() {
 	// unnest(array, ...) gives one row per element, the arrays side by
 	// side (a shorter one, or a NULL one, runs out as NULLs).
-	tableFuncs["unnest"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	RegisterSet("unnest", &SetFunc{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
 		if len(args) == 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
 		out := make([]eval.Expr, len(args))
-		cols := make([]funcColumn, len(args))
+		cols := make([]Column, len(args))
 		for i, a := range args {
 			elem := types.ElemOf(a.Type().OID)
 			if elem == 0 {
-				return nil, nil, errNoFunction
+				return nil, nil, ErrNoFunction
 			}
 			out[i] = a
-			cols[i] = funcColumn{name: "unnest", t: types.Of(elem)}
+			cols[i] = Column{Name: "unnest", T: types.Of(elem)}
 		}
 		return out, cols, nil
-	}, gen: func(x eval.Context, a []types.Value) ([]eval.Row, error) {
+	}, Gen: func(x eval.Context, a []types.Value) ([]eval.Row, error) {
 		n := 0
 		for _, v := range a {
 			if v != nil {
@@ -54,8 +54,8 @@ func init() {
 			rows[i] = row
 		}
 		return rows, nil
-	}}
-	register("array_append", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	}})
+	Register("array_append", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[0])
@@ -66,7 +66,7 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_prepend", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_prepend", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[1], args[0], 1)
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[1])
@@ -77,15 +77,15 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_cat", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_cat", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		t, err := eval.CommonType(args, "array_cat")
 		if err != nil || !types.IsArray(t.OID) {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		out := make([]eval.Expr, 2)
 		for i, a := range args {
 			if out[i], err = b.Coerce(a, t); err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 		}
 		return out, t, nil
@@ -102,7 +102,7 @@ func init() {
 		}
 		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
 	}, 2))
-	register("array_remove", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_remove", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
@@ -120,14 +120,14 @@ func init() {
 		}
 		return out, nil
 	}, 2))
-	register("array_replace", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_replace", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		out, t, err := arrayAndElem(b, args[0], args[1], 0)
 		if err != nil {
 			return nil, t, err
 		}
 		r, err := b.Coerce(args[2], types.Of(types.ElemOf(t.OID)))
 		if err != nil {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		return append(out, r), t, nil
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -144,10 +144,10 @@ func init() {
 		}
 		return out, nil
 	}, 3))
-	position := func(all bool) *builtin {
-		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	position := func(all bool) *Func {
+		return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < 2 || len(args) > 3 || (all && len(args) != 2) {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 			out, _, err := arrayAndElem(b, args[0], args[1], 0)
 			if err != nil {
@@ -156,7 +156,7 @@ func init() {
 			if len(args) == 3 {
 				s, err := b.Coerce(args[2], eval.Int4T())
 				if err != nil {
-					return nil, types.T{}, errNoFunction
+					return nil, types.T{}, ErrNoFunction
 				}
 				out = append(out, s)
 			}
@@ -164,7 +164,7 @@ func init() {
 				return out, types.Of(types.Int4Array), nil
 			}
 			return out, eval.Int4T(), nil
-		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
@@ -194,9 +194,9 @@ func init() {
 			return nil, nil
 		}}
 	}
-	register("array_position", position(false))
-	register("array_positions", position(true))
-	register("array_ndims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_position", position(false))
+	Register("array_positions", position(true))
+	Register("array_ndims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return args, eval.Int4T(), nil
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
@@ -205,7 +205,7 @@ func init() {
 		}
 		return int64(max(len(arr.Dims), 1)), nil
 	}, 1))
-	register("array_dims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_dims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return args, eval.TextT(), nil
 	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
@@ -222,17 +222,17 @@ func init() {
 
 // arrayFn makes a builtin whose first argument must be an array (for
 // array_prepend the second), with n arguments.
-func arrayFn(resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error), call func(eval.Context, []types.Value) (types.Value, error), n int) *builtin {
+func arrayFn(resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error), call func(eval.Context, []types.Value) (types.Value, error), n int) *Func {
 	strict := n == 1
-	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != n {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		if n == 1 && !types.IsArray(args[0].Type().OID) {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		return resolve(b, args)
-	}, call: call, strict: strict}
+	}, Call: call, Strict: strict}
 }
 
 // arrayAndElem resolves (anyarray, anyelement): the element takes the
@@ -243,20 +243,20 @@ func arrayAndElem(b eval.Binder, arr, elem eval.Expr, elemPos int) ([]eval.Expr,
 		et := b.ResolveUnknown(elem).Type()
 		at = eval.ArrayOf(et)
 		if at.OID == 0 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 	}
 	et := types.ElemOf(at.OID)
 	if et == 0 {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	a, err := b.Coerce(arr, at)
 	if err != nil {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	e, err := b.Coerce(elem, types.Of(et))
 	if err != nil {
-		return nil, types.T{}, errNoFunction
+		return nil, types.T{}, ErrNoFunction
 	}
 	if elemPos == 1 {
 		return []eval.Expr{e, a}, at, nil
@@ -287,19 +287,19 @@ func arrayElemsEqual(elem types.OID, a, b types.Value) bool {
 	return types.Compare(types.Of(elem), a, b) == 0
 }
 
-// nestedArrayExpr is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
+// NestedArray is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
 // multidimensional array from sub-arrays of matching dimensions.
-type nestedArrayExpr struct {
-	elems []eval.Expr
-	t     types.T
+type NestedArray struct {
+	Elems []eval.Expr
+	T     types.T
 }
 
-func (e *nestedArrayExpr) Type() types.T { return e.t }
+func (e *NestedArray) Type() types.T { return e.T }
 
-func (e *nestedArrayExpr) Eval(env *eval.Env) (types.Value, error) {
-	out := types.ArrayValue{Elem: types.ElemOf(e.t.OID), Elems: []types.Value{}}
+func (e *NestedArray) Eval(env *eval.Env) (types.Value, error) {
+	out := types.ArrayValue{Elem: types.ElemOf(e.T.OID), Elems: []types.Value{}}
 	var sub []int
-	for i, el := range e.elems {
+	for i, el := range e.Elems {
 		v, err := el.Eval(env)
 		if err != nil {
 			return nil, err
@@ -322,7 +322,7 @@ func (e *nestedArrayExpr) Eval(env *eval.Env) (types.Value, error) {
 	if len(sub) == 0 {
 		return out, nil // sub-arrays all empty: an empty array
 	}
-	out.Dims = append([]int{len(e.elems)}, sub...)
+	out.Dims = append([]int{len(e.Elems)}, sub...)
 	return out, nil
 }
 
@@ -338,28 +338,28 @@ func sameDims(a, b []int) bool {
 	return true
 }
 
-// multiSubscriptExpr is arr[i][j]...: one element of a multidimensional
+// MultiSubscript is arr[i][j]...: one element of a multidimensional
 // array; fewer subscripts than dimensions, or one out of range, give NULL.
-type multiSubscriptExpr struct {
-	x       eval.Expr
-	indexes []eval.Expr
-	elemT   types.T
+type MultiSubscript struct {
+	X       eval.Expr
+	Indexes []eval.Expr
+	ElemT   types.T
 }
 
-func (e *multiSubscriptExpr) Type() types.T { return e.elemT }
+func (e *MultiSubscript) Type() types.T { return e.ElemT }
 
-func (e *multiSubscriptExpr) Eval(env *eval.Env) (types.Value, error) {
-	v, err := e.x.Eval(env)
+func (e *MultiSubscript) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.X.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
 	arr := v.(types.ArrayValue)
 	dims := eval.ArrayDims(arr)
-	if len(dims) != len(e.indexes) {
+	if len(dims) != len(e.Indexes) {
 		return nil, nil
 	}
 	pos := 0
-	for k, ie := range e.indexes {
+	for k, ie := range e.Indexes {
 		iv, err := ie.Eval(env)
 		if err != nil || iv == nil {
 			return nil, err
@@ -424,24 +424,24 @@ func init() {
 		}
 		return out, nil
 	}
-	register("array_fill", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("array_fill", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 && len(args) != 3 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		if args[0].Type().OID == types.Unknown {
 			return nil, types.T{}, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
 		at := eval.ArrayOf(args[0].Type())
 		if at.OID == 0 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		for i := 1; i < len(args); i++ {
 			x, err := b.Coerce(args[i], types.Of(types.Int4Array))
 			if err != nil {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 			args[i] = x
 		}
 		return append(args, &eval.Const{V: int64(args[0].Type().OID), T: eval.Int4T()}), at, nil
-	}, call: fill})
+	}, Call: fill})
 }

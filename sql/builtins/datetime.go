@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"errors"
@@ -16,7 +16,7 @@ import (
 
 // Date and time functions: date_trunc, extract/date_part, age, the make_*
 // constructors, justify_*, isfinite and timezone (AT TIME ZONE). to_char,
-// to_date and to_timestamp are in funcs_format.go.
+// to_date and to_timestamp are in format.go.
 //
 // Values follow the types package: a timestamp is its wall clock held as
 // UTC, a timestamptz an instant shown in the session's time zone, a date a
@@ -24,14 +24,14 @@ import (
 // the session's zone, as in PostgreSQL.
 
 func init() {
-	register("localtime", overloaded(false, sig(types.Time, func(x eval.Context, _ []types.Value) (types.Value, error) {
+	Register("localtime", overloaded(false, sig(types.Time, func(x eval.Context, _ []types.Value) (types.Value, error) {
 		w := x.TransactionStart().In(x.Location())
 		return types.TimeOfDay((int64(w.Hour()*3600+w.Minute()*60+w.Second()))*1e6 + int64(w.Nanosecond()/1000)), nil
 	})))
-	register("date_bin", overloaded(true,
+	Register("date_bin", overloaded(true,
 		sig(types.Timestamptz, dateBin, types.Interval, types.Timestamptz, types.Timestamptz),
 		sig(types.Timestamp, dateBin, types.Interval, types.Timestamp, types.Timestamp)))
-	register("date_trunc", overloaded(true,
+	Register("date_trunc", overloaded(true,
 		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), true)
 		}, types.Text, types.Timestamptz),
@@ -51,7 +51,7 @@ func init() {
 			return truncInterval(a[0].(string), a[1].(types.IntervalValue))
 		}, types.Text, types.Interval),
 	))
-	extract := func(float bool) *builtin {
+	extract := func(float bool) *Func {
 		wrapAs := func(kind types.OID, f func(x eval.Context, unit string, v types.Value) (*apd.Decimal, error)) func(eval.Context, []types.Value) (types.Value, error) {
 			return func(x eval.Context, a []types.Value) (types.Value, error) {
 				unit := strings.ToLower(a[0].(string))
@@ -99,9 +99,9 @@ func init() {
 			sig(ret, wrapAs(types.Time, extractTime), types.Text, types.Time),
 		)
 	}
-	register("extract", extract(false))
-	register("date_part", extract(true))
-	register("age", overloaded(true,
+	Register("extract", extract(false))
+	Register("date_part", extract(true))
+	Register("age", overloaded(true,
 		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t1, err1 := calendarInstant(a[0].(time.Time))
 			t2, err2 := calendarInstant(a[1].(time.Time))
@@ -137,17 +137,17 @@ func init() {
 			return ageOf(midnight, t), nil
 		}, types.Timestamp),
 	))
-	register("make_date", overloaded(true, sig(types.Date, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("make_date", overloaded(true, sig(types.Date, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
 	}, types.Int4, types.Int4, types.Int4)))
-	register("make_time", overloaded(true, sig(types.Time, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("make_time", overloaded(true, sig(types.Time, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		us, err := timeOfDayMicros(a[0].(int64), a[1].(int64), a[2].(float64))
 		return types.TimeOfDay(us), err
 	}, types.Int4, types.Int4, types.Float8)))
-	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeTimestamp(a, time.UTC)
 	}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8)))
-	register("make_timestamptz", overloaded(true,
+	Register("make_timestamptz", overloaded(true,
 		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return makeTimestamp(a, x.Location())
 		}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8),
@@ -161,7 +161,7 @@ func init() {
 	))
 	// make_interval(years, months, weeks, days, hours, mins, secs), each
 	// defaulting to 0.
-	var mk []fnOverload
+	var mk []Overload
 	for n := 0; n <= 7; n++ {
 		params := make([]types.OID, n)
 		for i := range params {
@@ -172,14 +172,14 @@ func init() {
 		}
 		mk = append(mk, sig(types.Interval, makeInterval, params...))
 	}
-	register("make_interval", overloaded(true, mk...))
-	register("justify_days", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("make_interval", overloaded(true, mk...))
+	Register("justify_days", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyDays(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_hours", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("justify_hours", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyHours(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_interval", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("justify_interval", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyInterval(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
 	finite := func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -188,7 +188,7 @@ func init() {
 		}
 		return true, nil
 	}
-	register("isfinite", overloaded(true,
+	Register("isfinite", overloaded(true,
 		sig(types.Bool, finite, types.Date), sig(types.Bool, finite, types.Timestamptz),
 		sig(types.Bool, finite, types.Timestamp), sig(types.Bool, finite, types.Interval)))
 	atZoneFn := func(toWall bool) func(eval.Context, []types.Value) (types.Value, error) {
@@ -200,7 +200,7 @@ func init() {
 			return atZone(a[1].(time.Time), loc, toWall), nil
 		}
 	}
-	register("timezone", overloaded(true,
+	Register("timezone", overloaded(true,
 		sig(types.Timestamp, atZoneFn(true), types.Text, types.Timestamptz),
 		sig(types.Timestamptz, atZoneFn(false), types.Text, types.Timestamp),
 		sig(types.Timestamp, atZoneFn(true), types.Interval, types.Timestamptz),

@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"math"
@@ -15,7 +15,7 @@ import (
 // (formatting.c). A template is read into nodes, keywords (YYYY, Month,
 // HH24, 9, 0, ...) and literal text; FM before a keyword drops its padding,
 // TH/th after a numeric one adds an ordinal suffix. The datetime templates
-// are in funcs_tochar.go.
+// are in tochar.go.
 
 func init() {
 	dt := func(zoned bool) func(x eval.Context, a []types.Value) (types.Value, error) {
@@ -32,7 +32,7 @@ func init() {
 			return formatNumber(kind, a[0], a[1].(string))
 		}
 	}
-	register("to_char", overloaded(true,
+	Register("to_char", overloaded(true,
 		sig(types.Text, dt(true), types.Timestamptz, types.Text),
 		sig(types.Text, dt(false), types.Timestamp, types.Text),
 		sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
@@ -44,14 +44,14 @@ func init() {
 		sig(types.Text, num(numberFloat8), types.Float8, types.Text),
 		sig(types.Text, num(numberFloat4), types.Float4, types.Text),
 	))
-	register("to_date", overloaded(true, sig(types.Date, func(x eval.Context, a []types.Value) (types.Value, error) {
+	Register("to_date", overloaded(true, sig(types.Date, func(x eval.Context, a []types.Value) (types.Value, error) {
 		f, err := parseDateTime(a[0].(string), a[1].(string))
 		if err != nil {
 			return nil, err
 		}
 		return makeDate(int64(f.year), int64(f.month), int64(f.day))
 	}, types.Text, types.Text)))
-	register("to_timestamp", overloaded(true,
+	Register("to_timestamp", overloaded(true,
 		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			f, err := parseDateTime(a[0].(string), a[1].(string))
 			if err != nil {

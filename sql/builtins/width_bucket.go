@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"math"
@@ -16,7 +16,7 @@ import (
 
 func init() {
 	F, N, I := types.Float8, types.Numeric, types.Int4
-	register("width_bucket", overloaded(true,
+	Register("width_bucket", overloaded(true,
 		sig(I, widthBucketFloat, F, F, F, I),
 		sig(I, widthBucketNumeric, N, N, N, I)))
 }

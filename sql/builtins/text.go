@@ -1,4 +1,4 @@
-package sql
+package builtins
 
 import (
 	"encoding/base64"
@@ -18,32 +18,32 @@ import (
 // quote_nullable, num_nulls / num_nonnulls.
 
 func init() {
-	register("format", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	Register("format", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 0 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		f, err := b.Coerce(args[0], eval.TextT())
 		if err != nil {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		out := []eval.Expr{f}
 		for _, a := range args[1:] {
 			out = append(out, asOutputText(b.ResolveUnknown(a)))
 		}
 		return out, eval.TextT(), nil
-	}, call: formatFunc})
-	register("quote_nullable", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	}, Call: formatFunc})
+	Register("quote_nullable", &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, ErrNoFunction
 		}
 		return []eval.Expr{asOutputText(b.ResolveUnknown(args[0]))}, eval.TextT(), nil
-	}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return "NULL", nil
 		}
 		return parse.QuoteLiteral(a[0].(string)), nil
 	}})
-	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("translate", &Func{Resolve: Signature(types.Text, types.Text, types.Text, types.Text), Strict: true, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		from, to := []rune(a[1].(string)), []rune(a[2].(string))
 		return strings.Map(func(r rune) rune {
 			for i, f := range from {
@@ -57,10 +57,10 @@ func init() {
 			return r
 		}, a[0].(string)), nil
 	}})
-	register("regexp_match", overloaded(true,
+	Register("regexp_match", overloaded(true,
 		sig(types.TextArray, regexpMatch, types.Text, types.Text),
 		sig(types.TextArray, regexpMatch, types.Text, types.Text, types.Text)))
-	register("regexp_split_to_array", overloaded(true,
+	Register("regexp_split_to_array", overloaded(true,
 		sig(types.TextArray, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts, err := regexpSplit(a)
 			if err != nil {
@@ -75,7 +75,7 @@ func init() {
 			}
 			return textArray(parts), nil
 		}, types.Text, types.Text, types.Text)))
-	tableFuncs["regexp_matches"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+	RegisterSet("regexp_matches", &SetFunc{Strict: true, Resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		flags := ""
 		if len(a) == 3 {
 			flags = a[2].(string)
@@ -93,8 +93,8 @@ func init() {
 			rows = append(rows, eval.Row{matchGroups(a[0].(string), m)})
 		}
 		return rows, nil
-	}}
-	tableFuncs["regexp_split_to_table"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
+	}})
+	RegisterSet("regexp_split_to_table", &SetFunc{Strict: true, Resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		parts, err := regexpSplit(a)
 		if err != nil {
 			return nil, err
@@ -104,11 +104,11 @@ func init() {
 			rows[i] = eval.Row{p}
 		}
 		return rows, nil
-	}}
-	register("string_to_array", overloaded(false,
+	}})
+	Register("string_to_array", overloaded(false,
 		sig(types.TextArray, stringToArray, types.Text, types.Text),
 		sig(types.TextArray, stringToArray, types.Text, types.Text, types.Text)))
-	register("encode", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("encode", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		b := a[0].([]byte)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -120,7 +120,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Bytea, types.Text)))
-	register("decode", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("decode", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		s := a[0].(string)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -140,29 +140,29 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Text, types.Text)))
-	register("convert_to", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("convert_to", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return []byte(a[0].(string)), nil
 	}, types.Text, types.Text)))
-	register("convert_from", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
+	Register("convert_from", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return types.ParseText(types.Of(types.Text), string(a[0].([]byte)))
 	}, types.Bytea, types.Text)))
-	counter := func(nulls bool) *builtin {
-		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	counter := func(nulls bool) *Func {
+		return &Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 0 {
-				return nil, types.T{}, errNoFunction
+				return nil, types.T{}, ErrNoFunction
 			}
 			out := make([]eval.Expr, len(args))
 			for i, a := range args {
 				out[i] = b.ResolveUnknown(a)
 			}
 			return out, eval.Int4T(), nil
-		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
+		}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			n := int64(0)
 			for _, v := range a {
 				if (v == nil) == nulls {
@@ -172,8 +172,8 @@ func init() {
 			return n, nil
 		}}
 	}
-	register("num_nulls", counter(true))
-	register("num_nonnulls", counter(false))
+	Register("num_nulls", counter(true))
+	Register("num_nonnulls", counter(false))
 }
 
 // outputTextExpr is a value as its type's output function writes it
@@ -406,20 +406,20 @@ func textArray(parts []string) types.ArrayValue {
 
 // textTableFunc resolves a set-returning function of min..max text
 // arguments with one output column.
-func textTableFunc(name string, out types.OID, min, max int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
-	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+func textTableFunc(name string, out types.OID, min, max int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []Column, error) {
 		if len(args) < min || len(args) > max {
-			return nil, nil, errNoFunction
+			return nil, nil, ErrNoFunction
 		}
 		coerced := make([]eval.Expr, len(args))
 		for i, a := range args {
 			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
-				return nil, nil, errNoFunction
+				return nil, nil, ErrNoFunction
 			}
 			coerced[i] = c
 		}
-		return coerced, []funcColumn{{name: name, t: types.Of(out)}}, nil
+		return coerced, []Column{{Name: name, T: types.Of(out)}}, nil
 	}
 }
 
