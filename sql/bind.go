@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -858,7 +859,7 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
 // and the typmod arguments.
 func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 	name := tn.Name
-	if pc.sess.dialect() == dialectDatabricks {
+	if pc.sess.dialect() == parse.DialectDatabricks {
 		if alias, ok := databricksTypes[name]; ok && tn.Schema == "" {
 			name = alias
 		}

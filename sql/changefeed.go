@@ -10,6 +10,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -56,7 +57,7 @@ func (pc *planCtx) isTableChangesCall(q ast.QualifiedName) bool {
 	}
 	switch len(q.Parts) {
 	case 1:
-		return pc.sess != nil && pc.sess.dialect() == dialectDatabricks
+		return pc.sess != nil && pc.sess.dialect() == parse.DialectDatabricks
 	case 2:
 		return q.Parts[0] == "cdcdb"
 	}

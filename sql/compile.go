@@ -241,7 +241,7 @@ func (s *Session) resetSetting(name string) error {
 		case "session_authorization":
 			return s.user
 		case "cdcdb.dialect":
-			return s.engine.opts.Dialect
+			return s.engine.opts.Dialect.String()
 		}
 		return s.engine.settingDefault(ln, d)
 	}

@@ -137,7 +137,7 @@ type flowDefinition struct {
 	st       *ast.CreateFlow
 	source   *catalog.Table
 	target   *catalog.Table
-	storedAs cdcexec.StoredAs
+	storedAs catalog.StoredAs
 	// data columns of the target, as source columns
 	data    []catalog.Column
 	keys    []int // positions in data
@@ -167,14 +167,8 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		}
 		return st.Pos + 1
 	}
-	switch strings.ToUpper(st.StoredAs) {
-	case "", "SCD TYPE 1":
-		d.storedAs = cdcexec.SCD1
-	case "SCD TYPE 2":
-		d.storedAs = cdcexec.SCD2
-	case "BITEMPORAL":
-		d.storedAs = cdcexec.Bitemporal
-	default:
+	var known bool
+	if d.storedAs, known = catalog.StoredAsNamed(st.StoredAs); !known {
 		return nil, pgerror.New(pgerror.SyntaxError, "unknown STORED AS form \"%s\"", st.StoredAs).WithPosition(clausePos("STORED AS"))
 	}
 	if len(st.Keys) == 0 {
@@ -185,17 +179,17 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 		return nil, pgerror.New(pgerror.SyntaxError, "CREATE FLOW requires a SEQUENCE BY clause").WithPosition(st.Pos + 1).
 			WithHint("Name the column that orders the change events: SEQUENCE BY seq.")
 	}
-	if st.TruncateWhen != nil && d.storedAs != cdcexec.SCD1 {
+	if st.TruncateWhen != nil && d.storedAs != catalog.SCD1 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "APPLY AS TRUNCATE WHEN is only allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("APPLY AS TRUNCATE WHEN"))
 	}
-	if st.TrackHistory != nil && d.storedAs == cdcexec.SCD1 {
+	if st.TrackHistory != nil && d.storedAs == catalog.SCD1 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "TRACK HISTORY is not allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("TRACK HISTORY ON")).
 			WithHint("SCD TYPE 1 keeps no history; use STORED AS SCD TYPE 2.")
 	}
-	if st.SystemSequenceBy != nil && d.storedAs != cdcexec.Bitemporal {
+	if st.SystemSequenceBy != nil && d.storedAs != catalog.Bitemporal {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "SYSTEM SEQUENCE BY is only allowed with STORED AS BITEMPORAL").WithPosition(clausePos("SYSTEM SEQUENCE BY"))
 	}
-	if st.SystemSequenceBy == nil && d.storedAs == cdcexec.Bitemporal {
+	if st.SystemSequenceBy == nil && d.storedAs == catalog.Bitemporal {
 		return nil, pgerror.New(pgerror.SyntaxError, "STORED AS BITEMPORAL requires a SYSTEM SEQUENCE BY clause").WithPosition(clausePos("STORED AS"))
 	}
 	var src *catalog.Table
@@ -233,7 +227,7 @@ func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition
 			WithHint("Declare it with CREATE STREAMING TABLE %s;", tgt.Name)
 	}
 	d.target = tgt
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		for _, c := range src.LiveColumns() {
 			if isPeriodColumnName(c.Name) {
 				return nil, pgerror.New(pgerror.DuplicateColumn, "source column \"%s\" has the name of a period column of the target", c.Name).
@@ -495,11 +489,11 @@ func (d *flowDefinition) targetColumns() []catalog.Column {
 	add := func(name string, t types.T) {
 		out = append(out, catalog.Column{Name: name, Type: t, Attnum: int16(len(out) + 1)})
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		add(colStartAt, d.seqT)
 		add(colEndAt, d.seqT)
 	}
-	if d.storedAs == cdcexec.Bitemporal {
+	if d.storedAs == catalog.Bitemporal {
 		add(colSystemStartAt, d.sysSeqT)
 		add(colSystemEndAt, d.sysSeqT)
 	}
@@ -576,7 +570,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	} else if err := matchTargetColumns(tgt, want, name); err != nil {
 		return err
 	}
-	tgt.StoredAs = string(d.storedAs)
+	tgt.StoredAs = d.storedAs
 	tgt.KeyColumns = nil
 	for _, k := range d.keys {
 		c, _ := tgt.Column(d.data[k].Name)
@@ -600,7 +594,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 		seqText = "STRUCT(" + seqText + ")"
 	}
 	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID, Owner: x.sess.currentRoleOID(x.tx.catalog()),
-		Definition: st.Text, Dialect: x.sess.dialect(), StoredAs: string(d.storedAs), Keys: st.Keys,
+		Definition: st.Text, Dialect: x.sess.dialect().String(), StoredAs: d.storedAs, Keys: st.Keys,
 		SequenceBy: seqText, Once: st.Once, Comment: st.Comment, CreatedAt: x.now.UnixMicro()}
 	if d.snap != nil {
 		f.Kind, f.Versioning, f.TriggerOnUpdate, f.Reads = catalog.FlowSnapshot, d.snap.versioning, st.TriggerOnUpdate, d.reads
@@ -683,11 +677,9 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	if c := e.cachedFlow(f.OID, cat); c != nil {
 		return c, nil
 	}
-	opts := parse.Options{}
-	if f.Dialect == dialectDatabricks {
-		opts.Dialect = parse.DialectDatabricks
-	}
-	stmts, err := parse.ParseWithOptions(f.Definition, opts)
+	// A flow recorded before its dialect was is PostgreSQL's.
+	dialect, _ := parse.DialectNamed(f.Dialect)
+	stmts, err := parse.ParseWithOptions(f.Definition, parse.Options{Dialect: dialect})
 	if err != nil || len(stmts) != 1 {
 		return nil, pgerror.New(pgerror.DataCorrupted, "definition of flow \"%s\" is unreadable: %v", f.Name, err)
 	}
@@ -731,10 +723,10 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return 0
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		cf.StartAttnum, cf.EndAttnum = attnum(colStartAt), attnum(colEndAt)
 	}
-	if d.storedAs == cdcexec.Bitemporal {
+	if d.storedAs == catalog.Bitemporal {
 		cf.SysStartAttnum, cf.SysEndAttnum = attnum(colSystemStartAt), attnum(colSystemEndAt)
 	}
 	seqT := d.seqT
@@ -816,12 +808,12 @@ func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) ext
 		}
 	}
 	var seq, sysSeq []fit
-	if d.storedAs != cdcexec.SCD1 && d.seqT.OID != types.Record {
+	if d.storedAs != catalog.SCD1 && d.seqT.OID != types.Record {
 		if t, ok := modifier(colStartAt); ok {
 			seq = append(seq, fit{0, t})
 		}
 	}
-	if d.storedAs == cdcexec.Bitemporal && d.sysSeqT.OID != types.Record {
+	if d.storedAs == catalog.Bitemporal && d.sysSeqT.OID != types.Record {
 		if t, ok := modifier(colSystemStartAt); ok {
 			sysSeq = append(sysSeq, fit{0, t})
 		}

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -214,7 +215,7 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 		}
 		// PostgreSQL names VALUES columns column1..; Databricks col1...
 		prefix := "column"
-		if pc.sess.dialect() == dialectDatabricks {
+		if pc.sess.dialect() == parse.DialectDatabricks {
 			prefix = "col"
 		}
 		cols[j] = outCol{name: prefix + strconv.Itoa(j+1), t: t}

@@ -30,24 +30,26 @@ type parsedStmt struct {
 // the same statements again and again, and trees are never modified.
 type parseCache struct {
 	mu      sync.Mutex
-	entries map[string][]parsedStmt
+	entries map[parseKey][]parsedStmt
+}
+
+// parseKey is what a text's syntax trees depend on.
+type parseKey struct {
+	dialect parse.Dialect
+	text    string
 }
 
 const parseCacheSize = 1024
 
-func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
-	key := dialect + "\x00" + query
+func (e *Engine) parse(query string, dialect parse.Dialect) ([]parsedStmt, error) {
+	key := parseKey{dialect, query}
 	e.parsed.mu.Lock()
 	if p, ok := e.parsed.entries[key]; ok {
 		e.parsed.mu.Unlock()
 		return p, nil
 	}
 	e.parsed.mu.Unlock()
-	opts := parse.Options{}
-	if dialect == dialectDatabricks {
-		opts.Dialect = parse.DialectDatabricks
-	}
-	stmts, err := parse.ParseWithOptions(query, opts)
+	stmts, err := parse.ParseWithOptions(query, parse.Options{Dialect: dialect})
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +60,7 @@ func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
 	if len(query) < 64<<10 {
 		e.parsed.mu.Lock()
 		if e.parsed.entries == nil || len(e.parsed.entries) >= parseCacheSize {
-			e.parsed.entries = map[string][]parsedStmt{}
+			e.parsed.entries = map[parseKey][]parsedStmt{}
 		}
 		e.parsed.entries[key] = out
 		e.parsed.mu.Unlock()
