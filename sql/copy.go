@@ -64,9 +64,39 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 	if err := opts.ResolveForced(tableName, tableColumns, names); err != nil {
 		return nil, err
 	}
-	return &compiled{access: accessRead, exec: func(x *execCtx, out *resultSink) (string, error) {
-		return copyTo(x, p, opts, out.out)
-	}}, nil
+	return &compiled{access: accessRead, run: copyToStatement{st: st, rows: p, opts: opts}}, nil
+}
+
+// copyToStatement is COPY TO STDOUT, of a table's rows or a query's.
+type copyToStatement struct {
+	st   *ast.Copy
+	rows plan
+	opts copyfmt.Options
+}
+
+func (c copyToStatement) String() string { return copyText(c.st, c.opts) }
+
+func (c copyToStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	return copyTo(x, c.rows, c.opts, out.out)
+}
+
+// copyText describes a COPY: what it copies, which way, in what format.
+func copyText(st *ast.Copy, o copyfmt.Options) string {
+	out := "COPY "
+	if st.Table != nil {
+		out += qualifiedName(*st.Table)
+		if len(st.Columns) > 0 {
+			out += " (" + identList(st.Columns) + ")"
+		}
+	} else {
+		out += "(query)"
+	}
+	if st.From {
+		out += " FROM STDIN"
+	} else {
+		out += " TO STDOUT"
+	}
+	return out + " (FORMAT " + o.Format.String() + ")"
 }
 
 func copyTo(x *execCtx, p plan, o copyfmt.Options, out wire.ResultWriter) (string, error) {
@@ -168,10 +198,23 @@ func (pc *planCtx) compileCopyFrom(st *ast.Copy, o copyfmt.Options) (*compiled, 
 	if err != nil {
 		return nil, err
 	}
-	return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		return copyFrom(x, w, t, cols, o, out.out)
-	}}, nil
+	return &compiled{access: accessWrite, run: copyFromStatement{st: st, w: w, t: t, cols: cols, opts: o}}, nil
+}
+
+// copyFromStatement is COPY FROM STDIN into a table's columns.
+type copyFromStatement struct {
+	st   *ast.Copy
+	w    *tableWriter
+	t    *catalog.Table
+	cols []catalog.Column
+	opts copyfmt.Options
+}
+
+func (c copyFromStatement) String() string { return copyText(c.st, c.opts) }
+
+func (c copyFromStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	c.w.reset()
+	return copyFrom(x, c.w, c.t, c.cols, c.opts, out.out)
 }
 
 func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Column, o copyfmt.Options, out wire.ResultWriter) (string, error) {

@@ -90,13 +90,9 @@ type extractFunc func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdc
 func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateFlow:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "CREATE FLOW", x.createFlow(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createFlowStatement{st}}, nil
 	case *ast.RefreshStreamingTable:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "REFRESH STREAMING TABLE", x.refreshStreamingTable(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: refreshStreamingTableStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }

@@ -86,13 +86,14 @@ type compiled struct {
 	catVersion uint64
 	catGen     uint64 // the catalog's Generation: Version is reused
 	access     access
-	// query streams rows (SELECT); exec runs everything else to completion.
+	// query streams rows (SELECT); run runs everything else to completion
+	// (statement.go).
 	query plan
-	exec  func(x *execCtx, out *resultSink) (string, error)
+	run   statement
 	// required are the privileges the statement needs, checked each time
 	// it executes (roles.go).
 	required []privilegeNeed
-	// explainPlan is the plan EXPLAIN shows for a statement run by exec
+	// explainPlan is the plan EXPLAIN shows below a statement run by run
 	// (the row source of an UPDATE or DELETE).
 	explainPlan plan
 	// notices raised while planning, sent on execution.
@@ -429,7 +430,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		if err := s.checkRequired(s.engine.catalogSnapshot(), c.required); err != nil {
 			return "", false, err
 		}
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, err
 	}
@@ -491,7 +492,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		return "", false, finish(err)
 	}
 	if c.query == nil {
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, finish(err)
 	}
