@@ -109,12 +109,7 @@ var changeOnlyClauses = []string{"SEQUENCE BY", "SYSTEM SEQUENCE BY", "APPLY AS 
 // data columns, keys and version type.
 func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error) {
 	d := &flowDefinition{st: st}
-	clausePos := func(name string) int {
-		if p, ok := st.Clauses[name]; ok {
-			return p + 1
-		}
-		return st.Pos + 1
-	}
+	clausePos := flowClausePositions(st)
 	for _, c := range changeOnlyClauses {
 		if _, ok := st.Clauses[c]; ok {
 			return nil, pgerror.New(pgerror.SyntaxError, "%s is not allowed in a flow FROM SNAPSHOT", c).WithPosition(clausePos(c)).
