@@ -34,8 +34,9 @@
 //
 // # Files
 //
-//	options.go    Format, Options: parsing and checking the options
-//	read_text.go  text and CSV rows out of chunks: lines, escapes, quoting
-//	read_binary.go binary rows out of chunks: signature, fields, trailer
-//	write.go      header, rows and trailer appended for COPY TO
+//	options.go      Format, Options: parsing and checking the options
+//	read_text.go    text and CSV rows out of chunks: lines, escapes, quoting
+//	read_binary.go  binary rows out of chunks: signature, fields, trailer
+//	write.go        header, rows and trailer appended for COPY TO
+//	copyfmt_test.go the formats' edge cases, read in every chunking
 package copyfmt
