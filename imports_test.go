@@ -19,7 +19,7 @@ type layer int
 
 const (
 	layerBase     layer = iota // pgerror, types, temporal
-	layerStorage               // the data file's bytes
+	layerStorage               // the data file's bytes; rowcodec, the encodings of values in them
 	layerRecords               // what the file keeps: metadata, versions
 	layerFlows                 // change events applied in the write's transaction
 	layerProtocol              // the PostgreSQL protocol
@@ -84,7 +84,8 @@ var packageRules = map[string]packageRule{
 	"pgerror":    {layer: layerBase, imports: noModulePackage},
 	"types":      {layer: layerBase, imports: only("pgerror"), forbidden: doesIO},
 	"temporal":   {layer: layerBase, imports: noModulePackage, forbidden: slices.Concat(doesIO, clocksOrRandom)},
-	"storage":    {layer: layerStorage},
+	"storage":    {layer: layerStorage, imports: only("pgerror")}, // bytes only: no types, no rowcodec
+	"rowcodec":   {layer: layerStorage, imports: only("types", "storage"), forbidden: doesIO},
 	"catalog":    {layer: layerRecords},
 	"history":    {layer: layerRecords},
 	"cdcexec":    {layer: layerFlows},
@@ -93,13 +94,15 @@ var packageRules = map[string]packageRule{
 	"sql/ast":    {layer: layerFrontEnd},
 	"sql/parse":  {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
 	"sql/pgdefs": {layer: layerFrontEnd, imports: noModulePackage},
+	"sql/eval":   {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
 	"sql":        {layer: layerSQL},
 
-	"storage/storagetest": {layer: layerHarness},
-	"sql/sqltest":         {layer: layerHarness},
-	"pgtests":             {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},
-	"pgtests/pgserver":    {layer: layerHarness, imports: noModulePackage},
-	"pgtests/corpus":      {layer: layerHarness, imports: noModulePackage},
+	"storage/storagetest":   {layer: layerHarness},
+	"rowcodec/rowcodectest": {layer: layerHarness, imports: only("types")},
+	"sql/sqltest":           {layer: layerHarness},
+	"pgtests":               {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},
+	"pgtests/pgserver":      {layer: layerHarness, imports: noModulePackage},
+	"pgtests/corpus":        {layer: layerHarness, imports: noModulePackage},
 
 	"cmd/cdcdb":      {layer: layerCommands},
 	"cmd/cdcbench":   {layer: layerCommands},

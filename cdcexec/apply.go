@@ -12,6 +12,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -352,7 +353,7 @@ func (a *applier) encodeValues(events []temporal.Event) error {
 				v = e.Values[j]
 			}
 			var err error
-			if a.valBuf, err = storage.AppendRowValue(a.valBuf, v); err != nil {
+			if a.valBuf, err = rowcodec.AppendRowValue(a.valBuf, v); err != nil {
 				return err
 			}
 			a.ends = append(a.ends, len(a.valBuf))
@@ -635,7 +636,7 @@ func (f *Flow) validate(ev Event) error {
 func encodeSeq(dst []byte, seq []types.Value) ([]byte, error) {
 	var err error
 	for _, v := range seq {
-		if dst, err = storage.AppendKey(dst, v); err != nil {
+		if dst, err = rowcodec.AppendKey(dst, v); err != nil {
 			return nil, err
 		}
 	}
@@ -705,7 +706,7 @@ func (f *Flow) replayAll(ctx context.Context, log *storage.Space, target *histor
 func (f *Flow) keyPrefixLen(k []byte) (int, error) {
 	rest := k
 	for range f.KeyPositions {
-		_, r, err := storage.DecodeKey(rest)
+		_, r, err := rowcodec.DecodeKey(rest)
 		if err != nil {
 			return 0, err
 		}
@@ -724,7 +725,7 @@ func (f *Flow) truncateMark(tx *storage.Tx) (temporal.Seq, error) {
 	if v == nil {
 		return nil, nil
 	}
-	vals, err := storage.DecodeRow(v)
+	vals, err := rowcodec.DecodeRow(v)
 	if err != nil {
 		return nil, err
 	}
@@ -733,7 +734,7 @@ func (f *Flow) truncateMark(tx *storage.Tx) (temporal.Seq, error) {
 
 func (f *Flow) storeTruncateMark(tx *storage.Tx, mark temporal.Seq) error {
 	sp := tx.Space(catalog.FlowSpace(f.OID, truncatePart))
-	v, err := storage.EncodeRow(nil, []types.Value(mark))
+	v, err := rowcodec.EncodeRow(nil, []types.Value(mark))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -126,18 +127,19 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		pid, err := b.coerce(args[0], int4T())
+		pid, err := b.Coerce(args[0], eval.Int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{pid}, procOutColumns("pg_stat_get_activity"), nil
-	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+		return []eval.Expr{pid}, procOutColumns("pg_stat_get_activity"), nil
+	}, gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
-		b := newRowBuilder("pg_stat_get_activity", cols)
+		b := newRowBuilder("pg_stat_get_activity", outCols(cols))
 		activities.Lock()
 		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))
 		for _, sa := range activities.byEngine[x.sess.engine] {
@@ -147,7 +149,7 @@ func init() {
 		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
 		cat := x.catalogOf()
 		viewerIsSuperuser := x.sess.isSuperuser(cat)
-		var rows []Row
+		var rows []eval.Row
 		for _, sa := range list {
 			if a[0] != nil && int64(sa.pid) != a[0].(int64) {
 				continue

@@ -7,6 +7,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -27,9 +28,9 @@ var cdcdbBuiltins = map[string]*builtin{
 	"backup": {resolve: signature(types.Text, types.Text), strict: true, call: callBackup},
 }
 
-func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
+func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (eval.Expr, error) {
 	name := fc.Name.Name()
-	var args []expr
+	var args []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -48,10 +49,11 @@ func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
 		}
 		return nil, withPos(err, fc)
 	}
-	return &funcExpr{name: name, args: coerced, fn: bi.call, strict: bi.strict, t: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.call, Strict: bi.strict, T: t}, nil
 }
 
-func callBackup(x *execCtx, a []types.Value) (types.Value, error) {
+func callBackup(ec eval.Context, a []types.Value) (types.Value, error) {
+	x := stmtOf(ec)
 	if !x.sess.isSuperuser(x.catalogOf()) {
 		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for function backup")
 	}

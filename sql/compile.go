@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/wire"
 )
 
@@ -371,7 +372,7 @@ func (s *Session) resetSetting(name string) error {
 func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	name := strings.ToLower(st.Name)
 	if name == "all" {
-		cols := []outCol{{name: "name", t: textT()}, {name: "setting", t: textT()}, {name: "description", t: textT()}}
+		cols := []outCol{{name: "name", t: eval.TextT()}, {name: "setting", t: eval.TextT()}, {name: "description", t: eval.TextT()}}
 		return &compiled{access: accessNone, fields: cols, run: showAllStatement{}}, nil
 	}
 	colName := name
@@ -387,7 +388,7 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	if _, ok := pc.sess.settings[name]; !ok {
 		return nil, pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
 	}
-	cols := []outCol{{name: colName, t: textT()}}
+	cols := []outCol{{name: colName, t: eval.TextT()}}
 	return &compiled{access: accessNone, fields: cols, run: showStatement{name}}, nil
 }
 
@@ -400,7 +401,7 @@ func (showAllStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	for _, n := range settingNames() {
 		d := settingDefs[strings.ToLower(n)]
 		v, _ := x.sess.showSetting(n)
-		if err := out.row(x, Row{d.name, v, d.desc}); err != nil {
+		if err := out.row(x, eval.Row{d.name, v, d.desc}); err != nil {
 			return "", err
 		}
 	}
@@ -417,7 +418,7 @@ func (s showStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := out.row(x, Row{v}); err != nil {
+	if err := out.row(x, eval.Row{v}); err != nil {
 		return "", err
 	}
 	return "SHOW", nil
@@ -448,7 +449,7 @@ func (pc *planCtx) compileExplain(st *ast.Explain) (*compiled, error) {
 			e.explainRows(1, &lines)
 		}
 	}
-	cols := []outCol{{name: "QUERY PLAN", t: textT()}}
+	cols := []outCol{{name: "QUERY PLAN", t: eval.TextT()}}
 	a := accessNone
 	if st.Analyze {
 		a = inner.access
@@ -489,7 +490,7 @@ func (e *explainStatement) exec(x *execCtx, out *resultSink) (string, error) {
 		lines = append(lines[:len(lines):len(lines)], "Rows: "+strconv.Itoa(n))
 	}
 	for _, l := range lines {
-		if err := out.row(x, Row{l}); err != nil {
+		if err := out.row(x, eval.Row{l}); err != nil {
 			return "", err
 		}
 	}

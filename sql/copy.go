@@ -5,6 +5,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/copyfmt"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -47,11 +48,11 @@ func (pc *planCtx) compileCopy(st *ast.Copy) (*compiled, error) {
 			if err != nil {
 				return nil, err
 			}
-			var exprs []expr
+			var exprs []eval.Expr
 			var outs []outCol
 			for _, c := range cols {
 				i := scan.outputIndex(c.Attnum)
-				exprs = append(exprs, &colRef{idx: i, t: c.Type})
+				exprs = append(exprs, &eval.ColRef{Idx: i, T: c.Type})
 				outs = append(outs, scan.cols[i])
 			}
 			p = &projectPlan{input: scan, exprs: exprs, cols: outs}
@@ -266,7 +267,7 @@ func copyFrom(x *execCtx, w *tableWriter, t *catalog.Table, cols []catalog.Colum
 			return err
 		}
 		n++
-		return x.checkCancel()
+		return x.CheckCancel()
 	}
 	withContext := func(err error) error {
 		pe := pgerror.As(err)

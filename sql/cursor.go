@@ -9,6 +9,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -29,7 +30,7 @@ type sqlCursor struct {
 	created   time.Time
 	scroll    bool
 	cols      []outCol
-	rows      []Row
+	rows      []eval.Row
 	// pos is the position as PostgreSQL counts it: 0 before the first row,
 	// len(rows)+1 after the last, else the row last fetched (1-based).
 	pos  int
@@ -232,10 +233,10 @@ func (c closeCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 
 // fetch moves the cursor as a FETCH or MOVE says and returns the rows it
 // passed over (in the order passed), as PostgreSQL's PerformPortalFetch.
-func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
+func (c *sqlCursor) fetch(f *ast.FetchCursor) []eval.Row {
 	n := len(c.rows)
-	step := func(forward bool, count int64, all bool) []Row {
-		var out []Row
+	step := func(forward bool, count int64, all bool) []eval.Row {
+		var out []eval.Row
 		for i := int64(0); all || i < count; i++ {
 			if forward {
 				if c.pos > n {
@@ -271,13 +272,13 @@ func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
 			c.pos = n + 1
 		default:
 			c.pos = int(k)
-			return []Row{c.rows[k-1]}
+			return []eval.Row{c.rows[k-1]}
 		}
 		return nil
 	case "RELATIVE":
 		if f.Count == 0 {
 			if c.pos >= 1 && c.pos <= n {
-				return []Row{c.rows[c.pos-1]}
+				return []eval.Row{c.rows[c.pos-1]}
 			}
 			return nil
 		}
@@ -346,22 +347,23 @@ func (p *cursorPortal) Close() {}
 
 func init() {
 	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
-	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_cursor"), nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		m := x.sess.cursorMap()
 		names := make([]string, 0, len(m))
 		for n := range m {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		var rows []Row
+		var rows []eval.Row
 		for _, n := range names {
 			c := m[n]
-			rows = append(rows, Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
+			rows = append(rows, eval.Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
 		}
 		return rows, nil
 	}}

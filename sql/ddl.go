@@ -9,6 +9,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -501,7 +502,7 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 	if err != nil {
 		return "", err
 	}
-	w := &tableWriter{table: t, schema: schema, defaults: map[int16]expr{}, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
+	w := &tableWriter{table: t, schema: schema, defaults: map[int16]eval.Expr{}, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
 	for _, r := range rows {
 		if _, err := w.insert(x, r); err != nil {
 			return "", err

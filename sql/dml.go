@@ -4,6 +4,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -51,12 +52,12 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 
 	// The source: VALUES rows bound straight to the target columns (so
 	// DEFAULT works and literals take the column types), or a query.
-	var valueRows [][]expr // nil entry = DEFAULT
+	var valueRows [][]eval.Expr // nil entry = DEFAULT
 	var source plan
 	b := pc.binder(newScope(ctes))
 	switch {
 	case st.Source == nil:
-		valueRows = [][]expr{make([]expr, len(cols))}
+		valueRows = [][]eval.Expr{make([]eval.Expr, len(cols))}
 	default:
 		if v, ok := st.Source.Body.(*ast.Values); ok && st.Source.OrderBy == nil && st.Source.Limit == nil && st.Source.With == nil {
 			if len(st.Columns) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(cols) {
@@ -71,7 +72,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				if len(row) < len(cols) {
 					return nil, moreTargetsError(st, len(row))
 				}
-				bound := make([]expr, len(row))
+				bound := make([]eval.Expr, len(row))
 				for i, e := range row {
 					if _, isDef := e.(*ast.Default); isDef {
 						continue
@@ -99,9 +100,9 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				return nil, moreTargetsError(st, len(pcols))
 			}
 			cols = cols[:len(pcols)]
-			exprs := make([]expr, len(pcols))
+			exprs := make([]eval.Expr, len(pcols))
 			for i, c := range pcols {
-				x, err := b.assign(&colRef{idx: i, t: c.t}, cols[i].Type, cols[i].Name)
+				x, err := b.assign(&eval.ColRef{Idx: i, T: c.t}, cols[i].Type, cols[i].Name)
 				if err != nil {
 					return nil, err
 				}
@@ -136,7 +137,7 @@ type insertStatement struct {
 	w         *tableWriter
 	cols      []catalog.Column
 	source    plan
-	valueRows [][]expr
+	valueRows [][]eval.Expr
 	conflict  *onConflict
 	ret       *returning
 }
@@ -211,7 +212,7 @@ func (s *insertStatement) exec(x *execCtx, out *resultSink) (string, error) {
 			return "", err
 		}
 		for _, r := range rows {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return "", err
 			}
 			if err := write(r, nil); err != nil {
@@ -219,7 +220,7 @@ func (s *insertStatement) exec(x *execCtx, out *resultSink) (string, error) {
 			}
 		}
 	} else {
-		env := &evalEnv{x: x}
+		env := &eval.Env{X: x}
 		for _, r := range valueRows {
 			vals := make([]types.Value, len(r))
 			defaults := make([]bool, len(r))
@@ -228,7 +229,7 @@ func (s *insertStatement) exec(x *execCtx, out *resultSink) (string, error) {
 					defaults[i] = true
 					continue
 				}
-				v, err := e.eval(env)
+				v, err := e.Eval(env)
 				if err != nil {
 					return "", err
 				}
@@ -269,8 +270,8 @@ type onConflict struct {
 	index     *catalog.Index
 	anyUnique bool // DO NOTHING with no arbiter: any unique index conflicts
 	doNothing bool
-	set       map[int16]expr // over [existing row..., excluded row...]
-	where     expr
+	set       map[int16]eval.Expr // over [existing row..., excluded row...]
+	where     eval.Expr
 }
 
 func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *catalog.Schema, w *tableWriter) (*onConflict, error) {
@@ -333,17 +334,17 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 	ex := tableColumnsScope(nil, t, "excluded", "")
 	sc.add(ex.rels[0])
 	b := pc.binder(sc)
-	c.set = map[int16]expr{}
+	c.set = map[int16]eval.Expr{}
 	for _, s := range oc.Set {
 		col, ok := t.Column(s.Column)
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", s.Column, t.Name).WithPosition(s.Pos + 1)
 		}
-		var x expr
+		var x eval.Expr
 		if _, isDef := s.Value.(*ast.Default); isDef {
 			x = w.defaults[col.Attnum]
 			if x == nil {
-				x = &constExpr{t: col.Type}
+				x = &eval.Const{T: col.Type}
 			}
 		} else {
 			v, err := b.bind(s.Value)
@@ -406,9 +407,9 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 		return false, false, err
 	}
 	row := append(scanRow(c.t, old), scanRow(c.t, tuple)...)
-	env := &evalEnv{row: row, x: x}
+	env := &eval.Env{Row: row, X: x}
 	if c.where != nil {
-		v, err := c.where.eval(env)
+		v, err := c.where.Eval(env)
 		if err != nil {
 			return false, false, err
 		}
@@ -418,7 +419,7 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	}
 	updated := append([]types.Value(nil), old...)
 	for attnum, e := range c.set {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return false, false, err
 		}
@@ -478,11 +479,11 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 			return nil, pgerror.New(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", s.Column)
 		}
 		seen[s.Column] = true
-		var x expr
+		var x eval.Expr
 		if _, isDef := s.Value.(*ast.Default); isDef {
 			x = w.defaults[col.Attnum]
 			if x == nil {
-				x = &constExpr{t: col.Type}
+				x = &eval.Const{T: col.Type}
 			}
 		} else {
 			v, err := b.bind(s.Value)
@@ -512,7 +513,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 // columnAssignment is one SET column = expression of an UPDATE.
 type columnAssignment struct {
 	attnum int16
-	e      expr
+	e      eval.Expr
 }
 
 // updateStatement is UPDATE: src yields the rows to change, the stored
@@ -541,7 +542,7 @@ func (u *updateStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	done := map[string]bool{}
 	n := 0
 	for _, r := range rows {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return "", err
 		}
 		key := r[keyIdx].([]byte)
@@ -558,9 +559,9 @@ func (u *updateStatement) exec(x *execCtx, out *resultSink) (string, error) {
 			return "", err
 		}
 		updated := append([]types.Value(nil), old...)
-		env := &evalEnv{row: r, x: x}
+		env := &eval.Env{Row: r, X: x}
 		for _, s := range sets {
-			v, err := s.e.eval(env)
+			v, err := s.e.Eval(env)
 			if err != nil {
 				return "", err
 			}
@@ -660,17 +661,17 @@ func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias str
 	// Carry the storage key as the last column.
 	cols := p.columns()
 	keyed := withKeyColumn(p)
-	exprs := make([]expr, 0, len(cols)+1)
+	exprs := make([]eval.Expr, 0, len(cols)+1)
 	keyPos := len(scan.cols)
 	for i, c := range cols {
 		idx := i
 		if i >= keyPos {
 			idx++ // the key column sits between the target's and FROM's columns
 		}
-		exprs = append(exprs, &colRef{idx: idx, t: c.t})
+		exprs = append(exprs, &eval.ColRef{Idx: idx, T: c.t})
 	}
 	kcols := keyed.columns()
-	exprs = append(exprs, &colRef{idx: keyPos, t: kcols[keyPos].t})
+	exprs = append(exprs, &eval.ColRef{Idx: keyPos, T: kcols[keyPos].t})
 	out := append(append([]outCol(nil), cols...), outCol{name: "ctid", t: types.Of(types.Bytea)})
 	return &projectPlan{input: keyed, exprs: exprs, cols: out}, sc, nil
 }
@@ -719,11 +720,11 @@ func leftmostScan(p plan) *tableScan {
 
 // shiftAfter moves current-level column references at or after position
 // from by delta, for inserting a column into the row layout.
-func shiftAfter(e expr, from, delta int) expr {
-	return mapColumns(e, func(c *colRef) *colRef {
-		if c.level == 0 && c.idx >= from {
+func shiftAfter(e eval.Expr, from, delta int) eval.Expr {
+	return mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+		if c.Level == 0 && c.Idx >= from {
 			n := *c
-			n.idx += delta
+			n.Idx += delta
 			return &n
 		}
 		return c
@@ -770,7 +771,7 @@ func (s *deleteStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
 	n := 0
 	for _, r := range rows {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return "", err
 		}
 		key := r[keyIdx].([]byte)

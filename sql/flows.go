@@ -9,6 +9,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -85,7 +86,7 @@ type compiledFlow struct {
 // evaluating the flow's expressions in env (its x set, its row the
 // extract's to set) and cutting the event's value slices from *slab, which
 // it refills when short: a batch's events share a few allocations.
-type extractFunc func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
+type extractFunc func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
 
 func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
@@ -328,7 +329,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 	if len(have) != len(want) {
 		names := make([]string, len(want))
 		for i, c := range want {
-			names[i] = c.Name + " " + typeName(c.Type)
+			names[i] = c.Name + " " + eval.TypeName(c.Type)
 		}
 		return mismatch("The flow writes %d columns (%s); the table has %d.", len(want), strings.Join(names, ", "), len(have))
 	}
@@ -337,7 +338,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 			return mismatch("Column %d is \"%s\" in the table but \"%s\" in the flow.", i+1, have[i].Name, want[i].Name)
 		}
 		if have[i].Type.OID != want[i].Type.OID {
-			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, typeName(have[i].Type), typeName(want[i].Type))
+			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, eval.TypeName(have[i].Type), eval.TypeName(want[i].Type))
 		}
 	}
 	return nil
@@ -505,7 +506,7 @@ func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) ext
 		}
 		return nil
 	}
-	return func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+	return func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
 		ev, err := extract(env, src, slab)
 		if err != nil {
 			return ev, err
@@ -573,7 +574,7 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]types.Value) error {
 	cf := compiled.flow
 	events := make([]cdcexec.Event, len(rows))
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	var slab []types.Value
 	for i, r := range rows {
 		ev, err := compiled.extract(env, r, &slab)

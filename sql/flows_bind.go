@@ -7,6 +7,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -170,7 +171,7 @@ func (d *flowDefinition) bindDataColumns(st *ast.CreateFlow, src *catalog.Table,
 			return nil, err
 		}
 		if columnsToUpdate.Type.OID != types.TextArray && columnsToUpdate.Type.OID != types.VarcharArray {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "COLUMNS TO UPDATE column \"%s\" must be of type text[], not %s", columnsToUpdate.Name, typeName(columnsToUpdate.Type)).WithPosition(clausePos("COLUMNS TO UPDATE"))
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "COLUMNS TO UPDATE column \"%s\" must be of type text[], not %s", columnsToUpdate.Name, eval.TypeName(columnsToUpdate.Type)).WithPosition(clausePos("COLUMNS TO UPDATE"))
 		}
 	}
 	if st.Columns != nil && !st.Columns.All {
@@ -260,10 +261,10 @@ func (d *flowDefinition) columnSet(sel *ast.ColumnSelection, clause string, bare
 // flowExpressions are a change-event flow's expressions, bound over the
 // source row (the stored tuple's layout).
 type flowExpressions struct {
-	seq          []expr // SEQUENCE BY: one expression, or a STRUCT's fields
-	sysSeq       expr   // SYSTEM SEQUENCE BY (nil: none)
-	deleteWhen   expr   // APPLY AS DELETE WHEN (nil: none)
-	truncateWhen expr   // APPLY AS TRUNCATE WHEN (nil: none)
+	seq          []eval.Expr // SEQUENCE BY: one expression, or a STRUCT's fields
+	sysSeq       eval.Expr   // SYSTEM SEQUENCE BY (nil: none)
+	deleteWhen   eval.Expr   // APPLY AS DELETE WHEN (nil: none)
+	truncateWhen eval.Expr   // APPLY AS TRUNCATE WHEN (nil: none)
 }
 
 // bindFlowExpressions binds the flow's expressions over src's rows and
@@ -283,7 +284,7 @@ func (pc *planCtx) bindFlowExpressions(st *ast.CreateFlow, d *flowDefinition, sr
 		out.seq = append(out.seq, x)
 	}
 	if len(out.seq) == 1 && !st.SequenceIsStruct {
-		d.seqT = out.seq[0].typ()
+		d.seqT = out.seq[0].Type()
 	} else {
 		d.seqT = types.Of(types.Record)
 	}
@@ -292,7 +293,7 @@ func (pc *planCtx) bindFlowExpressions(st *ast.CreateFlow, d *flowDefinition, sr
 		if out.sysSeq, err = bindSequenceValue(b, st.SystemSequenceBy); err != nil {
 			return out, err
 		}
-		d.sysSeqT = out.sysSeq.typ()
+		d.sysSeqT = out.sysSeq.Type()
 	}
 	if st.DeleteWhen != nil {
 		if out.deleteWhen, err = b.bindCondition(st.DeleteWhen, "APPLY AS DELETE WHEN"); err != nil {
@@ -310,15 +311,15 @@ func (pc *planCtx) bindFlowExpressions(st *ast.CreateFlow, d *flowDefinition, sr
 
 // bindSequenceValue binds a SEQUENCE BY (or SYSTEM SEQUENCE BY) value,
 // refusing a type whose values have no order to replay changes in.
-func bindSequenceValue(b *binder, e ast.Expr) (expr, error) {
+func bindSequenceValue(b *binder, e ast.Expr) (eval.Expr, error) {
 	x, err := b.bind(e)
 	if err != nil {
 		return nil, err
 	}
 	x = b.resolveUnknown(x)
-	switch t := x.typ(); t.OID {
+	switch t := x.Type(); t.OID {
 	case types.JSON, types.JSONB, types.Xml, types.Unknown, types.Record:
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "SEQUENCE BY values of type %s cannot be ordered", typeName(t)).WithPosition(e.Position() + 1).
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "SEQUENCE BY values of type %s cannot be ordered", eval.TypeName(t)).WithPosition(e.Position() + 1).
 			WithHint("Sequence by a number, a timestamp, a date, text, or a STRUCT of those.")
 	}
 	return x, nil
@@ -350,11 +351,11 @@ func (d *flowDefinition) eventExtractor(exprs flowExpressions, columnsToUpdate *
 	// An event's values: its sequence values (and system sequence value),
 	// then its key's, then its data values.
 	width := len(seqExprs) + 1 + len(keyIdx) + len(dataIdx)
-	return func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
-		env.row = src
+	return func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+		env.Row = src
 		ev := cdcexec.Event{Kind: cdcexec.Upsert}
 		if truncateWhen != nil {
-			v, err := truncateWhen.eval(env)
+			v, err := truncateWhen.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -363,7 +364,7 @@ func (d *flowDefinition) eventExtractor(exprs flowExpressions, columnsToUpdate *
 			}
 		}
 		if ev.Kind == cdcexec.Upsert && deleteWhen != nil {
-			v, err := deleteWhen.eval(env)
+			v, err := deleteWhen.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -378,7 +379,7 @@ func (d *flowDefinition) eventExtractor(exprs flowExpressions, columnsToUpdate *
 		*slab = (*slab)[width:]
 		seqs := vals[:len(seqExprs)+1]
 		for i, e := range seqExprs {
-			v, err := e.eval(env)
+			v, err := e.Eval(env)
 			if err != nil {
 				return ev, err
 			}
@@ -386,7 +387,7 @@ func (d *flowDefinition) eventExtractor(exprs flowExpressions, columnsToUpdate *
 		}
 		ev.Seq = seqs[:len(seqExprs):len(seqExprs)]
 		if sysExpr != nil {
-			v, err := sysExpr.eval(env)
+			v, err := sysExpr.Eval(env)
 			if err != nil {
 				return ev, err
 			}

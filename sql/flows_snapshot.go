@@ -11,8 +11,9 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
+	"cdcdb/sql/eval"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -36,7 +37,7 @@ type snapshotFlow struct {
 	// query's output, or in the table's stored tuple.
 	dataIdx []int
 	// versionBy is VERSION BY, bound over the table's stored tuple.
-	versionBy expr
+	versionBy eval.Expr
 	// versionT is the type of versions; versionCol the WITH VERSION
 	// query's column name (last_snapshot_version()'s column).
 	versionT   types.T
@@ -89,9 +90,9 @@ func (pc *planCtx) planSnapshotVersionFunc(t *ast.FuncTable, name string) (plan,
 	p := &valuesPlan{cols: cols}
 	switch {
 	case name == currentSnapshotVersionName:
-		p.rows = [][]expr{{&constExpr{v: sv.current, t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.current, T: sv.t}}}
 	case sv.last != nil:
-		p.rows = [][]expr{{&constExpr{v: sv.last[0], t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.last[0], T: sv.t}}}
 	}
 	rel := relFromColumns(name, cols)
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
@@ -202,7 +203,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 			return nil, err
 		}
 		sf.versionBy = b.resolveUnknown(x)
-		sf.versionT = sf.versionBy.typ()
+		sf.versionT = sf.versionBy.Type()
 	}
 	if err := orderableVersion(sf.versionT, clausePos("FROM")); err != nil {
 		return nil, err
@@ -295,7 +296,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 func orderableVersion(t types.T, pos int) error {
 	switch t.OID {
 	case types.JSON, types.JSONB, types.Xml, types.Unknown:
-		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", typeName(t)).WithPosition(pos).
+		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", eval.TypeName(t)).WithPosition(pos).
 			WithHint("Version snapshots by a number, a timestamp, a date or text.")
 	}
 	return nil
@@ -446,11 +447,11 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		}
 		return out, nil
 	}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
 		if sf.versionBy != nil {
-			env.row = tuple
-			v, err := sf.versionBy.eval(env)
+			env.Row = tuple
+			v, err := sf.versionBy.Eval(env)
 			if err != nil {
 				return err
 			}
@@ -499,7 +500,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 	n := 0
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
 		if n++; n%4096 == 0 {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return err
 			}
 		}
@@ -507,10 +508,10 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 		if !ok {
 			return pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\"", t.Name)
 		}
-		parts, ok = storage.SplitRow(parts[:0], tuple)
+		parts, ok = rowcodec.SplitRow(parts[:0], tuple)
 		fast := ok && len(parts) == width
 		for i := 0; fast && i < len(parts); i++ {
-			fast = storage.RowValueCanonical(parts[i])
+			fast = rowcodec.RowValueCanonical(parts[i])
 		}
 		if !fast {
 			vals, err := decodeTuple(t, raw)
@@ -523,7 +524,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 			continue
 		}
 		for i, p := range c.flow.KeyPositions {
-			v, err := storage.DecodeRowValue(parts[p])
+			v, err := rowcodec.DecodeRowValue(parts[p])
 			if err != nil {
 				return err
 			}
@@ -544,7 +545,7 @@ func (x *execCtx) scanTuples(t *catalog.Table, fn func([]types.Value) error) err
 	}
 	c := sp.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -670,7 +671,7 @@ func (x *execCtx) commitTimeVersion(f *catalog.Flow) ([]types.Value, error) {
 func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 	sf := c.snap
 	for {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		last, err := cdcexec.LastVersion(x.tx.st, f.OID)
@@ -714,10 +715,10 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 // ascending order, refusing a NULL.
 func (x *execCtx) labelledVersions(c *compiledFlow) ([][]types.Value, error) {
 	seen := map[string][]types.Value{}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(c.snap.table, func(tuple []types.Value) error {
-		env.row = tuple
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = tuple
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}
@@ -732,7 +733,7 @@ func (x *execCtx) noteLabel(c *compiledFlow, seen map[string][]types.Value, v ty
 		return pgerror.New(pgerror.NotNullViolation, "VERSION BY value is NULL in a row of \"%s\" for flow \"%s\"", c.snap.table.Name, c.flow.Name).
 			WithHint("Every row of a labelled snapshot needs its version; the statement was not applied.")
 	}
-	enc, err := storage.AppendKey(nil, v)
+	enc, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return err
 	}
@@ -787,10 +788,10 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 		x.tx.snapshotsDue[f.OID] = seen
 	}
 	x.tx.snapshotSession = x.sess
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	for _, r := range rows {
-		env.row = r
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = r
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
-	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -18,34 +18,34 @@ import (
 func init() {
 	// unnest(array, ...) gives one row per element, the arrays side by
 	// side (a shorter one, or a NULL one, runs out as NULLs).
-	tableFuncs["unnest"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["unnest"] = &tableFunc{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) == 0 {
 			return nil, nil, errNoFunction
 		}
-		out := make([]expr, len(args))
-		cols := make([]outCol, len(args))
+		out := make([]eval.Expr, len(args))
+		cols := make([]funcColumn, len(args))
 		for i, a := range args {
-			elem := types.ElemOf(a.typ().OID)
+			elem := types.ElemOf(a.Type().OID)
 			if elem == 0 {
 				return nil, nil, errNoFunction
 			}
 			out[i] = a
-			cols[i] = outCol{name: "unnest", t: types.Of(elem)}
+			cols[i] = funcColumn{name: "unnest", t: types.Of(elem)}
 		}
 		return out, cols, nil
-	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+	}, gen: func(x eval.Context, a []types.Value) ([]eval.Row, error) {
 		n := 0
 		for _, v := range a {
 			if v != nil {
 				n = max(n, len(v.(types.ArrayValue).Elems))
 			}
 		}
-		rows := make([]Row, n)
+		rows := make([]eval.Row, n)
 		for i := range rows {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return nil, err
 			}
-			row := make(Row, len(a))
+			row := make(eval.Row, len(a))
 			for j, v := range a {
 				if v != nil && i < len(v.(types.ArrayValue).Elems) {
 					row[j] = v.(types.ArrayValue).Elems[i]
@@ -55,9 +55,9 @@ func init() {
 		}
 		return rows, nil
 	}}
-	register("array_append", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_append", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[0])
 		if !ok {
 			return nil, oneDimOnly()
@@ -66,9 +66,9 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_prepend", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_prepend", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[1], args[0], 1)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr, ok := optArray(a[1])
 		if !ok {
 			return nil, oneDimOnly()
@@ -77,19 +77,19 @@ func init() {
 		arr.Dims = nil
 		return arr, nil
 	}, 2))
-	register("array_cat", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
-		t, err := commonType(args, "array_cat")
+	register("array_cat", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		t, err := eval.CommonType(args, "array_cat")
 		if err != nil || !types.IsArray(t.OID) {
 			return nil, types.T{}, errNoFunction
 		}
-		out := make([]expr, 2)
+		out := make([]eval.Expr, 2)
 		for i, a := range args {
-			if out[i], err = b.coerce(a, t); err != nil {
+			if out[i], err = b.Coerce(a, t); err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 		}
 		return out, t, nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		switch {
 		case a[0] == nil:
 			return a[1], nil
@@ -102,9 +102,9 @@ func init() {
 		}
 		return types.ArrayValue{Elem: x.Elem, Elems: append(append([]types.Value(nil), x.Elems...), y.Elems...)}, nil
 	}, 2))
-	register("array_remove", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_remove", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		return arrayAndElem(b, args[0], args[1], 0)
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -120,17 +120,17 @@ func init() {
 		}
 		return out, nil
 	}, 2))
-	register("array_replace", arrayFn(func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_replace", arrayFn(func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		out, t, err := arrayAndElem(b, args[0], args[1], 0)
 		if err != nil {
 			return nil, t, err
 		}
-		r, err := b.coerce(args[2], types.Of(types.ElemOf(t.OID)))
+		r, err := b.Coerce(args[2], types.Of(types.ElemOf(t.OID)))
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 		return append(out, r), t, nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -145,7 +145,7 @@ func init() {
 		return out, nil
 	}, 3))
 	position := func(all bool) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < 2 || len(args) > 3 || (all && len(args) != 2) {
 				return nil, types.T{}, errNoFunction
 			}
@@ -154,7 +154,7 @@ func init() {
 				return nil, types.T{}, err
 			}
 			if len(args) == 3 {
-				s, err := b.coerce(args[2], int4T())
+				s, err := b.Coerce(args[2], eval.Int4T())
 				if err != nil {
 					return nil, types.T{}, errNoFunction
 				}
@@ -163,8 +163,8 @@ func init() {
 			if all {
 				return out, types.Of(types.Int4Array), nil
 			}
-			return out, int4T(), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return out, eval.Int4T(), nil
+		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil {
 				return nil, nil
 			}
@@ -196,24 +196,24 @@ func init() {
 	}
 	register("array_position", position(false))
 	register("array_positions", position(true))
-	register("array_ndims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
-		return args, int4T(), nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("array_ndims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		return args, eval.Int4T(), nil
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
 		}
 		return int64(max(len(arr.Dims), 1)), nil
 	}, 1))
-	register("array_dims", arrayFn(func(_ *binder, args []expr) ([]expr, types.T, error) {
-		return args, textT(), nil
-	}, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("array_dims", arrayFn(func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		return args, eval.TextT(), nil
+	}, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		arr := a[0].(types.ArrayValue)
 		if len(arr.Elems) == 0 {
 			return nil, nil
 		}
 		var sb strings.Builder
-		for _, d := range arrayDims(arr) {
+		for _, d := range eval.ArrayDims(arr) {
 			sb.WriteString("[1:" + strconv.Itoa(d) + "]")
 		}
 		return sb.String(), nil
@@ -222,13 +222,13 @@ func init() {
 
 // arrayFn makes a builtin whose first argument must be an array (for
 // array_prepend the second), with n arguments.
-func arrayFn(resolve func(b *binder, args []expr) ([]expr, types.T, error), call func(*execCtx, []types.Value) (types.Value, error), n int) *builtin {
+func arrayFn(resolve func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error), call func(eval.Context, []types.Value) (types.Value, error), n int) *builtin {
 	strict := n == 1
-	return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != n {
 			return nil, types.T{}, errNoFunction
 		}
-		if n == 1 && !types.IsArray(args[0].typ().OID) {
+		if n == 1 && !types.IsArray(args[0].Type().OID) {
 			return nil, types.T{}, errNoFunction
 		}
 		return resolve(b, args)
@@ -237,11 +237,11 @@ func arrayFn(resolve func(b *binder, args []expr) ([]expr, types.T, error), call
 
 // arrayAndElem resolves (anyarray, anyelement): the element takes the
 // array's element type, or an unknown array the element's array type.
-func arrayAndElem(b *binder, arr, elem expr, elemPos int) ([]expr, types.T, error) {
-	at := arr.typ()
+func arrayAndElem(b eval.Binder, arr, elem eval.Expr, elemPos int) ([]eval.Expr, types.T, error) {
+	at := arr.Type()
 	if at.OID == types.Unknown {
-		et := b.resolveUnknown(elem).typ()
-		at = arrayOf(et)
+		et := b.ResolveUnknown(elem).Type()
+		at = eval.ArrayOf(et)
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
 		}
@@ -250,18 +250,18 @@ func arrayAndElem(b *binder, arr, elem expr, elemPos int) ([]expr, types.T, erro
 	if et == 0 {
 		return nil, types.T{}, errNoFunction
 	}
-	a, err := b.coerce(arr, at)
+	a, err := b.Coerce(arr, at)
 	if err != nil {
 		return nil, types.T{}, errNoFunction
 	}
-	e, err := b.coerce(elem, types.Of(et))
+	e, err := b.Coerce(elem, types.Of(et))
 	if err != nil {
 		return nil, types.T{}, errNoFunction
 	}
 	if elemPos == 1 {
-		return []expr{e, a}, at, nil
+		return []eval.Expr{e, a}, at, nil
 	}
-	return []expr{a, e}, at, nil
+	return []eval.Expr{a, e}, at, nil
 }
 
 // optArray reads a possibly NULL array argument as a one-dimensional array
@@ -287,27 +287,20 @@ func arrayElemsEqual(elem types.OID, a, b types.Value) bool {
 	return types.Compare(types.Of(elem), a, b) == 0
 }
 
-func arrayDims(arr types.ArrayValue) []int {
-	if arr.Dims != nil {
-		return arr.Dims
-	}
-	return []int{len(arr.Elems)}
-}
-
 // nestedArrayExpr is ARRAY[[...], [...]] or ARRAY[arr, arr]: a
 // multidimensional array from sub-arrays of matching dimensions.
 type nestedArrayExpr struct {
-	elems []expr
+	elems []eval.Expr
 	t     types.T
 }
 
-func (e *nestedArrayExpr) typ() types.T { return e.t }
+func (e *nestedArrayExpr) Type() types.T { return e.t }
 
-func (e *nestedArrayExpr) eval(env *evalEnv) (types.Value, error) {
+func (e *nestedArrayExpr) Eval(env *eval.Env) (types.Value, error) {
 	out := types.ArrayValue{Elem: types.ElemOf(e.t.OID), Elems: []types.Value{}}
 	var sub []int
 	for i, el := range e.elems {
-		v, err := el.eval(env)
+		v, err := el.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -315,7 +308,7 @@ func (e *nestedArrayExpr) eval(env *evalEnv) (types.Value, error) {
 		if v != nil {
 			arr = v.(types.ArrayValue)
 		}
-		d := arrayDims(arr)
+		d := eval.ArrayDims(arr)
 		if len(arr.Elems) == 0 {
 			d = nil
 		}
@@ -348,26 +341,26 @@ func sameDims(a, b []int) bool {
 // multiSubscriptExpr is arr[i][j]...: one element of a multidimensional
 // array; fewer subscripts than dimensions, or one out of range, give NULL.
 type multiSubscriptExpr struct {
-	x       expr
-	indexes []expr
+	x       eval.Expr
+	indexes []eval.Expr
 	elemT   types.T
 }
 
-func (e *multiSubscriptExpr) typ() types.T { return e.elemT }
+func (e *multiSubscriptExpr) Type() types.T { return e.elemT }
 
-func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *multiSubscriptExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
 	arr := v.(types.ArrayValue)
-	dims := arrayDims(arr)
+	dims := eval.ArrayDims(arr)
 	if len(dims) != len(e.indexes) {
 		return nil, nil
 	}
 	pos := 0
 	for k, ie := range e.indexes {
-		iv, err := ie.eval(env)
+		iv, err := ie.Eval(env)
 		if err != nil || iv == nil {
 			return nil, err
 		}
@@ -380,43 +373,11 @@ func (e *multiSubscriptExpr) eval(env *evalEnv) (types.Value, error) {
 	return arr.Elems[pos], nil
 }
 
-// bindMultiSubscript binds x[i][j]...: the subscripts of one element of a
-// multidimensional array.
-func (b *binder) bindMultiSubscript(e *ast.Subscript) (expr, error) {
-	var idx []ast.Expr
-	var base ast.Expr = e
-	for {
-		s, ok := base.(*ast.Subscript)
-		if !ok || s.Slice {
-			break
-		}
-		idx = append([]ast.Expr{s.Index}, idx...)
-		base = s.X
-	}
-	x, err := b.bind(base)
-	if err != nil {
-		return nil, err
-	}
-	elem := types.ElemOf(x.typ().OID)
-	if elem == 0 {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.typ())).WithPosition(e.Pos + 1)
-	}
-	me := &multiSubscriptExpr{x: x, elemT: types.Of(elem)}
-	for _, i := range idx {
-		ie, err := b.bindAs(i, int4T(), "array subscript")
-		if err != nil {
-			return nil, err
-		}
-		me.indexes = append(me.indexes, ie)
-	}
-	return me, nil
-}
-
 func init() {
 	// array_fill(value, dims [, lower bounds]) is an array of dims filled
 	// with value (NULL too). cdcdb's arrays all start at 1, so lower bounds
 	// other than 1 are refused.
-	fill := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	fill := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		// resolve appended the element type.
 		elem := types.OID(a[len(a)-1].(int64))
 		a = a[:len(a)-1]
@@ -424,7 +385,7 @@ func init() {
 			return nil, pgerror.New(pgerror.NullValueNotAllowed, "dimension array or low bound array cannot be null")
 		}
 		dimsArr := a[1].(types.ArrayValue)
-		if len(arrayDims(dimsArr)) > 1 || len(a) == 3 && (len(arrayDims(a[2].(types.ArrayValue))) > 1 || len(a[2].(types.ArrayValue).Elems) != len(dimsArr.Elems)) {
+		if len(eval.ArrayDims(dimsArr)) > 1 || len(a) == 3 && (len(eval.ArrayDims(a[2].(types.ArrayValue))) > 1 || len(a[2].(types.ArrayValue).Elems) != len(dimsArr.Elems)) {
 			return nil, pgerror.New(pgerror.ArraySubscriptError, "wrong number of array subscripts")
 		}
 		if len(a) == 3 {
@@ -463,24 +424,24 @@ func init() {
 		}
 		return out, nil
 	}
-	register("array_fill", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("array_fill", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 && len(args) != 3 {
 			return nil, types.T{}, errNoFunction
 		}
-		if args[0].typ().OID == types.Unknown {
+		if args[0].Type().OID == types.Unknown {
 			return nil, types.T{}, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 		}
-		at := arrayOf(args[0].typ())
+		at := eval.ArrayOf(args[0].Type())
 		if at.OID == 0 {
 			return nil, types.T{}, errNoFunction
 		}
 		for i := 1; i < len(args); i++ {
-			x, err := b.coerce(args[i], types.Of(types.Int4Array))
+			x, err := b.Coerce(args[i], types.Of(types.Int4Array))
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 			args[i] = x
 		}
-		return append(args, &constExpr{v: int64(args[0].typ().OID), t: int4T()}), at, nil
+		return append(args, &eval.Const{V: int64(args[0].Type().OID), T: eval.Int4T()}), at, nil
 	}, call: fill})
 }

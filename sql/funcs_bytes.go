@@ -6,14 +6,15 @@ import (
 	"hash"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // SHA-2 digests of bytea, and overlay() on text and bytea.
 
 func init() {
-	digest := func(h func() hash.Hash) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	digest := func(h func() hash.Hash) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			d := h()
 			d.Write(a[0].([]byte))
 			return d.Sum(nil), nil
@@ -51,7 +52,7 @@ func overlaySplice(n, rlen int64, a []types.Value) (headEnd, tailStart int64, er
 	return headEnd, tailStart, nil
 }
 
-func overlayText(_ *execCtx, a []types.Value) (types.Value, error) {
+func overlayText(_ eval.Context, a []types.Value) (types.Value, error) {
 	s, r := []rune(a[0].(string)), a[1].(string)
 	head, tail, err := overlaySplice(int64(len(s)), int64(len([]rune(r))), a)
 	if err != nil {
@@ -60,7 +61,7 @@ func overlayText(_ *execCtx, a []types.Value) (types.Value, error) {
 	return string(s[:head]) + r + string(s[tail:]), nil
 }
 
-func overlayBytes(_ *execCtx, a []types.Value) (types.Value, error) {
+func overlayBytes(_ eval.Context, a []types.Value) (types.Value, error) {
 	s, r := a[0].([]byte), a[1].([]byte)
 	head, tail, err := overlaySplice(int64(len(s)), int64(len(r)), a)
 	if err != nil {

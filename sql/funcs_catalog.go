@@ -3,11 +3,10 @@ package sql
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
-	"cdcdb/sql/parse"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -19,16 +18,19 @@ import (
 // transaction is seen.
 
 func init() {
-	register("pg_get_userbyid", &builtin{resolve: signature(types.Name, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_get_userbyid", &builtin{resolve: signature(types.Name, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return roleName(x, a[0].(int64)), nil
 	}})
-	register("pg_table_is_visible", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_table_is_visible", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return relationVisible(x, uint32(a[0].(int64))), nil
 	}})
 	// Types, functions, operators, collations, conversions and the like
 	// all live in pg_catalog, which is always searched: they are visible
 	// exactly when they exist. User tables' row types follow their tables.
-	typeVisible := &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	typeVisible := &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		oid := uint32(a[0].(int64))
 		for _, t := range x.catalogOf().Tables() {
 			if t.RowType == oid {
@@ -42,11 +44,12 @@ func init() {
 		"pg_opfamily_is_visible", "pg_collation_is_visible", "pg_conversion_is_visible",
 		"pg_ts_config_is_visible", "pg_ts_dict_is_visible", "pg_ts_parser_is_visible", "pg_ts_template_is_visible",
 		"pg_statistics_obj_is_visible"} {
-		register(name, &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+		register(name, &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 			return true, nil
 		}})
 	}
-	register("format_type", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("format_type", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -58,49 +61,52 @@ func init() {
 	}})
 	// cdcdb keeps expressions (column defaults, CHECK constraints) as SQL
 	// text, which is what pg_get_expr prints from PostgreSQL's node trees.
-	register("pg_get_expr", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("pg_get_expr", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 2 {
 			return signature(types.Text, types.PgNodeTree, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.PgNodeTree, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return qualifySerialDefault(x, a[0].(string), uint32(a[1].(int64))), nil // funcs_dump.go
 	}})
-	register("pg_get_constraintdef", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("pg_get_constraintdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
 			return signature(types.Text, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return constraintDef(x, uint32(a[0].(int64)), len(a) > 1 && a[1] == true), nil
 	}})
-	register("pg_get_indexdef", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("pg_get_indexdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
 			return signature(types.Text, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.Oid, types.Int4, types.Bool)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		col := 0
 		if len(a) > 1 {
 			col = int(a[1].(int64))
 		}
 		return indexDef(x, uint32(a[0].(int64)), col), nil
 	}})
-	register("pg_get_viewdef", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("pg_get_viewdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 0 || len(args) > 2 {
 			return nil, types.T{}, errNoFunction
 		}
-		out := make([]expr, len(args))
+		out := make([]eval.Expr, len(args))
 		first := args[0]
-		if first.typ().OID == types.Unknown || typeCategory(first.typ().OID) == 'S' {
+		if first.Type().OID == types.Unknown || eval.TypeCategory(first.Type().OID) == 'S' {
 			// pg_get_viewdef('name'): the view's name, as text.
-			c, err := b.coerce(first, textT())
+			c, err := b.Coerce(first, eval.TextT())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 			out[0] = c
 		} else {
-			c, err := b.coerce(first, types.Of(types.Oid))
+			c, err := b.Coerce(first, types.Of(types.Oid))
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
@@ -108,17 +114,18 @@ func init() {
 		}
 		if len(args) == 2 {
 			t := types.Bool
-			if isIntType(args[1].typ().OID) {
+			if eval.IsIntType(args[1].Type().OID) {
 				t = types.Int4 // pg_get_viewdef(oid, wrap_column)
 			}
-			c, err := b.coerce(args[1], types.Of(t))
+			c, err := b.Coerce(args[1], types.Of(t))
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 			out[1] = c
 		}
-		return out, textT(), nil
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		return out, eval.TextT(), nil
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		var oid uint32
 		switch v := a[0].(type) {
 		case int64:
@@ -140,32 +147,34 @@ func init() {
 		}
 		return viewDefinition(t.ViewQuery), nil
 	}})
-	register("obj_description", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("obj_description", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
 			return signature(types.Text, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.Oid, types.Name)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		class := ""
 		if len(a) > 1 {
 			class = a[1].(string)
 		}
 		return objDescription(x, uint32(a[0].(int64)), class, 0), nil
 	}})
-	register("col_description", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("col_description", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return objDescription(x, uint32(a[0].(int64)), "pg_class", int32(a[1].(int64))), nil
 	}})
-	register("shobj_description", &builtin{resolve: signature(types.Text, types.Oid, types.Name), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("shobj_description", &builtin{resolve: signature(types.Text, types.Oid, types.Name), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return sharedDescription(uint32(a[0].(int64)), a[1].(string)), nil
 	}})
-	register("pg_encoding_to_char", &builtin{resolve: signature(types.Name, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_encoding_to_char", &builtin{resolve: signature(types.Name, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 || n >= int64(len(pgEncodings)) {
 			return "", nil
 		}
 		return pgEncodings[n], nil
 	}})
-	register("pg_char_to_encoding", &builtin{resolve: signature(types.Int4, types.Name), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_char_to_encoding", &builtin{resolve: signature(types.Int4, types.Name), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		name := strings.ToUpper(strings.ReplaceAll(a[0].(string), "-", ""))
 		if name == "UNICODE" {
 			name = "UTF8"
@@ -177,24 +186,28 @@ func init() {
 		}
 		return int64(-1), nil
 	}})
-	register("pg_is_in_recovery", &builtin{resolve: signature(types.Bool), call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pg_is_in_recovery", &builtin{resolve: signature(types.Bool), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return false, nil
 	}})
-	register("pg_my_temp_schema", &builtin{resolve: signature(types.Oid), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	register("pg_my_temp_schema", &builtin{resolve: signature(types.Oid), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if sc, ok := x.catalogOf().Schema(x.sess.tempSchemaName()); ok {
 			return int64(sc.OID), nil
 		}
 		return int64(0), nil
 	}})
-	register("pg_is_other_temp_schema", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_is_other_temp_schema", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		sc, ok := x.catalogOf().SchemaByOID(catalog.OID(a[0].(int64)))
 		return ok && isTempSchemaName(sc.Name) && sc.Name != x.sess.tempSchemaName(), nil
 	}})
-	register("pg_relation_is_publishable", &builtin{resolve: signature(types.Bool, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_relation_is_publishable", &builtin{resolve: signature(types.Bool, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		t, ok := x.catalogOf().TableByOID(uint32(a[0].(int64)))
 		return ok && t.Kind != catalog.KindView, nil
 	}})
-	register("pg_get_serial_sequence", &builtin{resolve: signature(types.Text, types.Text, types.Text), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_get_serial_sequence", &builtin{resolve: signature(types.Text, types.Text, types.Text), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		r, err := x.sess.parseRegValue(x, types.Regclass, a[0].(string))
 		if err != nil {
 			return nil, err
@@ -214,22 +227,22 @@ func init() {
 		sc, _ := cat.SchemaByOID(t.Schema)
 		return quoteIdent(sc.Name) + "." + quoteIdent(c.Sequence), nil
 	}})
-	register("pg_get_partkeydef", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pg_get_partkeydef", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // no relation of cdcdb is partitioned
 	}})
-	register("pg_get_statisticsobjdef_columns", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pg_get_statisticsobjdef_columns", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // cdcdb has no extended statistics objects
 	}})
-	register("pg_get_function_arguments", procText(func(r Row, b *catalogRow) string { return procArguments(r, b, true) }))
+	register("pg_get_function_arguments", procText(func(r eval.Row, b *catalogRow) string { return procArguments(r, b, true) }))
 	// The identity arguments differ from the arguments only by defaults,
 	// which cdcdb does not print (see procArguments).
-	register("pg_get_function_identity_arguments", procText(func(r Row, b *catalogRow) string { return procArguments(r, b, true) }))
+	register("pg_get_function_identity_arguments", procText(func(r eval.Row, b *catalogRow) string { return procArguments(r, b, true) }))
 	register("pg_get_functiondef", procText(procDefinition))
 	register("pg_get_function_result", procText(procResult))
 	register("to_regclass", toReg(types.Regclass))
 	register("to_regtype", toReg(types.Regtype))
 	register("to_regnamespace", toReg(types.Regnamespace))
-	register("pg_size_pretty", &builtin{resolve: signature(types.Text, types.Int8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_size_pretty", &builtin{resolve: signature(types.Text, types.Int8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return sizePretty(a[0].(int64)), nil
 	}})
 	for name, parts := range map[string]relationParts{
@@ -239,7 +252,8 @@ func init() {
 		"pg_total_relation_size": {data: true, history: true, indexes: true},
 	} {
 		parts := parts
-		register(name, &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		register(name, &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+			x := stmtOf(ec)
 			return relationSize(x, uint32(a[0].(int64)), parts), nil
 		}})
 	}
@@ -573,8 +587,8 @@ func viewDefinition(query string) string {
 
 // procText makes a function of a pg_proc OID that prints something of the
 // function from PostgreSQL's pg_proc rows.
-func procText(f func(r Row, b *catalogRow) string) *builtin {
-	return &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+func procText(f func(r eval.Row, b *catalogRow) string) *builtin {
+	return &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		ct := pgCatalogTables["pg_proc"]
 		static, err := ct.staticRows()
 		if err != nil {
@@ -594,7 +608,7 @@ func procText(f func(r Row, b *catalogRow) string) *builtin {
 // too, marked OUT) and pg_get_function_identity_arguments: "name type, ..."
 // of the arguments. Defaults are not shown: PostgreSQL's initial rows keep
 // them as node trees, which cdcdb does not read.
-func procArguments(r Row, b *catalogRow, withOut bool) string {
+func procArguments(r eval.Row, b *catalogRow, withOut bool) string {
 	var parts []string
 	names, _ := r[b.col("proargnames")].(types.ArrayValue)
 	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
@@ -651,7 +665,7 @@ func builtinTypeName(oid uint32) string {
 // procResult is pg_get_function_result: TABLE(...) for functions with
 // TABLE columns, else the result type, SETOF for set-returning functions
 // (record for those with OUT arguments).
-func procResult(r Row, b *catalogRow) string {
+func procResult(r eval.Row, b *catalogRow) string {
 	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
 		names, _ := r[b.col("proargnames")].(types.ArrayValue)
 		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
@@ -675,7 +689,8 @@ func procResult(r Row, b *catalogRow) string {
 // toReg makes to_regclass and friends: the OID, or NULL when no object
 // has that name.
 func toReg(oid types.OID) *builtin {
-	return &builtin{resolve: signature(oid, types.Text), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	return &builtin{resolve: signature(oid, types.Text), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		v, err := x.sess.parseRegValue(x, oid, a[0].(string))
 		if err != nil {
 			return nil, nil
@@ -800,14 +815,14 @@ func registerPrivilegeFunctions() {
 		if name == "has_column_privilege" {
 			minArgs, maxArgs = 3, 4
 		}
-		register(name, &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		register(name, &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < minArgs || len(args) > maxArgs {
 				return nil, types.T{}, errNoFunction
 			}
-			out := make([]expr, len(args))
+			out := make([]eval.Expr, len(args))
 			for i, a := range args {
-				if a.typ().OID == types.Unknown || i == len(args)-1 {
-					c, err := b.coerce(a, textT())
+				if a.Type().OID == types.Unknown || i == len(args)-1 {
+					c, err := b.Coerce(a, eval.TextT())
 					if err != nil {
 						return nil, types.T{}, errNoFunction
 					}
@@ -816,8 +831,9 @@ func registerPrivilegeFunctions() {
 				}
 				out[i] = a
 			}
-			return out, boolT(), nil
-		}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+			return out, eval.BoolT(), nil
+		}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+			x := stmtOf(ec)
 			if err := checkPrivilegeWords(kind, a[len(a)-1].(string)); err != nil {
 				return nil, err
 			}
@@ -871,20 +887,21 @@ func init() {
 	// array_to_string(anyarray, delimiter [, null_string]): psql's \l and
 	// \dp print ACLs with it. NULL elements are skipped unless a
 	// null_string is given.
-	register("array_to_string", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
+	register("array_to_string", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		out := []expr{args[0]}
+		out := []eval.Expr{args[0]}
 		for _, a := range args[1:] {
-			c, err := b.coerce(a, textT())
+			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
 			out = append(out, c)
 		}
-		return out, textT(), nil
-	}, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		return out, eval.TextT(), nil
+	}, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if a[0] == nil || a[1] == nil {
 			return nil, nil
 		}
@@ -898,7 +915,7 @@ func init() {
 				}
 				continue
 			}
-			parts = append(parts, types.FormatTextIn(types.Of(arr.Elem), e, x.location()))
+			parts = append(parts, types.FormatTextIn(types.Of(arr.Elem), e, x.Location()))
 		}
 		return strings.Join(parts, sep), nil
 	}})
@@ -909,16 +926,16 @@ func init() {
 	// one-dimensional array (all cdcdb's arrays start at 1); psql's \d
 	// walks pg_publication_rel.prattrs with array_upper.
 	dimFn := func(f func(n int64) types.Value) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-			if len(args) != 2 || types.ElemOf(args[0].typ().OID) == 0 {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+			if len(args) != 2 || types.ElemOf(args[0].Type().OID) == 0 {
 				return nil, types.T{}, errNoFunction
 			}
-			d, err := b.coerce(args[1], int4T())
+			d, err := b.Coerce(args[1], eval.Int4T())
 			if err != nil {
 				return nil, types.T{}, errNoFunction
 			}
-			return []expr{args[0], d}, int4T(), nil
-		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return []eval.Expr{args[0], d}, eval.Int4T(), nil
+		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			arr := a[0].(types.ArrayValue)
 			dim := a[1].(int64)
 			dims := arr.Dims
@@ -934,12 +951,12 @@ func init() {
 	register("array_lower", dimFn(func(int64) types.Value { return int64(1) }))
 	register("array_upper", dimFn(func(n int64) types.Value { return n }))
 	register("array_length", dimFn(func(n int64) types.Value { return n }))
-	register("cardinality", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) != 1 || types.ElemOf(args[0].typ().OID) == 0 {
+	register("cardinality", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) != 1 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		return args, int4T(), nil
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return args, eval.Int4T(), nil
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return int64(len(a[0].(types.ArrayValue).Elems)), nil
 	}})
 }
@@ -949,58 +966,39 @@ func init() {
 	// empty; a view is planned from its query), so no OID names one and,
 	// as in PostgreSQL for an OID that is not a rule or trigger, the
 	// definition is NULL.
-	noObject := &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	noObject := &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
 			return signature(types.Text, types.Oid)(b, args)
 		}
 		return signature(types.Text, types.Oid, types.Bool)(b, args)
-	}, strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	}, strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}}
 	register("pg_get_ruledef", noObject)
 	register("pg_get_triggerdef", noObject)
 }
 
-var (
-	quoteKeywordsOnce sync.Once
-	quoteKeywords     map[string]bool
-)
-
-// keywordsToQuote are the keywords quote_ident and the reg* types put in
-// double quotes, as PostgreSQL does: all but the unreserved ones, from the
-// front end's keyword table.
-func keywordsToQuote() map[string]bool {
-	quoteKeywordsOnce.Do(func() {
-		quoteKeywords = map[string]bool{}
-		for _, k := range parse.Keywords() {
-			if k.CatCode != 'U' {
-				quoteKeywords[k.Word] = true
-			}
-		}
-	})
-	return quoteKeywords
-}
-
 func init() {
-	register("getdatabaseencoding", &builtin{resolve: signature(types.Name), call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("getdatabaseencoding", &builtin{resolve: signature(types.Name), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "UTF8", nil
 	}})
 	// The built-in tablespaces have no directory of their own: PostgreSQL
 	// answers the empty string for them, and cdcdb has no other.
-	register("pg_tablespace_location", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pg_tablespace_location", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "", nil
 	}})
 	// The database's size: the bytes of every relation's data, history and
 	// indexes (see relationSize).
-	register("pg_database_size", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("pg_database_size", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
-		if t := args[0].typ().OID; t == types.Unknown || typeCategory(t) == 'S' {
+		if t := args[0].Type().OID; t == types.Unknown || eval.TypeCategory(t) == 'S' {
 			return signature(types.Int8, types.Name)(b, args)
 		}
 		return signature(types.Int8, types.Oid)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if n, ok := a[0].(string); ok && n != "main" {
 			return nil, pgerror.New("3D000", "database \"%s\" does not exist", n) // invalid_catalog_name
 		}
@@ -1014,7 +1012,7 @@ func init() {
 		return total, nil
 	}})
 	// Built-in functions have no SQL-standard body (LANGUAGE internal).
-	register("pg_get_function_sqlbody", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pg_get_function_sqlbody", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}})
 }
@@ -1023,7 +1021,7 @@ func init() {
 // laid out as ruleutils lays it out: header, RETURNS, LANGUAGE, the options
 // that differ from the defaults, and the body (for internal functions, the
 // C symbol).
-func procDefinition(r Row, b *catalogRow) string {
+func procDefinition(r eval.Row, b *catalogRow) string {
 	get := func(col string) types.Value { return r[b.col(col)] }
 	var sb strings.Builder
 	sb.WriteString("CREATE OR REPLACE FUNCTION pg_catalog." + quoteIdent(get("proname").(string)) + "(" + procArguments(r, b, true) + ")\n")
@@ -1087,4 +1085,4 @@ func procDefinition(r Row, b *catalogRow) string {
 
 // procReturns is a function definition's RETURNS clause, which is
 // pg_get_function_result's.
-func procReturns(r Row, b *catalogRow) string { return procResult(r, b) }
+func procReturns(r eval.Row, b *catalogRow) string { return procResult(r, b) }

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -15,7 +16,7 @@ import (
 func init() {
 	defineSetting(&settingDef{name: "track_counts", def: "off", readOnly: true,
 		desc: "Collects statistics on database activity."})
-	zero := &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	zero := &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return int64(0), nil
 	}}
 	for _, name := range []string{"pg_stat_get_numscans", "pg_stat_get_tuples_returned", "pg_stat_get_tuples_fetched",
@@ -28,14 +29,15 @@ func init() {
 		"pg_stat_get_xact_tuples_deleted", "pg_stat_get_xact_tuples_hot_updated"} {
 		register(name, zero)
 	}
-	never := &builtin{resolve: signature(types.Timestamptz, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	never := &builtin{resolve: signature(types.Timestamptz, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}}
 	for _, name := range []string{"pg_stat_get_last_vacuum_time", "pg_stat_get_last_autovacuum_time",
 		"pg_stat_get_last_analyze_time", "pg_stat_get_last_autoanalyze_time", "pg_stat_get_lastscan"} {
 		register(name, never)
 	}
-	register("pg_stat_get_live_tuples", &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_stat_get_live_tuples", &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		t, ok := x.catalogOf().TableByOID(uint32(a[0].(int64)))
 		if !ok || t.Kind == catalog.KindView {
 			return int64(0), nil
@@ -46,7 +48,8 @@ func init() {
 		}
 		return int64(sp.Count()), nil
 	}})
-	register("pg_sequence_last_value", &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_sequence_last_value", &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if s, ok := sequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
 			return sequenceLastValue(x, s), nil
 		}

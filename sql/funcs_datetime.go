@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -23,36 +24,36 @@ import (
 // the session's zone, as in PostgreSQL.
 
 func init() {
-	register("localtime", overloaded(false, sig(types.Time, func(x *execCtx, _ []types.Value) (types.Value, error) {
-		w := x.now.In(x.location())
+	register("localtime", overloaded(false, sig(types.Time, func(x eval.Context, _ []types.Value) (types.Value, error) {
+		w := x.TransactionStart().In(x.Location())
 		return types.TimeOfDay((int64(w.Hour()*3600+w.Minute()*60+w.Second()))*1e6 + int64(w.Nanosecond()/1000)), nil
 	})))
 	register("date_bin", overloaded(true,
 		sig(types.Timestamptz, dateBin, types.Interval, types.Timestamptz, types.Timestamptz),
 		sig(types.Timestamp, dateBin, types.Interval, types.Timestamp, types.Timestamp)))
 	register("date_trunc", overloaded(true,
-		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), true)
 		}, types.Text, types.Timestamptz),
 		// date_trunc(unit, timestamptz, zone) truncates the wall clock the
 		// time shows in zone rather than in the session's TimeZone.
-		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := types.LoadZone(a[2].(string))
 			if err != nil {
 				return nil, err
 			}
 			return truncTimestampIn(a[0].(string), a[1].(time.Time), true, func(t time.Time) time.Time { return t.In(loc) })
 		}, types.Text, types.Timestamptz, types.Text),
-		sig(types.Timestamp, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamp, func(x eval.Context, a []types.Value) (types.Value, error) {
 			return truncTimestamp(x, a[0].(string), a[1].(time.Time), false)
 		}, types.Text, types.Timestamp),
-		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return truncInterval(a[0].(string), a[1].(types.IntervalValue))
 		}, types.Text, types.Interval),
 	))
 	extract := func(float bool) *builtin {
-		wrapAs := func(kind types.OID, f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
-			return func(x *execCtx, a []types.Value) (types.Value, error) {
+		wrapAs := func(kind types.OID, f func(x eval.Context, unit string, v types.Value) (*apd.Decimal, error)) func(eval.Context, []types.Value) (types.Value, error) {
+			return func(x eval.Context, a []types.Value) (types.Value, error) {
 				unit := strings.ToLower(a[0].(string))
 				if float {
 					if v, ok := datePartFloat(x, kind, unit, a[1]); ok {
@@ -70,7 +71,7 @@ func init() {
 				return d, nil
 			}
 		}
-		wrap := func(f func(x *execCtx, unit string, v types.Value) (*apd.Decimal, error)) func(*execCtx, []types.Value) (types.Value, error) {
+		wrap := func(f func(x eval.Context, unit string, v types.Value) (*apd.Decimal, error)) func(eval.Context, []types.Value) (types.Value, error) {
 			return wrapAs(0, f)
 		}
 		ret := types.Numeric
@@ -82,16 +83,16 @@ func init() {
 			// date_part(text, date) is date_part of the date as a
 			// timestamp, as PostgreSQL defines it; only extract has
 			// date's own fields (and refuses hours of a date).
-			dateVariant = wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			dateVariant = wrapAs(types.Timestamp, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			})
 		}
 		return overloaded(true,
 			sig(ret, dateVariant, types.Text, types.Date),
-			sig(ret, wrapAs(types.Timestamptz, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamptz, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), true)
 			}), types.Text, types.Timestamptz),
-			sig(ret, wrapAs(types.Timestamp, func(x *execCtx, u string, v types.Value) (*apd.Decimal, error) {
+			sig(ret, wrapAs(types.Timestamp, func(x eval.Context, u string, v types.Value) (*apd.Decimal, error) {
 				return extractTimestamp(x, u, v.(time.Time), false)
 			}), types.Text, types.Timestamp),
 			sig(ret, wrapAs(types.Interval, extractInterval), types.Text, types.Interval),
@@ -101,15 +102,15 @@ func init() {
 	register("extract", extract(false))
 	register("date_part", extract(true))
 	register("age", overloaded(true,
-		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t1, err1 := calendarInstant(a[0].(time.Time))
 			t2, err2 := calendarInstant(a[1].(time.Time))
 			if err := errors.Join(err1, err2); err != nil {
 				return nil, err
 			}
-			return ageOf(t1.In(x.location()), t2.In(x.location())), nil
+			return ageOf(t1.In(x.Location()), t2.In(x.Location())), nil
 		}, types.Timestamptz, types.Timestamptz),
-		sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			t1, err1 := calendarInstant(a[0].(time.Time))
 			t2, err2 := calendarInstant(a[1].(time.Time))
 			if err := errors.Join(err1, err2); err != nil {
@@ -117,40 +118,40 @@ func init() {
 			}
 			return ageOf(t1, t2), nil
 		}, types.Timestamp, types.Timestamp),
-		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t, err := calendarInstant(a[0].(time.Time))
 			if err != nil {
 				return nil, err
 			}
-			today := wallClock(x, x.now, true)
+			today := wallClock(x, x.TransactionStart(), true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 			return ageOf(midnight, wallClock(x, t, true)), nil
 		}, types.Timestamptz),
-		sig(types.Interval, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Interval, func(x eval.Context, a []types.Value) (types.Value, error) {
 			t, err := calendarInstant(a[0].(time.Time))
 			if err != nil {
 				return nil, err
 			}
-			today := wallClock(x, x.now, true)
+			today := wallClock(x, x.TransactionStart(), true)
 			midnight := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
 			return ageOf(midnight, t), nil
 		}, types.Timestamp),
 	))
-	register("make_date", overloaded(true, sig(types.Date, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("make_date", overloaded(true, sig(types.Date, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
 	}, types.Int4, types.Int4, types.Int4)))
-	register("make_time", overloaded(true, sig(types.Time, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("make_time", overloaded(true, sig(types.Time, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		us, err := timeOfDayMicros(a[0].(int64), a[1].(int64), a[2].(float64))
 		return types.TimeOfDay(us), err
 	}, types.Int4, types.Int4, types.Float8)))
-	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("make_timestamp", overloaded(true, sig(types.Timestamp, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return makeTimestamp(a, time.UTC)
 	}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8)))
 	register("make_timestamptz", overloaded(true,
-		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
-			return makeTimestamp(a, x.location())
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
+			return makeTimestamp(a, x.Location())
 		}, types.Int4, types.Int4, types.Int4, types.Int4, types.Int4, types.Float8),
-		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := types.LoadZone(a[6].(string))
 			if err != nil {
 				return nil, err
@@ -172,16 +173,16 @@ func init() {
 		mk = append(mk, sig(types.Interval, makeInterval, params...))
 	}
 	register("make_interval", overloaded(true, mk...))
-	register("justify_days", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("justify_days", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyDays(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_hours", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("justify_hours", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyHours(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	register("justify_interval", overloaded(true, sig(types.Interval, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("justify_interval", overloaded(true, sig(types.Interval, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return justifyInterval(a[0].(types.IntervalValue)), nil
 	}, types.Interval)))
-	finite := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	finite := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if t, ok := a[0].(time.Time); ok {
 			return types.IsInfinite(t) == 0, nil
 		}
@@ -190,8 +191,8 @@ func init() {
 	register("isfinite", overloaded(true,
 		sig(types.Bool, finite, types.Date), sig(types.Bool, finite, types.Timestamptz),
 		sig(types.Bool, finite, types.Timestamp), sig(types.Bool, finite, types.Interval)))
-	atZoneFn := func(toWall bool) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	atZoneFn := func(toWall bool) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			loc, err := zoneArg(a[0])
 			if err != nil {
 				return nil, err
@@ -209,9 +210,9 @@ func init() {
 
 // wallClock is a timestamp's fields: a timestamptz's in the session's time
 // zone, a timestamp's as stored.
-func wallClock(x *execCtx, t time.Time, zoned bool) time.Time {
+func wallClock(x eval.Context, t time.Time, zoned bool) time.Time {
 	if zoned && types.IsInfinite(t) == 0 {
-		return t.In(x.location())
+		return t.In(x.Location())
 	}
 	return t
 }
@@ -237,16 +238,16 @@ var unitAliases = map[string]string{
 }
 
 func unitNotRecognized(unit string, t types.OID) error {
-	return pgerror.New(pgerror.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, typeName(types.Of(t)))
+	return pgerror.New(pgerror.InvalidParameterValue, "unit \"%s\" not recognized for type %s", unit, eval.TypeName(types.Of(t)))
 }
 
 func unitNotSupported(unit string, t types.OID) error {
-	return pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, typeName(types.Of(t)))
+	return pgerror.New(pgerror.FeatureNotSupported, "unit \"%s\" not supported for type %s", unit, eval.TypeName(types.Of(t)))
 }
 
 // truncTimestamp is date_trunc of a timestamp (or, zoned, a timestamptz,
 // truncated in the session's time zone).
-func truncTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (types.Value, error) {
+func truncTimestamp(x eval.Context, unit string, t time.Time, zoned bool) (types.Value, error) {
 	return truncTimestampIn(unit, t, zoned, func(t time.Time) time.Time { return wallClock(x, t, zoned) })
 }
 
@@ -291,7 +292,7 @@ func truncTimestampIn(unit string, t time.Time, zoned bool, wall func(time.Time)
 		case "year":
 			mo = 1
 		case "decade":
-			mo, y = 1, floorDiv(y, 10)*10
+			mo, y = 1, eval.FloorDiv(y, 10)*10
 		case "century":
 			mo = 1
 			if y > 0 {
@@ -315,14 +316,6 @@ func truncTimestampIn(unit string, t time.Time, zoned bool, wall func(time.Time)
 		return out.UTC(), nil
 	}
 	return out, nil
-}
-
-func floorDiv(a, b int) int {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }
 
 // truncInterval is date_trunc of an interval.
@@ -375,7 +368,7 @@ func truncInterval(unit string, iv types.IntervalValue) (types.Value, error) {
 // date with its fraction of a day), with the same operations in the same
 // order, so the float8 has the same last bit. ok is false for the other
 // fields and for infinite values, which extract's exact result serves.
-func datePartFloat(x *execCtx, kind types.OID, unit string, v types.Value) (float64, bool) {
+func datePartFloat(x eval.Context, kind types.OID, unit string, v types.Value) (float64, bool) {
 	u, known := unitAliases[unit]
 	if !known {
 		return 0, false
@@ -457,7 +450,7 @@ func dateField(u string, w time.Time) (int64, bool) {
 		}
 		return int64(iy), true
 	case "decade":
-		return int64(floorDiv(y, 10)), true
+		return int64(eval.FloorDiv(y, 10)), true
 	case "century":
 		if y > 0 {
 			return int64((y + 99) / 100), true
@@ -482,7 +475,7 @@ func dateField(u string, w time.Time) (int64, bool) {
 	return 0, false
 }
 
-func extractDate(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+func extractDate(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Date)
@@ -526,7 +519,7 @@ func infiniteField(u string, t time.Time, typ types.OID) (*apd.Decimal, error) {
 	return nil, nil
 }
 
-func extractTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (*apd.Decimal, error) {
+func extractTimestamp(x eval.Context, unit string, t time.Time, zoned bool) (*apd.Decimal, error) {
 	typ := types.Timestamp
 	if zoned {
 		typ = types.Timestamptz
@@ -561,11 +554,11 @@ func extractTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (*apd.De
 	case "julian":
 		dayMicros := int64(w.Hour()*3600+w.Minute()*60)*1e6 + secMicros
 		frac := new(apd.Decimal)
-		if err := numericDivide(frac, apd.New(dayMicros, 0), apd.New(86400e6, 0)); err != nil {
+		if err := eval.NumericDivide(frac, apd.New(dayMicros, 0), apd.New(86400e6, 0)); err != nil {
 			return nil, err
 		}
 		out := new(apd.Decimal)
-		_, err := numericCtx.Add(out, apd.New(julianDay(w.Date()), 0), frac)
+		_, err := eval.NumericCtx.Add(out, apd.New(julianDay(w.Date()), 0), frac)
 		return out, err
 	case "timezone", "timezone_hour", "timezone_minute":
 		if !zoned {
@@ -583,7 +576,7 @@ func extractTimestamp(x *execCtx, unit string, t time.Time, zoned bool) (*apd.De
 	return nil, unitNotSupported(unit, typ)
 }
 
-func extractInterval(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+func extractInterval(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Interval)
@@ -621,13 +614,13 @@ func extractInterval(_ *execCtx, unit string, v types.Value) (*apd.Decimal, erro
 		secs := 31557600*years + 30*86400*months + 86400*int64(iv.Days)
 		// secs*1e6 overflows int64 past some 290000 years: add exactly.
 		out := new(apd.Decimal)
-		_, err := numericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
+		_, err := eval.NumericCtx.Add(out, apd.New(secs, 0), apd.New(iv.Micros, -6))
 		return out, err
 	}
 	return nil, unitNotSupported(unit, types.Interval)
 }
 
-func extractTime(_ *execCtx, unit string, v types.Value) (*apd.Decimal, error) {
+func extractTime(_ eval.Context, unit string, v types.Value) (*apd.Decimal, error) {
 	u, ok := unitAliases[unit]
 	if !ok {
 		return nil, unitNotRecognized(unit, types.Time)
@@ -703,7 +696,7 @@ func ageOf(a, b time.Time) types.IntervalValue {
 		if neg {
 			from = a
 		}
-		day += int64(daysIn(from.Year(), from.Month()))
+		day += int64(eval.DaysIn(from.Year(), from.Month()))
 		mon--
 	}
 	for mon < 0 {
@@ -715,10 +708,6 @@ func ageOf(a, b time.Time) types.IntervalValue {
 		iv = types.IntervalValue{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
 	}
 	return iv
-}
-
-func daysIn(y int, m time.Month) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 
 // makeDate is make_date: a BC year is negative. Its error shows the year
@@ -733,7 +722,7 @@ func makeDate(y, m, d int64) (types.Value, error) {
 
 // makeDateShowing is makeDate whose error shows the year as shown.
 func makeDateShowing(y, m, d, shown int64) (types.Value, error) {
-	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(daysIn(int(y), time.Month(m))) {
+	if y == 0 || m < 1 || m > 12 || d < 1 || d > int64(eval.DaysIn(int(y), time.Month(m))) {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", shown, m, d)
 	}
 	if y < 0 {
@@ -769,7 +758,7 @@ func makeTimestamp(a []types.Value, loc *time.Location) (types.Value, error) {
 	return types.LocalToUTC(y, mo, dd, 0, 0, 0, 0, loc).Add(time.Duration(us) * time.Microsecond), nil
 }
 
-func makeInterval(_ *execCtx, a []types.Value) (types.Value, error) {
+func makeInterval(_ eval.Context, a []types.Value) (types.Value, error) {
 	field := func(i int) int64 {
 		if i < len(a) {
 			return a[i].(int64)
@@ -803,23 +792,23 @@ func justifyDays(iv types.IntervalValue) types.IntervalValue {
 }
 
 func justifyHours(iv types.IntervalValue) types.IntervalValue {
-	whole := iv.Micros / microsPerDay
-	iv.Micros -= whole * microsPerDay
+	whole := iv.Micros / eval.MicrosPerDay
+	iv.Micros -= whole * eval.MicrosPerDay
 	iv.Days += int32(whole)
 	switch {
 	case iv.Days > 0 && iv.Micros < 0:
-		iv.Micros += microsPerDay
+		iv.Micros += eval.MicrosPerDay
 		iv.Days--
 	case iv.Days < 0 && iv.Micros > 0:
-		iv.Micros -= microsPerDay
+		iv.Micros -= eval.MicrosPerDay
 		iv.Days++
 	}
 	return iv
 }
 
 func justifyInterval(iv types.IntervalValue) types.IntervalValue {
-	whole := iv.Micros / microsPerDay
-	iv.Micros -= whole * microsPerDay
+	whole := iv.Micros / eval.MicrosPerDay
+	iv.Micros -= whole * eval.MicrosPerDay
 	iv.Days += int32(whole)
 	wholeMonths := iv.Days / 30
 	iv.Days -= wholeMonths * 30
@@ -834,10 +823,10 @@ func justifyInterval(iv types.IntervalValue) types.IntervalValue {
 	}
 	switch {
 	case iv.Days > 0 && iv.Micros < 0:
-		iv.Micros += microsPerDay
+		iv.Micros += eval.MicrosPerDay
 		iv.Days--
 	case iv.Days < 0 && iv.Micros > 0:
-		iv.Micros -= microsPerDay
+		iv.Micros -= eval.MicrosPerDay
 		iv.Days++
 	}
 	return iv
@@ -863,7 +852,7 @@ func atZone(t time.Time, loc *time.Location, toWall bool) time.Time {
 		return t
 	}
 	if toWall {
-		return wallClockUTC(t.In(loc))
+		return eval.WallClockUTC(t.In(loc))
 	}
 	return types.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
 }
@@ -872,13 +861,13 @@ func atZone(t time.Time, loc *time.Location, toWall bool) time.Time {
 // stride-wide bin, counted from origin, that source falls in. Bins are
 // exact durations, so a stride with months is refused as PostgreSQL
 // refuses it.
-func dateBin(_ *execCtx, a []types.Value) (types.Value, error) {
+func dateBin(_ eval.Context, a []types.Value) (types.Value, error) {
 	stride := a[0].(types.IntervalValue)
 	source, origin := a[1].(time.Time), a[2].(time.Time)
 	if stride.Months != 0 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "timestamps cannot be binned into intervals containing months or years")
 	}
-	us := int64(stride.Days)*microsPerDay + stride.Micros
+	us := int64(stride.Days)*eval.MicrosPerDay + stride.Micros
 	if us <= 0 {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "stride must be greater than zero")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -17,8 +18,8 @@ import (
 // are in funcs_tochar.go.
 
 func init() {
-	dt := func(zoned bool) func(x *execCtx, a []types.Value) (types.Value, error) {
-		return func(x *execCtx, a []types.Value) (types.Value, error) {
+	dt := func(zoned bool) func(x eval.Context, a []types.Value) (types.Value, error) {
+		return func(x eval.Context, a []types.Value) (types.Value, error) {
 			t := a[0].(time.Time)
 			if types.IsInfinite(t) != 0 {
 				return nil, nil
@@ -26,15 +27,15 @@ func init() {
 			return formatDateTime(wallClock(x, t, zoned), a[1].(string), zoned)
 		}
 	}
-	num := func(kind numberKind) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	num := func(kind numberKind) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return formatNumber(kind, a[0], a[1].(string))
 		}
 	}
 	register("to_char", overloaded(true,
 		sig(types.Text, dt(true), types.Timestamptz, types.Text),
 		sig(types.Text, dt(false), types.Timestamp, types.Text),
-		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return formatInterval(a[0].(types.IntervalValue), a[1].(string))
 		}, types.Interval, types.Text),
 		sig(types.Text, num(numberInt4), types.Int4, types.Text),
@@ -43,7 +44,7 @@ func init() {
 		sig(types.Text, num(numberFloat8), types.Float8, types.Text),
 		sig(types.Text, num(numberFloat4), types.Float4, types.Text),
 	))
-	register("to_date", overloaded(true, sig(types.Date, func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("to_date", overloaded(true, sig(types.Date, func(x eval.Context, a []types.Value) (types.Value, error) {
 		f, err := parseDateTime(a[0].(string), a[1].(string))
 		if err != nil {
 			return nil, err
@@ -51,7 +52,7 @@ func init() {
 		return makeDate(int64(f.year), int64(f.month), int64(f.day))
 	}, types.Text, types.Text)))
 	register("to_timestamp", overloaded(true,
-		sig(types.Timestamptz, func(x *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(x eval.Context, a []types.Value) (types.Value, error) {
 			f, err := parseDateTime(a[0].(string), a[1].(string))
 			if err != nil {
 				return nil, err
@@ -61,13 +62,13 @@ func init() {
 				return nil, err
 			}
 			day := d.(time.Time)
-			loc := x.location()
+			loc := x.Location()
 			if f.zone != nil {
 				loc = f.zone
 			}
 			return types.LocalToUTC(day.Year(), day.Month(), day.Day(), f.hour, f.minute, f.second, f.micro*1000, loc), nil
 		}, types.Text, types.Text),
-		sig(types.Timestamptz, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Timestamptz, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			s := a[0].(float64)
 			switch {
 			case math.IsInf(s, 1):
@@ -226,7 +227,7 @@ func parseDateTime(input, tmpl string) (*parsedDateTime, error) {
 			f.hour += 12
 		}
 	}
-	if f.month < 1 || f.month > 12 || f.day < 1 || f.day > daysIn(f.year, time.Month(f.month)) ||
+	if f.month < 1 || f.month > 12 || f.day < 1 || f.day > eval.DaysIn(f.year, time.Month(f.month)) ||
 		f.hour > 24 || f.minute > 59 || f.second > 60 {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", input)
 	}

@@ -1,13 +1,11 @@
 package sql
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -18,202 +16,29 @@ import (
 var jsonOperators = map[string]bool{"->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
 	"?": true, "?|": true, "?&": true, "-": true, "#-": true}
 
-// bindJSONOp binds an operator with a json or jsonb left operand.
-func bindJSONOp(b *binder, op string, l, r expr) (expr, error) {
-	lt := l.typ()
-	binary := lt.OID == types.JSONB
-	fail := func() error { return operatorError(op, l.typ(), r.typ()) }
-	coerce := func(t types.OID) error {
-		if t != types.Text {
-			if r.typ().OID == types.Unknown {
-				c, err := b.resolveUnknownAs(r, types.Of(t))
-				if err != nil {
-					return err
-				}
-				r = c
-			}
-		}
-		c, err := b.coerce(b.resolveUnknown(r), types.Of(t))
-		if err != nil {
-			return fail()
-		}
-		r = c
-		return nil
-	}
-	mk := func(t types.OID, fn func(doc *jsonVal, arg types.Value) (types.Value, error)) (expr, error) {
-		return &funcExpr{name: op, args: []expr{l, r}, strict: true, t: types.Of(t), fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
-			doc, err := parseJSONValue(a[0].(string))
-			if err != nil {
-				return nil, err
-			}
-			return fn(doc, a[1])
-		}}, nil
-	}
-	switch op {
-	case "->", "->>":
-		if r.typ().OID == types.Unknown {
-			r = b.resolveUnknown(r)
-		}
-		if isIntType(r.typ().OID) {
-			if err := coerce(types.Int4); err != nil {
-				return nil, err
-			}
-		} else if err := coerce(types.Text); err != nil {
-			return nil, err
-		}
-		out := lt.OID
-		if op == "->>" {
-			out = types.Text
-		}
-		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			var v *jsonVal
-			switch k := arg.(type) {
-			case string:
-				if doc.kind == jsonObject {
-					v = doc.member(k)
-				}
-			case int64:
-				if doc.kind == jsonArray {
-					i := int(k)
-					if i < 0 {
-						i += len(doc.elems)
-					}
-					if i >= 0 && i < len(doc.elems) {
-						v = doc.elems[i]
-					}
-				}
-			}
-			if v == nil {
-				return nil, nil
-			}
-			if op == "->>" {
-				return scalarText(v, binary), nil
-			}
-			return docText(v, binary), nil
-		})
-	case "#>", "#>>":
-		if err := coerce(types.TextArray); err != nil {
-			return nil, err
-		}
-		out := lt.OID
-		if op == "#>>" {
-			out = types.Text
-		}
-		return mk(out, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			v := jsonPath(doc, arg.(types.ArrayValue).Elems)
-			if v == nil {
-				return nil, nil
-			}
-			if op == "#>>" {
-				return scalarText(v, binary), nil
-			}
-			return docText(v, binary), nil
-		})
-	}
-	if !binary {
-		return nil, fail()
-	}
-	switch op {
-	case "@>", "<@":
-		if err := coerce(types.JSONB); err != nil {
-			return nil, err
-		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			other, err := parseJSONValue(arg.(string))
-			if err != nil {
-				return nil, err
-			}
-			if op == "<@" {
-				return jsonContains(other, doc), nil
-			}
-			return jsonContains(doc, other), nil
-		})
-	case "?":
-		if err := coerce(types.Text); err != nil {
-			return nil, err
-		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			return jsonHasKey(doc, arg.(string)), nil
-		})
-	case "?|", "?&":
-		if err := coerce(types.TextArray); err != nil {
-			return nil, err
-		}
-		return mk(types.Bool, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			all := op == "?&"
-			for _, k := range arg.(types.ArrayValue).Elems {
-				if k == nil {
-					continue
-				}
-				if jsonHasKey(doc, k.(string)) != all {
-					return !all, nil
-				}
-			}
-			return all, nil
-		})
-	case "-":
-		r = b.resolveUnknown(r)
-		switch rt := r.typ().OID; {
-		case isIntType(rt):
-			if err := coerce(types.Int4); err != nil {
-				return nil, err
-			}
-		case rt == types.TextArray:
-		default:
-			if err := coerce(types.Text); err != nil {
-				return nil, err
-			}
-		}
-		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			return jsonDelete(doc, arg)
-		})
-	case "#-":
-		if err := coerce(types.TextArray); err != nil {
-			return nil, err
-		}
-		return mk(types.JSONB, func(doc *jsonVal, arg types.Value) (types.Value, error) {
-			if doc.kind != jsonObject && doc.kind != jsonArray {
-				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete path in scalar")
-			}
-			path := arg.(types.ArrayValue).Elems
-			if len(path) == 0 {
-				// Deleting nothing (found by FuzzQuery: the document itself
-				// was deleted, and then printed).
-				return asJSONB(jsonbText(doc))
-			}
-			out, err := jsonSetPath(doc, path, nil, false, 0)
-			if err != nil {
-				return nil, err
-			}
-			return asJSONB(jsonbText(out))
-		})
-	}
-	return nil, fail()
-}
-
 // jsonDelete is jsonb - text (a key, or matching string elements), jsonb
 // - int (an array element) and jsonb - text[] (several keys).
-func jsonDelete(doc *jsonVal, arg types.Value) (types.Value, error) {
+func jsonDelete(doc *eval.JSONValue, arg types.Value) (types.Value, error) {
 	switch k := arg.(type) {
 	case int64:
-		if doc.kind == jsonObject {
+		if doc.Kind == eval.JSONObject {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from object using integer index")
 		}
-		if doc.kind != jsonArray {
+		if doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
 		}
 		i := int(k)
 		if i < 0 {
-			i += len(doc.elems)
+			i += len(doc.Elems)
 		}
 		out := *doc
-		out.elems = nil
-		for j, e := range doc.elems {
+		out.Elems = nil
+		for j, e := range doc.Elems {
 			if j != i {
-				out.elems = append(out.elems, e)
+				out.Elems = append(out.Elems, e)
 			}
 		}
-		return asJSONB(jsonbText(&out))
+		return eval.AsJSONB(eval.JSONBText(&out))
 	case string:
 		return jsonDelete(doc, types.ArrayValue{Elem: types.Text, Elems: []types.Value{k}})
 	}
@@ -224,31 +49,31 @@ func jsonDelete(doc *jsonVal, arg types.Value) (types.Value, error) {
 		}
 	}
 	out := *doc
-	switch doc.kind {
-	case jsonObject:
-		out.keys, out.vals = nil, nil
-		for i, k := range doc.keys {
+	switch doc.Kind {
+	case eval.JSONObject:
+		out.Keys, out.Vals = nil, nil
+		for i, k := range doc.Keys {
 			if !keys[k] {
-				out.keys = append(out.keys, k)
-				out.vals = append(out.vals, doc.vals[i])
+				out.Keys = append(out.Keys, k)
+				out.Vals = append(out.Vals, doc.Vals[i])
 			}
 		}
-	case jsonArray:
-		out.elems = nil
-		for _, e := range doc.elems {
-			if !(e.kind == jsonString && keys[e.str]) {
-				out.elems = append(out.elems, e)
+	case eval.JSONArray:
+		out.Elems = nil
+		for _, e := range doc.Elems {
+			if !(e.Kind == eval.JSONString && keys[e.Str]) {
+				out.Elems = append(out.Elems, e)
 			}
 		}
 	default:
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete from scalar")
 	}
-	return asJSONB(jsonbText(&out))
+	return eval.AsJSONB(eval.JSONBText(&out))
 }
 
 // jsonSetPath returns doc with the value at path replaced by val (nil
 // deletes it); create adds a missing last key or index.
-func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, depth int) (*jsonVal, error) {
+func jsonSetPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, create bool, depth int) (*eval.JSONValue, error) {
 	if len(path) == 0 {
 		if val == nil {
 			return nil, nil
@@ -260,54 +85,54 @@ func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, de
 	}
 	step := path[0].(string)
 	out := *doc
-	switch doc.kind {
-	case jsonObject:
-		out.keys = append([]string(nil), doc.keys...)
-		out.vals = append([]*jsonVal(nil), doc.vals...)
-		for i, k := range out.keys {
+	switch doc.Kind {
+	case eval.JSONObject:
+		out.Keys = append([]string(nil), doc.Keys...)
+		out.Vals = append([]*eval.JSONValue(nil), doc.Vals...)
+		for i, k := range out.Keys {
 			if k != step {
 				continue
 			}
-			nv, err := jsonSetPath(out.vals[i], path[1:], val, create, depth+1)
+			nv, err := jsonSetPath(out.Vals[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			if nv == nil {
-				out.keys = append(out.keys[:i], out.keys[i+1:]...)
-				out.vals = append(out.vals[:i], out.vals[i+1:]...)
+				out.Keys = append(out.Keys[:i], out.Keys[i+1:]...)
+				out.Vals = append(out.Vals[:i], out.Vals[i+1:]...)
 			} else {
-				out.vals[i] = nv
+				out.Vals[i] = nv
 			}
 			return &out, nil
 		}
 		if create && len(path) == 1 && val != nil {
-			out.keys = append(out.keys, step)
-			out.vals = append(out.vals, val)
+			out.Keys = append(out.Keys, step)
+			out.Vals = append(out.Vals, val)
 		}
-	case jsonArray:
+	case eval.JSONArray:
 		i, err := strconv.Atoi(step)
 		if err != nil {
 			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", depth+1, step)
 		}
-		out.elems = append([]*jsonVal(nil), doc.elems...)
+		out.Elems = append([]*eval.JSONValue(nil), doc.Elems...)
 		if i < 0 {
-			i += len(out.elems)
+			i += len(out.Elems)
 		}
-		if i >= 0 && i < len(out.elems) {
-			nv, err := jsonSetPath(out.elems[i], path[1:], val, create, depth+1)
+		if i >= 0 && i < len(out.Elems) {
+			nv, err := jsonSetPath(out.Elems[i], path[1:], val, create, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			if nv == nil {
-				out.elems = append(out.elems[:i], out.elems[i+1:]...)
+				out.Elems = append(out.Elems[:i], out.Elems[i+1:]...)
 			} else {
-				out.elems[i] = nv
+				out.Elems[i] = nv
 			}
 		} else if create && len(path) == 1 && val != nil {
 			if i < 0 {
-				out.elems = append([]*jsonVal{val}, out.elems...)
+				out.Elems = append([]*eval.JSONValue{val}, out.Elems...)
 			} else {
-				out.elems = append(out.elems, val)
+				out.Elems = append(out.Elems, val)
 			}
 		}
 	}
@@ -315,7 +140,7 @@ func jsonSetPath(doc *jsonVal, path []types.Value, val *jsonVal, create bool, de
 }
 
 // jsonArg is a JSON function's document argument.
-func jsonArg(v types.Value) (*jsonVal, error) { return parseJSONValue(v.(string)) }
+func jsonArg(v types.Value) (*eval.JSONValue, error) { return eval.ParseJSONValue(v.(string)) }
 
 func init() {
 	for _, binary := range []bool{false, true} {
@@ -323,78 +148,78 @@ func init() {
 		if binary {
 			prefix, docT = "jsonb", types.JSONB
 		}
-		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_typeof", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
-			return doc.typeName(), nil
+			return doc.TypeName(), nil
 		}, docT)))
-		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_array_length", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
-			if doc.kind != jsonArray {
-				if doc.kind == jsonObject {
+			if doc.Kind != eval.JSONArray {
+				if doc.Kind == eval.JSONObject {
 					return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a non-array")
 				}
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot get array length of a scalar")
 			}
-			return int64(len(doc.elems)), nil
+			return int64(len(doc.Elems)), nil
 		}, docT)))
-		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_strip_nulls", overloaded(true, sig(docT, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
 			stripped := stripNulls(doc)
 			if binary {
-				return asJSONB(jsonbText(stripped))
+				return eval.AsJSONB(eval.JSONBText(stripped))
 			}
 			return compactJSON(stripped), nil
 		}, docT)))
-		extract := func(asText bool) func(*execCtx, []types.Value) (types.Value, error) {
-			return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		extract := func(asText bool) func(eval.Context, []types.Value) (types.Value, error) {
+			return func(_ eval.Context, a []types.Value) (types.Value, error) {
 				doc, err := jsonArg(a[0])
 				if err != nil {
 					return nil, err
 				}
-				v := jsonPath(doc, a[1:])
+				v := eval.JSONPath(doc, a[1:])
 				if v == nil {
 					return nil, nil
 				}
 				if asText {
-					return scalarText(v, binary), nil
+					return eval.JSONScalarText(v, binary), nil
 				}
-				return docText(v, binary), nil
+				return eval.JSONDocText(v, binary), nil
 			}
 		}
 		register(prefix+"_extract_path", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: docT, retArg: -1, call: extract(false)}))
 		register(prefix+"_extract_path_text", overloaded(true, fnOverload{params: []types.OID{docT, types.Text}, variadic: true, ret: types.Text, retArg: -1, call: extract(true)}))
-		register("to_"+prefix, &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		register("to_"+prefix, &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) != 1 {
 				return nil, types.T{}, errNoFunction
 			}
-			return []expr{&jsonTextExpr{x: b.resolveUnknown(args[0])}}, types.Of(docT), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return []eval.Expr{&jsonTextExpr{x: b.ResolveUnknown(args[0])}}, types.Of(docT), nil
+		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0] == nil || !binary {
 				return a[0], nil
 			}
-			return asJSONB(a[0].(string))
+			return eval.AsJSONB(a[0].(string))
 		}})
-		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_array", &builtin{resolve: jsonArgsResolver(docT, false), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts := make([]string, len(a))
 			for i, v := range a {
 				parts[i] = v.(string)
 			}
 			s := "[" + strings.Join(parts, ", ") + "]"
 			if binary {
-				return asJSONB(s)
+				return eval.AsJSONB(s)
 			}
 			return s, nil
 		}})
-		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		register(prefix+"_build_object", &builtin{resolve: jsonArgsResolver(docT, true), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if len(a)%2 != 0 {
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "argument list must have even number of elements").
 					WithHint("The arguments of %s_build_object() must consist of alternating keys and values.", prefix)
@@ -408,7 +233,7 @@ func init() {
 			}
 			s := "{" + strings.Join(parts, ", ") + "}"
 			if binary {
-				return asJSONB(s)
+				return eval.AsJSONB(s)
 			}
 			return s, nil
 		}})
@@ -416,46 +241,46 @@ func init() {
 		tableFuncs[prefix+"_each_text"] = jsonEachFunc(docT, types.Text, binary)
 		tableFuncs[prefix+"_array_elements"] = jsonElementsFunc(prefix+"_array_elements", docT, docT, binary)
 		tableFuncs[prefix+"_array_elements_text"] = jsonElementsFunc(prefix+"_array_elements_text", docT, types.Text, binary)
-		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+		tableFuncs[prefix+"_object_keys"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 			if len(args) != 1 {
 				return nil, nil, errNoFunction
 			}
-			d, err := b.coerce(args[0], types.Of(docT))
+			d, err := b.Coerce(args[0], types.Of(docT))
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
-			return []expr{d}, []outCol{{name: prefix + "_object_keys", t: textT()}}, nil
-		}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+			return []eval.Expr{d}, []funcColumn{{name: prefix + "_object_keys", t: eval.TextT()}}, nil
+		}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 			doc, err := jsonArg(a[0])
 			if err != nil {
 				return nil, err
 			}
-			if doc.kind != jsonObject {
+			if doc.Kind != eval.JSONObject {
 				what := "a scalar"
-				if doc.kind == jsonArray {
+				if doc.Kind == eval.JSONArray {
 					what = "an array"
 				}
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s_object_keys on %s", prefix, what)
 			}
-			var rows []Row
+			var rows []eval.Row
 			seen := map[string]bool{}
-			for _, k := range doc.keys {
+			for _, k := range doc.Keys {
 				if !seen[k] {
 					seen[k] = true
-					rows = append(rows, Row{k})
+					rows = append(rows, eval.Row{k})
 				}
 			}
 			return rows, nil
 		}}
 	}
-	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("jsonb_pretty", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
-		return jsonPretty(doc), nil
+		return eval.JSONPretty(doc), nil
 	}, types.JSONB)))
-	set := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	set := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil || a[1] == nil || a[2] == nil {
 			return nil, nil // strict: jsonb_set of NULLs is NULL
 		}
@@ -471,56 +296,56 @@ func init() {
 		if len(a) == 4 && a[3] != nil {
 			create = a[3].(bool)
 		}
-		if doc.kind != jsonObject && doc.kind != jsonArray {
+		if doc.Kind != eval.JSONObject && doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 		}
 		out, err := jsonSetPath(doc, a[1].(types.ArrayValue).Elems, val, create, 0)
 		if err != nil {
 			return nil, err
 		}
-		return asJSONB(jsonbText(out))
+		return eval.AsJSONB(eval.JSONBText(out))
 	}
 	register("jsonb_set", overloaded(false,
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, set, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
-	register("row_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) != 1 || args[0].typ().OID != types.Record {
+	register("row_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) != 1 || args[0].Type().OID != types.Record {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
-	register("array_to_json", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
-		if len(args) != 1 || typeCategory(args[0].typ().OID) != 'A' {
+		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
+	register("array_to_json", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		if len(args) != 1 || eval.TypeCategory(args[0].Type().OID) != 'A' {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) { return a[0], nil }})
+		return []eval.Expr{&jsonTextExpr{x: args[0]}}, types.Of(types.JSON), nil
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) { return a[0], nil }})
 }
 
 // jsonTextExpr is a value as to_json writes it.
-type jsonTextExpr struct{ x expr }
+type jsonTextExpr struct{ x eval.Expr }
 
-func (e *jsonTextExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *jsonTextExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	if v == nil && e.x.typ().OID != types.Unknown {
+	if v == nil && e.x.Type().OID != types.Unknown {
 		return nil, nil
 	}
-	return toJSON(env.x, e.x.typ(), v), nil
+	return eval.ToJSON(env.X, e.x.Type(), v), nil
 }
-func (e *jsonTextExpr) typ() types.T { return types.Of(types.JSON) }
+func (e *jsonTextExpr) Type() types.T { return types.Of(types.JSON) }
 
 // jsonArgsResolver makes the arguments of json(b)_build_*: each value
 // written as to_json would (NULL as null); object keys must be scalars.
-func jsonArgsResolver(docT types.OID, object bool) func(b *binder, args []expr) ([]expr, types.T, error) {
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
-		out := make([]expr, len(args))
+func jsonArgsResolver(docT types.OID, object bool) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		out := make([]eval.Expr, len(args))
 		for i, a := range args {
-			a = b.resolveUnknown(a)
+			a = b.ResolveUnknown(a)
 			if object && i%2 == 0 {
-				if t := a.typ().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
+				if t := a.Type().OID; types.IsArray(t) || t == types.Record || t == types.JSON || t == types.JSONB {
 					return nil, types.T{}, pgerror.New(pgerror.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
 				}
 			}
@@ -531,10 +356,10 @@ func jsonArgsResolver(docT types.OID, object bool) func(b *binder, args []expr) 
 }
 
 // nullAsJSON writes SQL NULL as JSON null.
-type nullAsJSON struct{ x expr }
+type nullAsJSON struct{ x eval.Expr }
 
-func (e *nullAsJSON) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *nullAsJSON) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
@@ -543,7 +368,7 @@ func (e *nullAsJSON) eval(env *evalEnv) (types.Value, error) {
 	}
 	return v, nil
 }
-func (e *nullAsJSON) typ() types.T { return e.x.typ() }
+func (e *nullAsJSON) Type() types.T { return e.x.Type() }
 
 // jsonKeyText turns a key's JSON text into the key's quoted string: an
 // object key is the scalar's text, so 1 becomes "1".
@@ -555,40 +380,40 @@ func jsonKeyText(s string) string {
 }
 
 // compactJSON writes a value without spaces, as json_strip_nulls does.
-func compactJSON(v *jsonVal) string {
-	switch v.kind {
-	case jsonObject:
-		parts := make([]string, len(v.keys))
-		for i, k := range v.keys {
-			parts[i] = types.QuoteJSON(k) + ":" + compactJSON(v.vals[i])
+func compactJSON(v *eval.JSONValue) string {
+	switch v.Kind {
+	case eval.JSONObject:
+		parts := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			parts[i] = types.QuoteJSON(k) + ":" + compactJSON(v.Vals[i])
 		}
 		return "{" + strings.Join(parts, ",") + "}"
-	case jsonArray:
-		parts := make([]string, len(v.elems))
-		for i, e := range v.elems {
+	case eval.JSONArray:
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
 			parts[i] = compactJSON(e)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
-	return v.raw
+	return v.Raw
 }
 
 // stripNulls drops object members whose value is null, at every depth.
-func stripNulls(v *jsonVal) *jsonVal {
+func stripNulls(v *eval.JSONValue) *eval.JSONValue {
 	out := *v
-	switch v.kind {
-	case jsonObject:
-		out.keys, out.vals = nil, nil
-		for i, k := range v.keys {
-			if v.vals[i].kind != jsonNull {
-				out.keys = append(out.keys, k)
-				out.vals = append(out.vals, stripNulls(v.vals[i]))
+	switch v.Kind {
+	case eval.JSONObject:
+		out.Keys, out.Vals = nil, nil
+		for i, k := range v.Keys {
+			if v.Vals[i].Kind != eval.JSONNull {
+				out.Keys = append(out.Keys, k)
+				out.Vals = append(out.Vals, stripNulls(v.Vals[i]))
 			}
 		}
-	case jsonArray:
-		out.elems = make([]*jsonVal, len(v.elems))
-		for i, e := range v.elems {
-			out.elems[i] = stripNulls(e)
+	case eval.JSONArray:
+		out.Elems = make([]*eval.JSONValue, len(v.Elems))
+		for i, e := range v.Elems {
+			out.Elems[i] = stripNulls(e)
 		}
 	}
 	return &out
@@ -596,30 +421,30 @@ func stripNulls(v *jsonVal) *jsonVal {
 
 // jsonEachFunc is json(b)_each(_text): an object's members as rows.
 func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[0], types.Of(docT))
+		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{d}, []outCol{{name: "key", t: textT()}, {name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		return []eval.Expr{d}, []funcColumn{{name: "key", t: eval.TextT()}, {name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
-		if doc.kind != jsonObject {
+		if doc.Kind != eval.JSONObject {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call %s on a non-object", map[bool]string{false: "json_each", true: "jsonb_each"}[binary])
 		}
-		rows := make([]Row, len(doc.keys))
-		for i, k := range doc.keys {
-			var v types.Value = docText(doc.vals[i], binary)
+		rows := make([]eval.Row, len(doc.Keys))
+		for i, k := range doc.Keys {
+			var v types.Value = eval.JSONDocText(doc.Vals[i], binary)
 			if valT == types.Text {
-				v = scalarText(doc.vals[i], binary)
+				v = eval.JSONScalarText(doc.Vals[i], binary)
 			}
-			rows[i] = Row{k, v}
+			rows[i] = eval.Row{k, v}
 		}
 		return rows, nil
 	}}
@@ -628,33 +453,33 @@ func jsonEachFunc(docT, valT types.OID, binary bool) *tableFunc {
 // jsonElementsFunc is json(b)_array_elements(_text): an array's elements
 // as rows.
 func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc {
-	return &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	return &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[0], types.Of(docT))
+		d, err := b.Coerce(args[0], types.Of(docT))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{d}, []outCol{{name: "value", t: types.Of(valT)}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		return []eval.Expr{d}, []funcColumn{{name: "value", t: types.Of(valT)}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
 		}
-		switch doc.kind {
-		case jsonObject:
+		switch doc.Kind {
+		case eval.JSONObject:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from an object")
-		case jsonArray:
+		case eval.JSONArray:
 		default:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot extract elements from a scalar")
 		}
-		rows := make([]Row, len(doc.elems))
-		for i, e := range doc.elems {
+		rows := make([]eval.Row, len(doc.Elems))
+		for i, e := range doc.Elems {
 			if valT == types.Text {
-				rows[i] = Row{scalarText(e, binary)}
+				rows[i] = eval.Row{eval.JSONScalarText(e, binary)}
 			} else {
-				rows[i] = Row{docText(e, binary)}
+				rows[i] = eval.Row{eval.JSONDocText(e, binary)}
 			}
 		}
 		return rows, nil
@@ -663,219 +488,3 @@ func jsonElementsFunc(name string, docT, valT types.OID, binary bool) *tableFunc
 
 // JSON aggregates: json_agg / jsonb_agg and json_object_agg /
 // jsonb_object_agg, each value written as to_json writes it.
-
-type jsonAggState struct {
-	binary bool
-	object bool
-	t, kt  types.T
-	parts  []string
-	some   bool
-	// nulls marks the parts that are NULL values (json_agg's separators
-	// differ for them).
-	nulls []bool
-}
-
-func (s *jsonAggState) add(x *execCtx, args []types.Value) error {
-	s.some = true
-	if !s.object {
-		s.parts = append(s.parts, toJSON(x, s.t, args[0]))
-		s.nulls = append(s.nulls, args[0] == nil)
-		return nil
-	}
-	if args[0] == nil {
-		return pgerror.New(pgerror.NullValueNotAllowed, "field name must not be null")
-	}
-	key := jsonKeyText(toJSON(x, s.kt, args[0]))
-	if s.binary {
-		s.parts = append(s.parts, key+": "+toJSON(x, s.t, args[1]))
-	} else {
-		s.parts = append(s.parts, key+" : "+toJSON(x, s.t, args[1]))
-	}
-	return nil
-}
-
-func (s *jsonAggState) result(*execCtx) (types.Value, error) {
-	if !s.some {
-		return nil, nil
-	}
-	var out string
-	switch {
-	case s.object && s.binary:
-		out = "{" + strings.Join(s.parts, ", ") + "}"
-	case s.object:
-		out = "{ " + strings.Join(s.parts, ", ") + " }"
-	case !s.binary && (s.t.OID == types.Record || typeCategory(s.t.OID) == 'A'):
-		// json_agg puts a line break before each array or row after the
-		// first, as PostgreSQL's json_agg_transfn does (not before NULLs).
-		var b strings.Builder
-		b.WriteByte('[')
-		for i, p := range s.parts {
-			if i > 0 {
-				b.WriteString(", ")
-				if !s.nulls[i] {
-					b.WriteString("\n ")
-				}
-			}
-			b.WriteString(p)
-		}
-		b.WriteByte(']')
-		out = b.String()
-	default:
-		out = "[" + strings.Join(s.parts, ", ") + "]"
-	}
-	if s.binary {
-		return asJSONB(out)
-	}
-	return out, nil
-}
-
-// statState computes the sample and population variance and standard
-// deviation (numeric for integer and numeric input, float8 for floats).
-type statState struct {
-	float  bool
-	pop    bool
-	stddev bool
-	vals   []types.Value
-}
-
-func (s *statState) add(_ *execCtx, args []types.Value) error {
-	if args[0] != nil {
-		s.vals = append(s.vals, args[0])
-	}
-	return nil
-}
-
-func (s *statState) result(x *execCtx) (types.Value, error) {
-	n := len(s.vals)
-	if n == 0 || (n == 1 && !s.pop) {
-		return nil, nil
-	}
-	if s.float {
-		var sum, sumSq float64
-		for _, v := range s.vals {
-			f, err := toFloat(v)
-			if err != nil {
-				return nil, err
-			}
-			sum += f
-			sumSq += f * f
-		}
-		fn := float64(n)
-		num := fn*sumSq - sum*sum
-		if num < 0 {
-			num = 0
-		}
-		den := fn * (fn - 1)
-		if s.pop {
-			den = fn * fn
-		}
-		v := num / den
-		if s.stddev {
-			return math.Sqrt(v), nil
-		}
-		return v, nil
-	}
-	return numericVariance(x, s.vals, s.pop, s.stddev)
-}
-
-func init() {
-	moreAggregates["json_agg"] = jsonAggregate(false, false)
-	moreAggregates["jsonb_agg"] = jsonAggregate(true, false)
-	moreAggregates["json_object_agg"] = jsonAggregate(false, true)
-	moreAggregates["jsonb_object_agg"] = jsonAggregate(true, true)
-	for name, mode := range map[string][2]bool{
-		"stddev": {false, true}, "stddev_samp": {false, true}, "stddev_pop": {true, true},
-		"variance": {false, false}, "var_samp": {false, false}, "var_pop": {true, false},
-	} {
-		pop, stddev := mode[0], mode[1]
-		moreAggregates[name] = func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
-			if len(args) != 1 {
-				return nil, types.T{}, nil, errNoFunction
-			}
-			t := args[0].typ().OID
-			float := t == types.Float4 || t == types.Float8
-			if typeCategory(t) != 'N' || isOidType(t) {
-				return nil, types.T{}, nil, errNoFunction
-			}
-			rt := types.Numeric
-			if float {
-				rt = types.Float8
-			}
-			return &aggregateFunc{name: name, newState: func() aggState { return &statState{float: float, pop: pop, stddev: stddev} }}, types.Of(rt), args, nil
-		}
-	}
-}
-
-func jsonAggregate(binary, object bool) func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
-	return func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
-		want := 1
-		if object {
-			want = 2
-		}
-		if len(args) != want {
-			return nil, types.T{}, nil, errNoFunction
-		}
-		vt, kt := args[len(args)-1].typ(), args[0].typ()
-		rt := types.JSON
-		if binary {
-			rt = types.JSONB
-		}
-		return &aggregateFunc{name: name, newState: func() aggState {
-			return &jsonAggState{binary: binary, object: object, t: vt, kt: kt}
-		}}, types.Of(rt), args, nil
-	}
-}
-
-// numericVariance is the numeric variance or standard deviation as
-// PostgreSQL computes it: (N*sum(x^2) - sum(x)^2) / (N*(N-1)) (N*N for the
-// population) at division's scale, the root taken at the same scale.
-func numericVariance(x *execCtx, vals []types.Value, pop, stddev bool) (types.Value, error) {
-	sum, sumSq := new(apd.Decimal), new(apd.Decimal)
-	for _, v := range vals {
-		d, ok := v.(*apd.Decimal)
-		if !ok {
-			d = apd.New(v.(int64), 0)
-		}
-		sq := new(apd.Decimal)
-		if _, err := numericCtx.Mul(sq, d, d); err != nil {
-			return nil, err
-		}
-		if _, err := numericCtx.Add(sum, sum, d); err != nil {
-			return nil, err
-		}
-		if _, err := numericCtx.Add(sumSq, sumSq, sq); err != nil {
-			return nil, err
-		}
-	}
-	n := apd.New(int64(len(vals)), 0)
-	num, sq := new(apd.Decimal), new(apd.Decimal)
-	if _, err := numericCtx.Mul(num, n, sumSq); err != nil {
-		return nil, err
-	}
-	if _, err := numericCtx.Mul(sq, sum, sum); err != nil {
-		return nil, err
-	}
-	if _, err := numericCtx.Sub(num, num, sq); err != nil {
-		return nil, err
-	}
-	if num.Sign() <= 0 {
-		return apd.New(0, 0), nil
-	}
-	den := apd.New(int64(len(vals))*int64(len(vals)-1), 0)
-	if pop {
-		den = apd.New(int64(len(vals))*int64(len(vals)), 0)
-	}
-	z := new(apd.Decimal)
-	if err := numericDivide(z, num, den); err != nil {
-		return nil, err
-	}
-	if !stddev {
-		return z, nil
-	}
-	scale := numericDisplayScale(z)
-	r := new(apd.Decimal)
-	if _, err := apd.BaseContext.WithPrecision(uint32(scale+int(z.NumDigits())+10)).Sqrt(r, z); err != nil {
-		return nil, err
-	}
-	return r, roundScale(r, scale)
-}

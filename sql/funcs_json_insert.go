@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -14,7 +15,7 @@ import (
 // nothing.
 
 func init() {
-	insert := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	insert := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		doc, err := jsonArg(a[0])
 		if err != nil {
 			return nil, err
@@ -24,21 +25,21 @@ func init() {
 			return nil, err
 		}
 		after := len(a) == 4 && a[3].(bool)
-		if doc.kind != jsonObject && doc.kind != jsonArray {
+		if doc.Kind != eval.JSONObject && doc.Kind != eval.JSONArray {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 		}
 		out, err := jsonInsertPath(doc, a[1].(types.ArrayValue).Elems, val, after, 0)
 		if err != nil {
 			return nil, err
 		}
-		return asJSONB(jsonbText(out))
+		return eval.AsJSONB(eval.JSONBText(out))
 	}
 	register("jsonb_insert", overloaded(true,
 		sig(types.JSONB, insert, types.JSONB, types.TextArray, types.JSONB),
 		sig(types.JSONB, insert, types.JSONB, types.TextArray, types.JSONB, types.Bool)))
 }
 
-func jsonInsertPath(doc *jsonVal, path []types.Value, val *jsonVal, after bool, depth int) (*jsonVal, error) {
+func jsonInsertPath(doc *eval.JSONValue, path []types.Value, val *eval.JSONValue, after bool, depth int) (*eval.JSONValue, error) {
 	if len(path) == 0 {
 		return doc, nil
 	}
@@ -48,11 +49,11 @@ func jsonInsertPath(doc *jsonVal, path []types.Value, val *jsonVal, after bool, 
 	step := path[0].(string)
 	last := len(path) == 1
 	out := *doc
-	switch doc.kind {
-	case jsonObject:
-		out.keys = append([]string(nil), doc.keys...)
-		out.vals = append([]*jsonVal(nil), doc.vals...)
-		for i, k := range out.keys {
+	switch doc.Kind {
+	case eval.JSONObject:
+		out.Keys = append([]string(nil), doc.Keys...)
+		out.Vals = append([]*eval.JSONValue(nil), doc.Vals...)
+		for i, k := range out.Keys {
 			if k != step {
 				continue
 			}
@@ -60,34 +61,34 @@ func jsonInsertPath(doc *jsonVal, path []types.Value, val *jsonVal, after bool, 
 				return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot replace existing key").
 					WithHint("Try using the function jsonb_set to replace key value.")
 			}
-			nv, err := jsonInsertPath(out.vals[i], path[1:], val, after, depth+1)
+			nv, err := jsonInsertPath(out.Vals[i], path[1:], val, after, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			out.vals[i] = nv
+			out.Vals[i] = nv
 			return &out, nil
 		}
 		if last {
-			out.keys = append(out.keys, step)
-			out.vals = append(out.vals, val)
+			out.Keys = append(out.Keys, step)
+			out.Vals = append(out.Vals, val)
 		}
-	case jsonArray:
+	case eval.JSONArray:
 		i, err := strconv.Atoi(step)
 		if err != nil {
 			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "path element at position %d is not an integer: \"%s\"", depth+1, step)
 		}
-		n := len(doc.elems)
+		n := len(doc.Elems)
 		if i < 0 {
 			i = max(i+n, -1) // before the first element when too negative
 		}
 		if !last {
 			if i >= 0 && i < n {
-				nv, err := jsonInsertPath(doc.elems[i], path[1:], val, after, depth+1)
+				nv, err := jsonInsertPath(doc.Elems[i], path[1:], val, after, depth+1)
 				if err != nil {
 					return nil, err
 				}
-				out.elems = append([]*jsonVal(nil), doc.elems...)
-				out.elems[i] = nv
+				out.Elems = append([]*eval.JSONValue(nil), doc.Elems...)
+				out.Elems[i] = nv
 			}
 			return &out, nil
 		}
@@ -100,10 +101,10 @@ func jsonInsertPath(doc *jsonVal, path []types.Value, val *jsonVal, after bool, 
 		case after:
 			at = i + 1
 		}
-		out.elems = make([]*jsonVal, 0, n+1)
-		out.elems = append(out.elems, doc.elems[:at]...)
-		out.elems = append(out.elems, val)
-		out.elems = append(out.elems, doc.elems[at:]...)
+		out.Elems = make([]*eval.JSONValue, 0, n+1)
+		out.Elems = append(out.Elems, doc.Elems[:at]...)
+		out.Elems = append(out.Elems, val)
+		out.Elems = append(out.Elems, doc.Elems[at:]...)
 	}
 	return &out, nil
 }

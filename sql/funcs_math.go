@@ -8,32 +8,33 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // numericArg resolves a one-argument numeric function that keeps its
 // argument's type (abs, sign, ceil, floor): integers, float8 or numeric.
-func sameNumericType(b *binder, args []expr) ([]expr, types.T, error) {
+func sameNumericType(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 {
 		return nil, types.T{}, errNoFunction
 	}
-	t := args[0].typ()
+	t := args[0].Type()
 	switch {
 	case t.OID == types.Unknown:
 		t = types.Of(types.Float8)
 	case t.OID == types.Float4:
 		t = types.Of(types.Float8)
-	case typeCategory(t.OID) != 'N' || isOidType(t.OID):
+	case eval.TypeCategory(t.OID) != 'N' || eval.IsOidType(t.OID):
 		return nil, types.T{}, errNoFunction
 	}
 	t.Typmod = -1
-	out := make([]expr, len(args))
+	out := make([]eval.Expr, len(args))
 	var err error
-	if out[0], err = b.coerce(args[0], t); err != nil {
+	if out[0], err = b.Coerce(args[0], t); err != nil {
 		return nil, types.T{}, errNoFunction
 	}
 	for i := 1; i < len(args); i++ {
-		if out[i], err = b.coerce(args[i], int4T()); err != nil {
+		if out[i], err = b.Coerce(args[i], eval.Int4T()); err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 	}
@@ -41,18 +42,18 @@ func sameNumericType(b *binder, args []expr) ([]expr, types.T, error) {
 }
 
 func mathFn(intF func(int64) (int64, error), floatF func(float64) float64, decF func(z, x *apd.Decimal) error) *builtin {
-	return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
 		out, t, err := sameNumericType(b, args)
-		if err == nil && isIntType(t.OID) && intF == nil {
+		if err == nil && eval.IsIntType(t.OID) && intF == nil {
 			// ceil/floor of an integer go through float8, as in PostgreSQL.
-			out[0] = &castExpr{x: out[0], to: types.Of(types.Float8)}
+			out[0] = &eval.Cast{X: out[0], To: types.Of(types.Float8)}
 			t = types.Of(types.Float8)
 		}
 		return out, t, err
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		switch v := a[0].(type) {
 		case int64:
 			return intF(v)
@@ -73,23 +74,23 @@ func init() {
 	// abs has PostgreSQL's six signatures, so abs(real) stays real and an
 	// integer's overflows are its own type's (abs(-32768::int2) is out of
 	// range).
-	absInt := func(t types.OID) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	absInt := func(t types.OID) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			v := a[0].(int64)
 			if v < 0 {
 				v = -v
 			}
-			if v < 0 || !intFits(t, v) {
-				return nil, intRangeError(t)
+			if v < 0 || !eval.IntFits(t, v) {
+				return nil, eval.IntRangeError(t)
 			}
 			return v, nil
 		}
 	}
-	absFloat := func(_ *execCtx, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
+	absFloat := func(_ eval.Context, a []types.Value) (types.Value, error) { return math.Abs(a[0].(float64)), nil }
 	register("abs", overloaded(true,
 		sig(types.Float8, absFloat, types.Float8),
 		sig(types.Float4, absFloat, types.Float4),
-		sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return new(apd.Decimal).Abs(a[0].(*apd.Decimal)), nil
 		}, types.Numeric),
 		sig(types.Int8, absInt(types.Int8), types.Int8),
@@ -118,7 +119,7 @@ func init() {
 			z.Set(x) // NaN and the infinities are their own ceiling
 			return nil
 		}
-		_, err := numericCtx.Ceil(z, x)
+		_, err := eval.NumericCtx.Ceil(z, x)
 		return err
 	}))
 	register("ceiling", builtins["ceil"])
@@ -127,10 +128,10 @@ func init() {
 			z.Set(x)
 			return nil
 		}
-		_, err := numericCtx.Floor(z, x)
+		_, err := eval.NumericCtx.Floor(z, x)
 		return err
 	}))
-	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("round", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -143,11 +144,11 @@ func init() {
 				return s, nil
 			}
 			z := new(apd.Decimal).Set(v)
-			return z, roundScale(z, clampRoundScale(scale))
+			return z, eval.RoundScale(z, eval.ClampRoundScale(scale))
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for round")
 	}})
-	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("trunc", &builtin{resolve: roundResolve, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		scale := int64(0)
 		if len(a) == 2 {
 			scale = a[1].(int64)
@@ -160,19 +161,19 @@ func init() {
 				return s, nil
 			}
 			z := new(apd.Decimal)
-			return z, quantizeScale(z, v, clampRoundScale(scale), apd.RoundDown)
+			return z, eval.QuantizeScale(z, v, eval.ClampRoundScale(scale), apd.RoundDown)
 		}
 		return nil, pgerror.New(pgerror.InternalError, "unexpected value for trunc")
 	}})
 	register("sqrt", overloaded(true,
-		sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			if a[0].(float64) < 0 {
 				return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
 			}
 			return math.Sqrt(a[0].(float64)), nil
 		}, types.Float8),
 		sig(types.Numeric, numericSqrt, types.Numeric)))
-	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("exp", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x := a[0].(float64)
 		r := math.Exp(x)
 		switch {
@@ -183,7 +184,7 @@ func init() {
 		}
 		return r, nil
 	}})
-	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("ln", &builtin{resolve: signature(types.Float8, types.Float8), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if v == 0 {
 			return nil, pgerror.New("2201E", "cannot take logarithm of zero")
@@ -193,51 +194,51 @@ func init() {
 		}
 		return logOf(v, math.Log, math.Ln2), nil
 	}})
-	register("mod", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("mod", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 2 {
 			return nil, types.T{}, errNoFunction
 		}
-		x, err := bindArithmetic(b, "%", args[0], args[1])
+		x, err := b.Arithmetic("%", args[0], args[1])
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
-		fe := x.(*funcExpr)
-		return fe.args, fe.t, nil
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		fe := x.(*eval.FuncCall)
+		return fe.Args, fe.T, nil
+	}, strict: true, call: func(x eval.Context, a []types.Value) (types.Value, error) {
 		switch a[0].(type) {
 		case int64:
-			f, _ := intArith("%", types.Int8)
+			f, _ := eval.IntArith("%", types.Int8)
 			return f(x, a)
 		default:
-			f, _ := numericArith("%")
+			f, _ := eval.NumericArith("%")
 			return f(x, a)
 		}
 	}})
-	register("random", &builtin{resolve: signature(types.Float8), call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("random", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return rand.Float64(), nil
 	}})
-	register("pi", &builtin{resolve: signature(types.Float8), call: func(*execCtx, []types.Value) (types.Value, error) {
+	register("pi", &builtin{resolve: signature(types.Float8), call: func(eval.Context, []types.Value) (types.Value, error) {
 		return math.Pi, nil
 	}})
 }
 
 // roundResolve resolves round/trunc: round(float8), round(numeric [, int]).
-func roundResolve(b *binder, args []expr) ([]expr, types.T, error) {
+func roundResolve(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, types.T{}, errNoFunction
 	}
-	t := args[0].typ()
+	t := args[0].Type()
 	target := types.Of(types.Numeric)
 	if len(args) == 1 && (t.OID == types.Float8 || t.OID == types.Float4) {
 		target = types.Of(types.Float8)
 	}
-	out := make([]expr, len(args))
+	out := make([]eval.Expr, len(args))
 	var err error
-	if out[0], err = b.coerce(args[0], target); err != nil {
+	if out[0], err = b.Coerce(args[0], target); err != nil {
 		return nil, types.T{}, errNoFunction
 	}
 	if len(args) == 2 {
-		if out[1], err = b.coerce(args[1], int4T()); err != nil {
+		if out[1], err = b.Coerce(args[1], eval.Int4T()); err != nil {
 			return nil, types.T{}, errNoFunction
 		}
 	}
@@ -248,7 +249,7 @@ func roundResolve(b *binder, args []expr) ([]expr, types.T, error) {
 // float8 variant (the numeric category's preferred type), a numeric one to
 // the numeric variant.
 func init() {
-	signFloat := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	signFloat := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		switch {
 		case v > 0:
@@ -259,14 +260,14 @@ func init() {
 		return 0.0, nil
 	}
 	register("sign", overloaded(true, sig(types.Float8, signFloat, types.Float8), sig(types.Numeric, numericSign, types.Numeric)))
-	logFloat := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	logFloat := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		v := a[0].(float64)
 		if err := checkLogArg(v == 0, v < 0); err != nil {
 			return nil, err
 		}
 		return logOf(v, math.Log10, math.Log10(2)), nil
 	}
-	logNumeric := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	logNumeric := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if len(a) == 1 {
 			return numericLog(apd.New(10, 0), a[0].(*apd.Decimal))
 		}
@@ -277,23 +278,23 @@ func init() {
 		sig(types.Numeric, logNumeric, types.Numeric),
 		sig(types.Numeric, logNumeric, types.Numeric, types.Numeric)))
 	register("log10", builtins["log"])
-	register("div", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("div", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		y := a[1].(*apd.Decimal)
-		if r, ok, err := numericDivSpecial(a[0].(*apd.Decimal), y); ok {
+		if r, ok, err := eval.NumericDivSpecial(a[0].(*apd.Decimal), y); ok {
 			return r, err
 		}
 		if y.IsZero() {
 			return nil, pgerror.New(pgerror.DivisionByZero, "division by zero")
 		}
 		z := new(apd.Decimal)
-		_, err := exactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
-		return z, numericChecked(z, err)
+		_, err := eval.ExactCtx(a[0].(*apd.Decimal), y).QuoInteger(z, a[0].(*apd.Decimal), y)
+		return z, eval.NumericChecked(z, err)
 	}, types.Numeric, types.Numeric)))
 	// gcd and lcm of integers work on magnitudes, so the most negative
 	// value's magnitude (which its type cannot hold) is an overflow only
 	// when it is the result, as in PostgreSQL.
-	gcd := func(t types.OID, lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	gcd := func(t types.OID, lcm bool) func(eval.Context, []types.Value) (types.Value, error) {
+		return func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x, y := magnitude(a[0].(int64)), magnitude(a[1].(int64))
 			g := x
 			for r := y; r != 0; {
@@ -306,12 +307,12 @@ func init() {
 				}
 				hi, lo := bits.Mul64(x/g, y)
 				if hi != 0 {
-					return nil, intRangeError(t)
+					return nil, eval.IntRangeError(t)
 				}
 				r = lo
 			}
-			if r > math.MaxInt64 || !intFits(t, int64(r)) {
-				return nil, intRangeError(t)
+			if r > math.MaxInt64 || !eval.IntFits(t, int64(r)) {
+				return nil, eval.IntRangeError(t)
 			}
 			return int64(r), nil
 		}
@@ -324,28 +325,28 @@ func init() {
 		sig(types.Int4, gcd(types.Int4, true), types.Int4, types.Int4),
 		sig(types.Int8, gcd(types.Int8, true), types.Int8, types.Int8),
 		sig(types.Numeric, numericGCD(true), types.Numeric, types.Numeric)))
-	register("factorial", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("factorial", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n < 0 {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "factorial of a negative number is undefined")
 		}
 		z := apd.New(1, 0)
 		for i := int64(2); i <= n; i++ {
-			if _, err := numericCtx.Mul(z, z, apd.New(i, 0)); err != nil {
+			if _, err := eval.NumericCtx.Mul(z, z, apd.New(i, 0)); err != nil {
 				return nil, err
 			}
 		}
 		return z, nil
 	}, types.Int8)))
-	register("scale", overloaded(true, sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("scale", overloaded(true, sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0].(*apd.Decimal).Form != apd.Finite {
 			return nil, nil // NaN and the infinities have no scale
 		}
-		return int64(numericDisplayScale(a[0].(*apd.Decimal))), nil
+		return int64(eval.NumericDisplayScale(a[0].(*apd.Decimal))), nil
 	}, types.Numeric)))
 	register("min_scale", overloaded(true, sig(types.Int4, numericMinScale, types.Numeric)))
 	register("trim_scale", overloaded(true, sig(types.Numeric, numericTrimScale, types.Numeric)))
-	register("setseed", overloaded(true, sig(types.Void, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("setseed", overloaded(true, sig(types.Void, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		s := a[0].(float64)
 		if s < -1 || s > 1 || math.IsNaN(s) {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", types.FormatText(types.Of(types.Float8), s))
@@ -353,7 +354,7 @@ func init() {
 		return "", nil
 	}, types.Float8)))
 	float1 := func(f func(float64) float64) *builtin {
-		return overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return f(a[0].(float64)), nil
 		}, types.Float8))
 	}
@@ -363,7 +364,7 @@ func init() {
 	// ranged is a float function defined on [lo, hi] (NaN passes through):
 	// outside, PostgreSQL's "input is out of range".
 	ranged := func(f func(float64) float64, lo, hi float64) *builtin {
-		return overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			x := a[0].(float64)
 			if x < lo || x > hi {
 				return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
@@ -385,7 +386,7 @@ func init() {
 	register("acosh", ranged(math.Acosh, 1, math.Inf(1)))
 	register("atanh", ranged(math.Atanh, -1, 1))
 	register("cot", float1(func(x float64) float64 { return 1 / math.Tan(x) }))
-	register("atan2", overloaded(true, sig(types.Float8, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("atan2", overloaded(true, sig(types.Float8, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return math.Atan2(a[0].(float64), a[1].(float64)), nil
 	}, types.Float8, types.Float8)))
 }
@@ -425,8 +426,8 @@ func numericLog(base, x *apd.Decimal) (types.Value, error) {
 	if !z.IsZero() {
 		weight = int(z.NumDigits()) + int(z.Exponent) - 1
 	}
-	scale := max(16-weight, numericDisplayScale(base), numericDisplayScale(x), 0)
-	return z, roundScale(z, min(scale, 1000))
+	scale := max(16-weight, eval.NumericDisplayScale(base), eval.NumericDisplayScale(x), 0)
+	return z, eval.RoundScale(z, min(scale, 1000))
 }
 
 // logOf is a logarithm of x > 0 by f, whose base has log2base as its log

@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -23,17 +24,11 @@ func numericSpecial(d *apd.Decimal) (types.Value, bool) {
 	return new(apd.Decimal).Set(d), true
 }
 
-var (
-	numericNaN    = &apd.Decimal{Form: apd.NaN}
-	numericPosInf = &apd.Decimal{Form: apd.Infinite}
-	numericNegInf = &apd.Decimal{Form: apd.Infinite, Negative: true}
-)
-
 // numericSign is sign(numeric): -1, 0 or 1, and NaN for NaN.
-func numericSign(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericSign(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form == apd.NaN {
-		return new(apd.Decimal).Set(numericNaN), nil
+		return new(apd.Decimal).Set(eval.NumericNaN), nil
 	}
 	return apd.New(int64(d.Sign()), 0), nil
 }
@@ -41,188 +36,45 @@ func numericSign(_ *execCtx, a []types.Value) (types.Value, error) {
 // numericSqrt is sqrt(numeric), to the scale PostgreSQL gives it: 16
 // significant digits at least, and never fewer decimals than the argument
 // has, rounded half away from zero.
-func numericSqrt(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericSqrt(_ eval.Context, a []types.Value) (types.Value, error) {
 	x := a[0].(*apd.Decimal)
 	switch {
 	case x.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), nil
+		return new(apd.Decimal).Set(eval.NumericNaN), nil
 	case x.Sign() < 0:
 		return nil, pgerror.New(pgerror.InvalidArgumentForPower, "cannot take square root of a negative number")
 	case x.Form == apd.Infinite:
-		return new(apd.Decimal).Set(numericPosInf), nil
+		return new(apd.Decimal).Set(eval.NumericPosInf), nil
 	}
-	weight, _ := numericLeadGroup(x)
+	weight, _ := eval.NumericLeadGroup(x)
 	sweight := (weight+1)*4/2 - 1
-	rscale := max(numericMinSigDigits-sweight, numericDisplayScale(x), 0)
-	rscale = min(rscale, numericMaxDisplayScale)
+	rscale := max(eval.NumericMinSigDigits-sweight, eval.NumericDisplayScale(x), 0)
+	rscale = min(rscale, eval.NumericMaxDisplayScale)
 	z := new(apd.Decimal)
 	if x.IsZero() {
-		return z, roundScale(z, rscale)
+		return z, eval.RoundScale(z, rscale)
 	}
 	intDigits := max(int(x.NumDigits())+int(x.Exponent), 1)/2 + 1
 	c := apd.BaseContext.WithPrecision(uint32(intDigits + rscale + 20))
 	c.Rounding = apd.RoundDown
 	if _, err := c.Sqrt(z, x); err != nil {
-		return nil, numericChecked(z, err)
+		return nil, eval.NumericChecked(z, err)
 	}
-	return z, roundScale(z, rscale)
-}
-
-// numericArithSpecial is PostgreSQL's x + y, x - y or x * y (op) when
-// either is NaN or infinite: NaN with a NaN, for infinities of opposite
-// signs added (or alike subtracted) and for infinity times zero, else the
-// infinity with its sign. ok is false when both are finite.
-func numericArithSpecial(op string, x, y *apd.Decimal) (r *apd.Decimal, ok bool) {
-	if x.Form == apd.Finite && y.Form == apd.Finite {
-		return nil, false
-	}
-	if x.Form == apd.NaN || y.Form == apd.NaN {
-		return new(apd.Decimal).Set(numericNaN), true
-	}
-	switch op {
-	case "+", "-":
-		yNeg := y.Negative != (op == "-")
-		switch {
-		case x.Form == apd.Infinite && y.Form == apd.Infinite:
-			if x.Negative != yNeg {
-				return new(apd.Decimal).Set(numericNaN), true
-			}
-			return new(apd.Decimal).Set(x), true
-		case x.Form == apd.Infinite:
-			return new(apd.Decimal).Set(x), true
-		}
-		return &apd.Decimal{Form: apd.Infinite, Negative: yNeg}, true
-	}
-	if x.IsZero() || y.IsZero() {
-		return new(apd.Decimal).Set(numericNaN), true
-	}
-	return &apd.Decimal{Form: apd.Infinite, Negative: x.Negative != y.Negative}, true
-}
-
-// numericModSpecial is PostgreSQL's x % y when either is NaN or infinite:
-// NaN with a NaN, NaN for an infinite x (division by zero for a zero y),
-// and x for an infinite y. ok is false when both are finite.
-func numericModSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
-	switch {
-	case x.Form == apd.Finite && y.Form == apd.Finite:
-		return nil, false, nil
-	case x.Form == apd.NaN || y.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	case x.Form == apd.Infinite:
-		if y.IsZero() {
-			return nil, true, pgerror.New(pgerror.DivisionByZero, "division by zero")
-		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	}
-	return new(apd.Decimal).Set(x), true, nil
-}
-
-// numericDivSpecial is PostgreSQL's x / y and div(x, y) when either is NaN
-// or infinite: NaN with a NaN or for infinity / infinity, a signed
-// infinity for infinity / finite (division by zero for a zero y), and 0
-// for finite / infinity. ok is false when both are finite.
-func numericDivSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
-	switch {
-	case x.Form == apd.Finite && y.Form == apd.Finite:
-		return nil, false, nil
-	case x.Form == apd.NaN || y.Form == apd.NaN:
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	case x.Form == apd.Infinite && y.Form == apd.Infinite:
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	case x.Form == apd.Infinite:
-		switch y.Sign() {
-		case 0:
-			return nil, true, pgerror.New(pgerror.DivisionByZero, "division by zero")
-		case -1:
-			return new(apd.Decimal).Neg(x), true, nil
-		}
-		return new(apd.Decimal).Set(x), true, nil
-	}
-	return new(apd.Decimal), true, nil
-}
-
-// numericPowerSpecial is PostgreSQL's x ^ y when either is NaN or
-// infinite, which follows POSIX pow(3): NaN ^ 0 and 1 ^ NaN are 1, any
-// other NaN gives NaN; |x| = 1 ^ ±Infinity is 1; otherwise the magnitude
-// of x against 1 and the sign of y decide between 0 and Infinity, and a
-// negative infinite x keeps its sign for an odd integer y. ok is false
-// when both are finite.
-func numericPowerSpecial(x, y *apd.Decimal) (r *apd.Decimal, ok bool, err error) {
-	one := apd.New(1, 0)
-	switch {
-	case x.Form == apd.Finite && y.Form == apd.Finite:
-		return nil, false, nil
-	case x.Form == apd.NaN:
-		if y.Form == apd.Finite && y.IsZero() {
-			return one, true, nil
-		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	case y.Form == apd.NaN:
-		if x.Form == apd.Finite && x.Cmp(one) == 0 {
-			return one, true, nil
-		}
-		return new(apd.Decimal).Set(numericNaN), true, nil
-	case y.Form == apd.Infinite:
-		absX := new(apd.Decimal).Abs(x)
-		c := absX.Cmp(one)
-		if c == 0 {
-			return one, true, nil
-		}
-		if !y.Negative {
-			if c < 0 {
-				return new(apd.Decimal), true, nil
-			}
-			return new(apd.Decimal).Set(numericPosInf), true, nil
-		}
-		if x.Form == apd.Finite && x.IsZero() {
-			return nil, true, pgerror.New(pgerror.InvalidArgumentForPower, "zero raised to a negative power is undefined")
-		}
-		if c < 0 {
-			return new(apd.Decimal).Set(numericPosInf), true, nil
-		}
-		return new(apd.Decimal), true, nil
-	}
-	// x is ±Infinity, y finite.
-	switch y.Sign() {
-	case 0:
-		return one, true, nil
-	case -1:
-		return new(apd.Decimal), true, nil
-	}
-	if !x.Negative {
-		return new(apd.Decimal).Set(numericPosInf), true, nil
-	}
-	if numericIsOddInteger(y) {
-		return new(apd.Decimal).Set(numericNegInf), true, nil
-	}
-	return new(apd.Decimal).Set(numericPosInf), true, nil
-}
-
-// numericIsOddInteger reports whether a finite d is an odd integer.
-func numericIsOddInteger(d *apd.Decimal) bool {
-	i := new(apd.Decimal)
-	if _, err := apd.BaseContext.WithPrecision(uint32(max(1, d.NumDigits()+1))).RoundToIntegralValue(i, d); err != nil || i.Cmp(d) != 0 {
-		return false
-	}
-	c := new(big.Int).Set(i.Coeff.MathBigInt())
-	for e := i.Exponent; e > 0; e-- {
-		c.Mul(c, big.NewInt(10))
-	}
-	return c.Bit(0) == 1
+	return z, eval.RoundScale(z, rscale)
 }
 
 // numericMinScale is min_scale: the fewest decimals that show d exactly
 // (its scale without trailing zeros); NULL for NaN and the infinities.
-func numericMinScale(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericMinScale(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form != apd.Finite {
 		return nil, nil
 	}
-	return int64(numericDisplayScale(trimmedScale(d))), nil
+	return int64(eval.NumericDisplayScale(trimmedScale(d))), nil
 }
 
 // numericTrimScale is trim_scale: d without its trailing decimal zeros.
-func numericTrimScale(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericTrimScale(_ eval.Context, a []types.Value) (types.Value, error) {
 	d := a[0].(*apd.Decimal)
 	if d.Form != apd.Finite {
 		return new(apd.Decimal).Set(d), nil
@@ -257,13 +109,13 @@ func trimmedScale(d *apd.Decimal) *apd.Decimal {
 // numericGCD is gcd(numeric, numeric) or, with lcm, lcm(numeric,
 // numeric): computed on the values scaled to integers, with the larger of
 // the two scales; NaN when either is NaN or infinite.
-func numericGCD(lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
-	return func(_ *execCtx, a []types.Value) (types.Value, error) {
+func numericGCD(lcm bool) func(eval.Context, []types.Value) (types.Value, error) {
+	return func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x, y := a[0].(*apd.Decimal), a[1].(*apd.Decimal)
 		if x.Form != apd.Finite || y.Form != apd.Finite {
-			return new(apd.Decimal).Set(numericNaN), nil
+			return new(apd.Decimal).Set(eval.NumericNaN), nil
 		}
-		scale := max(numericDisplayScale(x), numericDisplayScale(y))
+		scale := max(eval.NumericDisplayScale(x), eval.NumericDisplayScale(y))
 		ix, iy := scaledInteger(x, scale), scaledInteger(y, scale)
 		var r *big.Int
 		switch {
@@ -280,7 +132,7 @@ func numericGCD(lcm bool) func(*execCtx, []types.Value) (types.Value, error) {
 		z := new(apd.Decimal)
 		z.Coeff.SetMathBigInt(r)
 		z.Exponent = int32(-scale)
-		return z, numericChecked(z, nil)
+		return z, eval.NumericChecked(z, nil)
 	}
 }
 
@@ -295,4 +147,14 @@ func scaledInteger(d *apd.Decimal, scale int) *big.Int {
 		c.Neg(c)
 	}
 	return c
+}
+
+func init() {
+	register("power", overloaded(true,
+		sig(types.Float8, eval.FloatPower, types.Float8, types.Float8),
+		sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
+			z := new(apd.Decimal)
+			return z, eval.NumericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
+		}, types.Numeric, types.Numeric)))
+	register("pow", builtins["power"])
 }

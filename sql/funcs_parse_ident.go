@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -15,7 +16,7 @@ import (
 // sends it to find a table's schema.
 
 func init() {
-	call := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	call := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		strict := true
 		if len(a) > 1 {
 			strict = a[1].(bool)

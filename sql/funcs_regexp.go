@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -55,7 +56,7 @@ func init() {
 }
 
 // substrCall runs the substr builtin (character positions).
-func substrCall(x *execCtx, a []types.Value) (types.Value, error) {
+func substrCall(x eval.Context, a []types.Value) (types.Value, error) {
 	return builtins["substr"].call(x, a)
 }
 
@@ -148,7 +149,7 @@ func matchesFrom(re *regexp.Regexp, s string, start int64) [][]int {
 // regexpReplaceN is regexp_replace(source, pattern, replacement, start
 // [, n [, flags]]): replaces the n-th match at or after start, or every
 // one when n is 0 (or flag g is given without n).
-func regexpReplaceN(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpReplaceN(_ eval.Context, a []types.Value) (types.Value, error) {
 	src, pat, repl := a[0].(string), a[1].(string), a[2].(string)
 	start := a[3].(int64)
 	if start <= 0 {
@@ -188,7 +189,7 @@ func regexpReplaceN(_ *execCtx, a []types.Value) (types.Value, error) {
 }
 
 // regexpCount is regexp_count(string, pattern [, start [, flags]]).
-func regexpCount(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpCount(_ eval.Context, a []types.Value) (types.Value, error) {
 	var r regexArgs
 	if err := r.check("regexp_count", a, []string{"start", "flags"}); err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func (r *regexArgs) nthMatch() ([]int, *regexp.Regexp, error) {
 // [, flags [, subexpr]]]]]): where the n-th match (or its subexpr-th
 // group) begins, or the character after it ends when endoption is not 0;
 // 0 when there is no such match.
-func regexpInstr(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpInstr(_ eval.Context, a []types.Value) (types.Value, error) {
 	var r regexArgs
 	if err := r.check("regexp_instr", a, []string{"start", "n", "endoption", "flags", "subexpr"}); err != nil {
 		return nil, err
@@ -242,7 +243,7 @@ func regexpInstr(_ *execCtx, a []types.Value) (types.Value, error) {
 
 // regexpSubstr is regexp_substr(string, pattern [, start [, n [, flags
 // [, subexpr]]]]): the text of the n-th match or of its subexpr-th group.
-func regexpSubstr(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpSubstr(_ eval.Context, a []types.Value) (types.Value, error) {
 	var r regexArgs
 	if err := r.check("regexp_substr", a, []string{"start", "n", "flags", "subexpr"}); err != nil {
 		return nil, err
@@ -258,7 +259,7 @@ func regexpSubstr(_ *execCtx, a []types.Value) (types.Value, error) {
 }
 
 // regexpLike is regexp_like(string, pattern [, flags]).
-func regexpLike(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpLike(_ eval.Context, a []types.Value) (types.Value, error) {
 	var r regexArgs
 	if err := r.check("regexp_like", a, []string{"flags"}); err != nil {
 		return nil, err
@@ -273,8 +274,8 @@ func regexpLike(_ *execCtx, a []types.Value) (types.Value, error) {
 // substringRegex is substring(string FROM pattern): the part matching the
 // POSIX pattern's first parenthesized group when it has one, else the
 // whole match; NULL without a match.
-func substringRegex(_ *execCtx, a []types.Value) (types.Value, error) {
-	re, err := compileRegex(&regexpMu, regexpCache, a[1].(string), false)
+func substringRegex(_ eval.Context, a []types.Value) (types.Value, error) {
+	re, err := eval.CompileRegex(&regexpMu, regexpCache, a[1].(string), false)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +299,7 @@ func substringRegex(_ *execCtx, a []types.Value) (types.Value, error) {
 // the two escape-double-quote separators is returned; without separators,
 // the whole string. As in PostgreSQL, the part before the first separator
 // matches as little as possible.
-func substringSimilar(_ *execCtx, a []types.Value) (types.Value, error) {
+func substringSimilar(_ eval.Context, a []types.Value) (types.Value, error) {
 	s, pat, esc := a[0].(string), a[1].(string), a[2].(string)
 	if utf8.RuneCountInString(esc) != 1 {
 		return nil, pgerror.New(pgerror.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
@@ -311,7 +312,7 @@ func substringSimilar(_ *execCtx, a []types.Value) (types.Value, error) {
 	var src strings.Builder
 	src.WriteString("(?s)^")
 	for i, p := range parts {
-		r, err := similarToRegex(p, esc)
+		r, err := eval.SimilarToRegex(p, esc)
 		if err != nil {
 			return nil, err
 		}
@@ -332,18 +333,18 @@ func substringSimilar(_ *execCtx, a []types.Value) (types.Value, error) {
 	if len(parts) == 2 {
 		// One separator: the rest of the string after it is returned.
 		src.Reset()
-		r0, err := similarToRegex(parts[0], esc)
+		r0, err := eval.SimilarToRegex(parts[0], esc)
 		if err != nil {
 			return nil, err
 		}
-		r1, err := similarToRegex(parts[1], esc)
+		r1, err := eval.SimilarToRegex(parts[1], esc)
 		if err != nil {
 			return nil, err
 		}
 		src.WriteString("(?s)^(?U:" + strings.TrimSuffix(strings.TrimPrefix(r0, "(?s)^"), "$") + ")(" + strings.TrimSuffix(strings.TrimPrefix(r1, "(?s)^"), "$") + ")")
 	}
 	src.WriteString("$")
-	re, err := compileRegex(&regexpMu, regexpCache, src.String(), false)
+	re, err := eval.CompileRegex(&regexpMu, regexpCache, src.String(), false)
 	if err != nil {
 		return nil, err
 	}

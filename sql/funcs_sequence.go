@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -20,24 +21,26 @@ import (
 // as in PostgreSQL.
 
 func init() {
-	writing := func(name string, params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+	writing := func(name string, params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
 		sig := sequenceSignature(params...)
-		return func(b *binder, args []expr) ([]expr, types.T, error) {
+		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			out, t, err := sig(b, args)
 			if err == nil {
-				b.pc.writesBy = name
+				b.(*binder).pc.writesBy = name
 			}
 			return out, t, err
 		}
 	}
-	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
 		}
 		return nextSerial(x, s.table, s.column)
 	}})
-	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
@@ -48,13 +51,15 @@ func init() {
 		}
 		return v, nil
 	}})
-	register("lastval", &builtin{resolve: signature(types.Int8), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	register("lastval", &builtin{resolve: signature(types.Int8), call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if x.sess.lastSeq == 0 {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
 		return x.sess.seqValues[x.sess.lastSeq], nil
 	}})
-	setval := func(x *execCtx, a []types.Value) (types.Value, error) {
+	setval := func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
@@ -82,7 +87,7 @@ func init() {
 		}
 		return v, nil
 	}
-	register("setval", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("setval", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 3 {
 			return writing("setval", types.Regclass, types.Int8, types.Bool)(b, args)
 		}
@@ -93,11 +98,11 @@ func init() {
 // sequenceSignature is signature(int8, params...) whose first argument
 // names a sequence: a name that resolves to no relation is reported as
 // such (42P01 at the literal), not as a missing function.
-func sequenceSignature(params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+func sequenceSignature(params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
 	sig := signature(types.Int8, params...)
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == len(params) {
-			if _, err := b.coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+			if _, err := b.Coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
 				return nil, types.T{}, err
 			}
 		}

@@ -11,11 +11,12 @@ import (
 	"unicode/utf8"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 func textFn(f func(s string) types.Value) *builtin {
-	return &builtin{resolve: signature(types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &builtin{resolve: signature(types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return f(a[0].(string)), nil
 	}}
 }
@@ -40,19 +41,19 @@ func init() {
 		}
 		return sb.String()
 	}))
-	lengthFn := &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	lengthFn := &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return int64(utf8.RuneCountInString(a[0].(string))), nil
 	}}
 	register("length", overloaded(true,
 		sig(types.Int4, lengthFn.call, types.Text),
-		sig(types.Int4, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Int4, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return int64(len(a[0].([]byte))), nil
 		}, types.Bytea)))
 	register("char_length", lengthFn)
 	register("character_length", lengthFn)
 	// octet_length of a character(n) counts its padding, as PostgreSQL's
 	// bpchar variant does.
-	octets := func(_ *execCtx, a []types.Value) (types.Value, error) {
+	octets := func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if b, ok := a[0].([]byte); ok {
 			return int64(len(b)), nil
 		}
@@ -60,7 +61,7 @@ func init() {
 	}
 	register("octet_length", overloaded(true,
 		sig(types.Int4, octets, types.Text), sig(types.Int4, octets, types.Bpchar), sig(types.Int4, octets, types.Bytea)))
-	bits := func(x *execCtx, a []types.Value) (types.Value, error) {
+	bits := func(x eval.Context, a []types.Value) (types.Value, error) {
 		n, err := octets(x, a)
 		if err != nil {
 			return nil, err
@@ -81,12 +82,12 @@ func init() {
 	}))
 	register("quote_ident", textFn(func(s string) types.Value { return quoteIdent(s) }))
 	register("quote_literal", textFn(func(s string) types.Value { return quoteLiteral(s) }))
-	substr := &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	substr := &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 2 {
 			return signature(types.Text, types.Text, types.Int4)(b, args)
 		}
 		return signature(types.Text, types.Text, types.Int4, types.Int4)(b, args)
-	}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		start := a[1].(int64)
 		end := int64(len(r)) + 1
@@ -116,26 +117,26 @@ func init() {
 		}
 		return int64(utf8.RuneCountInString(s[:i])) + 1
 	}
-	register("strpos", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("strpos", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strpos(a[0].(string), a[1].(string)), nil
 	}})
 	// The parser turns POSITION(a IN b) into position(a, b).
-	register("position", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("position", &builtin{resolve: signature(types.Int4, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strpos(a[1].(string), a[0].(string)), nil
 	}})
-	register("replace", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("replace", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[1].(string) == "" {
 			return a[0], nil
 		}
 		return strings.ReplaceAll(a[0].(string), a[1].(string), a[2].(string)), nil
 	}})
 	trimFn := func(f func(s, cut string) string) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 1 {
 				return signature(types.Text, types.Text)(b, args)
 			}
 			return signature(types.Text, types.Text, types.Text)(b, args)
-		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			cut := " "
 			if len(a) == 2 {
 				cut = a[1].(string)
@@ -149,19 +150,19 @@ func init() {
 	register("rtrim", trimFn(strings.TrimRight))
 	// concat and concat_ws take any types, each turned into text by its
 	// output function, and skip NULLs.
-	anyAsText := func(min int) func(b *binder, args []expr) ([]expr, types.T, error) {
-		return func(b *binder, args []expr) ([]expr, types.T, error) {
+	anyAsText := func(min int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
+		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) < min {
 				return nil, types.T{}, errNoFunction
 			}
-			out := make([]expr, len(args))
+			out := make([]eval.Expr, len(args))
 			for i, a := range args {
-				out[i] = asOutputText(b.resolveUnknown(a))
+				out[i] = asOutputText(b.ResolveUnknown(a))
 			}
-			return out, textT(), nil
+			return out, eval.TextT(), nil
 		}
 	}
-	register("concat", &builtin{resolve: anyAsText(1), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("concat", &builtin{resolve: anyAsText(1), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		var sb strings.Builder
 		for _, v := range a {
 			if v != nil {
@@ -170,7 +171,7 @@ func init() {
 		}
 		return sb.String(), nil
 	}})
-	register("concat_ws", &builtin{resolve: anyAsText(2), call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("concat_ws", &builtin{resolve: anyAsText(2), call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return nil, nil
 		}
@@ -182,7 +183,7 @@ func init() {
 		}
 		return strings.Join(parts, a[0].(string)), nil
 	}})
-	register("left", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("left", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		n := int(a[1].(int64))
 		if n < 0 {
@@ -190,7 +191,7 @@ func init() {
 		}
 		return string(r[:min(n, len(r))]), nil
 	}})
-	register("right", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("right", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r := []rune(a[0].(string))
 		n := int(a[1].(int64))
 		if n < 0 {
@@ -199,7 +200,7 @@ func init() {
 		n = min(n, len(r))
 		return string(r[len(r)-n:]), nil
 	}})
-	register("repeat", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("repeat", &builtin{resolve: signature(types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[1].(int64)
 		if n <= 0 {
 			return "", nil
@@ -210,12 +211,12 @@ func init() {
 		return strings.Repeat(a[0].(string), int(n)), nil
 	}})
 	pad := func(left bool) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 2 {
 				return signature(types.Text, types.Text, types.Int4)(b, args)
 			}
 			return signature(types.Text, types.Text, types.Int4, types.Text)(b, args)
-		}, strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		}, strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			r := []rune(a[0].(string))
 			n := int(a[1].(int64))
 			fill := []rune(" ")
@@ -237,7 +238,7 @@ func init() {
 	}
 	register("lpad", pad(true))
 	register("rpad", pad(false))
-	register("split_part", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("split_part", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[2].(int64)
 		if n == 0 {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "field position must not be zero")
@@ -254,17 +255,17 @@ func init() {
 		}
 		return parts[n-1], nil
 	}})
-	register("starts_with", &builtin{resolve: signature(types.Bool, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("starts_with", &builtin{resolve: signature(types.Bool, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return strings.HasPrefix(a[0].(string), a[1].(string)), nil
 	}})
-	register("chr", &builtin{resolve: signature(types.Text, types.Int4), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("chr", &builtin{resolve: signature(types.Text, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
 		if n <= 0 || n > unicode.MaxRune {
 			return nil, pgerror.New(pgerror.ProgramLimitExceeded, "requested character too large for encoding: %d", n)
 		}
 		return string(rune(n)), nil
 	}})
-	register("ascii", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("ascii", &builtin{resolve: signature(types.Int4, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		r, _ := utf8.DecodeRuneInString(a[0].(string))
 		if a[0].(string) == "" {
 			return int64(0), nil
@@ -272,10 +273,10 @@ func init() {
 		return int64(r), nil
 	}})
 	register("to_hex", overloaded(true,
-		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return strconv.FormatUint(uint64(uint32(a[0].(int64))), 16), nil
 		}, types.Int4),
-		sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
 		}, types.Int8)))
 }
@@ -288,7 +289,7 @@ var (
 // regexpReplace is regexp_replace(source, pattern, replacement [, flags]):
 // flag g replaces every match, i ignores case; \1..\9 and \& in the
 // replacement insert groups as in PostgreSQL.
-func regexpReplace(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpReplace(_ eval.Context, a []types.Value) (types.Value, error) {
 	src, pat, repl := a[0].(string), a[1].(string), a[2].(string)
 	flags := ""
 	if len(a) == 4 {

@@ -3,29 +3,14 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
-// tableFunc is a set-returning function with several output columns, used
-// in FROM: pg_show_all_settings() (behind pg_settings), pg_get_keywords(),
-// information_schema._pg_expandarray(). Where PostgreSQL declares the
-// function with OUT arguments, the columns are read from its pg_proc row,
-// so names and types are PostgreSQL's.
-type tableFunc struct {
-	// resolve checks and coerces the arguments and gives the columns.
-	resolve func(b *binder, args []expr) ([]expr, []outCol, error)
-	gen     func(x *execCtx, args []types.Value) ([]Row, error)
-	// strict functions return no rows for a NULL argument.
-	strict bool
-}
-
-// tableFuncs maps lower-case function names to table functions.
-var tableFuncs = map[string]*tableFunc{}
-
 // procOutColumns reads the OUT columns of a built-in function from
 // PostgreSQL's pg_proc rows.
-func procOutColumns(name string) []outCol {
+func procOutColumns(name string) []funcColumn {
 	ct := pgCatalogTables["pg_proc"]
 	static, err := ct.staticRows()
 	if err != nil {
@@ -42,7 +27,7 @@ func procOutColumns(name string) []outCol {
 		}
 		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
 		names, _ := r[b.col("proargnames")].(types.ArrayValue)
-		var cols []outCol
+		var cols []funcColumn
 		for i, t := range all.Elems {
 			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {
 				continue
@@ -51,7 +36,7 @@ func procOutColumns(name string) []outCol {
 			if i < len(names.Elems) {
 				n, _ = names.Elems[i].(string)
 			}
-			cols = append(cols, outCol{name: n, t: types.Of(types.OID(t.(int64)))})
+			cols = append(cols, funcColumn{name: n, t: types.Of(types.OID(t.(int64)))})
 		}
 		return cols
 	}
@@ -62,7 +47,7 @@ func procOutColumns(name string) []outCol {
 type tableFuncScan struct {
 	name string
 	tf   *tableFunc
-	args []expr
+	args []eval.Expr
 	cols []outCol
 	// ordinal adds WITH ORDINALITY's counter.
 	ordinal bool
@@ -74,11 +59,11 @@ func (p *tableFuncScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.name)
 }
 
-func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	vals := make([]types.Value, len(p.args))
 	for i, a := range p.args {
-		v, err := a.eval(env)
+		v, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -100,23 +85,23 @@ func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // planTableFunc plans a table function in FROM.
-func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
-	coerced, cols, err := tf.resolve(b, args)
+	coerced, fcols, err := tf.resolve(b, args)
 	if err != nil {
 		if err == errNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		return nil, nil, withPos(err, t.Call)
 	}
-	cols = append([]outCol(nil), cols...)
+	cols := outCols(fcols)
 	if len(cols) == 1 && t.Alias != nil && len(t.Alias.Columns) == 0 {
 		// A function of one column names it after the alias, as
 		// generate_subscripts(a, 1) AS g names its column g.
 		cols[0].name = t.Alias.Name
 	}
 	if t.WithOrdinality {
-		cols = append(cols, outCol{name: "ordinality", t: int8T()})
+		cols = append(cols, outCol{name: "ordinality", t: eval.Int8T()})
 	}
 	p := &tableFuncScan{name: name, tf: tf, args: coerced, cols: cols, ordinal: t.WithOrdinality}
 	rel := relFromColumns(name, cols)
@@ -135,23 +120,23 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		elem := types.ElemOf(args[0].typ().OID)
+		elem := types.ElemOf(args[0].Type().OID)
 		if elem == 0 {
 			return nil, nil, errNoFunction
 		}
-		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		return args, []funcColumn{{name: "x", t: types.Of(elem)}, {name: "n", t: eval.Int4T()}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
 		}
-		rows := make([]Row, len(arr.Elems))
+		rows := make([]eval.Row, len(arr.Elems))
 		for i, e := range arr.Elems {
-			rows[i] = Row{e, int64(i + 1)}
+			rows[i] = eval.Row{e, int64(i + 1)}
 		}
 		return rows, nil
 	}}
@@ -163,19 +148,19 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
 		return nil, procOutColumns("pg_get_keywords"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
-		var rows []Row
+	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
+		var rows []eval.Row
 		for _, k := range parse.Keywords() {
 			bareDesc := "requires AS"
 			if k.BareLabel {
 				bareDesc = "can be bare label"
 			}
-			rows = append(rows, Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
+			rows = append(rows, eval.Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
 		}
 		return rows, nil
 	}}
@@ -193,27 +178,27 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
-		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
+	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
 			return nil, nil, errNoFunction
 		}
-		d, err := b.coerce(args[1], int4T())
+		d, err := b.Coerce(args[1], eval.Int4T())
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		var reverse expr = &constExpr{v: false, t: boolT()}
+		var reverse eval.Expr = &eval.Const{V: false, T: eval.BoolT()}
 		if len(args) == 3 {
-			if reverse, err = b.coerce(args[2], boolT()); err != nil {
+			if reverse, err = b.Coerce(args[2], eval.BoolT()); err != nil {
 				return nil, nil, errNoFunction
 			}
 		}
 		lower := int64(1)
-		if t := args[0].typ().OID; t == types.Int2Vector || t == types.OidVector {
+		if t := args[0].Type().OID; t == types.Int2Vector || t == types.OidVector {
 			lower = 0
 		}
-		out := []expr{args[0], d, reverse, &constExpr{v: lower, t: int4T()}}
-		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: eval.Int4T()}}
+		return out, []funcColumn{{name: "generate_subscripts", t: eval.Int4T()}}, nil
+	}, gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
 		if dims == nil {
@@ -224,9 +209,9 @@ func init() {
 			return nil, nil
 		}
 		n := int64(dims[dim-1])
-		rows := make([]Row, 0, n)
+		rows := make([]eval.Row, 0, n)
 		for i := int64(0); i < n; i++ {
-			rows = append(rows, Row{lower + i})
+			rows = append(rows, eval.Row{lower + i})
 		}
 		if a[2] == true {
 			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
@@ -241,16 +226,25 @@ func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 1 {
 			return nil, nil, errNoFunction
 		}
-		r, err := b.coerce(args[0], types.Of(types.Regclass))
+		r, err := b.Coerce(args[0], types.Of(types.Regclass))
 		if err != nil {
 			return nil, nil, errNoFunction
 		}
-		return []expr{r}, procOutColumns("pg_partition_ancestors"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
+		return []eval.Expr{r}, procOutColumns("pg_partition_ancestors"), nil
+	}, gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		return nil, nil
 	}}
+}
+
+// outCols gives a function's output columns as the planner's columns.
+func outCols(fcols []funcColumn) []outCol {
+	cols := make([]outCol, len(fcols))
+	for i, c := range fcols {
+		cols[i] = outCol{name: c.name, t: c.t}
+	}
+	return cols
 }

@@ -4,11 +4,11 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"regexp"
-	"regexp/syntax"
 	"strconv"
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -17,32 +17,32 @@ import (
 // quote_nullable, num_nulls / num_nonnulls.
 
 func init() {
-	register("format", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("format", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 0 {
 			return nil, types.T{}, errNoFunction
 		}
-		f, err := b.coerce(args[0], textT())
+		f, err := b.Coerce(args[0], eval.TextT())
 		if err != nil {
 			return nil, types.T{}, errNoFunction
 		}
-		out := []expr{f}
+		out := []eval.Expr{f}
 		for _, a := range args[1:] {
-			out = append(out, asOutputText(b.resolveUnknown(a)))
+			out = append(out, asOutputText(b.ResolveUnknown(a)))
 		}
-		return out, textT(), nil
+		return out, eval.TextT(), nil
 	}, call: formatFunc})
-	register("quote_nullable", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	register("quote_nullable", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
 			return nil, types.T{}, errNoFunction
 		}
-		return []expr{asOutputText(b.resolveUnknown(args[0]))}, textT(), nil
-	}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return []eval.Expr{asOutputText(b.ResolveUnknown(args[0]))}, eval.TextT(), nil
+	}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if a[0] == nil {
 			return "NULL", nil
 		}
 		return quoteLiteral(a[0].(string)), nil
 	}})
-	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("translate", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Text), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		from, to := []rune(a[1].(string)), []rune(a[2].(string))
 		return strings.Map(func(r rune) rune {
 			for i, f := range from {
@@ -60,21 +60,21 @@ func init() {
 		sig(types.TextArray, regexpMatch, types.Text, types.Text),
 		sig(types.TextArray, regexpMatch, types.Text, types.Text, types.Text)))
 	register("regexp_split_to_array", overloaded(true,
-		sig(types.TextArray, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.TextArray, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts, err := regexpSplit(a)
 			if err != nil {
 				return nil, err
 			}
 			return textArray(parts), nil
 		}, types.Text, types.Text),
-		sig(types.TextArray, func(_ *execCtx, a []types.Value) (types.Value, error) {
+		sig(types.TextArray, func(_ eval.Context, a []types.Value) (types.Value, error) {
 			parts, err := regexpSplit(a)
 			if err != nil {
 				return nil, err
 			}
 			return textArray(parts), nil
 		}, types.Text, types.Text, types.Text)))
-	tableFuncs["regexp_matches"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	tableFuncs["regexp_matches"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_matches", types.TextArray, 2, 3), gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		flags := ""
 		if len(a) == 3 {
 			flags = a[2].(string)
@@ -87,27 +87,27 @@ func init() {
 		if strings.Contains(flags, "g") {
 			n = -1
 		}
-		var rows []Row
+		var rows []eval.Row
 		for _, m := range re.FindAllStringSubmatchIndex(a[0].(string), n) {
-			rows = append(rows, Row{matchGroups(a[0].(string), m)})
+			rows = append(rows, eval.Row{matchGroups(a[0].(string), m)})
 		}
 		return rows, nil
 	}}
-	tableFuncs["regexp_split_to_table"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+	tableFuncs["regexp_split_to_table"] = &tableFunc{strict: true, resolve: textTableFunc("regexp_split_to_table", types.Text, 2, 3), gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		parts, err := regexpSplit(a)
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]Row, len(parts))
+		rows := make([]eval.Row, len(parts))
 		for i, p := range parts {
-			rows[i] = Row{p}
+			rows[i] = eval.Row{p}
 		}
 		return rows, nil
 	}}
 	register("string_to_array", overloaded(false,
 		sig(types.TextArray, stringToArray, types.Text, types.Text),
 		sig(types.TextArray, stringToArray, types.Text, types.Text, types.Text)))
-	register("encode", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("encode", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		b := a[0].([]byte)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -119,7 +119,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Bytea, types.Text)))
-	register("decode", overloaded(true, sig(types.Bytea, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("decode", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		s := a[0].(string)
 		switch strings.ToLower(a[1].(string)) {
 		case "hex":
@@ -139,29 +139,29 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized encoding: \"%s\"", a[1].(string))
 	}, types.Text, types.Text)))
-	register("convert_to", overloaded(true, sig(types.Bytea, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("convert_to", overloaded(true, sig(types.Bytea, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return []byte(a[0].(string)), nil
 	}, types.Text, types.Text)))
-	register("convert_from", overloaded(true, sig(types.Text, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("convert_from", overloaded(true, sig(types.Text, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		if err := checkUTF8Name(a[1].(string)); err != nil {
 			return nil, err
 		}
 		return types.ParseText(types.Of(types.Text), string(a[0].([]byte)))
 	}, types.Bytea, types.Text)))
 	counter := func(nulls bool) *builtin {
-		return &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+		return &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			if len(args) == 0 {
 				return nil, types.T{}, errNoFunction
 			}
-			out := make([]expr, len(args))
+			out := make([]eval.Expr, len(args))
 			for i, a := range args {
-				out[i] = b.resolveUnknown(a)
+				out[i] = b.ResolveUnknown(a)
 			}
-			return out, int4T(), nil
-		}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+			return out, eval.Int4T(), nil
+		}, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			n := int64(0)
 			for _, v := range a {
 				if (v == nil) == nulls {
@@ -178,22 +178,22 @@ func init() {
 // outputTextExpr is a value as its type's output function writes it
 // (true as t, a date in the session's DateStyle), which is what concat and
 // format insert; a cast to text differs for booleans.
-type outputTextExpr struct{ x expr }
+type outputTextExpr struct{ x eval.Expr }
 
-func (e *outputTextExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *outputTextExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
-	if s, ok := v.(string); ok && typeCategory(e.x.typ().OID) == 'S' {
+	if s, ok := v.(string); ok && eval.TypeCategory(e.x.Type().OID) == 'S' {
 		return s, nil
 	}
-	return env.x.sess.formatValue(env.x, e.x.typ(), v), nil
+	return env.X.FormatValue(e.x.Type(), v), nil
 }
-func (e *outputTextExpr) typ() types.T { return textT() }
+func (e *outputTextExpr) Type() types.T { return eval.TextT() }
 
-func asOutputText(x expr) expr {
-	if x.typ().OID == types.Text {
+func asOutputText(x eval.Expr) eval.Expr {
+	if x.Type().OID == types.Text {
 		return x
 	}
 	return &outputTextExpr{x: x}
@@ -201,7 +201,7 @@ func asOutputText(x expr) expr {
 
 // formatFunc is format(fmt, args...): %s, %I, %L and %%, with argument
 // positions (%2$s), widths (%-10s, %*s) as PostgreSQL's format().
-func formatFunc(_ *execCtx, a []types.Value) (types.Value, error) {
+func formatFunc(_ eval.Context, a []types.Value) (types.Value, error) {
 	if a[0] == nil {
 		return nil, nil
 	}
@@ -320,28 +320,6 @@ func formatFunc(_ *execCtx, a []types.Value) (types.Value, error) {
 	return sb.String(), nil
 }
 
-// regexError turns Go's regexp syntax errors into PostgreSQL's wording.
-func regexError(err error) error {
-	msg := err.Error()
-	if se, ok := err.(*syntax.Error); ok {
-		switch se.Code {
-		case syntax.ErrMissingParen, syntax.ErrUnexpectedParen:
-			msg = "parentheses () not balanced"
-		case syntax.ErrMissingBracket:
-			msg = "brackets [] not balanced"
-		case syntax.ErrMissingRepeatArgument, syntax.ErrInvalidRepeatOp:
-			msg = "quantifier operand invalid"
-		case syntax.ErrInvalidRepeatSize:
-			msg = "invalid repetition count(s)"
-		case syntax.ErrInvalidEscape, syntax.ErrTrailingBackslash:
-			msg = "invalid escape \\ sequence"
-		case syntax.ErrInvalidCharRange:
-			msg = "invalid character range"
-		}
-	}
-	return pgerror.New(pgerror.InvalidRegularExpression, "invalid regular expression: %s", msg)
-}
-
 // regexpFor compiles a pattern with PostgreSQL's regexp flags (i, g, ...).
 func regexpFor(pattern, flags string) (*regexp.Regexp, error) {
 	for _, f := range flags {
@@ -349,7 +327,7 @@ func regexpFor(pattern, flags string) (*regexp.Regexp, error) {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", f)
 		}
 	}
-	return compileRegex(&regexpMu, regexpCache, pattern, strings.Contains(flags, "i"))
+	return eval.CompileRegex(&regexpMu, regexpCache, pattern, strings.Contains(flags, "i"))
 }
 
 // matchGroups is a match as regexp_match returns it: the capture groups,
@@ -369,7 +347,7 @@ func matchGroups(s string, m []int) types.Value {
 	return types.ArrayValue{Elem: types.Text, Elems: elems}
 }
 
-func regexpMatch(_ *execCtx, a []types.Value) (types.Value, error) {
+func regexpMatch(_ eval.Context, a []types.Value) (types.Value, error) {
 	flags := ""
 	if len(a) == 3 {
 		flags = a[2].(string)
@@ -427,26 +405,26 @@ func textArray(parts []string) types.ArrayValue {
 
 // textTableFunc resolves a set-returning function of min..max text
 // arguments with one output column.
-func textTableFunc(name string, out types.OID, min, max int) func(b *binder, args []expr) ([]expr, []outCol, error) {
-	return func(b *binder, args []expr) ([]expr, []outCol, error) {
+func textTableFunc(name string, out types.OID, min, max int) func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) < min || len(args) > max {
 			return nil, nil, errNoFunction
 		}
-		coerced := make([]expr, len(args))
+		coerced := make([]eval.Expr, len(args))
 		for i, a := range args {
-			c, err := b.coerce(a, textT())
+			c, err := b.Coerce(a, eval.TextT())
 			if err != nil {
 				return nil, nil, errNoFunction
 			}
 			coerced[i] = c
 		}
-		return coerced, []outCol{{name: name, t: types.Of(out)}}, nil
+		return coerced, []funcColumn{{name: name, t: types.Of(out)}}, nil
 	}
 }
 
 // stringToArray is string_to_array(text, delimiter [, null string]): a NULL
 // delimiter splits into characters, an empty one gives the whole string.
-func stringToArray(_ *execCtx, a []types.Value) (types.Value, error) {
+func stringToArray(_ eval.Context, a []types.Value) (types.Value, error) {
 	if a[0] == nil {
 		return nil, nil
 	}

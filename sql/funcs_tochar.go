@@ -136,13 +136,6 @@ func ordinalOf(printed string, upper bool) (string, error) {
 	return s, nil
 }
 
-func twoDigits(n int) string {
-	if n < 10 {
-		return "0" + strconv.Itoa(n)
-	}
-	return strconv.Itoa(n)
-}
-
 // dchFields are what to_char prints, as PostgreSQL's struct pg_tm holds
 // them: for a timestamp its date (year 0 is 1 BC) and wall clock, for an
 // interval its parts, each carrying the interval's sign.

@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -326,11 +327,11 @@ func numberDigits(kind numberKind, v types.Value, d *numDesc) (numstr string, ou
 			// error, as for int8 (earlier releases wrapped it).
 			m := math.Pow(10, float64(d.multi))
 			if m > math.MaxInt32 {
-				return "", 0, 0, intRangeError(types.Int4)
+				return "", 0, 0, eval.IntRangeError(types.Int4)
 			}
 			n *= int64(m)
 			if n > math.MaxInt32 || n < math.MinInt32 {
-				return "", 0, 0, intRangeError(types.Int4)
+				return "", 0, 0, eval.IntRangeError(types.Int4)
 			}
 			d.pre += d.multi
 		}
@@ -340,11 +341,11 @@ func numberDigits(kind numberKind, v types.Value, d *numDesc) (numstr string, ou
 		if d.is(numFMulti) {
 			m := math.Pow(10, float64(d.multi))
 			if m >= 9223372036854775807 {
-				return "", 0, 0, intRangeError(types.Int8)
+				return "", 0, 0, eval.IntRangeError(types.Int8)
 			}
 			overflow, product := mulInt64(n, int64(m))
 			if overflow {
-				return "", 0, 0, intRangeError(types.Int8)
+				return "", 0, 0, eval.IntRangeError(types.Int8)
 			}
 			n = product
 			d.pre += d.multi
@@ -354,18 +355,18 @@ func numberDigits(kind numberKind, v types.Value, d *numDesc) (numstr string, ou
 		x := v.(*apd.Decimal)
 		if d.is(numFMulti) {
 			scaled := new(apd.Decimal)
-			if _, err := numericCtx.Mul(scaled, x, apd.New(1, int32(d.multi))); err != nil {
-				return "", 0, 0, numericChecked(scaled, err)
+			if _, err := eval.NumericCtx.Mul(scaled, x, apd.New(1, int32(d.multi))); err != nil {
+				return "", 0, 0, eval.NumericChecked(scaled, err)
 			}
 			x = scaled
 			d.pre += d.multi
 		}
 		rounded := new(apd.Decimal).Set(x)
 		if x.Form == apd.Finite {
-			if err := roundScale(rounded, d.post); err != nil {
+			if err := eval.RoundScale(rounded, d.post); err != nil {
 				return "", 0, 0, err
 			}
-			showScale(rounded, d.post)
+			eval.ShowScale(rounded, d.post)
 		}
 		orgnum = types.FormatText(types.Of(types.Numeric), rounded)
 	case numberFloat4, numberFloat8:
@@ -458,7 +459,7 @@ func romanDigits(kind numberKind, v types.Value) (string, error) {
 	case numberInt8:
 		n = v.(int64)
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			return "", intRangeError(types.Int4)
+			return "", eval.IntRangeError(types.Int4)
 		}
 	case numberFloat4, numberFloat8:
 		r := math.RoundToEven(v.(float64))
@@ -475,12 +476,12 @@ func romanDigits(kind numberKind, v types.Value) (string, error) {
 			return "", pgerror.New(pgerror.FeatureNotSupported, "cannot convert infinity to integer")
 		}
 		r := new(apd.Decimal).Set(d)
-		if err := roundScale(r, 0); err != nil {
+		if err := eval.RoundScale(r, 0); err != nil {
 			return "", err
 		}
 		i, err := r.Int64()
 		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
-			return "", intRangeError(types.Int4)
+			return "", eval.IntRangeError(types.Int4)
 		}
 		n = i
 	}
@@ -555,8 +556,8 @@ func numericScientific(x *apd.Decimal, scale int) string {
 	}
 	sig := new(apd.Decimal).Set(x)
 	sig.Exponent -= int32(exp)
-	_ = roundScale(sig, scale)
-	showScale(sig, scale)
+	_ = eval.RoundScale(sig, scale)
+	eval.ShowScale(sig, scale)
 	sign := ""
 	if sig.Negative && !sig.IsZero() {
 		sign = "-"

@@ -7,6 +7,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -22,7 +23,7 @@ import (
 // The locale symbols are the C locale's, which cdcdb's databases use.
 
 func init() {
-	register("to_number", overloaded(true, sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
+	register("to_number", overloaded(true, sig(types.Numeric, func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return toNumber(a[0].(string), a[1].(string))
 	}, types.Text, types.Text)))
 }
@@ -266,12 +267,12 @@ func toNumber(input, format string) (types.Value, error) {
 		// Multiplied by 10 ^ -multi as PostgreSQL does, which gives the
 		// result that power's 16 decimals.
 		scale := new(apd.Decimal)
-		if err := numericPower(scale, apd.New(10, 0), apd.New(-int64(f.multi), 0)); err != nil {
+		if err := eval.NumericPower(scale, apd.New(10, 0), apd.New(-int64(f.multi), 0)); err != nil {
 			return nil, err
 		}
 		z := new(apd.Decimal)
-		_, err := exactCtx(d, scale).Mul(z, d, scale)
-		return z, numericChecked(z, err)
+		_, err := eval.ExactCtx(d, scale).Mul(z, d, scale)
+		return z, eval.NumericChecked(z, err)
 	}
 	return d, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -39,7 +40,7 @@ func bucketOutside(count int64, belowLow, atOrPastHigh bool) (int64, error) {
 	return -1, nil
 }
 
-func widthBucketFloat(_ *execCtx, a []types.Value) (types.Value, error) {
+func widthBucketFloat(_ eval.Context, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(float64), a[1].(float64), a[2].(float64), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")
@@ -64,7 +65,7 @@ func widthBucketFloat(_ *execCtx, a []types.Value) (types.Value, error) {
 	return int64(float64(count)*(lo-op)/(lo-hi)) + 1, nil
 }
 
-func widthBucketNumeric(_ *execCtx, a []types.Value) (types.Value, error) {
+func widthBucketNumeric(_ eval.Context, a []types.Value) (types.Value, error) {
 	op, lo, hi, count := a[0].(*apd.Decimal), a[1].(*apd.Decimal), a[2].(*apd.Decimal), a[3].(int64)
 	if count <= 0 {
 		return nil, bucketError("count must be greater than zero")
@@ -87,26 +88,26 @@ func widthBucketNumeric(_ *execCtx, a []types.Value) (types.Value, error) {
 	// (op - lo) * count / (hi - lo), truncated, computed exactly.
 	num, den := new(apd.Decimal), new(apd.Decimal)
 	if asc {
-		_, err = exactCtx(op, lo).Sub(num, op, lo)
+		_, err = eval.ExactCtx(op, lo).Sub(num, op, lo)
 		if err == nil {
-			_, err = exactCtx(hi, lo).Sub(den, hi, lo)
+			_, err = eval.ExactCtx(hi, lo).Sub(den, hi, lo)
 		}
 	} else {
-		_, err = exactCtx(lo, op).Sub(num, lo, op)
+		_, err = eval.ExactCtx(lo, op).Sub(num, lo, op)
 		if err == nil {
-			_, err = exactCtx(lo, hi).Sub(den, lo, hi)
+			_, err = eval.ExactCtx(lo, hi).Sub(den, lo, hi)
 		}
 	}
 	if err != nil {
-		return nil, numericChecked(num, err)
+		return nil, eval.NumericChecked(num, err)
 	}
 	n := apd.New(count, 0)
-	if _, err = exactCtx(num, n).Mul(num, num, n); err != nil {
-		return nil, numericChecked(num, err)
+	if _, err = eval.ExactCtx(num, n).Mul(num, num, n); err != nil {
+		return nil, eval.NumericChecked(num, err)
 	}
 	q := new(apd.Decimal)
-	if _, err = exactCtx(num, den).QuoInteger(q, num, den); err != nil {
-		return nil, numericChecked(q, err)
+	if _, err = eval.ExactCtx(num, den).QuoInteger(q, num, den); err != nil {
+		return nil, eval.NumericChecked(q, err)
 	}
 	v, err := q.Int64()
 	if err != nil {

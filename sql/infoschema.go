@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -17,9 +18,9 @@ import (
 // empty, as they are in a PostgreSQL database with no such objects.
 
 // infoSchemaSources fill the views about objects cdcdb has.
-var infoSchemaSources = map[string]func(x *execCtx, b *catalogRow) ([]Row, error){
-	"information_schema_catalog_name": func(_ *execCtx, b *catalogRow) ([]Row, error) {
-		return []Row{b.make("catalog_name", "main")}, nil
+var infoSchemaSources = map[string]func(x *execCtx, b *catalogRow) ([]eval.Row, error){
+	"information_schema_catalog_name": func(_ *execCtx, b *catalogRow) ([]eval.Row, error) {
+		return []eval.Row{b.make("catalog_name", "main")}, nil
 	},
 	"schemata":                isSchemata,
 	"tables":                  isTables,
@@ -45,7 +46,7 @@ func init() {
 		infoSchemaColumnDefs[v.Name] = v.Columns
 		b := newRowBuilder("information_schema."+v.Name, cols)
 		registerSystemTable(&systemTable{schema: "information_schema", name: v.Name, cols: cols,
-			rows: func(x *execCtx) ([]Row, error) {
+			rows: func(x *execCtx) ([]eval.Row, error) {
 				if src == nil {
 					return nil, nil
 				}
@@ -84,8 +85,8 @@ func userRelations(cat *catalog.Snapshot) []struct {
 	return out
 }
 
-func isSchemata(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isSchemata(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	for _, sc := range x.catalogOf().Schemas() {
 		owner := roleName(x, superuserOID)
 		if sc.OID == catalog.PublicNamespace {
@@ -96,8 +97,8 @@ func isSchemata(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isTables(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isTables(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, st := range systemRelations() {
 		kind := "VIEW"
@@ -125,8 +126,8 @@ func isTables(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isViews(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isViews(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	for _, r := range userRelations(x.catalogOf()) {
 		if r.t.Kind != catalog.KindView {
 			continue
@@ -151,8 +152,8 @@ func isViews(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isColumns(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isColumns(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	add := func(schema, table string, view bool, c catalog.Column) {
 		kv := []any{"table_catalog", "main", "table_schema", schema, "table_name", table, "column_name", c.Name,
 			"ordinal_position", int(c.Attnum), "is_nullable", yesNo(!c.NotNull), "udt_catalog", "main",
@@ -276,8 +277,8 @@ func notNullConstraintName(t *catalog.Table, attnum int16) string {
 		strconv.Itoa(int(attnum)) + "_not_null"
 }
 
-func isTableConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isTableConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		var nullsDistinct any
@@ -305,8 +306,8 @@ func isTableConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind == "c" {
@@ -345,8 +346,8 @@ func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]Row, error) {
 // them.
 var ruleNames = map[string]string{"a": "NO ACTION", "r": "RESTRICT", "c": "CASCADE", "n": "SET NULL", "d": "SET DEFAULT"}
 
-func isReferentialConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isReferentialConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind != "f" {
@@ -372,8 +373,8 @@ func isReferentialConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isCheckConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isCheckConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind == "c" {
@@ -397,8 +398,8 @@ func isCheckConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
 
 // isConstraintColumnUsage lists the columns each constraint uses: on its
 // own table or, for a foreign key, on the referenced one.
-func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		t, schema, cols := tc.t, tc.schema, tc.c.Columns
@@ -423,8 +424,8 @@ func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]Row, error) {
 	return rows, nil
 }
 
-func isConstraintTableUsage(x *execCtx, b *catalogRow) ([]Row, error) {
-	var rows []Row
+func isConstraintTableUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	var rows []eval.Row
 	cat := x.catalogOf()
 	for _, tc := range userConstraints(cat) {
 		t, schema := tc.t, tc.schema

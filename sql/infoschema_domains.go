@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
@@ -115,8 +116,8 @@ func domainDefault(d *infoDomain) types.Value {
 }
 
 // domainTypeRows are the domains' pg_type rows.
-func domainTypeRows(b *catalogRow) []Row {
-	var rows []Row
+func domainTypeRows(b *catalogRow) []eval.Row {
+	var rows []eval.Row
 	for _, d := range infoDomains() {
 		f := typeFactsOf(d.base.OID)
 		info, _ := types.Lookup(d.base.OID)
@@ -140,8 +141,8 @@ func domainTypeRows(b *catalogRow) []Row {
 }
 
 // domainConstraintRows are the domains' CHECK constraints.
-func domainConstraintRows(b *catalogRow) []Row {
-	var rows []Row
+func domainConstraintRows(b *catalogRow) []eval.Row {
+	var rows []eval.Row
 	for _, d := range infoDomains() {
 		if d.def.CheckName == "" {
 			continue

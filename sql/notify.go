@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -220,12 +221,13 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 func init() {
 	// pg_listening_channels() lists the channels the session listens on
 	// (as committed).
-	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []funcColumn, error) {
 		if len(args) != 0 {
 			return nil, nil, errNoFunction
 		}
-		return nil, []outCol{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+		return nil, []funcColumn{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
+	}, gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		hub := &x.sess.engine.notify
 		hub.mu.Lock()
 		channels := make([]string, 0, len(x.sess.notify.listening))
@@ -234,15 +236,16 @@ func init() {
 		}
 		hub.mu.Unlock()
 		sort.Strings(channels)
-		rows := make([]Row, len(channels))
+		rows := make([]eval.Row, len(channels))
 		for i, ch := range channels {
-			rows[i] = Row{ch}
+			rows[i] = eval.Row{ch}
 		}
 		return rows, nil
 	}}
 	// pg_notify(channel, payload) is NOTIFY with values; a NULL channel is
 	// an empty one, a NULL payload an empty payload, as in PostgreSQL.
-	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		channel, _ := a[0].(string)
 		payload, _ := a[1].(string)
 		return "", x.sess.queueNotify(channel, payload)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -42,7 +43,7 @@ const (
 
 // catalogSource makes a catalog's rows: static are PostgreSQL's initial
 // rows (already typed); the result is what queries see.
-type catalogSource func(x *execCtx, static []Row) ([]Row, error)
+type catalogSource func(x *execCtx, static []eval.Row) ([]eval.Row, error)
 
 // liveCatalogs are the catalogs whose rows depend on cdcdb's catalog or on
 // the session; the others show their initial rows as they are.
@@ -55,13 +56,13 @@ type pgCatalogTable struct {
 	def    *pgdefs.Catalog
 	vt     *systemTable
 	once   sync.Once
-	static []Row
+	static []eval.Row
 	err    error
 
 	mu       sync.Mutex
 	cacheKey *catalog.Snapshot
 	cacheFor string // the session user the cached rows were made for
-	cached   []Row
+	cached   []eval.Row
 }
 
 // pgCatalogTables maps catalog names to their tables, for the live sources
@@ -103,10 +104,10 @@ func catalogColumns(defs []pgdefs.Column) ([]outCol, bool) {
 var templateRow = map[string]bool{"pg_database": true}
 
 // staticRows parses the initial rows with each column's type.
-func (ct *pgCatalogTable) staticRows() ([]Row, error) {
+func (ct *pgCatalogTable) staticRows() ([]eval.Row, error) {
 	ct.once.Do(func() {
 		for _, fields := range ct.def.Rows() {
-			row := make(Row, len(fields))
+			row := make(eval.Row, len(fields))
 			for i, f := range fields {
 				if f.Null {
 					continue
@@ -139,7 +140,7 @@ func (ct *pgCatalogTable) staticRows() ([]Row, error) {
 // catalog describes user objects. Live rows are cached per committed
 // catalog snapshot (snapshots are immutable once committed; inside a
 // transaction that changed the catalog they are rebuilt each time).
-func (ct *pgCatalogTable) rows(x *execCtx) ([]Row, error) {
+func (ct *pgCatalogTable) rows(x *execCtx) ([]eval.Row, error) {
 	static, err := ct.staticRows()
 	if err != nil {
 		return nil, err
@@ -194,8 +195,8 @@ func newRowBuilder(name string, cols []outCol) *catalogRow {
 }
 
 // make returns a row with the given column values (name, value pairs).
-func (b *catalogRow) make(kv ...any) Row {
-	r := make(Row, b.n)
+func (b *catalogRow) make(kv ...any) eval.Row {
+	r := make(eval.Row, b.n)
 	for i := 0; i+1 < len(kv); i += 2 {
 		name := kv[i].(string)
 		j, ok := b.idx[name]

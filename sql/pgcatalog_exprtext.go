@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -37,11 +38,11 @@ func storedExprText(col types.T, stored string) string {
 		// the coercion to the column's type is implicit and not printed.
 		t := types.Of(types.Numeric)
 		if lit.Kind == ast.LitInteger {
-			if v, err := types.ParseText(int4T(), text); err == nil {
-				return constantText(int4T(), v)
+			if v, err := types.ParseText(eval.Int4T(), text); err == nil {
+				return constantText(eval.Int4T(), v)
 			}
-			if v, err := types.ParseText(int8T(), text); err == nil {
-				return constantText(int8T(), v)
+			if v, err := types.ParseText(eval.Int8T(), text); err == nil {
+				return constantText(eval.Int8T(), v)
 			}
 		}
 		v, err := types.ParseText(t, text)

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -35,9 +36,9 @@ func relkindOf(t *catalog.Table) string {
 	return "r"
 }
 
-func livePgNamespace(x *execCtx, _ []Row) ([]Row, error) {
+func livePgNamespace(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_namespace")
-	var rows []Row
+	var rows []eval.Row
 	for _, sc := range x.catalogOf().Schemas() {
 		owner := superuserOID
 		var acl types.Value // NULL: the owner's default privileges
@@ -53,10 +54,10 @@ func livePgNamespace(x *execCtx, _ []Row) ([]Row, error) {
 	return rows, nil
 }
 
-func livePgClass(x *execCtx, _ []Row) ([]Row, error) {
+func livePgClass(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	cat := x.catalogOf()
 	b := rowBuilder("pg_class")
-	var rows []Row
+	var rows []eval.Row
 	for _, st := range systemRelations() {
 		kind := "v"
 		rowType := uint32(0)
@@ -147,7 +148,7 @@ func amFor(kind string) uint32 {
 
 // classRow is a pg_class row with PostgreSQL's values for a relation that
 // has never been vacuumed or analyzed (reltuples -1), plus overrides.
-func classRow(b *catalogRow, oid uint32, name string, ns uint32, rowType uint32, kind string, natts int, more ...any) Row {
+func classRow(b *catalogRow, oid uint32, name string, ns uint32, rowType uint32, kind string, natts int, more ...any) eval.Row {
 	replident, frozen, minmxid := "n", int64(0), int64(0)
 	if kind == "r" {
 		replident, frozen, minmxid = "d", 3, 1 // FirstNormalTransactionId, FirstMultiXactId
@@ -177,10 +178,10 @@ func filenodeOf(oid uint32, kind string) uint32 {
 	return oid
 }
 
-func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
+func livePgAttribute(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	cat := x.catalogOf()
 	b := rowBuilder("pg_attribute")
-	var rows []Row
+	var rows []eval.Row
 	for _, st := range systemRelations() {
 		cols := st.cols
 		if st.query != "" {
@@ -249,7 +250,7 @@ func livePgAttribute(x *execCtx, _ []Row) ([]Row, error) {
 	return rows, nil
 }
 
-func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int16, notNull, hasDef, dropped bool) Row {
+func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int16, notNull, hasDef, dropped bool) eval.Row {
 	f := typeFactsOf(t.OID)
 	ndims := 0
 	if types.IsArray(t.OID) && t.OID != types.Int2Vector && t.OID != types.OidVector {
@@ -268,9 +269,9 @@ func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int1
 
 // livePgType adds each table's and view's composite row type to
 // PostgreSQL's built-in types.
-func livePgType(x *execCtx, static []Row) ([]Row, error) {
+func livePgType(x *execCtx, static []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_type")
-	rows := append([]Row(nil), static...)
+	rows := append([]eval.Row(nil), static...)
 	rows = append(rows, domainTypeRows(b)...)
 	for _, t := range x.catalogOf().Tables() {
 		if t.RowType == 0 {
@@ -295,9 +296,9 @@ func attrdefOID(table uint32, attnum int16) uint32 {
 	return 0x80000000 | (table<<11 | uint32(attnum)&0x7ff)
 }
 
-func livePgAttrdef(x *execCtx, _ []Row) ([]Row, error) {
+func livePgAttrdef(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_attrdef")
-	var rows []Row
+	var rows []eval.Row
 	for _, t := range x.catalogOf().Tables() {
 		for _, c := range t.Columns {
 			if c.Dropped || c.Default == "" {
@@ -325,7 +326,7 @@ func fkAction(a string) string {
 	return "a"
 }
 
-func livePgConstraint(x *execCtx, _ []Row) ([]Row, error) {
+func livePgConstraint(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	cat := x.catalogOf()
 	b := rowBuilder("pg_constraint")
 	rows := append(systemIndexRows("pg_constraint"), domainConstraintRows(b)...)
@@ -399,7 +400,7 @@ func sameInt16s(a, b []int16) bool {
 // oidArray makes an oid[] value; arrays and vectors share a representation.
 func oidArray(vals []uint32) types.ArrayValue { return oidVector(vals) }
 
-func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
+func livePgIndex(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_index")
 	rows := systemIndexRows("pg_index")
 	for _, t := range x.catalogOf().Tables() {
@@ -430,11 +431,11 @@ func livePgIndex(x *execCtx, _ []Row) ([]Row, error) {
 
 // livePgDescription adds the comments on schemas, tables and columns to
 // PostgreSQL's descriptions of built-in objects.
-func livePgDescription(x *execCtx, static []Row) ([]Row, error) {
+func livePgDescription(x *execCtx, static []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_description")
 	// Schemas' comments are cdcdb's (the built-in schemas carry
 	// PostgreSQL's), so PostgreSQL's rows for namespaces give way to them.
-	var rows []Row
+	var rows []eval.Row
 	for _, r := range static {
 		if r[1] != int64(pgNamespaceOID) {
 			rows = append(rows, r)
@@ -459,20 +460,20 @@ func livePgDescription(x *execCtx, static []Row) ([]Row, error) {
 	return rows, nil
 }
 
-func livePgDatabase(x *execCtx, _ []Row) ([]Row, error) {
+func livePgDatabase(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_database")
-	return []Row{b.make("oid", databaseOID, "datname", "main", "datdba", superuserOID, "encoding", 6, // PG_UTF8
+	return []eval.Row{b.make("oid", databaseOID, "datname", "main", "datdba", superuserOID, "encoding", 6, // PG_UTF8
 		"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1,
 		"datfrozenxid", 3, "datminmxid", 1, "dattablespace", pgDefaultSpace, "datcollate", "C", "datctype", "C")}, nil
 }
 
 // livePgAuthid is PostgreSQL's predefined roles (pg_read_all_data and
 // the like) and the catalog's roles, the bootstrap superuser among them.
-func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
+func livePgAuthid(x *execCtx, static []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_authid")
 	cat := x.catalogOf()
-	var template Row
-	rows := make([]Row, 0, len(static))
+	var template eval.Row
+	rows := make([]eval.Row, 0, len(static))
 	for _, r := range static {
 		if r[b.col("oid")] == int64(superuserOID) {
 			template = r
@@ -481,7 +482,7 @@ func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
 		rows = append(rows, r)
 	}
 	for _, role := range cat.Roles() {
-		r := append(Row(nil), template...)
+		r := append(eval.Row(nil), template...)
 		var password types.Value
 		if role.Password != "" {
 			password = role.Password
@@ -502,13 +503,13 @@ func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
 }
 
 // livePgProc shows the owner's name in function ACLs.
-func livePgProc(x *execCtx, static []Row) ([]Row, error) {
+func livePgProc(x *execCtx, static []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_proc")
 	acl := b.col("proacl")
-	rows := make([]Row, len(static))
+	rows := make([]eval.Row, len(static))
 	for i, r := range static {
 		if r[acl] != nil {
-			r = append(Row(nil), r...)
+			r = append(eval.Row(nil), r...)
 			if a, ok := r[acl].(types.ArrayValue); ok {
 				elems := make([]types.Value, len(a.Elems))
 				for j, e := range a.Elems {

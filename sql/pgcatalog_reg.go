@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -214,7 +215,7 @@ func schemaNameOf(cat *catalog.Snapshot, oid uint32) string {
 }
 
 // staticRowByOID finds an initial row of a catalog by its oid column.
-func staticRowByOID(catalogName string, oid int64) Row {
+func staticRowByOID(catalogName string, oid int64) eval.Row {
 	ct, ok := pgCatalogTables[catalogName]
 	if !ok {
 		return nil
@@ -254,7 +255,7 @@ func countStaticRows(catalogName, column, name string) int {
 
 // staticRowByName finds the first initial row of a catalog whose column
 // holds name.
-func staticRowByName(catalogName, column, name string) Row {
+func staticRowByName(catalogName, column, name string) eval.Row {
 	ct, ok := pgCatalogTables[catalogName]
 	if !ok {
 		return nil
@@ -273,7 +274,7 @@ func staticRowByName(catalogName, column, name string) Row {
 }
 
 // procByArgs finds a built-in function by name and input argument types.
-func procByArgs(name string, args []int64) Row {
+func procByArgs(name string, args []int64) eval.Row {
 	ct := pgCatalogTables["pg_proc"]
 	static, err := ct.staticRows()
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -87,7 +88,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		case ast.LitString:
 			return e.Value, types.Of(types.Unknown), true
 		case ast.LitBool:
-			return e.Value, boolT(), true
+			return e.Value, eval.BoolT(), true
 		case ast.LitNull:
 			return "NULL", types.Of(types.Unknown), true
 		}
@@ -103,15 +104,15 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			if !ok1 || !ok2 {
 				return "", types.T{}, false
 			}
-			return p.wrap(l+" "+e.Op+" "+r, prec, need), boolT(), true
+			return p.wrap(l+" "+e.Op+" "+r, prec, need), eval.BoolT(), true
 		case "=", "<>", "<", "<=", ">", ">=":
 			s, ok := p.comparison(e.Op, e.L, e.R)
-			return p.wrap(s, precCmp, need), boolT(), ok
+			return p.wrap(s, precCmp, need), eval.BoolT(), ok
 		}
 	case *ast.Unary:
 		if e.Op == "NOT" {
 			x, _, ok := p.expr(e.X, precNot)
-			return p.wrap("NOT "+x, precNot, need), boolT(), ok
+			return p.wrap("NOT "+x, precNot, need), eval.BoolT(), ok
 		}
 	case *ast.IsNull:
 		x, _, ok := p.expr(e.X, precAtom)
@@ -119,14 +120,14 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if e.Not {
 			op = " IS NOT NULL"
 		}
-		return p.wrap(x+op, precCmp, need), boolT(), ok
+		return p.wrap(x+op, precCmp, need), eval.BoolT(), ok
 	case *ast.Between:
 		if e.Not || e.Symmetric {
 			return "", types.T{}, false
 		}
 		lo, ok1 := p.comparison(">=", e.X, e.Lo)
 		hi, ok2 := p.comparison("<=", e.X, e.Hi)
-		return p.wrap(p.wrap(lo, precCmp, precAnd)+" AND "+p.wrap(hi, precCmp, precAnd+1), precAnd, need), boolT(), ok1 && ok2
+		return p.wrap(p.wrap(lo, precCmp, precAnd)+" AND "+p.wrap(hi, precCmp, precAnd+1), precAnd, need), eval.BoolT(), ok1 && ok2
 	case *ast.In:
 		if e.Query != nil {
 			return "", types.T{}, false
@@ -162,7 +163,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			op = "<> ALL"
 		}
 		// ruleutils parenthesizes an array comparison under AND, OR and NOT.
-		return p.wrap(x+" "+op+" ("+arr+")", 0, need), boolT(), true
+		return p.wrap(x+" "+op+" ("+arr+")", 0, need), eval.BoolT(), true
 	case *ast.Like:
 		if e.Escape != nil || e.Similar {
 			return "", types.T{}, false
@@ -176,7 +177,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if !ok {
 			return "", types.T{}, false
 		}
-		if pat, ok = p.coerceConst(pat, pt, e.Pattern, textT(), false); !ok {
+		if pat, ok = p.coerceConst(pat, pt, e.Pattern, eval.TextT(), false); !ok {
 			return "", types.T{}, false
 		}
 		op := "~~"
@@ -186,7 +187,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if e.Not {
 			op = "!" + op
 		}
-		return p.wrap(x+" "+op+" "+pat, precCmp, need), boolT(), true
+		return p.wrap(x+" "+op+" "+pat, precCmp, need), eval.BoolT(), true
 	case *ast.FuncCall:
 		if e.Star || e.Distinct || e.Over != nil || e.Filter != nil || len(e.OrderBy) > 0 {
 			return "", types.T{}, false
@@ -205,7 +206,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			if textArgs && at.OID == types.Varchar {
 				s = p.castText(s)
 			} else if at.OID == types.Unknown {
-				if s, ok = p.coerceConst(s, at, a, textT(), false); !ok {
+				if s, ok = p.coerceConst(s, at, a, eval.TextT(), false); !ok {
 					return "", types.T{}, false
 				}
 			}
@@ -274,7 +275,7 @@ func (p *rulePrinter) comparison(op string, le, re ast.Expr) (string, bool) {
 		}
 	case lt.OID == types.Varchar && rt.OID == types.Varchar:
 		l, r = p.castText(l), p.castText(r)
-	case lt.OID != rt.OID && !(isIntType(lt.OID) && isIntType(rt.OID)):
+	case lt.OID != rt.OID && !(eval.IsIntType(lt.OID) && eval.IsIntType(rt.OID)):
 		return "", false // cross-type comparisons print as stored
 	}
 	return l + " " + op + " " + r, true
@@ -284,7 +285,7 @@ func (p *rulePrinter) comparison(op string, le, re ast.Expr) (string, bool) {
 // compares as text, through a visible cast.
 func (p *rulePrinter) operand(s string, t types.T) (string, types.T) {
 	if t.OID == types.Varchar {
-		return p.castText(s), textT()
+		return p.castText(s), eval.TextT()
 	}
 	return s, t
 }
@@ -311,18 +312,18 @@ func (p *rulePrinter) coerceConst(s string, st types.T, e ast.Expr, to types.T, 
 	if lit.Kind == ast.LitNull {
 		return "NULL::" + types.FormatType(types.Of(to.OID)), true
 	}
-	if lit.Kind == ast.LitInteger && isIntType(to.OID) {
-		v, err := types.ParseText(int4T(), lit.Value)
+	if lit.Kind == ast.LitInteger && eval.IsIntType(to.OID) {
+		v, err := types.ParseText(eval.Int4T(), lit.Value)
 		if err != nil {
 			return "", false
 		}
-		return constantText(int4T(), v), true
+		return constantText(eval.Int4T(), v), true
 	}
 	if lit.Kind == ast.LitInteger || lit.Kind == ast.LitNumeric {
 		if to.OID == types.Numeric && lit.Kind == ast.LitNumeric {
 			return lit.Value, true // a numeric constant that looks like one
 		}
-		if typeCategory(to.OID) != 'N' {
+		if eval.TypeCategory(to.OID) != 'N' {
 			return "", false
 		}
 		// A folded coercion to the other type: 0::numeric, 1.5::double precision.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -72,16 +73,16 @@ func sequenceMax(t types.OID) int64 {
 }
 
 // sequenceColumns are the columns of a sequence relation.
-var sequenceColumns = []outCol{{name: "last_value", t: int8T()}, {name: "log_cnt", t: int8T()}, {name: "is_called", t: boolT()}}
+var sequenceColumns = []outCol{{name: "last_value", t: eval.Int8T()}, {name: "log_cnt", t: eval.Int8T()}, {name: "is_called", t: eval.BoolT()}}
 
 func init() {
 	liveCatalogs["pg_sequence"] = livePgSequence
 	liveCatalogs["pg_depend"] = livePgDepend
 }
 
-func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
+func livePgSequence(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_sequence")
-	var rows []Row
+	var rows []eval.Row
 	for _, s := range serialSequences(x.catalogOf()) {
 		rows = append(rows, b.make("seqrelid", s.oid, "seqtypid", uint32(s.column.Type.OID), "seqstart", int64(1),
 			"seqincrement", int64(1), "seqmax", sequenceMax(s.column.Type.OID), "seqmin", int64(1), "seqcache", int64(1),
@@ -95,7 +96,7 @@ func livePgSequence(x *execCtx, _ []Row) ([]Row, error) {
 // (auto), which is what psql's "Owned by" reads; the column's default
 // belongs to the column (auto) and uses the sequence (normal), which is
 // how pg_dump knows to create the sequence before it sets the default.
-func livePgDepend(x *execCtx, _ []Row) ([]Row, error) {
+func livePgDepend(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 	b := rowBuilder("pg_depend")
 	rows := cdcdbExtensionMembers(b) // pgcatalog_extension.go
 	for _, s := range serialSequences(x.catalogOf()) {

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"cdcdb/catalog"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -92,8 +93,8 @@ func catalogHasIndexes(name string) bool {
 }
 
 // systemIndexRows adds the catalog indexes' rows to a live catalog.
-func systemIndexRows(catalogName string) []Row {
-	var rows []Row
+func systemIndexRows(catalogName string) []eval.Row {
+	var rows []eval.Row
 	switch catalogName {
 	case "pg_class":
 		b := rowBuilder("pg_class")

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -45,7 +46,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 	if err := bindSelectList(b, sc, targets, agg != nil); err != nil {
 		return nil, err
 	}
-	var having expr
+	var having eval.Expr
 	if core.Having != nil {
 		if having, err = b.bindCondition(core.Having, "HAVING"); err != nil {
 			return nil, err
@@ -84,7 +85,7 @@ func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (p
 func (pc *planCtx) planFromWhere(core *ast.SelectCore, sc *scope) (plan, error) {
 	var input plan
 	if len(core.From) == 0 {
-		input = &valuesPlan{rows: [][]expr{{}}}
+		input = &valuesPlan{rows: [][]eval.Expr{{}}}
 	} else {
 		var err error
 		if input, err = pc.planFrom(core.From, sc); err != nil {
@@ -113,7 +114,7 @@ func (pc *planCtx) planFromWhere(core *ast.SelectCore, sc *scope) (plan, error) 
 type selectTarget struct {
 	ast   ast.Expr
 	name  string
-	bound expr
+	bound eval.Expr
 	col   outCol
 }
 
@@ -152,7 +153,7 @@ func expandSelectList(core *ast.SelectCore, sc *scope) ([]selectTarget, error) {
 				if r.name == "" {
 					ref.Parts = ref.Parts[1:]
 				}
-				targets = append(targets, selectTarget{ast: ref, name: c.name, bound: &colRef{idx: r.offset + i, t: c.t, name: c.name},
+				targets = append(targets, selectTarget{ast: ref, name: c.name, bound: &eval.ColRef{Idx: r.offset + i, T: c.t, Name: c.name},
 					col: outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum}})
 			}
 		}
@@ -280,13 +281,13 @@ func bindSelectList(b *binder, sc *scope, targets []selectTarget, grouped bool) 
 		if err != nil {
 			return err
 		}
-		lit, _ := x.(*constExpr)
-		if lit != nil && lit.t.OID != types.Unknown {
+		lit, _ := x.(*eval.Const)
+		if lit != nil && lit.T.OID != types.Unknown {
 			lit = nil
 		}
 		x = b.resolveUnknown(x)
 		t.bound = x
-		col := outCol{name: t.name, t: x.typ(), pos: t.ast.Position() + 1, literal: lit}
+		col := outCol{name: t.name, t: x.Type(), pos: t.ast.Position() + 1, literal: lit}
 		if ref, ok := t.ast.(*ast.ColumnRef); ok && !grouped {
 			if lvl, _, sc2, err := sc.resolveColumn(ref); err == nil && lvl == 0 {
 				col.tableOID, col.attnum = sc2.tableOID, sc2.attnum
@@ -303,13 +304,13 @@ func bindSelectList(b *binder, sc *scope, targets []selectTarget, grouped bool) 
 // selectOutput is a bound select list: its visible columns, then the
 // hidden ones ORDER BY and DISTINCT ON add for expressions it lacks.
 type selectOutput struct {
-	exprs   []expr
+	exprs   []eval.Expr
 	cols    []outCol
 	visible int
 }
 
 func newSelectOutput(targets []selectTarget) *selectOutput {
-	out := &selectOutput{exprs: make([]expr, len(targets)), cols: make([]outCol, len(targets)), visible: len(targets)}
+	out := &selectOutput{exprs: make([]eval.Expr, len(targets)), cols: make([]outCol, len(targets)), visible: len(targets)}
 	for i, t := range targets {
 		out.exprs[i], out.cols[i] = t.bound, t.col
 	}
@@ -318,14 +319,14 @@ func newSelectOutput(targets []selectTarget) *selectOutput {
 
 // addHidden adds a hidden column computing x, of type t, and returns its
 // index.
-func (o *selectOutput) addHidden(x expr, t types.T) int {
+func (o *selectOutput) addHidden(x eval.Expr, t types.T) int {
 	o.exprs = append(o.exprs, x)
 	o.cols = append(o.cols, outCol{name: "?column?", t: t})
 	return len(o.exprs) - 1
 }
 
 // ref reads output column idx.
-func (o *selectOutput) ref(idx int) *colRef { return &colRef{idx: idx, t: o.cols[idx].t} }
+func (o *selectOutput) ref(idx int) *eval.ColRef { return &eval.ColRef{Idx: idx, T: o.cols[idx].t} }
 
 // stripHidden projects p, which yields the output's columns, onto the
 // visible ones.
@@ -333,7 +334,7 @@ func (o *selectOutput) stripHidden(p plan) plan {
 	if len(o.exprs) == o.visible {
 		return p
 	}
-	strip := make([]expr, o.visible)
+	strip := make([]eval.Expr, o.visible)
 	for i := range strip {
 		strip[i] = o.ref(i)
 	}
@@ -359,7 +360,7 @@ func bindOrderBy(b *binder, core *ast.SelectCore, sel *ast.Select, targets []sel
 			if core.Distinct && len(core.DistinctOn) == 0 {
 				return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list").WithPosition(o.Expr.Position() + 1)
 			}
-			idx = out.addHidden(x, x.typ())
+			idx = out.addHidden(x, x.Type())
 		}
 		keys = append(keys, sortKey{e: out.ref(idx), desc: o.Desc, nullsFirst: nullsFirst(o)})
 	}
@@ -406,8 +407,8 @@ func sameTargetAs(e ast.Expr, targets []selectTarget) int {
 
 // bindDistinctOn binds DISTINCT ON's expressions over the output: output
 // ordinals, select-list expressions, or new hidden columns.
-func bindDistinctOn(b *binder, core *ast.SelectCore, targets []selectTarget, out *selectOutput) ([]expr, error) {
-	var distinctOn []expr
+func bindDistinctOn(b *binder, core *ast.SelectCore, targets []selectTarget, out *selectOutput) ([]eval.Expr, error) {
+	var distinctOn []eval.Expr
 	for _, d := range core.DistinctOn {
 		idx := -1
 		if i, ok, err := outputOrdinal(d, out.visible); err != nil {
@@ -422,7 +423,7 @@ func bindDistinctOn(b *binder, core *ast.SelectCore, targets []selectTarget, out
 			if err != nil {
 				return nil, err
 			}
-			idx = out.addHidden(b.resolveUnknown(x), x.typ())
+			idx = out.addHidden(b.resolveUnknown(x), x.Type())
 		}
 		distinctOn = append(distinctOn, out.ref(idx))
 	}
@@ -432,12 +433,12 @@ func bindDistinctOn(b *binder, core *ast.SelectCore, targets []selectTarget, out
 // groupAndProject stacks on input the aggregation and HAVING (when the
 // SELECT groups), the window functions, and the projection onto the
 // output's columns.
-func groupAndProject(input plan, agg *aggCtx, having expr, win *windowCtx, out *selectOutput) plan {
+func groupAndProject(input plan, agg *aggCtx, having eval.Expr, win *windowCtx, out *selectOutput) plan {
 	p := input
 	if agg != nil {
 		aggCols := make([]outCol, 0, len(agg.groupExprs)+len(agg.aggs))
 		for _, g := range agg.groupExprs {
-			aggCols = append(aggCols, outCol{name: "?column?", t: g.typ()})
+			aggCols = append(aggCols, outCol{name: "?column?", t: g.Type()})
 		}
 		for _, a := range agg.aggs {
 			aggCols = append(aggCols, outCol{name: a.fn.name, t: a.t})

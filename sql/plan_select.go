@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -46,12 +47,12 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		outScope.add(relFromColumns("", p.columns()))
 		b := pc.binder(outScope)
 		for _, o := range sel.OrderBy {
-			var e expr
+			var e eval.Expr
 			if idx, ok, err := outputOrdinal(o.Expr, len(p.columns())); err != nil {
 				return nil, err
 			} else if ok {
 				c := p.columns()[idx]
-				e = &colRef{idx: idx, t: c.t}
+				e = &eval.ColRef{Idx: idx, T: c.t}
 			} else if e, err = b.bind(o.Expr); err != nil {
 				return nil, err
 			}
@@ -125,12 +126,12 @@ func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope, keys []sortKey)
 	}
 	var err error
 	if sel.Limit != nil {
-		if lp.limit, err = b.bindAs(sel.Limit, int8T(), "LIMIT"); err != nil {
+		if lp.limit, err = b.bindAs(sel.Limit, eval.Int8T(), "LIMIT"); err != nil {
 			return nil, err
 		}
 	}
 	if sel.Offset != nil {
-		if lp.offset, err = b.bindAs(sel.Offset, int8T(), "OFFSET"); err != nil {
+		if lp.offset, err = b.bindAs(sel.Offset, eval.Int8T(), "OFFSET"); err != nil {
 			return nil, err
 		}
 	}
@@ -175,7 +176,7 @@ func (pc *planCtx) planSetExpr(body ast.SetExpr, sc *scope) (plan, error) {
 
 func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	b := pc.binder(newProbeScope(sc))
-	rows := make([][]expr, len(v.Rows))
+	rows := make([][]eval.Expr, len(v.Rows))
 	width := -1
 	for i, r := range v.Rows {
 		if width >= 0 && len(r) != width {
@@ -196,16 +197,16 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	}
 	cols := make([]outCol, width)
 	for j := 0; j < width; j++ {
-		column := make([]expr, len(rows))
+		column := make([]eval.Expr, len(rows))
 		for i := range rows {
 			column[i] = rows[i][j]
 		}
-		t, err := commonType(column, "VALUES")
+		t, err := eval.CommonType(column, "VALUES")
 		if err != nil {
 			return nil, withPos(err, v.Rows[0][j])
 		}
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		for i := range rows {
 			if rows[i][j], err = b.coerce(rows[i][j], t); err != nil {
@@ -239,10 +240,10 @@ func strongColumnName(e ast.Expr) bool {
 
 // sameOutputExpr reports whether two select-list entries compute the same
 // thing: the same column, or the same expression as written.
-func sameOutputExpr(a, b expr, astA, astB ast.Expr) bool {
-	if ca, ok := a.(*colRef); ok {
-		if cb, ok := b.(*colRef); ok {
-			return ca.level == cb.level && ca.idx == cb.idx
+func sameOutputExpr(a, b eval.Expr, astA, astB ast.Expr) bool {
+	if ca, ok := a.(*eval.ColRef); ok {
+		if cb, ok := b.(*eval.ColRef); ok {
+			return ca.Level == cb.Level && ca.Idx == cb.Idx
 		}
 	}
 	return fingerprint(astA) == fingerprint(astB)
@@ -335,7 +336,7 @@ func lower(s string) string {
 
 // pushFilter adds a WHERE condition above input, letting a table scan turn
 // equalities on its primary key into a direct lookup.
-func pushFilter(input plan, cond expr) plan {
+func pushFilter(input plan, cond eval.Expr) plan {
 	if p := reorderCrossJoins(input, cond); p != nil {
 		return p // a FROM list: see joinorder.go
 	}

@@ -9,6 +9,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -805,14 +806,14 @@ var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE"
 // shows the grants the current role made or received, or PUBLIC
 // received, and a superuser every grant; role_table_grants those the
 // current role made or received. System catalogs are left out.
-func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) {
-	return func(x *execCtx, b *catalogRow) ([]Row, error) {
+func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+	return func(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 		cat := x.catalogOf()
 		me, ok := x.sess.sessionRole(cat)
 		if !ok {
 			return nil, nil
 		}
-		var rows []Row
+		var rows []eval.Row
 		for _, t := range cat.Tables() {
 			sc, ok := cat.SchemaByOID(t.Schema)
 			if !ok {

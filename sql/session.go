@@ -10,6 +10,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -323,7 +324,7 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	declared := make([]types.T, len(paramTypes))
 	for i, o := range paramTypes {
 		if o == 0 {
-			declared[i] = unknownT()
+			declared[i] = eval.UnknownT()
 		} else {
 			declared[i] = types.Of(types.OID(o))
 		}

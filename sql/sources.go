@@ -10,6 +10,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/source"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -288,7 +289,7 @@ func (x *execCtx) newSourceTable(pc *planCtx, schema *catalog.Schema, src *catal
 	for _, c := range []struct {
 		name string
 		t    types.T
-	}{{sourceColumnOp, textT()}, {sourceColumnLSN, int8T()}, {sourceColumnCommitTS, types.Of(types.Timestamptz)}} {
+	}{{sourceColumnOp, eval.TextT()}, {sourceColumnLSN, eval.Int8T()}, {sourceColumnCommitTS, types.Of(types.Timestamptz)}} {
 		if err := add(c.name, c.t); err != nil {
 			return nil, err
 		}
@@ -306,7 +307,7 @@ func sourceColumnType(c source.Column) types.T {
 			return types.T{OID: types.OID(c.TypeOID), Typmod: c.TypeMod}
 		}
 	}
-	return textT()
+	return eval.TextT()
 }
 
 // dropSources runs DROP SOURCE: for each source, it stops the follower,

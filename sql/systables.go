@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -13,7 +14,7 @@ type systemTable struct {
 	name   string
 	oid    uint32
 	cols   []outCol
-	rows   func(x *execCtx) ([]Row, error)
+	rows   func(x *execCtx) ([]eval.Row, error)
 	// query, when set, makes this a system view: its defining SQL is
 	// planned where it is used, like a user view's (cols and rows unused).
 	query string
@@ -70,7 +71,7 @@ func (p *systemScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.vt.name)
 }
 
-func (p *systemScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
+func (p *systemScan) open(x *execCtx, _ *eval.Env) (rowIter, error) {
 	rows, err := p.vt.rows(x)
 	if err != nil {
 		return nil, err
@@ -82,17 +83,17 @@ func (p *systemScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
 // copyingIter returns a copy of each row with its tableoid, so no later
 // operator can change the rows it iterates.
 type copyingIter struct {
-	rows     []Row
+	rows     []eval.Row
 	i        int
 	width    int // the relation's columns; tableoid follows them
 	tableOID int64
 }
 
-func (it *copyingIter) next() (Row, error) {
+func (it *copyingIter) next() (eval.Row, error) {
 	if it.i >= len(it.rows) {
 		return nil, nil
 	}
-	r := make(Row, it.width+1)
+	r := make(eval.Row, it.width+1)
 	copy(r[:it.width], it.rows[it.i])
 	r[it.width] = it.tableOID
 	it.i++

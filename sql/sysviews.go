@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/source"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -13,18 +14,18 @@ import (
 func init() {
 	ts := types.Of(types.Timestamptz)
 	registerSystemTable(&systemTable{schema: "cdcdb", name: "flows", cols: []outCol{
-		{name: "name", t: textT()}, {name: "source", t: textT()}, {name: "target", t: textT()},
-		{name: "stored_as", t: textT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: textT()},
-		{name: "events_applied", t: int8T()}, {name: "rows_upserted", t: int8T()}, {name: "rows_deleted", t: int8T()},
-		{name: "last_sequence", t: textT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
+		{name: "name", t: eval.TextT()}, {name: "source", t: eval.TextT()}, {name: "target", t: eval.TextT()},
+		{name: "stored_as", t: eval.TextT()}, {name: "keys", t: types.Of(types.TextArray)}, {name: "sequence_by", t: eval.TextT()},
+		{name: "events_applied", t: eval.Int8T()}, {name: "rows_upserted", t: eval.Int8T()}, {name: "rows_deleted", t: eval.Int8T()},
+		{name: "last_sequence", t: eval.TextT()}, {name: "created_at", t: ts}, {name: "last_applied_at", t: ts},
 		// The flow's kind (changes, snapshot, change feed); for snapshot
 		// flows (spec §7) the newest version applied and what their last
 		// snapshot inserted, updated and deleted.
-		{name: "kind", t: textT()}, {name: "last_version", t: textT()},
-		{name: "snapshot_inserted", t: int8T()}, {name: "snapshot_updated", t: int8T()}, {name: "snapshot_deleted", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
+		{name: "kind", t: eval.TextT()}, {name: "last_version", t: eval.TextT()},
+		{name: "snapshot_inserted", t: eval.Int8T()}, {name: "snapshot_updated", t: eval.Int8T()}, {name: "snapshot_deleted", t: eval.Int8T()},
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		cat := x.catalogOf()
-		var rows []Row
+		var rows []eval.Row
 		for _, f := range cat.Flows() {
 			st := catalog.ReadFlowStats(x.tx.st, f.OID)
 			keys := types.ArrayValue{Elem: types.Text}
@@ -51,7 +52,7 @@ func init() {
 				}
 				inserted, updated, deleted = int64(st.SnapshotInserted), int64(st.SnapshotUpdated), int64(st.SnapshotDeleted)
 			}
-			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), string(f.StoredAs), keys,
+			rows = append(rows, eval.Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), string(f.StoredAs), keys,
 				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
 				time.UnixMicro(f.CreatedAt).UTC(), applied, kind, lastVersion, inserted, updated, deleted})
 		}
@@ -65,20 +66,20 @@ func init() {
 // working.
 func init() {
 	registerSystemTable(&systemTable{schema: "cdcdb", name: "storage", cols: []outCol{
-		{name: "commits", t: int8T()}, {name: "flushes", t: int8T()},
-		{name: "checkpoints", t: int8T()}, {name: "checkpoint_transactions", t: int8T()},
+		{name: "commits", t: eval.Int8T()}, {name: "flushes", t: eval.Int8T()},
+		{name: "checkpoints", t: eval.Int8T()}, {name: "checkpoint_transactions", t: eval.Int8T()},
 		{name: "checkpoint_seconds", t: types.Of(types.Float8)}, {name: "commit_wait_seconds", t: types.Of(types.Float8)},
 		{name: "flush_seconds", t: types.Of(types.Float8)}, {name: "durable_wait_seconds", t: types.Of(types.Float8)},
-		{name: "memtable_bytes", t: int8T()}, {name: "memtable_layers", t: int8T()},
-		{name: "log_ring_flushes", t: int8T()}, {name: "log_ring_bytes", t: int8T()},
-		{name: "compactions", t: int8T()}, {name: "compaction_transactions", t: int8T()},
+		{name: "memtable_bytes", t: eval.Int8T()}, {name: "memtable_layers", t: eval.Int8T()},
+		{name: "log_ring_flushes", t: eval.Int8T()}, {name: "log_ring_bytes", t: eval.Int8T()},
+		{name: "compactions", t: eval.Int8T()}, {name: "compaction_transactions", t: eval.Int8T()},
 		{name: "compaction_seconds", t: types.Of(types.Float8)},
-		{name: "block_cache_hits", t: int8T()}, {name: "block_cache_misses", t: int8T()},
-		{name: "block_cache_bytes", t: int8T()}, {name: "file_releases", t: int8T()},
-		{name: "covered_commits", t: int8T()},
-	}, rows: func(x *execCtx) ([]Row, error) {
+		{name: "block_cache_hits", t: eval.Int8T()}, {name: "block_cache_misses", t: eval.Int8T()},
+		{name: "block_cache_bytes", t: eval.Int8T()}, {name: "file_releases", t: eval.Int8T()},
+		{name: "covered_commits", t: eval.Int8T()},
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		st := x.sess.engine.db.Stats()
-		return []Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
+		return []eval.Row{{st.Commits, st.Flushes, st.Checkpoints, st.CheckpointSteps,
 			st.CheckpointTime.Seconds(), st.FullWait.Seconds(), st.FlushTime.Seconds(), st.DurableWait.Seconds(),
 			st.MemtableBytes, int64(st.Layers),
 			st.RingFlushes, st.RingBytes, st.Compactions, st.CompactionSteps, st.CompactionTime.Seconds(),
@@ -105,15 +106,15 @@ func relationName(cat *catalog.Snapshot, oid catalog.OID) string {
 func init() {
 	ts := types.Of(types.Timestamptz)
 	registerSystemTable(&systemTable{schema: "cdcdb", name: "sources", cols: []outCol{
-		{name: "name", t: textT()}, {name: "connection", t: textT()}, {name: "publication", t: textT()},
-		{name: "slot", t: textT()}, {name: "tables", t: types.Of(types.TextArray)},
-		{name: "state", t: textT()}, {name: "position", t: textT()}, {name: "last_commit_time", t: ts},
-		{name: "upstream_wal_end", t: textT()}, {name: "lag_bytes", t: int8T()},
-		{name: "rows_received", t: int8T()}, {name: "transactions_received", t: int8T()},
-		{name: "last_error", t: textT()}, {name: "last_error_time", t: ts},
-	}, rows: func(x *execCtx) ([]Row, error) {
+		{name: "name", t: eval.TextT()}, {name: "connection", t: eval.TextT()}, {name: "publication", t: eval.TextT()},
+		{name: "slot", t: eval.TextT()}, {name: "tables", t: types.Of(types.TextArray)},
+		{name: "state", t: eval.TextT()}, {name: "position", t: eval.TextT()}, {name: "last_commit_time", t: ts},
+		{name: "upstream_wal_end", t: eval.TextT()}, {name: "lag_bytes", t: eval.Int8T()},
+		{name: "rows_received", t: eval.Int8T()}, {name: "transactions_received", t: eval.Int8T()},
+		{name: "last_error", t: eval.TextT()}, {name: "last_error_time", t: ts},
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
 		cat := x.catalogOf()
-		var rows []Row
+		var rows []eval.Row
 		for _, src := range cat.Sources() {
 			connName := ""
 			if c, ok := cat.ConnectionByOID(src.Connection); ok {
@@ -148,7 +149,7 @@ func init() {
 			if st.LastError != "" {
 				lastErr, errTime = st.LastError, st.LastErrorTime.UTC()
 			}
-			rows = append(rows, Row{src.Name, connName, src.Publication, slot, tables, state, position, commitTime,
+			rows = append(rows, eval.Row{src.Name, connName, src.Publication, slot, tables, state, position, commitTime,
 				walEnd, st.LagBytes, st.Rows, st.Transactions, lastErr, errTime})
 		}
 		return rows, nil
@@ -159,11 +160,11 @@ func init() {
 // its password.
 func init() {
 	registerSystemTable(&systemTable{schema: "cdcdb", name: "connections", cols: []outCol{
-		{name: "name", t: textT()}, {name: "kind", t: textT()}, {name: "host", t: textT()}, {name: "port", t: int8T()},
-		{name: "user", t: textT()}, {name: "database", t: textT()}, {name: "ssl_mode", t: textT()},
+		{name: "name", t: eval.TextT()}, {name: "kind", t: eval.TextT()}, {name: "host", t: eval.TextT()}, {name: "port", t: eval.Int8T()},
+		{name: "user", t: eval.TextT()}, {name: "database", t: eval.TextT()}, {name: "ssl_mode", t: eval.TextT()},
 		{name: "created_at", t: types.Of(types.Timestamptz)},
-	}, rows: func(x *execCtx) ([]Row, error) {
-		var rows []Row
+	}, rows: func(x *execCtx) ([]eval.Row, error) {
+		var rows []eval.Row
 		for _, c := range x.catalogOf().Connections() {
 			port := int64(c.Port)
 			if port == 0 {
@@ -173,7 +174,7 @@ func init() {
 			if mode == "" {
 				mode = string(source.SSLPrefer)
 			}
-			rows = append(rows, Row{c.Name, string(c.Kind), c.Host, port, c.User, c.Database, mode, time.UnixMicro(c.CreatedAt).UTC()})
+			rows = append(rows, eval.Row{c.Name, string(c.Kind), c.Host, port, c.User, c.Database, mode, time.UnixMicro(c.CreatedAt).UTC()})
 		}
 		return rows, nil
 	}})

@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"strconv"
@@ -20,41 +20,41 @@ import (
 type jsonKind uint8
 
 const (
-	jsonNull jsonKind = iota
+	JSONNull jsonKind = iota
 	jsonBool
 	jsonNumber
-	jsonString
-	jsonArray
-	jsonObject
+	JSONString
+	JSONArray
+	JSONObject
 )
 
-type jsonVal struct {
-	kind  jsonKind
-	raw   string // the text as written
-	str   string // a string's decoded value; a number's or bool's text
-	elems []*jsonVal
-	keys  []string // object members, in document order
-	vals  []*jsonVal
+type JSONValue struct {
+	Kind  jsonKind
+	Raw   string // the text as written
+	Str   string // a string's decoded value; a number's or bool's text
+	Elems []*JSONValue
+	Keys  []string // object members, in document order
+	Vals  []*JSONValue
 }
 
-// member returns an object's value for key (the last one, as PostgreSQL's
+// Member returns an object's value for key (the last one, as PostgreSQL's
 // json operators find it), nil when absent.
-func (v *jsonVal) member(key string) *jsonVal {
-	for i := len(v.keys) - 1; i >= 0; i-- {
-		if v.keys[i] == key {
-			return v.vals[i]
+func (v *JSONValue) Member(key string) *JSONValue {
+	for i := len(v.Keys) - 1; i >= 0; i-- {
+		if v.Keys[i] == key {
+			return v.Vals[i]
 		}
 	}
 	return nil
 }
 
-func (v *jsonVal) typeName() string {
-	return [...]string{"null", "boolean", "number", "string", "array", "object"}[v.kind]
+func (v *JSONValue) TypeName() string {
+	return [...]string{"null", "boolean", "number", "string", "array", "object"}[v.Kind]
 }
 
-// parseJSONValue reads a document already validated by the json or jsonb
+// ParseJSONValue reads a document already validated by the json or jsonb
 // input function.
-func parseJSONValue(s string) (*jsonVal, error) {
+func ParseJSONValue(s string) (*JSONValue, error) {
 	p := &jsonReader{s: s}
 	v, err := p.value()
 	if err != nil {
@@ -82,16 +82,16 @@ func (p *jsonReader) space() {
 	}
 }
 
-func (p *jsonReader) value() (*jsonVal, error) {
+func (p *jsonReader) value() (*JSONValue, error) {
 	p.space()
 	if p.i >= len(p.s) {
 		return nil, jsonSyntax()
 	}
 	start := p.i
-	v := &jsonVal{}
+	v := &JSONValue{}
 	switch c := p.s[p.i]; {
 	case c == '{':
-		v.kind = jsonObject
+		v.Kind = JSONObject
 		p.i++
 		p.space()
 		if p.i < len(p.s) && p.s[p.i] == '}' {
@@ -101,7 +101,7 @@ func (p *jsonReader) value() (*jsonVal, error) {
 		for {
 			p.space()
 			k, err := p.value()
-			if err != nil || k.kind != jsonString {
+			if err != nil || k.Kind != JSONString {
 				return nil, jsonSyntax()
 			}
 			p.space()
@@ -113,8 +113,8 @@ func (p *jsonReader) value() (*jsonVal, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.keys = append(v.keys, k.str)
-			v.vals = append(v.vals, val)
+			v.Keys = append(v.Keys, k.Str)
+			v.Vals = append(v.Vals, val)
 			p.space()
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
@@ -127,7 +127,7 @@ func (p *jsonReader) value() (*jsonVal, error) {
 			return nil, jsonSyntax()
 		}
 	case c == '[':
-		v.kind = jsonArray
+		v.Kind = JSONArray
 		p.i++
 		p.space()
 		if p.i < len(p.s) && p.s[p.i] == ']' {
@@ -139,7 +139,7 @@ func (p *jsonReader) value() (*jsonVal, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.elems = append(v.elems, el)
+			v.Elems = append(v.Elems, el)
 			p.space()
 			if p.i < len(p.s) && p.s[p.i] == ',' {
 				p.i++
@@ -152,34 +152,34 @@ func (p *jsonReader) value() (*jsonVal, error) {
 			return nil, jsonSyntax()
 		}
 	case c == '"':
-		v.kind = jsonString
+		v.Kind = JSONString
 		s, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		v.str = s
+		v.Str = s
 	case strings.HasPrefix(p.s[p.i:], "true"), strings.HasPrefix(p.s[p.i:], "false"):
-		v.kind = jsonBool
+		v.Kind = jsonBool
 		n := 4
 		if c == 'f' {
 			n = 5
 		}
-		v.str = p.s[p.i : p.i+n]
+		v.Str = p.s[p.i : p.i+n]
 		p.i += n
 	case strings.HasPrefix(p.s[p.i:], "null"):
-		v.kind = jsonNull
+		v.Kind = JSONNull
 		p.i += 4
 	default:
-		v.kind = jsonNumber
+		v.Kind = jsonNumber
 		for p.i < len(p.s) && strings.IndexByte("+-0123456789.eE", p.s[p.i]) >= 0 {
 			p.i++
 		}
 		if p.i == start {
 			return nil, jsonSyntax()
 		}
-		v.str = p.s[start:p.i]
+		v.Str = p.s[start:p.i]
 	}
-	v.raw = p.s[start:p.i]
+	v.Raw = p.s[start:p.i]
 	return v, nil
 }
 
@@ -235,75 +235,75 @@ func (p *jsonReader) str() (string, error) {
 	return "", jsonSyntax()
 }
 
-// jsonbText writes a value in jsonb's output form.
-func jsonbText(v *jsonVal) string {
+// JSONBText writes a value in jsonb's output form.
+func JSONBText(v *JSONValue) string {
 	var b strings.Builder
 	writeJSONBText(&b, v)
 	return b.String()
 }
 
-func writeJSONBText(b *strings.Builder, v *jsonVal) {
-	switch v.kind {
-	case jsonObject:
+func writeJSONBText(b *strings.Builder, v *JSONValue) {
+	switch v.Kind {
+	case JSONObject:
 		b.WriteByte('{')
-		for i, k := range v.keys {
+		for i, k := range v.Keys {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			b.WriteString(types.QuoteJSON(k))
 			b.WriteString(": ")
-			writeJSONBText(b, v.vals[i])
+			writeJSONBText(b, v.Vals[i])
 		}
 		b.WriteByte('}')
-	case jsonArray:
+	case JSONArray:
 		b.WriteByte('[')
-		for i, e := range v.elems {
+		for i, e := range v.Elems {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			writeJSONBText(b, e)
 		}
 		b.WriteByte(']')
-	case jsonString:
-		b.WriteString(types.QuoteJSON(v.str))
-	case jsonNull:
+	case JSONString:
+		b.WriteString(types.QuoteJSON(v.Str))
+	case JSONNull:
 		b.WriteString("null")
 	default:
-		b.WriteString(v.str)
+		b.WriteString(v.Str)
 	}
 }
 
-// asJSONB normalizes JSON text into a jsonb value (sorted, deduplicated
+// AsJSONB normalizes JSON text into a jsonb value (sorted, deduplicated
 // keys, jsonb's spacing).
-func asJSONB(s string) (types.Value, error) {
+func AsJSONB(s string) (types.Value, error) {
 	return types.ParseText(types.Of(types.JSONB), s)
 }
 
-// docText is a json or jsonb value's text for one of its pieces: json
+// JSONDocText is a json or jsonb value's text for one of its pieces: json
 // keeps what was written, jsonb prints its normal form.
-func docText(v *jsonVal, binary bool) string {
+func JSONDocText(v *JSONValue, binary bool) string {
 	if binary {
-		return jsonbText(v)
+		return JSONBText(v)
 	}
-	return v.raw
+	return v.Raw
 }
 
-// scalarText is ->> and #>>: a string's value, NULL for null, else the
+// JSONScalarText is ->> and #>>: a string's value, NULL for null, else the
 // value's text.
-func scalarText(v *jsonVal, binary bool) types.Value {
-	switch v.kind {
-	case jsonString:
-		return v.str
-	case jsonNull:
+func JSONScalarText(v *JSONValue, binary bool) types.Value {
+	switch v.Kind {
+	case JSONString:
+		return v.Str
+	case JSONNull:
 		return nil
 	}
-	return docText(v, binary)
+	return JSONDocText(v, binary)
 }
 
-// toJSON writes a SQL value as to_json does: numbers and booleans as JSON
+// ToJSON writes a SQL value as to_json does: numbers and booleans as JSON
 // scalars, arrays as JSON arrays, rows as objects, json as it is, dates
 // and times in ISO 8601, anything else as its text in a JSON string.
-func toJSON(x *execCtx, t types.T, v types.Value) string {
+func ToJSON(x Context, t types.T, v types.Value) string {
 	if v == nil {
 		return "null"
 	}
@@ -312,7 +312,7 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 		if s, ok := v.(string); ok {
 			return types.QuoteJSON(s)
 		}
-		t = types.Of(goValueType(v))
+		t = types.Of(GoValueType(v))
 	case types.JSON, types.JSONB:
 		return v.(string)
 	case types.Bool:
@@ -341,12 +341,12 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 	case types.Timestamptz:
 		loc := time.UTC
 		if x != nil {
-			loc = x.location()
+			loc = x.Location()
 		}
 		return types.QuoteJSON(isoTimestamp(v.(time.Time), loc))
 	case types.Record:
 		rec := v.(types.RecordValue)
-		shape, named := recordShapeOf(t)
+		shape, named := RecordShapeOf(t)
 		var b strings.Builder
 		b.WriteByte('{')
 		for i, f := range rec.Fields {
@@ -354,14 +354,14 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 				b.WriteByte(',')
 			}
 			name := "f" + strconv.Itoa(i+1)
-			if named && i < len(shape.names) {
-				name = shape.names[i]
+			if named && i < len(shape.Names) {
+				name = shape.Names[i]
 			}
 			ft := rec.Types[i]
-			if named && i < len(shape.types) {
-				ft = shape.types[i]
+			if named && i < len(shape.Types) {
+				ft = shape.Types[i]
 			}
-			b.WriteString(types.QuoteJSON(name) + ":" + toJSON(x, ft, f))
+			b.WriteString(types.QuoteJSON(name) + ":" + ToJSON(x, ft, f))
 		}
 		b.WriteByte('}')
 		return b.String()
@@ -373,21 +373,21 @@ func toJSON(x *execCtx, t types.T, v types.Value) string {
 		if elem == 0 {
 			elem = arr.Elem
 		}
-		return arrayToJSON(x, types.Of(elem), arr.Elems, arrayDims(arr))
+		return arrayToJSON(x, types.Of(elem), arr.Elems, ArrayDims(arr))
 	}
 	s := types.FormatText(t, v)
 	if x != nil {
-		s = x.sess.formatValue(x, t, v)
+		s = x.FormatValue(t, v)
 	}
 	return types.QuoteJSON(s)
 }
 
 // arrayToJSON writes a (possibly multidimensional) array's elements.
-func arrayToJSON(x *execCtx, elem types.T, elems []types.Value, dims []int) string {
+func arrayToJSON(x Context, elem types.T, elems []types.Value, dims []int) string {
 	if len(dims) <= 1 {
 		parts := make([]string, len(elems))
 		for i, e := range elems {
-			parts[i] = toJSON(x, elem, e)
+			parts[i] = ToJSON(x, elem, e)
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
@@ -423,25 +423,25 @@ func isoTimestamp(t time.Time, loc *time.Location) string {
 	return s
 }
 
-// jsonContains is jsonb's @>: every member or element of b is in a.
-func jsonContains(a, b *jsonVal) bool {
+// JSONContains is jsonb's @>: every member or element of b is in a.
+func JSONContains(a, b *JSONValue) bool {
 	switch {
-	case a.kind == jsonObject && b.kind == jsonObject:
-		for i, k := range b.keys {
-			av := a.member(k)
-			if av == nil || !jsonContains(av, b.vals[i]) {
+	case a.Kind == JSONObject && b.Kind == JSONObject:
+		for i, k := range b.Keys {
+			av := a.Member(k)
+			if av == nil || !JSONContains(av, b.Vals[i]) {
 				return false
 			}
 		}
 		return true
-	case a.kind == jsonArray && b.kind == jsonArray:
-		for _, be := range b.elems {
+	case a.Kind == JSONArray && b.Kind == JSONArray:
+		for _, be := range b.Elems {
 			found := false
-			for _, ae := range a.elems {
-				if (ae.kind == jsonArray || ae.kind == jsonObject) != (be.kind == jsonArray || be.kind == jsonObject) {
+			for _, ae := range a.Elems {
+				if (ae.Kind == JSONArray || ae.Kind == JSONObject) != (be.Kind == JSONArray || be.Kind == JSONObject) {
 					continue
 				}
-				if jsonContains(ae, be) {
+				if JSONContains(ae, be) {
 					found = true
 					break
 				}
@@ -451,9 +451,9 @@ func jsonContains(a, b *jsonVal) bool {
 			}
 		}
 		return true
-	case a.kind == jsonArray && b.kind != jsonObject:
+	case a.Kind == JSONArray && b.Kind != JSONObject:
 		// A top-level array contains a scalar it holds.
-		for _, ae := range a.elems {
+		for _, ae := range a.Elems {
 			if jsonScalarEqual(ae, b) {
 				return true
 			}
@@ -463,59 +463,59 @@ func jsonContains(a, b *jsonVal) bool {
 	return jsonScalarEqual(a, b)
 }
 
-func jsonScalarEqual(a, b *jsonVal) bool {
-	if a.kind != b.kind || a.kind == jsonArray || a.kind == jsonObject {
+func jsonScalarEqual(a, b *JSONValue) bool {
+	if a.Kind != b.Kind || a.Kind == JSONArray || a.Kind == JSONObject {
 		return false
 	}
-	if a.kind == jsonNumber {
-		x, _, errX := apd.NewFromString(a.str)
-		y, _, errY := apd.NewFromString(b.str)
+	if a.Kind == jsonNumber {
+		x, _, errX := apd.NewFromString(a.Str)
+		y, _, errY := apd.NewFromString(b.Str)
 		return errX == nil && errY == nil && x.Cmp(y) == 0
 	}
-	return a.str == b.str
+	return a.Str == b.Str
 }
 
-// jsonHasKey is jsonb's ?: an object key, or a string element of an array,
+// JSONHasKey is jsonb's ?: an object key, or a string element of an array,
 // or the string itself.
-func jsonHasKey(v *jsonVal, key string) bool {
-	switch v.kind {
-	case jsonObject:
-		return v.member(key) != nil
-	case jsonArray:
-		for _, e := range v.elems {
-			if e.kind == jsonString && e.str == key {
+func JSONHasKey(v *JSONValue, key string) bool {
+	switch v.Kind {
+	case JSONObject:
+		return v.Member(key) != nil
+	case JSONArray:
+		for _, e := range v.Elems {
+			if e.Kind == JSONString && e.Str == key {
 				return true
 			}
 		}
-	case jsonString:
-		return v.str == key
+	case JSONString:
+		return v.Str == key
 	}
 	return false
 }
 
-// jsonPath follows a path of keys and array indexes (#>, #>>,
+// JSONPath follows a path of keys and array indexes (#>, #>>,
 // jsonb_extract_path); nil when it leads nowhere.
-func jsonPath(v *jsonVal, path []types.Value) *jsonVal {
+func JSONPath(v *JSONValue, path []types.Value) *JSONValue {
 	for _, p := range path {
 		if p == nil || v == nil {
 			return nil
 		}
 		step := p.(string)
-		switch v.kind {
-		case jsonObject:
-			v = v.member(step)
-		case jsonArray:
+		switch v.Kind {
+		case JSONObject:
+			v = v.Member(step)
+		case JSONArray:
 			i, err := strconv.Atoi(step)
 			if err != nil {
 				return nil
 			}
 			if i < 0 {
-				i += len(v.elems)
+				i += len(v.Elems)
 			}
-			if i < 0 || i >= len(v.elems) {
+			if i < 0 || i >= len(v.Elems) {
 				return nil
 			}
-			v = v.elems[i]
+			v = v.Elems[i]
 		default:
 			return nil
 		}
@@ -523,44 +523,44 @@ func jsonPath(v *jsonVal, path []types.Value) *jsonVal {
 	return v
 }
 
-// jsonPretty is jsonb_pretty: four spaces per level, one member per line.
-func jsonPretty(v *jsonVal) string {
+// JSONPretty is jsonb_pretty: four spaces per level, one member per line.
+func JSONPretty(v *JSONValue) string {
 	var b strings.Builder
-	var write func(v *jsonVal, indent int)
+	var write func(v *JSONValue, indent int)
 	pad := func(n int) { b.WriteString(strings.Repeat("    ", n)) }
-	write = func(v *jsonVal, indent int) {
-		switch v.kind {
-		case jsonObject:
-			if len(v.keys) == 0 {
+	write = func(v *JSONValue, indent int) {
+		switch v.Kind {
+		case JSONObject:
+			if len(v.Keys) == 0 {
 				b.WriteString("{\n")
 				pad(indent)
 				b.WriteString("}")
 				return
 			}
 			b.WriteString("{\n")
-			for i, k := range v.keys {
+			for i, k := range v.Keys {
 				pad(indent + 1)
 				b.WriteString(types.QuoteJSON(k) + ": ")
-				write(v.vals[i], indent+1)
-				if i < len(v.keys)-1 {
+				write(v.Vals[i], indent+1)
+				if i < len(v.Keys)-1 {
 					b.WriteByte(',')
 				}
 				b.WriteByte('\n')
 			}
 			pad(indent)
 			b.WriteByte('}')
-		case jsonArray:
-			if len(v.elems) == 0 {
+		case JSONArray:
+			if len(v.Elems) == 0 {
 				b.WriteString("[\n")
 				pad(indent)
 				b.WriteString("]")
 				return
 			}
 			b.WriteString("[\n")
-			for i, e := range v.elems {
+			for i, e := range v.Elems {
 				pad(indent + 1)
 				write(e, indent+1)
-				if i < len(v.elems)-1 {
+				if i < len(v.Elems)-1 {
 					b.WriteByte(',')
 				}
 				b.WriteByte('\n')

@@ -1,4 +1,4 @@
-package storage
+package rowcodec
 
 import (
 	"encoding/binary"
@@ -159,7 +159,7 @@ func appendRowValue(dst []byte, v types.Value) ([]byte, error) {
 		}
 		return dst, nil
 	}
-	return nil, fmt.Errorf("storage: cannot encode %T in a row", v)
+	return nil, fmt.Errorf("rowcodec: cannot encode %T in a row", v)
 }
 
 func appendRowInt(dst []byte, v int64) []byte {

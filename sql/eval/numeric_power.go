@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"math"
@@ -19,23 +19,13 @@ import (
 // that scale and then rounds half away from zero.
 
 const (
-	numericMinSigDigits    = 16
-	numericMaxDisplayScale = 1000
+	NumericMinSigDigits    = 16
+	NumericMaxDisplayScale = 1000
 )
 
-func init() {
-	register("power", overloaded(true,
-		sig(types.Float8, floatPower, types.Float8, types.Float8),
-		sig(types.Numeric, func(_ *execCtx, a []types.Value) (types.Value, error) {
-			z := new(apd.Decimal)
-			return z, numericPower(z, a[0].(*apd.Decimal), a[1].(*apd.Decimal))
-		}, types.Numeric, types.Numeric)))
-	register("pow", builtins["power"])
-}
-
-// floatPower is float8 ^ float8 with PostgreSQL's errors for undefined
+// FloatPower is float8 ^ float8 with PostgreSQL's errors for undefined
 // results.
-func floatPower(_ *execCtx, a []types.Value) (types.Value, error) {
+func FloatPower(_ Context, a []types.Value) (types.Value, error) {
 	x, y := a[0].(float64), a[1].(float64)
 	if x == 0 && y < 0 {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPower, "zero raised to a negative power is undefined")
@@ -77,8 +67,8 @@ func log10Abs(d *apd.Decimal) float64 {
 	return l + float64(exp)
 }
 
-// numericPower sets z = x ^ y.
-func numericPower(z, x, y *apd.Decimal) error {
+// NumericPower sets z = x ^ y.
+func NumericPower(z, x, y *apd.Decimal) error {
 	if r, ok, err := numericPowerSpecial(x, y); ok {
 		if err == nil {
 			z.Set(r)
@@ -90,7 +80,7 @@ func numericPower(z, x, y *apd.Decimal) error {
 	}
 	yInt := new(apd.Decimal)
 	if _, err := apd.BaseContext.WithPrecision(uint32(max(1, y.NumDigits()+1))).RoundToIntegralValue(yInt, y); err != nil {
-		return numericChecked(z, err)
+		return NumericChecked(z, err)
 	}
 	integral := yInt.Cmp(y) == 0
 	if x.Sign() < 0 && !integral {
@@ -108,7 +98,7 @@ func numericPower(z, x, y *apd.Decimal) error {
 	if !integral {
 		if x.IsZero() {
 			z.SetInt64(0)
-			z.Exponent = -numericMinSigDigits
+			z.Exponent = -NumericMinSigDigits
 			return nil
 		}
 		lnVal, ok := lnEstimate(x, y)
@@ -117,7 +107,7 @@ func numericPower(z, x, y *apd.Decimal) error {
 				return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 			}
 			z.SetInt64(0)
-			z.Exponent = -numericMaxDisplayScale
+			z.Exponent = -NumericMaxDisplayScale
 			return nil
 		}
 		weight = lnVal * 0.434294481903252
@@ -126,34 +116,34 @@ func numericPower(z, x, y *apd.Decimal) error {
 		if weight > 131072 {
 			return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 		}
-		if weight+1 < -numericMaxDisplayScale {
+		if weight+1 < -NumericMaxDisplayScale {
 			z.SetInt64(0)
-			z.Exponent = -numericMaxDisplayScale
+			z.Exponent = -NumericMaxDisplayScale
 			return nil
 		}
 	}
 	// PostgreSQL 15 gives integer powers a fixed 16 decimals (or the
 	// base's scale); other powers get 16 significant digits.
-	rscale := max(numericMinSigDigits, displayScale(x))
+	rscale := max(NumericMinSigDigits, displayScale(x))
 	if !integral {
-		rscale = max(numericMinSigDigits-int(weight), displayScale(x), displayScale(y))
+		rscale = max(NumericMinSigDigits-int(weight), displayScale(x), displayScale(y))
 	}
-	rscale = min(rscale, numericMaxDisplayScale)
+	rscale = min(rscale, NumericMaxDisplayScale)
 	if x.IsZero() { // 0 ^ 0 is 1, as SQL:2003 and most languages have it
 		z.SetInt64(0)
 		if y.IsZero() {
 			z.SetInt64(1)
 		}
-		return roundScale(z, rscale)
+		return RoundScale(z, rscale)
 	}
 	prec := max(int(weight), 0) + rscale + 10
 	if _, err := apd.BaseContext.WithPrecision(uint32(prec)).Pow(z, x, y); err != nil {
-		return numericChecked(z, err)
+		return NumericChecked(z, err)
 	}
 	c := apd.BaseContext.WithPrecision(uint32(prec + 2))
 	c.Rounding = apd.RoundHalfUp
 	_, err := c.Quantize(z, z, int32(-rscale))
-	return numericChecked(z, err)
+	return NumericChecked(z, err)
 }
 
 // lnEstimate is PostgreSQL's low-precision ln(x) * y, used only to choose

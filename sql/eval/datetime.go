@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 	"cdcdb/types"
 )
 
-const microsPerDay = 86400 * 1000000
+const MicrosPerDay = 86400 * 1000000
 
 var (
 	errTimestampRange   = pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
@@ -20,28 +20,28 @@ var (
 	errDateForTimestamp = pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range for timestamp")
 )
 
-// datetimeArithmetic resolves + and - between dates, times, timestamps and
+// DatetimeArithmetic resolves + and - between dates, times, timestamps and
 // intervals, and * and / of an interval by a number, with PostgreSQL's
 // rules: infinite dates and timestamps stay infinite through addition and
 // cannot be subtracted from one another, and results past the types'
 // ranges are errors, never values.
-func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value) (types.Value, error), types.OID, bool) {
+func DatetimeArithmetic(op string, l, r types.OID) (func(Context, []types.Value) (types.Value, error), types.OID, bool) {
 	isTS := func(o types.OID) bool { return o == types.Timestamp || o == types.Timestamptz }
 	switch {
-	case op == "+" && l == types.Date && isIntType(r):
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	case op == "+" && l == types.Date && IsIntType(r):
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			return addDays(a[0].(time.Time), a[1].(int64))
 		}, types.Date, true
-	case op == "+" && isIntType(l) && r == types.Date:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	case op == "+" && IsIntType(l) && r == types.Date:
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			return addDays(a[1].(time.Time), a[0].(int64))
 		}, types.Date, true
-	case op == "-" && l == types.Date && isIntType(r):
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+	case op == "-" && l == types.Date && IsIntType(r):
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			return addDays(a[0].(time.Time), -a[1].(int64))
 		}, types.Date, true
 	case op == "-" && l == types.Date && r == types.Date:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(time.Time), a[1].(time.Time)
 			if types.IsInfinite(x) != 0 || types.IsInfinite(y) != 0 {
 				return nil, errInfiniteDates
@@ -57,19 +57,19 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		if op == "-" {
 			sign = -1
 		}
-		return func(x *execCtx, a []types.Value) (types.Value, error) {
-			return addInterval(x, a[0].(time.Time), a[1].(types.IntervalValue), sign, res == types.Timestamptz)
+		return func(x Context, a []types.Value) (types.Value, error) {
+			return AddInterval(x, a[0].(time.Time), a[1].(types.IntervalValue), sign, res == types.Timestamptz)
 		}, res, true
 	case op == "+" && l == types.Interval && (isTS(r) || r == types.Date):
 		res := r
 		if r == types.Date {
 			res = types.Timestamp
 		}
-		return func(x *execCtx, a []types.Value) (types.Value, error) {
-			return addInterval(x, a[1].(time.Time), a[0].(types.IntervalValue), 1, res == types.Timestamptz)
+		return func(x Context, a []types.Value) (types.Value, error) {
+			return AddInterval(x, a[1].(time.Time), a[0].(types.IntervalValue), 1, res == types.Timestamptz)
 		}, res, true
 	case op == "-" && isTS(l) && l == r:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			return subtractTimestamps(a[0].(time.Time), a[1].(time.Time))
 		}, types.Interval, true
 	case (op == "+" || op == "-") && l == types.Interval && r == types.Interval:
@@ -77,7 +77,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		if op == "-" {
 			sign = -1
 		}
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			x, y := a[0].(types.IntervalValue), a[1].(types.IntervalValue)
 			months := int64(x.Months) + sign*int64(y.Months)
 			days := int64(x.Days) + sign*int64(y.Days)
@@ -89,7 +89,7 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		}, types.Interval, true
 	case op == "+" && (l == types.Date && r == types.Time || l == types.Time && r == types.Date):
 		// A date at a time of day is a timestamp.
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			d, t := a[0], a[1]
 			if l == types.Time {
 				d, t = t, d
@@ -97,14 +97,14 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 			return dateAtTime(d.(time.Time), t.(types.TimeOfDay))
 		}, types.Timestamp, true
 	case op == "-" && l == types.Time && r == types.Time:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
+		return func(_ Context, a []types.Value) (types.Value, error) {
 			return types.IntervalValue{Micros: int64(a[0].(types.TimeOfDay)) - int64(a[1].(types.TimeOfDay))}, nil
 		}, types.Interval, true
 	case op == "+" && l == types.Interval && r == types.Time:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros%microsPerDay) % microsPerDay
+		return func(_ Context, a []types.Value) (types.Value, error) {
+			t := (int64(a[1].(types.TimeOfDay)) + a[0].(types.IntervalValue).Micros%MicrosPerDay) % MicrosPerDay
 			if t < 0 {
-				t += microsPerDay
+				t += MicrosPerDay
 			}
 			return types.TimeOfDay(t), nil
 		}, types.Time, true
@@ -113,31 +113,31 @@ func datetimeArithmetic(op string, l, r types.OID) (func(*execCtx, []types.Value
 		if op == "-" {
 			sign = -1
 		}
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			t := (int64(a[0].(types.TimeOfDay)) + sign*(a[1].(types.IntervalValue).Micros%microsPerDay)) % microsPerDay
+		return func(_ Context, a []types.Value) (types.Value, error) {
+			t := (int64(a[0].(types.TimeOfDay)) + sign*(a[1].(types.IntervalValue).Micros%MicrosPerDay)) % MicrosPerDay
 			if t < 0 {
-				t += microsPerDay
+				t += MicrosPerDay
 			}
 			return types.TimeOfDay(t), nil
 		}, types.Time, true
-	case (op == "*" || op == "/") && l == types.Interval && (typeCategory(r) == 'N'):
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			f, err := toFloat(a[1])
+	case (op == "*" || op == "/") && l == types.Interval && (TypeCategory(r) == 'N'):
+		return func(_ Context, a []types.Value) (types.Value, error) {
+			f, err := ToFloat(a[1])
 			if err != nil {
 				return nil, err
 			}
 			if op == "/" {
 				return divideInterval(a[0].(types.IntervalValue), f)
 			}
-			return multiplyInterval(a[0].(types.IntervalValue), f)
+			return MultiplyInterval(a[0].(types.IntervalValue), f)
 		}, types.Interval, true
-	case op == "*" && typeCategory(l) == 'N' && r == types.Interval:
-		return func(_ *execCtx, a []types.Value) (types.Value, error) {
-			f, err := toFloat(a[0])
+	case op == "*" && TypeCategory(l) == 'N' && r == types.Interval:
+		return func(_ Context, a []types.Value) (types.Value, error) {
+			f, err := ToFloat(a[0])
 			if err != nil {
 				return nil, err
 			}
-			return multiplyInterval(a[1].(types.IntervalValue), f)
+			return MultiplyInterval(a[1].(types.IntervalValue), f)
 		}, types.Interval, true
 	}
 	return nil, 0, false
@@ -192,14 +192,14 @@ func subtractTimestamps(x, y time.Time) (types.Value, error) {
 	if overflow {
 		return nil, errIntervalRange
 	}
-	return types.IntervalValue{Days: int32(us / microsPerDay), Micros: us % microsPerDay}, nil
+	return types.IntervalValue{Days: int32(us / MicrosPerDay), Micros: us % MicrosPerDay}, nil
 }
 
-// addInterval adds an interval the way PostgreSQL does: months and days in
+// AddInterval adds an interval the way PostgreSQL does: months and days in
 // the session's calendar (for timestamptz, across DST in local time), then
 // the exact microseconds. An infinite timestamp stays infinite; a result
 // past the range of timestamps is an error.
-func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zoned bool) (types.Value, error) {
+func AddInterval(x Context, t time.Time, iv types.IntervalValue, sign int, zoned bool) (types.Value, error) {
 	if types.IsInfinite(t) != 0 {
 		return t, nil
 	}
@@ -207,16 +207,16 @@ func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zone
 		return nil, errDateForTimestamp
 	}
 	if zoned {
-		t = t.In(x.location())
+		t = t.In(x.Location())
 	}
 	if iv.Months != 0 {
 		// A month later is the same day of the month, or the month's last
 		// day when it is shorter (Jan 31 + 1 month = Feb 29).
 		y, m, d := t.Date()
 		total := int(m) - 1 + sign*int(iv.Months)
-		y += floorDiv(total, 12)
-		m = time.Month(total - floorDiv(total, 12)*12 + 1)
-		d = min(d, daysIn(y, m))
+		y += FloorDiv(total, 12)
+		m = time.Month(total - FloorDiv(total, 12)*12 + 1)
+		d = min(d, DaysIn(y, m))
 		h, mi, s := t.Clock()
 		t = time.Date(y, m, d, h, mi, s, t.Nanosecond(), t.Location())
 		if !types.TimestampInRange(t.UTC()) {
@@ -241,10 +241,10 @@ func addInterval(x *execCtx, t time.Time, iv types.IntervalValue, sign int, zone
 // TSROUND makes whole numbers of what float arithmetic leaves nearly so.
 func tsRound(f float64) float64 { return math.RoundToEven(f*1e6) / 1e6 }
 
-// multiplyInterval is interval * float8 as PostgreSQL 15 computes it: the
+// MultiplyInterval is interval * float8 as PostgreSQL 15 computes it: the
 // months and days multiplied and truncated, their fractions cascaded down
 // (a month is 30 days, a day 86400 seconds), never up.
-func multiplyInterval(iv types.IntervalValue, f float64) (types.Value, error) {
+func MultiplyInterval(iv types.IntervalValue, f float64) (types.Value, error) {
 	return scaledInterval(iv, float64(iv.Months)*f, float64(iv.Days)*f, float64(iv.Micros)*f)
 }
 
@@ -285,14 +285,14 @@ func scaledInterval(iv types.IntervalValue, months, days, micros float64) (types
 	return r, nil
 }
 
-func toFloat(v types.Value) (float64, error) {
+func ToFloat(v types.Value) (float64, error) {
 	switch v := v.(type) {
 	case int64:
 		return float64(v), nil
 	case float64:
 		return v, nil
 	}
-	f, err := castValue(nil, v, types.Of(types.Numeric), types.Of(types.Float8), true)
+	f, err := CastValue(nil, v, types.Of(types.Numeric), types.Of(types.Float8), true)
 	if err != nil {
 		return 0, err
 	}

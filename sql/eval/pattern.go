@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"regexp"
@@ -9,35 +9,35 @@ import (
 	"cdcdb/types"
 )
 
-// likeExpr matches text against a LIKE, ILIKE or SIMILAR TO pattern. A
+// Like matches text against a LIKE, ILIKE or SIMILAR TO pattern. A
 // constant pattern is compiled once; a computed one is compiled per distinct
 // value through a small cache.
-type likeExpr struct {
-	x, pattern, escape  expr
-	not, ilike, similar bool
+type Like struct {
+	X, Pattern, Escape  Expr
+	Not, Ilike, Similar bool
 
 	mu    sync.Mutex
 	cache map[string]*regexp.Regexp
 }
 
-func newLikeExpr(x, pattern, escape expr, not, ilike, similar bool) *likeExpr {
-	return &likeExpr{x: x, pattern: pattern, escape: escape, not: not, ilike: ilike, similar: similar, cache: map[string]*regexp.Regexp{}}
+func NewLike(x, pattern, escape Expr, not, ilike, similar bool) *Like {
+	return &Like{X: x, Pattern: pattern, Escape: escape, Not: not, Ilike: ilike, Similar: similar, cache: map[string]*regexp.Regexp{}}
 }
 
-func (e *likeExpr) typ() types.T { return boolT() }
+func (e *Like) Type() types.T { return BoolT() }
 
-func (e *likeExpr) eval(env *evalEnv) (types.Value, error) {
-	s, err := e.x.eval(env)
+func (e *Like) Eval(env *Env) (types.Value, error) {
+	s, err := e.X.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.pattern.eval(env)
+	p, err := e.Pattern.Eval(env)
 	if err != nil {
 		return nil, err
 	}
 	esc := types.Value("\\")
-	if e.escape != nil {
-		if esc, err = e.escape.eval(env); err != nil {
+	if e.Escape != nil {
+		if esc, err = e.Escape.Eval(env); err != nil {
 			return nil, err
 		}
 	}
@@ -48,10 +48,10 @@ func (e *likeExpr) eval(env *evalEnv) (types.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return re.MatchString(s.(string)) != e.not, nil
+	return re.MatchString(s.(string)) != e.Not, nil
 }
 
-func (e *likeExpr) compile(pattern, esc string) (*regexp.Regexp, error) {
+func (e *Like) compile(pattern, esc string) (*regexp.Regexp, error) {
 	key := esc + "\x00" + pattern
 	e.mu.Lock()
 	re, ok := e.cache[key]
@@ -61,15 +61,15 @@ func (e *likeExpr) compile(pattern, esc string) (*regexp.Regexp, error) {
 	}
 	var src string
 	var err error
-	if e.similar {
-		src, err = similarToRegex(pattern, esc)
+	if e.Similar {
+		src, err = SimilarToRegex(pattern, esc)
 	} else {
 		src, err = likeToRegex(pattern, esc)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if e.ilike {
+	if e.Ilike {
 		src = "(?i)" + src
 	}
 	re, err = regexp.Compile(src)
@@ -120,9 +120,9 @@ func likeToRegex(p, esc string) (string, error) {
 	return sb.String(), nil
 }
 
-// similarToRegex translates SQL's SIMILAR TO pattern to a regular
+// SimilarToRegex translates SQL's SIMILAR TO pattern to a regular
 // expression anchored at both ends.
-func similarToRegex(p, esc string) (string, error) {
+func SimilarToRegex(p, esc string) (string, error) {
 	var sb strings.Builder
 	sb.WriteString("(?s)^(?:")
 	rs := []rune(p)
@@ -150,39 +150,39 @@ func similarToRegex(p, esc string) (string, error) {
 	return sb.String(), nil
 }
 
-// regexMatch is ~, ~*, !~ and !~*: POSIX-style regular expression matching
+// RegexMatch is ~, ~*, !~ and !~*: POSIX-style regular expression matching
 // (RE2 syntax, which covers the expressions clients send).
-type regexMatch struct {
-	l, r     expr
-	not, ci  bool
-	mu       sync.Mutex
-	compiled map[string]*regexp.Regexp
+type RegexMatch struct {
+	L, R                 Expr
+	Not, CaseInsensitive bool
+	mu                   sync.Mutex
+	compiled             map[string]*regexp.Regexp
 }
 
-func newRegexMatch(op string, l, r expr) *regexMatch {
-	return &regexMatch{l: l, r: r, not: strings.HasPrefix(op, "!"), ci: strings.HasSuffix(op, "*"), compiled: map[string]*regexp.Regexp{}}
+func NewRegexMatch(op string, l, r Expr) *RegexMatch {
+	return &RegexMatch{L: l, R: r, Not: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), compiled: map[string]*regexp.Regexp{}}
 }
 
-func (e *regexMatch) typ() types.T { return boolT() }
+func (e *RegexMatch) Type() types.T { return BoolT() }
 
-func (e *regexMatch) eval(env *evalEnv) (types.Value, error) {
-	s, err := e.l.eval(env)
+func (e *RegexMatch) Eval(env *Env) (types.Value, error) {
+	s, err := e.L.Eval(env)
 	if err != nil || s == nil {
 		return nil, err
 	}
-	p, err := e.r.eval(env)
+	p, err := e.R.Eval(env)
 	if err != nil || p == nil {
 		return nil, err
 	}
-	re, err := compileRegex(&e.mu, e.compiled, p.(string), e.ci)
+	re, err := CompileRegex(&e.mu, e.compiled, p.(string), e.CaseInsensitive)
 	if err != nil {
 		return nil, err
 	}
-	return re.MatchString(s.(string)) != e.not, nil
+	return re.MatchString(s.(string)) != e.Not, nil
 }
 
-// compileRegex compiles a PostgreSQL regular expression through a cache.
-func compileRegex(mu *sync.Mutex, cache map[string]*regexp.Regexp, p string, ci bool) (*regexp.Regexp, error) {
+// CompileRegex compiles a PostgreSQL regular expression through a cache.
+func CompileRegex(mu *sync.Mutex, cache map[string]*regexp.Regexp, p string, ci bool) (*regexp.Regexp, error) {
 	src := p
 	if ci {
 		src = "(?i)" + src

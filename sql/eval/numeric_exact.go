@@ -1,4 +1,4 @@
-package sql
+package eval
 
 import (
 	"github.com/cockroachdb/apd/v3"
@@ -11,27 +11,27 @@ import (
 // fail with 22003 rather than being rounded.
 const numericMaxIntDigits = 131072
 
-// exactCtx returns an arithmetic context precise enough that adding,
+// ExactCtx returns an arithmetic context precise enough that adding,
 // subtracting, multiplying or taking the remainder of x and y is exact.
 // PostgreSQL's numeric never rounds these operations, so a fixed
 // precision (numericCtx's) would silently lose digits of wide values and
 // make Rem fail outright once the integer quotient outgrows it.
-func exactCtx(x, y *apd.Decimal) *apd.Context {
+func ExactCtx(x, y *apd.Decimal) *apd.Context {
 	digits := x.NumDigits() + y.NumDigits()
 	hi := max(x.NumDigits()+int64(x.Exponent), y.NumDigits()+int64(y.Exponent))
 	lo := min(int64(x.Exponent), int64(y.Exponent))
 	p := max(digits, hi-lo) + 2
-	if p <= int64(numericCtx.Precision) {
-		return numericCtx
+	if p <= int64(NumericCtx.Precision) {
+		return NumericCtx
 	}
-	return numericCtx.WithPrecision(uint32(min(p, 4*numericMaxIntDigits)))
+	return NumericCtx.WithPrecision(uint32(min(p, 4*numericMaxIntDigits)))
 }
 
-// numericChecked finishes a numeric operation: apd's own failures
+// NumericChecked finishes a numeric operation: apd's own failures
 // (exponent out of range, impossible division) and results wider than
 // numeric can store become PostgreSQL's 22003, so no internal error text
 // reaches the client.
-func numericChecked(z *apd.Decimal, err error) error {
+func NumericChecked(z *apd.Decimal, err error) error {
 	if err != nil {
 		if _, ok := err.(*pgerror.Error); ok {
 			return err

@@ -1,4 +1,4 @@
-package storagetest
+package rowcodectest
 
 import (
 	"math"
@@ -10,7 +10,7 @@ import (
 	"cdcdb/types"
 )
 
-// RowSamples returns a value of every kind storage's row codec knows, with
+// RowSamples returns a value of every kind the row codec knows, with
 // the edge cases of each encoding (the ends of the one-byte integers, both
 // zeros, the non-finite numbers, long strings, nested arrays and records),
 // for tests of code that reads encoded rows.

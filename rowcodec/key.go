@@ -1,4 +1,4 @@
-package storage
+package rowcodec
 
 import (
 	"bytes"
@@ -141,7 +141,7 @@ func AppendKey(dst []byte, v types.Value) ([]byte, error) {
 		}
 		return dst, nil
 	}
-	return nil, fmt.Errorf("storage: cannot encode %T as a key", v)
+	return nil, fmt.Errorf("rowcodec: cannot encode %T as a key", v)
 }
 
 // AppendKeyDesc appends the descending encoding of v: bytes compare in the
