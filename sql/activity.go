@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -139,7 +140,7 @@ func init() {
 	}, gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
-		b := newRowBuilder("pg_stat_get_activity", outCols(cols))
+		b := catalogviews.NewRowBuilder("pg_stat_get_activity", catalogViewColumns(outCols(cols)))
 		activities.Lock()
 		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))
 		for _, sa := range activities.byEngine[x.sess.engine] {
@@ -163,12 +164,12 @@ func init() {
 				// Another role's session: who and which, but not what it
 				// does, as PostgreSQL shows it to a role without
 				// pg_read_all_stats.
-				rows = append(rows, b.make("datid", databaseOID, "pid", sa.pid, "usesysid", usesysid,
+				rows = append(rows, b.Make("datid", catalogviews.DatabaseOID, "pid", sa.pid, "usesysid", usesysid,
 					"application_name", sa.app, "query", "<insufficient privilege>"))
 				sa.mu.Unlock()
 				continue
 			}
-			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", usesysid, "application_name", sa.app,
+			kv := []any{"datid", catalogviews.DatabaseOID, "pid", sa.pid, "usesysid", usesysid, "application_name", sa.app,
 				"state", sa.state, "query", sa.query, "backend_start", sa.backendStart.UTC().Truncate(time.Microsecond),
 				"state_change", sa.stateChange.UTC().Truncate(time.Microsecond), "backend_type", "client backend"}
 			if sa.waitEventType != "" {
@@ -186,7 +187,7 @@ func init() {
 				}
 			}
 			sa.mu.Unlock()
-			rows = append(rows, b.make(kv...))
+			rows = append(rows, b.Make(kv...))
 		}
 		return rows, nil
 	}}

@@ -38,7 +38,11 @@
 // asks that other clients rarely do (acldefault, pg_options_to_table,
 // tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
 // ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
-// built-in extension's, so pg_dump leaves it out (pgcatalog_extension.go).
+// built-in extension's, so pg_dump leaves it out (package catalogviews).
+//
+// System relations (pg_catalog, information_schema, cdcdb.*) are package
+// catalogviews': systables.go plans them, and catalogviews_session.go is
+// the catalogviews.Session they read the running statement through.
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

@@ -140,7 +140,7 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		if len(t.Periods) > 0 {
 			return nil, nil, periodOnNonTemporal(t)
 		}
-		if vt.query != "" {
+		if vt.Query() != "" {
 			return pc.planSystemView(vt, t)
 		}
 		return pc.planSystemTable(vt, t)

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -20,11 +21,11 @@ import (
 func init() {
 	register("pg_get_userbyid", &builtin{resolve: signature(types.Name, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		return roleName(x, a[0].(int64)), nil
+		return catalogviews.RoleName(x.catalogViews(), a[0].(int64)), nil
 	}})
 	register("pg_table_is_visible", &builtin{resolve: signature(types.Bool, types.Oid), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		return relationVisible(x, uint32(a[0].(int64))), nil
+		return catalogviews.RelationVisible(x.catalogViews(), uint32(a[0].(int64))), nil
 	}})
 	// Types, functions, operators, collations, conversions and the like
 	// all live in pg_catalog, which is always searched: they are visible
@@ -34,7 +35,7 @@ func init() {
 		oid := uint32(a[0].(int64))
 		for _, t := range x.catalogOf().Tables() {
 			if t.RowType == oid {
-				return relationVisible(x, t.OID), nil
+				return catalogviews.RelationVisible(x.catalogViews(), t.OID), nil
 			}
 		}
 		return true, nil
@@ -57,7 +58,7 @@ func init() {
 		if a[1] != nil {
 			mod = int32(a[1].(int64))
 		}
-		return formatTypeOID(x, uint32(a[0].(int64)), mod), nil
+		return catalogviews.FormatType(x.catalogViews(), uint32(a[0].(int64)), mod), nil
 	}})
 	// cdcdb keeps expressions (column defaults, CHECK constraints) as SQL
 	// text, which is what pg_get_expr prints from PostgreSQL's node trees.
@@ -77,7 +78,7 @@ func init() {
 		return signature(types.Text, types.Oid, types.Bool)(b, args)
 	}, strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		return constraintDef(x, uint32(a[0].(int64)), len(a) > 1 && a[1] == true), nil
+		return catalogviews.ConstraintDef(x.catalogViews(), uint32(a[0].(int64)), len(a) > 1 && a[1] == true), nil
 	}})
 	register("pg_get_indexdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
@@ -90,7 +91,7 @@ func init() {
 		if len(a) > 1 {
 			col = int(a[1].(int64))
 		}
-		return indexDef(x, uint32(a[0].(int64)), col), nil
+		return catalogviews.IndexDef(x.catalogViews(), uint32(a[0].(int64)), col), nil
 	}})
 	register("pg_get_viewdef", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 0 || len(args) > 2 {
@@ -142,10 +143,10 @@ func init() {
 			return nil, nil
 		}
 		pretty := len(a) > 1 && a[1] != false // true, or a wrap column
-		if s, ok := viewDefText(x, t.ViewQuery, pretty); ok {
+		if s, ok := catalogviews.ViewDefText(x.catalogViews(), t.ViewQuery, pretty); ok {
 			return s, nil
 		}
-		return viewDefinition(t.ViewQuery), nil
+		return catalogviews.ViewDefinition(t.ViewQuery), nil
 	}})
 	register("obj_description", &builtin{resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
@@ -158,14 +159,14 @@ func init() {
 		if len(a) > 1 {
 			class = a[1].(string)
 		}
-		return objDescription(x, uint32(a[0].(int64)), class, 0), nil
+		return catalogviews.ObjDescription(x.catalogViews(), uint32(a[0].(int64)), class, 0), nil
 	}})
 	register("col_description", &builtin{resolve: signature(types.Text, types.Oid, types.Int4), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		return objDescription(x, uint32(a[0].(int64)), "pg_class", int32(a[1].(int64))), nil
+		return catalogviews.ObjDescription(x.catalogViews(), uint32(a[0].(int64)), "pg_class", int32(a[1].(int64))), nil
 	}})
 	register("shobj_description", &builtin{resolve: signature(types.Text, types.Oid, types.Name), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
-		return sharedDescription(uint32(a[0].(int64)), a[1].(string)), nil
+		return catalogviews.SharedDescription(uint32(a[0].(int64)), a[1].(string)), nil
 	}})
 	register("pg_encoding_to_char", &builtin{resolve: signature(types.Name, types.Int4), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		n := a[0].(int64)
@@ -233,12 +234,12 @@ func init() {
 	register("pg_get_statisticsobjdef_columns", &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil // cdcdb has no extended statistics objects
 	}})
-	register("pg_get_function_arguments", procText(func(r eval.Row, b *catalogRow) string { return procArguments(r, b, true) }))
+	register("pg_get_function_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
 	// The identity arguments differ from the arguments only by defaults,
-	// which cdcdb does not print (see procArguments).
-	register("pg_get_function_identity_arguments", procText(func(r eval.Row, b *catalogRow) string { return procArguments(r, b, true) }))
-	register("pg_get_functiondef", procText(procDefinition))
-	register("pg_get_function_result", procText(procResult))
+	// which cdcdb does not print (see catalogviews.ProcArguments).
+	register("pg_get_function_identity_arguments", procText(func(r eval.Row, b *catalogviews.RowBuilder) string { return catalogviews.ProcArguments(r, b, true) }))
+	register("pg_get_functiondef", procText(catalogviews.ProcDefinition))
+	register("pg_get_function_result", procText(catalogviews.ProcResult))
 	register("to_regclass", toReg(types.Regclass))
 	register("to_regtype", toReg(types.Regtype))
 	register("to_regnamespace", toReg(types.Regnamespace))
@@ -260,316 +261,6 @@ func init() {
 	registerPrivilegeFunctions()
 }
 
-// roleName is pg_get_userbyid: the catalog's roles and PostgreSQL's
-// predefined ones by name.
-func roleName(x *execCtx, oid int64) string {
-	if r, ok := x.catalogOf().RoleByOID(uint32(oid)); ok {
-		return r.Name
-	}
-	if ct, ok := pgCatalogTables["pg_authid"]; ok {
-		if static, err := ct.staticRows(); err == nil {
-			for _, r := range static {
-				if r[0] == oid {
-					return r[1].(string)
-				}
-			}
-		}
-	}
-	return "unknown (OID=" + strconv.FormatInt(oid, 10) + ")"
-}
-
-// relationVisible is pg_table_is_visible: the relation's schema is on the
-// search path and no relation of the same name comes earlier in it.
-func relationVisible(x *execCtx, oid uint32) bool {
-	cat := x.catalogOf()
-	name, schema, ok := relationNameOf(cat, oid)
-	if !ok {
-		return false
-	}
-	for _, s := range x.sess.searchPath() {
-		sc, ok := cat.Schema(s)
-		if !ok {
-			continue
-		}
-		if sc.OID == schema {
-			return true
-		}
-		if _, _, found := relationInSchema(cat, sc, name); found {
-			return false
-		}
-	}
-	return false
-}
-
-// relationNameOf finds any relation by OID: a table, view, index or system
-// relation.
-func relationNameOf(cat *catalog.Snapshot, oid uint32) (name string, schema uint32, ok bool) {
-	if t, ok := cat.TableByOID(oid); ok {
-		return t.Name, t.Schema, true
-	}
-	for _, t := range cat.Tables() {
-		for _, ix := range t.Indexes {
-			if ix.OID == oid {
-				return ix.Name, t.Schema, true
-			}
-		}
-	}
-	if s, ok := sequenceByOID(cat, oid); ok {
-		return s.name, s.schema, true
-	}
-	if ix := systemIndexByOID(oid); ix != nil {
-		return ix.def.Name, catalog.PgCatalogNamespace, true
-	}
-	for _, st := range systemRelations() {
-		if st.oid == oid {
-			return st.name, schemaOIDByName(cat, st.schema), true
-		}
-	}
-	return "", 0, false
-}
-
-// relationInSchema finds a relation (table, view, index, system relation)
-// by name in one schema.
-func relationInSchema(cat *catalog.Snapshot, sc *catalog.Schema, name string) (uint32, string, bool) {
-	if t, ok := cat.Table(sc.OID, name); ok {
-		return t.OID, "table", true
-	}
-	for _, t := range cat.Tables() {
-		if t.Schema != sc.OID {
-			continue
-		}
-		for _, ix := range t.Indexes {
-			if ix.Name == name {
-				return ix.OID, "index", true
-			}
-		}
-	}
-	for _, s := range serialSequences(cat) {
-		if s.schema == sc.OID && s.name == name {
-			return s.oid, "sequence", true
-		}
-	}
-	if st, ok := systemTables[sc.Name][name]; ok {
-		return st.oid, "system", true
-	}
-	if sc.OID == catalog.PgCatalogNamespace {
-		for _, ix := range systemIndexes() {
-			if ix.def.Name == name {
-				return ix.def.OID, "index", true
-			}
-		}
-	}
-	return 0, "", false
-}
-
-// qualifiedRelationName prints a relation as regclass does: qualified only
-// when it is not visible.
-func qualifiedRelationName(x *execCtx, oid uint32) string {
-	cat := x.catalogOf()
-	name, schema, ok := relationNameOf(cat, oid)
-	if !ok {
-		return strconv.FormatUint(uint64(oid), 10)
-	}
-	if relationVisible(x, oid) {
-		return quoteIdent(name)
-	}
-	sc, _ := cat.SchemaByOID(schema)
-	return quoteIdent(sc.Name) + "." + quoteIdent(name)
-}
-
-// formatTypeOID is format_type: built-in types by their SQL names, a
-// table's row type by the table's (qualified when not visible).
-func formatTypeOID(x *execCtx, oid uint32, mod int32) string {
-	if _, ok := types.Lookup(types.OID(oid)); ok {
-		return types.FormatType(types.T{OID: types.OID(oid), Typmod: mod})
-	}
-	for _, t := range x.catalogOf().Tables() {
-		if t.RowType == oid {
-			return qualifiedRelationName(x, t.OID)
-		}
-	}
-	if d := infoDomainByOID(oid); d != nil {
-		return domainTypeName(x, d)
-	}
-	// A built-in type cdcdb has no values for: its pg_type name.
-	if ct, ok := pgCatalogTables["pg_type"]; ok {
-		if static, err := ct.staticRows(); err == nil {
-			for _, r := range static {
-				if r[0] == int64(oid) {
-					return r[1].(string)
-				}
-			}
-		}
-	}
-	return "???"
-}
-
-// quoteColumns prints attnums as a column list.
-func quoteColumns(t *catalog.Table, attnums []int16) string {
-	names := make([]string, len(attnums))
-	for i, a := range attnums {
-		if c := t.ColumnByAttnum(a); c != nil {
-			names[i] = quoteIdent(c.Name)
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
-// constraintDef is pg_get_constraintdef.
-func constraintDef(x *execCtx, oid uint32, pretty bool) types.Value {
-	cat := x.catalogOf()
-	for _, t := range cat.Tables() {
-		if len(t.PrimaryKey) > 0 && t.PrimaryKeyOID == oid {
-			return "PRIMARY KEY (" + quoteColumns(t, t.PrimaryKey) + ")"
-		}
-		for _, c := range t.Constraints {
-			if c.OID != oid {
-				continue
-			}
-			switch c.Kind {
-			case "u":
-				return "UNIQUE (" + quoteColumns(t, c.Columns) + ")"
-			case "c":
-				return "CHECK (" + checkExprText(t, c.Check, pretty) + ")"
-			case "f":
-				s := "FOREIGN KEY (" + quoteColumns(t, c.Columns) + ") REFERENCES "
-				if ref, ok := cat.TableByOID(c.RefTable); ok {
-					s += qualifiedRelationName(x, ref.OID) + "(" + quoteColumns(ref, c.RefColumns) + ")"
-				}
-				if a := fkAction(c.OnUpdate); a != "a" {
-					s += " ON UPDATE " + strings.ToUpper(c.OnUpdate)
-				}
-				if a := fkAction(c.OnDelete); a != "a" {
-					s += " ON DELETE " + strings.ToUpper(c.OnDelete)
-				}
-				return s
-			}
-		}
-	}
-	if ix := systemIndexByOID(oid); ix != nil && ix.def.Constraint != "" {
-		return systemConstraintDef(ix)
-	}
-	for _, d := range infoDomains() {
-		if d.conOID == oid && d.def.CheckName != "" {
-			return domainConstraintDef(d, pretty)
-		}
-	}
-	return nil
-}
-
-// indexDef is pg_get_indexdef: the CREATE INDEX statement, or with col > 0
-// that key column's name.
-func indexDef(x *execCtx, oid uint32, col int) types.Value {
-	cat := x.catalogOf()
-	for _, t := range cat.Tables() {
-		for _, ix := range t.Indexes {
-			if ix.OID != oid {
-				continue
-			}
-			if col > 0 {
-				if col > len(ix.Columns) {
-					return ""
-				}
-				if c := t.ColumnByAttnum(ix.Columns[col-1]); c != nil {
-					return quoteIdent(c.Name)
-				}
-				return ""
-			}
-			keys := make([]string, len(ix.Columns))
-			for i, a := range ix.Columns {
-				if c := t.ColumnByAttnum(a); c != nil {
-					keys[i] = quoteIdent(c.Name)
-				}
-				if i < len(ix.Desc) && ix.Desc[i] {
-					keys[i] += " DESC"
-				}
-			}
-			sc, _ := cat.SchemaByOID(t.Schema)
-			unique := ""
-			if ix.Unique {
-				unique = "UNIQUE "
-			}
-			return "CREATE " + unique + "INDEX " + quoteIdent(ix.Name) + " ON " + quoteIdent(sc.Name) + "." +
-				quoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
-		}
-	}
-	if ix := systemIndexByOID(oid); ix != nil {
-		return systemIndexDef(ix, col)
-	}
-	return nil
-}
-
-// objDescription is obj_description and col_description: the comment on
-// an object of the named catalog ("" for any catalog).
-func objDescription(x *execCtx, oid uint32, class string, sub int32) types.Value {
-	cat := x.catalogOf()
-	if class == "" || class == "pg_class" {
-		if t, ok := cat.TableByOID(oid); ok {
-			if sub == 0 {
-				return nilIfEmpty(t.Comment)
-			}
-			if c := t.ColumnByAttnum(int16(sub)); c != nil && !c.Dropped {
-				return nilIfEmpty(c.Comment)
-			}
-			return nil
-		}
-	}
-	if class == "" || class == "pg_namespace" {
-		if sc, ok := cat.SchemaByOID(oid); ok {
-			return nilIfEmpty(sc.Comment)
-		}
-	}
-	classOID := int64(0)
-	if class != "" {
-		ct, ok := pgCatalogTables[class]
-		if !ok {
-			return nil
-		}
-		classOID = int64(ct.def.OID)
-	}
-	ct := pgCatalogTables["pg_description"]
-	static, err := ct.staticRows()
-	if err != nil {
-		return nil
-	}
-	for _, r := range static {
-		if r[0] == int64(oid) && (classOID == 0 || r[1] == classOID) && r[2] == int64(sub) {
-			return r[3]
-		}
-	}
-	return nil
-}
-
-// sharedDescription is shobj_description, over PostgreSQL's comments on
-// shared objects (cdcdb adds none).
-func sharedDescription(oid uint32, class string) types.Value {
-	cls, ok := pgCatalogTables[class]
-	if !ok {
-		return nil
-	}
-	ct, ok := pgCatalogTables["pg_shdescription"]
-	if !ok {
-		return nil
-	}
-	static, err := ct.staticRows()
-	if err != nil {
-		return nil
-	}
-	for _, r := range static {
-		if r[0] == int64(oid) && r[1] == int64(cls.def.OID) {
-			return r[2]
-		}
-	}
-	return nil
-}
-
-func nilIfEmpty(s string) types.Value {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
 // pgEncodings are PostgreSQL's encoding names by their numbers
 // (pg_database.encoding, pg_conversion.conforencoding).
 var pgEncodings = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8",
@@ -578,23 +269,15 @@ var pgEncodings = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", 
 	"ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "WIN1250", "WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8U",
 	"SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"}
 
-// viewDefinition prints a view's query as written, ended by a semicolon,
-// for the queries viewDefText cannot print as PostgreSQL would.
-func viewDefinition(query string) string {
-	q := strings.TrimSuffix(strings.TrimSpace(query), ";")
-	return " " + q + ";"
-}
-
 // procText makes a function of a pg_proc OID that prints something of the
 // function from PostgreSQL's pg_proc rows.
-func procText(f func(r eval.Row, b *catalogRow) string) *builtin {
+func procText(f func(r eval.Row, b *catalogviews.RowBuilder) string) *builtin {
 	return &builtin{resolve: signature(types.Text, types.Oid), strict: true, call: func(_ eval.Context, a []types.Value) (types.Value, error) {
-		ct := pgCatalogTables["pg_proc"]
-		static, err := ct.staticRows()
+		static, err := catalogviews.StaticRows("pg_proc")
 		if err != nil {
 			return nil, err
 		}
-		b := rowBuilder("pg_proc")
+		b := catalogviews.CatalogRowBuilder("pg_proc")
 		for _, r := range static {
 			if r[0] == a[0] {
 				return f(r, b), nil
@@ -602,88 +285,6 @@ func procText(f func(r eval.Row, b *catalogRow) string) *builtin {
 		}
 		return nil, nil
 	}}
-}
-
-// procArguments is pg_get_function_arguments (withOut: the OUT arguments
-// too, marked OUT) and pg_get_function_identity_arguments: "name type, ..."
-// of the arguments. Defaults are not shown: PostgreSQL's initial rows keep
-// them as node trees, which cdcdb does not read.
-func procArguments(r eval.Row, b *catalogRow, withOut bool) string {
-	var parts []string
-	names, _ := r[b.col("proargnames")].(types.ArrayValue)
-	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
-		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
-		for i, t := range all.Elems {
-			mode := "i"
-			if i < len(modes.Elems) {
-				mode, _ = modes.Elems[i].(string)
-			}
-			if mode == "t" || (mode == "o" && !withOut) {
-				continue
-			}
-			parts = append(parts, argText(names, i, mode, t.(int64)))
-		}
-		return strings.Join(parts, ", ")
-	}
-	in, _ := r[b.col("proargtypes")].(types.ArrayValue)
-	for i, t := range in.Elems {
-		parts = append(parts, argText(names, i, "i", t.(int64)))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func argText(names types.ArrayValue, i int, mode string, t int64) string {
-	s := ""
-	switch mode {
-	case "o":
-		s = "OUT "
-	case "b":
-		s = "INOUT "
-	case "v":
-		s = "VARIADIC "
-	}
-	if i < len(names.Elems) {
-		if n, _ := names.Elems[i].(string); n != "" {
-			s += quoteIdent(n) + " "
-		}
-	}
-	return s + builtinTypeName(uint32(t))
-}
-
-// builtinTypeName prints a built-in type as format_type does: by its SQL
-// name when cdcdb has the type, else by its pg_type name (anyrange, ...).
-func builtinTypeName(oid uint32) string {
-	if _, ok := types.Lookup(types.OID(oid)); ok {
-		return types.FormatType(types.Of(types.OID(oid)))
-	}
-	if r := staticRowByOID("pg_type", int64(oid)); r != nil {
-		return quoteIdent(r[1].(string))
-	}
-	return "???"
-}
-
-// procResult is pg_get_function_result: TABLE(...) for functions with
-// TABLE columns, else the result type, SETOF for set-returning functions
-// (record for those with OUT arguments).
-func procResult(r eval.Row, b *catalogRow) string {
-	if all, ok := r[b.col("proallargtypes")].(types.ArrayValue); ok {
-		names, _ := r[b.col("proargnames")].(types.ArrayValue)
-		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
-		var cols []string
-		for i, t := range all.Elems {
-			if i < len(modes.Elems) && modes.Elems[i] == "t" {
-				cols = append(cols, argText(names, i, "i", t.(int64)))
-			}
-		}
-		if len(cols) > 0 {
-			return "TABLE(" + strings.Join(cols, ", ") + ")"
-		}
-	}
-	s := builtinTypeName(uint32(r[b.col("prorettype")].(int64)))
-	if r[b.col("proretset")] == true {
-		return "SETOF " + s
-	}
-	return s
 }
 
 // toReg makes to_regclass and friends: the OID, or NULL when no object
@@ -1002,7 +603,7 @@ func init() {
 		if n, ok := a[0].(string); ok && n != "main" {
 			return nil, pgerror.New("3D000", "database \"%s\" does not exist", n) // invalid_catalog_name
 		}
-		if o, ok := a[0].(int64); ok && o != databaseOID {
+		if o, ok := a[0].(int64); ok && o != catalogviews.DatabaseOID {
 			return nil, nil
 		}
 		var total int64
@@ -1016,73 +617,3 @@ func init() {
 		return nil, nil
 	}})
 }
-
-// procDefinition is pg_get_functiondef for PostgreSQL's built-in functions,
-// laid out as ruleutils lays it out: header, RETURNS, LANGUAGE, the options
-// that differ from the defaults, and the body (for internal functions, the
-// C symbol).
-func procDefinition(r eval.Row, b *catalogRow) string {
-	get := func(col string) types.Value { return r[b.col(col)] }
-	var sb strings.Builder
-	sb.WriteString("CREATE OR REPLACE FUNCTION pg_catalog." + quoteIdent(get("proname").(string)) + "(" + procArguments(r, b, true) + ")\n")
-	sb.WriteString(" RETURNS " + procReturns(r, b) + "\n")
-	lang := "internal"
-	if l := staticRowByOID("pg_language", get("prolang").(int64)); l != nil {
-		lang = l[1].(string)
-	}
-	sb.WriteString(" LANGUAGE " + lang + "\n")
-	var opts strings.Builder
-	if get("prokind") == "w" {
-		opts.WriteString(" WINDOW")
-	}
-	switch get("provolatile") {
-	case "i":
-		opts.WriteString(" IMMUTABLE")
-	case "s":
-		opts.WriteString(" STABLE")
-	}
-	switch get("proparallel") {
-	case "s":
-		opts.WriteString(" PARALLEL SAFE")
-	case "r":
-		opts.WriteString(" PARALLEL RESTRICTED")
-	}
-	if get("proisstrict") == true {
-		opts.WriteString(" STRICT")
-	}
-	if get("prosecdef") == true {
-		opts.WriteString(" SECURITY DEFINER")
-	}
-	if get("proleakproof") == true {
-		opts.WriteString(" LEAKPROOF")
-	}
-	defaultCost := 100.0
-	if lang == "internal" || lang == "c" {
-		defaultCost = 1
-	}
-	if c, ok := get("procost").(float64); ok && c != defaultCost {
-		opts.WriteString(" COST " + strconv.FormatFloat(c, 'g', -1, 64))
-	}
-	if n, ok := get("prorows").(float64); ok && n > 0 && n != 1000 {
-		opts.WriteString(" ROWS " + strconv.FormatFloat(n, 'g', -1, 64))
-	}
-	if s, ok := get("prosupport").(int64); ok && s != 0 {
-		if sr := staticRowByOID("pg_proc", s); sr != nil {
-			opts.WriteString(" SUPPORT " + quoteIdent(sr[1].(string)))
-		}
-	}
-	if opts.Len() > 0 {
-		sb.WriteString(opts.String() + "\n")
-	}
-	sb.WriteString("AS ")
-	if bin, ok := get("probin").(string); ok {
-		sb.WriteString(quoteLiteral(bin) + ", ")
-	}
-	src, _ := get("prosrc").(string)
-	sb.WriteString("$function$" + src + "$function$\n")
-	return sb.String()
-}
-
-// procReturns is a function definition's RETURNS clause, which is
-// pg_get_function_result's.
-func procReturns(r eval.Row, b *catalogRow) string { return procResult(r, b) }

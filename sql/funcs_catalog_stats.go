@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -50,9 +51,19 @@ func init() {
 	}})
 	register("pg_sequence_last_value", &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
-		if s, ok := sequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
+		if s, ok := catalogviews.SequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
 			return sequenceLastValue(x, s), nil
 		}
-		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", qualifiedRelationName(x, uint32(a[0].(int64))))
+		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", catalogviews.QualifiedRelationName(x.catalogViews(), uint32(a[0].(int64))))
 	}})
+}
+
+// sequenceLastValue is pg_sequence_last_value: the last value drawn, or
+// NULL before the first.
+func sequenceLastValue(x *execCtx, s catalogviews.SerialSequence) types.Value {
+	sp := x.tx.st.Space(sequenceSpace(s.Table.OID, s.Column.Attnum))
+	if sp == nil || sp.Sequence() == 0 {
+		return nil
+	}
+	return int64(sp.Sequence())
 }

@@ -10,6 +10,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 
@@ -74,7 +75,7 @@ func init() {
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "unrecognized object type abbreviation: %s", kind)
 		}
-		owner := roleName(x, a[1].(int64))
+		owner := catalogviews.RoleName(x.catalogViews(), a[1].(int64))
 		out := types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{}}
 		for _, item := range items {
 			out.Elems = append(out.Elems, strings.ReplaceAll(item, "%", owner))
@@ -193,14 +194,14 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 	if s := pc.schemaName(t.Name.Schema()); s != "" {
 		schemas = []string{s}
 	}
-	seqs := serialSequences(pc.cat)
+	seqs := catalogviews.SerialSequences(pc.cat)
 	for _, sname := range schemas {
 		sc, found := pc.cat.Schema(sname)
 		if !found {
 			continue
 		}
 		for _, seq := range seqs {
-			if seq.schema != sc.OID || seq.name != name {
+			if seq.Schema != sc.OID || seq.Name != name {
 				continue
 			}
 			if len(t.Periods) > 0 {
@@ -214,12 +215,12 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 				}
 				return []eval.Row{{last, int64(0), true}}, nil
 			}}
-			cols := append([]outCol(nil), sequenceColumns...)
-			for i := range cols {
-				cols[i].tableOID, cols[i].attnum = seq.oid, int16(i+1)
+			cols := make([]outCol, len(catalogviews.SequenceColumns))
+			for i, c := range catalogviews.SequenceColumns {
+				cols[i] = outCol{name: c.Name, t: c.Type, tableOID: seq.OID, attnum: int16(i + 1)}
 			}
 			rel := relFromColumns(name, cols)
-			rel.schema, rel.relOID = sc.Name, seq.oid
+			rel.schema, rel.relOID = sc.Name, seq.OID
 			if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 				return nil, nil, false, err
 			}

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -37,7 +38,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return nextSerial(x, s.table, s.column)
+		return nextSerial(x, s.Table, s.Column)
 	}})
 	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
@@ -45,9 +46,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		v, ok := x.sess.seqValues[s.oid]
+		v, ok := x.sess.seqValues[s.OID]
 		if !ok {
-			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", s.name)
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", s.Name)
 		}
 		return v, nil
 	}})
@@ -66,13 +67,13 @@ func init() {
 		}
 		v := a[1].(int64)
 		called := len(a) < 3 || a[2].(bool)
-		hi := serialMax(s.column.Type.OID)
+		hi := serialMax(s.Column.Type.OID)
 		if v < 1 || v > hi {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.name, hi)
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.Name, hi)
 		}
-		sp := x.tx.st.Space(sequenceSpace(s.table.OID, s.column.Attnum))
+		sp := x.tx.st.Space(sequenceSpace(s.Table.OID, s.Column.Attnum))
 		if sp == nil {
-			return nil, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.name)
+			return nil, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.Name)
 		}
 		next := uint64(v)
 		if !called {
@@ -81,9 +82,9 @@ func init() {
 		if err := sp.SetSequence(next); err != nil {
 			return nil, err
 		}
-		x.tx.noteSequence(sequenceSpace(s.table.OID, s.column.Attnum), next)
+		x.tx.noteSequence(sequenceSpace(s.Table.OID, s.Column.Attnum), next)
 		if called {
-			x.sess.noteSequence(s.oid, v, false)
+			x.sess.noteSequence(s.OID, v, false)
 		}
 		return v, nil
 	}
@@ -124,16 +125,16 @@ func serialMax(t types.OID) int64 {
 
 // serialSequenceArg resolves a regclass argument to a serial sequence; a
 // relation that is not one is refused as PostgreSQL refuses a table.
-func serialSequenceArg(x *execCtx, v types.Value) (serialSequence, error) {
+func serialSequenceArg(x *execCtx, v types.Value) (catalogviews.SerialSequence, error) {
 	oid := uint32(v.(int64))
 	cat := x.catalogOf()
-	if s, ok := sequenceByOID(cat, oid); ok {
+	if s, ok := catalogviews.SequenceByOID(cat, oid); ok {
 		return s, nil
 	}
 	if t, ok := cat.TableByOID(oid); ok {
-		return serialSequence{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", t.Name)
+		return catalogviews.SerialSequence{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", t.Name)
 	}
-	return serialSequence{}, pgerror.New(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+	return catalogviews.SerialSequence{}, pgerror.New(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
 }
 
 // noteSequence records a value this session drew from (or, with setval,
@@ -154,5 +155,5 @@ func (s *Session) noteSequence(seq uint32, v int64, drawn bool) {
 // noteSerialDrawn is noteSequence for a value nextSerial drew for column c
 // of table t.
 func (x *execCtx) noteSerialDrawn(t *catalog.Table, c *catalog.Column, v int64) {
-	x.sess.noteSequence(sequenceOID(t.OID, c.Attnum), v, true)
+	x.sess.noteSequence(catalogviews.SequenceOID(t.OID, c.Attnum), v, true)
 }

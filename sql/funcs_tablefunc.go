@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
@@ -11,22 +12,21 @@ import (
 // procOutColumns reads the OUT columns of a built-in function from
 // PostgreSQL's pg_proc rows.
 func procOutColumns(name string) []funcColumn {
-	ct := pgCatalogTables["pg_proc"]
-	static, err := ct.staticRows()
+	static, err := catalogviews.StaticRows("pg_proc")
 	if err != nil {
 		return nil
 	}
-	b := rowBuilder("pg_proc")
+	b := catalogviews.CatalogRowBuilder("pg_proc")
 	for _, r := range static {
-		if r[b.col("proname")] != name {
+		if r[b.Col("proname")] != name {
 			continue
 		}
-		all, ok := r[b.col("proallargtypes")].(types.ArrayValue)
+		all, ok := r[b.Col("proallargtypes")].(types.ArrayValue)
 		if !ok {
 			continue
 		}
-		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
-		names, _ := r[b.col("proargnames")].(types.ArrayValue)
+		modes, _ := r[b.Col("proargmodes")].(types.ArrayValue)
+		names, _ := r[b.Col("proargnames")].(types.ArrayValue)
 		var cols []funcColumn
 		for i, t := range all.Elems {
 			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
@@ -98,7 +99,7 @@ func settingRow(x *execCtx, name string) eval.Row {
 	if unit != "" {
 		unitVal = unit
 	}
-	return eval.Row{def.name, val, unitVal, desc.Category, nilIfEmpty(desc.ShortDesc), nilIfEmpty(desc.ExtraDesc),
+	return eval.Row{def.name, val, unitVal, desc.Category, catalogviews.NilIfEmpty(desc.ShortDesc), catalogviews.NilIfEmpty(desc.ExtraDesc),
 		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
 }
 

@@ -9,6 +9,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -806,8 +807,8 @@ var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE"
 // shows the grants the current role made or received, or PUBLIC
 // received, and a superuser every grant; role_table_grants those the
 // current role made or received. System catalogs are left out.
-func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	return func(x *execCtx, b *catalogRow) ([]eval.Row, error) {
+func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
+	return func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
 		cat := x.catalogOf()
 		me, ok := x.sess.sessionRole(cat)
 		if !ok {
@@ -834,13 +835,13 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]eval.Row, er
 				}
 				grantee := "PUBLIC"
 				if item.Grantee != 0 {
-					grantee = roleName(x, int64(item.Grantee))
+					grantee = catalogviews.RoleName(x.catalogViews(), int64(item.Grantee))
 				}
 				for i := 0; i < len(item.Privileges); i++ {
 					p := privilegeTypes[item.Privileges[i]]
-					rows = append(rows, b.make("grantor", roleName(x, int64(item.Grantor)), "grantee", grantee,
+					rows = append(rows, b.Make("grantor", catalogviews.RoleName(x.catalogViews(), int64(item.Grantor)), "grantee", grantee,
 						"table_catalog", "main", "table_schema", sc.Name, "table_name", t.Name, "privilege_type", p,
-						"is_grantable", yesNo(item.Grantee == owner), "with_hierarchy", yesNo(p == "SELECT")))
+						"is_grantable", catalogviews.YesNo(item.Grantee == owner), "with_hierarchy", catalogviews.YesNo(p == "SELECT")))
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 
@@ -141,3 +142,7 @@ func (s *scope) relByName(q *ast.QualifiedName) (*scopeRel, error) {
 	}
 	return nil, pgerror.New(pgerror.UndefinedTable, "missing FROM-clause entry for table %q", name).WithPosition(q.Pos + 1)
 }
+
+// quoteIdent quotes a name the way PostgreSQL's quote_ident does: only when
+// it needs it (catalogviews owns the rule, which its definitions print by).
+func quoteIdent(s string) string { return catalogviews.QuoteIdent(s) }

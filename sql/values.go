@@ -8,6 +8,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -109,59 +110,6 @@ func (s *Session) parseRegValue(x *execCtx, oid types.OID, text string) (types.V
 	return s.regIn(s.catalogFor(x), oid, text)
 }
 
-// canonicalTypeName maps SQL spellings to pg_type names for ::regtype.
-func canonicalTypeName(name string) string {
-	switch name {
-	case "integer", "int":
-		return "int4"
-	case "bigint":
-		return "int8"
-	case "smallint":
-		return "int2"
-	case "real":
-		return "float4"
-	case "double precision", "float":
-		return "float8"
-	case "boolean":
-		return "bool"
-	case "character varying":
-		return "varchar"
-	case "character":
-		return "bpchar"
-	case "timestamp without time zone":
-		return "timestamp"
-	case "timestamp with time zone":
-		return "timestamptz"
-	case "time without time zone":
-		return "time"
-	case "decimal":
-		return "numeric"
-	}
-	return name
-}
-
-// splitQualifiedName splits a.b."C" into parts, folding unquoted parts.
-func splitQualifiedName(s string) []string {
-	var parts []string
-	var cur strings.Builder
-	inQuote := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' && inQuote && i+1 < len(s) && s[i+1] == '"':
-			cur.WriteByte('"')
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case c == '.' && !inQuote:
-			parts = append(parts, cur.String())
-			cur.Reset()
-		case !inQuote:
-			cur.WriteString(strings.ToLower(string(c)))
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	parts = append(parts, strings.TrimSpace(cur.String()))
-	return parts
-}
+// splitQualifiedName splits a.b."C" into parts, folding unquoted parts
+// (catalogviews owns the rule, which reg* input reads names by).
+func splitQualifiedName(s string) []string { return catalogviews.SplitQualifiedName(s) }

@@ -1,4 +1,4 @@
-package sql_test
+package catalogviews_test
 
 import (
 	"strconv"
@@ -131,38 +131,36 @@ INSERT INTO t VALUES (1, 'one'), (2, 'two');`)
 	c.ExpectError("22023", `SELECT has_table_privilege('t', 'FLY')`)
 }
 
-// SQL cursors move as PostgreSQL's do (the expectations are PostgreSQL 15's
-// answers to the same statements), and end with their transaction unless
-// declared WITH HOLD.
-func TestCursors(t *testing.T) {
+// TestStorageView: cdcdb.storage counts this server's commits and shows the
+// memtable holding them until a checkpoint.
+func TestStorageView(t *testing.T) {
 	c := sqltest.Open(t).Conn()
-	c.MustExec("BEGIN")
-	c.MustExec("DECLARE c SCROLL CURSOR FOR SELECT g FROM generate_series(1, 5) g")
-	c.MustExec("DECLARE h CURSOR WITH HOLD FOR SELECT 'kept'")
-	steps := []struct{ stmt, rows, tag string }{
-		{"FETCH 2 IN c", "1\n2\n", "FETCH 2"},
-		{"FETCH NEXT FROM c", "3\n", "FETCH 1"},
-		{"FETCH PRIOR FROM c", "2\n", "FETCH 1"},
-		{"FETCH LAST FROM c", "5\n", "FETCH 1"},
-		{"FETCH ABSOLUTE 2 FROM c", "2\n", "FETCH 1"},
-		{"MOVE FORWARD 10 IN c", "", "MOVE 3"},
-		{"FETCH BACKWARD 2 FROM c", "5\n4\n", "FETCH 2"},
-		{"FETCH RELATIVE 0 FROM c", "4\n", "FETCH 1"},
-		{"FETCH ALL FROM c", "5\n", "FETCH 1"},
-		{"FETCH c", "", "FETCH 0"},
-	}
-	for _, s := range steps {
-		r := c.MustExec(s.stmt)
-		if r.String() != s.rows || r.Tag != s.tag {
-			t.Errorf("%s: got %q %s, want %q %s", s.stmt, r.String(), r.Tag, s.rows, s.tag)
+	count := func() (commits, memtable int64) {
+		t.Helper()
+		res := c.MustExec("SELECT commits, memtable_bytes, memtable_layers >= 1 FROM cdcdb.storage")
+		if len(res.Rows) != 1 || res.Rows[0][2] != "t" {
+			t.Fatalf("cdcdb.storage: %v", res.Rows)
 		}
+		commits, _ = strconv.ParseInt(res.Rows[0][0], 10, 64)
+		memtable, _ = strconv.ParseInt(res.Rows[0][1], 10, 64)
+		return commits, memtable
 	}
-	c.MustExec("COMMIT")
-	c.ExpectError("34000", "FETCH 1 FROM c")
-	if r := c.MustExec("FETCH 1 FROM h"); r.String() != "kept\n" {
-		t.Errorf("WITH HOLD cursor after COMMIT: %q", r.String())
+	before, _ := count()
+	c.MustExec("CREATE TABLE t (id int PRIMARY KEY, v text)")
+	c.MustExec("INSERT INTO t VALUES (1, '" + strings.Repeat("x", 1000) + "')")
+	c.MustExec("INSERT INTO t VALUES (2, 'y')")
+	after, memtable := count()
+	if after != before+3 {
+		t.Errorf("commits went from %d to %d over three writing statements", before, after)
 	}
-	c.MustExec("CLOSE h")
-	c.ExpectError("34000", "CLOSE h")
-	c.ExpectError("25P01", "DECLARE x CURSOR FOR SELECT 1")
+	if memtable < 1000 {
+		t.Errorf("memtable holds %d bytes after a 1000-byte row", memtable)
+	}
+	if got := c.MustExec("SELECT count(*) FROM cdcdb.storage WHERE checkpoints >= 0 AND flushes >= 1 AND checkpoint_seconds >= 0 AND commit_wait_seconds >= 0").String(); got != "1\n" {
+		t.Errorf("counters: %q", got)
+	}
+	// The commits went through the log ring, which the file reserved.
+	if got := c.MustExec("SELECT log_ring_flushes >= 3, log_ring_bytes >= 1048576, compactions >= 0, file_releases >= 0, covered_commits = 0 FROM cdcdb.storage").String(); got != "t|t|t|t|t\n" {
+		t.Errorf("log ring and compaction counters: %q", got)
+	}
 }

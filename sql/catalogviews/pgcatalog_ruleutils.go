@@ -1,16 +1,15 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
 
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
-// checkExprText prints a CHECK constraint's expression as PostgreSQL's
+// CheckExprText prints a CHECK constraint's expression as PostgreSQL's
 // pg_get_constraintdef does (ruleutils.c): PostgreSQL stores the analyzed
 // expression, so it prints the implicit coercions analysis added (a
 // constant compared with a numeric column is 0::numeric, a varchar column
@@ -20,7 +19,7 @@ import (
 // parenthesized. cdcdb keeps the expression as written, so it is analyzed
 // here for printing, with the table's column types. Forms this printer
 // does not know print as stored.
-func checkExprText(t *catalog.Table, stored string, pretty bool) string {
+func CheckExprText(t *catalog.Table, stored string, pretty bool) string {
 	e, err := parse.ParseExpr(stored)
 	if err != nil {
 		return stored
@@ -75,12 +74,12 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			return "", types.T{}, false
 		}
 		if p.qualifier != "" {
-			return quoteIdent(p.qualifier) + "." + quoteIdent(name), c.Type, true
+			return QuoteIdent(p.qualifier) + "." + QuoteIdent(name), c.Type, true
 		}
 		if p.domainValue && name == "value" {
 			return "VALUE", c.Type, true
 		}
-		return quoteIdent(name), c.Type, true
+		return QuoteIdent(name), c.Type, true
 	case *ast.Literal:
 		switch e.Kind {
 		case ast.LitInteger, ast.LitNumeric:
@@ -88,7 +87,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		case ast.LitString:
 			return e.Value, types.Of(types.Unknown), true
 		case ast.LitBool:
-			return e.Value, eval.BoolT(), true
+			return e.Value, types.Of(types.Bool), true
 		case ast.LitNull:
 			return "NULL", types.Of(types.Unknown), true
 		}
@@ -104,15 +103,15 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			if !ok1 || !ok2 {
 				return "", types.T{}, false
 			}
-			return p.wrap(l+" "+e.Op+" "+r, prec, need), eval.BoolT(), true
+			return p.wrap(l+" "+e.Op+" "+r, prec, need), types.Of(types.Bool), true
 		case "=", "<>", "<", "<=", ">", ">=":
 			s, ok := p.comparison(e.Op, e.L, e.R)
-			return p.wrap(s, precCmp, need), eval.BoolT(), ok
+			return p.wrap(s, precCmp, need), types.Of(types.Bool), ok
 		}
 	case *ast.Unary:
 		if e.Op == "NOT" {
 			x, _, ok := p.expr(e.X, precNot)
-			return p.wrap("NOT "+x, precNot, need), eval.BoolT(), ok
+			return p.wrap("NOT "+x, precNot, need), types.Of(types.Bool), ok
 		}
 	case *ast.IsNull:
 		x, _, ok := p.expr(e.X, precAtom)
@@ -120,14 +119,14 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if e.Not {
 			op = " IS NOT NULL"
 		}
-		return p.wrap(x+op, precCmp, need), eval.BoolT(), ok
+		return p.wrap(x+op, precCmp, need), types.Of(types.Bool), ok
 	case *ast.Between:
 		if e.Not || e.Symmetric {
 			return "", types.T{}, false
 		}
 		lo, ok1 := p.comparison(">=", e.X, e.Lo)
 		hi, ok2 := p.comparison("<=", e.X, e.Hi)
-		return p.wrap(p.wrap(lo, precCmp, precAnd)+" AND "+p.wrap(hi, precCmp, precAnd+1), precAnd, need), eval.BoolT(), ok1 && ok2
+		return p.wrap(p.wrap(lo, precCmp, precAnd)+" AND "+p.wrap(hi, precCmp, precAnd+1), precAnd, need), types.Of(types.Bool), ok1 && ok2
 	case *ast.In:
 		if e.Query != nil {
 			return "", types.T{}, false
@@ -163,7 +162,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			op = "<> ALL"
 		}
 		// ruleutils parenthesizes an array comparison under AND, OR and NOT.
-		return p.wrap(x+" "+op+" ("+arr+")", 0, need), eval.BoolT(), true
+		return p.wrap(x+" "+op+" ("+arr+")", 0, need), types.Of(types.Bool), true
 	case *ast.Like:
 		if e.Escape != nil || e.Similar {
 			return "", types.T{}, false
@@ -177,7 +176,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if !ok {
 			return "", types.T{}, false
 		}
-		if pat, ok = p.coerceConst(pat, pt, e.Pattern, eval.TextT(), false); !ok {
+		if pat, ok = p.coerceConst(pat, pt, e.Pattern, types.Of(types.Text), false); !ok {
 			return "", types.T{}, false
 		}
 		op := "~~"
@@ -187,7 +186,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 		if e.Not {
 			op = "!" + op
 		}
-		return p.wrap(x+" "+op+" "+pat, precCmp, need), eval.BoolT(), true
+		return p.wrap(x+" "+op+" "+pat, precCmp, need), types.Of(types.Bool), true
 	case *ast.FuncCall:
 		if e.Star || e.Distinct || e.Over != nil || e.Filter != nil || len(e.OrderBy) > 0 {
 			return "", types.T{}, false
@@ -206,7 +205,7 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 			if textArgs && at.OID == types.Varchar {
 				s = p.castText(s)
 			} else if at.OID == types.Unknown {
-				if s, ok = p.coerceConst(s, at, a, eval.TextT(), false); !ok {
+				if s, ok = p.coerceConst(s, at, a, types.Of(types.Text), false); !ok {
 					return "", types.T{}, false
 				}
 			}
@@ -219,13 +218,13 @@ func (p *rulePrinter) expr(e ast.Expr, need int) (string, types.T, bool) {
 
 // checkColumns are the columns a CHECK expression reads, in the order they
 // first appear, as PostgreSQL records them in pg_constraint.conkey.
-func checkColumns(t *catalog.Table, stored string) []int16 {
+func checkColumns(sess Session, t *catalog.Table, stored string) []int16 {
 	e, err := parse.ParseExpr(stored)
 	if err != nil {
 		return nil
 	}
 	var out []int16
-	walkExpr(e, func(n ast.Node) bool {
+	sess.WalkExpr(e, func(n ast.Node) bool {
 		if c, ok := n.(*ast.ColumnRef); ok {
 			if col, ok := t.Column(c.Parts[len(c.Parts)-1]); ok {
 				for _, a := range out {
@@ -275,7 +274,7 @@ func (p *rulePrinter) comparison(op string, le, re ast.Expr) (string, bool) {
 		}
 	case lt.OID == types.Varchar && rt.OID == types.Varchar:
 		l, r = p.castText(l), p.castText(r)
-	case lt.OID != rt.OID && !(eval.IsIntType(lt.OID) && eval.IsIntType(rt.OID)):
+	case lt.OID != rt.OID && !(isInteger(lt.OID) && isInteger(rt.OID)):
 		return "", false // cross-type comparisons print as stored
 	}
 	return l + " " + op + " " + r, true
@@ -285,7 +284,7 @@ func (p *rulePrinter) comparison(op string, le, re ast.Expr) (string, bool) {
 // compares as text, through a visible cast.
 func (p *rulePrinter) operand(s string, t types.T) (string, types.T) {
 	if t.OID == types.Varchar {
-		return p.castText(s), eval.TextT()
+		return p.castText(s), types.Of(types.Text)
 	}
 	return s, t
 }
@@ -312,18 +311,18 @@ func (p *rulePrinter) coerceConst(s string, st types.T, e ast.Expr, to types.T, 
 	if lit.Kind == ast.LitNull {
 		return "NULL::" + types.FormatType(types.Of(to.OID)), true
 	}
-	if lit.Kind == ast.LitInteger && eval.IsIntType(to.OID) {
-		v, err := types.ParseText(eval.Int4T(), lit.Value)
+	if lit.Kind == ast.LitInteger && isInteger(to.OID) {
+		v, err := types.ParseText(types.Of(types.Int4), lit.Value)
 		if err != nil {
 			return "", false
 		}
-		return constantText(eval.Int4T(), v), true
+		return constantText(types.Of(types.Int4), v), true
 	}
 	if lit.Kind == ast.LitInteger || lit.Kind == ast.LitNumeric {
 		if to.OID == types.Numeric && lit.Kind == ast.LitNumeric {
 			return lit.Value, true // a numeric constant that looks like one
 		}
-		if eval.TypeCategory(to.OID) != 'N' {
+		if info, ok := types.Lookup(to.OID); !ok || info.Category != 'N' {
 			return "", false
 		}
 		// A folded coercion to the other type: 0::numeric, 1.5::double precision.
@@ -339,11 +338,11 @@ func (p *rulePrinter) coerceConst(s string, st types.T, e ast.Expr, to types.T, 
 	return constantText(types.Of(to.OID), v), true
 }
 
-// viewDefText prints a view's query as pg_get_viewdef does, for a query
+// ViewDefText prints a view's query as pg_get_viewdef does, for a query
 // over one relation: its columns qualified by the relation's name, one
 // target a line, FROM and WHERE on lines of their own, the WHERE clause as
 // analyzed. ok is false for queries of other shapes.
-func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
+func ViewDefText(sess Session, query string, pretty bool) (string, bool) {
 	stmts, err := parse.Parse(query)
 	if err != nil || len(stmts) != 1 {
 		return "", false
@@ -361,8 +360,7 @@ func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
 	if !ok || len(ref.Periods) > 0 || (ref.Alias != nil && len(ref.Alias.Columns) > 0) {
 		return "", false
 	}
-	pc := &planCtx{sess: x.sess, cat: x.catalogOf(), params: &paramSlots{}}
-	t, _, err := pc.lookupTable(ref.Name)
+	t, err := sess.LookupTable(ref.Name)
 	if err != nil || t.Kind == catalog.KindView {
 		return "", false
 	}
@@ -378,7 +376,7 @@ func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
 				return "", false
 			}
 			for _, c := range t.LiveColumns() {
-				targets = append(targets, quoteIdent(rel)+"."+quoteIdent(c.Name))
+				targets = append(targets, QuoteIdent(rel)+"."+QuoteIdent(c.Name))
 			}
 			continue
 		}
@@ -386,14 +384,14 @@ func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		if tg.Alias != "" && tg.Alias != columnName(tg.Expr) {
-			s += " AS " + quoteIdent(tg.Alias)
+		if tg.Alias != "" && tg.Alias != sess.ColumnName(tg.Expr) {
+			s += " AS " + QuoteIdent(tg.Alias)
 		}
 		targets = append(targets, s)
 	}
-	from := qualifiedRelationName(x, t.OID)
+	from := QualifiedRelationName(sess, t.OID)
 	if ref.Alias != nil {
-		from += " " + quoteIdent(ref.Alias.Name)
+		from += " " + QuoteIdent(ref.Alias.Name)
 	}
 	out := " SELECT " + strings.Join(targets, ",\n    ") + "\n   FROM " + from
 	if core.Where != nil {
@@ -404,4 +402,10 @@ func viewDefText(x *execCtx, query string, pretty bool) (string, bool) {
 		out += "\n  WHERE " + w
 	}
 	return out + ";", true
+}
+
+// isInteger reports the integer types, between which PostgreSQL has
+// cross-type operators (so an integer constant needs no coercion).
+func isInteger(oid types.OID) bool {
+	return oid == types.Int2 || oid == types.Int4 || oid == types.Int8
 }

@@ -1,14 +1,12 @@
-package sql
+package catalogviews
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"cdcdb/catalog"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -38,12 +36,12 @@ const (
 	cCollation     = 950  // the "C" collation
 	// cdcdb has one database. 5 is the OID initdb gives the first
 	// database that is not a template.
-	databaseOID = 5
+	DatabaseOID = 5
 )
 
 // catalogSource makes a catalog's rows: static are PostgreSQL's initial
 // rows (already typed); the result is what queries see.
-type catalogSource func(x *execCtx, static []eval.Row) ([]eval.Row, error)
+type catalogSource func(sess Session, static []Row) ([]Row, error)
 
 // liveCatalogs are the catalogs whose rows depend on cdcdb's catalog or on
 // the session; the others show their initial rows as they are.
@@ -54,15 +52,15 @@ var liveCatalogs = map[string]catalogSource{}
 // snapshot.
 type pgCatalogTable struct {
 	def    *pgdefs.Catalog
-	vt     *systemTable
+	vt     *Relation
 	once   sync.Once
-	static []eval.Row
+	static []Row
 	err    error
 
 	mu       sync.Mutex
 	cacheKey *catalog.Snapshot
 	cacheFor string // the session user the cached rows were made for
-	cached   []eval.Row
+	cached   []Row
 }
 
 // pgCatalogTables maps catalog names to their tables, for the live sources
@@ -79,21 +77,21 @@ func init() {
 			continue
 		}
 		ct := &pgCatalogTable{def: def}
-		ct.vt = &systemTable{schema: "pg_catalog", name: def.Name, oid: def.OID, cols: cols, rows: ct.rows}
+		ct.vt = &Relation{schema: "pg_catalog", name: def.Name, oid: def.OID, cols: cols, rows: ct.rows}
 		pgCatalogTables[def.Name] = ct
 		registerSystemTable(ct.vt)
 	}
 }
 
 // catalogColumns types a catalog's columns; false when a type is unknown.
-func catalogColumns(defs []pgdefs.Column) ([]outCol, bool) {
-	cols := make([]outCol, len(defs))
+func catalogColumns(defs []pgdefs.Column) ([]Column, bool) {
+	cols := make([]Column, len(defs))
 	for i, c := range defs {
 		t, ok := types.ByName(c.Type)
 		if !ok {
 			return nil, false
 		}
-		cols[i] = outCol{name: c.Name, t: t}
+		cols[i] = Column{Name: c.Name, Type: t}
 	}
 	return cols, true
 }
@@ -104,15 +102,15 @@ func catalogColumns(defs []pgdefs.Column) ([]outCol, bool) {
 var templateRow = map[string]bool{"pg_database": true}
 
 // staticRows parses the initial rows with each column's type.
-func (ct *pgCatalogTable) staticRows() ([]eval.Row, error) {
+func (ct *pgCatalogTable) staticRows() ([]Row, error) {
 	ct.once.Do(func() {
 		for _, fields := range ct.def.Rows() {
-			row := make(eval.Row, len(fields))
+			row := make(Row, len(fields))
 			for i, f := range fields {
 				if f.Null {
 					continue
 				}
-				t := ct.vt.cols[i].t
+				t := ct.vt.cols[i].Type
 				if t.OID == types.Regproc {
 					// The generator resolved function names to OIDs.
 					t = types.Of(types.Oid)
@@ -123,7 +121,7 @@ func (ct *pgCatalogTable) staticRows() ([]eval.Row, error) {
 						row = nil
 						break
 					}
-					ct.err = fmt.Errorf("%s.%s: %q: %v", ct.def.Name, ct.vt.cols[i].name, f.Text, err)
+					ct.err = fmt.Errorf("%s.%s: %q: %v", ct.def.Name, ct.vt.cols[i].Name, f.Text, err)
 					return
 				}
 				row[i] = v
@@ -140,7 +138,7 @@ func (ct *pgCatalogTable) staticRows() ([]eval.Row, error) {
 // catalog describes user objects. Live rows are cached per committed
 // catalog snapshot (snapshots are immutable once committed; inside a
 // transaction that changed the catalog they are rebuilt each time).
-func (ct *pgCatalogTable) rows(x *execCtx) ([]eval.Row, error) {
+func (ct *pgCatalogTable) rows(sess Session) ([]Row, error) {
 	static, err := ct.staticRows()
 	if err != nil {
 		return nil, err
@@ -149,54 +147,54 @@ func (ct *pgCatalogTable) rows(x *execCtx) ([]eval.Row, error) {
 	if !ok {
 		return static, nil
 	}
-	snap := x.catalogOf()
-	cacheable := x.tx.editor == nil
+	snap := sess.Catalog()
+	cacheable := sess.CatalogCommitted()
 	if cacheable {
 		ct.mu.Lock()
-		if ct.cacheKey == snap && ct.cacheFor == x.sess.user {
+		if ct.cacheKey == snap && ct.cacheFor == sess.User() {
 			rows := ct.cached
 			ct.mu.Unlock()
 			return rows, nil
 		}
 		ct.mu.Unlock()
 	}
-	rows, err := src(x, static)
+	rows, err := src(sess, static)
 	if err != nil {
 		return nil, err
 	}
 	if cacheable {
 		ct.mu.Lock()
-		ct.cacheKey, ct.cacheFor, ct.cached = snap, x.sess.user, rows
+		ct.cacheKey, ct.cacheFor, ct.cached = snap, sess.User(), rows
 		ct.mu.Unlock()
 	}
 	return rows, nil
 }
 
-// catalogRow builds rows of one catalog by column name; columns not set are
+// RowBuilder builds rows of one catalog by column name; columns not set are
 // NULL. It exists so that the live sources below read as PostgreSQL's
 // column lists, and a misspelt column is caught at once.
-type catalogRow struct {
+type RowBuilder struct {
 	idx map[string]int
 	n   int
 	cat string
 }
 
-func rowBuilder(catalogName string) *catalogRow {
-	return newRowBuilder(catalogName, pgCatalogTables[catalogName].vt.cols)
+func CatalogRowBuilder(catalogName string) *RowBuilder {
+	return NewRowBuilder(catalogName, pgCatalogTables[catalogName].vt.cols)
 }
 
-// newRowBuilder builds rows of any relation with the given columns.
-func newRowBuilder(name string, cols []outCol) *catalogRow {
-	b := &catalogRow{idx: map[string]int{}, n: len(cols), cat: name}
+// NewRowBuilder builds rows of any relation with the given columns.
+func NewRowBuilder(name string, cols []Column) *RowBuilder {
+	b := &RowBuilder{idx: map[string]int{}, n: len(cols), cat: name}
 	for i, c := range cols {
-		b.idx[c.name] = i
+		b.idx[c.Name] = i
 	}
 	return b
 }
 
-// make returns a row with the given column values (name, value pairs).
-func (b *catalogRow) make(kv ...any) eval.Row {
-	r := make(eval.Row, b.n)
+// Make returns a row with the given column values (name, value pairs).
+func (b *RowBuilder) Make(kv ...any) Row {
+	r := make(Row, b.n)
 	for i := 0; i+1 < len(kv); i += 2 {
 		name := kv[i].(string)
 		j, ok := b.idx[name]
@@ -208,8 +206,8 @@ func (b *catalogRow) make(kv ...any) eval.Row {
 	return r
 }
 
-// col returns a column's position.
-func (b *catalogRow) col(name string) int {
+// Col returns a column's position.
+func (b *RowBuilder) Col(name string) int {
 	j, ok := b.idx[name]
 	if !ok {
 		panic("pg_catalog: " + b.cat + " has no column " + name)
@@ -286,15 +284,15 @@ func typeFactsOf(oid types.OID) typeFacts {
 		if err != nil {
 			return
 		}
-		b := rowBuilder("pg_type")
+		b := CatalogRowBuilder("pg_type")
 		for _, r := range static {
-			typeFactsMap[uint32(r[b.col("oid")].(int64))] = typeFacts{
-				len:       int16(r[b.col("typlen")].(int64)),
-				byVal:     r[b.col("typbyval")].(bool),
-				align:     r[b.col("typalign")].(string),
-				storage:   r[b.col("typstorage")].(string),
-				collation: uint32(r[b.col("typcollation")].(int64)),
-				typtype:   r[b.col("typtype")].(string),
+			typeFactsMap[uint32(r[b.Col("oid")].(int64))] = typeFacts{
+				len:       int16(r[b.Col("typlen")].(int64)),
+				byVal:     r[b.Col("typbyval")].(bool),
+				align:     r[b.Col("typalign")].(string),
+				storage:   r[b.Col("typstorage")].(string),
+				collation: uint32(r[b.Col("typcollation")].(int64)),
+				typtype:   r[b.Col("typtype")].(string),
 			}
 		}
 	})
@@ -314,7 +312,7 @@ func defaultOpclass(t types.OID) uint32 {
 	if err != nil {
 		return 0
 	}
-	b := rowBuilder("pg_opclass")
+	b := CatalogRowBuilder("pg_opclass")
 	want := int64(t)
 	if types.IsArray(t) && t != types.Int2Vector && t != types.OidVector {
 		want = int64(types.AnyArray)
@@ -323,8 +321,8 @@ func defaultOpclass(t types.OID) uint32 {
 		want = int64(types.Text) // varchar uses text_ops, as in PostgreSQL
 	}
 	for _, r := range static {
-		if r[b.col("opcmethod")] == int64(btreeAM) && r[b.col("opcintype")] == want && r[b.col("opcdefault")] == true {
-			return uint32(r[b.col("oid")].(int64))
+		if r[b.Col("opcmethod")] == int64(btreeAM) && r[b.Col("opcintype")] == want && r[b.Col("opcdefault")] == true {
+			return uint32(r[b.Col("oid")].(int64))
 		}
 	}
 	return 0
@@ -338,26 +336,13 @@ func equalityOperator(t types.OID) uint32 {
 	if err != nil {
 		return 0
 	}
-	b := rowBuilder("pg_operator")
+	b := CatalogRowBuilder("pg_operator")
 	for _, r := range static {
-		if r[b.col("oprname")] == "=" && r[b.col("oprleft")] == int64(t) && r[b.col("oprright")] == int64(t) {
-			return uint32(r[b.col("oid")].(int64))
+		if r[b.Col("oprname")] == "=" && r[b.Col("oprleft")] == int64(t) && r[b.Col("oprright")] == int64(t) {
+			return uint32(r[b.Col("oid")].(int64))
 		}
 	}
 	return 0
-}
-
-// systemRelations lists every system relation sorted by OID, for pg_class
-// and pg_attribute.
-func systemRelations() []*systemTable {
-	var out []*systemTable
-	for _, byName := range systemTables {
-		for _, t := range byName {
-			out = append(out, t)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
-	return out
 }
 
 // schemaOIDByName finds a schema's OID, for system relations.

@@ -1,4 +1,4 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
@@ -7,9 +7,10 @@ import (
 	"cdcdb/sql/parse"
 )
 
-// quoteIdent quotes a name the way PostgreSQL's quote_ident does: only when
-// it needs it.
-func quoteIdent(s string) string {
+// QuoteIdent quotes a name the way PostgreSQL's quote_ident does: only
+// when it needs it (not a plain lower-case name, or a keyword that is not
+// unreserved). Object names in definitions and reg* output are quoted so.
+func QuoteIdent(s string) string {
 	if s == "" {
 		return `""`
 	}
@@ -20,15 +21,16 @@ func quoteIdent(s string) string {
 			break
 		}
 	}
-	if plain && !isReservedWord(s) {
+	if plain && !keywordsToQuote()[s] {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// isReservedWord reports the words quote_ident quotes: every PostgreSQL
-// keyword that is not unreserved (see keywordsToQuote).
-func isReservedWord(s string) bool { return keywordsToQuote()[s] }
+var (
+	quoteKeywordsOnce sync.Once
+	quoteKeywords     map[string]bool
+)
 
 // keywordsToQuote are the keywords quote_ident and the reg* types put in
 // double quotes, as PostgreSQL does: all but the unreserved ones, from the
@@ -45,7 +47,11 @@ func keywordsToQuote() map[string]bool {
 	return quoteKeywords
 }
 
-var (
-	quoteKeywordsOnce sync.Once
-	quoteKeywords     map[string]bool
-)
+// quoteLiteral quotes a string as an SQL literal, as quote_literal does
+// (the builtin of that name is package sql's).
+func quoteLiteral(s string) string {
+	if strings.Contains(s, `\`) {
+		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}

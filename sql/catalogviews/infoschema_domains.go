@@ -1,4 +1,4 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/sql/ast"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
@@ -42,9 +41,8 @@ var (
 )
 
 // infoDomains resolves the domains' base types once.
-func infoDomains() []*infoDomain {
+func infoDomains(resolver TypeResolver) []*infoDomain {
 	infoDomainsOnce.Do(func() {
-		pc := &planCtx{sess: &Session{settings: map[string]string{}}, params: &paramSlots{}}
 		for i, d := range pgdefs.InfoSchemaDomains() {
 			e, err := parse.ParseExpr("NULL::" + d.Type)
 			if err != nil {
@@ -54,7 +52,7 @@ func infoDomains() []*infoDomain {
 			if !ok {
 				continue
 			}
-			base, err := pc.resolveType(&cast.Type)
+			base, err := resolver.ResolveType(&cast.Type)
 			if err != nil {
 				continue
 			}
@@ -70,8 +68,8 @@ func infoDomains() []*infoDomain {
 }
 
 // infoDomainByName and infoDomainByOID find a domain.
-func infoDomainByName(name string) *infoDomain {
-	for _, d := range infoDomains() {
+func infoDomainByName(resolver TypeResolver, name string) *infoDomain {
+	for _, d := range infoDomains(resolver) {
 		if d.def.Name == name {
 			return d
 		}
@@ -79,8 +77,8 @@ func infoDomainByName(name string) *infoDomain {
 	return nil
 }
 
-func infoDomainByOID(oid uint32) *infoDomain {
-	for _, d := range infoDomains() {
+func infoDomainByOID(resolver TypeResolver, oid uint32) *infoDomain {
+	for _, d := range infoDomains(resolver) {
 		if d.oid == oid {
 			return d
 		}
@@ -89,9 +87,9 @@ func infoDomainByOID(oid uint32) *infoDomain {
 }
 
 // domainTypeName prints a domain as format_type does: qualified unless
-// information_schema is on the search path.
-func domainTypeName(x *execCtx, d *infoDomain) string {
-	if x != nil && x.sess.schemaVisible("information_schema") {
+// information_schema is on the search path (always without a session).
+func domainTypeName(sess Session, d *infoDomain) string {
+	if sess != nil && schemaVisible(sess, "information_schema") {
 		return d.def.Name
 	}
 	return "information_schema." + d.def.Name
@@ -116,19 +114,19 @@ func domainDefault(d *infoDomain) types.Value {
 }
 
 // domainTypeRows are the domains' pg_type rows.
-func domainTypeRows(b *catalogRow) []eval.Row {
-	var rows []eval.Row
-	for _, d := range infoDomains() {
+func domainTypeRows(resolver TypeResolver, b *RowBuilder) []Row {
+	var rows []Row
+	for _, d := range infoDomains(resolver) {
 		f := typeFactsOf(d.base.OID)
 		info, _ := types.Lookup(d.base.OID)
-		base := staticRowByOID("pg_type", int64(d.base.OID))
+		base := StaticRowByOID("pg_type", int64(d.base.OID))
 		out, send := int64(0), int64(0)
 		if base != nil {
-			tb := rowBuilder("pg_type")
-			out, _ = base[tb.col("typoutput")].(int64)
-			send, _ = base[tb.col("typsend")].(int64)
+			tb := CatalogRowBuilder("pg_type")
+			out, _ = base[tb.Col("typoutput")].(int64)
+			send, _ = base[tb.Col("typsend")].(int64)
 		}
-		rows = append(rows, b.make("oid", d.oid, "typname", d.def.Name, "typnamespace", catalog.InformationSchemaNamespace,
+		rows = append(rows, b.Make("oid", d.oid, "typname", d.def.Name, "typnamespace", catalog.InformationSchemaNamespace,
 			"typowner", superuserOID, "typlen", f.len, "typbyval", info.ByVal, "typtype", "d",
 			"typcategory", string(info.Category), "typispreferred", false, "typisdefined", true, "typdelim", ",",
 			"typrelid", 0, "typsubscript", 0, "typelem", 0, "typarray", 0,
@@ -141,13 +139,13 @@ func domainTypeRows(b *catalogRow) []eval.Row {
 }
 
 // domainConstraintRows are the domains' CHECK constraints.
-func domainConstraintRows(b *catalogRow) []eval.Row {
-	var rows []eval.Row
-	for _, d := range infoDomains() {
+func domainConstraintRows(resolver TypeResolver, b *RowBuilder) []Row {
+	var rows []Row
+	for _, d := range infoDomains(resolver) {
 		if d.def.CheckName == "" {
 			continue
 		}
-		rows = append(rows, b.make("oid", d.conOID, "conname", d.def.CheckName,
+		rows = append(rows, b.Make("oid", d.conOID, "conname", d.def.CheckName,
 			"connamespace", catalog.InformationSchemaNamespace, "contype", "c", "condeferrable", false,
 			"condeferred", false, "convalidated", true, "conrelid", 0, "contypid", d.oid, "conindid", 0,
 			"conparentid", 0, "confrelid", 0, "confupdtype", " ", "confdeltype", " ", "confmatchtype", " ",

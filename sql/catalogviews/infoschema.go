@@ -1,10 +1,9 @@
-package sql
+package catalogviews
 
 import (
 	"strconv"
 
 	"cdcdb/catalog"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -18,9 +17,9 @@ import (
 // empty, as they are in a PostgreSQL database with no such objects.
 
 // infoSchemaSources fill the views about objects cdcdb has.
-var infoSchemaSources = map[string]func(x *execCtx, b *catalogRow) ([]eval.Row, error){
-	"information_schema_catalog_name": func(_ *execCtx, b *catalogRow) ([]eval.Row, error) {
-		return []eval.Row{b.make("catalog_name", "main")}, nil
+var infoSchemaSources = map[string]func(sess Session, b *RowBuilder) ([]Row, error){
+	"information_schema_catalog_name": func(_ Session, b *RowBuilder) ([]Row, error) {
+		return []Row{b.Make("catalog_name", "main")}, nil
 	},
 	"schemata":                isSchemata,
 	"tables":                  isTables,
@@ -32,8 +31,8 @@ var infoSchemaSources = map[string]func(x *execCtx, b *catalogRow) ([]eval.Row, 
 	"check_constraints":       isCheckConstraints,
 	"constraint_column_usage": isConstraintColumnUsage,
 	"constraint_table_usage":  isConstraintTableUsage,
-	"table_privileges":        isTablePrivileges(true),  // roles.go
-	"role_table_grants":       isTablePrivileges(false), // roles.go
+	"table_privileges":        tablePrivileges(true),
+	"role_table_grants":       tablePrivileges(false),
 }
 
 func init() {
@@ -44,19 +43,25 @@ func init() {
 		}
 		src := infoSchemaSources[v.Name]
 		infoSchemaColumnDefs[v.Name] = v.Columns
-		b := newRowBuilder("information_schema."+v.Name, cols)
-		registerSystemTable(&systemTable{schema: "information_schema", name: v.Name, cols: cols,
-			rows: func(x *execCtx) ([]eval.Row, error) {
+		b := NewRowBuilder("information_schema."+v.Name, cols)
+		registerSystemTable(&Relation{schema: "information_schema", name: v.Name, cols: cols,
+			rows: func(sess Session) ([]Row, error) {
 				if src == nil {
 					return nil, nil
 				}
-				return src(x, b)
+				return src(sess, b)
 			}})
 	}
 }
 
-// yesNo is the information_schema's yes_or_no.
-func yesNo(b bool) string {
+// tablePrivileges is table_privileges (all) or role_table_grants, which
+// the session's privilege rules make (Session.TablePrivilegeRows).
+func tablePrivileges(all bool) func(sess Session, b *RowBuilder) ([]Row, error) {
+	return func(sess Session, b *RowBuilder) ([]Row, error) { return sess.TablePrivilegeRows(all, b) }
+}
+
+// YesNo is the information_schema's yes_or_no.
+func YesNo(b bool) string {
 	if b {
 		return "YES"
 	}
@@ -85,65 +90,65 @@ func userRelations(cat *catalog.Snapshot) []struct {
 	return out
 }
 
-func isSchemata(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	for _, sc := range x.catalogOf().Schemas() {
-		owner := roleName(x, superuserOID)
+func isSchemata(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	for _, sc := range sess.Catalog().Schemas() {
+		owner := RoleName(sess, superuserOID)
 		if sc.OID == catalog.PublicNamespace {
-			owner = roleName(x, dbOwnerRoleOID)
+			owner = RoleName(sess, dbOwnerRoleOID)
 		}
-		rows = append(rows, b.make("catalog_name", "main", "schema_name", sc.Name, "schema_owner", owner))
+		rows = append(rows, b.Make("catalog_name", "main", "schema_name", sc.Name, "schema_owner", owner))
 	}
 	return rows, nil
 }
 
-func isTables(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isTables(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, st := range systemRelations() {
 		kind := "VIEW"
 		if ct, ok := pgCatalogTables[st.name]; ok && ct.vt == st {
 			kind = "BASE TABLE"
 		}
-		rows = append(rows, b.make("table_catalog", "main", "table_schema", st.schema, "table_name", st.name,
-			"table_type", kind, "is_insertable_into", yesNo(kind == "BASE TABLE"), "is_typed", "NO"))
+		rows = append(rows, b.Make("table_catalog", "main", "table_schema", st.schema, "table_name", st.name,
+			"table_type", kind, "is_insertable_into", YesNo(kind == "BASE TABLE"), "is_typed", "NO"))
 	}
 	for _, r := range userRelations(cat) {
 		kind := "BASE TABLE"
 		if r.t.Kind == catalog.KindView {
 			kind = "VIEW"
-		} else if isTempTable(cat, r.t) {
-			if r.schema != x.sess.tempSchemaName() {
+		} else if sess.IsTempSchema(r.t.Schema) {
+			if r.schema != sess.TempSchemaName() {
 				continue // as PostgreSQL's view leaves out other sessions' temporary tables
 			}
 			kind = "LOCAL TEMPORARY"
 		}
 		// Streaming tables are written only by their flows, yet are tables:
 		// PostgreSQL calls a table insertable whatever its triggers do.
-		rows = append(rows, b.make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
-			"table_type", kind, "is_insertable_into", yesNo(r.t.Kind != catalog.KindView), "is_typed", "NO"))
+		rows = append(rows, b.Make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
+			"table_type", kind, "is_insertable_into", YesNo(r.t.Kind != catalog.KindView), "is_typed", "NO"))
 	}
 	return rows, nil
 }
 
-func isViews(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	for _, r := range userRelations(x.catalogOf()) {
+func isViews(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	for _, r := range userRelations(sess.Catalog()) {
 		if r.t.Kind != catalog.KindView {
 			continue
 		}
-		def, ok := viewDefText(x, r.t.ViewQuery, false)
+		def, ok := ViewDefText(sess, r.t.ViewQuery, false)
 		if !ok {
-			def = viewDefinition(r.t.ViewQuery)
+			def = ViewDefinition(r.t.ViewQuery)
 		}
-		rows = append(rows, b.make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
+		rows = append(rows, b.Make("table_catalog", "main", "table_schema", r.schema, "table_name", r.t.Name,
 			"view_definition", def, "check_option", "NONE", "is_updatable", "NO",
 			"is_insertable_into", "NO", "is_trigger_updatable", "NO", "is_trigger_deletable", "NO",
 			"is_trigger_insertable_into", "NO"))
 	}
 	for _, st := range systemRelations() {
 		if st.query != "" {
-			rows = append(rows, b.make("table_catalog", "main", "table_schema", st.schema, "table_name", st.name,
+			rows = append(rows, b.Make("table_catalog", "main", "table_schema", st.schema, "table_name", st.name,
 				"view_definition", " "+st.query+";", "check_option", "NONE", "is_updatable", "NO",
 				"is_insertable_into", "NO", "is_trigger_updatable", "NO", "is_trigger_deletable", "NO",
 				"is_trigger_insertable_into", "NO"))
@@ -152,34 +157,34 @@ func isViews(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 	return rows, nil
 }
 
-func isColumns(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
+func isColumns(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
 	add := func(schema, table string, view bool, c catalog.Column) {
 		kv := []any{"table_catalog", "main", "table_schema", schema, "table_name", table, "column_name", c.Name,
-			"ordinal_position", int(c.Attnum), "is_nullable", yesNo(!c.NotNull), "udt_catalog", "main",
+			"ordinal_position", int(c.Attnum), "is_nullable", YesNo(!c.NotNull), "udt_catalog", "main",
 			"udt_schema", "pg_catalog",
 			"dtd_identifier", strconv.Itoa(int(c.Attnum)), "is_self_referencing", "NO", "is_identity", "NO",
-			"identity_cycle", "NO", "is_generated", "NEVER", "is_updatable", yesNo(!view)}
+			"identity_cycle", "NO", "is_generated", "NEVER", "is_updatable", YesNo(!view)}
 		if info, ok := types.Lookup(c.Type.OID); ok {
 			kv = append(kv, "udt_name", info.Name)
 		}
 		if c.Default != "" {
-			kv = append(kv, "column_default", storedExprText(c.Type, c.Default))
+			kv = append(kv, "column_default", StoredExprText(c.Type, c.Default))
 		}
 		kv = append(kv, columnTypeFacts(c.Type)...)
-		rows = append(rows, b.make(kv...))
+		rows = append(rows, b.Make(kv...))
 	}
-	cat := x.catalogOf()
+	cat := sess.Catalog()
 	for _, st := range systemRelations() {
 		cols := st.cols
 		if st.query != "" {
 			var err error
-			if cols, err = systemViewColumns(x, st); err != nil {
+			if cols, err = sess.ViewColumns(st); err != nil {
 				return nil, err
 			}
 		}
 		for i, c := range cols {
-			add(st.schema, st.name, true, catalog.Column{Name: c.name, Type: c.t, Attnum: int16(i + 1)})
+			add(st.schema, st.name, true, catalog.Column{Name: c.Name, Type: c.Type, Attnum: int16(i + 1)})
 		}
 	}
 	for _, r := range userRelations(cat) {
@@ -277,15 +282,15 @@ func notNullConstraintName(t *catalog.Table, attnum int16) string {
 		strconv.Itoa(int(attnum)) + "_not_null"
 }
 
-func isTableConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isTableConstraints(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		var nullsDistinct any
 		if tc.c.Kind == "p" || tc.c.Kind == "u" {
 			nullsDistinct = "YES"
 		}
-		rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
+		rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", tc.schema,
 			"constraint_name", tc.c.Name, "table_catalog", "main", "table_schema", tc.schema, "table_name", tc.t.Name,
 			"constraint_type", constraintTypeNames[tc.c.Kind], "is_deferrable", "NO", "initially_deferred", "NO",
 			"enforced", "YES", "nulls_distinct", nullsDistinct))
@@ -296,7 +301,7 @@ func isTableConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 		}
 		for _, c := range r.t.LiveColumns() {
 			if c.NotNull {
-				rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", r.schema,
+				rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", r.schema,
 					"constraint_name", notNullConstraintName(r.t, c.Attnum), "table_catalog", "main",
 					"table_schema", r.schema, "table_name", r.t.Name, "constraint_type", "CHECK",
 					"is_deferrable", "NO", "initially_deferred", "NO", "enforced", "YES"))
@@ -306,9 +311,9 @@ func isTableConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 	return rows, nil
 }
 
-func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isKeyColumnUsage(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind == "c" {
 			continue
@@ -333,7 +338,7 @@ func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 					}
 				}
 			}
-			rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
+			rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", tc.schema,
 				"constraint_name", tc.c.Name, "table_catalog", "main", "table_schema", tc.schema,
 				"table_name", tc.t.Name, "column_name", col.Name, "ordinal_position", i+1,
 				"position_in_unique_constraint", pos))
@@ -346,9 +351,9 @@ func isKeyColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 // them.
 var ruleNames = map[string]string{"a": "NO ACTION", "r": "RESTRICT", "c": "CASCADE", "n": "SET NULL", "d": "SET DEFAULT"}
 
-func isReferentialConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isReferentialConstraints(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind != "f" {
 			continue
@@ -365,7 +370,7 @@ func isReferentialConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 				}
 			}
 		}
-		rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
+		rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", tc.schema,
 			"constraint_name", tc.c.Name, "unique_constraint_catalog", "main", "unique_constraint_schema", uSchema,
 			"unique_constraint_name", uName, "match_option", "NONE",
 			"update_rule", ruleNames[fkAction(tc.c.OnUpdate)], "delete_rule", ruleNames[fkAction(tc.c.OnDelete)]))
@@ -373,13 +378,13 @@ func isReferentialConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 	return rows, nil
 }
 
-func isCheckConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isCheckConstraints(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		if tc.c.Kind == "c" {
-			rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
-				"constraint_name", tc.c.Name, "check_clause", "("+checkExprText(tc.t, tc.c.Check, false)+")"))
+			rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", tc.schema,
+				"constraint_name", tc.c.Name, "check_clause", "("+CheckExprText(tc.t, tc.c.Check, false)+")"))
 		}
 	}
 	for _, r := range userRelations(cat) {
@@ -388,8 +393,8 @@ func isCheckConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 		}
 		for _, c := range r.t.LiveColumns() {
 			if c.NotNull {
-				rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", r.schema,
-					"constraint_name", notNullConstraintName(r.t, c.Attnum), "check_clause", quoteIdent(c.Name)+" IS NOT NULL"))
+				rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", r.schema,
+					"constraint_name", notNullConstraintName(r.t, c.Attnum), "check_clause", QuoteIdent(c.Name)+" IS NOT NULL"))
 			}
 		}
 	}
@@ -398,9 +403,9 @@ func isCheckConstraints(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 
 // isConstraintColumnUsage lists the columns each constraint uses: on its
 // own table or, for a foreign key, on the referenced one.
-func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isConstraintColumnUsage(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		t, schema, cols := tc.t, tc.schema, tc.c.Columns
 		if tc.c.Kind == "f" {
@@ -416,7 +421,7 @@ func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 			if col == nil {
 				continue
 			}
-			rows = append(rows, b.make("table_catalog", "main", "table_schema", schema, "table_name", t.Name,
+			rows = append(rows, b.Make("table_catalog", "main", "table_schema", schema, "table_name", t.Name,
 				"column_name", col.Name, "constraint_catalog", "main", "constraint_schema", tc.schema,
 				"constraint_name", tc.c.Name))
 		}
@@ -424,9 +429,9 @@ func isConstraintColumnUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 	return rows, nil
 }
 
-func isConstraintTableUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
-	var rows []eval.Row
-	cat := x.catalogOf()
+func isConstraintTableUsage(sess Session, b *RowBuilder) ([]Row, error) {
+	var rows []Row
+	cat := sess.Catalog()
 	for _, tc := range userConstraints(cat) {
 		t, schema := tc.t, tc.schema
 		if tc.c.Kind == "f" {
@@ -437,7 +442,7 @@ func isConstraintTableUsage(x *execCtx, b *catalogRow) ([]eval.Row, error) {
 			sc, _ := cat.SchemaByOID(ref.Schema)
 			t, schema = ref, sc.Name
 		}
-		rows = append(rows, b.make("table_catalog", "main", "table_schema", schema, "table_name", t.Name,
+		rows = append(rows, b.Make("table_catalog", "main", "table_schema", schema, "table_name", t.Name,
 			"constraint_catalog", "main", "constraint_schema", tc.schema, "constraint_name", tc.c.Name))
 	}
 	return rows, nil

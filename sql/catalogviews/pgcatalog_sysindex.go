@@ -1,4 +1,4 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
@@ -36,10 +36,10 @@ func systemIndexes() []*systemIndex {
 		opclasses := map[string]uint32{}
 		if ct, ok := pgCatalogTables["pg_opclass"]; ok {
 			if static, err := ct.staticRows(); err == nil {
-				b := rowBuilder("pg_opclass")
+				b := CatalogRowBuilder("pg_opclass")
 				for _, r := range static {
-					if r[b.col("opcmethod")] == int64(btreeAM) {
-						opclasses[r[b.col("opcname")].(string)] = uint32(r[b.col("oid")].(int64))
+					if r[b.Col("opcmethod")] == int64(btreeAM) {
+						opclasses[r[b.Col("opcname")].(string)] = uint32(r[b.Col("oid")].(int64))
 					}
 				}
 			}
@@ -52,11 +52,11 @@ func systemIndexes() []*systemIndex {
 			ix := &systemIndex{def: def, table: ct}
 			for i, name := range def.Columns {
 				for j, c := range ct.vt.cols {
-					if c.name == name {
+					if c.Name == name {
 						ix.attnums = append(ix.attnums, int16(j+1))
-						ix.types = append(ix.types, c.t)
+						ix.types = append(ix.types, c.Type)
 						coll := uint32(0)
-						if typeFactsOf(c.t.OID).collation != 0 {
+						if typeFactsOf(c.Type.OID).collation != 0 {
 							coll = cCollation
 						}
 						ix.colls = append(ix.colls, coll)
@@ -97,25 +97,25 @@ func systemIndexRows(catalogName string) []eval.Row {
 	var rows []eval.Row
 	switch catalogName {
 	case "pg_class":
-		b := rowBuilder("pg_class")
+		b := CatalogRowBuilder("pg_class")
 		for _, ix := range systemIndexes() {
 			rows = append(rows, classRow(b, ix.def.OID, ix.def.Name, catalog.PgCatalogNamespace, 0, "i", len(ix.attnums),
 				"relam", btreeAM, "relisshared", ix.table.def.Shared))
 		}
 	case "pg_attribute":
-		b := rowBuilder("pg_attribute")
+		b := CatalogRowBuilder("pg_attribute")
 		for _, ix := range systemIndexes() {
 			for i, name := range ix.def.Columns {
 				r := attributeRow(b, ix.def.OID, name, indexKeyType(ix.classes[i], ix.types[i]), int16(i+1), false, false, false)
-				r[b.col("attcollation")] = int64(ix.colls[i])
+				r[b.Col("attcollation")] = int64(ix.colls[i])
 				rows = append(rows, r)
 			}
 		}
 	case "pg_index":
-		b := rowBuilder("pg_index")
+		b := CatalogRowBuilder("pg_index")
 		for _, ix := range systemIndexes() {
 			n := len(ix.attnums)
-			rows = append(rows, b.make("indexrelid", ix.def.OID, "indrelid", ix.table.def.OID, "indnatts", n, "indnkeyatts", n,
+			rows = append(rows, b.Make("indexrelid", ix.def.OID, "indrelid", ix.table.def.OID, "indnatts", n, "indnkeyatts", n,
 				"indisunique", ix.def.Unique, "indnullsnotdistinct", false, "indisprimary", ix.def.Constraint == "p",
 				"indisexclusion", false, "indimmediate", true, "indisclustered", false, "indisvalid", true,
 				"indcheckxmin", false, "indisready", true, "indislive", true, "indisreplident", false,
@@ -123,13 +123,13 @@ func systemIndexRows(catalogName string) []eval.Row {
 				"indoption", int2Vector(make([]int16, n))))
 		}
 	case "pg_constraint":
-		b := rowBuilder("pg_constraint")
+		b := CatalogRowBuilder("pg_constraint")
 		for _, ix := range systemIndexes() {
 			if ix.def.Constraint == "" {
 				continue
 			}
 			// As for user tables, the constraint shares its index's OID.
-			rows = append(rows, b.make("oid", ix.def.OID, "conname", ix.def.Name, "connamespace", catalog.PgCatalogNamespace,
+			rows = append(rows, b.Make("oid", ix.def.OID, "conname", ix.def.Name, "connamespace", catalog.PgCatalogNamespace,
 				"contype", ix.def.Constraint, "condeferrable", false, "condeferred", false, "convalidated", true,
 				"conrelid", ix.table.def.OID, "contypid", 0, "conindid", ix.def.OID, "conparentid", 0, "confrelid", 0,
 				"confupdtype", " ", "confdeltype", " ", "confmatchtype", " ", "conislocal", true, "coninhcount", 0,
@@ -146,7 +146,7 @@ func systemIndexDef(ix *systemIndex, col int) string {
 		if col > len(ix.def.Columns) {
 			return ""
 		}
-		return quoteIdent(ix.def.Columns[col-1])
+		return QuoteIdent(ix.def.Columns[col-1])
 	}
 	unique := ""
 	if ix.def.Unique {
@@ -168,7 +168,7 @@ func systemConstraintDef(ix *systemIndex) string {
 func quoteAll(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = quoteIdent(n)
+		out[i] = QuoteIdent(n)
 	}
 	return out
 }
@@ -177,9 +177,9 @@ func quoteAll(names []string) []string {
 // class's key type where it has one (name_ops stores cstring), else the
 // column's type.
 func indexKeyType(class uint32, t types.T) types.T {
-	if r := staticRowByOID("pg_opclass", int64(class)); r != nil {
-		b := rowBuilder("pg_opclass")
-		if k, ok := r[b.col("opckeytype")].(int64); ok && k != 0 {
+	if r := StaticRowByOID("pg_opclass", int64(class)); r != nil {
+		b := CatalogRowBuilder("pg_opclass")
+		if k, ok := r[b.Col("opckeytype")].(int64); ok && k != 0 {
 			return types.Of(types.OID(k))
 		}
 	}

@@ -1,8 +1,7 @@
-package sql
+package catalogviews
 
 import (
 	"cdcdb/catalog"
-	"cdcdb/sql/eval"
 )
 
 // Schema cdcdb, cdcdb's own system views (cdcdb.flows, cdcdb.storage, ...),
@@ -24,20 +23,20 @@ func init() {
 	liveCatalogs["pg_extension"] = livePgExtension
 }
 
-func livePgExtension(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_extension")
-	return []eval.Row{b.make("oid", uint32(cdcdbExtensionOID), "extname", "cdcdb", "extowner", uint32(superuserOID),
+func livePgExtension(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_extension")
+	return []Row{b.Make("oid", uint32(cdcdbExtensionOID), "extname", "cdcdb", "extowner", uint32(superuserOID),
 		"extnamespace", uint32(catalog.CdcdbNamespace), "extrelocatable", false, "extversion", "1.0")}, nil
 }
 
 // cdcdbExtensionMembers are pg_depend's rows that make schema cdcdb and
 // its relations members of extension cdcdb (deptype 'e').
-func cdcdbExtensionMembers(b *catalogRow) []eval.Row {
-	member := func(classID, objID uint32) eval.Row {
-		return b.make("classid", classID, "objid", objID, "objsubid", 0, "refclassid", uint32(pgExtensionOID),
+func cdcdbExtensionMembers(b *RowBuilder) []Row {
+	member := func(classID, objID uint32) Row {
+		return b.Make("classid", classID, "objid", objID, "objsubid", 0, "refclassid", uint32(pgExtensionOID),
 			"refobjid", uint32(cdcdbExtensionOID), "refobjsubid", 0, "deptype", "e")
 	}
-	rows := []eval.Row{member(pgNamespaceOID, uint32(catalog.CdcdbNamespace))}
+	rows := []Row{member(pgNamespaceOID, uint32(catalog.CdcdbNamespace))}
 	for _, st := range systemRelations() {
 		if st.schema == "cdcdb" {
 			rows = append(rows, member(pgClassOID, st.oid))

@@ -1,21 +1,20 @@
-package sql
+package catalogviews
 
 import (
 	"strings"
 
 	"cdcdb/sql/ast"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
-// storedExprText prints a column default as PostgreSQL's pg_get_expr does.
+// StoredExprText prints a column default as PostgreSQL's pg_get_expr does.
 // PostgreSQL coerces a constant default to the column's type when the
 // table is made and prints the resulting constant with its type label
 // ('x'::character varying, '5'::bigint, 42, true); cdcdb keeps the
 // default as written, so a constant (possibly cast) is coerced here the
 // same way. Other expressions (now(), nextval(...)) print as stored.
-func storedExprText(col types.T, stored string) string {
+func StoredExprText(col types.T, stored string) string {
 	e, err := parse.ParseExpr(stored)
 	if err != nil {
 		return stored
@@ -38,11 +37,11 @@ func storedExprText(col types.T, stored string) string {
 		// the coercion to the column's type is implicit and not printed.
 		t := types.Of(types.Numeric)
 		if lit.Kind == ast.LitInteger {
-			if v, err := types.ParseText(eval.Int4T(), text); err == nil {
-				return constantText(eval.Int4T(), v)
+			if v, err := types.ParseText(types.Of(types.Int4), text); err == nil {
+				return constantText(types.Of(types.Int4), v)
 			}
-			if v, err := types.ParseText(eval.Int8T(), text); err == nil {
-				return constantText(eval.Int8T(), v)
+			if v, err := types.ParseText(types.Of(types.Int8), text); err == nil {
+				return constantText(types.Of(types.Int8), v)
 			}
 		}
 		v, err := types.ParseText(t, text)

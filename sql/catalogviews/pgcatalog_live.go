@@ -1,10 +1,9 @@
-package sql
+package catalogviews
 
 import (
 	"sort"
 
 	"cdcdb/catalog"
-	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -36,10 +35,10 @@ func relkindOf(t *catalog.Table) string {
 	return "r"
 }
 
-func livePgNamespace(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_namespace")
-	var rows []eval.Row
-	for _, sc := range x.catalogOf().Schemas() {
+func livePgNamespace(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_namespace")
+	var rows []Row
+	for _, sc := range sess.Catalog().Schemas() {
 		owner := superuserOID
 		var acl types.Value // NULL: the owner's default privileges
 		if sc.OID == catalog.PublicNamespace {
@@ -49,15 +48,15 @@ func livePgNamespace(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 			owner = dbOwnerRoleOID
 			acl = types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}
 		}
-		rows = append(rows, b.make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner, "nspacl", acl))
+		rows = append(rows, b.Make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner, "nspacl", acl))
 	}
 	return rows, nil
 }
 
-func livePgClass(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	cat := x.catalogOf()
-	b := rowBuilder("pg_class")
-	var rows []eval.Row
+func livePgClass(sess Session, _ []Row) ([]Row, error) {
+	cat := sess.Catalog()
+	b := CatalogRowBuilder("pg_class")
+	var rows []Row
 	for _, st := range systemRelations() {
 		kind := "v"
 		rowType := uint32(0)
@@ -67,7 +66,7 @@ func livePgClass(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 		}
 		natts := len(st.cols)
 		if st.query != "" {
-			cols, err := systemViewColumns(x, st)
+			cols, err := sess.ViewColumns(st)
 			if err != nil {
 				return nil, err
 			}
@@ -113,24 +112,24 @@ func livePgClass(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 			}
 		}
 		persistence := "p"
-		if isTempTable(cat, t) {
+		if sess.IsTempSchema(t.Schema) {
 			persistence = "t"
 		}
 		rows = append(rows, classRow(b, t.OID, t.Name, t.Schema, t.RowType, kind, int(t.NextAttnum-1),
 			"relam", amFor(kind), "relhasindex", len(t.Indexes) > 0, "relchecks", checks,
 			"relhasrules", kind == "v", "reloptions", opts, "relhastriggers", fkTables[t.OID], "relpersistence", persistence,
-			"relowner", tableOwner(t), "relacl", aclText(cat, t)))
+			"relowner", sess.TableOwner(t), "relacl", sess.TableACL(t)))
 		for _, ix := range t.Indexes {
 			rows = append(rows, classRow(b, ix.OID, ix.Name, t.Schema, 0, "i", len(ix.Columns),
 				"relam", btreeAM, "relhasindex", false, "relpersistence", persistence))
 		}
 	}
-	for _, s := range serialSequences(cat) {
+	for _, s := range SerialSequences(cat) {
 		persistence := "p"
-		if isTempSchema(cat, s.schema) {
+		if sess.IsTempSchema(s.Schema) {
 			persistence = "t"
 		}
-		rows = append(rows, classRow(b, s.oid, s.name, s.schema, 0, "S", len(sequenceColumns), "relpersistence", persistence))
+		rows = append(rows, classRow(b, s.OID, s.Name, s.Schema, 0, "S", len(SequenceColumns), "relpersistence", persistence))
 	}
 	return rows, nil
 }
@@ -148,7 +147,7 @@ func amFor(kind string) uint32 {
 
 // classRow is a pg_class row with PostgreSQL's values for a relation that
 // has never been vacuumed or analyzed (reltuples -1), plus overrides.
-func classRow(b *catalogRow, oid uint32, name string, ns uint32, rowType uint32, kind string, natts int, more ...any) eval.Row {
+func classRow(b *RowBuilder, oid uint32, name string, ns uint32, rowType uint32, kind string, natts int, more ...any) Row {
 	replident, frozen, minmxid := "n", int64(0), int64(0)
 	if kind == "r" {
 		replident, frozen, minmxid = "d", 3, 1 // FirstNormalTransactionId, FirstMultiXactId
@@ -163,9 +162,9 @@ func classRow(b *catalogRow, oid uint32, name string, ns uint32, rowType uint32,
 		"relispopulated", true, "relreplident", replident, "relispartition", false, "relrewrite", 0,
 		"relfrozenxid", frozen, "relminmxid", minmxid,
 	}
-	r := b.make(kv...)
+	r := b.Make(kv...)
 	for i := 0; i+1 < len(more); i += 2 {
-		r[b.col(more[i].(string))] = normalizeCatalogValue(more[i+1])
+		r[b.Col(more[i].(string))] = normalizeCatalogValue(more[i+1])
 	}
 	return r
 }
@@ -178,15 +177,15 @@ func filenodeOf(oid uint32, kind string) uint32 {
 	return oid
 }
 
-func livePgAttribute(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	cat := x.catalogOf()
-	b := rowBuilder("pg_attribute")
-	var rows []eval.Row
+func livePgAttribute(sess Session, _ []Row) ([]Row, error) {
+	cat := sess.Catalog()
+	b := CatalogRowBuilder("pg_attribute")
+	var rows []Row
 	for _, st := range systemRelations() {
 		cols := st.cols
 		if st.query != "" {
 			var err error
-			if cols, err = systemViewColumns(x, st); err != nil {
+			if cols, err = sess.ViewColumns(st); err != nil {
 				return nil, err
 			}
 		}
@@ -201,23 +200,23 @@ func livePgAttribute(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 		for i, c := range cols {
 			notNull := i < len(defs) && defs[i].NotNull
 			if i < len(infoDefs) && infoDefs[i].Domain != "" {
-				if d := infoDomainByName(infoDefs[i].Domain); d != nil {
+				if d := infoDomainByName(sess, infoDefs[i].Domain); d != nil {
 					// A column of a domain: the domain's OID, no modifier of
 					// its own, the domain's collation.
-					r := attributeRow(b, st.oid, c.name, types.T{OID: types.OID(d.oid), Typmod: -1}, int16(i+1), false, false, false)
+					r := attributeRow(b, st.oid, c.Name, types.T{OID: types.OID(d.oid), Typmod: -1}, int16(i+1), false, false, false)
 					f := typeFactsOf(d.base.OID)
-					r[b.col("attlen")], r[b.col("attalign")], r[b.col("attstorage")] = int64(f.len), f.align, f.storage
-					r[b.col("attbyval")], r[b.col("attcollation")] = f.byVal, int64(d.collation)
+					r[b.Col("attlen")], r[b.Col("attalign")], r[b.Col("attstorage")] = int64(f.len), f.align, f.storage
+					r[b.Col("attbyval")], r[b.Col("attcollation")] = f.byVal, int64(d.collation)
 					rows = append(rows, r)
 					continue
 				}
 			}
-			r := attributeRow(b, st.oid, c.name, c.t, int16(i+1), notNull, false, false)
-			fromCatalog := defs != nil || (c.tableOID != 0 && c.tableOID < catalog.FirstUserOID)
-			if fromCatalog && r[b.col("attcollation")] != int64(0) {
+			r := attributeRow(b, st.oid, c.Name, c.Type, int16(i+1), notNull, false, false)
+			fromCatalog := defs != nil || (c.TableOID != 0 && c.TableOID < catalog.FirstUserOID)
+			if fromCatalog && r[b.Col("attcollation")] != int64(0) {
 				// Collatable catalog columns use the C collation, and a view
 				// column that is one keeps it.
-				r[b.col("attcollation")] = int64(cCollation)
+				r[b.Col("attcollation")] = int64(cCollation)
 			}
 			rows = append(rows, r)
 		}
@@ -241,16 +240,16 @@ func livePgAttribute(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 			}
 		}
 	}
-	for _, s := range serialSequences(cat) {
-		for i, c := range sequenceColumns {
-			rows = append(rows, attributeRow(b, s.oid, c.name, c.t, int16(i+1), true, false, false))
+	for _, s := range SerialSequences(cat) {
+		for i, c := range SequenceColumns {
+			rows = append(rows, attributeRow(b, s.OID, c.Name, c.Type, int16(i+1), true, false, false))
 		}
 	}
 	rows = append(rows, systemIndexRows("pg_attribute")...)
 	return rows, nil
 }
 
-func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int16, notNull, hasDef, dropped bool) eval.Row {
+func attributeRow(b *RowBuilder, rel uint32, name string, t types.T, attnum int16, notNull, hasDef, dropped bool) Row {
 	f := typeFactsOf(t.OID)
 	ndims := 0
 	if types.IsArray(t.OID) && t.OID != types.Int2Vector && t.OID != types.OidVector {
@@ -259,7 +258,7 @@ func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int1
 	if dropped {
 		f = typeFacts{len: -1, align: "i", storage: "x"}
 	}
-	return b.make("attrelid", rel, "attname", name, "atttypid", uint32(t.OID), "attstattarget", -1,
+	return b.Make("attrelid", rel, "attname", name, "atttypid", uint32(t.OID), "attstattarget", -1,
 		"attlen", f.len, "attnum", attnum, "attndims", ndims, "attcacheoff", -1, "atttypmod", t.Typmod,
 		"attbyval", f.byVal, "attalign", f.align, "attstorage", f.storage, "attcompression", "",
 		"attnotnull", notNull, "atthasdef", hasDef, "atthasmissing", false, "attidentity", "",
@@ -269,15 +268,15 @@ func attributeRow(b *catalogRow, rel uint32, name string, t types.T, attnum int1
 
 // livePgType adds each table's and view's composite row type to
 // PostgreSQL's built-in types.
-func livePgType(x *execCtx, static []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_type")
-	rows := append([]eval.Row(nil), static...)
-	rows = append(rows, domainTypeRows(b)...)
-	for _, t := range x.catalogOf().Tables() {
+func livePgType(sess Session, static []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_type")
+	rows := append([]Row(nil), static...)
+	rows = append(rows, domainTypeRows(sess, b)...)
+	for _, t := range sess.Catalog().Tables() {
 		if t.RowType == 0 {
 			continue
 		}
-		rows = append(rows, b.make("oid", t.RowType, "typname", t.Name, "typnamespace", t.Schema,
+		rows = append(rows, b.Make("oid", t.RowType, "typname", t.Name, "typnamespace", t.Schema,
 			"typowner", superuserOID, "typlen", -1, "typbyval", false, "typtype", "c", "typcategory", "C",
 			"typispreferred", false, "typisdefined", true, "typdelim", ",", "typrelid", t.OID,
 			"typsubscript", 0, "typelem", 0, "typarray", 0,
@@ -296,16 +295,16 @@ func attrdefOID(table uint32, attnum int16) uint32 {
 	return 0x80000000 | (table<<11 | uint32(attnum)&0x7ff)
 }
 
-func livePgAttrdef(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_attrdef")
-	var rows []eval.Row
-	for _, t := range x.catalogOf().Tables() {
+func livePgAttrdef(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_attrdef")
+	var rows []Row
+	for _, t := range sess.Catalog().Tables() {
 		for _, c := range t.Columns {
 			if c.Dropped || c.Default == "" {
 				continue
 			}
-			rows = append(rows, b.make("oid", attrdefOID(t.OID, c.Attnum), "adrelid", t.OID, "adnum", c.Attnum,
-				"adbin", storedExprText(c.Type, c.Default)))
+			rows = append(rows, b.Make("oid", attrdefOID(t.OID, c.Attnum), "adrelid", t.OID, "adnum", c.Attnum,
+				"adbin", StoredExprText(c.Type, c.Default)))
 		}
 	}
 	return rows, nil
@@ -326,10 +325,10 @@ func fkAction(a string) string {
 	return "a"
 }
 
-func livePgConstraint(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	cat := x.catalogOf()
-	b := rowBuilder("pg_constraint")
-	rows := append(systemIndexRows("pg_constraint"), domainConstraintRows(b)...)
+func livePgConstraint(sess Session, _ []Row) ([]Row, error) {
+	cat := sess.Catalog()
+	b := CatalogRowBuilder("pg_constraint")
+	rows := append(systemIndexRows("pg_constraint"), domainConstraintRows(sess, b)...)
 	base := func(oid uint32, name string, t *catalog.Table, kind string, cols []int16, index uint32) []any {
 		return []any{"oid", oid, "conname", name, "connamespace", t.Schema, "contype", kind,
 			"condeferrable", false, "condeferred", false, "convalidated", true, "conrelid", t.OID,
@@ -341,14 +340,14 @@ func livePgConstraint(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 		if len(t.PrimaryKey) > 0 {
 			// The primary key constraint shares its OID with the index that
 			// enforces it: cdcdb's catalog gives the pair one OID.
-			rows = append(rows, b.make(base(t.PrimaryKeyOID, t.PrimaryKeyName, t, "p", t.PrimaryKey, t.PrimaryKeyOID)...))
+			rows = append(rows, b.Make(base(t.PrimaryKeyOID, t.PrimaryKeyName, t, "p", t.PrimaryKey, t.PrimaryKeyOID)...))
 		}
 		for _, c := range t.Constraints {
 			kv := base(c.OID, c.Name, t, c.Kind, c.Columns, c.Index)
 			switch c.Kind {
 			case "c":
 				kv = append(kv, "conbin", c.Check)
-				if cols := checkColumns(t, c.Check); len(cols) > 0 {
+				if cols := checkColumns(sess, t, c.Check); len(cols) > 0 {
 					kv = append(kv, "conkey", int2Vector(cols))
 				} else {
 					kv = append(kv, "conkey", nil)
@@ -368,7 +367,7 @@ func livePgConstraint(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 					kv = append(kv, "conindid", referencedIndex(ref, c.RefColumns))
 				}
 			}
-			rows = append(rows, b.make(kv...))
+			rows = append(rows, b.Make(kv...))
 		}
 	}
 	return rows, nil
@@ -400,10 +399,10 @@ func sameInt16s(a, b []int16) bool {
 // oidArray makes an oid[] value; arrays and vectors share a representation.
 func oidArray(vals []uint32) types.ArrayValue { return oidVector(vals) }
 
-func livePgIndex(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_index")
+func livePgIndex(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_index")
 	rows := systemIndexRows("pg_index")
-	for _, t := range x.catalogOf().Tables() {
+	for _, t := range sess.Catalog().Tables() {
 		for _, ix := range t.Indexes {
 			n := len(ix.Columns)
 			classes := make([]uint32, n)
@@ -418,7 +417,7 @@ func livePgIndex(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 					opts[i] = 3 // INDOPTION_DESC | INDOPTION_NULLS_FIRST, DESC's default
 				}
 			}
-			rows = append(rows, b.make("indexrelid", ix.OID, "indrelid", t.OID, "indnatts", n, "indnkeyatts", n,
+			rows = append(rows, b.Make("indexrelid", ix.OID, "indrelid", t.OID, "indnatts", n, "indnkeyatts", n,
 				"indisunique", ix.Unique, "indnullsnotdistinct", false, "indisprimary", ix.Primary,
 				"indisexclusion", false, "indimmediate", true, "indisclustered", false, "indisvalid", true,
 				"indcheckxmin", false, "indisready", true, "indislive", true, "indisreplident", false,
@@ -431,89 +430,89 @@ func livePgIndex(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
 
 // livePgDescription adds the comments on schemas, tables and columns to
 // PostgreSQL's descriptions of built-in objects.
-func livePgDescription(x *execCtx, static []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_description")
+func livePgDescription(sess Session, static []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_description")
 	// Schemas' comments are cdcdb's (the built-in schemas carry
 	// PostgreSQL's), so PostgreSQL's rows for namespaces give way to them.
-	var rows []eval.Row
+	var rows []Row
 	for _, r := range static {
 		if r[1] != int64(pgNamespaceOID) {
 			rows = append(rows, r)
 		}
 	}
-	cat := x.catalogOf()
+	cat := sess.Catalog()
 	for _, sc := range cat.Schemas() {
 		if sc.Comment != "" {
-			rows = append(rows, b.make("objoid", sc.OID, "classoid", pgNamespaceOID, "objsubid", 0, "description", sc.Comment))
+			rows = append(rows, b.Make("objoid", sc.OID, "classoid", pgNamespaceOID, "objsubid", 0, "description", sc.Comment))
 		}
 	}
 	for _, t := range cat.Tables() {
 		if t.Comment != "" {
-			rows = append(rows, b.make("objoid", t.OID, "classoid", pgClassOID, "objsubid", 0, "description", t.Comment))
+			rows = append(rows, b.Make("objoid", t.OID, "classoid", pgClassOID, "objsubid", 0, "description", t.Comment))
 		}
 		for _, c := range t.Columns {
 			if !c.Dropped && c.Comment != "" {
-				rows = append(rows, b.make("objoid", t.OID, "classoid", pgClassOID, "objsubid", c.Attnum, "description", c.Comment))
+				rows = append(rows, b.Make("objoid", t.OID, "classoid", pgClassOID, "objsubid", c.Attnum, "description", c.Comment))
 			}
 		}
 	}
 	return rows, nil
 }
 
-func livePgDatabase(x *execCtx, _ []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_database")
-	return []eval.Row{b.make("oid", databaseOID, "datname", "main", "datdba", superuserOID, "encoding", 6, // PG_UTF8
+func livePgDatabase(sess Session, _ []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_database")
+	return []Row{b.Make("oid", DatabaseOID, "datname", "main", "datdba", superuserOID, "encoding", 6, // PG_UTF8
 		"datlocprovider", "c", "datistemplate", false, "datallowconn", true, "datconnlimit", -1,
 		"datfrozenxid", 3, "datminmxid", 1, "dattablespace", pgDefaultSpace, "datcollate", "C", "datctype", "C")}, nil
 }
 
 // livePgAuthid is PostgreSQL's predefined roles (pg_read_all_data and
 // the like) and the catalog's roles, the bootstrap superuser among them.
-func livePgAuthid(x *execCtx, static []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_authid")
-	cat := x.catalogOf()
-	var template eval.Row
-	rows := make([]eval.Row, 0, len(static))
+func livePgAuthid(sess Session, static []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_authid")
+	cat := sess.Catalog()
+	var template Row
+	rows := make([]Row, 0, len(static))
 	for _, r := range static {
-		if r[b.col("oid")] == int64(superuserOID) {
+		if r[b.Col("oid")] == int64(superuserOID) {
 			template = r
 			continue
 		}
 		rows = append(rows, r)
 	}
 	for _, role := range cat.Roles() {
-		r := append(eval.Row(nil), template...)
+		r := append(Row(nil), template...)
 		var password types.Value
 		if role.Password != "" {
 			password = role.Password
 		}
-		r[b.col("oid")] = int64(role.OID)
-		r[b.col("rolname")] = role.Name
-		r[b.col("rolsuper")] = role.Superuser
-		r[b.col("rolinherit")] = !role.NoInherit
-		r[b.col("rolcreaterole")] = role.Superuser
-		r[b.col("rolcreatedb")] = role.Superuser
-		r[b.col("rolcanlogin")] = role.Login
-		r[b.col("rolreplication")] = role.Superuser
-		r[b.col("rolbypassrls")] = role.Superuser
-		r[b.col("rolpassword")] = password
+		r[b.Col("oid")] = int64(role.OID)
+		r[b.Col("rolname")] = role.Name
+		r[b.Col("rolsuper")] = role.Superuser
+		r[b.Col("rolinherit")] = !role.NoInherit
+		r[b.Col("rolcreaterole")] = role.Superuser
+		r[b.Col("rolcreatedb")] = role.Superuser
+		r[b.Col("rolcanlogin")] = role.Login
+		r[b.Col("rolreplication")] = role.Superuser
+		r[b.Col("rolbypassrls")] = role.Superuser
+		r[b.Col("rolpassword")] = password
 		rows = append(rows, r)
 	}
 	return rows, nil
 }
 
 // livePgProc shows the owner's name in function ACLs.
-func livePgProc(x *execCtx, static []eval.Row) ([]eval.Row, error) {
-	b := rowBuilder("pg_proc")
-	acl := b.col("proacl")
-	rows := make([]eval.Row, len(static))
+func livePgProc(sess Session, static []Row) ([]Row, error) {
+	b := CatalogRowBuilder("pg_proc")
+	acl := b.Col("proacl")
+	rows := make([]Row, len(static))
 	for i, r := range static {
 		if r[acl] != nil {
-			r = append(eval.Row(nil), r...)
+			r = append(Row(nil), r...)
 			if a, ok := r[acl].(types.ArrayValue); ok {
 				elems := make([]types.Value, len(a.Elems))
 				for j, e := range a.Elems {
-					elems[j] = aclOwnerName(e, x.sess.user)
+					elems[j] = aclOwnerName(e, sess.User())
 				}
 				a.Elems = elems
 				r[acl] = a
