@@ -112,6 +112,9 @@ var packageRules = map[string]packageRule{
 	"cmd/cdcdb":      {layer: layerCommands},
 	"cmd/cdcbench":   {layer: layerCommands},
 	"sql/pgdefs/gen": {layer: layerCommands, imports: noModulePackage},
+
+	// COPY's data formats: values and errors, nothing of a session.
+	"sql/copyfmt": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
 }
 
 // exclusiveImports are outside packages that only their owners may

@@ -125,7 +125,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if ev.Kind == Delete {
 			te.Kind = temporal.Delete
 		}
-		if f.StoredAs == Bitemporal {
+		if f.StoredAs == catalog.Bitemporal {
 			te.SysSeq = temporal.Seq(ev.SysSeq)
 		}
 		a.events = append(a.events, te)
@@ -390,7 +390,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	// A key new to the flow has no events in the log and no target rows:
 	// nothing is looked up for it.
 	isNew := !cached && a.cacheWhole
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
 				if err := a.log.append(g.encKey, e, a.seqs[i].suffix, nil); err != nil {
@@ -444,7 +444,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 				from = &known
 			}
 			switch {
-			case f.StoredAs == SCD1:
+			case f.StoredAs == catalog.SCD1:
 				next, err = f.continueSCD1(a.target, g.encKey, incoming, mark, from, a.st)
 			case vals != nil:
 				next, err = a.continueSCD2Encoded(g.encKey, incoming, from)
@@ -486,7 +486,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 		return err
 	}
 	ks := keyState{lastSeq: a.seqs[len(a.seqs)-1].seq, lastKey: lastKey, lastRow: lastRow}
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		for _, s := range a.seqs {
 			if ks.lastSysSeq == nil || bytes.Compare(s.sys, ks.lastSysSeq) > 0 {
 				ks.lastSysSeq = s.sys
@@ -611,7 +611,7 @@ func (f *Flow) validate(ev Event) error {
 				WithHint("Every change event needs a sequence value to be ordered; the statement was not applied.")
 		}
 	}
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		for _, v := range ev.SysSeq {
 			if v == nil {
 				return pgerror.New(pgerror.NotNullViolation, "SYSTEM SEQUENCE BY value is NULL in a change event for flow \"%s\"", f.Name)

@@ -3,6 +3,7 @@ package cdcexec
 import (
 	"bytes"
 
+	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
@@ -27,7 +28,7 @@ import (
 // encoded rows.
 func (a *applier) encodedSCD2(events []temporal.Event) bool {
 	f := a.f
-	if f.FastPathsOff.EncodedSCD2 || f.StoredAs != SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
+	if f.FastPathsOff.EncodedSCD2 || f.StoredAs != catalog.SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
 		return false
 	}
 	for _, e := range events {

@@ -8,6 +8,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -854,7 +855,7 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (eval.Expr, error) {
 // and the typmod arguments.
 func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 	name := tn.Name
-	if pc.sess.dialect() == dialectDatabricks {
+	if pc.sess.dialect() == parse.DialectDatabricks {
 		if alias, ok := databricksTypes[name]; ok && tn.Schema == "" {
 			name = alias
 		}

@@ -12,6 +12,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -58,7 +59,7 @@ func (pc *planCtx) isTableChangesCall(q ast.QualifiedName) bool {
 	}
 	switch len(q.Parts) {
 	case 1:
-		return pc.sess != nil && pc.sess.dialect() == dialectDatabricks
+		return pc.sess != nil && pc.sess.dialect() == parse.DialectDatabricks
 	case 2:
 		return q.Parts[0] == "cdcdb"
 	}

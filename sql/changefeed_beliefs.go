@@ -57,7 +57,7 @@ func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []eval.Ex
 	if err := pc.checkTablePrivilege(tbl, catalog.PrivSelect); err != nil {
 		return nil, nil, err
 	}
-	if tbl.StoredAs != "BITEMPORAL" {
+	if tbl.StoredAs != catalog.Bitemporal {
 		return nil, nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a BITEMPORAL target", tbl.Name).WithPosition(t.Call.Pos + 1).
 			WithHint("Ask cdcdb.table_changes what changed of other tables.")
 	}

@@ -96,7 +96,6 @@ func errNoCursor(name string) error {
 
 // compileCursor plans DECLARE, FETCH, MOVE and CLOSE.
 func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
-	s := pc.sess
 	switch st := stmt.(type) {
 	case *ast.DeclareCursor:
 		if st.Binary {
@@ -107,72 +106,130 @@ func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
 			return nil, err
 		}
 		declare := &compiled{access: accessRead}
-		declare.exec = func(x *execCtx, _ *resultSink) (string, error) {
-			if !st.Hold && (s.block == nil || s.block.implicit) {
-				return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
-			}
-			m := s.cursorMap()
-			if _, dup := m[st.Name]; dup {
-				return "", pgerror.New("42P03", "cursor \"%s\" already exists", st.Name) // duplicate_cursor
-			}
-			rows, err := drain(x, p, nil)
-			if err != nil {
-				return "", err
-			}
-			cols := p.columns()
-			for i := range rows {
-				rows[i] = rows[i][:len(cols)]
-			}
-			// declare.text is the statement's text, set once compiled.
-			m[st.Name] = &sqlCursor{name: st.Name, statement: declare.text, created: x.stmtNow, scroll: st.Scroll,
-				cols: cols, rows: rows, hold: st.Hold, declaredIn: s.block}
-			return "DECLARE CURSOR", nil
-		}
+		declare.run = &declareCursorStatement{st: st, query: p, compiled: declare}
 		return declare, nil
 	case *ast.FetchCursor:
-		c, ok := s.cursorMap()[st.Name]
+		c, ok := pc.sess.cursorMap()[st.Name]
 		if !ok {
 			return nil, errNoCursor(st.Name)
 		}
-		out := &compiled{access: accessNone, exec: func(x *execCtx, sink *resultSink) (string, error) {
-			c, ok := s.cursorMap()[st.Name]
-			if !ok {
-				return "", errNoCursor(st.Name)
-			}
-			rows := c.fetch(st)
-			verb := "FETCH "
-			if st.Move {
-				verb = "MOVE "
-			} else {
-				for _, r := range rows {
-					if err := sink.row(x, r); err != nil {
-						return "", err
-					}
-				}
-			}
-			return verb + strconv.Itoa(len(rows)), nil
-		}}
+		out := &compiled{access: accessNone, run: fetchStatement{st}}
 		if !st.Move {
 			out.fields = c.cols
 		}
 		return out, nil
 	case *ast.CloseCursor:
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) {
-			m := s.cursorMap()
-			if st.Name == "" {
-				for name := range m {
-					delete(m, name)
-				}
-				return "CLOSE CURSOR ALL", nil
-			}
-			if _, ok := m[st.Name]; !ok {
-				return "", errNoCursor(st.Name)
-			}
-			delete(m, st.Name)
-			return "CLOSE CURSOR", nil
-		}}, nil
+		return &compiled{access: accessNone, run: closeCursorStatement{st.Name}}, nil
 	}
 	return nil, pgerror.New(pgerror.InternalError, "not a cursor statement: %T", stmt)
+}
+
+// declareCursorStatement is DECLARE CURSOR: it runs its query to the end
+// and keeps the rows, which FETCH reads.
+type declareCursorStatement struct {
+	st    *ast.DeclareCursor
+	query plan
+	// compiled is the statement's own, whose text (set once it is
+	// compiled) the cursor shows in pg_cursors.
+	compiled *compiled
+}
+
+func (d *declareCursorStatement) String() string {
+	out := "DECLARE " + quoteIdent(d.st.Name)
+	if d.st.Scroll {
+		out += " SCROLL"
+	}
+	out += " CURSOR"
+	if d.st.Hold {
+		out += " WITH HOLD"
+	}
+	return out
+}
+
+func (d *declareCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	s, st := x.sess, d.st
+	if !st.Hold && (s.block == nil || s.block.implicit) {
+		return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
+	}
+	m := s.cursorMap()
+	if _, dup := m[st.Name]; dup {
+		return "", pgerror.New("42P03", "cursor \"%s\" already exists", st.Name) // duplicate_cursor
+	}
+	rows, err := drain(x, d.query, nil)
+	if err != nil {
+		return "", err
+	}
+	cols := d.query.columns()
+	for i := range rows {
+		rows[i] = rows[i][:len(cols)]
+	}
+	m[st.Name] = &sqlCursor{name: st.Name, statement: d.compiled.text, created: x.stmtNow, scroll: st.Scroll,
+		cols: cols, rows: rows, hold: st.Hold, declaredIn: s.block}
+	return "DECLARE CURSOR", nil
+}
+
+// fetchStatement is FETCH and MOVE.
+type fetchStatement struct{ st *ast.FetchCursor }
+
+func (f fetchStatement) String() string {
+	verb := "FETCH "
+	if f.st.Move {
+		verb = "MOVE "
+	}
+	// The parser's canonical form: a direction with a count, or ALL.
+	switch {
+	case f.st.All && f.st.Direction == "BACKWARD":
+		verb += "BACKWARD ALL "
+	case f.st.All:
+		verb += "FORWARD ALL "
+	default:
+		verb += f.st.Direction + " " + strconv.FormatInt(f.st.Count, 10) + " "
+	}
+	return verb + "FROM " + quoteIdent(f.st.Name)
+}
+
+func (f fetchStatement) exec(x *execCtx, sink *resultSink) (string, error) {
+	c, ok := x.sess.cursorMap()[f.st.Name]
+	if !ok {
+		return "", errNoCursor(f.st.Name)
+	}
+	rows := c.fetch(f.st)
+	verb := "FETCH "
+	if f.st.Move {
+		verb = "MOVE "
+	} else {
+		for _, r := range rows {
+			if err := sink.row(x, r); err != nil {
+				return "", err
+			}
+		}
+	}
+	return verb + strconv.Itoa(len(rows)), nil
+}
+
+// closeCursorStatement is CLOSE name, and CLOSE ALL (name "").
+type closeCursorStatement struct{ name string }
+
+func (c closeCursorStatement) String() string {
+	if c.name == "" {
+		return "CLOSE ALL"
+	}
+	return "CLOSE " + quoteIdent(c.name)
+}
+
+func (c closeCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	m := x.sess.cursorMap()
+	if c.name == "" {
+		for name := range m {
+			delete(m, name)
+		}
+		return "CLOSE CURSOR ALL", nil
+	}
+	if _, ok := m[c.name]; !ok {
+		return "", errNoCursor(c.name)
+	}
+	delete(m, c.name)
+	return "CLOSE CURSOR", nil
 }
 
 // fetch moves the cursor as a FETCH or MOVE says and returns the rows it

@@ -21,25 +21,25 @@ func (pc *planCtx) compileDDL(stmt ast.Statement) (*compiled, error) {
 	c := &compiled{access: accessWrite}
 	switch st := stmt.(type) {
 	case *ast.CreateSchema:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE SCHEMA", x.createSchema(st) }
+		c.run = createSchemaStatement{st}
 	case *ast.CreateTable:
 		if st.Streaming {
-			c.exec = func(x *execCtx, _ *resultSink) (string, error) { return x.createStreamingTable(st) }
+			c.run = createStreamingTableStatement{st}
 		} else {
-			c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.createTable(st, out) }
+			c.run = createTableStatement{st}
 		}
 	case *ast.Drop:
-		c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.drop(st, out) }
+		c.run = dropStatement{st}
 	case *ast.CreateIndex:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE INDEX", x.createIndex(st) }
+		c.run = createIndexStatement{st}
 	case *ast.CreateView:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE VIEW", x.createView(st) }
+		c.run = createViewStatement{st}
 	case *ast.AlterTable:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "ALTER TABLE", x.alterTable(st) }
+		c.run = alterTableStatement{st}
 	case *ast.Truncate:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "TRUNCATE TABLE", x.truncate(st) }
+		c.run = truncateStatement{st}
 	case *ast.CommentOn:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "COMMENT", x.commentOn(st) }
+		c.run = commentStatement{st}
 	default:
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 	}

@@ -121,100 +121,129 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{access: accessWrite}
+	c := &compiled{access: accessWrite, explainPlan: source}
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		n := 0
-		// touched holds the keys of the rows this execution inserted or
-		// updated: DO UPDATE may not change one of them again.
-		var touched map[string]bool
-		if conflict != nil && !conflict.doNothing {
-			touched = map[string]bool{}
+	c.run = &insertStatement{t: t, w: w, cols: cols, source: source, valueRows: valueRows, conflict: conflict, ret: ret}
+	return c, nil
+}
+
+// insertStatement is INSERT: its rows come from a query (source) or
+// from VALUES bound straight to the target columns (valueRows, a nil
+// expression for DEFAULT).
+type insertStatement struct {
+	t         *catalog.Table
+	w         *tableWriter
+	cols      []catalog.Column
+	source    plan
+	valueRows [][]eval.Expr
+	conflict  *onConflict
+	ret       *returning
+}
+
+func (s *insertStatement) String() string { return "Insert on " + quoteIdent(s.t.Name) }
+
+// explainRows shows the VALUES rows below the statement as PostgreSQL
+// does: one row is a Result, more a Values Scan. (A query's rows are
+// compiled.explainPlan.)
+func (s *insertStatement) explainRows(depth int, out *[]string) {
+	if len(s.valueRows) == 1 {
+		explainLine(out, depth, "Result")
+		return
+	}
+	explainLine(out, depth, "Values Scan on \"*VALUES*\"")
+}
+
+func (s *insertStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, cols, source, valueRows, conflict, ret := s.t, s.w, s.cols, s.source, s.valueRows, s.conflict, s.ret
+	w.reset()
+	n := 0
+	// touched holds the keys of the rows this execution inserted or
+	// updated: DO UPDATE may not change one of them again.
+	var touched map[string]bool
+	if conflict != nil && !conflict.doNothing {
+		touched = map[string]bool{}
+	}
+	write := func(vals []types.Value, defaults []bool) error {
+		tuple := make([]types.Value, w.width)
+		given := make(map[int16]bool, len(cols))
+		for i, col := range cols {
+			if defaults != nil && defaults[i] {
+				continue
+			}
+			tuple[col.Attnum-1] = vals[i]
+			given[col.Attnum] = true
 		}
-		write := func(vals []types.Value, defaults []bool) error {
-			tuple := make([]types.Value, w.width)
-			given := make(map[int16]bool, len(cols))
-			for i, col := range cols {
-				if defaults != nil && defaults[i] {
-					continue
-				}
-				tuple[col.Attnum-1] = vals[i]
-				given[col.Attnum] = true
-			}
-			for _, col := range t.LiveColumns() {
-				if !given[col.Attnum] {
-					v, err := w.defaultValue(x, col.Attnum)
-					if err != nil {
-						return err
-					}
-					tuple[col.Attnum-1] = v
-				}
-			}
-			if conflict != nil {
-				done, wrote, err := conflict.handle(x, out, tuple, ret, touched)
+		for _, col := range t.LiveColumns() {
+			if !given[col.Attnum] {
+				v, err := w.defaultValue(x, col.Attnum)
 				if err != nil {
 					return err
 				}
-				if done {
-					if wrote {
-						n++
-					}
-					return nil
-				}
+				tuple[col.Attnum-1] = v
 			}
-			key, err := w.insert(x, tuple)
+		}
+		if conflict != nil {
+			done, wrote, err := conflict.handle(x, out, tuple, ret, touched)
 			if err != nil {
 				return err
 			}
-			if touched != nil {
-				touched[string(key)] = true
-			}
-			n++
-			return ret.emit(x, out, scanRow(t, tuple))
-		}
-		if source != nil {
-			rows, err := drain(x, source, nil)
-			if err != nil {
-				return "", err
-			}
-			for _, r := range rows {
-				if err := x.CheckCancel(); err != nil {
-					return "", err
+			if done {
+				if wrote {
+					n++
 				}
-				if err := write(r, nil); err != nil {
-					return "", err
-				}
-			}
-		} else {
-			env := &eval.Env{X: x}
-			for _, r := range valueRows {
-				vals := make([]types.Value, len(r))
-				defaults := make([]bool, len(r))
-				for i, e := range r {
-					if e == nil {
-						defaults[i] = true
-						continue
-					}
-					v, err := e.Eval(env)
-					if err != nil {
-						return "", err
-					}
-					vals[i] = v
-				}
-				if err := write(vals, defaults); err != nil {
-					return "", err
-				}
+				return nil
 			}
 		}
-		if err := w.finish(x); err != nil {
+		key, err := w.insert(x, tuple)
+		if err != nil {
+			return err
+		}
+		if touched != nil {
+			touched[string(key)] = true
+		}
+		n++
+		return ret.emit(x, out, scanRow(t, tuple))
+	}
+	if source != nil {
+		rows, err := drain(x, source, nil)
+		if err != nil {
 			return "", err
 		}
-		return "INSERT 0 " + itoa(n), nil
+		for _, r := range rows {
+			if err := x.CheckCancel(); err != nil {
+				return "", err
+			}
+			if err := write(r, nil); err != nil {
+				return "", err
+			}
+		}
+	} else {
+		env := &eval.Env{X: x}
+		for _, r := range valueRows {
+			vals := make([]types.Value, len(r))
+			defaults := make([]bool, len(r))
+			for i, e := range r {
+				if e == nil {
+					defaults[i] = true
+					continue
+				}
+				v, err := e.Eval(env)
+				if err != nil {
+					return "", err
+				}
+				vals[i] = v
+			}
+			if err := write(vals, defaults); err != nil {
+				return "", err
+			}
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "INSERT 0 " + itoa(n), nil
 }
 
 // moreTargetsError points at the first target column no expression fills.
@@ -439,11 +468,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 		return nil, err
 	}
 	b := pc.binder(sc)
-	type assignment struct {
-		attnum int16
-		e      eval.Expr
-	}
-	var sets []assignment
+	var sets []columnAssignment
 	seen := map[string]bool{}
 	for _, s := range st.Set {
 		col, ok := t.Column(s.Column)
@@ -469,7 +494,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 				return nil, withAssignPos(err, s.Value)
 			}
 		}
-		sets = append(sets, assignment{col.Attnum, x})
+		sets = append(sets, columnAssignment{col.Attnum, x})
 	}
 	ret, err := pc.bindReturning(st.Returning, sc)
 	if err != nil {
@@ -481,58 +506,82 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		rows, err := drain(x, src, nil)
+	c.run = &updateStatement{t: t, w: w, src: src, sets: sets, ret: ret, nlive: nlive, keyIdx: keyIdx}
+	return c, nil
+}
+
+// columnAssignment is one SET column = expression of an UPDATE.
+type columnAssignment struct {
+	attnum int16
+	e      eval.Expr
+}
+
+// updateStatement is UPDATE: src yields the rows to change, the stored
+// row's key last (keyIdx) and the FROM list's columns after the table's
+// nlive live ones, for the SET expressions and RETURNING.
+type updateStatement struct {
+	t      *catalog.Table
+	w      *tableWriter
+	src    plan
+	sets   []columnAssignment
+	ret    *returning
+	nlive  int
+	keyIdx int
+}
+
+func (u *updateStatement) String() string { return "Update on " + quoteIdent(u.t.Name) }
+
+func (u *updateStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, src, sets, ret, nlive, keyIdx := u.t, u.w, u.src, u.sets, u.ret, u.nlive, u.keyIdx
+	w.reset()
+	rows, err := drain(x, src, nil)
+	if err != nil {
+		return "", err
+	}
+	dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	done := map[string]bool{}
+	n := 0
+	for _, r := range rows {
+		if err := x.CheckCancel(); err != nil {
+			return "", err
+		}
+		key := r[keyIdx].([]byte)
+		if done[string(key)] {
+			continue // a FROM join matched the row twice: update once
+		}
+		done[string(key)] = true
+		raw := dataSp.Get(key)
+		if raw == nil {
+			continue
+		}
+		old, err := decodeTuple(t, raw)
 		if err != nil {
 			return "", err
 		}
-		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
-		done := map[string]bool{}
-		n := 0
-		for _, r := range rows {
-			if err := x.CheckCancel(); err != nil {
-				return "", err
-			}
-			key := r[keyIdx].([]byte)
-			if done[string(key)] {
-				continue // a FROM join matched the row twice: update once
-			}
-			done[string(key)] = true
-			raw := dataSp.Get(key)
-			if raw == nil {
-				continue
-			}
-			old, err := decodeTuple(t, raw)
+		updated := append([]types.Value(nil), old...)
+		env := &eval.Env{Row: r, X: x}
+		for _, s := range sets {
+			v, err := s.e.Eval(env)
 			if err != nil {
 				return "", err
 			}
-			updated := append([]types.Value(nil), old...)
-			env := &eval.Env{Row: r, X: x}
-			for _, s := range sets {
-				v, err := s.e.Eval(env)
-				if err != nil {
-					return "", err
-				}
-				updated[s.attnum-1] = v
-			}
-			if err := w.replace(x, key, old, updated); err != nil {
-				return "", err
-			}
-			n++
-			if ret != nil {
-				row := append(scanRow(t, updated), r[nlive:]...)
-				if err := ret.emit(x, out, row); err != nil {
-					return "", err
-				}
-			}
+			updated[s.attnum-1] = v
 		}
-		if err := w.finish(x); err != nil {
+		if err := w.replace(x, key, old, updated); err != nil {
 			return "", err
 		}
-		return "UPDATE " + itoa(n), nil
+		n++
+		if ret != nil {
+			row := append(scanRow(t, updated), r[nlive:]...)
+			if err := ret.emit(x, out, row); err != nil {
+				return "", err
+			}
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "UPDATE " + itoa(n), nil
 }
 
 // dmlTarget resolves the table an UPDATE or DELETE changes, refuses the
@@ -696,39 +745,54 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		rows, err := drain(x, src, nil)
+	c.run = &deleteStatement{t: t, w: w, src: src, ret: ret, keyIdx: keyIdx}
+	return c, nil
+}
+
+// deleteStatement is DELETE: src yields the rows to delete, the stored
+// row's key last (keyIdx).
+type deleteStatement struct {
+	t      *catalog.Table
+	w      *tableWriter
+	src    plan
+	ret    *returning
+	keyIdx int
+}
+
+func (s *deleteStatement) String() string { return "Delete on " + quoteIdent(s.t.Name) }
+
+func (s *deleteStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, src, ret, keyIdx := s.t, s.w, s.src, s.ret, s.keyIdx
+	w.reset()
+	rows, err := drain(x, src, nil)
+	if err != nil {
+		return "", err
+	}
+	dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	n := 0
+	for _, r := range rows {
+		if err := x.CheckCancel(); err != nil {
+			return "", err
+		}
+		key := r[keyIdx].([]byte)
+		raw := dataSp.Get(key)
+		if raw == nil {
+			continue // already deleted through another USING match
+		}
+		old, err := decodeTuple(t, raw)
 		if err != nil {
 			return "", err
 		}
-		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
-		n := 0
-		for _, r := range rows {
-			if err := x.CheckCancel(); err != nil {
-				return "", err
-			}
-			key := r[keyIdx].([]byte)
-			raw := dataSp.Get(key)
-			if raw == nil {
-				continue // already deleted through another USING match
-			}
-			old, err := decodeTuple(t, raw)
-			if err != nil {
-				return "", err
-			}
-			if err := w.remove(x, key, old); err != nil {
-				return "", err
-			}
-			n++
-			if err := ret.emit(x, out, r[:keyIdx]); err != nil {
-				return "", err
-			}
-		}
-		if err := w.finish(x); err != nil {
+		if err := w.remove(x, key, old); err != nil {
 			return "", err
 		}
-		return "DELETE " + itoa(n), nil
+		n++
+		if err := ret.emit(x, out, r[:keyIdx]); err != nil {
+			return "", err
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "DELETE " + itoa(n), nil
 }

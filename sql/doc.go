@@ -8,6 +8,15 @@
 // never sees protocol messages, only statements, parameters and result
 // formats.
 //
+// Statements: a query plans into a tree of plan nodes that streams its
+// rows (compiled.query); every other statement plans into a named type
+// implementing statement (statement.go), whose exec runs it and whose
+// String is what EXPLAIN prints of it. Each type sits beside the function
+// that plans it (DML in dml.go, COPY in copy.go, with its data formats in
+// sql/copyfmt); the DDL, role, source and flow statements, which plan as
+// they run, are in statements_ddl.go, LISTEN and NOTIFY in
+// statements_session.go.
+//
 // Transactions: the statements outside BEGIN run in the implicit block of
 // their Query or batch. A block's reads come from a snapshot (each
 // statement's own under READ COMMITTED, the block's first statement's under

@@ -110,23 +110,15 @@ var changeOnlyClauses = []string{"SEQUENCE BY", "SYSTEM SEQUENCE BY", "APPLY AS 
 // data columns, keys and version type.
 func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error) {
 	d := &flowDefinition{st: st}
-	clausePos := func(name string) int {
-		if p, ok := st.Clauses[name]; ok {
-			return p + 1
-		}
-		return st.Pos + 1
-	}
+	clausePos := flowClausePositions(st)
 	for _, c := range changeOnlyClauses {
 		if _, ok := st.Clauses[c]; ok {
 			return nil, pgerror.New(pgerror.SyntaxError, "%s is not allowed in a flow FROM SNAPSHOT", c).WithPosition(clausePos(c)).
 				WithHint("A snapshot flow finds its changes by comparing each snapshot with the one before it.")
 		}
 	}
-	switch st.StoredAs {
-	case "", "SCD TYPE 1":
-		d.storedAs = cdcexec.SCD1
-	case "SCD TYPE 2":
-		d.storedAs = cdcexec.SCD2
+	switch d.storedAs, _ = catalog.StoredAsNamed(st.StoredAs); d.storedAs {
+	case catalog.SCD1, catalog.SCD2:
 	default:
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "STORED AS %s is not supported for a flow FROM SNAPSHOT", st.StoredAs).WithPosition(clausePos("STORED AS")).
 			WithHint("Use STORED AS SCD TYPE 1 or SCD TYPE 2.")
@@ -135,7 +127,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 		return nil, pgerror.New(pgerror.SyntaxError, "CREATE FLOW requires a KEYS clause").WithPosition(st.Pos + 1).
 			WithHint("Name the columns that identify a row: KEYS (id).")
 	}
-	if st.TrackHistory != nil && d.storedAs == cdcexec.SCD1 {
+	if st.TrackHistory != nil && d.storedAs == catalog.SCD1 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "TRACK HISTORY is not allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("TRACK HISTORY ON")).
 			WithHint("SCD TYPE 1 keeps no history; use STORED AS SCD TYPE 2.")
 	}
@@ -247,7 +239,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 			d.data = append(d.data, c)
 		}
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		for _, c := range d.data {
 			if isPeriodColumnName(c.Name) {
 				return nil, pgerror.New(pgerror.DuplicateColumn, "snapshot column \"%s\" has the name of a period column of the target", c.Name).

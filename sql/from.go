@@ -624,7 +624,7 @@ func drain(x *execCtx, p plan, outer *eval.Env) ([]eval.Row, error) {
 // schemaName maps a schema name as written to the catalog's: in the
 // Databricks dialect the schema "default" (as in main.default.t) is public.
 func (pc *planCtx) schemaName(name string) string {
-	if name == "default" && pc.sess.dialect() == dialectDatabricks {
+	if name == "default" && pc.sess.dialect() == parse.DialectDatabricks {
 		return "public"
 	}
 	return pc.sess.ownTempSchema(name)

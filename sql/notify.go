@@ -210,17 +210,11 @@ func (s *Session) endNotify() {
 func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.Listen:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "LISTEN", x.sess.queueListen(st.Channel, true)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: listenStatement{st}}, nil
 	case *ast.Unlisten:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "UNLISTEN", x.sess.queueListen(st.Channel, false)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: unlistenStatement{st}}, nil
 	case *ast.Notify:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "NOTIFY", x.sess.queueNotify(st.Channel, st.Payload)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: notifyStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }

@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
@@ -16,9 +15,9 @@ import (
 // axis, or reports that the table has no such period.
 func periodColumns(t *catalog.Table, axis ast.PeriodAxis) (start, end string, ok bool) {
 	switch {
-	case axis == ast.BusinessTime && (t.StoredAs == string(cdcexec.SCD2) || t.StoredAs == string(cdcexec.Bitemporal)):
+	case axis == ast.BusinessTime && t.StoredAs.KeepsHistory():
 		return colStartAt, colEndAt, true
-	case axis == ast.SystemTime && t.StoredAs == string(cdcexec.Bitemporal):
+	case axis == ast.SystemTime && t.StoredAs == catalog.Bitemporal:
 		return colSystemStartAt, colSystemEndAt, true
 	}
 	return "", "", false

@@ -107,11 +107,7 @@ func (s *Session) numberedPlan(query string, env planEnv) (ps *preparedStatement
 	if !looksLikeQuery(query) {
 		return nil, planKey{}, nil, false
 	}
-	d := parse.DialectPostgres
-	if s.dialect() == dialectDatabricks {
-		d = parse.DialectDatabricks
-	}
-	text, consts, ok := parse.ParameterizeNumbers(query, d)
+	text, consts, ok := parse.ParameterizeNumbers(query, s.dialect())
 	if !ok {
 		return nil, planKey{}, nil, false
 	}

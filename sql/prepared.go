@@ -32,24 +32,26 @@ type parsedStmt struct {
 // the same statements again and again, and trees are never modified.
 type parseCache struct {
 	mu      sync.Mutex
-	entries map[string][]parsedStmt
+	entries map[parseKey][]parsedStmt
+}
+
+// parseKey is what a text's syntax trees depend on.
+type parseKey struct {
+	dialect parse.Dialect
+	text    string
 }
 
 const parseCacheSize = 1024
 
-func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
-	key := dialect + "\x00" + query
+func (e *Engine) parse(query string, dialect parse.Dialect) ([]parsedStmt, error) {
+	key := parseKey{dialect, query}
 	e.parsed.mu.Lock()
 	if p, ok := e.parsed.entries[key]; ok {
 		e.parsed.mu.Unlock()
 		return p, nil
 	}
 	e.parsed.mu.Unlock()
-	opts := parse.Options{}
-	if dialect == dialectDatabricks {
-		opts.Dialect = parse.DialectDatabricks
-	}
-	stmts, err := parse.ParseWithOptions(query, opts)
+	stmts, err := parse.ParseWithOptions(query, parse.Options{Dialect: dialect})
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
 	if len(query) < 64<<10 {
 		e.parsed.mu.Lock()
 		if e.parsed.entries == nil || len(e.parsed.entries) >= parseCacheSize {
-			e.parsed.entries = map[string][]parsedStmt{}
+			e.parsed.entries = map[parseKey][]parsedStmt{}
 		}
 		e.parsed.entries[key] = out
 		e.parsed.mu.Unlock()
@@ -86,13 +88,14 @@ type compiled struct {
 	catVersion uint64
 	catGen     uint64 // the catalog's Generation: Version is reused
 	access     access
-	// query streams rows (SELECT); exec runs everything else to completion.
+	// query streams rows (SELECT); run runs everything else to completion
+	// (statement.go).
 	query plan
-	exec  func(x *execCtx, out *resultSink) (string, error)
+	run   statement
 	// required are the privileges the statement needs, checked each time
 	// it executes (roles.go).
 	required []privilegeNeed
-	// explainPlan is the plan EXPLAIN shows for a statement run by exec
+	// explainPlan is the plan EXPLAIN shows below a statement run by run
 	// (the row source of an UPDATE or DELETE).
 	explainPlan plan
 	// notices raised while planning, sent on execution.
@@ -429,7 +432,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		if err := s.checkRequired(s.engine.catalogSnapshot(), c.required); err != nil {
 			return "", false, err
 		}
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, err
 	}
@@ -491,7 +494,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		return "", false, finish(err)
 	}
 	if c.query == nil {
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, finish(err)
 	}

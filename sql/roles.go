@@ -197,25 +197,13 @@ func (s *Session) currentRoleOID(cat *catalog.Snapshot) catalog.OID {
 func (pc *planCtx) compileRoleStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE ROLE", x.createRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createRoleStatement{st}}, nil
 	case *ast.AlterRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "ALTER ROLE", x.alterRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: alterRoleStatement{st}}, nil
 	case *ast.DropRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "DROP ROLE", x.dropRoles(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: dropRoleStatement{st}}, nil
 	case *ast.GrantPrivileges:
-		tag := "GRANT"
-		if st.Revoke {
-			tag = "REVOKE"
-		}
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return tag, x.grantPrivileges(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: grantStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
@@ -801,7 +789,7 @@ func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, erro
 		if st.Name == "session_authorization" {
 			return nil, nil
 		}
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) { return "SET", nil }}, nil
+		return &compiled{access: accessNone, run: roleUnchangedStatement{st, value}}, nil
 	}
 	what := "SET ROLE"
 	if st.Name == "session_authorization" {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
@@ -80,7 +79,7 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "History Scan on %s (current rows + versions ended after the lower bound)", name)
 	case s.keyExprs != nil:
 		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
-	case s.prefixExprs != nil && s.asOf != nil && s.table.StoredAs == string(cdcexec.SCD2):
+	case s.prefixExprs != nil && s.asOf != nil && s.table.StoredAs == catalog.SCD2:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, last version starting at or before AS OF)", name)
 	case s.prefixExprs != nil && s.asOf != nil:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, versions starting at or before AS OF)", name)
@@ -289,7 +288,7 @@ func (s *tableScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 			// range open: the filter still decides.
 			if stop, err := rowcodec.AppendKey(append([]byte(nil), prefix...), at); err == nil {
 				it.stop = stop
-				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
+				it.lastOnly = s.table.StoredAs == catalog.SCD2
 			}
 		}
 	}

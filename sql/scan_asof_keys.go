@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
 	"cdcdb/storage"
@@ -26,7 +25,7 @@ import (
 // an instant known before the scan starts, so that asOfKeyWalk applies.
 func (s *tableScan) keyedAsOf() bool {
 	return s.asOf != nil && s.prefixExprs == nil && s.keyExprs == nil && s.sysTime == nil &&
-		s.table.StoredAs == string(cdcexec.SCD2) && len(s.table.KeyColumns) > 0 &&
+		s.table.StoredAs == catalog.SCD2 && len(s.table.KeyColumns) > 0 &&
 		len(s.table.PrimaryKey) == 0 && rowIndependent(s.asOf)
 }
 

@@ -34,24 +34,16 @@ const describeTimeout = 20 * time.Second
 func (pc *planCtx) compileSourceStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateConnection:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE CONNECTION", x.createConnection(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createConnectionStatement{st}}, nil
 	case *ast.CreateSource:
 		// CREATE SOURCE and DROP SOURCE talk to upstream and start or stop
 		// a follower: they commit on their own, outside any block.
-		return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE SOURCE", x.createSource(st)
-		}}, nil
+		return &compiled{access: accessNone, commitsOnItsOwn: true, run: createSourceStatement{st}}, nil
 	case *ast.Drop:
 		if st.Kind == ast.ObjectSource {
-			return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-				return "DROP SOURCE", x.dropSources(st)
-			}}, nil
+			return &compiled{access: accessNone, commitsOnItsOwn: true, run: dropSourceStatement{st}}, nil
 		}
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "DROP CONNECTION", x.dropConnections(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: dropConnectionStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }

@@ -51,7 +51,7 @@ func init() {
 				}
 				inserted, updated, deleted = int64(st.SnapshotInserted), int64(st.SnapshotUpdated), int64(st.SnapshotDeleted)
 			}
-			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), f.StoredAs, keys,
+			rows = append(rows, Row{f.Name, relationName(cat, f.Source), relationName(cat, f.Target), string(f.StoredAs), keys,
 				f.SequenceBy, int64(st.EventsApplied), int64(st.RowsUpserted), int64(st.RowsDeleted), last,
 				time.UnixMicro(f.CreatedAt).UTC(), applied, kind, lastVersion, inserted, updated, deleted})
 		}

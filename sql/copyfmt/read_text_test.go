@@ -1,4 +1,4 @@
-package sql
+package copyfmt
 
 import (
 	"strings"
@@ -23,9 +23,9 @@ func TestCopyStopsAtTheEndOfDataMarker(t *testing.T) {
 		{"1\t\\.\n", []string{"1,."}, false},
 	} {
 		var got []string
-		p := &copyRowParser{}
-		o := copyOptions{format: "text", delimiter: '\t', null: `\N`}
-		_, end, err := splitCopyRows(p, []byte(c.data), o, true, func(fields []*string) error {
+		p := &rowParser{}
+		o := &Options{Format: Text, Delimiter: '\t', Null: `\N`}
+		_, end, err := splitRows(p, []byte(c.data), o, true, func(fields []*string) error {
 			var vals []string
 			for _, f := range fields {
 				vals = append(vals, *f)
