@@ -7,6 +7,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/wire"
 )
 
@@ -118,7 +119,7 @@ func (d deallocateStatement) String() string {
 	if d.name == "" {
 		return "DEALLOCATE ALL"
 	}
-	return "DEALLOCATE " + quoteIdent(d.name)
+	return "DEALLOCATE " + parse.QuoteIdent(d.name)
 }
 
 func (d deallocateStatement) exec(_ *execCtx, out *resultSink) (string, error) {
@@ -165,9 +166,9 @@ func (t transactionStatement) String() string {
 			return "START TRANSACTION"
 		}
 	case ast.TxSavepoint:
-		return "SAVEPOINT " + quoteIdent(t.st.Savepoint)
+		return "SAVEPOINT " + parse.QuoteIdent(t.st.Savepoint)
 	case ast.TxRelease, ast.TxRollbackTo:
-		return string(t.st.Kind) + " SAVEPOINT " + quoteIdent(t.st.Savepoint)
+		return string(t.st.Kind) + " SAVEPOINT " + parse.QuoteIdent(t.st.Savepoint)
 	}
 	return string(t.st.Kind)
 }

@@ -11,6 +11,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -135,7 +136,7 @@ type declareCursorStatement struct {
 }
 
 func (d *declareCursorStatement) String() string {
-	out := "DECLARE " + quoteIdent(d.st.Name)
+	out := "DECLARE " + parse.QuoteIdent(d.st.Name)
 	if d.st.Scroll {
 		out += " SCROLL"
 	}
@@ -185,7 +186,7 @@ func (f fetchStatement) String() string {
 	default:
 		verb += f.st.Direction + " " + strconv.FormatInt(f.st.Count, 10) + " "
 	}
-	return verb + "FROM " + quoteIdent(f.st.Name)
+	return verb + "FROM " + parse.QuoteIdent(f.st.Name)
 }
 
 func (f fetchStatement) exec(x *execCtx, sink *resultSink) (string, error) {
@@ -214,7 +215,7 @@ func (c closeCursorStatement) String() string {
 	if c.name == "" {
 		return "CLOSE ALL"
 	}
-	return "CLOSE " + quoteIdent(c.name)
+	return "CLOSE " + parse.QuoteIdent(c.name)
 }
 
 func (c closeCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {

@@ -5,6 +5,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -142,7 +143,7 @@ type insertStatement struct {
 	ret       *returning
 }
 
-func (s *insertStatement) String() string { return "Insert on " + quoteIdent(s.t.Name) }
+func (s *insertStatement) String() string { return "Insert on " + parse.QuoteIdent(s.t.Name) }
 
 // explainRows shows the VALUES rows below the statement as PostgreSQL
 // does: one row is a Result, more a Values Scan. (A query's rows are
@@ -529,7 +530,7 @@ type updateStatement struct {
 	keyIdx int
 }
 
-func (u *updateStatement) String() string { return "Update on " + quoteIdent(u.t.Name) }
+func (u *updateStatement) String() string { return "Update on " + parse.QuoteIdent(u.t.Name) }
 
 func (u *updateStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	t, w, src, sets, ret, nlive, keyIdx := u.t, u.w, u.src, u.sets, u.ret, u.nlive, u.keyIdx
@@ -759,7 +760,7 @@ type deleteStatement struct {
 	keyIdx int
 }
 
-func (s *deleteStatement) String() string { return "Delete on " + quoteIdent(s.t.Name) }
+func (s *deleteStatement) String() string { return "Delete on " + parse.QuoteIdent(s.t.Name) }
 
 func (s *deleteStatement) exec(x *execCtx, out *resultSink) (string, error) {
 	t, w, src, ret, keyIdx := s.t, s.w, s.src, s.ret, s.keyIdx

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 )
 
 // statement is a compiled statement that runs to completion: every kind
@@ -32,7 +33,7 @@ type rowsExplainer interface {
 func qualifiedName(q ast.QualifiedName) string {
 	parts := make([]string, len(q.Parts))
 	for i, p := range q.Parts {
-		parts[i] = quoteIdent(p)
+		parts[i] = parse.QuoteIdent(p)
 	}
 	return strings.Join(parts, ".")
 }
@@ -51,7 +52,7 @@ func qualifiedNames(qs []ast.QualifiedName) string {
 func identList(names []string) string {
 	quoted := make([]string, len(names))
 	for i, n := range names {
-		quoted[i] = quoteIdent(n)
+		quoted[i] = parse.QuoteIdent(n)
 	}
 	return strings.Join(quoted, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 )
 
 // The DDL statements (compileDDL): each runs its execCtx method, which
@@ -13,7 +14,7 @@ import (
 // createSchemaStatement is CREATE SCHEMA.
 type createSchemaStatement struct{ st *ast.CreateSchema }
 
-func (s createSchemaStatement) String() string { return "CREATE SCHEMA " + quoteIdent(s.st.Name) }
+func (s createSchemaStatement) String() string { return "CREATE SCHEMA " + parse.QuoteIdent(s.st.Name) }
 
 func (s createSchemaStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 	return "CREATE SCHEMA", x.createSchema(s.st)
@@ -84,7 +85,7 @@ func (s createIndexStatement) String() string {
 	}
 	out += "INDEX "
 	if s.st.Name != "" {
-		out += quoteIdent(s.st.Name) + " "
+		out += parse.QuoteIdent(s.st.Name) + " "
 	}
 	return out + "ON " + qualifiedName(s.st.Table)
 }
@@ -149,7 +150,7 @@ func (s commentStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 type createFlowStatement struct{ st *ast.CreateFlow }
 
 func (s createFlowStatement) String() string {
-	return "CREATE FLOW " + quoteIdent(s.st.Name) + " INTO " + qualifiedName(s.st.Target)
+	return "CREATE FLOW " + parse.QuoteIdent(s.st.Name) + " INTO " + qualifiedName(s.st.Target)
 }
 
 func (s createFlowStatement) exec(x *execCtx, _ *resultSink) (string, error) {
@@ -176,9 +177,9 @@ type createRoleStatement struct{ st *ast.CreateRole }
 
 func (s createRoleStatement) String() string {
 	if s.st.User {
-		return "CREATE USER " + quoteIdent(s.st.Name)
+		return "CREATE USER " + parse.QuoteIdent(s.st.Name)
 	}
-	return "CREATE ROLE " + quoteIdent(s.st.Name)
+	return "CREATE ROLE " + parse.QuoteIdent(s.st.Name)
 }
 
 func (s createRoleStatement) exec(x *execCtx, _ *resultSink) (string, error) {
@@ -188,7 +189,7 @@ func (s createRoleStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 // alterRoleStatement is ALTER ROLE.
 type alterRoleStatement struct{ st *ast.AlterRole }
 
-func (s alterRoleStatement) String() string { return "ALTER ROLE " + quoteIdent(s.st.Name) }
+func (s alterRoleStatement) String() string { return "ALTER ROLE " + parse.QuoteIdent(s.st.Name) }
 
 func (s alterRoleStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 	return "ALTER ROLE", x.alterRole(s.st)
@@ -259,7 +260,7 @@ func (roleUnchangedStatement) exec(*execCtx, *resultSink) (string, error) { retu
 type createConnectionStatement struct{ st *ast.CreateConnection }
 
 func (s createConnectionStatement) String() string {
-	return "CREATE CONNECTION " + quoteIdent(s.st.Name) + " TO " + strings.ToUpper(s.st.Kind)
+	return "CREATE CONNECTION " + parse.QuoteIdent(s.st.Name) + " TO " + strings.ToUpper(s.st.Kind)
 }
 
 func (s createConnectionStatement) exec(x *execCtx, _ *resultSink) (string, error) {
@@ -271,7 +272,7 @@ func (s createConnectionStatement) exec(x *execCtx, _ *resultSink) (string, erro
 type createSourceStatement struct{ st *ast.CreateSource }
 
 func (s createSourceStatement) String() string {
-	return "CREATE SOURCE " + quoteIdent(s.st.Name) + " FROM " + strings.ToUpper(s.st.Kind) + " CONNECTION " + quoteIdent(s.st.Connection)
+	return "CREATE SOURCE " + parse.QuoteIdent(s.st.Name) + " FROM " + strings.ToUpper(s.st.Kind) + " CONNECTION " + parse.QuoteIdent(s.st.Connection)
 }
 
 func (s createSourceStatement) exec(x *execCtx, _ *resultSink) (string, error) {

@@ -97,23 +97,6 @@ func init() {
 		sig(types.Int4, absInt(types.Int4), types.Int4),
 		sig(types.Int2, absInt(types.Int2), types.Int2),
 	))
-	Register("sign", mathFn(func(v int64) (int64, error) {
-		switch {
-		case v > 0:
-			return 1, nil
-		case v < 0:
-			return -1, nil
-		}
-		return 0, nil
-	}, func(v float64) float64 {
-		switch {
-		case v > 0:
-			return 1
-		case v < 0:
-			return -1
-		}
-		return 0
-	}, func(z, x *apd.Decimal) error { z.SetInt64(int64(x.Sign())); return nil }))
 	Register("ceil", mathFn(nil, math.Ceil, func(z, x *apd.Decimal) error {
 		if x.Form != apd.Finite {
 			z.Set(x) // NaN and the infinities are their own ceiling
