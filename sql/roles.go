@@ -34,7 +34,7 @@ func (e *Engine) LoginRole(name string) (wire.LoginRole, error) {
 		if !ok {
 			return nil
 		}
-		out.Exists, out.CanLogin = true, r.Login
+		out.Exists, out.CanLogin, out.Superuser = true, r.Login, r.Superuser
 		if r.Password != "" {
 			out.Verifiers = append([]string{r.Password}, r.OtherVerifiers...)
 		}
