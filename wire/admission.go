@@ -16,15 +16,10 @@ import (
 // reserved for superusers, and the wait after a failed login
 // (logindelay.go).
 
-// errLoginAbandoned ends a handshake without a word to the client: the
-// server is shutting down while its failed login's answer waits.
-var errLoginAbandoned = errors.New("failed login abandoned at shutdown")
-
-// authenticationTimedOut is PostgreSQL's FATAL when a client has not
-// logged in within authentication_timeout.
-func authenticationTimedOut() error {
-	return &pgerror.Error{Code: pgerror.QueryCanceled, Message: "canceling authentication due to timeout"}
-}
+// errLoginAbandoned ends a handshake without a word to the client, as
+// PostgreSQL ends one at authentication_timeout: its failed login's answer
+// would come after the timeout, or the server shuts down meanwhile.
+var errLoginAbandoned = errors.New("failed login abandoned")
 
 // isTimeout reports whether err is a read that hit its deadline.
 func isTimeout(err error) bool {
@@ -120,8 +115,8 @@ func (s *Server) loginMethod(a connectionAttempt) (AuthMethod, error) {
 
 // delayFailedLogin records a failed login and waits until it may be
 // answered (logindelay.go). When that would be after deadline (the
-// handshake's end) it waits until then and returns the timeout's error;
-// when the server shuts down meanwhile, errLoginAbandoned.
+// handshake's end) it waits until then, and returns errLoginAbandoned, as
+// when the server shuts down meanwhile.
 func (c *conn) delayFailedLogin(deadline time.Time) error {
 	now := time.Now()
 	answer := c.srv.failures.failed(c.clientAddress(), now)
@@ -140,7 +135,7 @@ func (c *conn) delayFailedLogin(deadline time.Time) error {
 		}
 	}
 	if abandon {
-		return authenticationTimedOut()
+		return errLoginAbandoned
 	}
 	return nil
 }

@@ -116,8 +116,8 @@ func TestAuthenticationTimeoutFreesUnfinishedLogins(t *testing.T) {
 	}
 	start := time.Now()
 	for _, c := range stalled {
-		if got := c.expectClosed(); len(got) != 1 || got[0] != "Error FATAL 57014 canceling authentication due to timeout" {
-			t.Errorf("an unfinished login was told %v, want PostgreSQL's FATAL 57014", got)
+		if got := c.expectClosed(); len(got) != 0 {
+			t.Errorf("an unfinished login was told %v, want a silent close as PostgreSQL's", got)
 		}
 	}
 	if waited := time.Since(start); waited > 5*time.Second {

@@ -49,9 +49,9 @@ func (c *conn) handshake() bool {
 	var pe *pgerror.Error
 	switch {
 	case errors.Is(err, errCancelServed):
-	case isTimeout(err) && !time.Now().Before(deadline) && c.be != nil:
-		c.log.Info("authentication timed out")
-		c.sendFatal(authenticationTimedOut().(*pgerror.Error))
+	case isTimeout(err) || errors.Is(err, errLoginAbandoned):
+		// PostgreSQL closes without a word at authentication_timeout.
+		c.log.Info("authentication not finished in time", "err", err)
 	case errors.As(err, &pe) && c.be != nil:
 		c.log.Debug("connection refused", "code", pe.Code, "err", pe.Message)
 		c.sendFatal(pe)

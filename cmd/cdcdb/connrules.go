@@ -44,3 +44,11 @@ func checkConnectionLimits(cfg config) error {
 	}
 	return nil
 }
+
+// withAdmission adds to w what the flags of this file say.
+func withAdmission(cfg config, rules *wire.ConnectionRules, w wire.Config) wire.Config {
+	w.ConnectionRules = rules
+	w.AuthenticationTimeout = cfg.authTimeout
+	w.SuperuserReservedConnections = cfg.reservedConns
+	return w
+}

@@ -271,22 +271,19 @@ func serve(cfg config, log *slog.Logger) error {
 	if err := engine.SetBootstrapPassword(cfg.password); err != nil {
 		return fmt.Errorf("storing the superuser's password in %s: %v", cfg.data, err)
 	}
-	srv := wire.NewServer(wire.Config{
-		Password:                     cfg.password,
-		Roles:                        engine,
-		ConnectionRules:              rules,
-		AuthenticationTimeout:        cfg.authTimeout,
-		SuperuserReservedConnections: cfg.reservedConns,
-		TLSConfig:                    tlsConfig,
-		MaxConnections:               cfg.maxConns,
-		IdleInTransactionTimeout:     cfg.idleTx,
-		CopyIdleTimeout:              cfg.copyIdle,
-		MaxMessageSize:               int(maxMessage),
-		MaxPreparedStatements:        cfg.maxStatements,
-		MaxPortals:                   cfg.maxPortals,
-		PlainSocketIO:                cfg.fastPathsOff[fastRawSocketIO],
-		Logger:                       log,
-	}, engine)
+	srv := wire.NewServer(withAdmission(cfg, rules, wire.Config{
+		Password:                 cfg.password,
+		Roles:                    engine,
+		TLSConfig:                tlsConfig,
+		MaxConnections:           cfg.maxConns,
+		IdleInTransactionTimeout: cfg.idleTx,
+		CopyIdleTimeout:          cfg.copyIdle,
+		MaxMessageSize:           int(maxMessage),
+		MaxPreparedStatements:    cfg.maxStatements,
+		MaxPortals:               cfg.maxPortals,
+		PlainSocketIO:            cfg.fastPathsOff[fastRawSocketIO],
+		Logger:                   log,
+	}), engine)
 	// Catch signals before announcing the address: whoever reads the
 	// listening line may stop the server at once.
 	sigs := make(chan os.Signal, 1)
