@@ -156,3 +156,22 @@ func TestLoginDelaySchedule(t *testing.T) {
 		t.Errorf("a failure after the memory ran out answered after %v, want at once", at.Sub(later))
 	}
 }
+
+// FuzzParseConnectionRules: no file makes the parser panic, and a file it
+// takes never trusts an address beyond loopback.
+func FuzzParseConnectionRules(f *testing.F) {
+	f.Add("hostssl all all 0.0.0.0/0 scram-sha-256\n")
+	f.Add("host \"a,b\",c sameuser 127.0.0.1 255.255.255.255 trust # x\n")
+	f.Add("host all all ::1/128 trust\nhostnossl all x 10.0.0.0/8 reject")
+	f.Fuzz(func(t *testing.T, text string) {
+		rules, err := ParseConnectionRules(text)
+		if err != nil {
+			return
+		}
+		for _, r := range rules.rules {
+			if r.method == MethodTrust && !isLoopbackNetwork(r.network) {
+				t.Fatalf("line %d trusts %v", r.line, r.network)
+			}
+		}
+	})
+}
