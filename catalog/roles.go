@@ -23,6 +23,19 @@ type Role struct {
 	// Bootstrap marks the superuser the first start made; it cannot be
 	// dropped or lose SUPERUSER, as PostgreSQL's bootstrap superuser.
 	Bootstrap bool `json:"bootstrap,omitempty"`
+	// CreateRole is PostgreSQL's CREATEROLE: the role may create, alter
+	// and drop roles that are not superusers, and grant membership in them.
+	CreateRole bool `json:"create_role,omitempty"`
+	// MemberOf are the roles this role was granted (GRANT role TO this
+	// one), PostgreSQL's pg_auth_members rows whose member it is.
+	MemberOf []Membership `json:"member_of,omitempty"`
+}
+
+// Membership is one GRANT of a role to another.
+type Membership struct {
+	Role    OID  `json:"role"`
+	Grantor OID  `json:"grantor"`
+	Admin   bool `json:"admin,omitempty"`
 }
 
 // BootstrapRoleOID is the bootstrap superuser's OID, PostgreSQL's

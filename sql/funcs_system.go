@@ -48,10 +48,12 @@ func init() {
 		return arr, nil
 	}})
 	userFn := &builtin{resolve: signature(types.Name), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
-		return x.sess.user, nil
+		return x.sess.currentRoleName(), nil // SET ROLE's (rolemembers.go)
 	}}
 	register("current_user", userFn)
-	register("session_user", userFn)
+	register("session_user", &builtin{resolve: signature(types.Name), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+		return x.sess.user, nil
+	}})
 	register("user", userFn)
 	register("pg_backend_pid", &builtin{resolve: signature(types.Int4), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
 		return int64(x.sess.id), nil

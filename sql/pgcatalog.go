@@ -152,7 +152,7 @@ func (ct *pgCatalogTable) rows(x *execCtx) ([]Row, error) {
 	cacheable := x.tx.editor == nil
 	if cacheable {
 		ct.mu.Lock()
-		if ct.cacheKey == snap && ct.cacheFor == x.sess.user {
+		if ct.cacheKey == snap && ct.cacheFor == x.sess.currentRoleName() {
 			rows := ct.cached
 			ct.mu.Unlock()
 			return rows, nil
@@ -165,7 +165,7 @@ func (ct *pgCatalogTable) rows(x *execCtx) ([]Row, error) {
 	}
 	if cacheable {
 		ct.mu.Lock()
-		ct.cacheKey, ct.cacheFor, ct.cached = snap, x.sess.user, rows
+		ct.cacheKey, ct.cacheFor, ct.cached = snap, x.sess.currentRoleName(), rows
 		ct.mu.Unlock()
 	}
 	return rows, nil

@@ -490,7 +490,7 @@ func livePgAuthid(x *execCtx, static []Row) ([]Row, error) {
 		r[b.col("rolname")] = role.Name
 		r[b.col("rolsuper")] = role.Superuser
 		r[b.col("rolinherit")] = !role.NoInherit
-		r[b.col("rolcreaterole")] = role.Superuser
+		r[b.col("rolcreaterole")] = role.Superuser || role.CreateRole
 		r[b.col("rolcreatedb")] = role.Superuser
 		r[b.col("rolcanlogin")] = role.Login
 		r[b.col("rolreplication")] = role.Superuser

@@ -58,3 +58,17 @@ func (*CreateRole) stmt()      {}
 func (*AlterRole) stmt()       {}
 func (*DropRole) stmt()        {}
 func (*GrantPrivileges) stmt() {}
+
+// GrantRoles is GRANT role [, ...] TO role [, ...] [WITH ADMIN OPTION], or
+// REVOKE [ADMIN OPTION FOR] role [, ...] FROM role [, ...].
+type GrantRoles struct {
+	Revoke bool
+	// Admin is WITH ADMIN OPTION (GRANT) or ADMIN OPTION FOR (REVOKE).
+	Admin    bool
+	Roles    []string
+	Grantees []string
+	Pos      int
+}
+
+func (*GrantRoles) node() {}
+func (*GrantRoles) stmt() {}
