@@ -65,6 +65,10 @@ func TestRoleMembershipMatchesPostgres15(t *testing.T) {
 		{noinh, "SELECT count(*) FROM " + table, "ok"},
 		{noinh, "COMMIT", "ok"},
 		{noinh, "SELECT current_user", "value " + noinh},
+		{noinh, "BEGIN", "ok"},
+		{noinh, "SET ROLE " + readers, "ok"},
+		{noinh, "ROLLBACK", "ok"},
+		{noinh, "SELECT current_user", "value " + noinh},
 
 		// CREATEROLE: roles, but not superusers.
 		{ra, "CREATE ROLE " + sub, "ok"},
