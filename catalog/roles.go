@@ -52,6 +52,32 @@ func bootstrapRole() *Role {
 	return &Role{OID: BootstrapRoleOID, Name: BootstrapRoleName, Superuser: true, Login: true, Bootstrap: true}
 }
 
+// Schema privileges, as their letters in an aclitem.
+const (
+	PrivUsage  Privilege = 'U'
+	PrivCreate Privilege = 'C'
+)
+
+// SchemaOwner is the OID of the role that owns sc.
+func SchemaOwner(sc *Schema) OID {
+	if sc.Owner == 0 {
+		return BootstrapRoleOID
+	}
+	return sc.Owner
+}
+
+// SchemaDefaultACL is a schema's ACL before any GRANT or REVOKE, as
+// PostgreSQL 15 makes it: the owner holds USAGE and CREATE, and on public
+// everyone holds USAGE.
+func SchemaDefaultACL(sc *Schema) []ACLItem {
+	owner := SchemaOwner(sc)
+	acl := []ACLItem{{Grantee: owner, Grantor: owner, Privileges: "UC"}}
+	if sc.Name == "public" {
+		acl = append(acl, ACLItem{Grantee: 0, Grantor: owner, Privileges: "U"})
+	}
+	return acl
+}
+
 // Privilege is one table privilege, as its letter in an aclitem
 // (PostgreSQL's ACL_*_CHR).
 type Privilege byte

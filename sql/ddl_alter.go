@@ -479,6 +479,12 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 		}
 		return err
 	}
+	if o, ok := ownerToAlone(st.Actions); ok || o != nil {
+		if !ok {
+			return pgerror.New(pgerror.FeatureNotSupported, "OWNER TO together with other ALTER TABLE actions is not supported")
+		}
+		return x.changeTableOwner(t, o) // schemaprivs.go
+	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
 	}

@@ -168,6 +168,11 @@ func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privil
 		return nil
 	}
 	r, ok := pc.sess.sessionRole(pc.cat)
+	if ok {
+		if err := checkSchemaUsage(pc.cat, r, t); err != nil {
+			return err
+		}
+	}
 	for _, p := range privs {
 		if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
 			return permissionDenied(t)
@@ -181,6 +186,11 @@ func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privil
 func (x *execCtx) checkOwner(t *catalog.Table) error {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
+	if ok {
+		if err := checkSchemaUsage(cat, r, t); err != nil {
+			return err
+		}
+	}
 	if ok && actsAsOwner(cat, r, tableOwner(t)) {
 		return nil
 	}
@@ -468,6 +478,9 @@ func relationKindWord(t *catalog.Table) string {
 
 // grantPrivileges runs GRANT and REVOKE on tables.
 func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
+	if len(st.OnSchemas) > 0 {
+		return x.grantSchemaPrivileges(st) // schemaprivs.go
+	}
 	privs, err := tablePrivilegesNamed(st.Privileges)
 	if err != nil {
 		return err
@@ -640,22 +653,16 @@ func aclRoleName(cat *catalog.Snapshot, oid catalog.OID) string {
 	return r.Name
 }
 
-// requireCreateIn refuses to create an object in schema sc to a role that
-// is not a superuser. As in PostgreSQL 15, where only the database owner
-// creates in public, and cdcdb grants no CREATE on schemas yet; a
-// session's temporary schema is its own.
-func (x *execCtx) requireCreateIn(sc *catalog.Schema) error {
-	if isTempSchemaName(sc.Name) || x.sess.isSuperuser(x.tx.catalog()) {
-		return nil
-	}
-	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for schema %s", sc.Name)
-}
-
 // requireTablePrivilege is checkTablePrivilege for statements that find
 // their tables as they execute (TRUNCATE, CREATE FLOW).
 func (x *execCtx) requireTablePrivilege(t *catalog.Table, p catalog.Privilege) error {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
+	if ok {
+		if err := checkSchemaUsage(cat, r, t); err != nil {
+			return err
+		}
+	}
 	if ok && roleHasTablePrivilege(cat, r, t, p) {
 		return nil
 	}
@@ -801,7 +808,11 @@ func (s *Session) checkRequired(cat *catalog.Snapshot, needs []privilegeNeed) er
 		switch {
 		case n.table == nil:
 			return pgerror.New(pgerror.InsufficientPrivilege, "%s", n.denied)
-		case !ok || !roleHasTablePrivilege(cat, r, n.table, n.privilege):
+		case !ok:
+			return permissionDenied(n.table)
+		case checkSchemaUsage(cat, r, n.table) != nil:
+			return checkSchemaUsage(cat, r, n.table)
+		case !roleHasTablePrivilege(cat, r, n.table, n.privilege):
 			return permissionDenied(n.table)
 		}
 	}
@@ -818,6 +829,11 @@ func (pc *planCtx) checkWritePrivilege(t *catalog.Table, p catalog.Privilege) er
 		return nil
 	}
 	r, ok := pc.sess.sessionRole(pc.cat)
+	if ok {
+		if err := checkSchemaUsage(pc.cat, r, t); err != nil {
+			return err
+		}
+	}
 	if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
 		return permissionDenied(t)
 	}

@@ -44,6 +44,9 @@ type GrantPrivileges struct {
 	Tables     []QualifiedName
 	// Schemas is set for ALL TABLES IN SCHEMA (Tables is then empty).
 	Schemas []string
+	// OnSchemas is set for GRANT ... ON SCHEMA s [, ...] (Tables and
+	// Schemas are then empty).
+	OnSchemas []string
 	// Grantees are role names; PUBLIC (unquoted) is "" .
 	Grantees []string
 	Pos      int
@@ -72,3 +75,12 @@ type GrantRoles struct {
 
 func (*GrantRoles) node() {}
 func (*GrantRoles) stmt() {}
+
+// OwnerTo is ALTER TABLE ... OWNER TO role; Role is the role's name, or
+// CURRENT_USER, SESSION_USER or CURRENT_ROLE (upper case, unquoted).
+type OwnerTo struct {
+	Role string
+}
+
+func (*OwnerTo) node()        {}
+func (*OwnerTo) alterAction() {}

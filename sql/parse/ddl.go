@@ -761,7 +761,7 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		p.advance()
 		return &ast.SetTableOptions{Options: p.parseRelOptions()}
 	case t.is("owner"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER TABLE ... OWNER TO is not supported"))
+		return p.parseOwnerTo()
 	}
 	p.fail()
 	return nil

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"strings"
+
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 )
@@ -45,4 +47,15 @@ func (p *parser) parseGrantRoles(start *token, adminFor bool) ast.Statement {
 		p.advance()
 	}
 	return g
+}
+
+// parseOwnerTo parses OWNER TO role | CURRENT_USER | SESSION_USER |
+// CURRENT_ROLE.
+func (p *parser) parseOwnerTo() ast.AlterAction {
+	p.expectWords("owner", "to")
+	if t := p.peek(); t.kind == tkIdent && (t.is("current_user") || t.is("session_user") || t.is("current_role")) {
+		p.advance()
+		return &ast.OwnerTo{Role: strings.ToUpper(t.str)}
+	}
+	return &ast.OwnerTo{Role: p.roleName()}
 }

@@ -220,7 +220,10 @@ func (p *parser) parseGrant() ast.Statement {
 	case t.is("table"):
 		p.advance()
 		g.Tables = p.qualifiedNameList()
-	case t.is("schema") || t.is("sequence") || t.is("database") || t.is("function") || t.is("procedure") ||
+	case t.is("schema"):
+		p.advance()
+		g.OnSchemas = p.nameList()
+	case t.is("sequence") || t.is("database") || t.is("function") || t.is("procedure") ||
 		t.is("routine") || t.is("all") || t.is("domain") || t.is("foreign") || t.is("language") ||
 		t.is("large") || t.is("tablespace") || t.is("type") || t.is("parameter"):
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "%s ON %s is not supported", strings.ToUpper(start.str), strings.ToUpper(t.str)))

@@ -1,0 +1,96 @@
+package pgtests
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Schema privileges and ownership (docs/security.md, "Schemas and
+// ownership"): USAGE and CREATE on schemas, GRANT and REVOKE of them,
+// ALTER TABLE ... OWNER TO with its checks and its effect on the ACL, and
+// owners' rights through membership: one script by a superuser and a
+// member of a group, each answer compared with PostgreSQL 15's.
+func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
+	s := roleSuffix()
+	sc, u, g := "sp_"+s, "u_"+s, "g_"+s
+	const admin = "admin"
+	steps := []struct{ as, sql, want string }{
+		{admin, "CREATE SCHEMA " + sc, "ok"},
+		{admin, "CREATE TABLE " + sc + ".t (a int)", "ok"},
+		{admin, "INSERT INTO " + sc + ".t VALUES (1)", "ok"},
+		{admin, "CREATE ROLE " + u + " LOGIN PASSWORD 'pw'", "ok"},
+		{admin, "CREATE ROLE " + g + " NOLOGIN", "ok"},
+		{admin, "GRANT " + g + " TO " + u, "ok"},
+		{admin, "GRANT SELECT ON " + sc + ".t TO " + u, "ok"},
+
+		{u, "SELECT count(*) FROM " + sc + ".t", "42501 permission denied for schema " + sc},
+		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO " + u, "ok"},
+		{u, "SELECT count(*) FROM " + sc + ".t", "value 1"},
+		{u, "INSERT INTO " + sc + ".t VALUES (2)", "42501 permission denied for table t"},
+		{u, "CREATE TABLE " + sc + ".mine (a int)", "42501 permission denied for schema " + sc},
+		{u, "CREATE TABLE public.mine_" + s + " (a int)", "42501 permission denied for schema public"},
+		{admin, "GRANT CREATE ON SCHEMA " + sc + " TO " + g, "ok"},
+		{u, "CREATE TABLE " + sc + ".mine (a int)", "ok"},
+		{u, "INSERT INTO " + sc + ".mine VALUES (1)", "ok"},
+		{u, "ALTER TABLE " + sc + ".mine OWNER TO " + g, "ok"},
+		{u, "SELECT tableowner FROM pg_tables WHERE schemaname = '" + sc + "' AND tablename = 'mine'", "value " + g},
+		{u, "ALTER TABLE " + sc + ".mine ADD COLUMN b int", "ok"}, // as a member of the owner
+		{u, "SELECT count(*) FROM " + sc + ".mine", "value 1"},
+		{u, "ALTER TABLE " + sc + ".mine OWNER TO cdcdb", "42501 must be member of role \"cdcdb\""},
+		{u, "ALTER TABLE " + sc + ".t OWNER TO " + u, "42501 must be owner of table t"},
+		{u, "ALTER TABLE " + sc + ".mine OWNER TO nosuch_" + s, "42704 role \"nosuch_" + s + "\" does not exist"},
+		{u, "GRANT USAGE ON SCHEMA " + sc + " TO " + g, "ok"}, // a warning: no privileges were granted
+		{admin, "GRANT SELECT ON SCHEMA " + sc + " TO " + u, "0LP01 invalid privilege type SELECT for schema"},
+		{admin, "GRANT USAGE ON SCHEMA nosuch_" + s + " TO " + u, "3F000 schema \"nosuch_" + s + "\" does not exist"},
+
+		{admin, "REVOKE USAGE ON SCHEMA " + sc + " FROM " + u, "ok"},
+		{u, "SELECT count(*) FROM " + sc + ".t", "42501 permission denied for schema " + sc},
+		{u, "DROP TABLE " + sc + ".mine", "42501 permission denied for schema " + sc},
+		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO PUBLIC", "ok"},
+		{u, "SELECT count(*) FROM " + sc + ".t", "value 1"},
+		{admin, "REVOKE CREATE ON SCHEMA " + sc + " FROM " + g, "ok"},
+		{u, "CREATE TABLE " + sc + ".mine2 (a int)", "42501 permission denied for schema " + sc},
+		{u, "DROP TABLE " + sc + ".mine", "ok"},
+
+		// The owner's grants pass to the new owner.
+		{admin, "ALTER TABLE " + sc + ".t OWNER TO " + u, "ok"},
+		{admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 't' AND relnamespace = '" + sc + "'::regnamespace", "value " + u + "=arwdDxt/" + u},
+		{u, "INSERT INTO " + sc + ".t VALUES (2)", "ok"},
+		{admin, "ALTER TABLE " + sc + ".t OWNER TO cdcdb", "ok"},
+		{admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 't' AND relnamespace = '" + sc + "'::regnamespace", "value cdcdb=arwdDxt/cdcdb"},
+		{u, "SELECT count(*) FROM " + sc + ".t", "42501 permission denied for table t"},
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			adminConn := connect(t, tg.URL)
+			if tg.Name != "cdcdb" {
+				t.Cleanup(func() {
+					ctx := context.Background()
+					adminConn.Exec(ctx, "DROP SCHEMA IF EXISTS "+sc+" CASCADE")
+					for _, role := range []string{u, g} {
+						adminConn.Exec(ctx, "DROP OWNED BY "+role)
+						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+					}
+				})
+			}
+			conns := map[string]*pgx.Conn{admin: adminConn}
+			for _, st := range steps {
+				conn := conns[st.as]
+				if conn == nil {
+					conn = connectAs(t, tg.URL, st.as, "pw")
+					conns[st.as] = conn
+				}
+				got := outcome(conn, st.sql)
+				if strings.HasPrefix(st.want, "value ") && got == "ok" {
+					got = "value " + queryString(t, conn, st.sql)
+				}
+				if got != st.want {
+					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
+				}
+			}
+		})
+	}
+}
