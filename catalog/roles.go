@@ -29,6 +29,18 @@ type Role struct {
 	// MemberOf are the roles this role was granted (GRANT role TO this
 	// one), PostgreSQL's pg_auth_members rows whose member it is.
 	MemberOf []Membership `json:"member_of,omitempty"`
+	// DefaultACLs are ALTER DEFAULT PRIVILEGES FOR this role ... ON
+	// TABLES, PostgreSQL's pg_default_acl rows of the role.
+	DefaultACLs []DefaultACL `json:"default_acls,omitempty"`
+}
+
+// DefaultACL is the ACL a role's new tables start with: in every schema
+// (Schema 0: the whole ACL, the owner's item included) or added in one
+// schema (only the extra grants), as PostgreSQL's pg_default_acl.
+type DefaultACL struct {
+	OID    OID       `json:"oid"`
+	Schema OID       `json:"schema,omitempty"`
+	ACL    []ACLItem `json:"acl"`
 }
 
 // Membership is one GRANT of a role to another.

@@ -94,3 +94,88 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultPrivilegesMatchPostgres15: ALTER DEFAULT PRIVILEGES for a
+// role, in every schema and in one, gives that role's new tables their
+// grants (merged as PostgreSQL merges them), is refused to a role that
+// may not act for the target, and is listed in pg_default_acl.
+func TestDefaultPrivilegesMatchPostgres15(t *testing.T) {
+	s := roleSuffix()
+	sc, w, r := "dp_"+s, "w_"+s, "r_"+s
+	const admin = "admin"
+	acl := func(table string) string {
+		return "SELECT coalesce(array_to_string(relacl, ','), 'null') FROM pg_class WHERE relname = '" + table + "' AND relnamespace = '" + sc + "'::regnamespace"
+	}
+	count := "SELECT count(*) FROM pg_default_acl d JOIN pg_roles o ON o.oid = d.defaclrole WHERE o.rolname = '" + w + "'"
+	steps := []struct{ as, sql, want string }{
+		{admin, "CREATE ROLE " + w + " LOGIN PASSWORD 'pw'", "ok"},
+		{admin, "CREATE ROLE " + r + " LOGIN PASSWORD 'pw'", "ok"},
+		{admin, "CREATE SCHEMA " + sc, "ok"},
+		{admin, "GRANT USAGE, CREATE ON SCHEMA " + sc + " TO " + w, "ok"},
+		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO " + r, "ok"},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " IN SCHEMA " + sc + " GRANT SELECT ON TABLES TO " + r, "ok"},
+		{w, "CREATE TABLE " + sc + ".t1 (a int)", "ok"},
+		{w, "INSERT INTO " + sc + ".t1 VALUES (1)", "ok"},
+		{r, "SELECT count(*) FROM " + sc + ".t1", "value 1"},
+		{r, "INSERT INTO " + sc + ".t1 VALUES (2)", "42501 permission denied for table t1"},
+		{admin, acl("t1"), "value " + w + "=arwdDxt/" + w + "," + r + "=r/" + w},
+		{w, "ALTER DEFAULT PRIVILEGES GRANT INSERT ON TABLES TO " + r, "ok"},
+		{w, "CREATE TABLE " + sc + ".t2 (a int)", "ok"},
+		{admin, acl("t2"), "value " + w + "=arwdDxt/" + w + "," + r + "=ar/" + w},
+		{r, "INSERT INTO " + sc + ".t2 VALUES (1)", "ok"},
+		{admin, acl("t1"), "value " + w + "=arwdDxt/" + w + "," + r + "=r/" + w},
+		{admin, count, "value 2"},
+		{r, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " GRANT ALL ON TABLES TO " + r, "42501 must be member of role \"" + w + "\""},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " IN SCHEMA nosuch_" + s + " GRANT SELECT ON TABLES TO " + r, "3F000 schema \"nosuch_" + s + "\" does not exist"},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " REVOKE INSERT ON TABLES FROM " + r, "ok"},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " IN SCHEMA " + sc + " REVOKE SELECT ON TABLES FROM " + r, "ok"},
+		{admin, count, "value 0"},
+		{w, "CREATE TABLE " + sc + ".t3 (a int)", "ok"},
+		{admin, acl("t3"), "value null"},
+		{w, "ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO PUBLIC", "ok"},
+		{w, "CREATE VIEW " + sc + ".v AS SELECT 1 AS a", "ok"},
+		{admin, acl("v"), "value =r/" + w + "," + w + "=arwdDxt/" + w},
+		{w, "ALTER DEFAULT PRIVILEGES REVOKE SELECT ON TABLES FROM PUBLIC", "ok"},
+		{admin, count, "value 0"},
+		// A role named in default privileges, or holding a schema
+		// privilege, cannot be dropped.
+		{admin, "CREATE ROLE z_" + s, "ok"},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " GRANT SELECT ON TABLES TO z_" + s, "ok"},
+		{admin, "DROP ROLE z_" + s, "2BP01 role \"z_" + s + "\" cannot be dropped because some objects depend on it"},
+		{admin, "ALTER DEFAULT PRIVILEGES FOR ROLE " + w + " REVOKE SELECT ON TABLES FROM z_" + s, "ok"},
+		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO z_" + s, "ok"},
+		{admin, "DROP ROLE z_" + s, "2BP01 role \"z_" + s + "\" cannot be dropped because some objects depend on it"},
+		{admin, "REVOKE USAGE ON SCHEMA " + sc + " FROM z_" + s, "ok"},
+		{admin, "DROP ROLE z_" + s, "ok"},
+	}
+	for _, tg := range bothTargets(t) {
+		t.Run(tg.Name, func(t *testing.T) {
+			adminConn := connect(t, tg.URL)
+			if tg.Name != "cdcdb" {
+				t.Cleanup(func() {
+					ctx := context.Background()
+					adminConn.Exec(ctx, "DROP SCHEMA IF EXISTS "+sc+" CASCADE")
+					for _, role := range []string{w, r, "z_" + s} {
+						adminConn.Exec(ctx, "DROP OWNED BY "+role)
+						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+					}
+				})
+			}
+			conns := map[string]*pgx.Conn{admin: adminConn}
+			for _, st := range steps {
+				conn := conns[st.as]
+				if conn == nil {
+					conn = connectAs(t, tg.URL, st.as, "pw")
+					conns[st.as] = conn
+				}
+				got := outcome(conn, st.sql)
+				if strings.HasPrefix(st.want, "value ") && got == "ok" {
+					got = "value " + queryString(t, conn, st.sql)
+				}
+				if got != st.want {
+					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
+				}
+			}
+		})
+	}
+}

@@ -380,7 +380,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
-	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), []catalog.ACLItem(nil)
+	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
 	if exists {
 		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
 		// owner and grants, as in PostgreSQL.

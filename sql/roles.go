@@ -229,6 +229,10 @@ func (pc *planCtx) compileRoleStatement(stmt ast.Statement) (*compiled, error) {
 		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
 			return tag, x.grantPrivileges(st)
 		}}, nil
+	case *ast.AlterDefaultPrivileges:
+		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return "ALTER DEFAULT PRIVILEGES", x.alterDefaultPrivileges(st) // defaultprivs.go
+		}}, nil
 	case *ast.GrantRoles:
 		tag := "GRANT ROLE"
 		if st.Revoke {
@@ -463,6 +467,7 @@ func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
 			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
 		}
 	}
+	owns, privs = appendSchemaAndDefaultDependents(cat, role, owns, privs) // schemaprivs.go
 	return append(owns, privs...)
 }
 

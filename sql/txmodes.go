@@ -506,6 +506,8 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 			return "REVOKE ROLE"
 		}
 		return "GRANT ROLE"
+	case *ast.AlterDefaultPrivileges:
+		return "ALTER DEFAULT PRIVILEGES"
 	case *ast.CreateSource:
 		return "CREATE SOURCE"
 	case *ast.RefreshStreamingTable:

@@ -84,3 +84,16 @@ type OwnerTo struct {
 
 func (*OwnerTo) node()        {}
 func (*OwnerTo) alterAction() {}
+
+// AlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES [FOR ROLE r [, ...]]
+// [IN SCHEMA s [, ...]] GRANT | REVOKE privileges ON TABLES TO | FROM
+// grantees; Grant holds the privileges, the grantees and Revoke.
+type AlterDefaultPrivileges struct {
+	ForRoles  []string
+	InSchemas []string
+	Grant     *GrantPrivileges
+	Pos       int
+}
+
+func (*AlterDefaultPrivileges) node() {}
+func (*AlterDefaultPrivileges) stmt() {}

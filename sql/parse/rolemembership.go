@@ -59,3 +59,91 @@ func (p *parser) parseOwnerTo() ast.AlterAction {
 	}
 	return &ast.OwnerTo{Role: p.roleName()}
 }
+
+// parseAlterDefaultPrivileges parses the rest of ALTER DEFAULT PRIVILEGES
+// [FOR ROLE | USER r [, ...]] [IN SCHEMA s [, ...]] and one abbreviated
+// GRANT or REVOKE ... ON TABLES; other object types are refused.
+func (p *parser) parseAlterDefaultPrivileges(start *token) ast.Statement {
+	p.expectWords("default", "privileges")
+	d := &ast.AlterDefaultPrivileges{Pos: start.pos}
+	for {
+		switch {
+		case p.peek().is("for"):
+			p.advance()
+			if !p.acceptWord("role") {
+				p.expectWord("user")
+			}
+			for {
+				d.ForRoles = append(d.ForRoles, p.roleName())
+				if !p.acceptOp(",") {
+					break
+				}
+			}
+			continue
+		case p.peek().is("in"):
+			p.advance()
+			p.expectWord("schema")
+			d.InSchemas = append(d.InSchemas, p.nameList()...)
+			continue
+		}
+		break
+	}
+	verb := p.peek()
+	if !verb.is("grant") && !verb.is("revoke") {
+		p.fail()
+	}
+	p.advance()
+	g := &ast.GrantPrivileges{Pos: verb.pos, Revoke: verb.is("revoke")}
+	if g.Revoke && p.peek().is("grant") {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, p.peek().pos, "REVOKE GRANT OPTION FOR is not supported"))
+	}
+	if p.acceptWord("all") {
+		p.acceptWord("privileges")
+		g.Privileges = []string{"ALL"}
+	} else {
+		for {
+			t := p.peek()
+			if t.kind != tkIdent && t.kind != tkQIdent || !privilegeWords[t.str] {
+				p.fail()
+			}
+			p.advance()
+			g.Privileges = append(g.Privileges, strings.ToUpper(t.str))
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	p.expectWord("on")
+	if t := p.peek(); !t.is("tables") {
+		if t.is("sequences") || t.is("functions") || t.is("routines") || t.is("types") || t.is("schemas") {
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER DEFAULT PRIVILEGES ... ON %s is not supported", strings.ToUpper(t.str)))
+		}
+		p.fail()
+	}
+	p.advance()
+	if g.Revoke {
+		p.expectWord("from")
+	} else {
+		p.expectWord("to")
+	}
+	for {
+		if p.peek().is("public") {
+			p.advance()
+			g.Grantees = append(g.Grantees, "")
+		} else {
+			p.acceptWord("group")
+			g.Grantees = append(g.Grantees, p.roleName())
+		}
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	if t := p.peek(); t.is("with") {
+		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "WITH GRANT OPTION is not supported"))
+	}
+	if g.Revoke && !p.acceptWord("restrict") && p.peek().is("cascade") {
+		p.advance()
+	}
+	d.Grant = g
+	return d
+}
