@@ -91,6 +91,10 @@ func TestRoleMembershipMatchesPostgres15(t *testing.T) {
 		{admin, "SELECT string_agg(r.rolname || '>' || m.rolname || ':' || a.admin_option, ',' ORDER BY r.rolname, m.rolname) FROM pg_auth_members a " +
 			"JOIN pg_roles r ON r.oid = a.roleid JOIN pg_roles m ON m.oid = a.member WHERE r.rolname = '" + readers + "'",
 			"value " + readers + ">" + analyst + ":false," + readers + ">" + noinh + ":false," + readers + ">" + ra + ":false"},
+		{admin, "SELECT pg_has_role('" + analyst + "', '" + readers + "', 'MEMBER')::text || pg_has_role('" + analyst + "', '" + readers + "', 'USAGE')::text || " +
+			"pg_has_role('" + noinh + "', '" + readers + "', 'MEMBER')::text || pg_has_role('" + noinh + "', '" + readers + "', 'USAGE')::text || " +
+			"pg_has_role('" + readers + "', '" + analyst + "', 'MEMBER')::text", "value truetruetruefalsefalse"},
+		{analyst, "SELECT pg_has_role('" + readers + "', 'MEMBER')::text || pg_has_role('cdcdb', 'USAGE')::text", "value truefalse"},
 		{admin, "SELECT has_table_privilege('" + analyst + "', '" + table + "', 'SELECT')::text || has_table_privilege('" + noinh + "', '" + table + "', 'SELECT')::text",
 			"value truefalse"},
 

@@ -27,7 +27,10 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "GRANT SELECT ON " + sc + ".t TO " + u, "ok"},
 
 		{u, "SELECT count(*) FROM " + sc + ".t", "42501 permission denied for schema " + sc},
+		{u, "SELECT has_schema_privilege('" + sc + "', 'USAGE')::text || has_schema_privilege('" + sc + "', 'CREATE')::text || has_schema_privilege('public', 'USAGE')::text", "value falsefalsetrue"},
+		{admin, "SELECT has_schema_privilege('" + u + "', '" + sc + "', 'USAGE, CREATE')::text || has_schema_privilege('" + sc + "', 'CREATE')::text", "value falsetrue"},
 		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO " + u, "ok"},
+		{u, "SELECT has_schema_privilege('" + sc + "', 'USAGE')::text || has_schema_privilege('" + sc + "', 'CREATE')::text", "value truefalse"},
 		{u, "SELECT count(*) FROM " + sc + ".t", "value 1"},
 		{u, "INSERT INTO " + sc + ".t VALUES (2)", "42501 permission denied for table t"},
 		{u, "CREATE TABLE " + sc + ".mine (a int)", "42501 permission denied for schema " + sc},

@@ -7,6 +7,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/types"
 )
 
 // This file owns role membership, as PostgreSQL 15 has it: GRANT role TO
@@ -236,4 +237,44 @@ func livePgAuthMembers(x *execCtx, _ []Row) ([]Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// pgHasRoleCall is pg_has_role([role,] role, privileges): MEMBER is
+// membership, direct or not (what SET ROLE needs), USAGE holding the
+// role's privileges without SET ROLE; a superuser has both.
+func pgHasRoleCall(x *execCtx, a []types.Value) (types.Value, error) {
+	r, ok, err := privilegeFunctionRole(x, a, 3)
+	if err != nil || !ok {
+		return nil, err
+	}
+	cat := x.catalogOf()
+	var target *catalog.Role
+	switch v := a[len(a)-2].(type) {
+	case string:
+		if target, ok = cat.Role(v); !ok {
+			return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", v)
+		}
+	case int64:
+		if target, ok = cat.RoleByOID(uint32(v)); !ok {
+			return nil, nil
+		}
+	}
+	if r.Superuser {
+		return true, nil
+	}
+	for _, w := range strings.Split(a[len(a)-1].(string), ",") {
+		w = strings.ToLower(strings.TrimSpace(w))
+		w = strings.TrimSpace(strings.TrimSuffix(w, "with admin option"))
+		switch w {
+		case "usage":
+			if privilegeHolders(cat, r).has(target.OID) {
+				return true, nil
+			}
+		default:
+			if memberships(cat, r).has(target.OID) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
 }

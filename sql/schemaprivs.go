@@ -8,6 +8,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/types"
 )
 
 // This file owns the privileges on schemas, as PostgreSQL 15 has them:
@@ -295,4 +296,61 @@ func appendSchemaAndDefaultDependents(cat *catalog.Snapshot, role catalog.OID, o
 		}
 	}
 	return owns, privs
+}
+
+// privilegeFunctionRole is the role a has_*_privilege call asks about: its
+// first argument when it has three (a name, or an OID: ok false and no
+// error for one that is not a role, which PostgreSQL answers with NULL),
+// else the session's current role.
+func privilegeFunctionRole(x *execCtx, a []types.Value, args int) (*catalog.Role, bool, error) {
+	cat := x.catalogOf()
+	if len(a) < args {
+		r, ok := x.sess.sessionRole(cat)
+		return r, ok, nil
+	}
+	switch v := a[0].(type) {
+	case string:
+		r, ok := cat.Role(v)
+		if !ok {
+			return nil, false, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", v)
+		}
+		return r, true, nil
+	case int64:
+		r, ok := cat.RoleByOID(uint32(v))
+		return r, ok, nil
+	}
+	return nil, false, nil
+}
+
+// hasSchemaPrivilegeCall is has_schema_privilege([role,] schema,
+// privileges): whether the role holds any of USAGE and CREATE listed.
+func hasSchemaPrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
+	r, ok, err := privilegeFunctionRole(x, a, 3)
+	if err != nil || !ok {
+		return nil, err
+	}
+	cat := x.catalogOf()
+	var sc *catalog.Schema
+	switch v := a[len(a)-2].(type) {
+	case string:
+		if sc, ok = cat.Schema(v); !ok {
+			return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", v)
+		}
+	case int64:
+		if sc, ok = cat.SchemaByOID(uint32(v)); !ok {
+			return nil, nil
+		}
+	}
+	for _, w := range strings.Split(a[len(a)-1].(string), ",") {
+		w = strings.ToLower(strings.TrimSpace(w))
+		w = strings.TrimSpace(strings.TrimSuffix(w, "with grant option"))
+		p := catalog.PrivUsage
+		if w == "create" {
+			p = catalog.PrivCreate
+		}
+		if roleHasSchemaPrivilege(cat, r, sc, p) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
