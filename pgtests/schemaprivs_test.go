@@ -31,6 +31,7 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "SELECT has_schema_privilege('" + u + "', '" + sc + "', 'USAGE, CREATE')::text || has_schema_privilege('" + sc + "', 'CREATE')::text", "value falsetrue"},
 		{admin, "GRANT USAGE ON SCHEMA " + sc + " TO " + u, "ok"},
 		{u, "SELECT has_schema_privilege('" + sc + "', 'USAGE')::text || has_schema_privilege('" + sc + "', 'CREATE')::text", "value truefalse"},
+		{admin, "SELECT array_to_string(nspacl, ',') FROM pg_namespace WHERE nspname = '" + sc + "'", "value cdcdb=UC/cdcdb," + u + "=U/cdcdb"},
 		{u, "SELECT count(*) FROM " + sc + ".t", "value 1"},
 		{u, "INSERT INTO " + sc + ".t VALUES (2)", "42501 permission denied for table t"},
 		{u, "CREATE TABLE " + sc + ".mine (a int)", "42501 permission denied for schema " + sc},

@@ -48,6 +48,9 @@ func livePgNamespace(x *execCtx, _ []Row) ([]Row, error) {
 			owner = dbOwnerRoleOID
 			acl = types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}
 		}
+		if sc.ACL != nil {
+			acl = aclText(x.catalogOf(), &catalog.Table{ACL: sc.ACL}) // granted on (schemaprivs.go)
+		}
 		rows = append(rows, b.make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner, "nspacl", acl))
 	}
 	return rows, nil
