@@ -3,6 +3,7 @@ package pgtests
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 // Role membership (docs/security.md, "Role membership"): GRANT role TO
@@ -169,4 +172,42 @@ func TestRoleMembershipPsqlDu(t *testing.T) {
 	if len(outputs) == 2 && outputs[0] != outputs[1] {
 		t.Errorf("\\du differs:\ncdcdb:\n%s\nPostgreSQL 15:\n%s", outputs[0], outputs[1])
 	}
+}
+
+// TestRoleMembershipPsycopg3: psycopg 3 logs in as a member of a group
+// that may read a table in a schema of its own: it reads through the
+// group, is refused a write and a schema it may not use with
+// InsufficientPrivilege, and SET ROLE changes current_user only.
+func TestRoleMembershipPsycopg3(t *testing.T) {
+	requirePythonModule(t, "psycopg", "python3-psycopg")
+	srv := startServer(t, pgserver.WithPassword("admin-pw"))
+	admin := connect(t, srv.URL())
+	for _, sql := range []string{
+		"CREATE SCHEMA sales", "CREATE SCHEMA hr",
+		"CREATE TABLE sales.orders (id int)", "INSERT INTO sales.orders VALUES (1), (2)",
+		"CREATE TABLE hr.pay (id int)",
+		"CREATE ROLE readers NOLOGIN", "GRANT USAGE ON SCHEMA sales TO readers", "GRANT SELECT ON sales.orders TO readers",
+		"GRANT SELECT ON hr.pay TO readers",
+		"CREATE ROLE metabase LOGIN PASSWORD 'mb-pw'", "GRANT readers TO metabase",
+	} {
+		mustExec(t, admin, sql)
+	}
+	dsn := fmt.Sprintf("host=%s port=%d user=metabase password=mb-pw dbname=main sslmode=disable", srv.Host(), srv.Port())
+	runClient(t, "MEMBERSHIP OK", nil, systemPython, "-c", `
+import sys, psycopg
+with psycopg.connect(sys.argv[1], autocommit=True) as c:
+    assert c.execute("SELECT count(*) FROM sales.orders WHERE id > %s", (0,)).fetchone() == (2,)
+    for sql, want in [("INSERT INTO sales.orders VALUES (3)", "permission denied for table orders"),
+                      ("SELECT count(*) FROM hr.pay", "permission denied for schema hr")]:
+        try:
+            c.execute(sql)
+            raise SystemExit(sql + " was accepted")
+        except psycopg.errors.InsufficientPrivilege as e:
+            assert str(e) == want, str(e)
+    c.execute("SET ROLE readers")
+    assert c.execute("SELECT current_user, session_user").fetchone() == ("readers", "metabase")
+    c.execute("RESET ROLE")
+    assert c.execute("SELECT current_user").fetchone() == ("metabase",)
+print("MEMBERSHIP OK")
+`, dsn)
 }
