@@ -39,6 +39,12 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "GRANT CREATE ON SCHEMA " + sc + " TO " + g, "ok"},
 		{u, "CREATE TABLE " + sc + ".mine (a int)", "ok"},
 		{u, "INSERT INTO " + sc + ".mine VALUES (1)", "ok"},
+		{admin, "CREATE TABLE " + sc + ".parent (id int PRIMARY KEY)", "ok"},
+		{admin, "GRANT SELECT ON " + sc + ".parent TO " + u, "ok"},
+		{u, "CREATE TABLE " + sc + ".child (pid int REFERENCES " + sc + ".parent)", "42501 permission denied for table parent"},
+		{admin, "GRANT ALL ON " + sc + ".parent TO " + u, "ok"},
+		{u, "CREATE TABLE " + sc + ".child (pid int REFERENCES " + sc + ".parent)", "ok"},
+		{u, "DROP TABLE " + sc + ".child", "ok"},
 		{u, "ALTER TABLE " + sc + ".mine OWNER TO " + g, "ok"},
 		{u, "SELECT tableowner FROM pg_tables WHERE schemaname = '" + sc + "' AND tablename = 'mine'", "value " + g},
 		{u, "ALTER TABLE " + sc + ".mine ADD COLUMN b int", "ok"}, // as a member of the owner
