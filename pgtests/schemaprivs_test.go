@@ -45,6 +45,15 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "GRANT ALL ON " + sc + ".parent TO " + u, "ok"},
 		{u, "CREATE TABLE " + sc + ".child (pid int REFERENCES " + sc + ".parent)", "ok"},
 		{u, "DROP TABLE " + sc + ".child", "ok"},
+		// A view reads with its owner's rights: a REVOKE from the owner
+		// reaches the view's readers.
+		{u, "CREATE VIEW " + sc + ".pv AS SELECT count(*) AS n FROM " + sc + ".parent", "ok"},
+		{u, "GRANT SELECT ON " + sc + ".pv TO " + g, "ok"},
+		{u, "SELECT n FROM " + sc + ".pv", "value 0"},
+		{admin, "REVOKE ALL ON " + sc + ".parent FROM " + u, "ok"},
+		{u, "SELECT n FROM " + sc + ".pv", "42501 permission denied for table parent"},
+		{admin, "SELECT n FROM " + sc + ".pv", "42501 permission denied for table parent"},
+		{u, "DROP VIEW " + sc + ".pv", "ok"},
 		{u, "ALTER TABLE " + sc + ".mine OWNER TO " + g, "ok"},
 		{u, "SELECT tableowner FROM pg_tables WHERE schemaname = '" + sc + "' AND tablename = 'mine'", "value " + g},
 		{u, "ALTER TABLE " + sc + ".mine ADD COLUMN b int", "ok"}, // as a member of the owner

@@ -152,11 +152,12 @@ func mustBeOwner(t *catalog.Table) *pgerror.Error {
 
 // checkTablePrivilege refuses with 42501 unless the session may do each
 // of privs on t. Views' own queries run with their owner's rights, so
-// tables read inside a view are not checked (the view itself is), and
+// tables read inside a view are checked against the view's owner, at once
+// (a REVOKE makes a new catalog generation, so no plan outlives it), and
 // flows' own plans never call it (a flow writes with its owner's rights).
 func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privilege) error {
 	if pc.inView > 0 {
-		return nil
+		return pc.checkViewOwnerPrivilege(t, privs)
 	}
 	if pc.deferPrivileges {
 		for _, p := range privs {

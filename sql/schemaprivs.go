@@ -354,3 +354,25 @@ func hasSchemaPrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 	}
 	return false, nil
 }
+
+// checkViewOwnerPrivilege checks privs on t, read by the query of the
+// innermost view being planned, against that view's owner, as PostgreSQL
+// checks a view's tables: a role that creates a view over a table it may
+// read, and then loses the right, does not keep it through the view. A
+// view's tables reached otherwise (planned for its dependencies) are not
+// checked.
+func (pc *planCtx) checkViewOwnerPrivilege(t *catalog.Table, privs []catalog.Privilege) error {
+	if len(pc.viewOwners) == 0 {
+		return nil
+	}
+	owner, ok := pc.cat.RoleByOID(pc.viewOwners[len(pc.viewOwners)-1])
+	if !ok {
+		return permissionDenied(t)
+	}
+	for _, p := range privs {
+		if !roleHasTablePrivilege(pc.cat, owner, t, p) {
+			return permissionDenied(t)
+		}
+	}
+	return nil
+}
