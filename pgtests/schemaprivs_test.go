@@ -1,11 +1,17 @@
 package pgtests
 
 import (
+	"bytes"
 	"context"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"cdcdb/pgtests/pgserver"
 )
 
 // Schema privileges and ownership (docs/security.md, "Schemas and
@@ -196,5 +202,44 @@ func TestDefaultPrivilegesMatchPostgres15(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPgDumpallCarriesMembershipsAndGrants: PostgreSQL 15's pg_dumpall
+// reads memberships, schema grants, default privileges and owners from
+// cdcdb's catalogs and writes them as the statements that make them.
+func TestPgDumpallCarriesMembershipsAndGrants(t *testing.T) {
+	srv := startServer(t)
+	conn := connect(t, srv.URL())
+	for _, sql := range []string{
+		"CREATE ROLE readers NOLOGIN", "CREATE ROLE bi LOGIN", "CREATE ROLE pipeline LOGIN",
+		"GRANT readers TO bi",
+		"CREATE SCHEMA sales", "GRANT USAGE ON SCHEMA sales TO readers", "GRANT CREATE ON SCHEMA sales TO pipeline",
+		"CREATE TABLE sales.orders (id int)", "ALTER TABLE sales.orders OWNER TO pipeline",
+		"ALTER DEFAULT PRIVILEGES FOR ROLE pipeline IN SCHEMA sales GRANT SELECT ON TABLES TO readers",
+	} {
+		mustExec(t, conn, sql)
+	}
+	pgDumpPath(t)
+	cmd := exec.Command(filepath.Join(pgserver.PostgresBinDir, "pg_dumpall"), "-h", srv.Host(), "-p", strconv.Itoa(srv.Port()), "-U", "cdcdb")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pg_dumpall: %v\n%s", err, stderr.String())
+	}
+	for _, want := range []string{
+		"GRANT readers TO bi GRANTED BY cdcdb;",
+		"GRANT USAGE ON SCHEMA sales TO readers;",
+		"GRANT CREATE ON SCHEMA sales TO pipeline;",
+		"ALTER TABLE sales.orders OWNER TO pipeline;",
+		"ALTER DEFAULT PRIVILEGES FOR ROLE pipeline IN SCHEMA sales GRANT SELECT ON TABLES  TO readers;",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("pg_dumpall's script lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("pg_dumpall's script:\n%s", out)
 	}
 }
