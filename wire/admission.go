@@ -27,19 +27,26 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// acquirePending counts c among the connections authenticating. They hold
-// no session slot, but are capped at twice MaxConnections, as PostgreSQL
-// caps its children, so that connecting without authenticating cannot
-// grow the server without bound.
-func (s *Server) acquirePending(c *conn) bool {
+// enterPending counts c among the connections not yet logged in, from
+// its first byte. They hold no session slot, but are capped at twice
+// MaxConnections (pendingWithinCap), as PostgreSQL caps its children, so
+// that connecting without logging in cannot grow the server without
+// bound; the authentication timeout ends each.
+func (s *Server) enterPending(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pending >= 2*s.cfg.MaxConnections {
-		return false
-	}
 	s.pending++
 	c.holdsPending = true
-	return true
+}
+
+// pendingWithinCap reports whether the connections not yet logged in,
+// the asking one included, are within the cap. It is asked once the
+// client's startup packet is in, so that the refusal reaches it as
+// PostgreSQL's does.
+func (s *Server) pendingWithinCap() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending <= 2*s.cfg.MaxConnections
 }
 
 func (s *Server) releasePending(c *conn) {

@@ -151,3 +151,35 @@ func TestFailedLoginsAreDelayed(t *testing.T) {
 		t.Errorf("the right password after failures: %v", err)
 	}
 }
+
+// TestPendingConnectionsAreCapped: connections that have not logged in,
+// silent ones included, are capped at twice MaxConnections; past the cap
+// a client is refused as PostgreSQL refuses it, and once the
+// authentication timeout has closed the silent ones it gets in.
+func TestPendingConnectionsAreCapped(t *testing.T) {
+	ts := startServer(t, Config{MaxConnections: 1, AuthenticationTimeout: 500 * time.Millisecond})
+	var silent []*rawClient
+	for range 2 {
+		silent = append(silent, dialRaw(t, ts.addr))
+	}
+	waitFor(t, "the silent connections to count", func() bool {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.pending == 2
+	})
+	pe := pgErrorOf(t, tryLogin(ts, "alice", "", "disable"))
+	if pe.Code != "53300" || pe.Message != "sorry, too many clients already" {
+		t.Errorf("a login past the cap: %s %q", pe.Code, pe.Message)
+	}
+	for _, c := range silent {
+		c.expectClosed()
+	}
+	waitFor(t, "the silent connections to go", func() bool {
+		ts.srv.mu.Lock()
+		defer ts.srv.mu.Unlock()
+		return ts.srv.pending == 0
+	})
+	if err := tryLogin(ts, "alice", "", "disable"); err != nil {
+		t.Errorf("a login once the silent ones went: %v", err)
+	}
+}

@@ -59,9 +59,9 @@ type Config struct {
 	MaxPortals            int
 
 	// MaxConnections caps concurrent sessions; the next client is refused
-	// with FATAL 53300 once it has authenticated. Clients still
-	// authenticating hold no session slot (so that unfinished logins
-	// cannot lock out the administrator) but are capped at twice
+	// with FATAL 53300 once it has authenticated. Clients not yet logged
+	// in (silent ones included) hold no session slot, so that unfinished
+	// logins cannot lock out the administrator, but are capped at twice
 	// MaxConnections, as PostgreSQL caps its postmaster's children.
 	// Cancel requests do not count. Zero means DefaultMaxConnections.
 	MaxConnections int

@@ -40,6 +40,7 @@ func (c *conn) handshake() bool {
 		return false
 	}
 	defer c.endWait()
+	c.srv.enterPending(c)
 	defer c.srv.releasePending(c)
 
 	err := c.startup(deadline)
@@ -91,7 +92,7 @@ func (c *conn) startup(deadline time.Time) error {
 	if c.shuttingDown() {
 		return &pgerror.Error{Code: cannotConnectNow, Message: "the database system is shutting down"}
 	}
-	if !c.srv.acquirePending(c) {
+	if !c.srv.pendingWithinCap() {
 		return &pgerror.Error{Code: pgerror.TooManyConnections, Message: "sorry, too many clients already"}
 	}
 	method, err := c.srv.loginMethod(c.attempt(req.info.User, req.info.Database))
