@@ -5,6 +5,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -323,7 +324,7 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	cur := data.Cursor()
 	w := &tableWriter{table: t, schema: nil}
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -397,7 +398,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
-	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), []catalog.ACLItem(nil)
+	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
 	if exists {
 		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
 		// owner and grants, as in PostgreSQL.
@@ -490,17 +491,29 @@ func (x *execCtx) truncateTable(t *catalog.Table) error {
 
 // alterTable applies ALTER TABLE actions in order to a copy of the table.
 func (x *execCtx) alterTable(st *ast.AlterTable) error {
-	if role, ok := ownerOnly(st); ok {
-		return x.alterRelationOwner(st, role) // ddl_owner.go
-	}
 	pc := x.planCtx()
 	t, _, err := pc.lookupRelation(st.Name)
 	if err != nil {
+		if o, ok := ownerToAlone(st.Actions); ok && pgerror.CodeOf(err) == pgerror.UndefinedTable {
+			// pg_dump writes ALTER TABLE ... OWNER TO for sequences too.
+			if done, err := x.sequenceOwnerTo(pc, st.Name, o); done { // ddl_owner.go
+				return err
+			}
+		}
 		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
 			x.notice("relation \"%s\" does not exist, skipping", st.Name.Name())
 			return nil
 		}
 		return err
+	}
+	if o, ok := ownerToAlone(st.Actions); ok || o != nil {
+		if !ok {
+			return pgerror.New(pgerror.FeatureNotSupported, "OWNER TO together with other ALTER TABLE actions is not supported")
+		}
+		if err := x.changeTableOwner(t, o); err != nil { // schemaprivs.go
+			return err
+		}
+		return x.moveOwnedSequences(t) // ddl_owner.go
 	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
@@ -811,7 +824,7 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 			return err
 		}
 		for _, ck := range checks {
-			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+			r, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 			if err != nil {
 				return err
 			}

@@ -7,9 +7,11 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -46,8 +48,8 @@ func isExprIndex(st *ast.CreateIndex) bool {
 // over the table's stored tuple.
 type boundExprIndex struct {
 	ix   *catalog.ExprIndex
-	keys []expr // nil entry: the key is column ix.Keys[i].Attnum
-	pred expr   // nil: every row
+	keys []eval.Expr // nil entry: the key is column ix.Keys[i].Attnum
+	pred eval.Expr   // nil: every row
 }
 
 // bindExprIndexes binds t's unique expression and partial indexes, the
@@ -72,7 +74,7 @@ func (pc *planCtx) bindExprIndex(t *catalog.Table, ix *catalog.ExprIndex) (bound
 	sc := newScope(nil)
 	sc.add(tupleRel(t))
 	b := pc.binder(sc)
-	out := boundExprIndex{ix: ix, keys: make([]expr, len(ix.Keys))}
+	out := boundExprIndex{ix: ix, keys: make([]eval.Expr, len(ix.Keys))}
 	for i, k := range ix.Keys {
 		if k.Expr == "" {
 			continue
@@ -101,9 +103,9 @@ func (pc *planCtx) bindExprIndex(t *catalog.Table, ix *catalog.ExprIndex) (bound
 // not in the index: its predicate does not hold, or a key is NULL (which
 // PostgreSQL's unique indexes do not compare equal to anything).
 func (bi *boundExprIndex) key(x *execCtx, tuple []types.Value) (key []byte, vals []types.Value, ok bool, err error) {
-	env := &evalEnv{row: tuple, x: x}
+	env := &eval.Env{Row: tuple, X: x}
 	if bi.pred != nil {
-		r, err := bi.pred.eval(env)
+		r, err := bi.pred.Eval(env)
 		if err != nil || r != true {
 			return nil, nil, false, err
 		}
@@ -113,7 +115,7 @@ func (bi *boundExprIndex) key(x *execCtx, tuple []types.Value) (key []byte, vals
 		var v types.Value
 		if bi.keys[i] == nil {
 			v = tuple[k.Attnum-1]
-		} else if v, err = bi.keys[i].eval(env); err != nil {
+		} else if v, err = bi.keys[i].Eval(env); err != nil {
 			return nil, nil, false, err
 		}
 		if v == nil {
@@ -121,9 +123,9 @@ func (bi *boundExprIndex) key(x *execCtx, tuple []types.Value) (key []byte, vals
 		}
 		vals[i] = v
 		if k.Desc {
-			key, err = storage.AppendKeyDesc(key, v)
+			key, err = rowcodec.AppendKeyDesc(key, v)
 		} else {
-			key, err = storage.AppendKey(key, v)
+			key, err = rowcodec.AppendKey(key, v)
 		}
 		if err != nil {
 			return nil, nil, false, err
@@ -150,7 +152,7 @@ func (bi *boundExprIndex) valuesText(x *execCtx, t *catalog.Table, vals []types.
 	for i, v := range vals {
 		typ := types.Of(types.Text)
 		if bi.keys[i] != nil {
-			typ = bi.keys[i].typ()
+			typ = bi.keys[i].Type()
 		} else if c := t.ColumnByAttnum(bi.ix.Keys[i].Attnum); c != nil {
 			typ = c.Type
 		}
@@ -308,7 +310,7 @@ func (x *execCtx) buildExprIndex(pc *planCtx, t *catalog.Table, ix *catalog.Expr
 	}
 	cur := x.tx.st.Space(catalog.DataSpace(t.OID)).Cursor()
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -372,7 +374,7 @@ func (pc *planCtx) checkIndexExpr(t *catalog.Table, e ast.Expr, uses map[int16]b
 				problem = err
 				return
 			}
-			if f, g := from.typ().OID, to.OID; f != g && (isDateTimeType(f) || isDateTimeType(g)) && f != types.Unknown {
+			if f, g := from.Type().OID, to.OID; f != g && (isDateTimeType(f) || isDateTimeType(g)) && f != types.Unknown {
 				problem = mustBeImmutable(what)
 			}
 		}
@@ -409,13 +411,13 @@ func isDateTimeType(t types.OID) bool {
 // function of the name. A name it lacks (cdcdb's own functions) does not
 // count: cdcdb has no user-defined functions, and its own read state.
 func hasImmutableForm(name string) bool {
-	rows, err := pgCatalogTables["pg_proc"].staticRows()
+	rows, err := catalogviews.StaticRows("pg_proc")
 	if err != nil {
 		return false
 	}
-	b := rowBuilder("pg_proc")
+	b := catalogviews.CatalogRowBuilder("pg_proc")
 	for _, r := range rows {
-		if r[b.col("proname")] == name && r[b.col("provolatile")] == "i" {
+		if r[b.Col("proname")] == name && r[b.Col("provolatile")] == "i" {
 			return true
 		}
 	}
@@ -532,145 +534,6 @@ func refuseExprIndexColumn(t *catalog.Table, col *catalog.Column, verb string) e
 		}
 	}
 	return nil
-}
-
-// exprIndexDef is pg_get_indexdef of an ExprIndex (col > 0: that key's
-// text); ok is false when no table has the index.
-func exprIndexDef(cat *catalog.Snapshot, oid uint32, col int) (def string, ok bool) {
-	for _, t := range cat.Tables() {
-		for _, ix := range t.ExprIndexes {
-			if ix.OID != oid {
-				continue
-			}
-			keys := make([]string, len(ix.Keys))
-			for i, k := range ix.Keys {
-				if k.Expr != "" {
-					keys[i] = indexKeyText(k.Expr)
-				} else if c := t.ColumnByAttnum(k.Attnum); c != nil {
-					keys[i] = quoteIdent(c.Name)
-				}
-				if col == i+1 {
-					if k.Expr != "" {
-						return k.Expr, true
-					}
-					return keys[i], true
-				}
-				if k.Desc {
-					keys[i] += " DESC"
-				}
-			}
-			if col > 0 {
-				return "", true
-			}
-			sc, _ := cat.SchemaByOID(t.Schema)
-			unique := ""
-			if ix.Unique {
-				unique = "UNIQUE "
-			}
-			def = "CREATE " + unique + "INDEX " + quoteIdent(ix.Name) + " ON " + quoteIdent(sc.Name) + "." +
-				quoteIdent(t.Name) + " USING btree (" + strings.Join(keys, ", ") + ")"
-			if ix.Predicate != "" {
-				def += " WHERE " + parenthesized(ix.Predicate)
-			}
-			return def, true
-		}
-	}
-	return "", false
-}
-
-// exprIndexRows are pg_index rows of the expression indexes: an
-// expression's key is 0 in indkey, as in PostgreSQL; indexprs and indpred
-// are NULL, as cdcdb keeps no node trees (pg_get_indexdef prints them).
-func exprIndexRows(cat *catalog.Snapshot, b *catalogRow) []Row {
-	var rows []Row
-	for _, t := range cat.Tables() {
-		for _, ix := range t.ExprIndexes {
-			n := len(ix.Keys)
-			keys := make([]int16, n)
-			classes := make([]uint32, n)
-			colls := make([]uint32, n)
-			opts := make([]int16, n)
-			for i, k := range ix.Keys {
-				keys[i] = k.Attnum
-				if c := t.ColumnByAttnum(k.Attnum); c != nil {
-					classes[i] = defaultOpclass(c.Type.OID)
-					colls[i] = typeFactsOf(c.Type.OID).collation
-				}
-				if k.Desc {
-					opts[i] = 3
-				}
-			}
-			rows = append(rows, b.make("indexrelid", ix.OID, "indrelid", t.OID, "indnatts", n, "indnkeyatts", n,
-				"indisunique", ix.Unique, "indnullsnotdistinct", false, "indisprimary", false,
-				"indisexclusion", false, "indimmediate", true, "indisclustered", false, "indisvalid", true,
-				"indcheckxmin", false, "indisready", true, "indislive", true, "indisreplident", false,
-				"indkey", int2Vector(keys), "indcollation", oidVector(colls), "indclass", oidVector(classes),
-				"indoption", int2Vector(opts)))
-		}
-	}
-	return rows
-}
-
-// exprIndexNamed finds an expression index by schema and name, for
-// regclass.
-func exprIndexNamed(cat *catalog.Snapshot, schema catalog.OID, name string) (catalog.OID, bool) {
-	for _, t := range cat.Tables() {
-		if t.Schema != schema {
-			continue
-		}
-		for _, ix := range t.ExprIndexes {
-			if ix.Name == name {
-				return ix.OID, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// exprIndexByOID finds an expression index's name and schema by OID.
-func exprIndexByOID(cat *catalog.Snapshot, oid uint32) (string, catalog.OID, bool) {
-	for _, t := range cat.Tables() {
-		for _, ix := range t.ExprIndexes {
-			if ix.OID == oid {
-				return ix.Name, t.Schema, true
-			}
-		}
-	}
-	return "", 0, false
-}
-
-// indexKeyText is an expression key as pg_get_indexdef prints it: a
-// function call as it is, anything else in parentheses.
-func indexKeyText(text string) string {
-	if e, err := parse.ParseExpr(text); err == nil {
-		if _, ok := e.(*ast.FuncCall); ok {
-			return text
-		}
-	}
-	return parenthesized(text)
-}
-
-// parenthesized is text in parentheses, unless one pair already encloses
-// all of it.
-func parenthesized(text string) string {
-	if strings.HasPrefix(text, "(") {
-		depth := 0
-		for i, r := range text {
-			switch r {
-			case '(':
-				depth++
-			case ')':
-				depth--
-			}
-			if depth == 0 {
-				if i == len(text)-1 {
-					return text
-				}
-				break
-			}
-		}
-	}
-	return "(" + text + ")"
 }
 
 // conflictingExprIndexRow is the storage key of the row a unique

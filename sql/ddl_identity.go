@@ -6,6 +6,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -69,7 +71,7 @@ func (x *execCtx) addIdentity(pc *planCtx, t *catalog.Table, a *ast.AddIdentity)
 	if err := x.putNewSequence(pc, q, []ast.SequenceOption{{Kind: ast.SeqOwnedBy, OwnedBy: &owned}}); err != nil {
 		return err
 	}
-	col.Default = "nextval(" + quoteLiteral(quoteIdent(sc.Name)+"."+quoteIdent(name)) + "::regclass)"
+	col.Default = "nextval(" + parse.QuoteLiteral(parse.QuoteIdent(sc.Name)+"."+parse.QuoteIdent(name)) + "::regclass)"
 	col.Identity = catalog.IdentityByDefault
 	if a.Always {
 		col.Identity = catalog.IdentityAlways
@@ -109,7 +111,7 @@ var identityTypeName = map[types.OID]string{types.Int2: "int2", types.Int4: "int
 
 // givenColumns says which of an INSERT's n target columns it gives a value
 // in some row: a query gives all; VALUES those not DEFAULT (nil) in a row.
-func givenColumns(valueRows [][]expr, fromQuery bool, n int) []bool {
+func givenColumns(valueRows [][]eval.Expr, fromQuery bool, n int) []bool {
 	given := make([]bool, n)
 	for i := range given {
 		given[i] = fromQuery
@@ -181,30 +183,4 @@ func identityColumnError(t *catalog.Table, col *catalog.Column, dropDefault bool
 		e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
 	}
 	return e
-}
-
-// identityColumnFacts are information_schema.columns' identity columns of
-// an identity column (nil for another): is_identity, identity_generation
-// and its sequence's start, increment, bounds and cycle, as text.
-func identityColumnFacts(cat *catalog.Snapshot, t *catalog.Table, c catalog.Column) []any {
-	if c.Identity == "" {
-		return nil
-	}
-	owned := ownedFreeSequences(cat, t.OID, c.Attnum)
-	if len(owned) == 0 {
-		return nil
-	}
-	q := owned[0]
-	generation := "BY DEFAULT"
-	if c.Identity == catalog.IdentityAlways {
-		generation = "ALWAYS"
-	}
-	cycle := "NO"
-	if q.Cycle {
-		cycle = "YES"
-	}
-	return []any{"is_identity", "YES", "identity_generation", generation,
-		"identity_start", strconv.FormatInt(q.Start, 10), "identity_increment", strconv.FormatInt(q.Increment, 10),
-		"identity_maximum", strconv.FormatInt(q.Max, 10), "identity_minimum", strconv.FormatInt(q.Min, 10),
-		"identity_cycle", cycle}
 }

@@ -4,114 +4,123 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
 )
 
-// OWNER TO of tables, views, sequences (ALTER TABLE | VIEW | SEQUENCE ...
-// OWNER TO, all of which pg_dump writes as ALTER TABLE for any relation)
-// and schemas. cdcdb has no role membership, so a role gives what it owns
-// only to itself, as PostgreSQL's rule (be a member of the new owner) then
-// reads; a superuser gives anything to anyone.
+// OWNER TO of what pg_dump gives owners beside tables (whose OWNER TO is
+// changeTableOwner, schemaprivs.go): free-standing sequences (ALTER
+// SEQUENCE ... OWNER TO, and ALTER TABLE <sequence> OWNER TO, which
+// pg_dump writes for any relation), a serial column's sequence, and
+// schemas (ALTER SCHEMA ... OWNER TO). Views go through ALTER TABLE's path
+// (ALTER VIEW ... OWNER TO parses as it). The checks are PostgreSQL 15's:
+// the session acts as the current owner (or is a superuser), and is a
+// member of the new one.
 
-// newOwner resolves OWNER TO's role.
-func (x *execCtx) newOwner(spec ast.RoleSpec) (catalog.OID, error) {
-	cat := x.tx.catalog()
-	if spec.Current != "" {
-		return x.sess.currentRoleOID(cat), nil
+// ownerToRole resolves OWNER TO's role.
+func (x *execCtx) ownerToRole(o *ast.OwnerTo) (*catalog.Role, error) {
+	name := o.Role
+	switch name {
+	case "CURRENT_USER", "CURRENT_ROLE":
+		name = x.sess.currentRoleName()
+	case "SESSION_USER":
+		name = x.sess.user
 	}
-	r, ok := cat.Role(spec.Name)
+	r, ok := x.tx.catalog().Role(name)
 	if !ok {
-		return 0, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Name)
+		return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
-	return r.OID, nil
+	return r, nil
 }
 
-// checkOwnerChange refuses a change of owner the session may not make.
-func (x *execCtx) checkOwnerChange(current, next catalog.OID, kind, name string) error {
-	r, ok := x.sess.sessionRole(x.tx.catalog())
-	if ok && r.Superuser {
+// checkOwnerChange refuses a change of owner the session may not make:
+// kind and name say what for the message.
+func (x *execCtx) checkOwnerChange(current catalog.OID, next *catalog.Role, kind, name string) error {
+	cat := x.tx.catalog()
+	me, ok := x.sess.sessionRole(cat)
+	if ok && me.Superuser {
 		return nil
 	}
-	if !ok || current != r.OID {
+	if !ok || !actsAsOwner(cat, me, current) {
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of %s %s", kind, name)
 	}
-	if next != r.OID {
-		return pgerror.New(pgerror.InsufficientPrivilege, "must be able to SET ROLE \"%s\"", x.roleName(next))
+	if !memberships(cat, me).has(next.OID) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", next.Name)
 	}
 	return nil
 }
 
-func (x *execCtx) roleName(oid catalog.OID) string {
-	if r, ok := x.tx.catalog().RoleByOID(oid); ok {
-		return r.Name
-	}
-	return ""
-}
-
-// ownerOnly returns ALTER TABLE's role when OWNER TO is its only action.
-func ownerOnly(st *ast.AlterTable) (ast.RoleSpec, bool) {
-	if len(st.Actions) != 1 {
-		return ast.RoleSpec{}, false
-	}
-	so, ok := st.Actions[0].(*ast.SetOwner)
-	if !ok {
-		return ast.RoleSpec{}, false
-	}
-	return so.Role, true
-}
-
-// alterRelationOwner is ALTER TABLE | VIEW name OWNER TO role, of a table,
-// a view or a free-standing sequence. A serial column's sequence belongs
-// to its table: giving it the table's owner changes nothing, another owner
-// is refused.
-func (x *execCtx) alterRelationOwner(st *ast.AlterTable, spec ast.RoleSpec) error {
-	pc := x.planCtx()
-	role, err := x.newOwner(spec)
+// setSequenceOwner is OWNER TO of a free-standing sequence.
+func (x *execCtx) setSequenceOwner(q *catalog.Sequence, o *ast.OwnerTo) error {
+	role, err := x.ownerToRole(o)
 	if err != nil {
 		return err
 	}
-	t, _, err := pc.lookupRelation(st.Name)
-	if err != nil && pgerror.CodeOf(err) == pgerror.UndefinedTable {
-		if q, qerr := pc.lookupFreeSequence(st.Name); qerr == nil {
-			if err := x.checkOwnerChange(sequenceOwner(q), role, "sequence", q.Name); err != nil {
-				return err
-			}
-			c := *q
-			c.Owner = role
-			ed, err := x.tx.edit()
-			if err != nil {
-				return err
-			}
-			return ed.PutSequence(&c)
-		} else if pgerror.CodeOf(qerr) == pgerror.FeatureNotSupported {
-			return x.serialSequenceOwner(pc, st.Name, role)
-		}
-	}
-	if err != nil {
-		if st.IfExists && pgerror.CodeOf(err) == pgerror.UndefinedTable {
-			x.notice("relation \"%s\" does not exist, skipping", st.Name.Name())
-			return nil
-		}
-		return err
-	}
-	if err := x.checkOwnerChange(tableOwner(t), role, relationKindWord(t), t.Name); err != nil {
-		return err
-	}
-	if tableOwner(t) == role {
+	if catalogviews.SequenceOwner(q) == role.OID {
 		return nil
 	}
-	c := t.Clone()
-	c.Owner = role
+	if err := x.checkOwnerChange(catalogviews.SequenceOwner(q), role, "sequence", q.Name); err != nil {
+		return err
+	}
+	c := *q
+	c.Owner = role.OID
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err
 	}
-	if err := ed.PutTable(c); err != nil {
+	return ed.PutSequence(&c)
+}
+
+// sequenceOwnerTo is ALTER TABLE name OWNER TO of a name that is no table
+// or view: a free-standing sequence, or a serial column's, whose owner is
+// its table's (giving it that owner changes nothing, another is refused).
+// done is false when no sequence has the name either.
+func (x *execCtx) sequenceOwnerTo(pc *planCtx, name ast.QualifiedName, o *ast.OwnerTo) (done bool, err error) {
+	q, err := pc.lookupFreeSequence(name)
+	switch {
+	case err == nil:
+		return true, x.setSequenceOwner(q, o)
+	case pgerror.CodeOf(err) != pgerror.FeatureNotSupported:
+		return false, nil
+	}
+	role, err := x.ownerToRole(o)
+	if err != nil {
+		return true, err
+	}
+	sc, err := pc.creationSchema(name)
+	if err != nil {
+		return true, err
+	}
+	for _, s := range catalogviews.SerialSequences(pc.cat) {
+		if s.Free == nil && s.Schema == sc.OID && s.Name == name.Name() {
+			if tableOwner(s.Table) == role.OID {
+				return true, nil
+			}
+			return true, pgerror.New(pgerror.FeatureNotSupported, "cannot change owner of sequence \"%s\"", s.Name).
+				WithDetail("Sequence \"%s\" is linked to table \"%s\".", s.Name, s.Table.Name)
+		}
+	}
+	return false, nil
+}
+
+// moveOwnedSequences gives the sequences table t's columns own (identity,
+// OWNED BY) t's new owner, as PostgreSQL moves them with it.
+func (x *execCtx) moveOwnedSequences(t *catalog.Table) error {
+	cat := x.tx.catalog()
+	now, ok := cat.TableByOID(t.OID)
+	if !ok {
+		return nil
+	}
+	owned := catalogviews.OwnedSequences(cat, t.OID, 0)
+	if len(owned) == 0 {
+		return nil
+	}
+	ed, err := x.tx.edit()
+	if err != nil {
 		return err
 	}
-	// PostgreSQL moves the sequences a table owns with it.
-	for _, q := range ownedFreeSequences(x.tx.catalog(), t.OID, 0) {
+	for _, q := range owned {
 		s := *q
-		s.Owner = role
+		s.Owner = tableOwner(now)
 		if err := ed.PutSequence(&s); err != nil {
 			return err
 		}
@@ -119,52 +128,40 @@ func (x *execCtx) alterRelationOwner(st *ast.AlterTable, spec ast.RoleSpec) erro
 	return nil
 }
 
-// serialSequenceOwner is OWNER TO of a serial column's sequence, whose
-// owner is its table's.
-func (x *execCtx) serialSequenceOwner(pc *planCtx, name ast.QualifiedName, role catalog.OID) error {
-	sc, err := pc.creationSchema(name)
-	if err != nil {
-		return err
-	}
-	for _, s := range serialSequences(pc.cat) {
-		if s.free == nil && s.schema == sc.OID && s.name == name.Name() {
-			if tableOwner(s.table) == role {
-				return nil
-			}
-			return pgerror.New(pgerror.FeatureNotSupported, "cannot change owner of sequence \"%s\"", s.name).
-				WithDetail("Sequence \"%s\" is linked to table \"%s\".", s.name, s.table.Name)
-		}
-	}
-	return pgerror.New(pgerror.UndefinedTable, "relation \"%s\" does not exist", name.Name())
-}
-
-func sequenceOwner(q *catalog.Sequence) catalog.OID {
-	if q.Owner == 0 {
-		return catalog.BootstrapRoleOID
-	}
-	return q.Owner
-}
-
-// alterSchemaOwner is ALTER SCHEMA name OWNER TO role. Schemas are owned by
-// the bootstrap superuser (pg_namespace says so), and cdcdb does not
-// record another owner: naming that role is accepted (nothing changes, as
-// in PostgreSQL), another is refused.
+// alterSchemaOwner is ALTER SCHEMA name OWNER TO role, with PostgreSQL
+// 15's checks: the session acts as the schema's owner (or is a
+// superuser) and is a member of the new owner. (PostgreSQL also wants
+// CREATE on the database, which every role has in cdcdb.)
 func (x *execCtx) alterSchemaOwner(st *ast.AlterSchemaOwner) error {
 	cat := x.tx.catalog()
 	sc, ok := cat.Schema(st.Name)
 	if !ok {
 		return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", st.Name)
 	}
-	role, err := x.newOwner(st.Role)
+	role, err := x.ownerToRole(st.Owner)
 	if err != nil {
 		return err
 	}
-	if !x.sess.isSuperuser(cat) {
-		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
+	current := sc.Owner
+	if current == 0 {
+		current = catalog.BootstrapRoleOID
 	}
-	if sc.OID == catalog.PublicNamespace || role != catalog.BootstrapRoleOID {
-		return pgerror.New(pgerror.FeatureNotSupported, "changing the owner of schema \"%s\" is not supported", sc.Name).
-			WithDetail("Schemas other than public are owned by the bootstrap superuser \"%s\".", x.roleName(catalog.BootstrapRoleOID))
+	if current == role.OID {
+		return nil
 	}
-	return nil
+	// public stays pg_database_owner's, as pg_namespace shows it.
+	if sc.System || sc.OID == catalog.PublicNamespace || isTempSchema(cat, sc.OID) {
+		return pgerror.New(pgerror.FeatureNotSupported, "changing the owner of schema \"%s\" is not supported", sc.Name)
+	}
+	if err := x.checkOwnerChange(current, role, "schema", sc.Name); err != nil {
+		return err
+	}
+	c := *sc
+	c.Owner = role.OID
+	c.ACL = newOwnerACL(sc.ACL, current, role.OID) // schemaprivs.go
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	return ed.PutSchema(&c)
 }

@@ -5,8 +5,8 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -102,7 +102,7 @@ func (x *execCtx) rekeyRows(pc *planCtx, t *catalog.Table, attnums []int16, cons
 				e.Table, e.Column = t.Name, t.ColumnByAttnum(a).Name
 				return e
 			}
-			if key, err = storage.AppendKey(key, tuple[a-1]); err != nil {
+			if key, err = rowcodec.AppendKey(key, tuple[a-1]); err != nil {
 				return err
 			}
 		}

@@ -2,13 +2,13 @@ package sql
 
 import (
 	"math"
-	"regexp"
 	"strconv"
-	"strings"
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -33,37 +33,22 @@ func freeSequenceCalledSpace(oid catalog.OID) string {
 	return "qc/" + strconv.FormatUint(uint64(oid), 10)
 }
 
-// seqParams is a sequence's definition, whichever kind it is.
-type seqParams struct {
-	typ                         types.OID
-	start, inc, min, max, cache int64
-	cycle                       bool
-}
-
-func (s serialSequence) params() seqParams {
-	if q := s.free; q != nil {
-		return seqParams{typ: q.Type, start: q.Start, inc: q.Increment, min: q.Min, max: q.Max, cache: q.Cache, cycle: q.Cycle}
-	}
-	t := s.column.Type.OID
-	return seqParams{typ: t, start: 1, inc: 1, min: 1, max: serialMax(t), cache: 1}
-}
-
-// position reads a sequence's last value and whether it was drawn (a
+// sequencePosition reads a sequence's last value and whether it was drawn (a
 // sequence never drawn from reports its start, not drawn).
-func (s serialSequence) position(x *execCtx) (last int64, called bool, err error) {
-	if s.free == nil {
-		sp := x.tx.st.Space(sequenceSpace(s.table.OID, s.column.Attnum))
+func sequencePosition(x *execCtx, s catalogviews.SerialSequence) (last int64, called bool, err error) {
+	if s.Free == nil {
+		sp := x.tx.st.Space(sequenceSpace(s.Table.OID, s.Column.Attnum))
 		if sp == nil {
-			return 0, false, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.name)
+			return 0, false, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.Name)
 		}
 		if n := sp.Sequence(); n != 0 {
 			return int64(n), true, nil
 		}
 		return 1, false, nil
 	}
-	sp, cs := x.tx.st.Space(freeSequenceSpace(s.oid)), x.tx.st.Space(freeSequenceCalledSpace(s.oid))
+	sp, cs := x.tx.st.Space(freeSequenceSpace(s.OID)), x.tx.st.Space(freeSequenceCalledSpace(s.OID))
 	if sp == nil || cs == nil {
-		return 0, false, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.name)
+		return 0, false, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.Name)
 	}
 	return int64(sp.Sequence()), cs.Sequence() == 1, nil
 }
@@ -91,75 +76,50 @@ func setFreePosition(x *execCtx, oid catalog.OID, last int64, called bool) error
 
 // nextFree is nextval of a free-standing sequence, with PostgreSQL's
 // bounds, CYCLE and errors.
-func nextFree(x *execCtx, s serialSequence) (types.Value, error) {
-	last, called, err := s.position(x)
+func nextFree(x *execCtx, s catalogviews.SerialSequence) (types.Value, error) {
+	last, called, err := sequencePosition(x, s)
 	if err != nil {
 		return nil, err
 	}
-	p := s.params()
+	p := s.Params()
 	v := last
 	if called {
-		next, overflow := addInt64(last, p.inc)
+		next := last + p.Increment
+		overflow := (last > 0 && p.Increment > 0 && next < 0) || (last < 0 && p.Increment < 0 && next >= 0)
 		switch {
-		case p.inc > 0 && (overflow || next > p.max):
-			if !p.cycle {
-				return nil, pgerror.New(sequenceGeneratorLimitExceeded, "nextval: reached maximum value of sequence \"%s\" (%d)", s.name, p.max)
+		case p.Increment > 0 && (overflow || next > p.Max):
+			if !p.Cycle {
+				return nil, pgerror.New(sequenceGeneratorLimitExceeded, "nextval: reached maximum value of sequence \"%s\" (%d)", s.Name, p.Max)
 			}
-			next = p.min
-		case p.inc < 0 && (overflow || next < p.min):
-			if !p.cycle {
-				return nil, pgerror.New(sequenceGeneratorLimitExceeded, "nextval: reached minimum value of sequence \"%s\" (%d)", s.name, p.min)
+			next = p.Min
+		case p.Increment < 0 && (overflow || next < p.Min):
+			if !p.Cycle {
+				return nil, pgerror.New(sequenceGeneratorLimitExceeded, "nextval: reached minimum value of sequence \"%s\" (%d)", s.Name, p.Min)
 			}
-			next = p.max
+			next = p.Max
 		}
 		v = next
 	}
-	if err := setFreePosition(x, s.oid, v, true); err != nil {
+	if err := setFreePosition(x, s.OID, v, true); err != nil {
 		return nil, err
 	}
-	x.sess.noteSequence(s.oid, v, true)
+	x.sess.noteSequence(s.OID, v, true)
 	return v, nil
 }
 
 // setvalFree is setval of a free-standing sequence.
-func setvalFree(x *execCtx, s serialSequence, v int64, called bool) error {
-	p := s.params()
-	if v < p.min || v > p.max {
-		return pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, s.name, p.min, p.max)
+func setvalFree(x *execCtx, s catalogviews.SerialSequence, v int64, called bool) error {
+	p := s.Params()
+	if v < p.Min || v > p.Max {
+		return pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, s.Name, p.Min, p.Max)
 	}
-	if err := setFreePosition(x, s.oid, v, called); err != nil {
+	if err := setFreePosition(x, s.OID, v, called); err != nil {
 		return err
 	}
 	if called {
-		x.sess.noteSequence(s.oid, v, false)
+		x.sess.noteSequence(s.OID, v, false)
 	}
 	return nil
-}
-
-// freeSequences lists the free-standing sequences as serialSequence
-// values, beside the serial columns' (serialSequences).
-func freeSequences(cat *catalog.Snapshot) []serialSequence {
-	var out []serialSequence
-	for _, q := range cat.Sequences() {
-		s := serialSequence{oid: q.OID, name: q.Name, schema: q.Schema, free: q}
-		if t, ok := cat.TableByOID(q.OwnedByTable); ok {
-			s.table, s.column = t, t.ColumnByAttnum(q.OwnedByColumn)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// ownedFreeSequences are the free-standing sequences a table's columns
-// own (attnum 0: any column), which go when it goes.
-func ownedFreeSequences(cat *catalog.Snapshot, table catalog.OID, attnum int16) []*catalog.Sequence {
-	var out []*catalog.Sequence
-	for _, q := range cat.Sequences() {
-		if q.OwnedByTable == table && (attnum == 0 || q.OwnedByColumn == attnum) {
-			out = append(out, q)
-		}
-	}
-	return out
 }
 
 // dropFreeSequence removes a free-standing sequence and its keyspaces.
@@ -177,7 +137,7 @@ func (x *execCtx) dropFreeSequence(ed *catalog.Editor, q *catalog.Sequence) erro
 // dropOwnedSequences drops the sequences a dropped table's columns owned,
 // as PostgreSQL's auto dependency does.
 func (x *execCtx) dropOwnedSequences(t *catalog.Table) error {
-	owned := ownedFreeSequences(x.tx.catalog(), t.OID, 0)
+	owned := catalogviews.OwnedSequences(x.tx.catalog(), t.OID, 0)
 	if len(owned) == 0 {
 		return nil
 	}
@@ -211,15 +171,46 @@ func (pc *planCtx) compileSequenceDDL(stmt ast.Statement) (*compiled, error) {
 	c := &compiled{access: accessWrite}
 	switch st := stmt.(type) {
 	case *ast.CreateSequence:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE SEQUENCE", x.createSequence(st) }
+		c.run = createSequenceStatement{st}
 	case *ast.AlterSequence:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "ALTER SEQUENCE", x.alterSequence(st) }
+		c.run = alterSequenceStatement{st}
 	case *ast.AlterSchemaOwner:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "ALTER SCHEMA", x.alterSchemaOwner(st) }
+		c.run = alterSchemaOwnerStatement{st}
 	default:
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 	}
 	return c, nil
+}
+
+// createSequenceStatement is CREATE SEQUENCE.
+type createSequenceStatement struct{ st *ast.CreateSequence }
+
+func (s createSequenceStatement) String() string {
+	return "CREATE SEQUENCE " + qualifiedName(s.st.Name)
+}
+
+func (s createSequenceStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "CREATE SEQUENCE", x.createSequence(s.st)
+}
+
+// alterSequenceStatement is ALTER SEQUENCE, options or OWNER TO.
+type alterSequenceStatement struct{ st *ast.AlterSequence }
+
+func (s alterSequenceStatement) String() string { return "ALTER SEQUENCE " + qualifiedName(s.st.Name) }
+
+func (s alterSequenceStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "ALTER SEQUENCE", x.alterSequence(s.st)
+}
+
+// alterSchemaOwnerStatement is ALTER SCHEMA ... OWNER TO (ddl_owner.go).
+type alterSchemaOwnerStatement struct{ st *ast.AlterSchemaOwner }
+
+func (s alterSchemaOwnerStatement) String() string {
+	return "ALTER SCHEMA " + parse.QuoteIdent(s.st.Name) + " OWNER TO"
+}
+
+func (s alterSchemaOwnerStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "ALTER SCHEMA", x.alterSchemaOwner(s.st)
 }
 
 // relationNameTaken reports whether a relation of any kind (table, view,
@@ -229,7 +220,7 @@ func relationNameTaken(cat *catalog.Snapshot, schema catalog.OID, name string) b
 	if !ok {
 		return false
 	}
-	_, _, taken := relationInSchema(cat, sc, name)
+	_, _, taken := catalogviews.RelationInSchema(cat, sc, name)
 	return taken
 }
 
@@ -307,9 +298,9 @@ func (pc *planCtx) lookupFreeSequence(q ast.QualifiedName) (*catalog.Sequence, e
 		if seq, ok := pc.cat.Sequence(sc.OID, name); ok {
 			return seq, nil
 		}
-		for _, s := range serialSequences(pc.cat) {
-			if s.free == nil && s.schema == sc.OID && s.name == name {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "ALTER SEQUENCE of serial column \"%s\"'s sequence \"%s\" is not supported", s.column.Name, name)
+		for _, s := range catalogviews.SerialSequences(pc.cat) {
+			if s.Free == nil && s.Schema == sc.OID && s.Name == name {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "ALTER SEQUENCE of serial column \"%s\"'s sequence \"%s\" is not supported", s.Column.Name, name)
 			}
 		}
 		if _, ok := pc.cat.Table(sc.OID, name); ok {
@@ -334,11 +325,7 @@ func (x *execCtx) alterSequence(st *ast.AlterSequence) error {
 	}
 	q := *old
 	if st.Owner != nil {
-		role, err := x.newOwner(*st.Owner)
-		if err != nil {
-			return err
-		}
-		q.Owner = role
+		return x.setSequenceOwner(old, st.Owner) // ddl_owner.go
 	}
 	restart, err := pc.applySequenceOptions(&q, old, st.Options)
 	if err != nil {
@@ -366,12 +353,8 @@ func (x *execCtx) alterSequence(st *ast.AlterSequence) error {
 
 // checkSequenceOwner is checkOwner for a sequence.
 func (x *execCtx) checkSequenceOwner(q *catalog.Sequence) error {
-	r, ok := x.sess.sessionRole(x.tx.catalog())
-	owner := q.Owner
-	if owner == 0 {
-		owner = catalog.BootstrapRoleOID
-	}
-	if ok && (r.Superuser || owner == r.OID) {
+	cat := x.tx.catalog()
+	if r, ok := x.sess.sessionRole(cat); ok && actsAsOwner(cat, r, catalogviews.SequenceOwner(q)) {
 		return nil
 	}
 	return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of sequence %s", q.Name)
@@ -540,60 +523,6 @@ func sequenceTypeName(t types.OID) string {
 	return "bigint"
 }
 
-// freeSequenceDepends are a free-standing sequence's pg_depend rows: it
-// lives in its schema (normal) and, with OWNED BY, belongs to its column
-// (auto), which psql's "Owned by" and pg_dump's ALTER SEQUENCE ... OWNED
-// BY read.
-func freeSequenceDepends(b *catalogRow, s serialSequence) []Row {
-	rows := []Row{b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgNamespaceOID,
-		"refobjid", s.schema, "refobjsubid", 0, "deptype", "n")}
-	if s.table != nil && s.column != nil {
-		deptype := "a"
-		if s.column.Identity != "" {
-			deptype = "i" // an identity column's own sequence
-		}
-		rows = append(rows, b.make("classid", pgClassOID, "objid", s.oid, "objsubid", 0, "refclassid", pgClassOID,
-			"refobjid", s.table.OID, "refobjsubid", s.column.Attnum, "deptype", deptype))
-	}
-	return rows
-}
-
-// nextvalOf finds the sequence a default draws from: the name in
-// nextval('name'), nextval('name'::regclass) or nextval(CAST('name' AS
-// regclass)), as the text of a default keeps it.
-var nextvalOf = regexp.MustCompile(`^nextval\((?:CAST\()?'((?:[^']|'')+)'(?:::regclass| AS regclass\))?\)$`)
-
-// sequenceDefaultDepends are the pg_depend rows of column defaults that
-// draw from a free-standing sequence: the default uses it (normal), which
-// is how pg_dump knows to create the sequence before it sets the default.
-func sequenceDefaultDepends(x *execCtx, b *catalogRow) []Row {
-	cat := x.catalogOf()
-	if len(cat.Sequences()) == 0 {
-		return nil
-	}
-	pc := &planCtx{sess: x.sess, cat: cat, params: &paramSlots{}}
-	var rows []Row
-	for _, t := range cat.Tables() {
-		for _, c := range t.Columns {
-			if c.Dropped || c.Identity != "" {
-				continue
-			}
-			m := nextvalOf.FindStringSubmatch(c.Default)
-			if m == nil {
-				continue
-			}
-			parts := strings.Split(strings.ReplaceAll(m[1], "''", "'"), ".")
-			seq, err := pc.lookupFreeSequence(ast.QualifiedName{Parts: parts})
-			if err != nil {
-				continue
-			}
-			rows = append(rows, b.make("classid", pgAttrdefOID, "objid", attrdefOID(t.OID, c.Attnum), "objsubid", 0,
-				"refclassid", pgClassOID, "refobjid", seq.OID, "refobjsubid", 0, "deptype", "n"))
-		}
-	}
-	return rows
-}
-
 // dropSchemaSequences drops the free-standing sequences of a schema being
 // dropped with CASCADE; without, any is 2BP01 as in PostgreSQL.
 func (x *execCtx) dropSchemaSequences(sc *catalog.Schema, cascade bool) error {
@@ -637,11 +566,10 @@ func defaultsDrawingFrom(pc *planCtx, q *catalog.Sequence) []tableColumn {
 			if c.Dropped {
 				continue
 			}
-			m := nextvalOf.FindStringSubmatch(c.Default)
-			if m == nil {
+			parts, ok := catalogviews.DefaultSequenceName(c.Default)
+			if !ok {
 				continue
 			}
-			parts := strings.Split(strings.ReplaceAll(m[1], "''", "'"), ".")
 			if seq, err := pc.lookupFreeSequence(ast.QualifiedName{Parts: parts}); err == nil && seq.OID == q.OID {
 				out = append(out, tableColumn{t, c.Attnum})
 			}
@@ -698,7 +626,7 @@ func (x *execCtx) dropSequence(pc *planCtx, name ast.QualifiedName, st *ast.Drop
 // dropColumnSequences drops the sequences a dropped column owned (t is
 // the table being altered).
 func (x *execCtx) dropColumnSequences(t *catalog.Table, attnum int16) error {
-	owned := ownedFreeSequences(x.tx.catalog(), t.OID, attnum)
+	owned := catalogviews.OwnedSequences(x.tx.catalog(), t.OID, attnum)
 	if len(owned) == 0 {
 		return nil
 	}
@@ -748,7 +676,7 @@ func (x *execCtx) restartOwnedSequences(tables []*catalog.Table) error {
 			}
 			x.tx.noteSequence(name, 0)
 		}
-		for _, q := range ownedFreeSequences(x.tx.catalog(), t.OID, 0) {
+		for _, q := range catalogviews.OwnedSequences(x.tx.catalog(), t.OID, 0) {
 			if err := setFreePosition(x, q.OID, q.Start, false); err != nil {
 				return err
 			}
@@ -760,19 +688,10 @@ func (x *execCtx) restartOwnedSequences(tables []*catalog.Table) error {
 // sequenceNamed reports whether a sequence (free-standing or a serial
 // column's) has the name in the schema: relations share one namespace.
 func sequenceNamed(cat *catalog.Snapshot, schema catalog.OID, name string) bool {
-	for _, s := range serialSequences(cat) {
-		if s.schema == schema && s.name == name {
+	for _, s := range catalogviews.SerialSequences(cat) {
+		if s.Schema == schema && s.Name == name {
 			return true
 		}
 	}
 	return false
-}
-
-// owner is the role that owns a sequence: a serial column's is its
-// table's owner.
-func (s serialSequence) owner() catalog.OID {
-	if s.free != nil {
-		return sequenceOwner(s.free)
-	}
-	return tableOwner(s.table)
 }

@@ -17,20 +17,11 @@ import (
 // PostgreSQL keeps a view's query as a rewrite rule, "_RETURN", whose
 // pg_depend rows name what the query reads; pg_dump orders a view after
 // its rule's dependencies. cdcdb keeps the query as text, so each view gets
-// such a rule here (pg_rewrite), with pg_depend rows found by resolving
-// the query's table references as the view's own planning does (with its
-// ViewSearchPath); and pg_get_viewdef prints the query with each
+// such a rule (catalogviews' viewrules.go: pg_rewrite), with pg_depend rows
+// found here by resolving the query's table references as the view's own
+// planning does (with its ViewSearchPath); and pg_get_viewdef prints the query with each
 // relation qualified by its schema when the session's search_path would
 // not find that relation by its bare name, as PostgreSQL's ruleutils does.
-
-// pgRewriteOID is pg_rewrite's OID, pg_depend's classid for a rule.
-const pgRewriteOID = 2618
-
-// viewRuleOID gives a view's "_RETURN" rule an OID: derived from the view,
-// so stable, in attrdefOID's range with an attnum (2047) no column has
-// (PostgreSQL allows 1600), so no OID of the catalog's or of a column
-// default is the same.
-func viewRuleOID(view catalog.OID) uint32 { return attrdefOID(view, 0x7ff) }
 
 // viewTableRef is one table reference in a view's query and the relation
 // it names (nil for a CTE's name or a name that no longer resolves).
@@ -114,7 +105,7 @@ func qualifiedViewQuery(x *execCtx, v *catalog.Table) string {
 		if !ok {
 			continue
 		}
-		ins = append(ins, insertion{pos: r.ref.Name.Pos, text: quoteIdent(sc.Name) + "."})
+		ins = append(ins, insertion{pos: r.ref.Name.Pos, text: parse.QuoteIdent(sc.Name) + "."})
 	}
 	sort.Slice(ins, func(i, j int) bool { return ins[i].pos > ins[j].pos })
 	q := v.ViewQuery
@@ -127,44 +118,19 @@ func qualifiedViewQuery(x *execCtx, v *catalog.Table) string {
 	return q
 }
 
-func init() {
-	liveCatalogs["pg_rewrite"] = livePgRewrite
-}
-
-// livePgRewrite lists each view's "_RETURN" rule. ev_qual and ev_action
-// are "<>", PostgreSQL's text of an empty node tree: cdcdb keeps no query
-// trees (pg_get_viewdef prints the query).
-func livePgRewrite(x *execCtx, _ []Row) ([]Row, error) {
-	b := rowBuilder("pg_rewrite")
-	var rows []Row
-	for _, t := range x.catalogOf().Tables() {
-		if t.Kind != catalog.KindView {
-			continue
-		}
-		rows = append(rows, b.make("oid", viewRuleOID(t.OID), "rulename", "_RETURN", "ev_class", t.OID,
-			"ev_type", "1", "ev_enabled", "O", "is_instead", true, "ev_qual", "<>", "ev_action", "<>"))
-	}
-	return rows, nil
-}
-
-// viewRuleDepends are the pg_depend rows of the views' rules: each rule
-// depends (normal) on every relation its view reads.
-func viewRuleDepends(x *execCtx, b *catalogRow) []Row {
-	var rows []Row
+// viewReads are the relations v's query reads, each once, as its own
+// planning resolves them (what its rewrite rule depends on, for
+// catalogviews' pg_depend).
+func viewReads(x *execCtx, v *catalog.Table) []catalog.OID {
 	pc := &planCtx{sess: x.sess, cat: x.catalogOf(), params: &paramSlots{}}
-	for _, t := range x.catalogOf().Tables() {
-		if t.Kind != catalog.KindView {
+	seen := map[catalog.OID]bool{}
+	var out []catalog.OID
+	for _, r := range viewTableRefs(pc, v) {
+		if r.rel == nil || seen[r.rel.OID] || r.rel.OID == v.OID {
 			continue
 		}
-		seen := map[catalog.OID]bool{}
-		for _, r := range viewTableRefs(pc, t) {
-			if r.rel == nil || seen[r.rel.OID] || r.rel.OID == t.OID {
-				continue
-			}
-			seen[r.rel.OID] = true
-			rows = append(rows, b.make("classid", pgRewriteOID, "objid", viewRuleOID(t.OID), "objsubid", 0,
-				"refclassid", pgClassOID, "refobjid", r.rel.OID, "refobjsubid", 0, "deptype", "n"))
-		}
+		seen[r.rel.OID] = true
+		out = append(out, r.rel.OID)
 	}
-	return rows
+	return out
 }

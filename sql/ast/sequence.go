@@ -54,26 +54,15 @@ type AlterSequence struct {
 	Name     QualifiedName
 	IfExists bool
 	Options  []SequenceOption
-	Owner    *RoleSpec
+	Owner    *OwnerTo
 	Pos      int
 }
 
-// RoleSpec is a role named in OWNER TO: a name, or CURRENT_USER,
-// CURRENT_ROLE or SESSION_USER (Current set to that word).
-type RoleSpec struct {
-	Name    string
-	Current string
-	Pos     int
-}
-
-// SetOwner is ALTER TABLE | VIEW ... OWNER TO role.
-type SetOwner struct{ Role RoleSpec }
-
 // AlterSchemaOwner is ALTER SCHEMA name OWNER TO role.
 type AlterSchemaOwner struct {
-	Name string
-	Role RoleSpec
-	Pos  int
+	Name  string
+	Owner *OwnerTo
+	Pos   int
 }
 
 // AddIdentity is ALTER [COLUMN] c ADD GENERATED { ALWAYS | BY DEFAULT } AS
@@ -88,12 +77,10 @@ type AddIdentity struct {
 func (*CreateSequence) node()   {}
 func (*AlterSequence) node()    {}
 func (*AlterSchemaOwner) node() {}
-func (*SetOwner) node()         {}
 func (*AddIdentity) node()      {}
 
 func (*CreateSequence) stmt()   {}
 func (*AlterSequence) stmt()    {}
 func (*AlterSchemaOwner) stmt() {}
 
-func (*SetOwner) alterAction()    {}
 func (*AddIdentity) alterAction() {}

@@ -684,6 +684,8 @@ func (p *parser) parseAlter() ast.Statement {
 		return p.parseAlterSequence(t) // sequence.go
 	case (w.is("schema") || w.is("view")) && p.alterOwnerAhead():
 		return p.parseAlterOwnerOnly(t)
+	case w.is("default") && p.peekN(1).is("privileges"):
+		return p.parseAlterDefaultPrivileges(t) // rolemembership.go
 	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
@@ -779,9 +781,7 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		p.advance()
 		return &ast.SetTableOptions{Options: p.parseRelOptions()}
 	case t.is("owner"):
-		p.advance()
-		p.expectWord("to")
-		return &ast.SetOwner{Role: p.parseRoleSpec()}
+		return p.parseOwnerTo()
 	}
 	p.fail()
 	return nil

@@ -34,8 +34,9 @@
 //	ddl.go                 CREATE / DROP / ALTER TABLE, INDEX, VIEW, SCHEMA, COMMENT
 //	session.go             transactions, SET, SHOW, RESET, DISCARD, DEALLOCATE, EXPLAIN
 //	flow.go                streaming tables, AUTO CDC flows, REFRESH
-//	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables
-//	sequence.go            CREATE / ALTER SEQUENCE, OWNER TO, identity columns
+//	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables and schemas
+//	rolemembership.go      GRANT / REVOKE role, OWNER TO, ALTER DEFAULT PRIVILEGES
+//	sequence.go            CREATE / ALTER SEQUENCE, ALTER VIEW | SCHEMA ... OWNER TO, identity columns
 //
 // Beyond PostgreSQL it reads cdcdb's own statements: CREATE [OR REFRESH]
 // STREAMING TABLE, CREATE FLOW ... AS AUTO CDC (and the older APPLY CHANGES

@@ -29,11 +29,8 @@ func (p *parser) parseAlterSequence(start *token) ast.Statement {
 	as := &ast.AlterSequence{Pos: start.pos}
 	as.IfExists = p.parseIfExists()
 	as.Name = p.qualifiedName()
-	if t := p.peek(); t.is("owner") {
-		p.advance()
-		p.expectWord("to")
-		r := p.parseRoleSpec()
-		as.Owner = &r
+	if p.peek().is("owner") {
+		as.Owner = p.parseOwnerTo().(*ast.OwnerTo) // rolemembership.go
 		return as
 	}
 	if t := p.peek(); t.is("rename") || t.is("set") {
@@ -53,16 +50,12 @@ func (p *parser) parseAlterOwnerOnly(start *token) ast.Statement {
 	if kind.is("schema") {
 		nt := p.peek()
 		name := p.colID()
-		p.expectWord("owner")
-		p.expectWord("to")
-		return &ast.AlterSchemaOwner{Name: name, Role: p.parseRoleSpec(), Pos: nt.pos}
+		return &ast.AlterSchemaOwner{Name: name, Owner: p.parseOwnerTo().(*ast.OwnerTo), Pos: nt.pos}
 	}
 	at := &ast.AlterTable{Pos: start.pos}
 	at.IfExists = p.parseIfExists()
 	at.Name = p.qualifiedName()
-	p.expectWord("owner")
-	p.expectWord("to")
-	at.Actions = []ast.AlterAction{&ast.SetOwner{Role: p.parseRoleSpec()}}
+	at.Actions = []ast.AlterAction{p.parseOwnerTo()}
 	return at
 }
 
@@ -77,20 +70,6 @@ func (p *parser) alterOwnerAhead() bool {
 		}
 	}
 	return false
-}
-
-// parseRoleSpec parses a RoleSpec: a name, CURRENT_USER, CURRENT_ROLE or
-// SESSION_USER.
-func (p *parser) parseRoleSpec() ast.RoleSpec {
-	t := p.peek()
-	switch {
-	case t.is("current_user"), t.is("current_role"), t.is("session_user"):
-		p.advance()
-		return ast.RoleSpec{Current: t.str, Pos: t.pos}
-	case t.is("public"), t.is("none"):
-		p.bail(p.errorAtPos(pgerror.ReservedName, t.pos, "role name \"%s\" is reserved", t.str))
-	}
-	return ast.RoleSpec{Name: p.colLabel(), Pos: t.pos}
 }
 
 // parseAddIdentity parses, after ALTER [COLUMN] c ADD, GENERATED { ALWAYS |
