@@ -49,7 +49,8 @@ func (x *execCtx) checkOwnerChange(current catalog.OID, next *catalog.Role, kind
 	return nil
 }
 
-// setSequenceOwner is OWNER TO of a free-standing sequence.
+// setSequenceOwner is OWNER TO of a free-standing sequence; as for a
+// table, the new owner must be able to create in its schema.
 func (x *execCtx) setSequenceOwner(q *catalog.Sequence, o *ast.OwnerTo) error {
 	role, err := x.ownerToRole(o)
 	if err != nil {
@@ -60,6 +61,12 @@ func (x *execCtx) setSequenceOwner(q *catalog.Sequence, o *ast.OwnerTo) error {
 	}
 	if err := x.checkOwnerChange(catalogviews.SequenceOwner(q), role, "sequence", q.Name); err != nil {
 		return err
+	}
+	cat := x.tx.catalog()
+	if !x.sess.isSuperuser(cat) {
+		if sc, ok := cat.SchemaByOID(q.Schema); ok && !roleHasSchemaPrivilege(cat, role, sc, catalog.PrivCreate) {
+			return schemaPermissionDenied(sc) // schemaprivs.go
+		}
 	}
 	c := *q
 	c.Owner = role.OID
@@ -130,8 +137,8 @@ func (x *execCtx) moveOwnedSequences(t *catalog.Table) error {
 
 // alterSchemaOwner is ALTER SCHEMA name OWNER TO role, with PostgreSQL
 // 15's checks: the session acts as the schema's owner (or is a
-// superuser) and is a member of the new owner. (PostgreSQL also wants
-// CREATE on the database, which every role has in cdcdb.)
+// superuser), is a member of the new owner, and has CREATE on the
+// database, which in cdcdb only superusers have (as for CREATE SCHEMA).
 func (x *execCtx) alterSchemaOwner(st *ast.AlterSchemaOwner) error {
 	cat := x.tx.catalog()
 	sc, ok := cat.Schema(st.Name)
@@ -155,6 +162,9 @@ func (x *execCtx) alterSchemaOwner(st *ast.AlterSchemaOwner) error {
 	}
 	if err := x.checkOwnerChange(current, role, "schema", sc.Name); err != nil {
 		return err
+	}
+	if !x.sess.isSuperuser(cat) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for database main")
 	}
 	c := *sc
 	c.Owner = role.OID
