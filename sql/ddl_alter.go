@@ -606,7 +606,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 				col.NotNull = false
 			case a.Type != nil:
-				return pgerror.New(pgerror.FeatureNotSupported, "ALTER COLUMN TYPE is not supported")
+				if err := x.alterColumnType(pc, c, col, a); err != nil { // ddl_alter_type.go
+					return err
+				}
 			}
 		case *ast.AddConstraint:
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {

@@ -1,0 +1,151 @@
+package pgtests
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// scriptOutcomes runs each statement and describes what it gave: its rows
+// (for a query) or its command tag, or its error's SQLSTATE, message,
+// detail and hint: what a test compares between cdcdb and PostgreSQL 15.
+func scriptOutcomes(t *testing.T, conn *pgx.Conn, stmts []string) []string {
+	t.Helper()
+	var out []string
+	for _, sql := range stmts {
+		var pe *pgconn.PgError
+		lines, err := rowLines(testContext(t), conn, "|", func(v any) string {
+			if v == nil {
+				return "NULL"
+			}
+			return fmt.Sprint(v)
+		}, sql)
+		switch {
+		case errors.As(err, &pe):
+			out = append(out, fmt.Sprintf("%s: ERROR %s %s [%s] [%s]", sql, pe.Code, pe.Message, pe.Detail, pe.Hint))
+		case err != nil:
+			t.Fatalf("%s: %v", sql, err)
+		default:
+			out = append(out, sql+": "+strings.Join(lines, "; "))
+		}
+	}
+	return out
+}
+
+// compareOutcomes runs a script on cdcdb and on PostgreSQL 15 and reports
+// every statement whose outcome differs. It returns cdcdb's outcomes.
+func compareOutcomes(t *testing.T, stmts []string) []string {
+	t.Helper()
+	var results [][]string
+	for _, tg := range bothTargets(t) {
+		results = append(results, scriptOutcomes(t, connect(t, tg.URL), stmts))
+	}
+	if len(results) == 2 {
+		for i := range results[0] {
+			if results[0][i] != results[1][i] {
+				t.Errorf("cdcdb:      %s\nPostgreSQL: %s", results[0][i], results[1][i])
+			}
+		}
+	}
+	return results[0]
+}
+
+// TestAlterColumnType: ALTER TABLE ... ALTER COLUMN ... TYPE [USING]
+// rewrites the rows, rebuilds the indexes on the column, keeps NOT NULL,
+// CHECK and defaults, and refuses what does not convert with PostgreSQL
+// 15's errors.
+func TestAlterColumnType(t *testing.T) {
+	got := compareOutcomes(t, []string{
+		"CREATE TABLE act (id int PRIMARY KEY, a text, b int DEFAULT 5, c varchar(10), d numeric(6,2) CHECK (d > 0))",
+		"CREATE INDEX act_a ON act (a)",
+		"CREATE UNIQUE INDEX act_b ON act (b)",
+		"INSERT INTO act VALUES (1, '10', 1, 'x', 1.25), (2, '20', 2, 'yy', 2.5)",
+		"UPDATE act SET a = '11' WHERE id = 1",
+		"ALTER TABLE act ALTER COLUMN a TYPE int",
+		"ALTER TABLE act ALTER COLUMN a TYPE int USING a::int",
+		"SELECT id, a, pg_typeof(a) FROM act ORDER BY id",
+		"SELECT id FROM act WHERE a = 20",
+		"ALTER TABLE act ALTER COLUMN b TYPE text",
+		"SELECT b, pg_typeof(b) FROM act WHERE b = '2'",
+		"ALTER TABLE act ALTER COLUMN b TYPE bigint USING b::bigint * 10",
+		"INSERT INTO act VALUES (3, 30, 30, 'z', 3)",
+		"ALTER TABLE act ALTER COLUMN b TYPE int USING b / 100",
+		"ALTER TABLE act ALTER COLUMN c TYPE varchar(1)",
+		"ALTER TABLE act ALTER COLUMN c SET DATA TYPE varchar(20)",
+		"ALTER TABLE act ALTER COLUMN id TYPE bigint",
+		"ALTER TABLE act ALTER COLUMN d TYPE int USING round(d)",
+		"ALTER TABLE act ALTER COLUMN d TYPE numeric USING d - 3",
+		"ALTER TABLE act ALTER COLUMN a TYPE boolean USING a > 15",
+		"ALTER TABLE act ALTER COLUMN a TYPE int USING 'x'",
+		"ALTER TABLE act ALTER COLUMN a TYPE date",
+		"ALTER TABLE act ALTER COLUMN a SET NOT NULL",
+		"ALTER TABLE act ALTER COLUMN a TYPE int USING CASE WHEN a THEN 1 END",
+		"ALTER TABLE act ALTER COLUMN b SET DEFAULT 7",
+		"ALTER TABLE act ALTER COLUMN b TYPE date USING NULL",
+		"ALTER TABLE act ALTER COLUMN nothere TYPE int",
+		"ALTER TABLE act ALTER COLUMN b TYPE nosuchtype",
+		"ALTER TABLE act ALTER COLUMN b TYPE int USING max(b)",
+		"BEGIN",
+		"ALTER TABLE act ALTER COLUMN c TYPE int USING length(c)",
+		"ROLLBACK",
+		"SELECT * FROM act ORDER BY id",
+		"SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull FROM pg_attribute a WHERE a.attrelid = 'act'::regclass AND a.attnum > 0 ORDER BY a.attnum",
+		"INSERT INTO act (id, a, c, d) VALUES (4, true, 'w', 4) RETURNING *",
+		"CREATE VIEW act_v AS SELECT id, a FROM act",
+		"ALTER TABLE act ALTER COLUMN a TYPE text",
+	})
+	if want := "SELECT * FROM act ORDER BY id: 1|false|10|x|1; 2|true|20|yy|3; 3|true|30|z|3"; !contains(got, want) {
+		t.Errorf("no %q in\n%s", want, strings.Join(got, "\n"))
+	}
+}
+
+// TestAlterColumnTypeHistory: a type change converts the table's past too,
+// so FOR SYSTEM_TIME reads show old versions in the new type; a past value
+// that does not convert refuses the change and says so.
+func TestAlterColumnTypeHistory(t *testing.T) {
+	s := startServer(t)
+	conn := connect(t, s.URL())
+	defer func() {
+		conn.Close(testContext(t))
+		if err := s.Stop(); err != nil {
+			t.Fatal(err)
+		}
+		checkDataFile(t, s)
+	}()
+	mustExec(t, conn, "CREATE TABLE ath (id int PRIMARY KEY, v text)")
+	mustExec(t, conn, "INSERT INTO ath VALUES (1, '1'), (2, '2')")
+	mustExec(t, conn, "UPDATE ath SET v = '3' WHERE id = 1")
+	mustExec(t, conn, "DELETE FROM ath WHERE id = 2")
+	mustExec(t, conn, "ALTER TABLE ath ALTER COLUMN v TYPE int USING v::int + 100")
+	if got, want := strings.Join(queryLines(t, conn, "SELECT id, v, pg_typeof(v) FROM ath FOR SYSTEM_TIME ALL ORDER BY id, v"), " "), "1|101|integer 1|103|integer 2|102|integer"; got != want {
+		t.Errorf("history after the change: %s, want %s", got, want)
+	}
+	mustExec(t, conn, "CREATE TABLE ath2 (id int PRIMARY KEY, v text)")
+	mustExec(t, conn, "INSERT INTO ath2 VALUES (1, 'a')")
+	mustExec(t, conn, "UPDATE ath2 SET v = '5' WHERE id = 1")
+	_, err := conn.Exec(testContext(t), "ALTER TABLE ath2 ALTER COLUMN v TYPE int USING v::int")
+	pe := requireSQLState(t, err, "22P02")
+	if !strings.Contains(pe.Detail, "past version") {
+		t.Errorf("the refusal does not say the value is a past one: %+v", pe)
+	}
+	if got := queryString(t, conn, "SELECT pg_typeof(v)::text || ':' || v FROM ath2"); got != "text:5" {
+		t.Errorf("after the refused change: %s", got)
+	}
+	mustExec(t, conn, "ALTER TABLE ath2 ALTER COLUMN v TYPE int USING CASE WHEN v ~ '^[0-9]+$' THEN v::int END")
+	if got, want := strings.Join(queryLines(t, conn, "SELECT id, coalesce(v, -1) FROM ath2 FOR SYSTEM_TIME ALL ORDER BY 2"), " "), "1|-1 1|5"; got != want {
+		t.Errorf("history after the change: %s, want %s", got, want)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
