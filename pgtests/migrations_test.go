@@ -149,3 +149,49 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestDeferredForeignKeys: DEFERRABLE [INITIALLY DEFERRED] foreign keys
+// (as Django's migrate makes them) are checked at commit, SET CONSTRAINTS
+// moves the check, savepoints take back what they roll back, and the
+// catalog shows the timing, all as in PostgreSQL 15.
+func TestDeferredForeignKeys(t *testing.T) {
+	compareOutcomes(t, []string{
+		"CREATE TABLE dp (id int PRIMARY KEY)",
+		"CREATE TABLE dc (id int PRIMARY KEY, pid int REFERENCES dp DEFERRABLE INITIALLY DEFERRED)",
+		"CREATE TABLE dc2 (id int PRIMARY KEY, pid int, CONSTRAINT dc2_fk FOREIGN KEY (pid) REFERENCES dp (id) DEFERRABLE)",
+		"CREATE TABLE dc3 (id int PRIMARY KEY, pid int REFERENCES dp NOT DEFERRABLE INITIALLY DEFERRED)",
+		"CREATE TABLE dc4 (id int PRIMARY KEY, pid int REFERENCES dp ON DELETE CASCADE INITIALLY DEFERRED)",
+		// A child before its parent, in one transaction.
+		"BEGIN", "INSERT INTO dc VALUES (1, 10)", "INSERT INTO dp VALUES (10)", "COMMIT",
+		// No parent by commit: the COMMIT fails and takes it all back.
+		"BEGIN", "INSERT INTO dp VALUES (11)", "INSERT INTO dc VALUES (2, 20)", "COMMIT",
+		"SELECT count(*) FROM dp WHERE id = 11",
+		// A statement of its own commits at its end.
+		"INSERT INTO dc VALUES (3, 30)",
+		// DEFERRABLE alone is checked at once, until SET CONSTRAINTS.
+		"BEGIN", "INSERT INTO dc2 VALUES (1, 40)", "ROLLBACK",
+		"BEGIN", "SET CONSTRAINTS dc2_fk DEFERRED", "INSERT INTO dc2 VALUES (1, 40)", "INSERT INTO dp VALUES (40)", "COMMIT",
+		// A parent removed and put back before commit.
+		"BEGIN", "SET CONSTRAINTS ALL DEFERRED", "DELETE FROM dp WHERE id = 40", "INSERT INTO dp VALUES (40)", "COMMIT",
+		// SET CONSTRAINTS ... IMMEDIATE checks what was put off.
+		"BEGIN", "SET CONSTRAINTS ALL DEFERRED", "DELETE FROM dp WHERE id = 40", "SET CONSTRAINTS ALL IMMEDIATE", "ROLLBACK",
+		"BEGIN", "INSERT INTO dc VALUES (5, 50)", "SET CONSTRAINTS dc_pid_fkey IMMEDIATE", "ROLLBACK",
+		"BEGIN", "SET CONSTRAINTS public.dc_pid_fkey IMMEDIATE", "INSERT INTO dc VALUES (5, 50)", "ROLLBACK",
+		// A savepoint rolled back takes its checks with it.
+		"BEGIN", "INSERT INTO dc VALUES (5, 50)", "SAVEPOINT s", "INSERT INTO dc VALUES (6, 60)", "ROLLBACK TO SAVEPOINT s",
+		"INSERT INTO dp VALUES (50)", "COMMIT",
+		"BEGIN", "SAVEPOINT s", "SET CONSTRAINTS ALL IMMEDIATE", "ROLLBACK TO SAVEPOINT s", "INSERT INTO dc VALUES (7, 70)", "DELETE FROM dc WHERE id = 7", "COMMIT",
+		// A child row gone or changed by commit no longer counts.
+		"BEGIN", "INSERT INTO dc VALUES (8, 80)", "UPDATE dc SET pid = 10 WHERE id = 8", "COMMIT",
+		"BEGIN", "INSERT INTO dc VALUES (9, 90)", "UPDATE dc SET pid = 91 WHERE id = 9", "COMMIT",
+		// CASCADE acts at once, whatever the timing.
+		"BEGIN", "INSERT INTO dc4 VALUES (1, 10)", "COMMIT",
+		"SET CONSTRAINTS ALL DEFERRED",
+		"BEGIN", "SET CONSTRAINTS nosuch DEFERRED", "ROLLBACK",
+		"BEGIN", "SET CONSTRAINTS dp_pkey DEFERRED", "ROLLBACK",
+		"SELECT conname, condeferrable, condeferred, pg_get_constraintdef(oid) FROM pg_constraint WHERE contype = 'f' ORDER BY 1",
+		"SELECT constraint_name, is_deferrable, initially_deferred FROM information_schema.table_constraints WHERE constraint_type = 'FOREIGN KEY' ORDER BY 1",
+		"SELECT * FROM dc ORDER BY id",
+		"SELECT * FROM dc2 ORDER BY id",
+	})
+}

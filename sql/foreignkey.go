@@ -266,6 +266,9 @@ func (st *fkState) endStatement(x *execCtx) error {
 	pending := st.pendingChild
 	st.pendingChild = nil
 	for _, p := range pending {
+		if x.deferCheck(p, false) { // foreignkey_deferred.go
+			continue
+		}
 		ok, err := p.link.parentHas(x, p.vals)
 		if err != nil {
 			return err
@@ -277,6 +280,9 @@ func (st *fkState) endStatement(x *execCtx) error {
 	removed := st.pendingParent
 	st.pendingParent = nil
 	for _, p := range removed {
+		if x.deferCheck(p, true) {
+			continue
+		}
 		if back, err := p.link.parentHas(x, p.vals); err != nil || back {
 			if err != nil {
 				return err
@@ -541,7 +547,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 		}
 	}
 	c := catalog.Constraint{OID: oid, Name: name, Kind: "f", Columns: attnums, RefTable: parent.OID, RefColumns: refAttnums,
-		OnDelete: ref.OnDelete, OnUpdate: ref.OnUpdate}
+		OnDelete: ref.OnDelete, OnUpdate: ref.OnUpdate, Deferrable: ref.Deferrable, InitiallyDeferred: ref.InitiallyDeferred}
 	if err := refuseWritingForeignKey(pc.cat, t, &c); err != nil {
 		return err
 	}

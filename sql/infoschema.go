@@ -286,7 +286,7 @@ func isTableConstraints(x *execCtx, b *catalogRow) ([]Row, error) {
 		}
 		rows = append(rows, b.make("constraint_catalog", "main", "constraint_schema", tc.schema,
 			"constraint_name", tc.c.Name, "table_catalog", "main", "table_schema", tc.schema, "table_name", tc.t.Name,
-			"constraint_type", constraintTypeNames[tc.c.Kind], "is_deferrable", "NO", "initially_deferred", "NO",
+			"constraint_type", constraintTypeNames[tc.c.Kind], "is_deferrable", yesNo(tc.c.Deferrable), "initially_deferred", yesNo(tc.c.InitiallyDeferred),
 			"enforced", "YES", "nulls_distinct", nullsDistinct))
 	}
 	for _, r := range userRelations(cat) {

@@ -50,7 +50,8 @@
 //   - GROUP BY () is a non-nil empty GroupBy, and ROLLUP, CUBE and
 //     GROUPING SETS are GroupingSet items of it;
 //   - forms the tree cannot hold fail with 0A000 rather than being dropped:
-//     identity and generated columns, deferrable constraints,
+//     identity and generated columns, deferrable constraints other than
+//     foreign keys,
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
