@@ -195,3 +195,34 @@ func TestDeferredForeignKeys(t *testing.T) {
 		"SELECT * FROM dc2 ORDER BY id",
 	})
 }
+
+// TestVacuumAnalyze: VACUUM and ANALYZE, as pgbench -i and vacuumdb send
+// them, check their tables, columns, options and transaction as PostgreSQL
+// 15 does; the options cdcdb cannot honour (FULL, FREEZE, VERBOSE, ...)
+// are refused.
+func TestVacuumAnalyze(t *testing.T) {
+	compareOutcomes(t, []string{
+		"CREATE TABLE vt (a int, b text)",
+		"CREATE VIEW vv AS SELECT * FROM vt",
+		"VACUUM",
+		"VACUUM vt",
+		"VACUUM ANALYZE vt",
+		"VACUUM (ANALYZE) vt (a, b)",
+		"VACUUM vt (a)",
+		"VACUUM (ANALYZE, SKIP_LOCKED) vt",
+		"ANALYZE",
+		"ANALYZE vt (nothere)",
+		"ANALYZE nothere",
+		"ANALYSE vt",
+		"ANALYZE (SKIP_LOCKED false) vt",
+		"VACUUM (FULL false, FREEZE off, INDEX_CLEANUP auto) vt",
+		"ANALYZE (full) vt",
+		"BEGIN", "ANALYZE vt", "VACUUM vt", "ROLLBACK",
+	})
+	s := startServer(t)
+	conn := connect(t, s.URL())
+	for _, sql := range []string{"VACUUM FULL", "VACUUM (FREEZE) vt", "VACUUM VERBOSE", "ANALYZE VERBOSE", "VACUUM (PARALLEL 2)"} {
+		_, err := conn.Exec(testContext(t), sql)
+		requireSQLState(t, err, "0A000")
+	}
+}

@@ -81,6 +81,10 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 			}
 			return "DEALLOCATE", nil
 		}}, nil
+	case *ast.Vacuum:
+		return &compiled{access: accessRead, exec: func(x *execCtx, _ *resultSink) (string, error) {
+			return st.Verb, x.vacuum(st) // vacuum.go
+		}}, nil
 	case *ast.SetConstraints:
 		return &compiled{access: accessRead, exec: func(x *execCtx, _ *resultSink) (string, error) {
 			return "SET CONSTRAINTS", x.setConstraints(st) // foreignkey_deferred.go

@@ -55,7 +55,7 @@
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
-//   - PostgreSQL statements cdcdb lacks (VACUUM, CREATE FUNCTION,
+//   - PostgreSQL statements cdcdb lacks (CLUSTER, CREATE FUNCTION,
 //     ...) fail with 0A000 naming the statement, not with a syntax error.
 //
 // Nesting is bounded (see maxDepth): a statement nested deeper fails with
