@@ -226,3 +226,53 @@ func TestVacuumAnalyze(t *testing.T) {
 		requireSQLState(t, err, "0A000")
 	}
 }
+
+// TestDropColumnDependents: DROP COLUMN drops the indexes and the
+// constraints of the table that use the column, and a foreign key of
+// another table referencing it only with CASCADE, as PostgreSQL 15 does.
+func TestDropColumnDependents(t *testing.T) {
+	compareOutcomes(t, []string{
+		"CREATE TABLE dp5 (id int PRIMARY KEY, u int UNIQUE, w int)",
+		"CREATE TABLE dc5 (id int PRIMARY KEY, pu int REFERENCES dp5 (u), x int CHECK (x > 0), y int, CHECK (x < y))",
+		"CREATE INDEX dc5_x ON dc5 (x, y)",
+		"INSERT INTO dp5 VALUES (1, 1, 1)",
+		"INSERT INTO dc5 VALUES (1, 1, 1, 2)",
+		"ALTER TABLE dp5 DROP COLUMN u",
+		"ALTER TABLE dp5 DROP COLUMN u CASCADE",
+		"ALTER TABLE dc5 DROP COLUMN x",
+		"SELECT conname FROM pg_constraint WHERE conrelid IN ('dp5'::regclass, 'dc5'::regclass) ORDER BY 1",
+		"SELECT indexname FROM pg_indexes WHERE tablename IN ('dp5', 'dc5') ORDER BY 1",
+		"CREATE INDEX dc5_x ON dc5 (y)",
+		"INSERT INTO dc5 VALUES (2, 99, 1)",
+		"SELECT * FROM dc5 WHERE y = 1",
+	})
+}
+
+// TestDjangoMigrate: Django 3.2's migrate runs an app's migrations on
+// cdcdb as on PostgreSQL 15 (testdata/clients/cdcdb_django_migrate.py):
+// tables with DEFERRABLE INITIALLY DEFERRED foreign keys, column type
+// changes on rows already there, a foreign key column added and removed,
+// the ORM's writes that need the deferred check, inspectdb, and the
+// migrations undone and done again. The two transcripts must be the same.
+func TestDjangoMigrate(t *testing.T) {
+	requirePythonModule(t, "psycopg2", "python3-psycopg2")
+	requirePythonModule(t, "django", "python3-django")
+	var outs []string
+	for _, tg := range bothTargets(t) {
+		outs = append(outs, runClient(t, "DJANGO MIGRATE OK", nil, systemPython, clientProgram(t, "cdcdb_django_migrate.py"), tg.Host, fmt.Sprint(tg.Port), tg.DB))
+	}
+	for _, want := range []string{
+		"constraint ('shelf_book', 'f', True, True, 'FOREIGN KEY (editor_id) REFERENCES shelf_author(id) DEFERRABLE INITIALLY DEFERRED')",
+		"column ('shelf_book', 'isbn', 'integer', None, 'YES')",
+		"book (2, 'Book 2', 2, 200, 9782)",
+		"orphan refused at commit: 23503",
+		"    editor = models.ForeignKey(ShelfAuthor, models.DO_NOTHING, blank=True, null=True)",
+	} {
+		if !strings.Contains(outs[0], want) {
+			t.Errorf("cdcdb's transcript has no %q:\n%s", want, outs[0])
+		}
+	}
+	if len(outs) == 2 && outs[0] != outs[1] {
+		t.Errorf("cdcdb:\n%s\nPostgreSQL 15:\n%s", outs[0], outs[1])
+	}
+}

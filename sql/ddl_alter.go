@@ -563,6 +563,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 						WithDetail("constraint %s on table %s depends on column %s", pkIndexName(c), c.Name, a.Name)
 				}
 			}
+			if err := x.dropColumnDependents(pc, c, col.Attnum, col.Name, a.Cascade); err != nil { // ddl_dropcolumn.go
+				return err
+			}
 			col.Dropped = true
 			col.Name = "........pg.dropped." + itoa(int(col.Attnum)) + "........"
 		case *ast.RenameColumn:

@@ -16,6 +16,13 @@ import (
 // ungroupedColumn binds a column reference found outside GROUP BY in a
 // grouped query level; idx is its position in the level's input row.
 func (b *binder) ungroupedColumn(e *ast.ColumnRef, idx int, col scopeCol) (expr, error) {
+	// The same column grouped under another spelling (GROUP BY b, SELECT
+	// s2.b) is grouped: groups are matched by what they read, not by how.
+	for i, g := range b.agg.groupExprs {
+		if c, ok := g.(*colRef); ok && c.level == 0 && c.idx == idx {
+			return &colRef{idx: i, t: g.typ(), name: col.name}, nil
+		}
+	}
 	rel := relAt(b.sc, idx)
 	if rel != nil && b.groupedByPrimaryKey(rel) {
 		fp := "functionally dependent:" + fingerprint(e)
