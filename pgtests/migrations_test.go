@@ -276,3 +276,33 @@ func TestDjangoMigrate(t *testing.T) {
 		t.Errorf("cdcdb:\n%s\nPostgreSQL 15:\n%s", outs[0], outs[1])
 	}
 }
+
+// TestAlterColumnTypeRollback: a type change inside a transaction, and
+// inside a savepoint, is taken back whole (rows, indexes, catalog) by
+// ROLLBACK, and its rebuilt index answers after COMMIT, as in PostgreSQL
+// 15.
+func TestAlterColumnTypeRollback(t *testing.T) {
+	compareOutcomes(t, []string{
+		"CREATE TABLE rb (id int PRIMARY KEY, a text, b int)",
+		"CREATE INDEX rb_a ON rb (a)",
+		"CREATE UNIQUE INDEX rb_b ON rb (b)",
+		"INSERT INTO rb SELECT g, (g * 7 % 100)::text, g FROM generate_series(1, 200) g",
+		"BEGIN",
+		"ALTER TABLE rb ALTER COLUMN a TYPE int USING a::int",
+		"SELECT count(*) FROM rb WHERE a = 7",
+		"SAVEPOINT s1",
+		"ALTER TABLE rb ALTER COLUMN b TYPE text",
+		"SELECT count(*) FROM rb WHERE b = '7'",
+		"ROLLBACK TO SAVEPOINT s1",
+		"SELECT count(*) FROM rb WHERE b = 7",
+		"ROLLBACK",
+		"SELECT count(*), min(pg_typeof(a)::text) FROM rb WHERE a = '7'",
+		"BEGIN",
+		"ALTER TABLE rb ALTER COLUMN a TYPE int USING a::int",
+		"COMMIT",
+		"INSERT INTO rb VALUES (201, 7, 201)",
+		"SELECT count(*) FROM rb WHERE a = 7",
+		"SELECT count(*) FROM rb WHERE a > 90",
+		"INSERT INTO rb VALUES (202, 8, 201)",
+	})
+}
