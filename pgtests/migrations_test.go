@@ -306,3 +306,27 @@ func TestAlterColumnTypeRollback(t *testing.T) {
 		"INSERT INTO rb VALUES (202, 8, 201)",
 	})
 }
+
+// TestDeferredForeignKeySimpleQuery: a simple Query's only statement whose
+// deferred foreign key fails at its commit reports the error in place of
+// its command tag, as PostgreSQL 15 (which commits before the tag) does.
+func TestDeferredForeignKeySimpleQuery(t *testing.T) {
+	for _, tg := range bothTargets(t) {
+		conn := connect(t, tg.URL)
+		mustExec(t, conn, "CREATE TABLE sqp (id int PRIMARY KEY)")
+		mustExec(t, conn, "CREATE TABLE sqc (id int PRIMARY KEY, pid int REFERENCES sqp DEFERRABLE INITIALLY DEFERRED)")
+		results, err := conn.PgConn().Exec(testContext(t), "INSERT INTO sqc VALUES (1, 2)").ReadAll()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "23503" {
+			t.Errorf("%s: error %v, want 23503", tg.Name, err)
+		}
+		for _, r := range results {
+			if r.CommandTag.String() != "" {
+				t.Errorf("%s: a command tag %q came with the error", tg.Name, r.CommandTag)
+			}
+		}
+		if n := queryString(t, conn, "SELECT count(*)::text FROM sqc"); n != "0" {
+			t.Errorf("%s: %s rows after the failed commit", tg.Name, n)
+		}
+	}
+}
