@@ -330,3 +330,51 @@ func TestDeferredForeignKeySimpleQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestAlterColumnTypeForeignKeys: a type change of a column a foreign key
+// uses, on either side, is accepted while the key's columns still compare
+// and refused as PostgreSQL 15 refuses it otherwise; the keys are checked
+// again and keep working.
+func TestAlterColumnTypeForeignKeys(t *testing.T) {
+	compareOutcomes(t, []string{
+		"create table fp (id int primary key, code varchar(10) unique)",
+		"create table fc (id int primary key, pid int references fp, pcode varchar(10) references fp (code), self int references fc)",
+		"insert into fp values (1, 'a'), (2, 'b')",
+		"insert into fc values (1, 1, 'a', null), (2, 2, 'b', 1)",
+		"alter table fc alter column pid type bigint",
+		"alter table fc alter column pid type text",
+		"alter table fp alter column id type bigint",
+		"alter table fp alter column id type text",
+		"alter table fp alter column code type varchar(20)",
+		"alter table fc alter column pcode type text",
+		"alter table fc alter column self type bigint",
+		"alter table fc alter column self type numeric",
+		"alter table fc alter column self type text",
+		"insert into fc values (3, 1, 'b', 2)",
+		"insert into fc values (4, 1, 'c', 2)",
+		"insert into fc values (5, 3, 'a', 2)",
+		"insert into fc values (6, 1, 'a', 9)",
+		"delete from fp where id = 1",
+		"select a.attrelid::regclass, a.attname, format_type(a.atttypid, a.atttypmod) from pg_attribute a where a.attrelid in ('fp'::regclass, 'fc'::regclass) and a.attnum > 0 order by 1, a.attnum",
+	})
+}
+
+// TestForeignKeyColumnTypes: which column types may reference which, as
+// PostgreSQL 15's btree operator families and implicit casts decide (an
+// integer may reference a numeric, not the reverse).
+func TestForeignKeyColumnTypes(t *testing.T) {
+	compareOutcomes(t, []string{
+		"create table kp (i int primary key, n numeric unique, t text unique, d date unique, f float8 unique, c char(3) unique, ts timestamptz unique)",
+		"create table k1 (a numeric references kp (i))",
+		"create table k2 (a int references kp (n))",
+		"create table k3 (a varchar(5) references kp (t))",
+		"create table k4 (a timestamp references kp (d))",
+		"create table k5 (a float4 references kp (f))",
+		"create table k6 (a int8 references kp (f))",
+		"create table k7 (a text references kp (c))",
+		"create table k8 (a char(3) references kp (t))",
+		"create table k9 (a date references kp (ts))",
+		"create table k10 (a smallint references kp (i))",
+		"create table k11 (a float8 references kp (n))",
+	})
+}

@@ -25,12 +25,16 @@ import (
 // column's new type. A past value that does not convert fails the
 // statement as a current one does.
 //
+// A foreign key on the column, from either side, must still compare its
+// columns (42804 otherwise, as in PostgreSQL) and is checked again against
+// the converted rows.
+//
 // What cdcdb refuses where PostgreSQL would go on: a column a view's query
 // could read (cdcdb keeps views as text and cannot tell which columns they
 // use, so it refuses when a view reads the table at all, as PostgreSQL does
-// when the view uses the column); a column of a foreign key (either side);
-// and a primary key column whose converted values would change the rows'
-// storage keys (int4 to int8 keeps them; int to text does not).
+// when the view uses the column); and a primary key column whose converted
+// values would change the rows' storage keys (int4 to int8 keeps them; int
+// to text does not).
 
 // alterColumnType changes col of t (a clone being altered) to the type a
 // names, rewriting the rows and the history and rebuilding the indexes on
@@ -44,7 +48,11 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 	if err != nil {
 		return err
 	}
-	if err := refuseTypeChangeOfUsedColumn(pc, t, col); err != nil {
+	if err := refuseTypeChangeUnderView(pc, t, col); err != nil {
+		return err
+	}
+	links, err := foreignKeysOnColumn(pc, t, col, newType)
+	if err != nil {
 		return err
 	}
 	old := t.Clone()
@@ -154,41 +162,89 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 	if err := history.RewriteTuples(x.tx.st, t.OID, convert); err != nil {
 		return err
 	}
-	return x.rebuildIndexesOn(t, col.Attnum)
+	if err := x.rebuildIndexesOn(t, col.Attnum); err != nil {
+		return err
+	}
+	for _, l := range links {
+		if err := x.validateForeignKey(l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// refuseTypeChangeOfUsedColumn refuses a type change that views or
-// foreign keys stand in the way of (see the comment at the top).
-func refuseTypeChangeOfUsedColumn(pc *planCtx, t *catalog.Table, col *catalog.Column) error {
+// refuseTypeChangeUnderView refuses a type change of a table a view reads
+// (see the comment at the top).
+func refuseTypeChangeUnderView(pc *planCtx, t *catalog.Table, col *catalog.Column) error {
 	if views := viewsReading(pc, t); len(views) > 0 {
 		return pgerror.New(pgerror.FeatureNotSupported, "cannot alter type of a column used by a view or rule").
 			WithDetail("rule _RETURN on view %s depends on column \"%s\"", views[0].Name, col.Name)
 	}
-	uses := func(cols []int16) bool {
-		for _, a := range cols {
-			if a == col.Attnum {
-				return true
-			}
+	return nil
+}
+
+// foreignKeysOnColumn lists the foreign keys that use col of t (the clone
+// being altered), from either side, to check again once the rows are
+// converted; it fails as PostgreSQL does when one could no longer compare
+// its columns with col of type newType.
+func foreignKeysOnColumn(pc *planCtx, t *catalog.Table, col *catalog.Column, newType types.T) ([]*fkLink, error) {
+	var links []*fkLink
+	incompatible := func(con *catalog.Constraint, childCol, parentCol string, ct, pt types.T) error {
+		return pgerror.New(pgerror.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", con.Name).
+			WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", childCol, parentCol, typeName(ct), typeName(pt))
+	}
+	for i := range t.Constraints {
+		con := &t.Constraints[i]
+		if con.Kind != "f" {
+			continue
 		}
-		return false
-	}
-	refuse := func(con string) error {
-		return pgerror.New(pgerror.FeatureNotSupported, "cannot alter type of column \"%s\" because foreign key constraint \"%s\" uses it", col.Name, con).
-			WithHint("Drop the constraint, change the column's type, and add the constraint again.")
-	}
-	for _, con := range t.Constraints {
-		if con.Kind == "f" && uses(con.Columns) {
-			return refuse(con.Name)
+		parent := t
+		if con.RefTable != t.OID {
+			p, ok := pc.cat.TableByOID(con.RefTable)
+			if !ok {
+				continue
+			}
+			parent = p
+		}
+		for j, a := range con.Columns {
+			if a != col.Attnum {
+				continue
+			}
+			pcol := parent.ColumnByAttnum(con.RefColumns[j])
+			pt := pcol.Type
+			if parent == t && pcol.Attnum == col.Attnum {
+				pt = newType // a self reference to the column itself
+			}
+			if !keysComparable(newType.OID, pt.OID) {
+				return nil, incompatible(con, col.Name, pcol.Name, newType, pt)
+			}
+			links = append(links, &fkLink{con: con, child: t, parent: parent})
+			break
 		}
 	}
 	for _, other := range pc.cat.Tables() {
-		for _, con := range other.Constraints {
-			if con.Kind == "f" && con.RefTable == t.OID && uses(con.RefColumns) {
-				return refuse(con.Name)
+		if other.OID == t.OID {
+			continue // its own keys are above
+		}
+		for i := range other.Constraints {
+			con := &other.Constraints[i]
+			if con.Kind != "f" || con.RefTable != t.OID {
+				continue
+			}
+			for j, a := range con.RefColumns {
+				if a != col.Attnum {
+					continue
+				}
+				ccol := other.ColumnByAttnum(con.Columns[j])
+				if !keysComparable(ccol.Type.OID, newType.OID) {
+					return nil, incompatible(con, ccol.Name, col.Name, ccol.Type, newType)
+				}
+				links = append(links, &fkLink{con: con, child: other, parent: t})
+				break
 			}
 		}
 	}
-	return nil
+	return links, nil
 }
 
 // rebuildIndexesOn builds again, from the current rows, every secondary

@@ -559,13 +559,28 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 }
 
 // keysComparable reports whether a child key column can reference a
-// parent column: PostgreSQL needs an equality operator between them.
+// parent column. PostgreSQL needs an equality operator of the parent
+// column's btree operator family taking the child's type, or else an
+// implicit cast of the child's type to the parent's: so an integer may
+// reference a numeric but not the reverse.
 func keysComparable(child, parent types.OID) bool {
-	if child == parent || implicitCastOK(child, parent) || implicitCastOK(parent, child) {
-		return true
+	return child == parent || btreeFamily(child) == btreeFamily(parent) || implicitCastOK(child, parent)
+}
+
+// btreeFamily names the btree operator family of PostgreSQL 15 that holds
+// a type's equality, for the families with several types in them.
+func btreeFamily(t types.OID) string {
+	switch t {
+	case types.Int2, types.Int4, types.Int8:
+		return "integer_ops"
+	case types.Float4, types.Float8:
+		return "float_ops"
+	case types.Text, types.Varchar:
+		return "text_ops"
+	case types.Date, types.Timestamp, types.Timestamptz:
+		return "datetime_ops"
 	}
-	cc, pc := typeCategory(child), typeCategory(parent)
-	return cc == pc && (cc == 'N' || cc == 'S' || cc == 'D')
+	return "oid " + strconv.FormatUint(uint64(t), 10)
 }
 
 // uniqueConstraintName makes a generated constraint name unique within
