@@ -95,12 +95,24 @@ func TestAlterColumnType(t *testing.T) {
 		"SELECT * FROM act ORDER BY id",
 		"SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull FROM pg_attribute a WHERE a.attrelid = 'act'::regclass AND a.attnum > 0 ORDER BY a.attnum",
 		"INSERT INTO act (id, a, c, d) VALUES (4, true, 'w', 4) RETURNING *",
+		"ALTER TABLE act ALTER COLUMN b TYPE text, ALTER COLUMN b TYPE int",
+		"ALTER TABLE act ALTER COLUMN b TYPE numeric, ALTER COLUMN c TYPE text USING c || id",
+		"SELECT pg_typeof(b)::text, pg_typeof(c)::text, c FROM act WHERE id = 1",
 		"CREATE VIEW act_v AS SELECT id, a FROM act",
 		"ALTER TABLE act ALTER COLUMN a TYPE text",
 	})
 	if want := "SELECT * FROM act ORDER BY id: 1|false|10|x|1; 2|true|20|yy|3; 3|true|30|z|3"; !contains(got, want) {
 		t.Errorf("no %q in\n%s", want, strings.Join(got, "\n"))
 	}
+	// PostgreSQL evaluates a USING against the row as it was before the
+	// statement; cdcdb refuses one that reads a column the statement
+	// converted before it, rather than give it the converted value.
+	s := startServer(t)
+	conn := connect(t, s.URL())
+	mustExec(t, conn, "CREATE TABLE act2 (a text, b text)")
+	_, err := conn.Exec(testContext(t), "ALTER TABLE act2 ALTER COLUMN a TYPE int USING length(a), ALTER COLUMN b TYPE text USING b || a")
+	requireSQLState(t, err, "0A000")
+	mustExec(t, conn, "ALTER TABLE act2 ALTER COLUMN b TYPE text USING b || a, ALTER COLUMN a TYPE int USING length(a)")
 }
 
 // TestAlterColumnTypeHistory: a type change converts the table's past too,

@@ -496,6 +496,7 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 		return err
 	}
 	c := t.Clone()
+	typeChanged := map[int16]bool{} // columns an earlier ALTER COLUMN TYPE of this statement changed
 	for _, a := range st.Actions {
 		switch a := a.(type) {
 		case *ast.AddColumn:
@@ -609,9 +610,10 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 				col.NotNull = false
 			case a.Type != nil:
-				if err := x.alterColumnType(pc, c, col, a); err != nil { // ddl_alter_type.go
+				if err := x.alterColumnType(pc, c, col, a, typeChanged); err != nil { // ddl_alter_type.go
 					return err
 				}
+				typeChanged[col.Attnum] = true
 			}
 		case *ast.AddConstraint:
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {

@@ -39,10 +39,18 @@ import (
 // alterColumnType changes col of t (a clone being altered) to the type a
 // names, rewriting the rows and the history and rebuilding the indexes on
 // the column.
-func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Column, a *ast.AlterColumn) error {
+//
+// PostgreSQL evaluates every USING of one ALTER TABLE against the row as it
+// was before the statement; cdcdb converts column after column, so a USING
+// that reads a column an earlier action of the statement converted
+// (typeChanged) is refused rather than given the converted value.
+func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Column, a *ast.AlterColumn, typeChanged map[int16]bool) error {
 	switch a.Type.Name {
 	case "serial", "serial4", "bigserial", "serial8", "smallserial", "serial2":
 		return pgerror.New(pgerror.UndefinedObject, "type \"%s\" does not exist", a.Type.Name).WithPosition(a.Type.Pos + 1)
+	}
+	if typeChanged[col.Attnum] {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot alter type of column \"%s\" twice", col.Name)
 	}
 	newType, err := pc.resolveType(a.Type)
 	if err != nil {
@@ -68,6 +76,19 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 			return pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in transform expressions").WithPosition(a.Using.Position() + 1)
 		}
 		src = a.Using
+		var readsChanged string
+		walkExpr(a.Using, func(n ast.Node) bool {
+			if ref, ok := n.(*ast.ColumnRef); ok {
+				if c, ok := t.Column(ref.Parts[len(ref.Parts)-1]); ok && typeChanged[c.Attnum] {
+					readsChanged = c.Name
+				}
+			}
+			return true
+		})
+		if readsChanged != "" {
+			return pgerror.New(pgerror.FeatureNotSupported, "the USING expression of column \"%s\" reads column \"%s\", whose type the same ALTER TABLE changes", col.Name, readsChanged).
+				WithHint("Change the types in separate ALTER TABLE statements.")
+		}
 	}
 	bound, err := b.bind(src)
 	if err != nil {
