@@ -12,7 +12,7 @@ import (
 
 // scriptOutcomes runs each statement and describes what it gave: its rows
 // (for a query) or its command tag, or its error's SQLSTATE, message,
-// detail and hint: what a test compares between cdcdb and PostgreSQL 15.
+// detail, hint and position: what a test compares between cdcdb and PostgreSQL 15.
 func scriptOutcomes(t *testing.T, conn *pgx.Conn, stmts []string) []string {
 	t.Helper()
 	var out []string
@@ -26,7 +26,7 @@ func scriptOutcomes(t *testing.T, conn *pgx.Conn, stmts []string) []string {
 		}, sql)
 		switch {
 		case errors.As(err, &pe):
-			out = append(out, fmt.Sprintf("%s: ERROR %s %s [%s] [%s]", sql, pe.Code, pe.Message, pe.Detail, pe.Hint))
+			out = append(out, fmt.Sprintf("%s: ERROR %s %s [%s] [%s] at %d", sql, pe.Code, pe.Message, pe.Detail, pe.Hint, pe.Position))
 		case err != nil:
 			t.Fatalf("%s: %v", sql, err)
 		default:
@@ -229,6 +229,7 @@ func TestVacuumAnalyze(t *testing.T) {
 		"ANALYZE (SKIP_LOCKED false) vt",
 		"VACUUM (FULL false, FREEZE off, INDEX_CLEANUP auto) vt",
 		"ANALYZE (full) vt",
+		"VACUUM (ANALYZE, foo) vt",
 		"BEGIN", "ANALYZE vt", "VACUUM vt", "ROLLBACK",
 	})
 	s := startServer(t)

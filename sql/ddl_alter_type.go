@@ -54,7 +54,7 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 	}
 	newType, err := pc.resolveType(a.Type)
 	if err != nil {
-		return err
+		return withoutPosition(err) // PostgreSQL gives none here
 	}
 	if err := refuseTypeChangeUnderView(pc, t, col); err != nil {
 		return err
@@ -97,7 +97,9 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 	conv, err := b.assign(bound, newType, col.Name)
 	if err != nil {
 		if pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
-			return err
+			// A literal that does not convert fails where the rows are
+			// converted, in PostgreSQL: without a position.
+			return withoutPosition(err)
 		}
 		if a.Using != nil {
 			return pgerror.New(pgerror.DatatypeMismatch, "result of USING clause for column \"%s\" cannot be cast automatically to type %s", col.Name, typeName(newType)).
@@ -330,4 +332,11 @@ func (x *execCtx) rebuildIndexesOn(t *catalog.Table, attnum int16) error {
 		}
 	}
 	return nil
+}
+
+// withoutPosition drops an error's cursor position.
+func withoutPosition(err error) error {
+	c := *pgerror.As(err)
+	c.Position = 0
+	return &c
 }

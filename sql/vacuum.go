@@ -62,7 +62,11 @@ func (x *execCtx) vacuum(st *ast.Vacuum) error {
 	for _, name := range names {
 		honoured, ok := known[name]
 		if !ok {
-			return pgerror.New(pgerror.SyntaxError, "unrecognized %s option \"%s\"", st.Verb, name).WithPosition(st.Pos + 1)
+			pos, ok := st.OptionPos[name]
+			if !ok {
+				pos = st.Pos
+			}
+			return pgerror.New(pgerror.SyntaxError, "unrecognized %s option \"%s\"", st.Verb, name).WithPosition(pos + 1)
 		}
 		value := st.Options[name]
 		if name != "index_cleanup" && name != "parallel" {

@@ -17,8 +17,11 @@ type SetConstraints struct {
 type Vacuum struct {
 	Verb    string // "VACUUM" or "ANALYZE"
 	Options map[string]string
-	Tables  []VacuumTarget
-	Pos     int
+	// OptionPos is where each parenthesized option was written, for
+	// errors about it.
+	OptionPos map[string]int
+	Tables    []VacuumTarget
+	Pos       int
 }
 
 // VacuumTarget is one table of VACUUM or ANALYZE, with its column list.

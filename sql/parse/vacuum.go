@@ -14,7 +14,7 @@ import (
 // them.
 func (p *parser) parseVacuum() ast.Statement {
 	t := p.advance()
-	v := &ast.Vacuum{Verb: "VACUUM", Options: map[string]string{}, Pos: t.pos}
+	v := &ast.Vacuum{Verb: "VACUUM", Options: map[string]string{}, OptionPos: map[string]int{}, Pos: t.pos}
 	if !t.is("vacuum") {
 		v.Verb = "ANALYZE"
 	}
@@ -38,6 +38,7 @@ func (p *parser) parseVacuum() ast.Statement {
 				p.bail(p.errorAtPos(pgerror.SyntaxError, nt.pos, "conflicting or redundant options"))
 			}
 			v.Options[name] = value
+			v.OptionPos[name] = nt.pos
 			if !p.acceptOp(",") {
 				break
 			}
