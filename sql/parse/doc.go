@@ -55,6 +55,8 @@
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
+//   - VACUUM and ANALYZE are parsed in vacuum.go, SET CONSTRAINTS in
+//     setconstraints.go;
 //   - PostgreSQL statements cdcdb lacks (CLUSTER, CREATE FUNCTION,
 //     ...) fail with 0A000 naming the statement, not with a syntax error.
 //
