@@ -55,12 +55,13 @@
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
-//   - VACUUM and ANALYZE are parsed in vacuum.go, SET CONSTRAINTS in
-//     setconstraints.go;
 //   - PostgreSQL statements cdcdb lacks (CLUSTER, CREATE FUNCTION,
 //     ...) fail with 0A000 naming the statement, not with a syntax error.
 //
 // Nesting is bounded (see maxDepth): a statement nested deeper fails with
 // PostgreSQL's "memory exhausted" syntax error instead of growing the
 // goroutine stack without end.
+//
+// VACUUM and ANALYZE (vacuum.go) and SET CONSTRAINTS (setconstraints.go)
+// are parsed in files of their own.
 package parse
