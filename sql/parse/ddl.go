@@ -71,7 +71,7 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateSource(t)
 	}
 	if w.kind == tkIdent && unsupportedObjects[w.str] {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("CREATE", t.pos) // refuse_object.go
 	}
 	p.fail()
 	return nil
@@ -670,7 +670,7 @@ func (p *parser) parseDrop() ast.Statement {
 	case p.acceptWord("connection"):
 		d.Kind = ast.ObjectConnection
 	case w.kind == tkIdent && unsupportedObjects[w.str]:
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("DROP", t.pos)
 	default:
 		p.fail()
 	}
@@ -700,7 +700,7 @@ func (p *parser) parseAlter() ast.Statement {
 		return p.parseAlterRole(t)
 	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("ALTER", t.pos)
 	}
 	p.expectWord("table")
 	at := &ast.AlterTable{Pos: t.pos}
