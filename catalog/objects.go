@@ -120,9 +120,9 @@ type Table struct {
 	Comment        string   `json:"comment,omitempty"`
 	// Options are reloptions set by ALTER TABLE ... SET (k = v).
 	Options map[string]string `json:"options,omitempty"`
-	// Period names the period columns of SCD TYPE 2 and BITEMPORAL targets
-	// ("" when the table has none); set by the first flow into it.
-	StoredAs string `json:"stored_as,omitempty"`
+	// StoredAs is the form of a flow target ("" for a table no flow
+	// writes); set by the first flow into it.
+	StoredAs StoredAs `json:"stored_as,omitempty"`
 	// SchemaFromFlow is true for a streaming table declared without
 	// columns: its first flow gives it its columns.
 	SchemaFromFlow bool `json:"schema_from_flow,omitempty"`
@@ -243,9 +243,10 @@ type Flow struct {
 	// the owner's rights. 0 in a catalog written before roles existed
 	// means the bootstrap superuser.
 	Owner OID `json:"owner,omitempty"`
-	// Dialect the definition was written in ("postgres" or "databricks").
+	// Dialect names the sql/parse Dialect the definition was written in
+	// ("postgres" or "databricks", as parse.DialectNamed reads them).
 	Dialect    string   `json:"dialect,omitempty"`
-	StoredAs   string   `json:"stored_as"`
+	StoredAs   StoredAs `json:"stored_as"`
 	Keys       []string `json:"keys"`
 	SequenceBy string   `json:"sequence_by"`
 	Once       bool     `json:"once,omitempty"`

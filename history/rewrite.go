@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -24,7 +25,7 @@ func RewriteTuples(tx *storage.Tx, table uint32, convert func(key []byte, tuple 
 	}
 	var puts []put
 	rewrite := func(key, encoded []byte, current bool) ([]byte, error) {
-		tuple, err := storage.DecodeRow(encoded)
+		tuple, err := rowcodec.DecodeRow(encoded)
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +33,7 @@ func RewriteTuples(tx *storage.Tx, table uint32, convert func(key []byte, tuple 
 		if err != nil {
 			return nil, err
 		}
-		return storage.EncodeRow(nil, tuple)
+		return rowcodec.EncodeRow(nil, tuple)
 	}
 	if data := tx.Space(DataSpace(table)); data != nil {
 		cur := data.Cursor()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/storage/storagetest"
 	"cdcdb/types"
@@ -27,7 +28,7 @@ func TestRewriteTuplesConvertsEveryVersion(t *testing.T) {
 			now := int64(1000)
 			for i := 0; i < 150; i++ {
 				now += 10
-				key, _ := storage.AppendKey(nil, int64(rng.IntN(keys)))
+				key, _ := rowcodec.AppendKey(nil, int64(rng.IntN(keys)))
 				val := int64(i)
 				err := db.Update(func(tx *storage.Tx) error {
 					if err := Create(tx, table); err != nil {

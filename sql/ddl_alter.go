@@ -5,6 +5,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -306,7 +307,7 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	cur := data.Cursor()
 	w := &tableWriter{table: t, schema: nil}
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -777,7 +778,7 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 			return err
 		}
 		for _, ck := range checks {
-			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+			r, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 			if err != nil {
 				return err
 			}

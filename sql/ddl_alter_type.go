@@ -8,6 +8,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -102,11 +103,11 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 			return withoutPosition(err)
 		}
 		if a.Using != nil {
-			return pgerror.New(pgerror.DatatypeMismatch, "result of USING clause for column \"%s\" cannot be cast automatically to type %s", col.Name, typeName(newType)).
+			return pgerror.New(pgerror.DatatypeMismatch, "result of USING clause for column \"%s\" cannot be cast automatically to type %s", col.Name, eval.TypeName(newType)).
 				WithHint("You might need to add an explicit cast.")
 		}
-		return pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" cannot be cast automatically to type %s", col.Name, typeName(newType)).
-			WithHint("You might need to specify \"USING %s::%s\".", quoteIdent(col.Name), typeName(newType))
+		return pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" cannot be cast automatically to type %s", col.Name, eval.TypeName(newType)).
+			WithHint("You might need to specify \"USING %s::%s\".", parse.QuoteIdent(col.Name), eval.TypeName(newType))
 	}
 
 	// The default must still give a value of the column's type.
@@ -121,7 +122,7 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 			_, err = db.assign(dx, newType, col.Name)
 		}
 		if err != nil {
-			return pgerror.New(pgerror.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", col.Name, typeName(newType))
+			return pgerror.New(pgerror.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", col.Name, eval.TypeName(newType))
 		}
 	}
 
@@ -145,7 +146,7 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 		if int(pos) >= len(row) {
 			return vals, nil // a version from before the column existed
 		}
-		v, err := conv.eval(&evalEnv{row: row, x: x})
+		v, err := conv.Eval(&eval.Env{Row: row, X: x})
 		if err != nil {
 			if pe := pgerror.As(err); !current && pe.Detail == "" {
 				return nil, pe.WithDetail("The value is in a past version of a row of \"%s\", kept for FOR SYSTEM_TIME reads, which are converted too.", t.Name).
@@ -167,12 +168,12 @@ func (x *execCtx) alterColumnType(pc *planCtx, t *catalog.Table, col *catalog.Co
 				return nil, err
 			}
 			if !bytes.Equal(k, key) {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot change the type of primary key column \"%s\" to %s", col.Name, typeName(newType)).
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot change the type of primary key column \"%s\" to %s", col.Name, eval.TypeName(newType)).
 					WithDetail("The rows are stored by their key, and the converted key differs from the stored one.")
 			}
 		}
 		for _, ck := range checks {
-			r, err := ck.e.eval(&evalEnv{row: out, x: x})
+			r, err := ck.e.Eval(&eval.Env{Row: out, X: x})
 			if err != nil {
 				return nil, err
 			}
@@ -214,7 +215,7 @@ func foreignKeysOnColumn(pc *planCtx, t *catalog.Table, col *catalog.Column, new
 	var links []*fkLink
 	incompatible := func(con *catalog.Constraint, childCol, parentCol string, ct, pt types.T) error {
 		return pgerror.New(pgerror.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", con.Name).
-			WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", childCol, parentCol, typeName(ct), typeName(pt))
+			WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", childCol, parentCol, eval.TypeName(ct), eval.TypeName(pt))
 	}
 	for i := range t.Constraints {
 		con := &t.Constraints[i]

@@ -5,6 +5,8 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 )
 
 // dropColumnDependents removes, with a column ALTER TABLE ... DROP COLUMN
@@ -48,7 +50,7 @@ func (x *execCtx) dropColumnDependents(pc *planCtx, t *catalog.Table, attnum int
 	for _, con := range t.Constraints {
 		cols := con.Columns
 		if con.Kind == "c" {
-			cols = checkColumns(t, con.Check)
+			cols = columnsReadBy(t, con.Check)
 		}
 		if slices.Contains(cols, attnum) {
 			if con.Index != 0 {
@@ -76,4 +78,22 @@ func (x *execCtx) dropForeignKeyOf(t *catalog.Table, oid catalog.OID) error {
 	c := t.Clone()
 	c.Constraints = slices.DeleteFunc(c.Constraints, func(con catalog.Constraint) bool { return con.OID == oid })
 	return ed.PutTable(c)
+}
+
+// columnsReadBy lists the columns of t a stored CHECK expression reads.
+func columnsReadBy(t *catalog.Table, stored string) []int16 {
+	e, err := parse.ParseExpr(stored)
+	if err != nil {
+		return nil
+	}
+	var out []int16
+	walkExpr(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.ColumnRef); ok {
+			if col, ok := t.Column(c.Parts[len(c.Parts)-1]); ok && !slices.Contains(out, col.Attnum) {
+				out = append(out, col.Attnum)
+			}
+		}
+		return true
+	})
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -138,7 +139,7 @@ func (t *txn) runDeferredFKChecks(ctx context.Context, which func(catalog.OID) b
 func (l *fkLink) childKeyAsParent(x *execCtx, vals []types.Value) ([]types.Value, error) {
 	out := make([]types.Value, len(vals))
 	for i, a := range l.con.RefColumns {
-		v, err := castValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, l.parent.ColumnByAttnum(a).Type, false)
+		v, err := eval.CastValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, l.parent.ColumnByAttnum(a).Type, false)
 		if err != nil {
 			return nil, nil
 		}
@@ -246,4 +247,24 @@ func (x *execCtx) namedConstraints(cat *catalog.Snapshot, name ast.QualifiedName
 		}
 	}
 	return nil, pgerror.New(pgerror.UndefinedObject, "constraint \"%s\" does not exist", name.Name())
+}
+
+// setConstraintsStatement is SET CONSTRAINTS.
+type setConstraintsStatement struct{ st *ast.SetConstraints }
+
+func (s setConstraintsStatement) String() string {
+	out := "SET CONSTRAINTS "
+	if s.st.All {
+		out += "ALL"
+	} else {
+		out += qualifiedNames(s.st.Names)
+	}
+	if s.st.Deferred {
+		return out + " DEFERRED"
+	}
+	return out + " IMMEDIATE"
+}
+
+func (s setConstraintsStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "SET CONSTRAINTS", x.setConstraints(s.st)
 }

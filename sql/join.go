@@ -2,6 +2,7 @@ package sql
 
 import (
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -10,10 +11,10 @@ import (
 type joinPlan struct {
 	left, right plan
 	kind        ast.JoinKind
-	cond        expr // over the concatenated row; nil means true
+	cond        eval.Expr // over the concatenated row; nil means true
 	// hashKeys pairs left and right expressions of an equality join: a
 	// hash join probes right rows by the left key.
-	leftKeys, rightKeys []expr
+	leftKeys, rightKeys []eval.Expr
 	cols                []outCol
 	// param makes the join an index nested loop: the right side, a key or
 	// index lookup reading the left row as its enclosing row, is opened
@@ -41,7 +42,7 @@ func (p *joinPlan) explain(depth int, out *[]string) {
 	p.right.explain(depth+1, out)
 }
 
-func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *joinPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	if p.param {
 		return p.openParameterized(x, outer)
 	}
@@ -49,7 +50,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var right []Row
+	var right []eval.Row
 	for {
 		r, err := rightIt.next()
 		if err != nil {
@@ -59,24 +60,24 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			rightIt.close()
 			return nil, err
 		}
-		right = append(right, append(Row(nil), r...))
+		right = append(right, append(eval.Row(nil), r...))
 	}
 	rightIt.close()
 	leftIt, err := p.left.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
-	it := &joinIter{p: p, left: leftIt, right: right, env: evalEnv{outer: outer, x: x},
+	it := &joinIter{p: p, left: leftIt, right: right, env: eval.Env{Outer: outer, X: x},
 		lw: len(p.left.columns()), rw: len(p.right.columns()), matchedRight: make([]bool, len(right))}
 	if len(p.leftKeys) > 0 {
 		it.hash = map[string][]int{}
-		env := &evalEnv{outer: outer, x: x}
+		env := &eval.Env{Outer: outer, X: x}
 		for i, r := range right {
-			env.row = r
+			env.Row = r
 			key, null, err := hashKey(env, p.rightKeys)
 			if err != nil {
 				leftIt.close()
@@ -85,7 +86,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			if !null {
 				it.hash[key] = append(it.hash[key], i)
 			}
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				leftIt.close()
 				return nil, err
 			}
@@ -96,10 +97,10 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // hashKey evaluates join key expressions into one string; null reports a
 // NULL key, which never matches.
-func hashKey(env *evalEnv, keys []expr) (string, bool, error) {
+func hashKey(env *eval.Env, keys []eval.Expr) (string, bool, error) {
 	vals := make([]types.Value, len(keys))
 	for i, k := range keys {
-		v, err := k.eval(env)
+		v, err := k.Eval(env)
 		if err != nil {
 			return "", false, err
 		}
@@ -114,12 +115,12 @@ func hashKey(env *evalEnv, keys []expr) (string, bool, error) {
 type joinIter struct {
 	p            *joinPlan
 	left         rowIter
-	right        []Row
+	right        []eval.Row
 	hash         map[string][]int
-	env          evalEnv
+	env          eval.Env
 	lw, rw       int
-	cur          Row   // current left row
-	candidates   []int // right rows to try for cur
+	cur          eval.Row // current left row
+	candidates   []int    // right rows to try for cur
 	ci           int
 	curMatched   bool
 	matchedRight []bool
@@ -127,7 +128,7 @@ type joinIter struct {
 	tail         int // position in the right-unmatched pass
 }
 
-func (it *joinIter) next() (Row, error) {
+func (it *joinIter) next() (eval.Row, error) {
 	for !it.leftDone {
 		if it.cur == nil {
 			l, err := it.left.next()
@@ -138,14 +139,14 @@ func (it *joinIter) next() (Row, error) {
 				it.leftDone = true
 				break
 			}
-			if err := it.env.x.checkCancel(); err != nil {
+			if err := it.env.X.CheckCancel(); err != nil {
 				return nil, err
 			}
-			it.cur = append(Row(nil), l...)
+			it.cur = append(eval.Row(nil), l...)
 			it.curMatched = false
 			it.ci = 0
 			if it.hash != nil {
-				it.env.row = it.cur
+				it.env.Row = it.cur
 				key, null, err := hashKey(&it.env, it.p.leftKeys)
 				if err != nil {
 					return nil, err
@@ -170,19 +171,19 @@ func (it *joinIter) next() (Row, error) {
 				ri = it.ci
 			}
 			it.ci++
-			row := make(Row, 0, it.lw+it.rw)
+			row := make(eval.Row, 0, it.lw+it.rw)
 			row = append(row, it.cur...)
 			row = append(row, it.right[ri]...)
 			if it.p.cond != nil {
-				it.env.row = row
-				v, err := it.p.cond.eval(&it.env)
+				it.env.Row = row
+				v, err := it.p.cond.Eval(&it.env)
 				if err != nil {
 					return nil, err
 				}
 				if v != true {
 					// A left row may try every right row: a cancel
 					// must not wait for the next match.
-					if err := it.env.x.checkCancel(); err != nil {
+					if err := it.env.X.CheckCancel(); err != nil {
 						return nil, err
 					}
 					continue
@@ -195,7 +196,7 @@ func (it *joinIter) next() (Row, error) {
 		cur := it.cur
 		it.cur = nil
 		if !it.curMatched && (it.p.kind == ast.JoinLeft || it.p.kind == ast.JoinFull) {
-			row := make(Row, it.lw+it.rw)
+			row := make(eval.Row, it.lw+it.rw)
 			copy(row, cur)
 			return row, nil
 		}
@@ -205,7 +206,7 @@ func (it *joinIter) next() (Row, error) {
 			i := it.tail
 			it.tail++
 			if !it.matchedRight[i] {
-				row := make(Row, it.lw+it.rw)
+				row := make(eval.Row, it.lw+it.rw)
 				copy(row[it.lw:], it.right[i])
 				return row, nil
 			}

@@ -9,6 +9,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -195,25 +197,13 @@ func (s *Session) currentRoleOID(cat *catalog.Snapshot) catalog.OID {
 func (pc *planCtx) compileRoleStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE ROLE", x.createRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createRoleStatement{st}}, nil
 	case *ast.AlterRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "ALTER ROLE", x.alterRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: alterRoleStatement{st}}, nil
 	case *ast.DropRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "DROP ROLE", x.dropRoles(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: dropRoleStatement{st}}, nil
 	case *ast.GrantPrivileges:
-		tag := "GRANT"
-		if st.Revoke {
-			tag = "REVOKE"
-		}
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return tag, x.grantPrivileges(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: grantStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
@@ -799,7 +789,7 @@ func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, erro
 		if st.Name == "session_authorization" {
 			return nil, nil
 		}
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) { return "SET", nil }}, nil
+		return &compiled{access: accessNone, run: roleUnchangedStatement{st, value}}, nil
 	}
 	what := "SET ROLE"
 	if st.Name == "session_authorization" {
@@ -817,14 +807,14 @@ var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE"
 // shows the grants the current role made or received, or PUBLIC
 // received, and a superuser every grant; role_table_grants those the
 // current role made or received. System catalogs are left out.
-func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) {
-	return func(x *execCtx, b *catalogRow) ([]Row, error) {
+func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
+	return func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
 		cat := x.catalogOf()
 		me, ok := x.sess.sessionRole(cat)
 		if !ok {
 			return nil, nil
 		}
-		var rows []Row
+		var rows []eval.Row
 		for _, t := range cat.Tables() {
 			sc, ok := cat.SchemaByOID(t.Schema)
 			if !ok {
@@ -845,13 +835,13 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) 
 				}
 				grantee := "PUBLIC"
 				if item.Grantee != 0 {
-					grantee = roleName(x, int64(item.Grantee))
+					grantee = catalogviews.RoleName(x.catalogViews(), int64(item.Grantee))
 				}
 				for i := 0; i < len(item.Privileges); i++ {
 					p := privilegeTypes[item.Privileges[i]]
-					rows = append(rows, b.make("grantor", roleName(x, int64(item.Grantor)), "grantee", grantee,
+					rows = append(rows, b.Make("grantor", catalogviews.RoleName(x.catalogViews(), int64(item.Grantor)), "grantee", grantee,
 						"table_catalog", "main", "table_schema", sc.Name, "table_name", t.Name, "privilege_type", p,
-						"is_grantable", yesNo(item.Grantee == owner), "with_hierarchy", yesNo(p == "SELECT")))
+						"is_grantable", catalogviews.YesNo(item.Grantee == owner), "with_hierarchy", catalogviews.YesNo(p == "SELECT")))
 				}
 			}
 		}

@@ -108,3 +108,26 @@ func (x *execCtx) vacuum(st *ast.Vacuum) error {
 	}
 	return nil
 }
+
+// vacuumStatement is VACUUM or ANALYZE.
+type vacuumStatement struct{ st *ast.Vacuum }
+
+func (v vacuumStatement) String() string {
+	s := v.st.Verb
+	var targets []string
+	for _, t := range v.st.Tables {
+		target := qualifiedName(t.Name)
+		if len(t.Columns) > 0 {
+			target += " (" + identList(t.Columns) + ")"
+		}
+		targets = append(targets, target)
+	}
+	if len(targets) > 0 {
+		s += " " + strings.Join(targets, ", ")
+	}
+	return s
+}
+
+func (v vacuumStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return v.st.Verb, x.vacuum(v.st)
+}

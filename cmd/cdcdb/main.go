@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"cdcdb/sql"
+	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/wire"
 )
@@ -96,7 +97,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.StringVar(&cfg.tlsMode, "tls", "", "auto: make a self-signed certificate on first start, kept beside the data file (DATA.crt, DATA.key), and reuse it")
-	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
+	fs.StringVar(&cfg.dialect, "dialect", parse.DialectPostgres.String(), "default SQL dialect of sessions: postgres or databricks")
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.DurationVar(&cfg.copyIdle, "copy-idle-timeout", time.Minute, "close sessions whose COPY FROM STDIN receives nothing this long: a COPY holds the one writer slot (0: never)")
@@ -166,7 +167,8 @@ func run(args []string) int {
 }
 
 func serve(cfg config, log *slog.Logger) error {
-	if cfg.dialect != "postgres" && cfg.dialect != "databricks" {
+	dialect, ok := parse.DialectNamed(cfg.dialect)
+	if !ok {
 		return fmt.Errorf("-dialect must be postgres or databricks, not %q", cfg.dialect)
 	}
 	host, _, err := net.SplitHostPort(cfg.listen)
@@ -241,7 +243,7 @@ func serve(cfg config, log *slog.Logger) error {
 	if off := cfg.fastPathsOff.String(); off != "" {
 		log.Info("running on the general paths", "fast_paths_off", off)
 	}
-	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values,
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: dialect, Settings: cfg.settings.values,
 		FastPathsOff: cfg.fastPathsOff.engine()})
 	if err != nil {
 		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
