@@ -28,6 +28,12 @@ type Schema struct {
 	Comment string `json:"comment,omitempty"`
 	// System schemas are built in and cannot be dropped.
 	System bool `json:"-"`
+	// Owner is the owning role; 0 (a schema written before owners) means
+	// the bootstrap superuser.
+	Owner OID `json:"owner,omitempty"`
+	// ACL holds USAGE ('U') and CREATE ('C') grants; nil until the first
+	// GRANT or REVOKE, meaning PostgreSQL's default (SchemaDefaultACL).
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // TableKind says what a relation is.

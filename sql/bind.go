@@ -38,6 +38,9 @@ type planCtx struct {
 	// names never mean the session's temporary tables, which no view may
 	// read (a view's query is bound again wherever it is used).
 	inView int
+	// viewOwners are the owners of the views being planned, innermost
+	// last: a view reads its tables with its owner's rights (roles.go).
+	viewOwners []catalog.OID
 	// checkPrivileges makes table references check the session's
 	// privileges at once (roles.go), for statements that plan as they
 	// run; deferPrivileges collects them in required instead, for a

@@ -36,7 +36,7 @@ func (v catalogViewSession) StorageStats() storage.Stats {
 func (v catalogViewSession) SourceStatus(src catalog.OID) (source.Status, bool) {
 	return v.x.sess.engine.sources.status(src)
 }
-func (v catalogViewSession) User() string           { return v.x.sess.user }
+func (v catalogViewSession) User() string           { return v.x.sess.currentRoleName() } // SET ROLE's
 func (v catalogViewSession) SearchPath() []string   { return v.x.sess.searchPath() }
 func (v catalogViewSession) TempSchemaName() string { return v.x.sess.tempSchemaName() }
 func (v catalogViewSession) OwnTempSchema(name string) string {

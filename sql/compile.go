@@ -68,7 +68,7 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	case *ast.CreateSchema, *ast.CreateTable, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)
-	case *ast.CreateRole, *ast.AlterRole, *ast.DropRole, *ast.GrantPrivileges:
+	case *ast.CreateRole, *ast.AlterRole, *ast.DropRole, *ast.GrantPrivileges, *ast.GrantRoles, *ast.AlterDefaultPrivileges:
 		return pc.compileRoleStatement(stmt) // roles.go
 	case *ast.CreateFlow, *ast.RefreshStreamingTable:
 		return pc.compileFlowStatement(stmt)

@@ -173,7 +173,7 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 		return nil, err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: kind, NextAttnum: 1, RowType: rowType, Comment: st.Comment,
-		Owner: x.sess.currentRoleOID(x.tx.catalog())}
+		Owner: x.sess.currentRoleOID(x.tx.catalog()), ACL: x.defaultTableACL(schema.OID)}
 	seen := map[string]bool{}
 	var pk []string
 	pkName := ""
@@ -477,7 +477,7 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 		return "", err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType,
-		Owner: x.sess.currentRoleOID(x.tx.catalog())}
+		Owner: x.sess.currentRoleOID(x.tx.catalog()), ACL: x.defaultTableACL(schema.OID)}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {

@@ -381,7 +381,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
-	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), []catalog.ACLItem(nil)
+	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
 	if exists {
 		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
 		// owner and grants, as in PostgreSQL.
@@ -479,6 +479,12 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			return nil
 		}
 		return err
+	}
+	if o, ok := ownerToAlone(st.Actions); ok || o != nil {
+		if !ok {
+			return pgerror.New(pgerror.FeatureNotSupported, "OWNER TO together with other ALTER TABLE actions is not supported")
+		}
+		return x.changeTableOwner(t, o) // schemaprivs.go
 	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)

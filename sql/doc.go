@@ -86,7 +86,12 @@
 //
 // Roles and privileges (docs/security.md): roles.go runs CREATE/ALTER/DROP
 // ROLE, GRANT and REVOKE, answers wire's RoleDirectory (Engine.LoginRole),
-// and holds the checks. A session acts as the role its user names. A
+// and holds the checks; rolemembers.go owns role membership (GRANT role TO
+// role, the privileges a role inherits, SET ROLE as the "role" parameter,
+// pg_auth_members, pg_has_role); schemaprivs.go USAGE and CREATE on
+// schemas, ALTER TABLE ... OWNER TO and the view-owner checks;
+// defaultprivs.go ALTER DEFAULT PRIVILEGES and pg_default_acl. A session
+// acts as its current role: SET ROLE's, else the role its user names. A
 // client's statement collects the privileges its reads need while planning
 // (planCtx.required) and checks them as it executes; its write target, and
 // what DDL plans as it runs (execCtx.planCtx), are checked at once. Flows'

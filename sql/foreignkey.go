@@ -536,6 +536,12 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 	if !unique {
 		return pgerror.New(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.Name)
 	}
+	// A key that refers to a table tells which keys it holds: PostgreSQL
+	// asks REFERENCES on it (its checkFkeyPermissions), as cdcdb does now
+	// that roles other than superusers create tables.
+	if err := x.requireTablePrivilege(parent, catalog.PrivReferences); err != nil {
+		return err
+	}
 	name := con.Name
 	if name == "" {
 		name = uniqueConstraintName(pc, t, t.Name+"_"+strings.Join(con.Columns, "_")+"_fkey")

@@ -170,12 +170,14 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
 		}
 		pc.inView++
+		pc.viewOwners = append(pc.viewOwners, tableOwner(tbl))
 		outerPath := pc.viewPath
 		if len(tbl.ViewSearchPath) > 0 {
 			pc.viewPath = tbl.ViewSearchPath
 		}
 		p, err := pc.planQuery(q, nil)
 		pc.viewPath = outerPath
+		pc.viewOwners = pc.viewOwners[:len(pc.viewOwners)-1]
 		pc.inView--
 		if err != nil {
 			return nil, nil, err

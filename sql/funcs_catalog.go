@@ -446,8 +446,13 @@ func registerPrivilegeFunctions() {
 			if name == "has_column_privilege" {
 				obj = a[len(a)-3]
 			}
-			if name == "has_table_privilege" {
+			switch name {
+			case "has_table_privilege":
 				return hasTablePrivilegeCall(x, a)
+			case "has_schema_privilege":
+				return hasSchemaPrivilegeCall(x, a) // schemaprivs.go
+			case "pg_has_role":
+				return pgHasRoleCall(x, a) // rolemembers.go
 			}
 			if s, ok := obj.(string); ok {
 				switch kind {

@@ -52,11 +52,12 @@ func init() {
 		return arr, nil
 	}})
 	userFn := &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return x.sess.user, nil
+		return stmtOf(ec).sess.currentRoleName(), nil // SET ROLE's (rolemembers.go)
 	}}
 	builtins.Register("current_user", userFn)
-	builtins.Register("session_user", userFn)
+	builtins.Register("session_user", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		return stmtOf(ec).sess.user, nil
+	}})
 	builtins.Register("user", userFn)
 	builtins.Register("pg_backend_pid", &builtins.Func{Resolve: builtins.Signature(types.Int4), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)

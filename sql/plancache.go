@@ -77,7 +77,7 @@ func (s *Session) planEnv(catVersion, catGen uint64) planEnv {
 		catGen:     catGen,
 		dialect:    s.dialect(),
 		searchPath: s.settings["search_path"],
-		user:       s.user,
+		user:       s.currentRoleName(),
 		timeZone:   s.settings["timezone"],
 	}
 }

@@ -297,3 +297,40 @@ func (s dropConnectionStatement) String() string { return dropText(s.st) }
 func (s dropConnectionStatement) exec(x *execCtx, _ *resultSink) (string, error) {
 	return "DROP CONNECTION", x.dropConnections(s.st)
 }
+
+type alterDefaultPrivilegesStatement struct{ st *ast.AlterDefaultPrivileges }
+
+func (s alterDefaultPrivilegesStatement) String() string {
+	out := "ALTER DEFAULT PRIVILEGES"
+	if len(s.st.ForRoles) > 0 {
+		out += " FOR ROLE " + identList(s.st.ForRoles)
+	}
+	if len(s.st.InSchemas) > 0 {
+		out += " IN SCHEMA " + identList(s.st.InSchemas)
+	}
+	return out + " " + grantStatement{s.st.Grant}.String()
+}
+
+func (s alterDefaultPrivilegesStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "ALTER DEFAULT PRIVILEGES", x.alterDefaultPrivileges(s.st) // defaultprivs.go
+}
+
+type grantRolesStatement struct{ st *ast.GrantRoles }
+
+func (s grantRolesStatement) tag() string {
+	if s.st.Revoke {
+		return "REVOKE ROLE"
+	}
+	return "GRANT ROLE"
+}
+
+func (s grantRolesStatement) String() string {
+	if s.st.Revoke {
+		return "REVOKE " + identList(s.st.Roles) + " FROM " + identList(s.st.Grantees)
+	}
+	return "GRANT " + identList(s.st.Roles) + " TO " + identList(s.st.Grantees)
+}
+
+func (s grantRolesStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return s.tag(), x.grantRoles(s.st)
+}

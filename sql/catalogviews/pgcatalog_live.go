@@ -48,6 +48,9 @@ func livePgNamespace(sess Session, _ []Row) ([]Row, error) {
 			owner = dbOwnerRoleOID
 			acl = types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}
 		}
+		if sc.ACL != nil {
+			acl = sess.TableACL(&catalog.Table{ACL: sc.ACL}) // granted on (sql/schemaprivs.go)
+		}
 		rows = append(rows, b.Make("oid", sc.OID, "nspname", sc.Name, "nspowner", owner, "nspacl", acl))
 	}
 	return rows, nil
@@ -491,7 +494,7 @@ func livePgAuthid(sess Session, static []Row) ([]Row, error) {
 		r[b.Col("rolname")] = role.Name
 		r[b.Col("rolsuper")] = role.Superuser
 		r[b.Col("rolinherit")] = !role.NoInherit
-		r[b.Col("rolcreaterole")] = role.Superuser
+		r[b.Col("rolcreaterole")] = role.Superuser || role.CreateRole
 		r[b.Col("rolcreatedb")] = role.Superuser
 		r[b.Col("rolcanlogin")] = role.Login
 		r[b.Col("rolreplication")] = role.Superuser

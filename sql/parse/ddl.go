@@ -699,6 +699,9 @@ func (p *parser) parseAlter() ast.Statement {
 	if w := p.peek(); isRoleWord(w) && !w.is("group") {
 		return p.parseAlterRole(t)
 	}
+	if p.peek().is("default") && p.peekN(1).is("privileges") {
+		return p.parseAlterDefaultPrivileges(t) // rolemembership.go
+	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
 		p.refuseObject("ALTER", t.pos)
 	}
@@ -789,7 +792,7 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		p.advance()
 		return &ast.SetTableOptions{Options: p.parseRelOptions()}
 	case t.is("owner"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER TABLE ... OWNER TO is not supported"))
+		return p.parseOwnerTo()
 	}
 	p.fail()
 	return nil
