@@ -50,6 +50,10 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return &compiled{access: accessNone, run: deallocateStatement{st.Name}}, nil
 	case *ast.LockTable:
 		return &compiled{access: accessRead, run: lockTableStatement{st}}, nil
+	case *ast.Vacuum:
+		return &compiled{access: accessRead, run: vacuumStatement{st}}, nil // vacuum.go
+	case *ast.SetConstraints:
+		return &compiled{access: accessRead, run: setConstraintsStatement{st}}, nil // foreignkey_deferred.go
 	case *ast.Explain:
 		return pc.compileExplain(st)
 	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:

@@ -503,6 +503,7 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 		return err
 	}
 	c := t.Clone()
+	typeChanged := map[int16]bool{} // columns an earlier ALTER COLUMN TYPE of this statement changed
 	for _, a := range st.Actions {
 		switch a := a.(type) {
 		case *ast.AddColumn:
@@ -570,6 +571,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 						WithDetail("constraint %s on table %s depends on column %s", pkIndexName(c), c.Name, a.Name)
 				}
 			}
+			if err := x.dropColumnDependents(pc, c, col.Attnum, col.Name, a.Cascade); err != nil { // ddl_dropcolumn.go
+				return err
+			}
 			col.Dropped = true
 			col.Name = "........pg.dropped." + itoa(int(col.Attnum)) + "........"
 		case *ast.RenameColumn:
@@ -613,7 +617,10 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 				col.NotNull = false
 			case a.Type != nil:
-				return pgerror.New(pgerror.FeatureNotSupported, "ALTER COLUMN TYPE is not supported")
+				if err := x.alterColumnType(pc, c, col, a, typeChanged); err != nil { // ddl_alter_type.go
+					return err
+				}
+				typeChanged[col.Attnum] = true
 			}
 		case *ast.AddConstraint:
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {

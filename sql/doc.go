@@ -30,7 +30,15 @@
 // parameters are transactional too (settings_scope.go), and may have
 // server-wide defaults (Options.Settings). Savepoints roll the block's write
 // transaction, its catalog, parameters and cursors back to a mark
-// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
+// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go). Deferred
+// foreign keys hand their checks to the write transaction, which runs them
+// before it commits; SET CONSTRAINTS moves them (foreignkey_deferred.go).
+//
+// Schema migrations (docs/migrations.md): ALTER COLUMN ... TYPE rewrites the
+// rows and the history and rebuilds the indexes on the column
+// (ddl_alter_type.go); DROP COLUMN drops the indexes and constraints on the
+// column (ddl_dropcolumn.go); VACUUM and ANALYZE check their arguments and
+// change nothing (vacuum.go).
 //
 // Backups and dumps: cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
 // online Backup a server file and reports its failure as PostgreSQL

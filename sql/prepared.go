@@ -496,6 +496,12 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 	if c.query == nil {
 		tag, err := c.run.exec(x, sink)
 		p.done = true
+		if err == nil && sole && tx.writer {
+			// PostgreSQL commits a simple Query's only statement before
+			// its command tag, so a deferred foreign key that fails
+			// then is reported instead of the tag (foreignkey_deferred.go).
+			err = tx.runDeferredFKChecks(ctx, nil)
+		}
 		return tag, false, finish(err)
 	}
 	it, err := c.query.open(x, nil)

@@ -112,6 +112,8 @@ type txBlock struct {
 	// notify is what the block did to LISTEN/NOTIFY, for its commit
 	// (notify.go).
 	notify blockNotify
+	// fkTiming is what SET CONSTRAINTS said (foreignkey_deferred.go).
+	fkTiming fkTiming
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {

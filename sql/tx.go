@@ -56,6 +56,9 @@ type txn struct {
 	// nextval.
 	beginMark storage.Mark
 	sequences map[string]uint64
+	// deferredFK are the checks of deferred foreign keys, run before the
+	// commit (foreignkey_deferred.go).
+	deferredFK []deferredFKCheck
 }
 
 // noteSequence records a sequence keyspace's value after a nextval or
@@ -141,6 +144,10 @@ func (t *txn) edit() (*catalog.Editor, error) {
 func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
+	}
+	if err := t.runDeferredFKChecks(context.Background(), nil); err != nil {
+		t.rollback()
+		return err
 	}
 	if t.writer {
 		if err := t.takeDueSnapshots(); err != nil {

@@ -417,6 +417,10 @@ type ForeignKeyRef struct {
 	Columns  []string
 	OnDelete string // "", "CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"
 	OnUpdate string
+	// Deferrable and InitiallyDeferred: [NOT] DEFERRABLE [INITIALLY
+	// DEFERRED | IMMEDIATE] after the constraint.
+	Deferrable        bool
+	InitiallyDeferred bool
 }
 
 // ObjectKind names what DROP, COMMENT and the like act on.

@@ -197,6 +197,12 @@ func ConstraintDef(sess Session, oid uint32, pretty bool) types.Value {
 				if a := fkAction(c.OnDelete); a != "a" {
 					s += " ON DELETE " + strings.ToUpper(c.OnDelete)
 				}
+				if c.Deferrable {
+					s += " DEFERRABLE"
+				}
+				if c.InitiallyDeferred {
+					s += " INITIALLY DEFERRED"
+				}
 				return s
 			}
 		}
