@@ -93,6 +93,7 @@ var packageRules = map[string]packageRule{
 	"sql/ast":    {layer: layerFrontEnd},
 	"sql/parse":  {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
 	"sql/pgdefs": {layer: layerFrontEnd, imports: noModulePackage},
+	"sql/spill":  {layer: layerSQLParts, imports: only("pgerror", "types")},
 	"sql":        {layer: layerSQL},
 
 	"storage/storagetest": {layer: layerHarness},

@@ -1,0 +1,97 @@
+package spill
+
+import (
+	"sync/atomic"
+
+	"cdcdb/pgerror"
+)
+
+// Budget is the server-wide memory budget: the bytes all statements'
+// accounted memory (operators' workspaces, aggregate states, query texts,
+// prepared statements) may hold at once. A request that would pass it
+// fails with 53200 (out of memory) and the statement ends; the server and
+// the other sessions go on.
+type Budget struct {
+	limit int64
+	used  atomic.Int64
+}
+
+// NewBudget makes a budget of limit bytes (<= 0: unlimited, only counted).
+func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+
+// Limit is the budget's size in bytes (<= 0: unlimited).
+func (b *Budget) Limit() int64 { return b.limit }
+
+// Used is the bytes accounted now, over all accounts.
+func (b *Budget) Used() int64 { return b.used.Load() }
+
+// reserve takes n bytes, or refuses when that would pass the limit.
+func (b *Budget) reserve(n int64) bool {
+	now := b.used.Add(n)
+	if b.limit > 0 && now > b.limit {
+		b.used.Add(-n)
+		return false
+	}
+	return true
+}
+
+func (b *Budget) release(n int64) { b.used.Add(-n) }
+
+// Account is what one holder (an operator of one statement, a session's
+// prepared statements) has taken from a Budget. It is not safe for
+// concurrent use: one holder, one goroutine.
+type Account struct {
+	budget *Budget
+	// what names the holder in the 53200 error's detail.
+	what string
+	held int64
+}
+
+// NewAccount opens an account of b for the holder named what. A nil b
+// gives an account that counts but never refuses.
+func (b *Budget) NewAccount(what string) *Account { return &Account{budget: b, what: what} }
+
+// Held is the bytes this account holds.
+func (a *Account) Held() int64 { return a.held }
+
+// Grow takes n more bytes, or fails with 53200 when the budget has not
+// got them (the account keeps what it held).
+func (a *Account) Grow(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	if a.budget != nil && !a.budget.reserve(n) {
+		return OutOfMemory(a.what, n, a.held, a.budget)
+	}
+	a.held += n
+	return nil
+}
+
+// Shrink gives back n bytes (at most what the account holds).
+func (a *Account) Shrink(n int64) {
+	n = min(n, a.held)
+	if n <= 0 {
+		return
+	}
+	a.held -= n
+	if a.budget != nil {
+		a.budget.release(n)
+	}
+}
+
+// Close gives back everything the account holds; the account may be
+// used again afterwards, from zero.
+func (a *Account) Close() {
+	if a == nil {
+		return
+	}
+	a.Shrink(a.held)
+}
+
+// OutOfMemory is PostgreSQL's 53200 for a request of n bytes by what,
+// which held already held bytes, refused by budget.
+func OutOfMemory(what string, n, held int64, budget *Budget) error {
+	return pgerror.New(pgerror.OutOfMemory, "out of memory").
+		WithDetail("Failed on request of size %d in %s (holding %d bytes): the server's memory budget of %d bytes has %d in use.",
+			n, what, held, budget.limit, budget.Used())
+}
