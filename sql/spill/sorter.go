@@ -326,7 +326,7 @@ func (m *mergeHeap) Less(i, j int) bool {
 	return m.live[i].order < m.live[j].order
 }
 func (m *mergeHeap) Swap(i, j int) { m.live[i], m.live[j] = m.live[j], m.live[i] }
-func (m *mergeHeap) Push(x any)   { m.live = append(m.live, x.(*mergeSource)) }
+func (m *mergeHeap) Push(x any)    { m.live = append(m.live, x.(*mergeSource)) }
 func (m *mergeHeap) Pop() any {
 	x := m.live[len(m.live)-1]
 	m.live = m.live[:len(m.live)-1]

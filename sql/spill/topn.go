@@ -76,7 +76,7 @@ func (h *topHeap) Less(i, j int) bool {
 	return h.rows[i].seq > h.rows[j].seq
 }
 func (h *topHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-func (h *topHeap) Push(x any)   { h.rows = append(h.rows, x.(topRow)) }
+func (h *topHeap) Push(x any)    { h.rows = append(h.rows, x.(topRow)) }
 func (h *topHeap) Pop() any {
 	x := h.rows[len(h.rows)-1]
 	h.rows = h.rows[:len(h.rows)-1]
