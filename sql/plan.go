@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -218,45 +219,7 @@ type sortPlan struct {
 func (p *sortPlan) columns() []outCol { return p.input.columns() }
 
 func (p *sortPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	in, err := p.input.open(x, outer)
-	if err != nil {
-		return nil, err
-	}
-	defer in.close()
-	type keyed struct {
-		row  Row
-		keys []types.Value
-	}
-	var rows []keyed
-	env := &evalEnv{outer: outer, x: x}
-	for {
-		r, err := in.next()
-		if err != nil {
-			return nil, err
-		}
-		if r == nil {
-			break
-		}
-		if err := x.checkCancel(); err != nil {
-			return nil, err
-		}
-		env.row = r
-		k := make([]types.Value, len(p.keys))
-		for i, sk := range p.keys {
-			if k[i], err = sk.e.eval(env); err != nil {
-				return nil, err
-			}
-		}
-		rows = append(rows, keyed{row: append(Row(nil), r...), keys: k})
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		return compareSortKeys(p.keys, rows[i].keys, rows[j].keys) < 0
-	})
-	out := make([]Row, len(rows))
-	for i := range rows {
-		out[i] = rows[i].row
-	}
-	return &sliceIter{rows: out}, nil
+	return p.openBounded(x, outer, 0)
 }
 
 // compareSortKeys orders two rows' sort keys with each key's direction and
@@ -336,7 +299,19 @@ func (p *limitPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 		}
 	}
-	in, err := p.input.open(x, outer)
+	var in rowIter
+	var err error
+	if limit == 0 && p.ties == nil {
+		// As PostgreSQL's Limit, a count of 0 reads nothing of its input.
+		return &sliceIter{}, nil
+	}
+	if sp, ok := p.input.(*sortPlan); ok && p.ties == nil && limit >= 0 && limit <= math.MaxInt64-offset {
+		// Only the first offset+limit rows of the order are read: the
+		// sort keeps those (a top-N), not all.
+		in, err = sp.openBounded(x, outer, offset+limit)
+	} else {
+		in, err = p.input.open(x, outer)
+	}
 	if err != nil {
 		return nil, err
 	}

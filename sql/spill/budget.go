@@ -1,6 +1,7 @@
 package spill
 
 import (
+	"runtime"
 	"sync/atomic"
 
 	"cdcdb/pgerror"
@@ -38,21 +39,40 @@ func (b *Budget) reserve(n int64) bool {
 func (b *Budget) release(n int64) { b.used.Add(-n) }
 
 // Account is what one holder (an operator of one statement, a session's
-// prepared statements) has taken from a Budget. It is not safe for
-// concurrent use: one holder, one goroutine.
+// prepared statements) has taken from a Budget. One goroutine uses it at
+// a time. Its holder closes it when done; an account dropped unclosed (an
+// iterator some path never closed) gives its bytes back when the garbage
+// collector finds it unreachable, so a missed Close cannot shrink the
+// budget for good.
 type Account struct {
-	budget *Budget
 	// what names the holder in the 53200 error's detail.
-	what string
-	held int64
+	what  string
+	state *accountState
+}
+
+// accountState is the part of an Account its cleanup reads, apart from
+// the Account so that the cleanup does not keep it reachable.
+type accountState struct {
+	budget *Budget
+	held   atomic.Int64
+}
+
+func (st *accountState) release() {
+	if n := st.held.Swap(0); n > 0 && st.budget != nil {
+		st.budget.release(n)
+	}
 }
 
 // NewAccount opens an account of b for the holder named what. A nil b
 // gives an account that counts but never refuses.
-func (b *Budget) NewAccount(what string) *Account { return &Account{budget: b, what: what} }
+func (b *Budget) NewAccount(what string) *Account {
+	a := &Account{what: what, state: &accountState{budget: b}}
+	runtime.AddCleanup(a, (*accountState).release, a.state)
+	return a
+}
 
 // Held is the bytes this account holds.
-func (a *Account) Held() int64 { return a.held }
+func (a *Account) Held() int64 { return a.state.held.Load() }
 
 // Grow takes n more bytes, or fails with 53200 when the budget has not
 // got them (the account keeps what it held).
@@ -60,38 +80,38 @@ func (a *Account) Grow(n int64) error {
 	if n <= 0 {
 		return nil
 	}
-	if a.budget != nil && !a.budget.reserve(n) {
-		return OutOfMemory(a.what, n, a.held, a.budget)
+	if b := a.state.budget; b != nil && !b.reserve(n) {
+		return OutOfMemory(a.what, n, a.Held(), b)
 	}
-	a.held += n
+	a.state.held.Add(n)
 	return nil
 }
 
 // Shrink gives back n bytes (at most what the account holds).
 func (a *Account) Shrink(n int64) {
-	n = min(n, a.held)
+	n = min(n, a.Held())
 	if n <= 0 {
 		return
 	}
-	a.held -= n
-	if a.budget != nil {
-		a.budget.release(n)
+	a.state.held.Add(-n)
+	if b := a.state.budget; b != nil {
+		b.release(n)
 	}
 }
 
 // Close gives back everything the account holds; the account may be
 // used again afterwards, from zero.
 func (a *Account) Close() {
-	if a == nil {
-		return
+	if a != nil {
+		a.state.release()
 	}
-	a.Shrink(a.held)
 }
 
 // OutOfMemory is PostgreSQL's 53200 for a request of n bytes by what,
 // which held already held bytes, refused by budget.
 func OutOfMemory(what string, n, held int64, budget *Budget) error {
 	return pgerror.New(pgerror.OutOfMemory, "out of memory").
-		WithDetail("Failed on request of size %d in %s (holding %d bytes): the server's memory budget of %d bytes has %d in use.",
-			n, what, held, budget.limit, budget.Used())
+		WithDetail("Failed on request of size %d in %s, which holds %d bytes: the server's memory budget of %d bytes has %d in use.",
+			n, what, held, budget.limit, budget.Used()).
+		WithHint("Lower what the query keeps in memory, or raise the server's -memory-budget.")
 }

@@ -130,6 +130,15 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
+// Close drops what the Sorter holds, for a sort abandoned before Finish.
+func (s *Sorter) Close() {
+	for _, f := range s.runs {
+		f.Close()
+	}
+	s.runs, s.rows, s.top = nil, nil, nil
+	s.cfg.Account.Close()
+}
+
 // Finish ends adding and returns the rows in order. The Sorter is done
 // with: the SortedRows holds what it held, and its Close gives it back.
 func (s *Sorter) Finish() (*SortedRows, error) {

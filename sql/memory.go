@@ -1,0 +1,111 @@
+package sql
+
+import (
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/spill"
+	"cdcdb/storage"
+)
+
+// Memory a query may hold (docs/memory.md). work_mem bounds each sort's
+// and hash table's rows in memory, past which they spill to temporary
+// files next to the data file (package spill); the engine's memory budget
+// (Options.MemoryBudget) bounds what every statement accounts at once,
+// and a request past it fails with 53200 while the server goes on.
+
+// Bounds of work_mem in kB, PostgreSQL's.
+const (
+	minWorkMemKB = 64
+	maxWorkMemKB = math.MaxInt32
+)
+
+// rowSpillCodec is the data file's row codec: lossless for every value a
+// row holds, so a spilled row reads back as written.
+var rowSpillCodec = spill.Codec{Append: storage.EncodeRow, Decode: storage.DecodeRow}
+
+// normalizeWorkMem reads a memory setting as PostgreSQL does (a number of
+// kB, or a number with a unit B, kB, MB, GB or TB, case-sensitive) and
+// writes it in the largest unit that divides it, as SHOW prints it.
+func normalizeWorkMem(_ *Session, v string) (string, error) {
+	kb, err := parseMemorySetting("work_mem", v)
+	if err != nil {
+		return "", err
+	}
+	if kb < minWorkMemKB || kb > maxWorkMemKB {
+		return "", pgerror.New(pgerror.InvalidParameterValue, "%d kB is outside the valid range for parameter \"work_mem\" (%d .. %d)", kb, minWorkMemKB, maxWorkMemKB)
+	}
+	return formatMemoryKB(kb), nil
+}
+
+func formatMemoryKB(kb int64) string {
+	for _, u := range []struct {
+		name string
+		kb   int64
+	}{{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}} {
+		if kb%u.kb == 0 {
+			return strconv.FormatInt(kb/u.kb, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(kb, 10) + "kB"
+}
+
+// parseMemorySetting is a memory setting's value in kB, rounded to the
+// nearest as PostgreSQL rounds a fractional value or one in bytes.
+func parseMemorySetting(name, v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))) {
+		i++
+	}
+	n, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+	units := map[string]float64{"": 1, "B": 1.0 / 1024, "kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}
+	u, ok := units[strings.TrimSpace(s[i:])]
+	if !ok {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+	}
+	kb := math.Round(n * u)
+	if kb > math.MaxInt64/2 || kb < math.MinInt64/2 {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Value exceeds integer range.")
+	}
+	return int64(kb), nil
+}
+
+// workMem is the session's work_mem in bytes.
+func (x *execCtx) workMem() int64 {
+	kb, err := parseMemorySetting("work_mem", x.sess.settings["work_mem"])
+	if err != nil || kb < minWorkMemKB {
+		kb = 4 << 10
+	}
+	return kb << 10
+}
+
+// spillDir is where this engine's temporary files go: next to the data
+// file, on the disk the administrator gave the database.
+func (e *Engine) spillDir() string { return filepath.Dir(e.db.Path()) }
+
+// memoryAccount opens an account of the engine's memory budget for one
+// operator or state of a statement, named in a 53200's detail.
+func (x *execCtx) memoryAccount(what string) *spill.Account {
+	return x.sess.engine.memory.NewAccount(what)
+}
+
+// newSorter makes a sorter of rows under cmp within work_mem, keeping the
+// first bound rows only (0: all).
+func (x *execCtx) newSorter(what string, cmp func(a, b Row) int, bound int64) *spill.Sorter {
+	return spill.NewSorter(spill.SortConfig{Compare: cmp, Codec: rowSpillCodec, Dir: x.sess.engine.spillDir(),
+		WorkMem: x.workMem(), Account: x.memoryAccount(what), Bound: bound})
+}
+
+// spillsMade counts the operators that went to temporary files, for the
+// tests that hold the spilling paths to the in-memory ones.
+var spillsMade atomic.Int64
