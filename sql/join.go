@@ -50,18 +50,24 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return nil, err
 	}
 	var right []Row
+	// The inner side is kept in memory for the join's life, accounted to
+	// the memory budget until the join is done with.
+	held := x.rowsAccount("a hash join's inner side")
 	for {
 		r, err := rightIt.next()
+		if err == nil {
+			err = x.checkCancel()
+		}
+		if err == nil && r != nil {
+			err = held.keep(r)
+		}
 		if err != nil {
+			held.close()
 			rightIt.close()
 			return nil, err
 		}
 		if r == nil {
 			break
-		}
-		if err := x.checkCancel(); err != nil {
-			rightIt.close()
-			return nil, err
 		}
 		right = append(right, append(Row(nil), r...))
 	}
@@ -72,6 +78,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	it := &joinIter{p: p, left: leftIt, right: right, env: evalEnv{outer: outer, x: x},
 		lw: len(p.left.columns()), rw: len(p.right.columns()), matchedRight: make([]bool, len(right))}
+	heldBy(held, it)
 	if len(p.leftKeys) > 0 {
 		it.hash = map[string][]int{}
 		env := &evalEnv{outer: outer, x: x}
@@ -84,6 +91,10 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			if !null {
 				it.hash[key] = append(it.hash[key], i)
+				if err := held.keepBytes(int64(len(key)) + 40); err != nil {
+					leftIt.close()
+					return nil, err
+				}
 			}
 			if err := x.checkCancel(); err != nil {
 				leftIt.close()

@@ -109,3 +109,38 @@ func (x *execCtx) newSorter(what string, cmp func(a, b Row) int, bound int64) *s
 // spillsMade counts the operators that went to temporary files, for the
 // tests that hold the spilling paths to the in-memory ones.
 var spillsMade atomic.Int64
+
+// rowsAccount is an account for rows an operator keeps in memory (a
+// hash join's inner side, a window's partition rows, a drained input),
+// which it grows row by row.
+type rowsAccount struct{ acct *spill.Account }
+
+func (x *execCtx) rowsAccount(what string) rowsAccount {
+	return rowsAccount{acct: x.memoryAccount(what)}
+}
+
+// keep accounts one more row kept.
+func (a rowsAccount) keep(r Row) error { return a.acct.Grow(spill.RowSize(r)) }
+
+// keepBytes accounts n more bytes kept (a hash table's key, a state's
+// growth).
+func (a rowsAccount) keepBytes(n int64) error { return a.acct.Grow(n) }
+
+// heldBy makes the account's bytes go back once holder is unreachable,
+// for rows handed on with no close to mark their end.
+func heldBy[T any](a rowsAccount, holder *T) {
+	spill.ReleaseWhenUnreachable(holder, a.acct)
+}
+
+// close gives the bytes back now.
+func (a rowsAccount) close() { a.acct.Close() }
+
+// heldBySlice makes the account's bytes go back once rows' backing array
+// is unreachable (at once when it has none).
+func heldBySlice(a rowsAccount, rows []Row) {
+	if cap(rows) == 0 {
+		a.close()
+		return
+	}
+	heldBy(a, &rows[:1][0])
+}

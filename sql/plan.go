@@ -368,7 +368,9 @@ func (p *distinctPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &distinctIter{in: in, p: p, seen: map[string]bool{}, env: evalEnv{outer: outer, x: x}}, nil
+	it := &distinctIter{in: in, p: p, seen: map[string]bool{}, env: evalEnv{outer: outer, x: x}, held: x.rowsAccount("DISTINCT's rows seen")}
+	heldBy(it.held, it)
+	return it, nil
 }
 
 func (p *distinctPlan) explain(depth int, out *[]string) {
@@ -381,6 +383,7 @@ type distinctIter struct {
 	p    *distinctPlan
 	seen map[string]bool
 	env  evalEnv
+	held rowsAccount
 }
 
 func (it *distinctIter) next() (Row, error) {
@@ -405,11 +408,14 @@ func (it *distinctIter) next() (Row, error) {
 		if it.seen[key] {
 			continue
 		}
+		if err := it.held.keepBytes(int64(len(key)) + 48); err != nil {
+			return nil, err
+		}
 		it.seen[key] = true
 		return r, nil
 	}
 }
-func (it *distinctIter) close() { it.in.close() }
+func (it *distinctIter) close() { it.in.close(); it.held.close() }
 
 func exprTypes(es []expr) []types.T {
 	out := make([]types.T, len(es))

@@ -112,6 +112,11 @@ func (p *setOpPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	ts := colTypes(p.cols)
 	var out []Row
+	// The keys of the rows seen are accounted to the memory budget (the
+	// rows themselves were, as they were drained).
+	held := x.rowsAccount("a set operation's rows seen")
+	defer held.close()
+	seenKey := func(k string) error { return held.keepBytes(int64(len(k)) + 48) }
 	switch p.op {
 	case "UNION":
 		if p.all {
@@ -122,6 +127,9 @@ func (p *setOpPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		for _, r := range append(left, right...) {
 			k := rowKey(r, ts)
 			if !seen[k] {
+				if err := seenKey(k); err != nil {
+					return nil, err
+				}
 				seen[k] = true
 				out = append(out, r)
 			}
@@ -129,7 +137,11 @@ func (p *setOpPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	case "INTERSECT", "EXCEPT":
 		counts := map[string]int{}
 		for _, r := range right {
-			counts[rowKey(r, ts)]++
+			k := rowKey(r, ts)
+			if err := seenKey(k); err != nil {
+				return nil, err
+			}
+			counts[k]++
 		}
 		emitted := map[string]bool{}
 		for _, r := range left {

@@ -2,7 +2,9 @@ package spill
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"cdcdb/pgerror"
 )
@@ -13,12 +15,20 @@ import (
 // fails with 53200 (out of memory) and the statement ends; the server and
 // the other sessions go on.
 type Budget struct {
-	limit int64
-	used  atomic.Int64
+	limit      int64
+	used       atomic.Int64
+	reclaiming sync.Mutex
 }
 
 // NewBudget makes a budget of limit bytes (<= 0: unlimited, only counted).
 func NewBudget(limit int64) *Budget { return &Budget{limit: limit} }
+
+// ReleaseWhenUnreachable closes acct once holder (what its bytes are
+// kept in) is no longer reachable: for rows handed on with no close to
+// mark their end.
+func ReleaseWhenUnreachable[T any](holder *T, acct *Account) {
+	runtime.AddCleanup(holder, (*Account).Close, acct)
+}
 
 // Limit is the budget's size in bytes (<= 0: unlimited).
 func (b *Budget) Limit() int64 { return b.limit }
@@ -26,14 +36,46 @@ func (b *Budget) Limit() int64 { return b.limit }
 // Used is the bytes accounted now, over all accounts.
 func (b *Budget) Used() int64 { return b.used.Load() }
 
-// reserve takes n bytes, or refuses when that would pass the limit.
+// reserve takes n bytes, or refuses when that would pass the limit even
+// after a reclaim.
 func (b *Budget) reserve(n int64) bool {
+	if b.tryReserve(n) {
+		return true
+	}
+	b.reclaim()
+	return b.tryReserve(n)
+}
+
+func (b *Budget) tryReserve(n int64) bool {
 	now := b.used.Add(n)
 	if b.limit > 0 && now > b.limit {
 		b.used.Add(-n)
 		return false
 	}
 	return true
+}
+
+// reclaim collects garbage and gives the accounts found unreachable a
+// moment to give their bytes back (their cleanups run after the
+// collection, on a goroutine of their own), before a request is refused:
+// rows a finished statement dropped must not fail the next one. One
+// caller reclaims at a time; the others wait for it.
+func (b *Budget) reclaim() {
+	b.reclaiming.Lock()
+	defer b.reclaiming.Unlock()
+	before := b.used.Load()
+	runtime.GC()
+	freed := false
+	for range 20 {
+		time.Sleep(5 * time.Millisecond)
+		if now := b.used.Load(); now < before {
+			before, freed = now, true
+			continue
+		}
+		if freed {
+			return
+		}
+	}
 }
 
 func (b *Budget) release(n int64) { b.used.Add(-n) }
