@@ -47,13 +47,7 @@ func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
 	if dialect == dialectDatabricks {
 		opts.Dialect = parse.DialectDatabricks
 	}
-	held, err := e.accountParse(query)
-	if err != nil {
-		held.close()
-		return nil, err
-	}
 	stmts, err := parse.ParseWithOptions(query, opts)
-	held.close()
 	if err != nil {
 		return nil, err
 	}

@@ -312,8 +312,14 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 			return []wire.PreparedStatement{ps}, nil
 		}
 	}
+	text, err := s.engine.accountText(query)
+	if err != nil {
+		s.abortBlockOnError()
+		return nil, err
+	}
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
+		text.close()
 		s.abortBlockOnError()
 		return nil, err
 	}
@@ -331,7 +337,7 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 		ps := &preparedStatement{s: s, src: st, declared: declared}
 		out, made = append(out, ps), append(made, ps)
 	}
-	if err := s.engine.accountStatements(made, query); err != nil {
+	if err := s.engine.accountStatements(made, text); err != nil {
 		s.abortBlockOnError()
 		return nil, err
 	}
