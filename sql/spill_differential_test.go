@@ -27,6 +27,15 @@ var spillQueries = []struct {
 	{`SELECT id FROM t ORDER BY a LIMIT 0`, false},
 	{`SELECT * FROM t ORDER BY e NULLS FIRST, id OFFSET 3990`, true},
 	{`SELECT a, g FROM t ORDER BY g, id LIMIT 50`, false},
+	// Hash aggregation: groups come out in the order of their first rows.
+	{`SELECT a, count(*), sum(c), max(b) FROM t GROUP BY a`, false},
+	{`SELECT id, count(*), sum(c), max(b), min(e) FROM t GROUP BY id`, true},
+	{`SELECT b, count(*), array_agg(id ORDER BY id), string_agg(DISTINCT a::text, ',') FROM t GROUP BY b`, true},
+	{`SELECT id % 1500, avg(d), min(e), count(DISTINCT a), array_agg(b) FROM t GROUP BY 1`, true},
+	{`SELECT a, b, count(*) FROM t GROUP BY a, b HAVING count(*) > 0`, true},
+	{`SELECT id / 3, sum(c) FILTER (WHERE a > 50), count(*), string_agg(b, '-') FROM t GROUP BY id / 3`, true},
+	{`SELECT x.id % 700, count(*), sum(y.c) FROM t x JOIN t y ON y.id = x.a GROUP BY 1 ORDER BY 2 DESC, 1`, true},
+	{`SELECT c, e, count(*) FROM t GROUP BY c, e`, true},
 }
 
 // TestSpillingMatchesInMemory holds every spilling path to the in-memory
@@ -73,7 +82,9 @@ func TestSpillingMatchesInMemory(t *testing.T) {
 		}
 		c.MustExec(`SET work_mem = '64kB'`)
 		before = sql.SpillsMade()
+		start := time.Now()
 		spilled := c.MustExec(q).String()
+		t.Logf("%v spilling: %s", time.Since(start), q)
 		if did := sql.SpillsMade() != before; did != sq.spills {
 			t.Fatalf("%s: spilled %v at work_mem 64kB, want %v", q, did, sq.spills)
 		}
