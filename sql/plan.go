@@ -364,58 +364,14 @@ type distinctPlan struct {
 func (p *distinctPlan) columns() []outCol { return p.input.columns() }
 
 func (p *distinctPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	in, err := p.input.open(x, outer)
-	if err != nil {
-		return nil, err
-	}
-	it := &distinctIter{in: in, p: p, seen: map[string]bool{}, env: evalEnv{outer: outer, x: x}, held: x.rowsAccount("DISTINCT's rows seen")}
-	heldBy(it.held, it)
-	return it, nil
+	// The keys seen spill past work_mem (distinct_spill.go).
+	return p.openSpilling(x, outer)
 }
 
 func (p *distinctPlan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Unique")
 	p.input.explain(depth+1, out)
 }
-
-type distinctIter struct {
-	in   rowIter
-	p    *distinctPlan
-	seen map[string]bool
-	env  evalEnv
-	held rowsAccount
-}
-
-func (it *distinctIter) next() (Row, error) {
-	for {
-		r, err := it.in.next()
-		if err != nil || r == nil {
-			return nil, err
-		}
-		var key string
-		if it.p.on != nil {
-			it.env.row = r
-			vals := make([]types.Value, len(it.p.on))
-			for i, e := range it.p.on {
-				if vals[i], err = e.eval(&it.env); err != nil {
-					return nil, err
-				}
-			}
-			key = rowKey(vals, exprTypes(it.p.on))
-		} else {
-			key = rowKey(r, colTypes(it.p.input.columns()))
-		}
-		if it.seen[key] {
-			continue
-		}
-		if err := it.held.keepBytes(int64(len(key)) + 48); err != nil {
-			return nil, err
-		}
-		it.seen[key] = true
-		return r, nil
-	}
-}
-func (it *distinctIter) close() { it.in.close(); it.held.close() }
 
 func exprTypes(es []expr) []types.T {
 	out := make([]types.T, len(es))

@@ -36,6 +36,13 @@ var spillQueries = []struct {
 	{`SELECT id / 3, sum(c) FILTER (WHERE a > 50), count(*), string_agg(b, '-') FROM t GROUP BY id / 3`, true},
 	{`SELECT x.id % 700, count(*), sum(y.c) FROM t x JOIN t y ON y.id = x.a GROUP BY 1 ORDER BY 2 DESC, 1`, true},
 	{`SELECT c, e, count(*) FROM t GROUP BY c, e`, true},
+	// DISTINCT streams its first rows, then the partitions' in input order.
+	{`SELECT DISTINCT a FROM t`, false},
+	{`SELECT DISTINCT b, a FROM t`, true},
+	{`SELECT DISTINCT id % 2000, c FROM t`, true},
+	{`SELECT DISTINCT ON (b) b, id, c FROM t ORDER BY b, id DESC`, true},
+	{`SELECT DISTINCT e FROM t ORDER BY e NULLS FIRST LIMIT 100`, true},
+	{`SELECT count(*) FROM (SELECT DISTINCT a, b, c FROM t) s`, true},
 }
 
 // TestSpillingMatchesInMemory holds every spilling path to the in-memory
