@@ -43,6 +43,14 @@ var spillQueries = []struct {
 	{`SELECT DISTINCT ON (b) b, id, c FROM t ORDER BY b, id DESC`, true},
 	{`SELECT DISTINCT e FROM t ORDER BY e NULLS FIRST LIMIT 100`, true},
 	{`SELECT count(*) FROM (SELECT DISTINCT a, b, c FROM t) s`, true},
+	// Set operations: the left input's order, as in memory.
+	{`SELECT a, b FROM t UNION ALL SELECT a, b FROM t WHERE id % 3 = 0`, false},
+	{`SELECT a, b FROM t WHERE id % 2 = 0 UNION SELECT a, b FROM t`, true},
+	{`SELECT b, c FROM t INTERSECT SELECT b, c FROM t WHERE id % 3 = 0`, true},
+	{`SELECT b, c FROM t EXCEPT SELECT b, c FROM t WHERE id % 3 = 0`, true},
+	{`SELECT a, b FROM t INTERSECT ALL SELECT a, b FROM t WHERE id % 2 = 1`, true},
+	{`SELECT a, e FROM t EXCEPT ALL SELECT a, e FROM t WHERE id % 2 = 1`, true},
+	{`SELECT a FROM t INTERSECT SELECT a FROM t WHERE id < 100`, false},
 }
 
 // TestSpillingMatchesInMemory holds every spilling path to the in-memory
