@@ -51,6 +51,13 @@ var spillQueries = []struct {
 	{`SELECT a, b FROM t INTERSECT ALL SELECT a, b FROM t WHERE id % 2 = 1`, true},
 	{`SELECT a, e FROM t EXCEPT ALL SELECT a, e FROM t WHERE id % 2 = 1`, true},
 	{`SELECT a FROM t INTERSECT SELECT a FROM t WHERE id < 100`, false},
+	// Window functions: each window sorted through files, partition by
+	// partition, then the rows back in input order.
+	{`SELECT id, a, row_number() OVER (PARTITION BY a ORDER BY b), sum(c) OVER (PARTITION BY a) FROM t`, true},
+	{`SELECT id, rank() OVER (ORDER BY b), lag(c) OVER (ORDER BY d, id), count(*) OVER () FROM t`, true},
+	{`SELECT id, sum(d) OVER (PARTITION BY a % 7 ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING),
+		first_value(b) OVER w, last_value(b) OVER w FROM t WINDOW w AS (PARTITION BY g ORDER BY e RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`, true},
+	{`SELECT a, count(*), sum(count(*)) OVER (ORDER BY a) FROM t GROUP BY a`, false},
 }
 
 // TestSpillingMatchesInMemory holds every spilling path to the in-memory

@@ -425,9 +425,13 @@ func (p *windowPlan) explain(depth int, out *[]string) {
 }
 
 func (p *windowPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	in, err := drain(x, p.input, outer)
+	// Past work_mem the rows go to temporary files (window_spill.go).
+	in, spilled, err := p.readWindowInput(x, outer)
 	if err != nil {
 		return nil, err
+	}
+	if spilled != nil {
+		return p.openSpilled(x, outer, spilled)
 	}
 	base := p.w.base
 	rows := make([]Row, len(in))
