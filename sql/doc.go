@@ -64,10 +64,10 @@
 // (history.LogChanges) before retention prunes.
 //
 // Memory (docs/memory.md): sorts, hash aggregation, DISTINCT, set
-// operations and window functions keep work_mem of rows and spill past it
-// to temporary files through package spill (sort_spill.go, agg_spill.go,
-// distinct_spill.go, setop_spill.go, window_spill.go), giving the
-// in-memory path's rows in its order;
+// operations, window functions and hash joins keep work_mem of rows and
+// spill past it to temporary files through package spill (sort_spill.go,
+// agg_spill.go, distinct_spill.go, setop_spill.go, window_spill.go,
+// join_spill.go), giving the in-memory path's rows in its order;
 // set-returning functions stream (funcscan_stream.go). What statements hold
 // is accounted to the engine's memory budget (Options.MemoryBudget;
 // memory.go, agg_memory.go, memory_statements.go), and a request past it

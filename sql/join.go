@@ -70,6 +70,12 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			break
 		}
 		right = append(right, append(Row(nil), r...))
+		if len(p.leftKeys) > 0 && held.acct.Held() > x.workMem() {
+			// Past work_mem, an equi-join partitions both sides
+			// (join_spill.go).
+			held.close()
+			return p.openGrace(x, outer, right, rightIt)
+		}
 	}
 	rightIt.close()
 	leftIt, err := p.left.open(x, outer)

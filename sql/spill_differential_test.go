@@ -58,6 +58,13 @@ var spillQueries = []struct {
 	{`SELECT id, sum(d) OVER (PARTITION BY a % 7 ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING),
 		first_value(b) OVER w, last_value(b) OVER w FROM t WINDOW w AS (PARTITION BY g ORDER BY e RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`, true},
 	{`SELECT a, count(*), sum(count(*)) OVER (ORDER BY a) FROM t GROUP BY a`, false},
+	// Hash joins: both sides partitioned, the rows back in the in-memory
+	// join's order.
+	{`SELECT x.id, y.id, y.b FROM t x JOIN t y ON y.a = x.a AND y.id < x.id + 50 WHERE x.id % 10 = 0`, true},
+	{`SELECT x.id, y.id FROM (SELECT * FROM t WHERE id % 7 = 0) x LEFT JOIN t y ON y.a = x.a AND y.c > x.c + 400`, true},
+	{`SELECT x.id, y.id FROM (SELECT * FROM t WHERE id % 5 = 0) x RIGHT JOIN t y ON y.a = x.id`, true},
+	{`SELECT x.id, y.id, x.b FROM (SELECT * FROM t WHERE id % 4 = 0) x FULL JOIN (SELECT * FROM t WHERE id % 6 = 0) y ON y.b = x.b AND y.e = x.e`, true},
+	{`SELECT x.a, y.b FROM t x JOIN t y ON y.id = x.id WHERE x.id < 10`, false},
 }
 
 // TestSpillingMatchesInMemory holds every spilling path to the in-memory
