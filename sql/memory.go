@@ -66,8 +66,7 @@ func parseMemorySetting(name, v string) (int64, error) {
 	if err != nil {
 		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
-	units := map[string]float64{"": 1, "B": 1.0 / 1024, "kB": 1, "MB": 1 << 10, "GB": 1 << 20, "TB": 1 << 30}
-	u, ok := units[strings.TrimSpace(s[i:])]
+	u, ok := memoryUnitKB(strings.TrimSpace(s[i:]))
 	if !ok {
 		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
@@ -78,6 +77,24 @@ func parseMemorySetting(name, v string) (int64, error) {
 			WithHint("Value exceeds integer range.")
 	}
 	return int64(kb), nil
+}
+
+// memoryUnitKB is how many kB a memory setting's unit is (a switch, not a
+// map: work_mem is read by every operator that may spill).
+func memoryUnitKB(unit string) (float64, bool) {
+	switch unit {
+	case "", "kB":
+		return 1, true
+	case "B":
+		return 1.0 / 1024, true
+	case "MB":
+		return 1 << 10, true
+	case "GB":
+		return 1 << 20, true
+	case "TB":
+		return 1 << 30, true
+	}
+	return 0, false
 }
 
 // workMem is the session's work_mem in bytes.
