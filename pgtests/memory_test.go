@@ -27,7 +27,7 @@ import (
 const memoryTestBudget = 256 << 20
 
 // bigTextBytes is the size of each of the four query texts sent at once.
-const bigTextBytes = 40 << 20
+const bigTextBytes = 24 << 20
 
 // memoryTestRSSBound is the peak resident memory (VmHWM) the server may
 // reach over the whole test: the budget, counted twice for the garbage
@@ -108,6 +108,16 @@ func TestQueriesStayWithinTheMemoryBudget(t *testing.T) {
 		t.Logf("%s: %v, peak RSS so far %d MiB", q.name, took, peakRSS(t, srv.Pid())>>20)
 	}
 
+	// A spilling sort stops at statement_timeout, its files gone with it.
+	mustExec(t, conn, "SET statement_timeout = '500ms'")
+	start := time.Now()
+	_, err := queryText(ctx, conn, `SELECT count(*) FROM (SELECT g FROM generate_series(1, 1e8) g ORDER BY -g) s`)
+	requireSQLState(t, err, "57014")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("a spilling sort went on %v past a statement_timeout of 500ms", took)
+	}
+	mustExec(t, conn, "SET statement_timeout = 0")
+
 	// Four big query texts at once: the parse of each is accounted, so
 	// those past the budget fail with 53200 and the rest answer.
 	text := "SELECT length('" + strings.Repeat("x", bigTextBytes) + "')"
@@ -137,7 +147,7 @@ func TestQueriesStayWithinTheMemoryBudget(t *testing.T) {
 			t.Fatalf("big query text %d: %v", i, err)
 		}
 	}
-	t.Logf("four 40 MiB query texts at once: %v; peak RSS so far %d MiB", results, peakRSS(t, srv.Pid())>>20)
+	t.Logf("four 24 MiB query texts at once: %v; peak RSS so far %d MiB", results, peakRSS(t, srv.Pid())>>20)
 
 	close(stop)
 	if err := <-otherErr; err != nil {

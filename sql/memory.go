@@ -120,7 +120,15 @@ func (x *execCtx) memoryAccount(what string) *spill.Account {
 // first bound rows only (0: all).
 func (x *execCtx) newSorter(what string, cmp func(a, b Row) int, bound int64) *spill.Sorter {
 	return spill.NewSorter(spill.SortConfig{Compare: cmp, Codec: rowSpillCodec, Dir: x.sess.engine.spillDir(),
-		WorkMem: x.workMem(), Account: x.memoryAccount(what), Bound: bound})
+		WorkMem: x.workMem(), Account: x.memoryAccount(what), Bound: bound, Interrupted: x.interrupted})
+}
+
+// interrupted is the statement's cancel or timeout, if it has come.
+func (x *execCtx) interrupted() error {
+	if x.ctx.Err() != nil {
+		return cancelError(x.ctx)
+	}
+	return nil
 }
 
 // spillsMade counts the operators that went to temporary files, for the

@@ -43,6 +43,20 @@ type SortConfig struct {
 	// Bound, when above 0, is how many rows of the order will be read: the
 	// rest may be dropped.
 	Bound int64
+	// Interrupted, when set, is asked every few thousand rows of a run
+	// written or merged, and its error (a cancel, a timeout) ends the sort.
+	Interrupted func() error
+}
+
+// interruptEvery is how many rows a sort writes or merges between two
+// looks at SortConfig.Interrupted.
+const interruptEvery = 4096
+
+func (c *SortConfig) interrupted(n int64) error {
+	if c.Interrupted == nil || n%interruptEvery != 0 {
+		return nil
+	}
+	return c.Interrupted()
 }
 
 // NewSorter makes a Sorter.
@@ -110,7 +124,11 @@ func (s *Sorter) spill() error {
 	if err != nil {
 		return err
 	}
-	for _, r := range s.rows {
+	for i, r := range s.rows {
+		if err := s.cfg.interrupted(int64(i)); err != nil {
+			f.Close()
+			return err
+		}
 		if err := f.Append(r); err != nil {
 			f.Close()
 			if isCodecError(err) {
@@ -211,6 +229,10 @@ func mergeRuns(runs []*RowFile, cfg SortConfig) (*RowFile, error) {
 				return nil, err
 			}
 			break
+		}
+		if err := cfg.interrupted(written); err != nil {
+			out.Close()
+			return nil, err
 		}
 		if err := out.Append(row); err != nil {
 			out.Close()
