@@ -471,7 +471,7 @@ type aggGroup struct {
 }
 
 func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	if p.sets == nil && len(p.groupExprs) > 0 {
+	if len(p.groupExprs) > 0 {
 		// GROUP BY spills past work_mem (agg_spill.go).
 		return p.openHashed(x, outer)
 	}

@@ -8,8 +8,8 @@ import (
 	"cdcdb/types"
 )
 
-// Hash aggregation within work_mem (docs/memory.md). A GROUP BY without
-// grouping sets runs here: rows go to an in-memory table of groups until
+// Hash aggregation within work_mem (docs/memory.md). A GROUP BY runs
+// here (with grouping sets, each row goes to one group per set): rows go to an in-memory table of groups until
 // the groups would pass work_mem; from then on, the groups in the table
 // still take their rows, and a row of any other group goes to one of
 // aggPartitions temporary files, chosen by its group's hash, with its
@@ -43,11 +43,17 @@ type hashAgg struct {
 	depth  int
 	seed   maphash.Seed
 	parts  []*spill.RowFile // nil until the table passes work_mem
+	// masks are the grouping sets' masks of the group expressions each
+	// leaves out (nil without grouping sets).
+	masks []int64
 }
 
 func newHashAgg(x *execCtx, p *aggPlan, depth int) *hashAgg {
 	h := &hashAgg{x: x, p: p, gtypes: exprTypes(p.groupExprs), groups: map[string]*aggGroup{},
 		held: x.rowsAccount("an aggregation's groups and states"), depth: depth, seed: maphash.MakeSeed()}
+	if p.sets != nil {
+		h.masks = groupingMasks(p.sets, len(p.groupExprs))
+	}
 	h.growth = make([]func([]types.Value) int64, len(p.aggs))
 	for i, a := range p.aggs {
 		h.growth[i] = aggStateGrowth(a.fn.name)
@@ -64,6 +70,7 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 	defer in.close()
 	env := &evalEnv{outer: outer, x: x}
 	h := newHashAgg(x, p, 0)
+	var rows int64
 	for seq := int64(0); ; seq++ {
 		r, err := in.next()
 		if err == nil && r != nil {
@@ -113,9 +120,38 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			argVals[i] = vals
 		}
-		if err := h.add(seq, keys, argVals); err != nil {
+		if p.sets == nil {
+			err = h.add(seq, 0, keys, argVals)
+		} else {
+			// A row goes to one group per grouping set, in the sets'
+			// order: its position among the groups' first rows is its
+			// input position times the sets, plus the set.
+			for si, set := range p.sets {
+				setRow := make(Row, len(keys))
+				for _, i := range set {
+					setRow[i] = keys[i]
+				}
+				if err = h.add(seq*int64(len(p.sets))+int64(si), si, setRow, argVals); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
 			h.abandon()
 			return nil, err
+		}
+		rows++
+	}
+	if rows == 0 {
+		// An empty grouping set yields its one row even from no rows, as a
+		// query without GROUP BY does (from any row, it has its group).
+		for si, set := range p.sets {
+			if len(set) == 0 {
+				if err := h.add(int64(si), si, make(Row, len(p.groupExprs)), make([][]types.Value, len(p.aggs))); err != nil {
+					h.abandon()
+					return nil, err
+				}
+			}
 		}
 	}
 	return h.finish()
@@ -123,24 +159,32 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // add takes one row: its position, group keys and each aggregate's
 // arguments (nil: filtered out).
-func (h *hashAgg) add(seq int64, keys Row, argVals [][]types.Value) error {
-	k := rowKey(keys, h.gtypes)
+func (h *hashAgg) add(seq int64, si int, keys Row, argVals [][]types.Value) error {
+	var k string
+	if h.masks == nil {
+		k = rowKey(keys, h.gtypes)
+	} else {
+		k = setGroupKey(si, keys, h.gtypes)
+	}
 	g, ok := h.groups[k]
 	if !ok {
 		if h.parts != nil {
-			return h.toPartition(k, seq, keys, argVals)
+			return h.toPartition(k, seq, si, keys, argVals)
 		}
 		cost := groupCost(keys, k, len(h.p.aggs))
 		if h.held.acct.Held()+cost > h.x.workMem() && len(h.order) > 0 && h.depth < maxAggSpillDepth {
 			if err := h.startPartitions(); err != nil {
 				return err
 			}
-			return h.toPartition(k, seq, keys, argVals)
+			return h.toPartition(k, seq, si, keys, argVals)
 		}
 		if err := h.held.keepBytes(cost); err != nil {
 			return err
 		}
 		g = &aggGroup{keys: keys, states: make([]aggState, len(h.p.aggs)), buffered: make([][]Row, len(h.p.aggs))}
+		if h.masks != nil {
+			g.absent = h.masks[si]
+		}
 		for i, a := range h.p.aggs {
 			g.states[i] = a.fn.newState()
 		}
@@ -196,10 +240,11 @@ func (h *hashAgg) startPartitions() error {
 }
 
 // toPartition writes a row of a group not in the table to its partition,
-// as [position, keys..., then per aggregate: taken, arguments...].
-func (h *hashAgg) toPartition(k string, seq int64, keys Row, argVals [][]types.Value) error {
-	row := make(Row, 0, 1+len(keys)+2*len(argVals))
-	row = append(row, seq)
+// as [position, grouping set, keys..., then per aggregate: taken,
+// arguments...].
+func (h *hashAgg) toPartition(k string, seq int64, si int, keys Row, argVals [][]types.Value) error {
+	row := make(Row, 0, 2+len(keys)+2*len(argVals))
+	row = append(row, seq, int64(si))
 	row = append(row, keys...)
 	for i, a := range h.p.aggs {
 		n := len(a.args) + len(a.orderBy)
@@ -218,11 +263,11 @@ func (h *hashAgg) toPartition(k string, seq int64, keys Row, argVals [][]types.V
 }
 
 // fromPartition reads back what toPartition wrote.
-func (h *hashAgg) fromPartition(row Row) (seq int64, keys Row, argVals [][]types.Value) {
-	seq = row[0].(int64)
+func (h *hashAgg) fromPartition(row Row) (seq int64, si int, keys Row, argVals [][]types.Value) {
+	seq, si = row[0].(int64), int(row[1].(int64))
 	nk := len(h.p.groupExprs)
-	keys = row[1 : 1+nk]
-	at := 1 + nk
+	keys = row[2 : 2+nk]
+	at := 2 + nk
 	argVals = make([][]types.Value, len(h.p.aggs))
 	for i, a := range h.p.aggs {
 		n := len(a.args) + len(a.orderBy)
@@ -231,7 +276,7 @@ func (h *hashAgg) fromPartition(row Row) (seq int64, keys Row, argVals [][]types
 		}
 		at += 1 + n
 	}
-	return seq, keys, argVals
+	return seq, si, keys, argVals
 }
 
 // results computes the output rows of the groups in the table, in the
@@ -253,6 +298,9 @@ func (h *hashAgg) results() ([]Row, error) {
 				return nil, err
 			}
 			row = append(row, v)
+		}
+		if h.masks != nil {
+			row = append(row, g.absent)
 		}
 		rows = append(rows, row)
 	}

@@ -36,6 +36,10 @@ var spillQueries = []struct {
 	{`SELECT id / 3, sum(c) FILTER (WHERE a > 50), count(*), string_agg(b, '-') FROM t GROUP BY id / 3`, true},
 	{`SELECT x.id % 700, count(*), sum(y.c) FROM t x JOIN t y ON y.id = x.a GROUP BY 1 ORDER BY 2 DESC, 1`, true},
 	{`SELECT c, e, count(*) FROM t GROUP BY c, e`, true},
+	{`SELECT a, id % 50, count(*), sum(c), GROUPING(a, id % 50) FROM t GROUP BY ROLLUP (a, id % 50)`, true},
+	{`SELECT b, a, count(*), max(e) FROM t GROUP BY CUBE (b, a)`, true},
+	{`SELECT a, b, count(*) FROM t GROUP BY GROUPING SETS ((a), (b), ())`, true},
+	{`SELECT a, count(*) FROM t WHERE id < 0 GROUP BY GROUPING SETS ((a), ())`, false},
 	// DISTINCT streams its first rows, then the partitions' in input order.
 	{`SELECT DISTINCT a FROM t`, false},
 	{`SELECT DISTINCT b, a FROM t`, true},
