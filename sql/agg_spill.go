@@ -43,6 +43,7 @@ type hashAgg struct {
 	depth  int
 	seed   maphash.Seed
 	parts  []*spill.RowFile // nil until the table passes work_mem
+	workMem int64
 	// masks are the grouping sets' masks of the group expressions each
 	// leaves out (nil without grouping sets).
 	masks []int64
@@ -50,7 +51,7 @@ type hashAgg struct {
 
 func newHashAgg(x *execCtx, p *aggPlan, depth int) *hashAgg {
 	h := &hashAgg{x: x, p: p, gtypes: exprTypes(p.groupExprs), groups: map[string]*aggGroup{},
-		held: x.rowsAccount("an aggregation's groups and states"), depth: depth, seed: maphash.MakeSeed()}
+		held: x.rowsAccount("an aggregation's groups and states"), depth: depth, seed: maphash.MakeSeed(), workMem: x.workMem()}
 	if p.sets != nil {
 		h.masks = groupingMasks(p.sets, len(p.groupExprs))
 	}
@@ -172,7 +173,7 @@ func (h *hashAgg) add(seq int64, si int, keys Row, argVals [][]types.Value) erro
 			return h.toPartition(k, seq, si, keys, argVals)
 		}
 		cost := groupCost(keys, k, len(h.p.aggs))
-		if h.held.acct.Held()+cost > h.x.workMem() && len(h.order) > 0 && h.depth < maxAggSpillDepth {
+		if h.held.acct.Held()+cost > h.workMem && len(h.order) > 0 && h.depth < maxAggSpillDepth {
 			if err := h.startPartitions(); err != nil {
 				return err
 			}

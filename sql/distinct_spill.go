@@ -31,10 +31,12 @@ type distinctSet struct {
 	depth int
 	seed  maphash.Seed
 	parts []*spill.RowFile
+	// workMem is the session's, read once.
+	workMem int64
 }
 
 func newDistinctSet(x *execCtx, depth int) *distinctSet {
-	return &distinctSet{x: x, seen: map[string]struct{}{}, held: x.rowsAccount("DISTINCT's rows seen"), depth: depth, seed: maphash.MakeSeed()}
+	return &distinctSet{x: x, seen: map[string]struct{}{}, held: x.rowsAccount("DISTINCT's rows seen"), depth: depth, seed: maphash.MakeSeed(), workMem: x.workMem()}
 }
 
 // keyCost is what remembering one key costs.
@@ -49,7 +51,7 @@ func (d *distinctSet) add(seq int64, key string, r Row) (first, written bool, er
 	}
 	if d.parts == nil {
 		cost := distinctKeyCost(key)
-		if d.held.acct.Held()+cost <= d.x.workMem() || len(d.seen) == 0 || d.depth >= maxDistinctSpillDepth {
+		if d.held.acct.Held()+cost <= d.workMem || len(d.seen) == 0 || d.depth >= maxDistinctSpillDepth {
 			if err := d.held.keepBytes(cost); err != nil {
 				return false, false, err
 			}

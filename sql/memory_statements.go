@@ -17,10 +17,18 @@ const textBytesPerByte = 6
 // held 600 MiB).
 const statementBytes = 3 << 10
 
+// smallTextBytes is the size below which a text is not accounted on its
+// own: what it costs is within its statements' statementBytes, and the
+// texts clients send again and again pay nothing for it.
+const smallTextBytes = 64 << 10
+
 // accountText accounts a query text about to be parsed; the caller hands
 // the account to the statements made of it (accountStatements), or
 // closes it.
 func (e *Engine) accountText(query string) (rowsAccount, error) {
+	if len(query) < smallTextBytes {
+		return rowsAccount{}, nil
+	}
 	held := rowsAccount{acct: e.memory.NewAccount("a query text")}
 	if err := held.keepBytes(int64(len(query)) * textBytesPerByte); err != nil {
 		held.close()
@@ -36,7 +44,9 @@ func (e *Engine) accountStatements(stmts []*preparedStatement, text rowsAccount)
 		text.close()
 		return nil
 	}
-	heldBy(text, stmts[0])
+	if text.acct != nil {
+		heldBy(text, stmts[0])
+	}
 	for _, ps := range stmts {
 		held := rowsAccount{acct: e.memory.NewAccount("a prepared statement")}
 		if err := held.keepBytes(statementBytes); err != nil {
