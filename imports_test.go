@@ -19,7 +19,7 @@ type layer int
 
 const (
 	layerBase     layer = iota // pgerror, types, temporal
-	layerStorage               // the data file's bytes
+	layerStorage               // the data file's bytes; rowcodec, the encodings of values in them
 	layerRecords               // what the file keeps: metadata, versions
 	layerFlows                 // change events applied in the write's transaction
 	layerProtocol              // the PostgreSQL protocol
@@ -80,31 +80,42 @@ var (
 //
 //	"sql/builtins": {layer: layerSQLParts},
 var packageRules = map[string]packageRule{
-	".":          {layer: layerCommands, imports: noModulePackage}, // this documentation and its test
-	"pgerror":    {layer: layerBase, imports: noModulePackage},
-	"types":      {layer: layerBase, imports: only("pgerror"), forbidden: doesIO},
-	"temporal":   {layer: layerBase, imports: noModulePackage, forbidden: slices.Concat(doesIO, clocksOrRandom)},
-	"storage":    {layer: layerStorage},
-	"catalog":    {layer: layerRecords},
-	"history":    {layer: layerRecords},
-	"cdcexec":    {layer: layerFlows},
-	"source":     {layer: layerFlows, imports: only("pgerror")},
-	"wire":       {layer: layerProtocol, imports: only("pgerror")},
-	"sql/ast":    {layer: layerFrontEnd},
-	"sql/parse":  {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
-	"sql/pgdefs": {layer: layerFrontEnd, imports: noModulePackage},
-	"sql/spill":  {layer: layerSQLParts, imports: only("pgerror", "types")},
-	"sql":        {layer: layerSQL},
+	".":            {layer: layerCommands, imports: noModulePackage}, // this documentation and its test
+	"pgerror":      {layer: layerBase, imports: noModulePackage},
+	"types":        {layer: layerBase, imports: only("pgerror"), forbidden: doesIO},
+	"temporal":     {layer: layerBase, imports: noModulePackage, forbidden: slices.Concat(doesIO, clocksOrRandom)},
+	"storage":      {layer: layerStorage, imports: only("pgerror")}, // bytes only: no types, no rowcodec
+	"rowcodec":     {layer: layerStorage, imports: only("types", "storage"), forbidden: doesIO},
+	"catalog":      {layer: layerRecords},
+	"history":      {layer: layerRecords},
+	"cdcexec":      {layer: layerFlows},
+	"source":       {layer: layerFlows, imports: only("pgerror")},
+	"wire":         {layer: layerProtocol, imports: only("pgerror")},
+	"sql/ast":      {layer: layerFrontEnd},
+	"sql/parse":    {layer: layerFrontEnd, imports: only("sql/ast", "pgerror")},
+	"sql/pgdefs":   {layer: layerFrontEnd, imports: noModulePackage},
+	"sql/eval":     {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
+	"sql/builtins": {layer: layerSQLParts, imports: only("types", "pgerror", "sql/eval", "sql/parse"), forbidden: doesIO},
+	"sql/spill":    {layer: layerSQLParts, imports: only("pgerror", "types")},
+	"sql":          {layer: layerSQL},
 
-	"storage/storagetest": {layer: layerHarness},
-	"sql/sqltest":         {layer: layerHarness},
-	"pgtests":             {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},
-	"pgtests/pgserver":    {layer: layerHarness, imports: noModulePackage},
-	"pgtests/corpus":      {layer: layerHarness, imports: noModulePackage},
+	// The system relations: what they read of the session comes through
+	// the Session interface they declare, never from package sql.
+	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/parse", "sql/pgdefs", "storage", "types")},
+
+	"storage/storagetest":   {layer: layerHarness},
+	"rowcodec/rowcodectest": {layer: layerHarness, imports: only("types")},
+	"sql/sqltest":           {layer: layerHarness},
+	"pgtests":               {layer: layerHarness, testImports: only("pgtests/pgserver", "pgtests/corpus", "storage", "pgerror")},
+	"pgtests/pgserver":      {layer: layerHarness, imports: noModulePackage},
+	"pgtests/corpus":        {layer: layerHarness, imports: noModulePackage},
 
 	"cmd/cdcdb":      {layer: layerCommands},
 	"cmd/cdcbench":   {layer: layerCommands},
 	"sql/pgdefs/gen": {layer: layerCommands, imports: noModulePackage},
+
+	// COPY's data formats: values and errors, nothing of a session.
+	"sql/copyfmt": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
 }
 
 // exclusiveImports are outside packages that only their owners may

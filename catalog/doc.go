@@ -3,9 +3,9 @@
 // connections and sources that follow external systems (sources.go), and
 // the object identifiers (OIDs) clients see for them. A connection's
 // password is stored here; no view shows it. Roles (roles.go) are stored
-// here too, with their SCRAM-SHA-256 verifiers (never a password), and
-// tables carry their owner and ACL; the bootstrap superuser exists in every
-// catalog, stored or not.
+// here too, with their SCRAM-SHA-256 verifiers (never a password), their
+// memberships and default privileges; tables and schemas carry their owner
+// and ACL; the bootstrap superuser exists in every catalog, stored or not.
 //
 // Progress is data, not metadata: flow counters and each source's
 // checkpoint live in the catalog space beside the objects, written in the

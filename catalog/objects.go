@@ -28,6 +28,12 @@ type Schema struct {
 	Comment string `json:"comment,omitempty"`
 	// System schemas are built in and cannot be dropped.
 	System bool `json:"-"`
+	// Owner is the owning role; 0 (a schema written before owners) means
+	// the bootstrap superuser.
+	Owner OID `json:"owner,omitempty"`
+	// ACL holds USAGE ('U') and CREATE ('C') grants; nil until the first
+	// GRANT or REVOKE, meaning PostgreSQL's default (SchemaDefaultACL).
+	ACL []ACLItem `json:"acl,omitempty"`
 }
 
 // TableKind says what a relation is.
@@ -115,9 +121,9 @@ type Table struct {
 	Comment        string   `json:"comment,omitempty"`
 	// Options are reloptions set by ALTER TABLE ... SET (k = v).
 	Options map[string]string `json:"options,omitempty"`
-	// Period names the period columns of SCD TYPE 2 and BITEMPORAL targets
-	// ("" when the table has none); set by the first flow into it.
-	StoredAs string `json:"stored_as,omitempty"`
+	// StoredAs is the form of a flow target ("" for a table no flow
+	// writes); set by the first flow into it.
+	StoredAs StoredAs `json:"stored_as,omitempty"`
 	// SchemaFromFlow is true for a streaming table declared without
 	// columns: its first flow gives it its columns.
 	SchemaFromFlow bool `json:"schema_from_flow,omitempty"`
@@ -238,9 +244,10 @@ type Flow struct {
 	// the owner's rights. 0 in a catalog written before roles existed
 	// means the bootstrap superuser.
 	Owner OID `json:"owner,omitempty"`
-	// Dialect the definition was written in ("postgres" or "databricks").
+	// Dialect names the sql/parse Dialect the definition was written in
+	// ("postgres" or "databricks", as parse.DialectNamed reads them).
 	Dialect    string   `json:"dialect,omitempty"`
-	StoredAs   string   `json:"stored_as"`
+	StoredAs   StoredAs `json:"stored_as"`
 	Keys       []string `json:"keys"`
 	SequenceBy string   `json:"sequence_by"`
 	Once       bool     `json:"once,omitempty"`

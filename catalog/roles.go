@@ -23,6 +23,31 @@ type Role struct {
 	// Bootstrap marks the superuser the first start made; it cannot be
 	// dropped or lose SUPERUSER, as PostgreSQL's bootstrap superuser.
 	Bootstrap bool `json:"bootstrap,omitempty"`
+	// CreateRole is PostgreSQL's CREATEROLE: the role may create, alter
+	// and drop roles that are not superusers, and grant membership in them.
+	CreateRole bool `json:"create_role,omitempty"`
+	// MemberOf are the roles this role was granted (GRANT role TO this
+	// one), PostgreSQL's pg_auth_members rows whose member it is.
+	MemberOf []Membership `json:"member_of,omitempty"`
+	// DefaultACLs are ALTER DEFAULT PRIVILEGES FOR this role ... ON
+	// TABLES, PostgreSQL's pg_default_acl rows of the role.
+	DefaultACLs []DefaultACL `json:"default_acls,omitempty"`
+}
+
+// DefaultACL is the ACL a role's new tables start with: in every schema
+// (Schema 0: the whole ACL, the owner's item included) or added in one
+// schema (only the extra grants), as PostgreSQL's pg_default_acl.
+type DefaultACL struct {
+	OID    OID       `json:"oid"`
+	Schema OID       `json:"schema,omitempty"`
+	ACL    []ACLItem `json:"acl"`
+}
+
+// Membership is one GRANT of a role to another.
+type Membership struct {
+	Role    OID  `json:"role"`
+	Grantor OID  `json:"grantor"`
+	Admin   bool `json:"admin,omitempty"`
 }
 
 // BootstrapRoleOID is the bootstrap superuser's OID, PostgreSQL's
@@ -37,6 +62,32 @@ const (
 // has this one, without a password; the first change to it is stored.
 func bootstrapRole() *Role {
 	return &Role{OID: BootstrapRoleOID, Name: BootstrapRoleName, Superuser: true, Login: true, Bootstrap: true}
+}
+
+// Schema privileges, as their letters in an aclitem.
+const (
+	PrivUsage  Privilege = 'U'
+	PrivCreate Privilege = 'C'
+)
+
+// SchemaOwner is the OID of the role that owns sc.
+func SchemaOwner(sc *Schema) OID {
+	if sc.Owner == 0 {
+		return BootstrapRoleOID
+	}
+	return sc.Owner
+}
+
+// SchemaDefaultACL is a schema's ACL before any GRANT or REVOKE, as
+// PostgreSQL 15 makes it: the owner holds USAGE and CREATE, and on public
+// everyone holds USAGE.
+func SchemaDefaultACL(sc *Schema) []ACLItem {
+	owner := SchemaOwner(sc)
+	acl := []ACLItem{{Grantee: owner, Grantor: owner, Privileges: "UC"}}
+	if sc.Name == "public" {
+		acl = append(acl, ACLItem{Grantee: 0, Grantor: owner, Privileges: "U"})
+	}
+	return acl
 }
 
 // Privilege is one table privilege, as its letter in an aclitem

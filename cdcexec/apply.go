@@ -12,6 +12,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -124,7 +125,7 @@ func apply(ctx context.Context, tx *storage.Tx, f *Flow, target *history.Table, 
 		if ev.Kind == Delete {
 			te.Kind = temporal.Delete
 		}
-		if f.StoredAs == Bitemporal {
+		if f.StoredAs == catalog.Bitemporal {
 			te.SysSeq = temporal.Seq(ev.SysSeq)
 		}
 		a.events = append(a.events, te)
@@ -352,7 +353,7 @@ func (a *applier) encodeValues(events []temporal.Event) error {
 				v = e.Values[j]
 			}
 			var err error
-			if a.valBuf, err = storage.AppendRowValue(a.valBuf, v); err != nil {
+			if a.valBuf, err = rowcodec.AppendRowValue(a.valBuf, v); err != nil {
 				return err
 			}
 			a.ends = append(a.ends, len(a.valBuf))
@@ -389,7 +390,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 	// A key new to the flow has no events in the log and no target rows:
 	// nothing is looked up for it.
 	isNew := !cached && a.cacheWhole
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		if cached && rewrite && a.laterOnBothAxes(known) {
 			for i, e := range incoming {
 				if err := a.log.append(g.encKey, e, a.seqs[i].suffix, nil); err != nil {
@@ -443,7 +444,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 				from = &known
 			}
 			switch {
-			case f.StoredAs == SCD1:
+			case f.StoredAs == catalog.SCD1:
 				next, err = f.continueSCD1(a.target, g.encKey, incoming, mark, from, a.st)
 			case vals != nil:
 				next, err = a.continueSCD2Encoded(g.encKey, incoming, from)
@@ -485,7 +486,7 @@ func (a *applier) applyKey(g *keyGroup, mark temporal.Seq, rewrite bool) error {
 		return err
 	}
 	ks := keyState{lastSeq: a.seqs[len(a.seqs)-1].seq, lastKey: lastKey, lastRow: lastRow}
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		for _, s := range a.seqs {
 			if ks.lastSysSeq == nil || bytes.Compare(s.sys, ks.lastSysSeq) > 0 {
 				ks.lastSysSeq = s.sys
@@ -610,7 +611,7 @@ func (f *Flow) validate(ev Event) error {
 				WithHint("Every change event needs a sequence value to be ordered; the statement was not applied.")
 		}
 	}
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		for _, v := range ev.SysSeq {
 			if v == nil {
 				return pgerror.New(pgerror.NotNullViolation, "SYSTEM SEQUENCE BY value is NULL in a change event for flow \"%s\"", f.Name)
@@ -635,7 +636,7 @@ func (f *Flow) validate(ev Event) error {
 func encodeSeq(dst []byte, seq []types.Value) ([]byte, error) {
 	var err error
 	for _, v := range seq {
-		if dst, err = storage.AppendKey(dst, v); err != nil {
+		if dst, err = rowcodec.AppendKey(dst, v); err != nil {
 			return nil, err
 		}
 	}
@@ -705,7 +706,7 @@ func (f *Flow) replayAll(ctx context.Context, log *storage.Space, target *histor
 func (f *Flow) keyPrefixLen(k []byte) (int, error) {
 	rest := k
 	for range f.KeyPositions {
-		_, r, err := storage.DecodeKey(rest)
+		_, r, err := rowcodec.DecodeKey(rest)
 		if err != nil {
 			return 0, err
 		}
@@ -724,7 +725,7 @@ func (f *Flow) truncateMark(tx *storage.Tx) (temporal.Seq, error) {
 	if v == nil {
 		return nil, nil
 	}
-	vals, err := storage.DecodeRow(v)
+	vals, err := rowcodec.DecodeRow(v)
 	if err != nil {
 		return nil, err
 	}
@@ -733,7 +734,7 @@ func (f *Flow) truncateMark(tx *storage.Tx) (temporal.Seq, error) {
 
 func (f *Flow) storeTruncateMark(tx *storage.Tx, mark temporal.Seq) error {
 	sp := tx.Space(catalog.FlowSpace(f.OID, truncatePart))
-	v, err := storage.EncodeRow(nil, []types.Value(mark))
+	v, err := rowcodec.EncodeRow(nil, []types.Value(mark))
 	if err != nil {
 		return err
 	}

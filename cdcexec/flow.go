@@ -6,16 +6,6 @@ import (
 	"cdcdb/types"
 )
 
-// StoredAs is a flow's target form.
-type StoredAs string
-
-// The three target forms.
-const (
-	SCD1       StoredAs = "SCD TYPE 1"
-	SCD2       StoredAs = "SCD TYPE 2"
-	Bitemporal StoredAs = "BITEMPORAL"
-)
-
 // EventKind is what a source row asks for.
 type EventKind uint8
 
@@ -46,7 +36,7 @@ type Event struct {
 type Flow struct {
 	OID      catalog.OID
 	Name     string
-	StoredAs StoredAs
+	StoredAs catalog.StoredAs
 	Target   *catalog.Table
 	// Rules drive replay: comparators, partial updates, tracked columns.
 	Rules temporal.Rules

@@ -6,6 +6,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -125,23 +126,23 @@ func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, er
 	if vals != nil {
 		nvals = len(vals)
 	}
-	dst = storage.AppendRowHeader(dst, 4+len(e.Seq)+len(e.SysSeq)+nvals)
+	dst = rowcodec.AppendRowHeader(dst, 4+len(e.Seq)+len(e.SysSeq)+nvals)
 	var err error
-	dst, _ = storage.AppendRowValue(dst, int64(e.Kind))
-	dst, _ = storage.AppendRowValue(dst, int64(len(e.Seq)))
-	dst, _ = storage.AppendRowValue(dst, int64(len(e.SysSeq)))
+	dst, _ = rowcodec.AppendRowValue(dst, int64(e.Kind))
+	dst, _ = rowcodec.AppendRowValue(dst, int64(len(e.Seq)))
+	dst, _ = rowcodec.AppendRowValue(dst, int64(len(e.SysSeq)))
 	for _, v := range e.Seq {
-		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+		if dst, err = rowcodec.AppendRowValue(dst, v); err != nil {
 			return nil, err
 		}
 	}
 	for _, v := range e.SysSeq {
-		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+		if dst, err = rowcodec.AppendRowValue(dst, v); err != nil {
 			return nil, err
 		}
 	}
 	if e.Writes == nil {
-		dst = append(dst, storage.RowNull...)
+		dst = append(dst, rowcodec.RowNull...)
 	} else {
 		b := make([]byte, len(e.Writes))
 		for i, w := range e.Writes {
@@ -149,7 +150,7 @@ func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, er
 				b[i] = 1
 			}
 		}
-		dst, _ = storage.AppendRowValue(dst, b)
+		dst, _ = rowcodec.AppendRowValue(dst, b)
 	}
 	if vals != nil {
 		for _, v := range vals {
@@ -158,7 +159,7 @@ func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, er
 		return dst, nil
 	}
 	for _, v := range e.Values {
-		if dst, err = storage.AppendRowValue(dst, v); err != nil {
+		if dst, err = rowcodec.AppendRowValue(dst, v); err != nil {
 			return nil, err
 		}
 	}
@@ -166,7 +167,7 @@ func appendEncodedEvent(dst []byte, e temporal.Event, vals [][]byte) ([]byte, er
 }
 
 func decodeEvent(b []byte) (temporal.Event, error) {
-	vals, err := storage.DecodeRow(b)
+	vals, err := rowcodec.DecodeRow(b)
 	if err != nil || len(vals) < 4 {
 		return temporal.Event{}, pgerror.New(pgerror.DataCorrupted, "corrupt flow event: %v", err)
 	}

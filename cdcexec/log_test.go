@@ -24,7 +24,7 @@ import (
 // city) into a target (id, city, __start_at, __end_at) of table OID oid.
 func testFlow(oid catalog.OID) *Flow {
 	return &Flow{
-		OID: oid, Name: "f", StoredAs: SCD2,
+		OID: oid, Name: "f", StoredAs: catalog.SCD2,
 		Target: &catalog.Table{OID: oid + 1, NextAttnum: 5},
 		Rules: temporal.Rules{
 			Compare:    temporal.Lexicographic(compareTestValues),

@@ -12,6 +12,7 @@ import (
 
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -163,7 +164,7 @@ func TestRowChecksStayOnTheSession(t *testing.T) {
 
 // encodedID is key id's encoding, as beforeKey sees it.
 func encodedID(t *testing.T, id int64) string {
-	k, err := storage.AppendKey(nil, id)
+	k, err := rowcodec.AppendKey(nil, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -42,7 +43,7 @@ func (f *Flow) rewriteKey(target *history.Table, encKey []byte, events []tempora
 			return nil, nil, err
 		}
 		fresh[i] = storedRow{k, v}
-		if f.StoredAs != Bitemporal {
+		if f.StoredAs != catalog.Bitemporal {
 			if cont < 0 || bytes.Compare(k, fresh[cont].key) > 0 {
 				cont = i
 			}
@@ -332,13 +333,13 @@ type targetRowValues struct {
 
 func (f *Flow) replay(history []temporal.Event, mark temporal.Seq) ([]targetRowValues, error) {
 	switch f.StoredAs {
-	case SCD1:
+	case catalog.SCD1:
 		row, exists, err := f.Rules.ReplaySCD1(history, mark)
 		if err != nil || !exists {
 			return nil, err
 		}
 		return []targetRowValues{{values: row}}, nil
-	case SCD2:
+	case catalog.SCD2:
 		vs, err := f.Rules.ReplaySCD2(history)
 		if err != nil {
 			return nil, err
@@ -369,12 +370,12 @@ func (f *Flow) targetRow(encKey []byte, r targetRowValues, now int64) ([]byte, [
 	n := f.Target.NextAttnum - 1
 	buf := append(make([]byte, 0, len(encKey)+targetRowRoom+16*int(n)), encKey...)
 	var err error
-	if f.StoredAs != SCD1 {
+	if f.StoredAs != catalog.SCD1 {
 		if buf, err = encodeSeq(buf, []types.Value{f.seqValue(r.start)}); err != nil {
 			return nil, nil, err
 		}
 	}
-	if f.StoredAs == Bitemporal {
+	if f.StoredAs == catalog.Bitemporal {
 		if buf, err = encodeSeq(buf, []types.Value{f.seqValue(r.sysStart)}); err != nil {
 			return nil, nil, err
 		}

@@ -3,9 +3,10 @@ package cdcexec
 import (
 	"bytes"
 
+	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -27,7 +28,7 @@ import (
 // encoded rows.
 func (a *applier) encodedSCD2(events []temporal.Event) bool {
 	f := a.f
-	if f.FastPathsOff.EncodedSCD2 || f.StoredAs != SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
+	if f.FastPathsOff.EncodedSCD2 || f.StoredAs != catalog.SCD2 || f.check != nil || f.Rules.IgnoreNullUpdates != nil || f.Rules.TrackHistory != nil {
 		return false
 	}
 	for _, e := range events {
@@ -81,12 +82,12 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 	if lastRaw != nil {
 		tuple, ok := history.Tuple(lastRaw)
 		if ok {
-			a.split, ok = storage.SplitRow(a.split[:0], tuple)
+			a.split, ok = rowcodec.SplitRow(a.split[:0], tuple)
 		}
 		if !ok {
 			return keyState{}, pgerror.New(pgerror.DataCorrupted, "corrupt row in the target of flow \"%s\"", f.Name)
 		}
-		if storage.RowValueIsNull(valueAt(a.split, f.EndAttnum)) {
+		if rowcodec.RowValueIsNull(valueAt(a.split, f.EndAttnum)) {
 			a.open = a.open[:0]
 			for _, at := range f.DataAttnums {
 				a.open = append(a.open, valueAt(a.split, at))
@@ -141,7 +142,7 @@ func (a *applier) continueSCD2Encoded(encKey []byte, events []temporal.Event, kn
 				return keyState{}, err
 			}
 		}
-		enc, err := storage.AppendRowValue(nil, f.seqValue(e.Seq))
+		enc, err := rowcodec.AppendRowValue(nil, f.seqValue(e.Seq))
 		if err != nil {
 			return keyState{}, err
 		}
@@ -173,7 +174,7 @@ func valueAt(split [][]byte, attnum int16) []byte {
 	if int(attnum) <= len(split) {
 		return split[attnum-1]
 	}
-	return storage.RowNull
+	return rowcodec.RowNull
 }
 
 // assemble encodes a target row as targetRow would: every column by
@@ -184,7 +185,7 @@ func (a *applier) assemble(roles []int, vals [][]byte, start []byte, end tempora
 	// the rows a key's events make only the last is kept (by the cache,
 	// which copies it too).
 	row := history.AppendStart(a.rowBuf[:0], a.target.Now())
-	row = storage.AppendRowHeader(row, len(roles))
+	row = rowcodec.AppendRowHeader(row, len(roles))
 	for _, r := range roles {
 		switch {
 		case r >= 0:
@@ -193,11 +194,11 @@ func (a *applier) assemble(roles []int, vals [][]byte, start []byte, end tempora
 			row = append(row, start...)
 		case r == roleEnd && end != nil:
 			var err error
-			if row, err = storage.AppendRowValue(row, a.f.seqValue(end)); err != nil {
+			if row, err = rowcodec.AppendRowValue(row, a.f.seqValue(end)); err != nil {
 				return nil, err
 			}
 		default:
-			row = append(row, storage.RowNull...)
+			row = append(row, rowcodec.RowNull...)
 		}
 	}
 	a.rowBuf = row
@@ -207,20 +208,20 @@ func (a *applier) assemble(roles []int, vals [][]byte, start []byte, end tempora
 // sameValues reports whether two versions' data values are the same, as
 // the flow's rules compare them: equal encodings are equal values, and so
 // are unequal ones only when one may encode a value in several ways
-// (storage.RowValueCanonical), which decoding them tells.
+// (rowcodec.RowValueCanonical), which decoding them tells.
 func (a *applier) sameValues(x, y [][]byte) (bool, error) {
 	for i := range x {
 		if bytes.Equal(x[i], y[i]) {
 			continue
 		}
-		if storage.RowValueCanonical(x[i]) && storage.RowValueCanonical(y[i]) {
+		if rowcodec.RowValueCanonical(x[i]) && rowcodec.RowValueCanonical(y[i]) {
 			return false, nil
 		}
-		vx, err := storage.DecodeRowValue(x[i])
+		vx, err := rowcodec.DecodeRowValue(x[i])
 		if err != nil {
 			return false, err
 		}
-		vy, err := storage.DecodeRowValue(y[i])
+		vy, err := rowcodec.DecodeRowValue(y[i])
 		if err != nil {
 			return false, err
 		}

@@ -10,6 +10,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -34,7 +35,7 @@ type SnapshotStats struct {
 }
 
 // snapshotRow is one snapshot row: its encoded KEYS tuple and its values
-// encoded as a row (storage.EncodeRow), decoded when needed.
+// encoded as a row (rowcodec.EncodeRow), decoded when needed.
 type snapshotRow struct {
 	encKey, enc []byte
 	values      []types.Value
@@ -42,7 +43,7 @@ type snapshotRow struct {
 
 func (r *snapshotRow) decoded() ([]types.Value, error) {
 	if r.values == nil {
-		v, err := storage.DecodeRow(r.enc)
+		v, err := rowcodec.DecodeRow(r.enc)
 		if err != nil {
 			return nil, err
 		}
@@ -72,14 +73,14 @@ type logEntry struct {
 
 // readLogEntry splits a stored event into e.
 func readLogEntry(raw []byte, parts *[][]byte, e *logEntry) error {
-	p, ok := storage.SplitRow((*parts)[:0], raw)
+	p, ok := rowcodec.SplitRow((*parts)[:0], raw)
 	*parts = p
 	if !ok || len(p) < 4 {
 		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
 	}
-	kind, ok1 := storage.RowValueInt(p[0])
-	ns, ok2 := storage.RowValueInt(p[1])
-	nsys, ok3 := storage.RowValueInt(p[2])
+	kind, ok1 := rowcodec.RowValueInt(p[0])
+	ns, ok2 := rowcodec.RowValueInt(p[1])
+	nsys, ok3 := rowcodec.RowValueInt(p[2])
 	first := 4 + int(ns) + int(nsys)
 	if !ok1 || !ok2 || !ok3 || ns < 0 || nsys < 0 || first > len(p) {
 		return pgerror.New(pgerror.DataCorrupted, "corrupt flow event")
@@ -138,7 +139,7 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 		c := versions.Cursor()
 		if k, v := c.Seek(encV); k != nil {
 			encNext = bytes.Clone(k)
-			if next, err = storage.DecodeRow(v); err != nil {
+			if next, err = rowcodec.DecodeRow(v); err != nil {
 				return out, err
 			}
 		}
@@ -234,7 +235,7 @@ func ApplySnapshot(ctx context.Context, tx *storage.Tx, f *Flow, target *history
 	if err := flush(); err != nil {
 		return out, err
 	}
-	enc, err := storage.EncodeRow(nil, version)
+	enc, err := rowcodec.EncodeRow(nil, version)
 	if err != nil {
 		return out, err
 	}
@@ -391,7 +392,7 @@ func (f *Flow) versionConflict(version []types.Value, encKey []byte) error {
 func decodeKeyTuple(enc []byte, n int) ([]types.Value, error) {
 	out := make([]types.Value, 0, n)
 	for range n {
-		v, rest, err := storage.DecodeKey(enc)
+		v, rest, err := rowcodec.DecodeKey(enc)
 		if err != nil {
 			return nil, err
 		}
@@ -422,7 +423,7 @@ func LastVersion(tx *storage.Tx, flow catalog.OID) ([]types.Value, error) {
 	if k == nil {
 		return nil, nil
 	}
-	return storage.DecodeRow(v)
+	return rowcodec.DecodeRow(v)
 }
 
 // HasVersion reports whether a snapshot flow has applied version.

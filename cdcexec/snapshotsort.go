@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
@@ -78,11 +78,11 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 				WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
 		}
 		var err error
-		if s.buf, err = storage.AppendKey(s.buf, values[p]); err != nil {
+		if s.buf, err = rowcodec.AppendKey(s.buf, values[p]); err != nil {
 			return err
 		}
 	}
-	row, err := storage.EncodeRow(s.rowBuf[:0], values)
+	row, err := rowcodec.EncodeRow(s.rowBuf[:0], values)
 	if err != nil {
 		s.buf = s.buf[:start]
 		return err
@@ -92,7 +92,7 @@ func (s *SnapshotRows) Add(values []types.Value) error {
 }
 
 // AddEncoded adds a row given as its KEYS values and its data values
-// already encoded as a row (storage's row format, as EncodeRow writes it):
+// already encoded as a row (rowcodec's row format, as EncodeRow writes it):
 // a table read in its stored form. It refuses a NULL key.
 func (s *SnapshotRows) AddEncoded(key []types.Value, row []byte) error {
 	f := s.f
@@ -105,7 +105,7 @@ func (s *SnapshotRows) AddEncoded(key []types.Value, row []byte) error {
 				WithHint("Every row of a snapshot needs a key; nothing of the snapshot was applied.")
 		}
 		var err error
-		if s.buf, err = storage.AppendKey(s.buf, v); err != nil {
+		if s.buf, err = rowcodec.AppendKey(s.buf, v); err != nil {
 			return err
 		}
 	}

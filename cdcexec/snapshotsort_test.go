@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
@@ -37,7 +37,7 @@ func TestSnapshotRowsSorted(t *testing.T) {
 			if i%2 == 0 {
 				err = rows.Add(vals)
 			} else {
-				enc, _ := storage.EncodeRow(nil, vals)
+				enc, _ := rowcodec.EncodeRow(nil, vals)
 				err = rows.AddEncoded([]types.Value{int64(i)}, enc)
 			}
 			if err != nil {
@@ -65,7 +65,7 @@ func TestSnapshotRowsSorted(t *testing.T) {
 				t.Fatalf("%s: keys out of order", tc.name)
 			}
 			prev = append(prev[:0], k...)
-			vals, err := storage.DecodeRow(r)
+			vals, err := rowcodec.DecodeRow(r)
 			if err != nil || len(vals) != 2 || vals[0] != fmt.Sprintf("row %d", got) || vals[1] != int64(got) {
 				t.Fatalf("%s: row %d is %v (%v)", tc.name, got, vals, err)
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -351,12 +352,12 @@ func (r *changeReader) changeOf(key []byte, ts, beforeStart int64) (Change, bool
 	}
 	var err error
 	if after != nil {
-		if ch.After, err = storage.DecodeRow(after); err != nil {
+		if ch.After, err = rowcodec.DecodeRow(after); err != nil {
 			return ch, false, err
 		}
 	}
 	if before != nil {
-		if ch.Before, err = storage.DecodeRow(before); err != nil {
+		if ch.Before, err = rowcodec.DecodeRow(before); err != nil {
 			return ch, false, err
 		}
 	}

@@ -3,6 +3,7 @@ package history
 import (
 	"testing"
 
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/storage/storagetest"
 	"cdcdb/types"
@@ -14,7 +15,7 @@ func BenchmarkChangesWindow(b *testing.B) {
 	db := storagetest.Open(b)
 	const table = 9
 	now := int64(1_000_000)
-	keyOf := func(i int) []byte { k, _ := storage.AppendKey(nil, int64(i)); return k }
+	keyOf := func(i int) []byte { k, _ := rowcodec.AppendKey(nil, int64(i)); return k }
 	for round := 0; round < 20; round++ {
 		for lo := 0; lo < 1000; lo += 100 {
 			now += 10

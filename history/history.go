@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -102,11 +103,11 @@ func Encode(start int64, tuple []types.Value) ([]byte, error) {
 
 // AppendEncoded appends a current row's stored value (Encode's) to dst.
 func AppendEncoded(dst []byte, start int64, tuple []types.Value) ([]byte, error) {
-	return storage.EncodeRow(AppendStart(dst, start), tuple)
+	return rowcodec.EncodeRow(AppendStart(dst, start), tuple)
 }
 
 // AppendStart appends the start of a current row's stored value, for a
-// writer that appends the encoded tuple itself (storage.AppendRowHeader and
+// writer that appends the encoded tuple itself (rowcodec.AppendRowHeader and
 // its kin).
 func AppendStart(dst []byte, start int64) []byte {
 	return binary.BigEndian.AppendUint64(dst, uint64(start))
@@ -146,12 +147,12 @@ func Decode(raw []byte) (start int64, tuple []types.Value, err error) {
 	if !ok {
 		return 0, nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
 	}
-	tuple, err = storage.DecodeRow(v.tuple)
+	tuple, err = rowcodec.DecodeRow(v.tuple)
 	return v.start, tuple, err
 }
 
 // Tuple returns the encoded tuple of a current row's stored value (in
-// storage's row format, for storage.SplitRow and its kin), or false when the
+// rowcodec's row format, for rowcodec.SplitRow and its kin), or false when the
 // value is too short to hold one.
 func Tuple(raw []byte) ([]byte, bool) {
 	v, ok := parse(raw)
@@ -174,7 +175,7 @@ func WithTuple(raw []byte, tuple []types.Value) ([]byte, error) {
 	if !ok {
 		return nil, pgerror.New(pgerror.DataCorrupted, "stored row too short")
 	}
-	enc, err := storage.EncodeRow(nil, tuple)
+	enc, err := rowcodec.EncodeRow(nil, tuple)
 	if err != nil {
 		return nil, err
 	}
@@ -417,11 +418,11 @@ func GetAsOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Version, bool,
 			return Version{}, false, pgerror.New(pgerror.DataCorrupted, "stored row too short")
 		}
 		if v.start <= ts {
-			tuple, err := storage.DecodeRow(v.tuple)
+			tuple, err := rowcodec.DecodeRow(v.tuple)
 			return Version{Key: key, Tuple: tuple, Start: v.start}, err == nil, err
 		}
 		if v.prev && v.prevStart <= ts && v.start >= prunedThrough(tx, table) {
-			tuple, err := storage.DecodeRow(v.prevTuple)
+			tuple, err := rowcodec.DecodeRow(v.prevTuple)
 			return Version{Key: key, Tuple: tuple, Start: v.prevStart, End: v.start}, err == nil, err
 		}
 	}
@@ -449,7 +450,7 @@ func GetAsOf(tx *storage.Tx, table uint32, key []byte, ts int64) (Version, bool,
 	if start > ts || end <= ts {
 		return Version{}, false, nil
 	}
-	tuple, err := storage.DecodeRow(v[8:])
+	tuple, err := rowcodec.DecodeRow(v[8:])
 	return Version{Key: key, Tuple: tuple, Start: start, End: end}, err == nil, err
 }
 
@@ -482,7 +483,7 @@ func scanCurrent(tx *storage.Tx, table uint32, current func(start int64) bool, e
 			return pgerror.New(pgerror.DataCorrupted, "stored row too short")
 		}
 		if current(v.start) {
-			tuple, err := storage.DecodeRow(v.tuple)
+			tuple, err := rowcodec.DecodeRow(v.tuple)
 			if err != nil {
 				return err
 			}
@@ -491,7 +492,7 @@ func scanCurrent(tx *storage.Tx, table uint32, current func(start int64) bool, e
 			}
 		}
 		if v.prev && v.start >= pruned && embedded(v.prevStart, v.start) {
-			tuple, err := storage.DecodeRow(v.prevTuple)
+			tuple, err := rowcodec.DecodeRow(v.prevTuple)
 			if err != nil {
 				return err
 			}
@@ -537,7 +538,7 @@ func scanEndedAfter(tx *storage.Tx, table uint32, ts int64, keep func(Version) (
 		if v == nil {
 			return pgerror.New(pgerror.DataCorrupted, "history entry missing for an indexed version")
 		}
-		tuple, err := storage.DecodeRow(v[8:])
+		tuple, err := rowcodec.DecodeRow(v[8:])
 		if err != nil {
 			return err
 		}

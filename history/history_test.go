@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/storage/storagetest"
 	"cdcdb/types"
@@ -37,7 +38,7 @@ func buildHistory(t testing.TB, db *storage.DB, keys, versions int, rng *rand.Ra
 		truth[string(key)] = append(truth[string(key)], [2]int64{now, val})
 	}
 	keyOf := func(i int) []byte {
-		k, _ := storage.AppendKey(nil, int64(i))
+		k, _ := rowcodec.AppendKey(nil, int64(i))
 		return k
 	}
 	for i := 0; i < keys; i++ {
@@ -169,7 +170,7 @@ func BenchmarkGetAsOf(b *testing.B) {
 						if err != nil {
 							return err
 						}
-						k, _ := storage.AppendKey(nil, int64(rng.IntN(keys)))
+						k, _ := rowcodec.AppendKey(nil, int64(rng.IntN(keys)))
 						if err := tb.Put(k, []types.Value{int64(i)}); err != nil {
 							return err
 						}
@@ -187,7 +188,7 @@ func BenchmarkGetAsOf(b *testing.B) {
 			defer tx.Rollback()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				k, _ := storage.AppendKey(nil, int64(i%keys))
+				k, _ := rowcodec.AppendKey(nil, int64(i%keys))
 				if _, _, err := GetAsOf(tx, 1, k, 1000+int64(rng.IntN(versions*10))); err != nil {
 					b.Fatal(err)
 				}
@@ -201,7 +202,7 @@ func BenchmarkGetAsOf(b *testing.B) {
 // nothing to archive; the version a Delete ended stays readable.
 func TestInsertAfterDeleteKeepsTheEndedVersion(t *testing.T) {
 	db := storagetest.Open(t)
-	key, _ := storage.AppendKey(nil, int64(1))
+	key, _ := rowcodec.AppendKey(nil, int64(1))
 	step := func(now int64, fn func(tb *Table) error) {
 		t.Helper()
 		err := db.Update(func(tx *storage.Tx) error {
@@ -254,7 +255,7 @@ func TestTupleIsWhatEncodeWrote(t *testing.T) {
 	if !ok {
 		t.Fatal("too short")
 	}
-	want, _ := storage.EncodeRow(nil, tuple)
+	want, _ := rowcodec.EncodeRow(nil, tuple)
 	if string(b) != string(want) || Start(v) != 123 {
 		t.Errorf("tuple bytes %x, start %d; encoded %x at 123", b, Start(v), want)
 	}
@@ -285,7 +286,7 @@ func TestHistoryMatchesModel(t *testing.T) {
 			db := storagetest.Open(t)
 			model := map[string][]modelVersion{}
 			keyOf := func(i int) []byte {
-				k, _ := storage.AppendKey(nil, int64(i))
+				k, _ := rowcodec.AppendKey(nil, int64(i))
 				return k
 			}
 			now := int64(1000)

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -126,18 +129,19 @@ func init() {
 	// Its columns are PostgreSQL's (from pg_proc); the ones about
 	// replication, SSL and GSSAPI, which the SQL layer does not see, are
 	// NULL.
-	tableFuncs["pg_stat_get_activity"] = &tableFunc{resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_stat_get_activity", &builtins.SetFunc{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		pid, err := b.coerce(args[0], int4T())
+		pid, err := b.Coerce(args[0], eval.Int4T())
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return []expr{pid}, procOutColumns("pg_stat_get_activity"), nil
-	}, gen: func(x *execCtx, a []types.Value) ([]Row, error) {
+		return []eval.Expr{pid}, procOutColumns("pg_stat_get_activity"), nil
+	}, Gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		cols := procOutColumns("pg_stat_get_activity")
-		b := newRowBuilder("pg_stat_get_activity", cols)
+		b := catalogviews.NewRowBuilder("pg_stat_get_activity", catalogViewColumns(outCols(cols)))
 		activities.Lock()
 		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))
 		for _, sa := range activities.byEngine[x.sess.engine] {
@@ -147,7 +151,7 @@ func init() {
 		sort.Slice(list, func(i, j int) bool { return list[i].pid < list[j].pid })
 		cat := x.catalogOf()
 		viewerIsSuperuser := x.sess.isSuperuser(cat)
-		var rows []Row
+		var rows []eval.Row
 		for _, sa := range list {
 			if a[0] != nil && int64(sa.pid) != a[0].(int64) {
 				continue
@@ -161,12 +165,12 @@ func init() {
 				// Another role's session: who and which, but not what it
 				// does, as PostgreSQL shows it to a role without
 				// pg_read_all_stats.
-				rows = append(rows, b.make("datid", databaseOID, "pid", sa.pid, "usesysid", usesysid,
+				rows = append(rows, b.Make("datid", catalogviews.DatabaseOID, "pid", sa.pid, "usesysid", usesysid,
 					"application_name", sa.app, "query", "<insufficient privilege>"))
 				sa.mu.Unlock()
 				continue
 			}
-			kv := []any{"datid", databaseOID, "pid", sa.pid, "usesysid", usesysid, "application_name", sa.app,
+			kv := []any{"datid", catalogviews.DatabaseOID, "pid", sa.pid, "usesysid", usesysid, "application_name", sa.app,
 				"state", sa.state, "query", sa.query, "backend_start", sa.backendStart.UTC().Truncate(time.Microsecond),
 				"state_change", sa.stateChange.UTC().Truncate(time.Microsecond), "backend_type", "client backend"}
 			if sa.waitEventType != "" {
@@ -184,8 +188,8 @@ func init() {
 				}
 			}
 			sa.mu.Unlock()
-			rows = append(rows, b.make(kv...))
+			rows = append(rows, b.Make(kv...))
 		}
 		return rows, nil
-	}}
+	}})
 }

@@ -9,6 +9,8 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -17,7 +19,7 @@ import (
 // grouping read a row of [group values..., aggregate results...].
 type aggCtx struct {
 	groupFP    []string
-	groupExprs []expr
+	groupExprs []eval.Expr
 	aggs       []*aggSpec
 	// sets lists the grouping sets as indexes into groupExprs; nil without
 	// ROLLUP, CUBE or GROUPING SETS (grouping.go).
@@ -27,9 +29,9 @@ type aggCtx struct {
 // aggSpec is one aggregate call.
 type aggSpec struct {
 	fn       *aggregateFunc
-	args     []expr
+	args     []eval.Expr
 	distinct bool
-	filter   expr
+	filter   eval.Expr
 	orderBy  []sortKey
 	fp       string
 	t        types.T
@@ -37,10 +39,10 @@ type aggSpec struct {
 
 // matchGroup binds e as a reference to a GROUP BY expression or an aggregate
 // call when it is one.
-func (a *aggCtx) matchGroup(b *binder, e ast.Expr) (expr, bool, error) {
+func (a *aggCtx) matchGroup(b *binder, e ast.Expr) (eval.Expr, bool, error) {
 	fp := fingerprint(e)
 	if i := slices.Index(a.groupFP, fp); i >= 0 {
-		return &colRef{idx: i, t: a.groupExprs[i].typ()}, true, nil
+		return &eval.ColRef{Idx: i, T: a.groupExprs[i].Type()}, true, nil
 	}
 	fc, ok := e.(*ast.FuncCall)
 	if !ok || fc.Over != nil || !isAggregateName(fc.Name.Name()) {
@@ -48,7 +50,7 @@ func (a *aggCtx) matchGroup(b *binder, e ast.Expr) (expr, bool, error) {
 	}
 	for i, s := range a.aggs {
 		if s.fp == fp {
-			return &colRef{idx: len(a.groupExprs) + i, t: s.t}, true, nil
+			return &eval.ColRef{Idx: len(a.groupExprs) + i, T: s.t}, true, nil
 		}
 	}
 	spec, err := b.bindAggregate(fc)
@@ -57,7 +59,7 @@ func (a *aggCtx) matchGroup(b *binder, e ast.Expr) (expr, bool, error) {
 	}
 	spec.fp = fp
 	a.aggs = append(a.aggs, spec)
-	return &colRef{idx: len(a.groupExprs) + len(a.aggs) - 1, t: spec.t}, true, nil
+	return &eval.ColRef{Idx: len(a.groupExprs) + len(a.aggs) - 1, T: spec.t}, true, nil
 }
 
 func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
@@ -71,7 +73,7 @@ func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
 		return b.bindOrderedSet(fc)
 	}
 	spec := &aggSpec{distinct: fc.Distinct}
-	var args []expr
+	var args []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -137,7 +139,7 @@ func isAggregateName(name string) bool { return aggregateNames[name] }
 
 // resolveAggregate picks the implementation and result type of an
 // aggregate for its argument types.
-func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregateFunc, types.T, []expr, error) {
+func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 	argc := func(n int) error {
 		if len(args) != n {
 			return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
@@ -150,7 +152,7 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, written).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
-	if (name == "sum" || name == "avg") && len(args) == 1 && args[0].typ().OID == types.Unknown {
+	if (name == "sum" || name == "avg") && len(args) == 1 && args[0].Type().OID == types.Unknown {
 		// A literal of unknown type fits several of their overloads.
 		return nil, types.T{}, nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(unknown) is not unique", name).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
@@ -161,17 +163,17 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 	switch name {
 	case "count":
 		if star {
-			return &aggregateFunc{name: name, newState: func() aggState { return &countState{star: true} }}, int8T(), nil, nil
+			return &aggregateFunc{name: name, newState: func() aggState { return &countState{star: true} }}, eval.Int8T(), nil, nil
 		}
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &countState{} }}, int8T(), args, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &countState{} }}, eval.Int8T(), args, nil
 	case "sum", "avg":
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		at := args[0].typ().OID
+		at := args[0].Type().OID
 		var rt types.OID
 		switch at {
 		case types.Int2, types.Int4:
@@ -191,7 +193,7 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		case types.Interval:
 			rt = types.Interval
 		default:
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, typeName(args[0].typ())).
+			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, eval.TypeName(args[0].Type())).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		avg := name == "avg"
@@ -200,7 +202,7 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		t := args[0].typ()
+		t := args[0].Type()
 		want := 1
 		if name == "min" {
 			want = -1
@@ -210,38 +212,38 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		x, err := b.coerce(args[0], boolT())
+		x, err := b.coerce(args[0], eval.BoolT())
 		if err != nil {
 			return nil, types.T{}, nil, err
 		}
 		and := name != "bool_or"
-		return &aggregateFunc{name: name, newState: func() aggState { return &boolState{and: and} }}, boolT(), []expr{x}, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &boolState{and: and} }}, eval.BoolT(), []eval.Expr{x}, nil
 	case "string_agg":
 		if err := argc(2); err != nil {
 			return nil, types.T{}, nil, err
 		}
 		for i := range args {
-			x, err := b.coerce(args[i], textT())
+			x, err := b.coerce(args[i], eval.TextT())
 			if err != nil {
 				return nil, types.T{}, nil, noFunction()
 			}
 			args[i] = x
 		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &stringAggState{} }}, textT(), args, nil
+		return &aggregateFunc{name: name, newState: func() aggState { return &stringAggState{} }}, eval.TextT(), args, nil
 	case "array_agg":
 		if err := argc(1); err != nil {
 			return nil, types.T{}, nil, err
 		}
-		t := args[0].typ()
-		at := arrayOf(t)
+		t := args[0].Type()
+		at := eval.ArrayOf(t)
 		if at.OID == 0 {
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", typeName(t))
+			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t))
 		}
 		return &aggregateFunc{name: name, newState: func() aggState { return &arrayAggState{elem: t.OID} }}, at, args, nil
 	}
 	if more, ok := moreAggregates[name]; ok {
 		fn, t, args, err := more(b, name, args)
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			err = pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
@@ -252,12 +254,12 @@ func resolveAggregate(b *binder, name string, star bool, args []expr) (*aggregat
 
 // moreAggregates are aggregates resolved outside the switch above, by
 // files of their own concern (JSON, statistics).
-var moreAggregates = map[string]func(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error){}
+var moreAggregates = map[string]func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error){}
 
-func argTypeList(args []expr) string {
+func argTypeList(args []eval.Expr) string {
 	names := make([]string, len(args))
 	for i, a := range args {
-		names[i] = typeName(a.typ())
+		names[i] = eval.TypeName(a.Type())
 	}
 	return strings.Join(names, ", ")
 }
@@ -300,14 +302,14 @@ func (s *sumState) add(_ *execCtx, args []types.Value) error {
 		if s.dsum == nil {
 			s.dsum = new(apd.Decimal)
 		}
-		_, err := numericCtx.Add(s.dsum, s.dsum, apd.New(v.(int64), 0))
+		_, err := eval.NumericCtx.Add(s.dsum, s.dsum, apd.New(v.(int64), 0))
 		return err
 	case types.Numeric:
 		if s.dsum == nil {
 			s.dsum = new(apd.Decimal)
 		}
-		_, err := exactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
-		return numericChecked(s.dsum, err)
+		_, err := eval.ExactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
+		return eval.NumericChecked(s.dsum, err)
 	case types.Float4, types.Float8:
 		s.fsum += v.(float64)
 	case types.Interval:
@@ -335,7 +337,7 @@ func (s *sumState) result(*execCtx) (types.Value, error) {
 			return s.dsum, nil
 		}
 		z := new(apd.Decimal)
-		if err := numericDivide(z, s.dsum, apd.New(s.n, 0)); err != nil {
+		if err := eval.NumericDivide(z, s.dsum, apd.New(s.n, 0)); err != nil {
 			return nil, err
 		}
 		return z, nil
@@ -442,7 +444,7 @@ func (s *arrayAggState) result(*execCtx) (types.Value, error) {
 // yields exactly one row, even for empty input.
 type aggPlan struct {
 	input      plan
-	groupExprs []expr
+	groupExprs []eval.Expr
 	aggs       []*aggSpec
 	// sets, when not nil, are the grouping sets (indexes into groupExprs):
 	// each row goes to one group per set, and each output row ends with
@@ -463,14 +465,14 @@ func (p *aggPlan) explain(depth int, out *[]string) {
 }
 
 type aggGroup struct {
-	keys   Row
+	keys   eval.Row
 	absent int64 // with grouping sets: the mask of the group's set
 	states []aggState
 	// per-aggregate buffered inputs for DISTINCT / ORDER BY aggregates
-	buffered [][]Row
+	buffered [][]eval.Row
 }
 
-func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	if len(p.groupExprs) > 0 {
 		// GROUP BY spills past work_mem (agg_spill.go).
 		return p.openHashed(x, outer)
@@ -480,11 +482,11 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return nil, err
 	}
 	defer in.close()
-	env := &evalEnv{outer: outer, x: x}
+	env := &eval.Env{Outer: outer, X: x}
 	groups := map[string]*aggGroup{}
 	var order []*aggGroup
-	newGroup := func(keys Row, absent int64) *aggGroup {
-		g := &aggGroup{keys: keys, absent: absent, states: make([]aggState, len(p.aggs)), buffered: make([][]Row, len(p.aggs))}
+	newGroup := func(keys eval.Row, absent int64) *aggGroup {
+		g := &aggGroup{keys: keys, absent: absent, states: make([]aggState, len(p.aggs)), buffered: make([][]eval.Row, len(p.aggs))}
 		for i, a := range p.aggs {
 			g.states[i] = a.fn.newState()
 		}
@@ -511,20 +513,20 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
-		env.row = r
-		keys := make(Row, len(p.groupExprs))
+		env.Row = r
+		keys := make(eval.Row, len(p.groupExprs))
 		for i, g := range p.groupExprs {
-			if keys[i], err = g.eval(env); err != nil {
+			if keys[i], err = g.Eval(env); err != nil {
 				return nil, err
 			}
 		}
 		for i, a := range p.aggs {
 			argVals[i] = nil
 			if a.filter != nil {
-				v, err := a.filter.eval(env)
+				v, err := a.filter.Eval(env)
 				if err != nil {
 					return nil, err
 				}
@@ -534,12 +536,12 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			vals := make([]types.Value, len(a.args), len(a.args)+len(a.orderBy))
 			for j, ae := range a.args {
-				if vals[j], err = ae.eval(env); err != nil {
+				if vals[j], err = ae.Eval(env); err != nil {
 					return nil, err
 				}
 			}
 			for _, o := range a.orderBy {
-				v, err := o.e.eval(env)
+				v, err := o.e.Eval(env)
 				if err != nil {
 					return nil, err
 				}
@@ -556,7 +558,7 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			if p.sets == nil {
 				k = rowKey(keys, gtypes)
 			} else {
-				setRow = make(Row, len(keys))
+				setRow = make(eval.Row, len(keys))
 				for _, i := range p.sets[si] {
 					setRow[i] = keys[i]
 				}
@@ -619,7 +621,7 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	// query without GROUP BY does.
 	for si, s := range p.sets {
 		if len(s) == 0 {
-			none := make(Row, len(p.groupExprs))
+			none := make(eval.Row, len(p.groupExprs))
 			k := setGroupKey(si, none, gtypes)
 			if _, ok := groups[k]; !ok {
 				g := newGroup(none, masks[si])
@@ -628,9 +630,9 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 		}
 	}
-	rows := make([]Row, 0, len(order))
+	rows := make([]eval.Row, 0, len(order))
 	for _, g := range order {
-		row := make(Row, 0, len(p.cols))
+		row := make(eval.Row, 0, len(p.cols))
 		row = append(row, g.keys...)
 		for i, a := range p.aggs {
 			if a.distinct || len(a.orderBy) > 0 {
@@ -654,13 +656,13 @@ func (p *aggPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // setGroupKey is the map key of a group of grouping set si.
-func setGroupKey(si int, keys Row, gtypes []types.T) string {
+func setGroupKey(si int, keys eval.Row, gtypes []types.T) string {
 	return strconv.Itoa(si) + ":" + rowKey(keys, gtypes)
 }
 
 // feedBuffered applies ORDER BY and DISTINCT of an aggregate call to its
 // buffered inputs, then feeds them to the accumulator.
-func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []Row) error {
+func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []eval.Row) error {
 	n := len(a.args)
 	switch {
 	case len(a.orderBy) > 0:
@@ -696,8 +698,8 @@ func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []Row) error {
 	return nil
 }
 
-func sortRowsBy(rows []Row, offset int, keys []sortKey) {
-	sortStable(rows, func(a, b Row) bool {
+func sortRowsBy(rows []eval.Row, offset int, keys []sortKey) {
+	sortStable(rows, func(a, b eval.Row) bool {
 		return compareSortKeys(keys, a[offset:], b[offset:]) < 0
 	})
 }

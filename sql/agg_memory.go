@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cdcdb/sql/spill"
 	"cdcdb/types"
 )
@@ -60,6 +61,6 @@ func aggStateGrowth(name string) func(args []types.Value) int64 {
 }
 
 // groupCost is what a new group of the given keys and key text costs.
-func groupCost(keys Row, key string, aggs int) int64 {
+func groupCost(keys eval.Row, key string, aggs int) int64 {
 	return spill.RowSize(keys) + int64(len(key)) + groupOverhead + int64(aggs)*stateOverhead
 }

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -24,7 +25,7 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	}
 	if !fc.WithinGroup || len(fc.OrderBy) != 1 {
 		// Without WITHIN GROUP no signature matches, as PostgreSQL says.
-		var args []expr
+		var args []eval.Expr
 		for _, a := range fc.Args {
 			x, err := b.bind(a)
 			if err != nil {
@@ -42,7 +43,7 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		return nil, err
 	}
 	value = b.resolveUnknown(value)
-	var direct []expr
+	var direct []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -51,7 +52,7 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		direct = append(direct, x)
 	}
 	noFunction := func() error {
-		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(append(append([]expr(nil), direct...), value))).
+		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(append(append([]eval.Expr(nil), direct...), value))).
 			WithPosition(fc.Pos + 1).WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	spec := &aggSpec{}
@@ -64,7 +65,7 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		if err != nil {
 			return nil, noFunction()
 		}
-		vt := value.typ()
+		vt := value.Type()
 		cont := name == "percentile_cont"
 		if cont {
 			if vt.OID != types.Interval {
@@ -77,14 +78,14 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 			value = c
 		}
 		spec.fn = &aggregateFunc{name: name, newState: func() aggState { return &percentileState{cont: cont, t: vt} }}
-		spec.t, spec.args = vt, []expr{value, f}
+		spec.t, spec.args = vt, []eval.Expr{value, f}
 	case "mode":
 		if len(direct) != 0 {
 			return nil, noFunction()
 		}
-		vt := value.typ()
+		vt := value.Type()
 		spec.fn = &aggregateFunc{name: name, newState: func() aggState { return &modeState{t: vt} }}
-		spec.t, spec.args = vt, []expr{value}
+		spec.t, spec.args = vt, []eval.Expr{value}
 	}
 	o := fc.OrderBy[0]
 	spec.orderBy = []sortKey{{e: value, desc: o.Desc, nullsFirst: nullsFirst(o)}}
@@ -135,7 +136,7 @@ func (s *percentileState) result(*execCtx) (types.Value, error) {
 	if s.t.OID == types.Interval {
 		a, b := s.vals[lo].(types.IntervalValue), s.vals[hi].(types.IntervalValue)
 		diff := types.IntervalValue{Months: b.Months - a.Months, Days: b.Days - a.Days, Micros: b.Micros - a.Micros}
-		scaled, err := multiplyInterval(diff, frac)
+		scaled, err := eval.MultiplyInterval(diff, frac)
 		if err != nil {
 			return nil, err
 		}

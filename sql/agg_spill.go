@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cmp"
 	"hash/maphash"
 
@@ -32,17 +33,17 @@ const maxAggSpillDepth = 4
 
 // hashAgg is one level of a hash aggregation: the input, or a partition.
 type hashAgg struct {
-	x      *execCtx
-	p      *aggPlan
-	gtypes []types.T
-	growth []func([]types.Value) int64
-	groups map[string]*aggGroup
-	order  []*aggGroup
-	first  []int64 // the input position of each group's first row, as order
-	held   rowsAccount
-	depth  int
-	seed   maphash.Seed
-	parts  []*spill.RowFile // nil until the table passes work_mem
+	x       *execCtx
+	p       *aggPlan
+	gtypes  []types.T
+	growth  []func([]types.Value) int64
+	groups  map[string]*aggGroup
+	order   []*aggGroup
+	first   []int64 // the input position of each group's first row, as order
+	held    rowsAccount
+	depth   int
+	seed    maphash.Seed
+	parts   []*spill.RowFile // nil until the table passes work_mem
 	workMem int64
 	// masks are the grouping sets' masks of the group expressions each
 	// leaves out (nil without grouping sets).
@@ -63,19 +64,19 @@ func newHashAgg(x *execCtx, p *aggPlan, depth int) *hashAgg {
 }
 
 // openHashed aggregates the input by GROUP BY without grouping sets.
-func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *aggPlan) openHashed(x *execCtx, outer *eval.Env) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
 	defer in.close()
-	env := &evalEnv{outer: outer, x: x}
+	env := &eval.Env{Outer: outer, X: x}
 	h := newHashAgg(x, p, 0)
 	var rows int64
 	for seq := int64(0); ; seq++ {
 		r, err := in.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil {
 			h.abandon()
@@ -84,10 +85,10 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		env.row = r
-		keys := make(Row, len(p.groupExprs))
+		env.Row = r
+		keys := make(eval.Row, len(p.groupExprs))
 		for i, g := range p.groupExprs {
-			if keys[i], err = g.eval(env); err != nil {
+			if keys[i], err = g.Eval(env); err != nil {
 				h.abandon()
 				return nil, err
 			}
@@ -95,7 +96,7 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 		argVals := make([][]types.Value, len(p.aggs))
 		for i, a := range p.aggs {
 			if a.filter != nil {
-				v, err := a.filter.eval(env)
+				v, err := a.filter.Eval(env)
 				if err != nil {
 					h.abandon()
 					return nil, err
@@ -106,13 +107,13 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			vals := make([]types.Value, len(a.args), len(a.args)+len(a.orderBy))
 			for j, ae := range a.args {
-				if vals[j], err = ae.eval(env); err != nil {
+				if vals[j], err = ae.Eval(env); err != nil {
 					h.abandon()
 					return nil, err
 				}
 			}
 			for _, o := range a.orderBy {
-				v, err := o.e.eval(env)
+				v, err := o.e.Eval(env)
 				if err != nil {
 					h.abandon()
 					return nil, err
@@ -128,7 +129,7 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 			// order: its position among the groups' first rows is its
 			// input position times the sets, plus the set.
 			for si, set := range p.sets {
-				setRow := make(Row, len(keys))
+				setRow := make(eval.Row, len(keys))
 				for _, i := range set {
 					setRow[i] = keys[i]
 				}
@@ -148,7 +149,7 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 		// query without GROUP BY does (from any row, it has its group).
 		for si, set := range p.sets {
 			if len(set) == 0 {
-				if err := h.add(int64(si), si, make(Row, len(p.groupExprs)), make([][]types.Value, len(p.aggs))); err != nil {
+				if err := h.add(int64(si), si, make(eval.Row, len(p.groupExprs)), make([][]types.Value, len(p.aggs))); err != nil {
 					h.abandon()
 					return nil, err
 				}
@@ -160,7 +161,7 @@ func (p *aggPlan) openHashed(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // add takes one row: its position, group keys and each aggregate's
 // arguments (nil: filtered out).
-func (h *hashAgg) add(seq int64, si int, keys Row, argVals [][]types.Value) error {
+func (h *hashAgg) add(seq int64, si int, keys eval.Row, argVals [][]types.Value) error {
 	var k string
 	if h.masks == nil {
 		k = rowKey(keys, h.gtypes)
@@ -182,7 +183,7 @@ func (h *hashAgg) add(seq int64, si int, keys Row, argVals [][]types.Value) erro
 		if err := h.held.keepBytes(cost); err != nil {
 			return err
 		}
-		g = &aggGroup{keys: keys, states: make([]aggState, len(h.p.aggs)), buffered: make([][]Row, len(h.p.aggs))}
+		g = &aggGroup{keys: keys, states: make([]aggState, len(h.p.aggs)), buffered: make([][]eval.Row, len(h.p.aggs))}
 		if h.masks != nil {
 			g.absent = h.masks[si]
 		}
@@ -243,8 +244,8 @@ func (h *hashAgg) startPartitions() error {
 // toPartition writes a row of a group not in the table to its partition,
 // as [position, grouping set, keys..., then per aggregate: taken,
 // arguments...].
-func (h *hashAgg) toPartition(k string, seq int64, si int, keys Row, argVals [][]types.Value) error {
-	row := make(Row, 0, 2+len(keys)+2*len(argVals))
+func (h *hashAgg) toPartition(k string, seq int64, si int, keys eval.Row, argVals [][]types.Value) error {
+	row := make(eval.Row, 0, 2+len(keys)+2*len(argVals))
 	row = append(row, seq, int64(si))
 	row = append(row, keys...)
 	for i, a := range h.p.aggs {
@@ -264,7 +265,7 @@ func (h *hashAgg) toPartition(k string, seq int64, si int, keys Row, argVals [][
 }
 
 // fromPartition reads back what toPartition wrote.
-func (h *hashAgg) fromPartition(row Row) (seq int64, si int, keys Row, argVals [][]types.Value) {
+func (h *hashAgg) fromPartition(row eval.Row) (seq int64, si int, keys eval.Row, argVals [][]types.Value) {
 	seq, si = row[0].(int64), int(row[1].(int64))
 	nk := len(h.p.groupExprs)
 	keys = row[2 : 2+nk]
@@ -282,10 +283,10 @@ func (h *hashAgg) fromPartition(row Row) (seq int64, si int, keys Row, argVals [
 
 // results computes the output rows of the groups in the table, in the
 // order of their first rows, each after its first row's position.
-func (h *hashAgg) results() ([]Row, error) {
-	rows := make([]Row, 0, len(h.order))
+func (h *hashAgg) results() ([]eval.Row, error) {
+	rows := make([]eval.Row, 0, len(h.order))
 	for gi, g := range h.order {
-		row := make(Row, 0, 1+len(h.p.cols))
+		row := make(eval.Row, 0, 1+len(h.p.cols))
 		row = append(row, h.first[gi])
 		row = append(row, g.keys...)
 		for i, a := range h.p.aggs {
@@ -325,7 +326,7 @@ func (h *hashAgg) finish() (rowIter, error) {
 	}
 	// Every group's row, the table's and the partitions', is put back in
 	// the order of the groups' first rows.
-	sorter := h.x.newSorter("HashAggregate's groups", func(a, b Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
+	sorter := h.x.newSorter("HashAggregate's groups", func(a, b eval.Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
 	if err := h.drainInto(sorter); err != nil {
 		sorter.Close()
 		return nil, err
@@ -372,7 +373,7 @@ func (h *hashAgg) aggregatePartition(f *spill.RowFile, sorter *spill.Sorter) err
 	for {
 		row, err := f.Next()
 		if err == nil && row != nil {
-			err = h.x.checkCancel()
+			err = h.x.CheckCancel()
 		}
 		if err != nil {
 			child.abandon()

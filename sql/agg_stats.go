@@ -3,6 +3,8 @@ package sql
 import (
 	"math"
 
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -26,20 +28,20 @@ func init() {
 	}
 }
 
-func regrAggregate(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
+func regrAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
 	if len(args) != 2 {
-		return nil, types.T{}, args, errNoFunction
+		return nil, types.T{}, args, builtins.ErrNoFunction
 	}
 	for i := range args {
 		x, err := b.coerce(args[i], types.Of(types.Float8))
 		if err != nil {
-			return nil, types.T{}, args, errNoFunction
+			return nil, types.T{}, args, builtins.ErrNoFunction
 		}
 		args[i] = x
 	}
 	rt := types.Of(types.Float8)
 	if name == "regr_count" {
-		rt = int8T()
+		rt = eval.Int8T()
 	}
 	return &aggregateFunc{name: name, newState: func() aggState { return &regrState{name: name} }}, rt, args, nil
 }
@@ -131,11 +133,11 @@ func (s *regrState) result(*execCtx) (types.Value, error) {
 	return (s.sy - s.sx*s.sxy/s.sxx) / s.n, nil
 }
 
-func bitAggregate(b *binder, name string, args []expr) (*aggregateFunc, types.T, []expr, error) {
-	if len(args) != 1 || !isIntType(args[0].typ().OID) {
-		return nil, types.T{}, args, errNoFunction
+func bitAggregate(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
+	if len(args) != 1 || !eval.IsIntType(args[0].Type().OID) {
+		return nil, types.T{}, args, builtins.ErrNoFunction
 	}
-	t := args[0].typ()
+	t := args[0].Type()
 	return &aggregateFunc{name: name, newState: func() aggState { return &bitState{op: name} }}, t, args, nil
 }
 

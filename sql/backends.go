@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -102,7 +104,8 @@ func signalTarget(x *execCtx, pid int64) *sessionActivity {
 const terminateWaitStep = 10 * time.Millisecond
 
 func init() {
-	register("pg_cancel_backend", &builtin{resolve: signature(types.Bool, types.Int4), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_cancel_backend", &builtins.Func{Resolve: builtins.Signature(types.Bool, types.Int4), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		t := signalTarget(x, a[0].(int64))
 		if t == nil {
 			return false, nil
@@ -116,15 +119,16 @@ func init() {
 	// pg_terminate_backend(pid, timeout DEFAULT 0): with a timeout in
 	// milliseconds, wait that long for the session to end, and warn and
 	// return false if it has not.
-	register("pg_terminate_backend", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	builtins.Register("pg_terminate_backend", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		switch len(args) {
 		case 1:
-			return signature(types.Bool, types.Int4)(b, args)
+			return builtins.Signature(types.Bool, types.Int4)(b, args)
 		case 2:
-			return signature(types.Bool, types.Int4, types.Int8)(b, args)
+			return builtins.Signature(types.Bool, types.Int4, types.Int8)(b, args)
 		}
-		return nil, types.T{}, errNoFunction
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		return nil, types.T{}, builtins.ErrNoFunction
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		pid := a[0].(int64)
 		var timeout int64
 		if len(a) == 2 {
@@ -162,7 +166,8 @@ func init() {
 	}})
 	// pg_blocking_pids(pid): the session holding the writer slot, for a
 	// session waiting for it; else none.
-	register("pg_blocking_pids", &builtin{resolve: signature(types.Int4Array, types.Int4), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_blocking_pids", &builtins.Func{Resolve: builtins.Signature(types.Int4Array, types.Int4), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		none := types.ArrayValue{Elem: types.Int4, Elems: []types.Value{}}
 		t := activityOf(x.sess.engine, a[0].(int64))
 		if t == nil {

@@ -7,6 +7,8 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -23,13 +25,13 @@ import (
 //
 // cdcdbBuiltins holds the scalar functions of the cdcdb schema, which are
 // called by their qualified name only.
-var cdcdbBuiltins = map[string]*builtin{
-	"backup": {resolve: signature(types.Text, types.Text), strict: true, call: callBackup},
+var cdcdbBuiltins = map[string]*builtins.Func{
+	"backup": {Resolve: builtins.Signature(types.Text, types.Text), Strict: true, Call: callBackup},
 }
 
-func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
+func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (eval.Expr, error) {
 	name := fc.Name.Name()
-	var args []expr
+	var args []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -41,17 +43,18 @@ func (b *binder) bindCdcdbFunc(fc *ast.FuncCall) (expr, error) {
 	if !ok || fc.Star || fc.Distinct || len(fc.OrderBy) > 0 || fc.Filter != nil {
 		return nil, noFunctionError("cdcdb."+name, args, fc.Pos)
 	}
-	coerced, t, err := bi.resolve(b, args)
+	coerced, t, err := bi.Resolve(b, args)
 	if err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, noFunctionError("cdcdb."+name, args, fc.Pos)
 		}
 		return nil, withPos(err, fc)
 	}
-	return &funcExpr{name: name, args: coerced, fn: bi.call, strict: bi.strict, t: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: bi.Call, Strict: bi.Strict, T: t}, nil
 }
 
-func callBackup(x *execCtx, a []types.Value) (types.Value, error) {
+func callBackup(ec eval.Context, a []types.Value) (types.Value, error) {
+	x := stmtOf(ec)
 	if !x.sess.isSuperuser(x.catalogOf()) {
 		return nil, pgerror.New(pgerror.InsufficientPrivilege, "permission denied for function backup")
 	}

@@ -6,6 +6,9 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -35,6 +38,9 @@ type planCtx struct {
 	// names never mean the session's temporary tables, which no view may
 	// read (a view's query is bound again wherever it is used).
 	inView int
+	// viewOwners are the owners of the views being planned, innermost
+	// last: a view reads its tables with its owner's rights (roles.go).
+	viewOwners []catalog.OID
 	// checkPrivileges makes table references check the session's
 	// privileges at once (roles.go), for statements that plan as they
 	// run; deferPrivileges collects them in required instead, for a
@@ -96,14 +102,8 @@ type binder struct {
 
 func (pc *planCtx) binder(sc *scope) *binder { return &binder{pc: pc, sc: sc} }
 
-func unknownT() types.T { return types.Of(types.Unknown) }
-func boolT() types.T    { return types.Of(types.Bool) }
-func textT() types.T    { return types.Of(types.Text) }
-func int8T() types.T    { return types.Of(types.Int8) }
-func int4T() types.T    { return types.Of(types.Int4) }
-
 // bind turns a syntax tree expression into an executable one.
-func (b *binder) bind(e ast.Expr) (expr, error) {
+func (b *binder) bind(e ast.Expr) (eval.Expr, error) {
 	if b.agg != nil && !b.inAggArgs {
 		if ex, ok, err := b.agg.matchGroup(b, e); err != nil || ok {
 			return ex, err
@@ -118,7 +118,7 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 		if e.Index < 1 || e.Index > 65535 {
 			return nil, pgerror.New(pgerror.UndefinedParameter, "there is no parameter $%d", e.Index).WithPosition(e.Pos + 1)
 		}
-		return &paramRef{idx: e.Index - 1, t: b.pc.params.get(e.Index - 1)}, nil
+		return &eval.Param{Idx: e.Index - 1, T: b.pc.params.get(e.Index - 1)}, nil
 	case *ast.Unary:
 		return b.bindUnary(e)
 	case *ast.Binary:
@@ -133,9 +133,9 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &isNullExpr{x: b.resolveUnknown(x), not: e.Not}, nil
+		return &eval.IsNull{X: b.resolveUnknown(x), Not: e.Not}, nil
 	case *ast.IsBool:
-		x, err := b.bindAs(e.X, boolT(), "IS "+e.Value)
+		x, err := b.bindAs(e.X, eval.BoolT(), "IS "+e.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +146,7 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 		case "FALSE":
 			want = false
 		}
-		return &isBoolExpr{x: x, not: e.Not, want: want}, nil
+		return &eval.IsBool{X: x, Not: e.Not, Want: want}, nil
 	case *ast.Between:
 		return b.bindBetween(e)
 	case *ast.In:
@@ -176,7 +176,7 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 		if len(cols) != 1 {
 			return nil, pgerror.New(pgerror.SyntaxError, "subquery must return only one column").WithPosition(e.Pos + 1)
 		}
-		return &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: arrayOf(cols[0].t)}, nil
+		return &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: eval.ArrayOf(cols[0].t)}, nil
 	case *ast.AnyAll:
 		return b.bindAnyAll(e)
 	case *ast.FuncCall:
@@ -192,13 +192,13 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 	case *ast.Subscript:
 		return b.bindSubscript(e)
 	case *ast.RowExpr:
-		r := &rowExpr{}
+		r := &eval.RowCtor{}
 		for _, el := range e.Elems {
 			x, err := b.bind(el)
 			if err != nil {
 				return nil, err
 			}
-			r.elems = append(r.elems, b.resolveUnknown(x))
+			r.Elems = append(r.Elems, b.resolveUnknown(x))
 		}
 		return r, nil
 	case *ast.Collate:
@@ -216,25 +216,25 @@ func (b *binder) bind(e ast.Expr) (expr, error) {
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "expression %T is not supported", e)
 }
 
-func bindLiteral(e *ast.Literal) (expr, error) {
+func bindLiteral(e *ast.Literal) (eval.Expr, error) {
 	switch e.Kind {
 	case ast.LitNull:
-		return &constExpr{v: nil, t: unknownT()}, nil
+		return &eval.Const{V: nil, T: eval.UnknownT()}, nil
 	case ast.LitBool:
-		return &constExpr{v: e.Value == "true", t: boolT()}, nil
+		return &eval.Const{V: e.Value == "true", T: eval.BoolT()}, nil
 	case ast.LitInteger:
 		n, err := strconv.ParseInt(e.Value, 10, 64)
 		if err != nil {
 			return numericLiteral(e)
 		}
 		if n >= -2147483648 && n <= 2147483647 {
-			return &constExpr{v: n, t: int4T()}, nil
+			return &eval.Const{V: n, T: eval.Int4T()}, nil
 		}
-		return &constExpr{v: n, t: int8T()}, nil
+		return &eval.Const{V: n, T: eval.Int8T()}, nil
 	case ast.LitNumeric:
 		return numericLiteral(e)
 	case ast.LitString:
-		return &constExpr{v: e.Value, t: unknownT(), pos: e.Pos + 1}, nil
+		return &eval.Const{V: e.Value, T: eval.UnknownT(), Pos: e.Pos + 1}, nil
 	case ast.LitBitString:
 		// B'0101' and X'1F' are bit strings in PostgreSQL; cdcdb has no
 		// bit types, and reading them as the text "b0101" would answer
@@ -245,20 +245,20 @@ func bindLiteral(e *ast.Literal) (expr, error) {
 	return nil, pgerror.New(pgerror.InternalError, "unknown literal kind %d", e.Kind)
 }
 
-func numericLiteral(e *ast.Literal) (expr, error) {
+func numericLiteral(e *ast.Literal) (eval.Expr, error) {
 	v, err := types.ParseText(types.Of(types.Numeric), e.Value)
 	if err != nil {
 		return nil, err
 	}
-	return &constExpr{v: v, t: types.Of(types.Numeric)}, nil
+	return &eval.Const{V: v, T: types.Of(types.Numeric)}, nil
 }
 
-func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
+func (b *binder) bindColumn(e *ast.ColumnRef) (eval.Expr, error) {
 	level, idx, col, err := b.sc.resolveColumn(e)
 	if err != nil {
 		if b.pc.flowStrings && e.Quoted && len(e.Parts) == 1 && pgerror.CodeOf(err) == pgerror.UndefinedColumn {
 			b.pc.notices = append(b.pc.notices, "double-quoted name \""+e.Parts[0]+"\" is not a column of the source; reading it as a string literal")
-			return &constExpr{v: e.Parts[0], t: unknownT()}, nil
+			return &eval.Const{V: e.Parts[0], T: eval.UnknownT()}, nil
 		}
 		if pgerror.CodeOf(err) == pgerror.UndefinedColumn && e.Parts[len(e.Parts)-1] == "tableoid" {
 			if x, ok, tErr := b.tableOID(e); ok || tErr != nil {
@@ -279,23 +279,23 @@ func (b *binder) bindColumn(e *ast.ColumnRef) (expr, error) {
 	if b.agg != nil && !b.inAggArgs && level == 0 {
 		return b.ungroupedColumn(e, idx, col)
 	}
-	return &colRef{level: level, idx: idx, t: col.t, name: col.name}, nil
+	return &eval.ColRef{Level: level, Idx: idx, T: col.t, Name: col.name}, nil
 }
 
-func (b *binder) wholeRow(r *scopeRel) expr {
-	re := &rowExpr{}
+func (b *binder) wholeRow(r *scopeRel) eval.Expr {
+	re := &eval.RowCtor{}
 	for i, c := range r.cols {
 		if c.hidden {
 			continue
 		}
-		re.elems = append(re.elems, &colRef{idx: r.offset + i, t: c.t, name: c.name})
+		re.Elems = append(re.Elems, &eval.ColRef{Idx: r.offset + i, T: c.t, Name: c.name})
 	}
 	return re
 }
 
 // bindAs binds e and coerces it to t (implicitly), naming the construct in
 // errors.
-func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (expr, error) {
+func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (eval.Expr, error) {
 	x, err := b.bind(e)
 	if err != nil {
 		return nil, err
@@ -303,7 +303,7 @@ func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (expr, error) {
 	c, err := b.coerce(x, t)
 	if err != nil {
 		if t.OID == types.Bool {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", construct, typeName(x.typ())).WithPosition(e.Position() + 1)
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", construct, eval.TypeName(x.Type())).WithPosition(e.Position() + 1)
 		}
 		return nil, withPos(err, e)
 	}
@@ -311,8 +311,8 @@ func (b *binder) bindAs(e ast.Expr, t types.T, construct string) (expr, error) {
 }
 
 // bindCondition binds a WHERE / ON / HAVING condition.
-func (b *binder) bindCondition(e ast.Expr, construct string) (expr, error) {
-	return b.bindAs(e, boolT(), construct)
+func (b *binder) bindCondition(e ast.Expr, construct string) (eval.Expr, error) {
+	return b.bindAs(e, eval.BoolT(), construct)
 }
 
 // withAssignPos positions an assignment's error as PostgreSQL does: a type
@@ -336,8 +336,8 @@ func withPos(err error, e ast.Expr) error {
 // coerce converts x to type t where PostgreSQL would do so implicitly:
 // unknown literals and parameters take the type; other types need an
 // implicit cast.
-func (b *binder) coerce(x expr, t types.T) (expr, error) {
-	xt := x.typ()
+func (b *binder) coerce(x eval.Expr, t types.T) (eval.Expr, error) {
+	xt := x.Type()
 	if t.OID == types.Unknown || (xt.OID == t.OID && (t.Typmod < 0 || xt.Typmod == t.Typmod)) {
 		return x, nil
 	}
@@ -345,33 +345,33 @@ func (b *binder) coerce(x expr, t types.T) (expr, error) {
 		return b.resolveUnknownAs(x, t)
 	}
 	if xt.OID == t.OID {
-		return &castExpr{x: x, to: t}, nil
+		return &eval.Cast{X: x, To: t}, nil
 	}
-	if !implicitCastOK(xt.OID, t.OID) {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot cast type %s to %s implicitly", typeName(xt), typeName(t))
+	if !eval.ImplicitCastOK(xt.OID, t.OID) {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot cast type %s to %s implicitly", eval.TypeName(xt), eval.TypeName(t))
 	}
-	return &castExpr{x: x, to: t}, nil
+	return &eval.Cast{X: x, To: t}, nil
 }
 
 // assign converts x to a column's type as INSERT and UPDATE do (assignment
 // casts: broader than implicit, narrower than explicit).
-func (b *binder) assign(x expr, t types.T, column string) (expr, error) {
-	xt := x.typ()
+func (b *binder) assign(x eval.Expr, t types.T, column string) (eval.Expr, error) {
+	xt := x.Type()
 	if xt.OID == types.Unknown {
 		return b.resolveUnknownAs(x, t)
 	}
 	if xt.OID == t.OID && (t.Typmod < 0 || xt.Typmod == t.Typmod) {
 		return x, nil
 	}
-	if xt.OID == t.OID || implicitCastOK(xt.OID, t.OID) || assignmentCastOK(xt.OID, t.OID) {
-		return &castExpr{x: x, to: t}, nil
+	if xt.OID == t.OID || eval.ImplicitCastOK(xt.OID, t.OID) || eval.AssignmentCastOK(xt.OID, t.OID) {
+		return &eval.Cast{X: x, To: t}, nil
 	}
-	return nil, pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", column, typeName(t), typeName(xt)).
+	return nil, pgerror.New(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", column, eval.TypeName(t), eval.TypeName(xt)).
 		WithHint("You will need to rewrite or cast the expression.")
 }
 
 // resolveUnknownAs gives an unknown-typed literal or parameter type t.
-func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
+func (b *binder) resolveUnknownAs(x eval.Expr, t types.T) (eval.Expr, error) {
 	return b.resolveUnknownTo(x, t, false)
 }
 
@@ -379,19 +379,19 @@ func (b *binder) resolveUnknownAs(x expr, t types.T) (expr, error) {
 // literal is read as t's base type first, so that a malformed value is
 // reported at the literal; t's modifier (a length, a precision) applies
 // after, as the implicit or explicit (truncating) cast it is.
-func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error) {
+func (b *binder) resolveUnknownTo(x eval.Expr, t types.T, explicit bool) (eval.Expr, error) {
 	switch x := x.(type) {
-	case *constExpr:
-		if x.v == nil {
-			return &constExpr{v: nil, t: t}, nil
+	case *eval.Const:
+		if x.V == nil {
+			return &eval.Const{V: nil, T: t}, nil
 		}
-		if isRegType(t.OID) {
+		if eval.IsRegType(t.OID) {
 			// 'pg_class'::regclass: a name, resolved in the planned catalog.
-			v, err := b.pc.sess.regIn(b.pc.cat, t.OID, x.v.(string))
+			v, err := b.pc.sess.regIn(b.pc.cat, t.OID, x.V.(string))
 			if err != nil {
-				return nil, withPosErr(err, x.pos-1)
+				return nil, withPosErr(err, x.Pos-1)
 			}
-			return &constExpr{v: v, t: t}, nil
+			return &eval.Const{V: v, T: t}, nil
 		}
 		base := types.T{OID: t.OID, Typmod: -1}
 		if t.OID == types.Interval {
@@ -406,11 +406,11 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 		if b.pc.sess != nil {
 			in = b.pc.sess.textInput()
 		}
-		v, err := types.ParseTextWith(base, x.v.(string), in)
+		v, err := types.ParseTextWith(base, x.V.(string), in)
 		if err != nil {
-			return nil, withPosErr(err, x.pos-1)
+			return nil, withPosErr(err, x.Pos-1)
 		}
-		if types.ReadsClock(base, x.v.(string)) {
+		if types.ReadsClock(base, x.V.(string)) {
 			b.pc.readsClock = true
 		}
 		fitted, err := types.ApplyTypmod(v, t, explicit)
@@ -419,45 +419,45 @@ func (b *binder) resolveUnknownTo(x expr, t types.T, explicit bool) (expr, error
 			// expression runs, as PostgreSQL's length coercion does: a
 			// column default of varchar(3) DEFAULT 'abcd' refuses the
 			// INSERT that takes it, not the CREATE TABLE declaring it.
-			return &castExpr{x: &constExpr{v: v, t: base}, to: t, explicit: explicit}, nil
+			return &eval.Cast{X: &eval.Const{V: v, T: base}, To: t, Explicit: explicit}, nil
 		}
-		return &constExpr{v: fitted, t: t}, nil
-	case *paramRef:
+		return &eval.Const{V: fitted, T: t}, nil
+	case *eval.Param:
 		if t.Typmod < 0 || t.OID == types.Record {
-			b.pc.params.set(x.idx, t)
-			return &paramRef{idx: x.idx, t: t}, nil
+			b.pc.params.set(x.Idx, t)
+			return &eval.Param{Idx: x.Idx, T: t}, nil
 		}
 		// As in PostgreSQL, a parameter has a type but no modifier: its
 		// value, in either wire format, is read as the base type and then
 		// cast, so $1::varchar(2) truncates what an assignment would
 		// refuse, and a binary numeric is rounded as a text one is.
 		base := types.T{OID: t.OID, Typmod: -1}
-		b.pc.params.set(x.idx, base)
-		return &castExpr{x: &paramRef{idx: x.idx, t: base}, to: t, explicit: explicit}, nil
+		b.pc.params.set(x.Idx, base)
+		return &eval.Cast{X: &eval.Param{Idx: x.Idx, T: base}, To: t, Explicit: explicit}, nil
 	}
-	return &castExpr{x: x, to: t, explicit: explicit}, nil
+	return &eval.Cast{X: x, To: t, Explicit: explicit}, nil
 }
 
 // resolveUnknown gives text to an expression still of unknown type, as
 // PostgreSQL does where no context decides.
-func (b *binder) resolveUnknown(x expr) expr {
-	if x.typ().OID != types.Unknown {
+func (b *binder) resolveUnknown(x eval.Expr) eval.Expr {
+	if x.Type().OID != types.Unknown {
 		return x
 	}
-	r, err := b.resolveUnknownAs(x, textT())
+	r, err := b.resolveUnknownAs(x, eval.TextT())
 	if err != nil {
 		return x
 	}
 	return r
 }
 
-func (b *binder) bindUnary(e *ast.Unary) (expr, error) {
+func (b *binder) bindUnary(e *ast.Unary) (eval.Expr, error) {
 	if e.Op == "NOT" {
-		x, err := b.bindAs(e.X, boolT(), "NOT")
+		x, err := b.bindAs(e.X, eval.BoolT(), "NOT")
 		if err != nil {
 			return nil, err
 		}
-		return &notExpr{x: x}, nil
+		return &eval.Not{X: x}, nil
 	}
 	// Fold -<number literal> so that -2147483648 is an int4, as in PostgreSQL.
 	if lit, ok := e.X.(*ast.Literal); ok && e.Op == "-" && (lit.Kind == ast.LitInteger || lit.Kind == ast.LitNumeric) {
@@ -470,21 +470,21 @@ func (b *binder) bindUnary(e *ast.Unary) (expr, error) {
 	return bindUnaryOp(b, e.Op, x, e.Pos)
 }
 
-func (b *binder) bindBinary(e *ast.Binary) (expr, error) {
+func (b *binder) bindBinary(e *ast.Binary) (eval.Expr, error) {
 	switch e.Op {
 	case "AND", "OR":
-		l, err := b.bindAs(e.L, boolT(), e.Op)
+		l, err := b.bindAs(e.L, eval.BoolT(), e.Op)
 		if err != nil {
 			return nil, err
 		}
-		r, err := b.bindAs(e.R, boolT(), e.Op)
+		r, err := b.bindAs(e.R, eval.BoolT(), e.Op)
 		if err != nil {
 			return nil, err
 		}
 		if e.Op == "AND" {
-			return &andExpr{l: l, r: r}, nil
+			return &eval.And{L: l, R: r}, nil
 		}
-		return &orExpr{l: l, r: r}, nil
+		return &eval.Or{L: l, R: r}, nil
 	}
 	l, err := b.bind(e.L)
 	if err != nil {
@@ -505,7 +505,7 @@ func (b *binder) bindBinary(e *ast.Binary) (expr, error) {
 	return x, nil
 }
 
-func (b *binder) bindBetween(e *ast.Between) (expr, error) {
+func (b *binder) bindBetween(e *ast.Between) (eval.Expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
@@ -526,19 +526,19 @@ func (b *binder) bindBetween(e *ast.Between) (expr, error) {
 	if err != nil {
 		return nil, withPos(err, e)
 	}
-	var res expr = &andExpr{l: ge, r: le}
+	var res eval.Expr = &eval.And{L: ge, R: le}
 	if e.Symmetric {
 		ge2, _ := bindBinaryOp(b, ">=", x, hi)
 		le2, _ := bindBinaryOp(b, "<=", x, lo)
-		res = &orExpr{l: res, r: &andExpr{l: ge2, r: le2}}
+		res = &eval.Or{L: res, R: &eval.And{L: ge2, R: le2}}
 	}
 	if e.Not {
-		res = &notExpr{x: res}
+		res = &eval.Not{X: res}
 	}
 	return res, nil
 }
 
-func (b *binder) bindIn(e *ast.In) (expr, error) {
+func (b *binder) bindIn(e *ast.In) (eval.Expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
@@ -551,7 +551,7 @@ func (b *binder) bindIn(e *ast.In) (expr, error) {
 		sq.kind, sq.not, sq.op = subIn, e.Not, "="
 		return sq, nil
 	}
-	items := []expr{x}
+	items := []eval.Expr{x}
 	for _, it := range e.List {
 		v, err := b.bind(it)
 		if err != nil {
@@ -559,7 +559,7 @@ func (b *binder) bindIn(e *ast.In) (expr, error) {
 		}
 		items = append(items, v)
 	}
-	ct, err := commonType(items, "IN")
+	ct, err := eval.CommonType(items, "IN")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -568,27 +568,27 @@ func (b *binder) bindIn(e *ast.In) (expr, error) {
 			return nil, withPos(err, e)
 		}
 	}
-	return &inListExpr{x: items[0], list: items[1:], cmpT: ct, not: e.Not}, nil
+	return &eval.InList{X: items[0], List: items[1:], CmpT: ct, Not: e.Not}, nil
 }
 
 // bindComparedSubquery plans the one-column subquery of x IN (query) or
 // x op ANY|ALL (query) and brings x and the column to one type.
-func (b *binder) bindComparedSubquery(x expr, q *ast.Select, at ast.Expr) (*subqueryExpr, error) {
+func (b *binder) bindComparedSubquery(x eval.Expr, q *ast.Select, at ast.Expr) (*subqueryExpr, error) {
 	p, correlated, err := b.planSubquery(q)
 	if err != nil {
 		return nil, err
 	}
 	cols := p.columns()
-	if row, ok := x.(*rowExpr); ok && len(cols) > 1 && len(row.elems) == len(cols) {
+	if row, ok := x.(*eval.RowCtor); ok && len(cols) > 1 && len(row.Elems) == len(cols) {
 		// (a, b) IN (SELECT x, y ...): field by field.
 		sq := &subqueryExpr{plan: p, correlated: correlated}
-		unified := &rowExpr{}
-		for i, el := range row.elems {
+		unified := &eval.RowCtor{}
+		for i, el := range row.Elems {
 			ux, ct, err := b.unifyPair(el, cols[i].t)
 			if err != nil {
 				return nil, withPos(err, at)
 			}
-			unified.elems = append(unified.elems, ux)
+			unified.Elems = append(unified.Elems, ux)
 			sq.rowTypes = append(sq.rowTypes, ct)
 			sq.subTypes = append(sq.subTypes, cols[i].t)
 		}
@@ -606,8 +606,8 @@ func (b *binder) bindComparedSubquery(x expr, q *ast.Select, at ast.Expr) (*subq
 }
 
 // unifyPair coerces x and a value of type t to one comparable type.
-func (b *binder) unifyPair(x expr, t types.T) (expr, types.T, error) {
-	ct, err := commonType([]expr{x, &constExpr{t: t}}, "=")
+func (b *binder) unifyPair(x eval.Expr, t types.T) (eval.Expr, types.T, error) {
+	ct, err := eval.CommonType([]eval.Expr{x, &eval.Const{T: t}}, "=")
 	if err != nil {
 		return nil, ct, err
 	}
@@ -615,13 +615,13 @@ func (b *binder) unifyPair(x expr, t types.T) (expr, types.T, error) {
 	return x, ct, err
 }
 
-func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
+func (b *binder) bindAnyAll(e *ast.AnyAll) (eval.Expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
 	}
 	if e.Query != nil {
-		if _, err := comparisonFunc(e.Op); err != nil {
+		if _, err := eval.ComparisonFunc(e.Op); err != nil {
 			// LIKE and the other non-comparison operators run over the
 			// subquery's values gathered as an array.
 			p, correlated, err := b.planSubquery(e.Query)
@@ -632,9 +632,9 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 			if len(cols) != 1 {
 				return nil, pgerror.New(pgerror.SyntaxError, "subquery has too many columns").WithPosition(e.Pos + 1)
 			}
-			at := arrayOf(cols[0].t)
+			at := eval.ArrayOf(cols[0].t)
 			if at.OID == 0 {
-				return nil, operatorError(e.Op, x.typ(), cols[0].t).WithPosition(e.OpPos + 1)
+				return nil, eval.OperatorError(e.Op, x.Type(), cols[0].t).WithPosition(e.OpPos + 1)
 			}
 			arr := &subqueryExpr{kind: subArray, plan: p, correlated: correlated, t: at}
 			return b.bindAnyOp(e, x, arr, cols[0].t)
@@ -654,66 +654,66 @@ func (b *binder) bindAnyAll(e *ast.AnyAll) (expr, error) {
 		return nil, err
 	}
 	var elemT types.T
-	if arr.typ().OID == types.Unknown {
+	if arr.Type().OID == types.Unknown {
 		// '{1,2}' literal: the array type follows x.
 		x = b.resolveUnknown(x)
-		if arr, err = b.coerce(arr, arrayOf(x.typ())); err != nil {
+		if arr, err = b.coerce(arr, eval.ArrayOf(x.Type())); err != nil {
 			return nil, withPos(err, e)
 		}
 	}
-	if info, ok := types.Lookup(arr.typ().OID); ok && info.ElemOID != 0 {
+	if info, ok := types.Lookup(arr.Type().OID); ok && info.ElemOID != 0 {
 		elemT = types.Of(info.ElemOID)
 	} else {
 		return nil, pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side").WithPosition(e.Pos + 1)
 	}
-	if _, err := comparisonFunc(e.Op); err != nil {
+	if _, err := eval.ComparisonFunc(e.Op); err != nil {
 		return b.bindAnyOp(e, x, arr, elemT)
 	}
 	x, ct, err := b.unifyPair(x, elemT)
 	if err != nil {
 		return nil, withPos(err, e)
 	}
-	cmp, err := comparisonFunc(e.Op)
+	cmp, err := eval.ComparisonFunc(e.Op)
 	if err != nil {
 		return nil, withPos(err, e)
 	}
 	return &anyArrayExpr{x: x, arr: arr, cmpT: ct, elemT: elemT, cmp: cmp, all: e.All}, nil
 }
 
-func (b *binder) bindCast(e *ast.Cast) (expr, error) {
+func (b *binder) bindCast(e *ast.Cast) (eval.Expr, error) {
 	t, err := b.pc.resolveType(&e.Type)
 	if err != nil {
 		return nil, err
 	}
 	if arr, ok := e.X.(*ast.ArrayExpr); ok && len(arr.Elems) == 0 && types.IsArray(t.OID) {
 		// ARRAY[]::int[]: the cast gives the empty array its type.
-		return &constExpr{v: types.ArrayValue{Elem: types.ElemOf(t.OID), Elems: []types.Value{}}, t: t}, nil
+		return &eval.Const{V: types.ArrayValue{Elem: types.ElemOf(t.OID), Elems: []types.Value{}}, T: t}, nil
 	}
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
 	}
-	if x.typ().OID == types.Unknown {
+	if x.Type().OID == types.Unknown {
 		return b.resolveUnknownTo(x, t, true)
 	}
-	if !explicitCastOK(x.typ().OID, t.OID) {
-		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", typeName(x.typ()), typeName(t)).WithPosition(e.Pos + 1)
+	if !eval.ExplicitCastOK(x.Type().OID, t.OID) {
+		return nil, pgerror.New(pgerror.CannotCoerce, "cannot cast type %s to %s", eval.TypeName(x.Type()), eval.TypeName(t)).WithPosition(e.Pos + 1)
 	}
-	return &castExpr{x: x, to: t, explicit: true}, nil
+	return &eval.Cast{X: x, To: t, Explicit: true}, nil
 }
 
-func (b *binder) bindCase(e *ast.Case) (expr, error) {
-	ce := &caseExpr{}
-	var operand expr
+func (b *binder) bindCase(e *ast.Case) (eval.Expr, error) {
+	ce := &eval.Case{}
+	var operand eval.Expr
 	if e.Operand != nil {
 		var err error
 		if operand, err = b.bind(e.Operand); err != nil {
 			return nil, err
 		}
 	}
-	var results []expr
+	var results []eval.Expr
 	for _, w := range e.Whens {
-		var cond expr
+		var cond eval.Expr
 		var err error
 		if operand != nil {
 			v, err := b.bind(w.Cond)
@@ -730,7 +730,7 @@ func (b *binder) bindCase(e *ast.Case) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		ce.conds = append(ce.conds, cond)
+		ce.Conds = append(ce.Conds, cond)
 		results = append(results, r)
 	}
 	if e.Else != nil {
@@ -743,34 +743,34 @@ func (b *binder) bindCase(e *ast.Case) (expr, error) {
 	// PostgreSQL weighs the ELSE result first when choosing the type.
 	ordered := results
 	if e.Else != nil {
-		ordered = append([]expr{results[len(results)-1]}, results[:len(results)-1]...)
+		ordered = append([]eval.Expr{results[len(results)-1]}, results[:len(results)-1]...)
 	}
-	t, err := commonType(ordered, "CASE")
+	t, err := eval.CommonType(ordered, "CASE")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
 	if t.OID == types.Unknown {
-		t = textT()
+		t = eval.TextT()
 	}
 	for i := range results {
 		if results[i], err = b.coerce(results[i], t); err != nil {
 			return nil, withPos(err, e)
 		}
 	}
-	ce.results = results[:len(e.Whens)]
+	ce.Results = results[:len(e.Whens)]
 	if e.Else != nil {
-		ce.els = results[len(results)-1]
+		ce.Els = results[len(results)-1]
 	}
-	ce.t = t
+	ce.T = t
 	return ce, nil
 }
 
-func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
+func (b *binder) bindArray(e *ast.ArrayExpr) (eval.Expr, error) {
 	if len(e.Elems) == 0 {
 		return nil, pgerror.New(pgerror.IndeterminateDatatype, "cannot determine type of empty array").WithPosition(e.Pos + 1).
 			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
 	}
-	var elems []expr
+	var elems []eval.Expr
 	for _, el := range e.Elems {
 		x, err := b.bind(el)
 		if err != nil {
@@ -778,7 +778,7 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
 		}
 		elems = append(elems, x)
 	}
-	t, err := commonType(elems, "ARRAY")
+	t, err := eval.CommonType(elems, "ARRAY")
 	if err != nil {
 		return nil, withPos(err, e)
 	}
@@ -789,24 +789,24 @@ func (b *binder) bindArray(e *ast.ArrayExpr) (expr, error) {
 				return nil, withPos(err, e)
 			}
 		}
-		return &nestedArrayExpr{elems: elems, t: t}, nil
+		return &builtins.NestedArray{Elems: elems, T: t}, nil
 	}
 	if t.OID == types.Unknown {
-		t = textT()
+		t = eval.TextT()
 	}
 	for i := range elems {
 		if elems[i], err = b.coerce(elems[i], t); err != nil {
 			return nil, withPos(err, e)
 		}
 	}
-	at := arrayOf(t)
+	at := eval.ArrayOf(t)
 	if at.OID == 0 {
-		return nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", typeName(t)).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t)).WithPosition(e.Pos + 1)
 	}
-	return &arrayExpr{elems: elems, elem: t.OID, t: at}, nil
+	return &eval.ArrayCtor{Elems: elems, Elem: t.OID, T: at}, nil
 }
 
-func (b *binder) bindSubscript(e *ast.Subscript) (expr, error) {
+func (b *binder) bindSubscript(e *ast.Subscript) (eval.Expr, error) {
 	if inner, ok := e.X.(*ast.Subscript); ok && !e.Slice && !inner.Slice {
 		return b.bindMultiSubscript(e)
 	}
@@ -814,36 +814,36 @@ func (b *binder) bindSubscript(e *ast.Subscript) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.typ().OID == types.Name {
+	if x.Type().OID == types.Name {
 		return b.bindNameSubscript(e, x) // funcs_dump.go
 	}
-	info, ok := types.Lookup(x.typ().OID)
+	info, ok := types.Lookup(x.Type().OID)
 	if !ok || info.ElemOID == 0 {
-		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", typeName(x.typ())).WithPosition(e.Pos + 1)
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 	}
 	se := &subscriptExpr{x: x, elemT: types.Of(info.ElemOID), slice: e.Slice}
 	for _, p := range []struct {
 		src ast.Expr
-		dst *expr
+		dst *eval.Expr
 	}{{e.Index, &se.index}, {e.Lo, &se.lo}, {e.Hi, &se.hi}} {
 		if p.src == nil {
 			continue
 		}
-		if *p.dst, err = b.bindAs(p.src, int4T(), "array subscript"); err != nil {
+		if *p.dst, err = b.bindAs(p.src, eval.Int4T(), "array subscript"); err != nil {
 			return nil, err
 		}
 	}
 	return se, nil
 }
 
-func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
+func (b *binder) bindFieldAccess(e *ast.FieldAccess) (eval.Expr, error) {
 	x, err := b.bind(e.X)
 	if err != nil {
 		return nil, err
 	}
-	if re, ok := x.(*rowExpr); ok {
-		for _, el := range re.elems {
-			if c, ok := el.(*colRef); ok && c.name == e.Field {
+	if re, ok := x.(*eval.RowCtor); ok {
+		for _, el := range re.Elems {
+			if c, ok := el.(*eval.ColRef); ok && c.Name == e.Field {
 				return c, nil
 			}
 		}
@@ -851,14 +851,14 @@ func (b *binder) bindFieldAccess(e *ast.FieldAccess) (expr, error) {
 	if f, ok := bindRecordField(x, e.Field); ok {
 		return f, nil // (keys).x of a named record (srf_targets.go)
 	}
-	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, typeName(x.typ())).WithPosition(e.Pos + 1)
+	return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" not found in data type %s", e.Field, eval.TypeName(x.Type())).WithPosition(e.Pos + 1)
 }
 
 // resolveType turns a type name into a type, expanding PostgreSQL's aliases
 // and the typmod arguments.
 func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 	name := tn.Name
-	if pc.sess.dialect() == dialectDatabricks {
+	if pc.sess.dialect() == parse.DialectDatabricks {
 		if alias, ok := databricksTypes[name]; ok && tn.Schema == "" {
 			name = alias
 		}
@@ -900,7 +900,7 @@ func (pc *planCtx) resolveType(tn *ast.TypeName) (types.T, error) {
 		t.Typmod = tm
 	}
 	for i := 0; i < tn.ArrayDims && i < 1; i++ {
-		at := arrayOf(t)
+		at := eval.ArrayOf(t)
 		if at.OID == 0 {
 			return types.T{}, pgerror.New(pgerror.UndefinedObject, "type \"%s[]\" does not exist", tn.Name).WithPosition(tn.Pos + 1)
 		}
@@ -915,23 +915,6 @@ func withPosErr(err error, pos int) error {
 		return pe.WithPosition(pos + 1)
 	}
 	return pe
-}
-
-// arrayOf returns the array type whose elements have type t (OID 0 if none).
-func arrayOf(t types.T) types.T {
-	info, ok := types.Lookup(t.OID)
-	if !ok || info.ArrayOID == 0 {
-		return types.T{OID: 0, Typmod: -1}
-	}
-	return types.T{OID: info.ArrayOID, Typmod: t.Typmod}
-}
-
-// typeName is a type as error messages spell it.
-func typeName(t types.T) string {
-	if t.OID == types.Unknown {
-		return "unknown"
-	}
-	return types.FormatType(t)
 }
 
 // databricksTypes maps Spark SQL type names to PostgreSQL's, for the

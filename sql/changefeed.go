@@ -10,6 +10,9 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -56,7 +59,7 @@ func (pc *planCtx) isTableChangesCall(q ast.QualifiedName) bool {
 	}
 	switch len(q.Parts) {
 	case 1:
-		return pc.sess != nil && pc.sess.dialect() == dialectDatabricks
+		return pc.sess != nil && pc.sess.dialect() == parse.DialectDatabricks
 	case 2:
 		return q.Parts[0] == "cdcdb"
 	}
@@ -72,40 +75,40 @@ func feedColumns(t *catalog.Table) []outCol {
 		cols = append(cols, outCol{name: c.Name, t: c.Type})
 	}
 	return append(cols,
-		outCol{name: changeTypeColumn, t: textT()},
-		outCol{name: commitVersionColumn, t: int8T()},
+		outCol{name: changeTypeColumn, t: eval.TextT()},
+		outCol{name: commitVersionColumn, t: eval.Int8T()},
 		outCol{name: commitTimestampColumn, t: types.Of(types.Timestamptz)})
 }
 
 // changeFeedTable resolves the table argument of table_changes: a constant
 // name (text, or a regclass), as Delta's function takes a literal name, so
 // that the result's columns are known when the query is planned.
-func (pc *planCtx) changeFeedTable(b *binder, arg expr, pos int) (*catalog.Table, error) {
-	c, ok := arg.(*constExpr)
+func (pc *planCtx) changeFeedTable(b *binder, arg eval.Expr, pos int) (*catalog.Table, error) {
+	c, ok := arg.(*eval.Const)
 	if !ok {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "the table of %s must be a constant name", tableChangesName).WithPosition(pos + 1).
 			WithHint("Write the table's name as a string literal; its start and end may be parameters.")
 	}
 	var t *catalog.Table
-	switch v := c.v.(type) {
+	switch v := c.V.(type) {
 	case nil:
 		return nil, pgerror.New(pgerror.NullValueNotAllowed, "the table of %s must not be null", tableChangesName).WithPosition(pos + 1)
 	case string:
-		if c.t.OID != types.Unknown && c.t.OID != types.Text && c.t.OID != types.Varchar && c.t.OID != types.Name {
-			return nil, errNoFunction
+		if c.T.OID != types.Unknown && c.T.OID != types.Text && c.T.OID != types.Varchar && c.T.OID != types.Name {
+			return nil, builtins.ErrNoFunction
 		}
 		parts := splitQualifiedName(v)
-		found, _, err := pc.lookupTable(ast.QualifiedName{Parts: parts, Pos: c.pos - 1})
+		found, _, err := pc.lookupTable(ast.QualifiedName{Parts: parts, Pos: c.Pos - 1})
 		if err != nil {
-			if c.pos == 0 {
+			if c.Pos == 0 {
 				return nil, pgerror.As(err).WithPosition(pos + 1)
 			}
 			return nil, err
 		}
 		t = found
 	case int64:
-		if c.t.OID != types.Regclass {
-			return nil, errNoFunction
+		if c.T.OID != types.Regclass {
+			return nil, builtins.ErrNoFunction
 		}
 		found, ok := pc.cat.TableByOID(catalog.OID(v))
 		if !ok {
@@ -113,7 +116,7 @@ func (pc *planCtx) changeFeedTable(b *binder, arg expr, pos int) (*catalog.Table
 		}
 		t = found
 	default:
-		return nil, errNoFunction
+		return nil, builtins.ErrNoFunction
 	}
 	if t.Kind == catalog.KindView {
 		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name).WithPosition(pos + 1).
@@ -132,7 +135,7 @@ func (pc *planCtx) changeFeedTable(b *binder, arg expr, pos int) (*catalog.Table
 
 // changeBound is how a bound of table_changes reads.
 type changeBound struct {
-	x expr
+	x eval.Expr
 	// text bounds are read when the query runs: an integer is a version,
 	// anything else a timestamptz.
 	text bool
@@ -141,29 +144,29 @@ type changeBound struct {
 // bindChangeBound checks a start or end argument: an integer (a version),
 // a timestamptz, timestamp or date (a time), or text or an untyped literal
 // or parameter (a version if it reads as an integer, else a time).
-func (b *binder) bindChangeBound(x expr) (changeBound, error) {
-	xt := x.typ()
+func (b *binder) bindChangeBound(x eval.Expr) (changeBound, error) {
+	xt := x.Type()
 	switch {
 	case xt.OID == types.Unknown || xt.OID == types.Text || xt.OID == types.Varchar:
-		c, err := b.coerce(x, textT())
+		c, err := b.coerce(x, eval.TextT())
 		if err != nil {
 			return changeBound{}, err
 		}
 		return changeBound{x: c, text: true}, nil
-	case isIntType(xt.OID):
-		c, err := b.coerce(x, int8T())
+	case eval.IsIntType(xt.OID):
+		c, err := b.coerce(x, eval.Int8T())
 		return changeBound{x: c}, err
 	case xt.OID == types.Timestamptz || xt.OID == types.Timestamp || xt.OID == types.Date:
 		c, err := b.assign(x, types.Of(types.Timestamptz), "table_changes")
 		return changeBound{x: c}, err
 	}
-	return changeBound{}, errNoFunction
+	return changeBound{}, builtins.ErrNoFunction
 }
 
 // eval reads the bound as a commit version (microseconds); what names it
 // (start or end) is for the errors.
-func (cb changeBound) eval(env *evalEnv, what string) (int64, error) {
-	v, err := cb.x.eval(env)
+func (cb changeBound) eval(env *eval.Env, what string) (int64, error) {
+	v, err := cb.x.Eval(env)
 	if err != nil {
 		return 0, err
 	}
@@ -180,8 +183,8 @@ func (cb changeBound) eval(env *evalEnv, what string) (int64, error) {
 			return n, nil
 		}
 		var in types.Input
-		if env.x != nil && env.x.sess != nil {
-			in = env.x.sess.textInput()
+		if x, ok := env.X.(*execCtx); ok && x.sess != nil {
+			in = x.sess.textInput()
 		}
 		t, err := types.ParseTextWith(types.Of(types.Timestamptz), s, in)
 		if err != nil {
@@ -194,7 +197,7 @@ func (cb changeBound) eval(env *evalEnv, what string) (int64, error) {
 }
 
 // planTableChanges plans cdcdb.table_changes('t', start [, end]) in FROM.
-func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
 	if len(args) < 2 || len(args) > 3 || t.WithOrdinality {
 		if t.WithOrdinality && len(args) >= 2 && len(args) <= 3 {
@@ -203,7 +206,7 @@ func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []expr) (p
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
 	tbl, err := pc.changeFeedTable(b, args[0], t.Call.Pos)
-	if err == errNoFunction {
+	if err == builtins.ErrNoFunction {
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
 	if err != nil {
@@ -212,7 +215,7 @@ func (pc *planCtx) planTableChanges(t *ast.FuncTable, b *binder, args []expr) (p
 	p := &tableChangesScan{table: tbl, cols: feedColumns(tbl)}
 	for i, a := range args[1:] {
 		cb, err := b.bindChangeBound(a)
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		if err != nil {
@@ -240,8 +243,8 @@ func (p *tableChangesScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Change Feed Scan on %s", p.table.Name)
 }
 
-func (p *tableChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *tableChangesScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	from, err := p.bounds[0].eval(env, "start")
 	if err != nil {
 		return nil, err
@@ -255,9 +258,9 @@ func (p *tableChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err := checkFeedStart(x, p.table, from); err != nil {
 		return nil, err
 	}
-	var rows []Row
+	var rows []eval.Row
 	err = history.Changes(x.tx.st, p.table.OID, from, to, func(ch history.Change) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		rows = appendChangeRows(rows, p.table, ch)
@@ -311,7 +314,7 @@ var changeTypeValues = map[ChangeType]types.Value{
 
 // appendChangeRows appends a change's feed rows: an insert, a delete, or
 // an update's preimage and postimage (sharing the commit's values).
-func appendChangeRows(rows []Row, t *catalog.Table, ch history.Change) []Row {
+func appendChangeRows(rows []eval.Row, t *catalog.Table, ch history.Change) []eval.Row {
 	var commit, at types.Value = ch.Commit, time.UnixMicro(ch.Commit).UTC()
 	switch {
 	case ch.Before != nil && ch.After != nil:
@@ -326,8 +329,8 @@ func appendChangeRows(rows []Row, t *catalog.Table, ch history.Change) []Row {
 
 // feedRow is one row of the feed: the table's live columns from a stored
 // tuple (laid out by attnum), then the change's own columns.
-func feedRow(t *catalog.Table, stored []types.Value, kind ChangeType, commit, at types.Value) Row {
-	row := make(Row, 0, len(t.Columns)+feedColumnCount)
+func feedRow(t *catalog.Table, stored []types.Value, kind ChangeType, commit, at types.Value) eval.Row {
+	row := make(eval.Row, 0, len(t.Columns)+feedColumnCount)
 	for _, c := range t.Columns {
 		if c.Dropped {
 			continue

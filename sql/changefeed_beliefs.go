@@ -4,6 +4,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -36,27 +37,27 @@ func isBeliefChangesCall(q ast.QualifiedName) bool {
 }
 
 // planBeliefChanges plans cdcdb.belief_changes('t', s1, s2) in FROM.
-func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
 	if len(args) != 3 || t.WithOrdinality {
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
-	c, ok := args[0].(*constExpr)
+	c, ok := args[0].(*eval.Const)
 	if !ok {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "the table of %s must be a constant name", beliefChangesName).WithPosition(t.Call.Pos + 1)
 	}
-	text, ok := c.v.(string)
+	text, ok := c.V.(string)
 	if !ok {
 		return nil, nil, noFunctionError(name, args, t.Pos)
 	}
-	tbl, _, err := pc.lookupTable(ast.QualifiedName{Parts: splitQualifiedName(text), Pos: c.pos - 1})
+	tbl, _, err := pc.lookupTable(ast.QualifiedName{Parts: splitQualifiedName(text), Pos: c.Pos - 1})
 	if err != nil {
 		return nil, nil, err
 	}
 	if err := pc.checkTablePrivilege(tbl, catalog.PrivSelect); err != nil {
 		return nil, nil, err
 	}
-	if tbl.StoredAs != "BITEMPORAL" {
+	if tbl.StoredAs != catalog.Bitemporal {
 		return nil, nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a BITEMPORAL target", tbl.Name).WithPosition(t.Call.Pos + 1).
 			WithHint("Ask cdcdb.table_changes what changed of other tables.")
 	}
@@ -76,7 +77,7 @@ func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []expr) (
 	for _, col := range tbl.LiveColumns() {
 		p.cols = append(p.cols, outCol{name: col.Name, t: col.Type})
 	}
-	p.cols = append(p.cols, outCol{name: beliefColumn, t: textT()})
+	p.cols = append(p.cols, outCol{name: beliefColumn, t: eval.TextT()})
 	rel := relFromColumns(beliefChangesName, p.cols)
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 		return nil, nil, err
@@ -89,7 +90,7 @@ func (pc *planCtx) planBeliefChanges(t *ast.FuncTable, b *binder, args []expr) (
 type beliefChangesScan struct {
 	table      *catalog.Table
 	start, end int16 // stored positions of the system period's columns
-	bounds     []expr
+	bounds     []eval.Expr
 	cols       []outCol
 }
 
@@ -99,11 +100,11 @@ func (p *beliefChangesScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Belief Changes Scan on %s", p.table.Name)
 }
 
-func (p *beliefChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *beliefChangesScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	var at [2]types.Value
 	for i, b := range p.bounds {
-		v, err := b.eval(env)
+		v, err := b.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -121,10 +122,10 @@ func (p *beliefChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if sp == nil {
 		return &sliceIter{}, nil
 	}
-	var rows []Row
+	var rows []eval.Row
 	c := sp.Cursor()
 	for k, raw := c.First(); k != nil; k, raw = c.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		tuple, err := decodeTuple(p.table, raw)
@@ -139,7 +140,7 @@ func (p *beliefChangesScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if then {
 			belief = beliefWithdrawn
 		}
-		row := make(Row, 0, len(p.cols))
+		row := make(eval.Row, 0, len(p.cols))
 		for _, col := range p.table.Columns {
 			if !col.Dropped {
 				row = append(row, tuple[col.Attnum-1])

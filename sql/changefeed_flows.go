@@ -9,6 +9,8 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -73,7 +75,7 @@ func (pc *planCtx) bindFeedSource(st *ast.CreateFlow) (*catalog.Table, changeBou
 			WithHint("A flow reads a table, stream(t), or a table's change feed, stream(cdcdb.table_changes('t', start)).")
 	}
 	b := pc.binder(newScope(nil))
-	var args []expr
+	var args []eval.Expr
 	for _, a := range feed.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -95,13 +97,13 @@ func (pc *planCtx) bindFeedSource(st *ast.CreateFlow) (*catalog.Table, changeBou
 			return nil, changeBound{}, err
 		}
 	} else if t, err = pc.changeFeedTable(b, args[0], feed.Args[0].Position()); err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			err = noFunctionError(feed.Func.Name(), args, feed.Pos)
 		}
 		return nil, changeBound{}, err
 	}
 	start, err := b.bindChangeBound(args[1])
-	if err == errNoFunction {
+	if err == builtins.ErrNoFunction {
 		return nil, changeBound{}, noFunctionError(feed.Func.Name(), args, feed.Pos)
 	}
 	if err != nil {
@@ -129,7 +131,7 @@ func checkFeedSequence(st *ast.CreateFlow, pos int) error {
 // table's changes are kept from then on, and that the flow makes no cycle
 // of change feeds.
 func (x *execCtx) feedFlowStart(d *flowDefinition, name string) (int64, error) {
-	start, err := d.feedStart.eval(&evalEnv{x: x}, "start")
+	start, err := d.feedStart.eval(&eval.Env{X: x}, "start")
 	if err != nil {
 		return 0, err
 	}
@@ -163,7 +165,7 @@ func (x *execCtx) feedFlowStart(d *flowDefinition, name string) (int64, error) {
 func (x *execCtx) backfillFeed(compiled *compiledFlow, f *catalog.Flow, src *catalog.Table) error {
 	var rows [][]types.Value
 	err := history.Changes(x.tx.st, src.OID, f.FeedStart, math.MaxInt64, func(ch history.Change) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		rows = append(rows, feedEventRow(src, ch))

@@ -6,6 +6,8 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/wire"
 )
 
@@ -37,54 +39,17 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	case *ast.Show:
 		return pc.compileShow(st)
 	case *ast.Reset:
-		return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "RESET", x.sess.resetSetting(st.Name)
-		}}, nil
+		return &compiled{access: accessNone, setsParameters: true, run: resetStatement{st.Name}}, nil
 	case *ast.Listen, *ast.Unlisten, *ast.Notify:
 		return pc.compileNotification(stmt) // notify.go
 	case *ast.Discard:
-		return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
-			if strings.EqualFold(st.What, "all") {
-				if x.sess.block != nil && !x.sess.block.implicit {
-					return "", pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
-				}
-				if err := x.sess.resetSetting("all"); err != nil {
-					return "", err
-				}
-				if err := x.sess.queueListen("", false); err != nil { // UNLISTEN *
-					return "", err
-				}
-			}
-			if strings.EqualFold(st.What, "all") || strings.EqualFold(st.What, "plans") {
-				x.sess.plans.clear()
-			}
-			if strings.EqualFold(st.What, "all") || strings.EqualFold(st.What, "temp") || strings.EqualFold(st.What, "temporary") {
-				if err := x.sess.discardTemp(x.ctx); err != nil {
-					return "", err
-				}
-			}
-			return "DISCARD " + strings.ToUpper(st.What), nil
-		}}, nil
+		return &compiled{access: accessNone, run: discardStatement{strings.ToUpper(st.What)}}, nil
 	case *ast.Deallocate:
 		// Prepared statements live in the wire layer, which drops them when
 		// its ResultWriter can (a writer that cannot has none to drop).
-		return &compiled{access: accessNone, exec: func(_ *execCtx, out *resultSink) (string, error) {
-			d, canDrop := out.out.(interface{ Deallocate(name string) bool })
-			if st.Name == "" {
-				if canDrop {
-					d.Deallocate("")
-				}
-				return "DEALLOCATE ALL", nil
-			}
-			if canDrop && !d.Deallocate(st.Name) {
-				return "", pgerror.New(pgerror.UndefinedPreparedStatement, "prepared statement \"%s\" does not exist", st.Name)
-			}
-			return "DEALLOCATE", nil
-		}}, nil
+		return &compiled{access: accessNone, run: deallocateStatement{st.Name}}, nil
 	case *ast.LockTable:
-		return &compiled{access: accessRead, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "LOCK TABLE", x.lockTable(st) // funcs_dump.go
-		}}, nil
+		return &compiled{access: accessRead, run: lockTableStatement{st}}, nil
 	case *ast.Explain:
 		return pc.compileExplain(st)
 	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:
@@ -99,7 +64,7 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	case *ast.CreateSchema, *ast.CreateTable, *ast.CreateIndex, *ast.CreateView, *ast.AlterTable,
 		*ast.Truncate, *ast.CommentOn:
 		return pc.compileDDL(stmt)
-	case *ast.CreateRole, *ast.AlterRole, *ast.DropRole, *ast.GrantPrivileges:
+	case *ast.CreateRole, *ast.AlterRole, *ast.DropRole, *ast.GrantPrivileges, *ast.GrantRoles, *ast.AlterDefaultPrivileges:
 		return pc.compileRoleStatement(stmt) // roles.go
 	case *ast.CreateFlow, *ast.RefreshStreamingTable:
 		return pc.compileFlowStatement(stmt)
@@ -107,64 +72,164 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
 
-func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
-	return &compiled{access: accessNone, exec: func(x *execCtx, out *resultSink) (string, error) {
-		s := x.sess
-		switch st.Kind {
-		case ast.TxBegin:
-			if s.block != nil && !s.block.implicit {
-				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.ActiveSQLTransaction, Message: "there is already a transaction in progress"})
-				return "BEGIN", nil
-			}
-			if s.block != nil && s.block.implicit {
-				// BEGIN inside a multi-statement query turns the implicit
-				// block into an explicit one.
-				s.block.implicit = false
-				return "BEGIN", s.block.applyModes(st.Modes)
-			}
-			s.block = &txBlock{start: x.now, modes: s.defaultTxModes()}
-			if err := s.block.applyModes(st.Modes); err != nil {
-				return "", err
-			}
-			if st.Verb == "START" {
-				return "START TRANSACTION", nil
-			}
-			return "BEGIN", nil
-		case ast.TxCommit:
-			if s.block == nil || s.block.implicit {
-				// PostgreSQL warns and still ends the implicit transaction
-				// of the statements before, if any.
-				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
-			}
-			if s.block == nil {
-				return "COMMIT", nil
-			}
-			failed := s.block.failed
-			if err := s.endBlock(true); err != nil {
-				return "", err
-			}
-			if failed {
-				return "ROLLBACK", nil
-			}
-			return "COMMIT", nil
-		case ast.TxRollback:
-			if s.block == nil || s.block.implicit {
-				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
-			}
-			if s.block == nil {
-				return "ROLLBACK", nil
-			}
-			_ = s.endBlock(false)
-			return "ROLLBACK", nil
-		case ast.TxSavepoint:
-			return "SAVEPOINT", s.setSavepoint(st.Savepoint)
-		case ast.TxRelease:
-			return "RELEASE", s.releaseSavepoint(st.Savepoint)
-		case ast.TxRollbackTo:
-			return "ROLLBACK", s.rollbackToSavepoint(st.Savepoint)
+// resetStatement is RESET name and RESET ALL.
+type resetStatement struct{ name string }
+
+func (r resetStatement) String() string { return "RESET " + r.name }
+
+func (r resetStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "RESET", x.sess.resetSetting(r.name)
+}
+
+// discardStatement is DISCARD ALL, PLANS, TEMP or TEMPORARY (what, upper
+// case).
+type discardStatement struct{ what string }
+
+func (d discardStatement) String() string { return "DISCARD " + d.what }
+
+func (d discardStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	if d.what == "ALL" {
+		if x.sess.block != nil && !x.sess.block.implicit {
+			return "", pgerror.New(pgerror.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 		}
-		return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", st.Kind)
-	}}, nil
+		if err := x.sess.resetSetting("all"); err != nil {
+			return "", err
+		}
+		if err := x.sess.queueListen("", false); err != nil { // UNLISTEN *
+			return "", err
+		}
+	}
+	if d.what == "ALL" || d.what == "PLANS" {
+		x.sess.plans.clear()
+	}
+	if d.what == "ALL" || d.what == "TEMP" || d.what == "TEMPORARY" {
+		if err := x.sess.discardTemp(x.ctx); err != nil {
+			return "", err
+		}
+	}
+	return "DISCARD " + d.what, nil
+}
+
+// deallocateStatement is DEALLOCATE name, and DEALLOCATE ALL (name "").
+// Prepared statements live in the wire layer, which drops them when its
+// ResultWriter can (a writer that cannot has none to drop).
+type deallocateStatement struct{ name string }
+
+func (d deallocateStatement) String() string {
+	if d.name == "" {
+		return "DEALLOCATE ALL"
+	}
+	return "DEALLOCATE " + parse.QuoteIdent(d.name)
+}
+
+func (d deallocateStatement) exec(_ *execCtx, out *resultSink) (string, error) {
+	dropper, canDrop := out.out.(interface{ Deallocate(name string) bool })
+	if d.name == "" {
+		if canDrop {
+			dropper.Deallocate("")
+		}
+		return "DEALLOCATE ALL", nil
+	}
+	if canDrop && !dropper.Deallocate(d.name) {
+		return "", pgerror.New(pgerror.UndefinedPreparedStatement, "prepared statement \"%s\" does not exist", d.name)
+	}
+	return "DEALLOCATE", nil
+}
+
+// lockTableStatement is LOCK TABLE (funcs_dump.go).
+type lockTableStatement struct{ st *ast.LockTable }
+
+func (l lockTableStatement) String() string {
+	s := "LOCK TABLE " + qualifiedNames(l.st.Tables) + " IN " + l.st.Mode + " MODE"
+	if l.st.NoWait {
+		s += " NOWAIT"
+	}
+	return s
+}
+
+func (l lockTableStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	return "LOCK TABLE", x.lockTable(l.st)
+}
+
+func (pc *planCtx) compileTransaction(st *ast.Transaction) (*compiled, error) {
+	return &compiled{access: accessNone, run: transactionStatement{st}}, nil
+}
+
+// transactionStatement is BEGIN, COMMIT, ROLLBACK and the savepoint
+// statements.
+type transactionStatement struct{ st *ast.Transaction }
+
+func (t transactionStatement) String() string {
+	switch t.st.Kind {
+	case ast.TxBegin:
+		if t.st.Verb == "START" {
+			return "START TRANSACTION"
+		}
+	case ast.TxSavepoint:
+		return "SAVEPOINT " + parse.QuoteIdent(t.st.Savepoint)
+	case ast.TxRelease, ast.TxRollbackTo:
+		return string(t.st.Kind) + " SAVEPOINT " + parse.QuoteIdent(t.st.Savepoint)
+	}
+	return string(t.st.Kind)
+}
+
+func (t transactionStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	st := t.st
+	s := x.sess
+	switch st.Kind {
+	case ast.TxBegin:
+		if s.block != nil && !s.block.implicit {
+			out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.ActiveSQLTransaction, Message: "there is already a transaction in progress"})
+			return "BEGIN", nil
+		}
+		if s.block != nil && s.block.implicit {
+			// BEGIN inside a multi-statement query turns the implicit
+			// block into an explicit one.
+			s.block.implicit = false
+			return "BEGIN", s.block.applyModes(st.Modes)
+		}
+		s.block = &txBlock{start: x.now, modes: s.defaultTxModes()}
+		if err := s.block.applyModes(st.Modes); err != nil {
+			return "", err
+		}
+		if st.Verb == "START" {
+			return "START TRANSACTION", nil
+		}
+		return "BEGIN", nil
+	case ast.TxCommit:
+		if s.block == nil || s.block.implicit {
+			// PostgreSQL warns and still ends the implicit transaction
+			// of the statements before, if any.
+			out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
+		}
+		if s.block == nil {
+			return "COMMIT", nil
+		}
+		failed := s.block.failed
+		if err := s.endBlock(true); err != nil {
+			return "", err
+		}
+		if failed {
+			return "ROLLBACK", nil
+		}
+		return "COMMIT", nil
+	case ast.TxRollback:
+		if s.block == nil || s.block.implicit {
+			out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
+		}
+		if s.block == nil {
+			return "ROLLBACK", nil
+		}
+		_ = s.endBlock(false)
+		return "ROLLBACK", nil
+	case ast.TxSavepoint:
+		return "SAVEPOINT", s.setSavepoint(st.Savepoint)
+	case ast.TxRelease:
+		return "RELEASE", s.releaseSavepoint(st.Savepoint)
+	case ast.TxRollbackTo:
+		return "ROLLBACK", s.rollbackToSavepoint(st.Savepoint)
+	}
+	return "", pgerror.New(pgerror.FeatureNotSupported, "%s is not supported", st.Kind)
 }
 
 func (pc *planCtx) compileSet(st *ast.Set) (*compiled, error) {
@@ -191,27 +256,63 @@ func (pc *planCtx) compileSet(st *ast.Set) (*compiled, error) {
 			return c, err
 		}
 	}
-	return &compiled{access: accessNone, setsParameters: true, exec: func(x *execCtx, out *resultSink) (string, error) {
-		s := x.sess
-		if st.Local && !s.localSettingsApply() {
-			// A transaction of its own, which would end with the SET.
-			if st.Name == "transaction" {
-				out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "SET TRANSACTION can only be used in transaction blocks"})
-			} else {
-				out.out.Notice(setLocalOutsideBlock)
-			}
-			return "SET", nil
+	return &compiled{access: accessNone, setsParameters: true, run: setStatement{st: st, value: value, modes: modes}}, nil
+}
+
+// setStatement is SET, SET LOCAL, SET ... TO DEFAULT, and SET TRANSACTION
+// (with Local) or SET SESSION CHARACTERISTICS AS TRANSACTION (without),
+// whose modes planning read.
+type setStatement struct {
+	st    *ast.Set
+	value string // the values as text, comma-separated
+	modes []ast.TxMode
+}
+
+func (s setStatement) String() string {
+	switch {
+	case s.st.Name == "transaction" && s.st.Local:
+		return "SET TRANSACTION " + joinModes(s.modes)
+	case s.st.Name == "transaction":
+		return "SET SESSION CHARACTERISTICS AS TRANSACTION " + joinModes(s.modes)
+	}
+	out := "SET "
+	if s.st.Local {
+		out += "LOCAL "
+	}
+	if s.st.Default {
+		return out + s.st.Name + " TO DEFAULT"
+	}
+	return out + s.st.Name + " = " + s.value
+}
+
+func joinModes(modes []ast.TxMode) string {
+	parts := make([]string, len(modes))
+	for i, m := range modes {
+		parts[i] = string(m)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (set setStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	s, st := x.sess, set.st
+	if st.Local && !s.localSettingsApply() {
+		// A transaction of its own, which would end with the SET.
+		if st.Name == "transaction" {
+			out.out.Notice(&wire.NoticeInfo{Severity: "WARNING", Code: pgerror.NoActiveSQLTransaction, Message: "SET TRANSACTION can only be used in transaction blocks"})
+		} else {
+			out.out.Notice(setLocalOutsideBlock)
 		}
-		switch {
-		case st.Name == "transaction" && st.Local:
-			return "SET", s.block.applyModes(modes)
-		case st.Name == "transaction":
-			return "SET", s.setSessionCharacteristics(modes)
-		case st.Default:
-			return "SET", s.resetSetting(st.Name)
-		}
-		return "SET", s.setSetting(st.Name, value, st.Local)
-	}}, nil
+		return "SET", nil
+	}
+	switch {
+	case st.Name == "transaction" && st.Local:
+		return "SET", s.block.applyModes(set.modes)
+	case st.Name == "transaction":
+		return "SET", s.setSessionCharacteristics(set.modes)
+	case st.Default:
+		return "SET", s.resetSetting(st.Name)
+	}
+	return "SET", s.setSetting(st.Name, set.value, st.Local)
 }
 
 // settingValueText renders a SET value: a string, number or word as text.
@@ -241,7 +342,7 @@ func (s *Session) resetSetting(name string) error {
 		case "session_authorization":
 			return s.user
 		case "cdcdb.dialect":
-			return s.engine.opts.Dialect
+			return s.engine.opts.Dialect.String()
 		}
 		return s.engine.settingDefault(ln, d)
 	}
@@ -272,18 +373,8 @@ func (s *Session) resetSetting(name string) error {
 func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	name := strings.ToLower(st.Name)
 	if name == "all" {
-		cols := []outCol{{name: "name", t: textT()}, {name: "setting", t: textT()}, {name: "description", t: textT()}}
-		return &compiled{access: accessNone, fields: cols, exec: func(x *execCtx, out *resultSink) (string, error) {
-			names := settingNames()
-			for _, n := range names {
-				d := settingDefs[strings.ToLower(n)]
-				v, _ := x.sess.showSetting(n)
-				if err := out.row(x, Row{d.name, v, d.desc}); err != nil {
-					return "", err
-				}
-			}
-			return "SHOW", nil
-		}}, nil
+		cols := []outCol{{name: "name", t: eval.TextT()}, {name: "setting", t: eval.TextT()}, {name: "description", t: eval.TextT()}}
+		return &compiled{access: accessNone, fields: cols, run: showAllStatement{}}, nil
 	}
 	colName := name
 	if d, ok := settingDefs[name]; ok {
@@ -298,17 +389,40 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 	if _, ok := pc.sess.settings[name]; !ok {
 		return nil, pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", st.Name)
 	}
-	cols := []outCol{{name: colName, t: textT()}}
-	return &compiled{access: accessNone, fields: cols, exec: func(x *execCtx, out *resultSink) (string, error) {
-		v, err := x.sess.showSetting(name)
-		if err != nil {
+	cols := []outCol{{name: colName, t: eval.TextT()}}
+	return &compiled{access: accessNone, fields: cols, run: showStatement{name}}, nil
+}
+
+// showAllStatement is SHOW ALL: every parameter, its value and what it is.
+type showAllStatement struct{}
+
+func (showAllStatement) String() string { return "SHOW ALL" }
+
+func (showAllStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	for _, n := range settingNames() {
+		d := settingDefs[strings.ToLower(n)]
+		v, _ := x.sess.showSetting(n)
+		if err := out.row(x, eval.Row{d.name, v, d.desc}); err != nil {
 			return "", err
 		}
-		if err := out.row(x, Row{v}); err != nil {
-			return "", err
-		}
-		return "SHOW", nil
-	}}, nil
+	}
+	return "SHOW", nil
+}
+
+// showStatement is SHOW of one parameter, by its lower-case name.
+type showStatement struct{ name string }
+
+func (s showStatement) String() string { return "SHOW " + s.name }
+
+func (s showStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	v, err := x.sess.showSetting(s.name)
+	if err != nil {
+		return "", err
+	}
+	if err := out.row(x, eval.Row{v}); err != nil {
+		return "", err
+	}
+	return "SHOW", nil
 }
 
 func (pc *planCtx) compileExplain(st *ast.Explain) (*compiled, error) {
@@ -317,40 +431,71 @@ func (pc *planCtx) compileExplain(st *ast.Explain) (*compiled, error) {
 		return nil, err
 	}
 	var lines []string
+	ctas, isCTAS := st.Stmt.(*ast.CreateTable)
 	switch {
 	case inner.query != nil:
 		inner.query.explain(0, &lines)
-	case inner.explainPlan != nil:
-		inner.explainPlan.explain(0, &lines)
+	case isCTAS && ctas.AsQuery != nil:
+		// PostgreSQL explains CREATE TABLE AS by its query's plan.
+		p, err := pc.planQuery(ctas.AsQuery, nil)
+		if err != nil {
+			return nil, err
+		}
+		p.explain(0, &lines)
 	default:
-		lines = append(lines, "Result")
+		lines = append(lines, inner.run.String())
+		if inner.explainPlan != nil {
+			inner.explainPlan.explain(1, &lines)
+		} else if e, ok := inner.run.(rowsExplainer); ok {
+			e.explainRows(1, &lines)
+		}
 	}
-	cols := []outCol{{name: "QUERY PLAN", t: textT()}}
+	cols := []outCol{{name: "QUERY PLAN", t: eval.TextT()}}
 	a := accessNone
 	if st.Analyze {
 		a = inner.access
 	}
-	return &compiled{access: a, fields: cols, exec: func(x *execCtx, out *resultSink) (string, error) {
-		if st.Analyze && inner.access != accessNone {
-			n := 0
-			if inner.query != nil {
-				rows, err := drain(x, inner.query, nil)
-				if err != nil {
-					return "", err
-				}
-				n = len(rows)
-			} else if _, err := inner.exec(x, &resultSink{out: discardWriter{}, s: x.sess}); err != nil {
+	return &compiled{access: a, fields: cols, run: &explainStatement{inner: inner, analyze: st.Analyze, lines: lines}}, nil
+}
+
+// explainStatement is EXPLAIN [ANALYZE]: lines is the plan it shows,
+// made when it was planned; ANALYZE runs inner and adds how many rows it
+// gave.
+type explainStatement struct {
+	inner   *compiled
+	analyze bool
+	lines   []string
+}
+
+func (e *explainStatement) String() string {
+	if e.analyze {
+		return "EXPLAIN ANALYZE"
+	}
+	return "EXPLAIN"
+}
+
+func (e *explainStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	lines := e.lines
+	if e.analyze && e.inner.access != accessNone {
+		n := 0
+		if e.inner.query != nil {
+			rows, err := drain(x, e.inner.query, nil)
+			if err != nil {
 				return "", err
 			}
-			lines = append(lines, "Rows: "+strconv.Itoa(n))
+			n = len(rows)
+		} else if _, err := e.inner.run.exec(x, &resultSink{out: discardWriter{}, s: x.sess}); err != nil {
+			return "", err
 		}
-		for _, l := range lines {
-			if err := out.row(x, Row{l}); err != nil {
-				return "", err
-			}
+		// A copy: each execution of a prepared EXPLAIN ANALYZE counts anew.
+		lines = append(lines[:len(lines):len(lines)], "Rows: "+strconv.Itoa(n))
+	}
+	for _, l := range lines {
+		if err := out.row(x, eval.Row{l}); err != nil {
+			return "", err
 		}
-		return "EXPLAIN", nil
-	}}, nil
+	}
+	return "EXPLAIN", nil
 }
 
 // discardWriter swallows output (EXPLAIN ANALYZE of a statement with rows).

@@ -12,6 +12,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -84,7 +85,7 @@ func (p *pendingCopy) encode() ([]byte, error) {
 	var row []byte
 	for _, t := range p.tuples {
 		var err error
-		if row, err = storage.EncodeRow(row[:0], t); err != nil {
+		if row, err = rowcodec.EncodeRow(row[:0], t); err != nil {
 			return nil, err
 		}
 		b = appendString(b, string(row))
@@ -145,7 +146,7 @@ func decodePendingCopy(b []byte) (*pendingCopy, error) {
 		if fail {
 			break
 		}
-		t, err := storage.DecodeRow(row)
+		t, err := rowcodec.DecodeRow(row)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errPendingCopyMalformed, err)
 		}

@@ -9,6 +9,9 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -29,7 +32,7 @@ type sqlCursor struct {
 	created   time.Time
 	scroll    bool
 	cols      []outCol
-	rows      []Row
+	rows      []eval.Row
 	// pos is the position as PostgreSQL counts it: 0 before the first row,
 	// len(rows)+1 after the last, else the row last fetched (1-based).
 	pos  int
@@ -94,7 +97,6 @@ func errNoCursor(name string) error {
 
 // compileCursor plans DECLARE, FETCH, MOVE and CLOSE.
 func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
-	s := pc.sess
 	switch st := stmt.(type) {
 	case *ast.DeclareCursor:
 		if st.Binary {
@@ -105,80 +107,138 @@ func (pc *planCtx) compileCursor(stmt ast.Statement) (*compiled, error) {
 			return nil, err
 		}
 		declare := &compiled{access: accessRead}
-		declare.exec = func(x *execCtx, _ *resultSink) (string, error) {
-			if !st.Hold && (s.block == nil || s.block.implicit) {
-				return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
-			}
-			m := s.cursorMap()
-			if _, dup := m[st.Name]; dup {
-				return "", pgerror.New("42P03", "cursor \"%s\" already exists", st.Name) // duplicate_cursor
-			}
-			rows, err := drain(x, p, nil)
-			if err != nil {
-				return "", err
-			}
-			cols := p.columns()
-			for i := range rows {
-				rows[i] = rows[i][:len(cols)]
-			}
-			// declare.text is the statement's text, set once compiled.
-			m[st.Name] = &sqlCursor{name: st.Name, statement: declare.text, created: x.stmtNow, scroll: st.Scroll,
-				cols: cols, rows: rows, hold: st.Hold, declaredIn: s.block}
-			return "DECLARE CURSOR", nil
-		}
+		declare.run = &declareCursorStatement{st: st, query: p, compiled: declare}
 		return declare, nil
 	case *ast.FetchCursor:
-		c, ok := s.cursorMap()[st.Name]
+		c, ok := pc.sess.cursorMap()[st.Name]
 		if !ok {
 			return nil, errNoCursor(st.Name)
 		}
-		out := &compiled{access: accessNone, exec: func(x *execCtx, sink *resultSink) (string, error) {
-			c, ok := s.cursorMap()[st.Name]
-			if !ok {
-				return "", errNoCursor(st.Name)
-			}
-			rows := c.fetch(st)
-			verb := "FETCH "
-			if st.Move {
-				verb = "MOVE "
-			} else {
-				for _, r := range rows {
-					if err := sink.row(x, r); err != nil {
-						return "", err
-					}
-				}
-			}
-			return verb + strconv.Itoa(len(rows)), nil
-		}}
+		out := &compiled{access: accessNone, run: fetchStatement{st}}
 		if !st.Move {
 			out.fields = c.cols
 		}
 		return out, nil
 	case *ast.CloseCursor:
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) {
-			m := s.cursorMap()
-			if st.Name == "" {
-				for name := range m {
-					delete(m, name)
-				}
-				return "CLOSE CURSOR ALL", nil
-			}
-			if _, ok := m[st.Name]; !ok {
-				return "", errNoCursor(st.Name)
-			}
-			delete(m, st.Name)
-			return "CLOSE CURSOR", nil
-		}}, nil
+		return &compiled{access: accessNone, run: closeCursorStatement{st.Name}}, nil
 	}
 	return nil, pgerror.New(pgerror.InternalError, "not a cursor statement: %T", stmt)
 }
 
+// declareCursorStatement is DECLARE CURSOR: it runs its query to the end
+// and keeps the rows, which FETCH reads.
+type declareCursorStatement struct {
+	st    *ast.DeclareCursor
+	query plan
+	// compiled is the statement's own, whose text (set once it is
+	// compiled) the cursor shows in pg_cursors.
+	compiled *compiled
+}
+
+func (d *declareCursorStatement) String() string {
+	out := "DECLARE " + parse.QuoteIdent(d.st.Name)
+	if d.st.Scroll {
+		out += " SCROLL"
+	}
+	out += " CURSOR"
+	if d.st.Hold {
+		out += " WITH HOLD"
+	}
+	return out
+}
+
+func (d *declareCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	s, st := x.sess, d.st
+	if !st.Hold && (s.block == nil || s.block.implicit) {
+		return "", pgerror.New("25P01", "DECLARE CURSOR can only be used in transaction blocks") // no_active_sql_transaction
+	}
+	m := s.cursorMap()
+	if _, dup := m[st.Name]; dup {
+		return "", pgerror.New("42P03", "cursor \"%s\" already exists", st.Name) // duplicate_cursor
+	}
+	rows, err := drain(x, d.query, nil)
+	if err != nil {
+		return "", err
+	}
+	cols := d.query.columns()
+	for i := range rows {
+		rows[i] = rows[i][:len(cols)]
+	}
+	m[st.Name] = &sqlCursor{name: st.Name, statement: d.compiled.text, created: x.stmtNow, scroll: st.Scroll,
+		cols: cols, rows: rows, hold: st.Hold, declaredIn: s.block}
+	return "DECLARE CURSOR", nil
+}
+
+// fetchStatement is FETCH and MOVE.
+type fetchStatement struct{ st *ast.FetchCursor }
+
+func (f fetchStatement) String() string {
+	verb := "FETCH "
+	if f.st.Move {
+		verb = "MOVE "
+	}
+	// The parser's canonical form: a direction with a count, or ALL.
+	switch {
+	case f.st.All && f.st.Direction == "BACKWARD":
+		verb += "BACKWARD ALL "
+	case f.st.All:
+		verb += "FORWARD ALL "
+	default:
+		verb += f.st.Direction + " " + strconv.FormatInt(f.st.Count, 10) + " "
+	}
+	return verb + "FROM " + parse.QuoteIdent(f.st.Name)
+}
+
+func (f fetchStatement) exec(x *execCtx, sink *resultSink) (string, error) {
+	c, ok := x.sess.cursorMap()[f.st.Name]
+	if !ok {
+		return "", errNoCursor(f.st.Name)
+	}
+	rows := c.fetch(f.st)
+	verb := "FETCH "
+	if f.st.Move {
+		verb = "MOVE "
+	} else {
+		for _, r := range rows {
+			if err := sink.row(x, r); err != nil {
+				return "", err
+			}
+		}
+	}
+	return verb + strconv.Itoa(len(rows)), nil
+}
+
+// closeCursorStatement is CLOSE name, and CLOSE ALL (name "").
+type closeCursorStatement struct{ name string }
+
+func (c closeCursorStatement) String() string {
+	if c.name == "" {
+		return "CLOSE ALL"
+	}
+	return "CLOSE " + parse.QuoteIdent(c.name)
+}
+
+func (c closeCursorStatement) exec(x *execCtx, _ *resultSink) (string, error) {
+	m := x.sess.cursorMap()
+	if c.name == "" {
+		for name := range m {
+			delete(m, name)
+		}
+		return "CLOSE CURSOR ALL", nil
+	}
+	if _, ok := m[c.name]; !ok {
+		return "", errNoCursor(c.name)
+	}
+	delete(m, c.name)
+	return "CLOSE CURSOR", nil
+}
+
 // fetch moves the cursor as a FETCH or MOVE says and returns the rows it
 // passed over (in the order passed), as PostgreSQL's PerformPortalFetch.
-func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
+func (c *sqlCursor) fetch(f *ast.FetchCursor) []eval.Row {
 	n := len(c.rows)
-	step := func(forward bool, count int64, all bool) []Row {
-		var out []Row
+	step := func(forward bool, count int64, all bool) []eval.Row {
+		var out []eval.Row
 		for i := int64(0); all || i < count; i++ {
 			if forward {
 				if c.pos > n {
@@ -214,13 +274,13 @@ func (c *sqlCursor) fetch(f *ast.FetchCursor) []Row {
 			c.pos = n + 1
 		default:
 			c.pos = int(k)
-			return []Row{c.rows[k-1]}
+			return []eval.Row{c.rows[k-1]}
 		}
 		return nil
 	case "RELATIVE":
 		if f.Count == 0 {
 			if c.pos >= 1 && c.pos <= n {
-				return []Row{c.rows[c.pos-1]}
+				return []eval.Row{c.rows[c.pos-1]}
 			}
 			return nil
 		}
@@ -289,23 +349,24 @@ func (p *cursorPortal) Close() {}
 
 func init() {
 	// pg_cursor() lists the session's cursors, behind the pg_cursors view.
-	tableFuncs["pg_cursor"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_cursor", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_cursor"), nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		m := x.sess.cursorMap()
 		names := make([]string, 0, len(m))
 		for n := range m {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		var rows []Row
+		var rows []eval.Row
 		for _, n := range names {
 			c := m[n]
-			rows = append(rows, Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
+			rows = append(rows, eval.Row{c.name, c.statement, c.hold, false, c.scroll, c.created})
 		}
 		return rows, nil
-	}}
+	}})
 }

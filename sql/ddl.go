@@ -9,6 +9,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -20,25 +21,25 @@ func (pc *planCtx) compileDDL(stmt ast.Statement) (*compiled, error) {
 	c := &compiled{access: accessWrite}
 	switch st := stmt.(type) {
 	case *ast.CreateSchema:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE SCHEMA", x.createSchema(st) }
+		c.run = createSchemaStatement{st}
 	case *ast.CreateTable:
 		if st.Streaming {
-			c.exec = func(x *execCtx, _ *resultSink) (string, error) { return x.createStreamingTable(st) }
+			c.run = createStreamingTableStatement{st}
 		} else {
-			c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.createTable(st, out) }
+			c.run = createTableStatement{st}
 		}
 	case *ast.Drop:
-		c.exec = func(x *execCtx, out *resultSink) (string, error) { return x.drop(st, out) }
+		c.run = dropStatement{st}
 	case *ast.CreateIndex:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE INDEX", x.createIndex(st) }
+		c.run = createIndexStatement{st}
 	case *ast.CreateView:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "CREATE VIEW", x.createView(st) }
+		c.run = createViewStatement{st}
 	case *ast.AlterTable:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "ALTER TABLE", x.alterTable(st) }
+		c.run = alterTableStatement{st}
 	case *ast.Truncate:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "TRUNCATE TABLE", x.truncate(st) }
+		c.run = truncateStatement{st}
 	case *ast.CommentOn:
-		c.exec = func(x *execCtx, _ *resultSink) (string, error) { return "COMMENT", x.commentOn(st) }
+		c.run = commentStatement{st}
 	default:
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 	}
@@ -172,7 +173,7 @@ func (x *execCtx) buildTable(pc *planCtx, st *ast.CreateTable, schema *catalog.S
 		return nil, err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: kind, NextAttnum: 1, RowType: rowType, Comment: st.Comment,
-		Owner: x.sess.currentRoleOID(x.tx.catalog())}
+		Owner: x.sess.currentRoleOID(x.tx.catalog()), ACL: x.defaultTableACL(schema.OID)}
 	seen := map[string]bool{}
 	var pk []string
 	pkName := ""
@@ -476,7 +477,7 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 		return "", err
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindTable, NextAttnum: 1, RowType: rowType,
-		Owner: x.sess.currentRoleOID(x.tx.catalog())}
+		Owner: x.sess.currentRoleOID(x.tx.catalog()), ACL: x.defaultTableACL(schema.OID)}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {
@@ -501,7 +502,7 @@ func (x *execCtx) createTableAs(pc *planCtx, st *ast.CreateTable, schema *catalo
 	if err != nil {
 		return "", err
 	}
-	w := &tableWriter{table: t, schema: schema, defaults: map[int16]expr{}, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
+	w := &tableWriter{table: t, schema: schema, defaults: map[int16]eval.Expr{}, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
 	for _, r := range rows {
 		if _, err := w.insert(x, r); err != nil {
 			return "", err

@@ -5,6 +5,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -306,7 +307,7 @@ func (x *execCtx) createIndex(st *ast.CreateIndex) error {
 	cur := data.Cursor()
 	w := &tableWriter{table: t, schema: nil}
 	for k, v := cur.First(); k != nil; k, v = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -380,7 +381,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
-	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), []catalog.ACLItem(nil)
+	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
 	if exists {
 		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
 		// owner and grants, as in PostgreSQL.
@@ -478,6 +479,12 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 			return nil
 		}
 		return err
+	}
+	if o, ok := ownerToAlone(st.Actions); ok || o != nil {
+		if !ok {
+			return pgerror.New(pgerror.FeatureNotSupported, "OWNER TO together with other ALTER TABLE actions is not supported")
+		}
+		return x.changeTableOwner(t, o) // schemaprivs.go
 	}
 	if t.Kind == catalog.KindView {
 		return pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a table", t.Name)
@@ -770,7 +777,7 @@ func (x *execCtx) validateNewConstraint(pc *planCtx, old, t *catalog.Table) erro
 			return err
 		}
 		for _, ck := range checks {
-			r, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+			r, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 			if err != nil {
 				return err
 			}

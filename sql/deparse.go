@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/parse"
 )
 
 // deparseExpr renders an expression back to SQL text that parses to the
@@ -29,11 +30,11 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 		case ast.LitInteger, ast.LitNumeric:
 			sb.WriteString(e.Value)
 		case ast.LitString:
-			sb.WriteString(quoteLiteral(e.Value))
+			sb.WriteString(parse.QuoteLiteral(e.Value))
 		case ast.LitBitString:
 			// The value keeps its prefix: "b0101" or "x1F".
 			if e.Value != "" {
-				sb.WriteString(strings.ToUpper(e.Value[:1]) + quoteLiteral(e.Value[1:]))
+				sb.WriteString(strings.ToUpper(e.Value[:1]) + parse.QuoteLiteral(e.Value[1:]))
 			}
 		}
 	case *ast.ColumnRef:
@@ -41,7 +42,7 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 			if i > 0 {
 				sb.WriteByte('.')
 			}
-			sb.WriteString(quoteIdent(p))
+			sb.WriteString(parse.QuoteIdent(p))
 		}
 	case *ast.Param:
 		sb.WriteString("$" + strconv.Itoa(e.Index))
@@ -123,7 +124,7 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 			if i > 0 {
 				sb.WriteByte('.')
 			}
-			sb.WriteString(quoteIdent(p))
+			sb.WriteString(parse.QuoteIdent(p))
 		}
 		sb.WriteByte('(')
 		if e.Star {
@@ -194,7 +195,7 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 			if i > 0 {
 				sb.WriteByte('.')
 			}
-			sb.WriteString(quoteIdent(p))
+			sb.WriteString(parse.QuoteIdent(p))
 		}
 	case *ast.AnyAll:
 		sb.WriteByte('(')
@@ -210,7 +211,7 @@ func writeExpr(sb *strings.Builder, e ast.Expr) {
 	case *ast.FieldAccess:
 		sb.WriteByte('(')
 		writeExpr(sb, e.X)
-		sb.WriteString(")." + quoteIdent(e.Field))
+		sb.WriteString(")." + parse.QuoteIdent(e.Field))
 	default:
 		// Subqueries cannot appear in defaults or CHECK constraints
 		// (PostgreSQL refuses them too).

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 )
 
 // distinctOnSort enforces PostgreSQL's rule that DISTINCT ON expressions
@@ -18,11 +19,11 @@ import (
 // ORDER BY leaves out, ascending, since PostgreSQL sorts by every
 // DISTINCT ON expression to find the groups and its output shows that
 // order.
-func distinctOnSort(orderBy []ast.OrderItem, keys []sortKey, distinctOn []ast.Expr, on []expr) ([]sortKey, error) {
+func distinctOnSort(orderBy []ast.OrderItem, keys []sortKey, distinctOn []ast.Expr, on []eval.Expr) ([]sortKey, error) {
 	same := func(k, d int) bool {
-		kc, ok1 := keys[k].e.(*colRef)
-		dc, ok2 := on[d].(*colRef)
-		if ok1 && ok2 && kc.idx == dc.idx {
+		kc, ok1 := keys[k].e.(*eval.ColRef)
+		dc, ok2 := on[d].(*eval.ColRef)
+		if ok1 && ok2 && kc.Idx == dc.Idx {
 			return true
 		}
 		return fingerprint(orderBy[k].Expr) == fingerprint(distinctOn[d])

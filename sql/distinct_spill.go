@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cmp"
 	"hash/maphash"
 
@@ -45,7 +46,7 @@ func distinctKeyCost(key string) int64 { return int64(len(key)) + 48 }
 // add reports whether a row of key is the first of its key, so far as
 // this set can tell: false for a duplicate, and for a row it wrote to a
 // partition (written is then true).
-func (d *distinctSet) add(seq int64, key string, r Row) (first, written bool, err error) {
+func (d *distinctSet) add(seq int64, key string, r eval.Row) (first, written bool, err error) {
 	if _, ok := d.seen[key]; ok {
 		return false, false, nil
 	}
@@ -66,7 +67,7 @@ func (d *distinctSet) add(seq int64, key string, r Row) (first, written bool, er
 			}
 		}
 	}
-	row := make(Row, 0, 2+len(r))
+	row := make(eval.Row, 0, 2+len(r))
 	row = append(row, seq, key)
 	row = append(row, r...)
 	return false, true, d.parts[maphash.String(d.seed, key)%distinctPartitions].Append(row)
@@ -98,7 +99,7 @@ func (d *distinctSet) drainPartition(f *spill.RowFile, sorter *spill.Sorter) err
 	for {
 		row, err := f.Next()
 		if err == nil && row != nil {
-			err = d.x.checkCancel()
+			err = d.x.CheckCancel()
 		}
 		if err != nil {
 			child.close()
@@ -131,21 +132,22 @@ func (d *distinctSet) close() {
 type spillingDistinctIter struct {
 	in   rowIter
 	p    *distinctPlan
-	env  evalEnv
+	x    *execCtx
+	env  eval.Env
 	set  *distinctSet
 	seq  int64
 	rest *spill.SortedRows // the partitions' rows, once the input is read
 }
 
-func (p *distinctPlan) openSpilling(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *distinctPlan) openSpilling(x *execCtx, outer *eval.Env) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
-	return &spillingDistinctIter{in: in, p: p, env: evalEnv{outer: outer, x: x}, set: newDistinctSet(x, 0)}, nil
+	return &spillingDistinctIter{in: in, p: p, x: x, env: eval.Env{Outer: outer, X: x}, set: newDistinctSet(x, 0)}, nil
 }
 
-func (it *spillingDistinctIter) next() (Row, error) {
+func (it *spillingDistinctIter) next() (eval.Row, error) {
 	if it.rest != nil {
 		r, err := it.rest.Next()
 		if r == nil || err != nil {
@@ -179,8 +181,8 @@ func (it *spillingDistinctIter) next() (Row, error) {
 	if it.set.parts == nil {
 		return nil, nil
 	}
-	x := it.env.x
-	sorter := x.newSorter("DISTINCT's rows", func(a, b Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
+	x := it.x
+	sorter := x.newSorter("DISTINCT's rows", func(a, b eval.Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
 	if err := it.set.drainInto(sorter); err != nil {
 		sorter.Close()
 		return nil, err
@@ -194,15 +196,15 @@ func (it *spillingDistinctIter) next() (Row, error) {
 }
 
 // key is a row's DISTINCT (or DISTINCT ON) identity.
-func (it *spillingDistinctIter) key(r Row) (string, error) {
+func (it *spillingDistinctIter) key(r eval.Row) (string, error) {
 	if it.p.on == nil {
 		return rowKey(r, colTypes(it.p.input.columns())), nil
 	}
-	it.env.row = r
+	it.env.Row = r
 	vals := make([]types.Value, len(it.p.on))
 	for i, e := range it.p.on {
 		var err error
-		if vals[i], err = e.eval(&it.env); err != nil {
+		if vals[i], err = e.Eval(&it.env); err != nil {
 			return "", err
 		}
 	}

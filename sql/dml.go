@@ -4,6 +4,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -51,12 +53,12 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 
 	// The source: VALUES rows bound straight to the target columns (so
 	// DEFAULT works and literals take the column types), or a query.
-	var valueRows [][]expr // nil entry = DEFAULT
+	var valueRows [][]eval.Expr // nil entry = DEFAULT
 	var source plan
 	b := pc.binder(newScope(ctes))
 	switch {
 	case st.Source == nil:
-		valueRows = [][]expr{make([]expr, len(cols))}
+		valueRows = [][]eval.Expr{make([]eval.Expr, len(cols))}
 	default:
 		if v, ok := st.Source.Body.(*ast.Values); ok && st.Source.OrderBy == nil && st.Source.Limit == nil && st.Source.With == nil {
 			if len(st.Columns) == 0 && len(v.Rows) > 0 && len(v.Rows[0]) < len(cols) {
@@ -71,7 +73,7 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				if len(row) < len(cols) {
 					return nil, moreTargetsError(st, len(row))
 				}
-				bound := make([]expr, len(row))
+				bound := make([]eval.Expr, len(row))
 				for i, e := range row {
 					if _, isDef := e.(*ast.Default); isDef {
 						continue
@@ -99,9 +101,9 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 				return nil, moreTargetsError(st, len(pcols))
 			}
 			cols = cols[:len(pcols)]
-			exprs := make([]expr, len(pcols))
+			exprs := make([]eval.Expr, len(pcols))
 			for i, c := range pcols {
-				x, err := b.assign(&colRef{idx: i, t: c.t}, cols[i].Type, cols[i].Name)
+				x, err := b.assign(&eval.ColRef{Idx: i, T: c.t}, cols[i].Type, cols[i].Name)
 				if err != nil {
 					return nil, err
 				}
@@ -120,100 +122,129 @@ func (pc *planCtx) compileInsert(st *ast.Insert) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{access: accessWrite}
+	c := &compiled{access: accessWrite, explainPlan: source}
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		n := 0
-		// touched holds the keys of the rows this execution inserted or
-		// updated: DO UPDATE may not change one of them again.
-		var touched map[string]bool
-		if conflict != nil && !conflict.doNothing {
-			touched = map[string]bool{}
+	c.run = &insertStatement{t: t, w: w, cols: cols, source: source, valueRows: valueRows, conflict: conflict, ret: ret}
+	return c, nil
+}
+
+// insertStatement is INSERT: its rows come from a query (source) or
+// from VALUES bound straight to the target columns (valueRows, a nil
+// expression for DEFAULT).
+type insertStatement struct {
+	t         *catalog.Table
+	w         *tableWriter
+	cols      []catalog.Column
+	source    plan
+	valueRows [][]eval.Expr
+	conflict  *onConflict
+	ret       *returning
+}
+
+func (s *insertStatement) String() string { return "Insert on " + parse.QuoteIdent(s.t.Name) }
+
+// explainRows shows the VALUES rows below the statement as PostgreSQL
+// does: one row is a Result, more a Values Scan. (A query's rows are
+// compiled.explainPlan.)
+func (s *insertStatement) explainRows(depth int, out *[]string) {
+	if len(s.valueRows) == 1 {
+		explainLine(out, depth, "Result")
+		return
+	}
+	explainLine(out, depth, "Values Scan on \"*VALUES*\"")
+}
+
+func (s *insertStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, cols, source, valueRows, conflict, ret := s.t, s.w, s.cols, s.source, s.valueRows, s.conflict, s.ret
+	w.reset()
+	n := 0
+	// touched holds the keys of the rows this execution inserted or
+	// updated: DO UPDATE may not change one of them again.
+	var touched map[string]bool
+	if conflict != nil && !conflict.doNothing {
+		touched = map[string]bool{}
+	}
+	write := func(vals []types.Value, defaults []bool) error {
+		tuple := make([]types.Value, w.width)
+		given := make(map[int16]bool, len(cols))
+		for i, col := range cols {
+			if defaults != nil && defaults[i] {
+				continue
+			}
+			tuple[col.Attnum-1] = vals[i]
+			given[col.Attnum] = true
 		}
-		write := func(vals []types.Value, defaults []bool) error {
-			tuple := make([]types.Value, w.width)
-			given := make(map[int16]bool, len(cols))
-			for i, col := range cols {
-				if defaults != nil && defaults[i] {
-					continue
-				}
-				tuple[col.Attnum-1] = vals[i]
-				given[col.Attnum] = true
-			}
-			for _, col := range t.LiveColumns() {
-				if !given[col.Attnum] {
-					v, err := w.defaultValue(x, col.Attnum)
-					if err != nil {
-						return err
-					}
-					tuple[col.Attnum-1] = v
-				}
-			}
-			if conflict != nil {
-				done, wrote, err := conflict.handle(x, out, tuple, ret, touched)
+		for _, col := range t.LiveColumns() {
+			if !given[col.Attnum] {
+				v, err := w.defaultValue(x, col.Attnum)
 				if err != nil {
 					return err
 				}
-				if done {
-					if wrote {
-						n++
-					}
-					return nil
-				}
+				tuple[col.Attnum-1] = v
 			}
-			key, err := w.insert(x, tuple)
+		}
+		if conflict != nil {
+			done, wrote, err := conflict.handle(x, out, tuple, ret, touched)
 			if err != nil {
 				return err
 			}
-			if touched != nil {
-				touched[string(key)] = true
-			}
-			n++
-			return ret.emit(x, out, scanRow(t, tuple))
-		}
-		if source != nil {
-			rows, err := drain(x, source, nil)
-			if err != nil {
-				return "", err
-			}
-			for _, r := range rows {
-				if err := x.checkCancel(); err != nil {
-					return "", err
+			if done {
+				if wrote {
+					n++
 				}
-				if err := write(r, nil); err != nil {
-					return "", err
-				}
-			}
-		} else {
-			env := &evalEnv{x: x}
-			for _, r := range valueRows {
-				vals := make([]types.Value, len(r))
-				defaults := make([]bool, len(r))
-				for i, e := range r {
-					if e == nil {
-						defaults[i] = true
-						continue
-					}
-					v, err := e.eval(env)
-					if err != nil {
-						return "", err
-					}
-					vals[i] = v
-				}
-				if err := write(vals, defaults); err != nil {
-					return "", err
-				}
+				return nil
 			}
 		}
-		if err := w.finish(x); err != nil {
+		key, err := w.insert(x, tuple)
+		if err != nil {
+			return err
+		}
+		if touched != nil {
+			touched[string(key)] = true
+		}
+		n++
+		return ret.emit(x, out, scanRow(t, tuple))
+	}
+	if source != nil {
+		rows, err := drain(x, source, nil)
+		if err != nil {
 			return "", err
 		}
-		return "INSERT 0 " + itoa(n), nil
+		for _, r := range rows {
+			if err := x.CheckCancel(); err != nil {
+				return "", err
+			}
+			if err := write(r, nil); err != nil {
+				return "", err
+			}
+		}
+	} else {
+		env := &eval.Env{X: x}
+		for _, r := range valueRows {
+			vals := make([]types.Value, len(r))
+			defaults := make([]bool, len(r))
+			for i, e := range r {
+				if e == nil {
+					defaults[i] = true
+					continue
+				}
+				v, err := e.Eval(env)
+				if err != nil {
+					return "", err
+				}
+				vals[i] = v
+			}
+			if err := write(vals, defaults); err != nil {
+				return "", err
+			}
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "INSERT 0 " + itoa(n), nil
 }
 
 // moreTargetsError points at the first target column no expression fills.
@@ -240,8 +271,8 @@ type onConflict struct {
 	index     *catalog.Index
 	anyUnique bool // DO NOTHING with no arbiter: any unique index conflicts
 	doNothing bool
-	set       map[int16]expr // over [existing row..., excluded row...]
-	where     expr
+	set       map[int16]eval.Expr // over [existing row..., excluded row...]
+	where     eval.Expr
 }
 
 func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *catalog.Schema, w *tableWriter) (*onConflict, error) {
@@ -304,17 +335,17 @@ func (pc *planCtx) bindOnConflict(st *ast.Insert, t *catalog.Table, schema *cata
 	ex := tableColumnsScope(nil, t, "excluded", "")
 	sc.add(ex.rels[0])
 	b := pc.binder(sc)
-	c.set = map[int16]expr{}
+	c.set = map[int16]eval.Expr{}
 	for _, s := range oc.Set {
 		col, ok := t.Column(s.Column)
 		if !ok {
 			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", s.Column, t.Name).WithPosition(s.Pos + 1)
 		}
-		var x expr
+		var x eval.Expr
 		if _, isDef := s.Value.(*ast.Default); isDef {
 			x = w.defaults[col.Attnum]
 			if x == nil {
-				x = &constExpr{t: col.Type}
+				x = &eval.Const{T: col.Type}
 			}
 		} else {
 			v, err := b.bind(s.Value)
@@ -377,9 +408,9 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 		return false, false, err
 	}
 	row := append(scanRow(c.t, old), scanRow(c.t, tuple)...)
-	env := &evalEnv{row: row, x: x}
+	env := &eval.Env{Row: row, X: x}
 	if c.where != nil {
-		v, err := c.where.eval(env)
+		v, err := c.where.Eval(env)
 		if err != nil {
 			return false, false, err
 		}
@@ -389,7 +420,7 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 	}
 	updated := append([]types.Value(nil), old...)
 	for attnum, e := range c.set {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return false, false, err
 		}
@@ -438,11 +469,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 		return nil, err
 	}
 	b := pc.binder(sc)
-	type assignment struct {
-		attnum int16
-		e      expr
-	}
-	var sets []assignment
+	var sets []columnAssignment
 	seen := map[string]bool{}
 	for _, s := range st.Set {
 		col, ok := t.Column(s.Column)
@@ -453,11 +480,11 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 			return nil, pgerror.New(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", s.Column)
 		}
 		seen[s.Column] = true
-		var x expr
+		var x eval.Expr
 		if _, isDef := s.Value.(*ast.Default); isDef {
 			x = w.defaults[col.Attnum]
 			if x == nil {
-				x = &constExpr{t: col.Type}
+				x = &eval.Const{T: col.Type}
 			}
 		} else {
 			v, err := b.bind(s.Value)
@@ -468,7 +495,7 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 				return nil, withAssignPos(err, s.Value)
 			}
 		}
-		sets = append(sets, assignment{col.Attnum, x})
+		sets = append(sets, columnAssignment{col.Attnum, x})
 	}
 	ret, err := pc.bindReturning(st.Returning, sc)
 	if err != nil {
@@ -480,58 +507,82 @@ func (pc *planCtx) compileUpdate(st *ast.Update) (*compiled, error) {
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		rows, err := drain(x, src, nil)
+	c.run = &updateStatement{t: t, w: w, src: src, sets: sets, ret: ret, nlive: nlive, keyIdx: keyIdx}
+	return c, nil
+}
+
+// columnAssignment is one SET column = expression of an UPDATE.
+type columnAssignment struct {
+	attnum int16
+	e      eval.Expr
+}
+
+// updateStatement is UPDATE: src yields the rows to change, the stored
+// row's key last (keyIdx) and the FROM list's columns after the table's
+// nlive live ones, for the SET expressions and RETURNING.
+type updateStatement struct {
+	t      *catalog.Table
+	w      *tableWriter
+	src    plan
+	sets   []columnAssignment
+	ret    *returning
+	nlive  int
+	keyIdx int
+}
+
+func (u *updateStatement) String() string { return "Update on " + parse.QuoteIdent(u.t.Name) }
+
+func (u *updateStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, src, sets, ret, nlive, keyIdx := u.t, u.w, u.src, u.sets, u.ret, u.nlive, u.keyIdx
+	w.reset()
+	rows, err := drain(x, src, nil)
+	if err != nil {
+		return "", err
+	}
+	dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	done := map[string]bool{}
+	n := 0
+	for _, r := range rows {
+		if err := x.CheckCancel(); err != nil {
+			return "", err
+		}
+		key := r[keyIdx].([]byte)
+		if done[string(key)] {
+			continue // a FROM join matched the row twice: update once
+		}
+		done[string(key)] = true
+		raw := dataSp.Get(key)
+		if raw == nil {
+			continue
+		}
+		old, err := decodeTuple(t, raw)
 		if err != nil {
 			return "", err
 		}
-		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
-		done := map[string]bool{}
-		n := 0
-		for _, r := range rows {
-			if err := x.checkCancel(); err != nil {
-				return "", err
-			}
-			key := r[keyIdx].([]byte)
-			if done[string(key)] {
-				continue // a FROM join matched the row twice: update once
-			}
-			done[string(key)] = true
-			raw := dataSp.Get(key)
-			if raw == nil {
-				continue
-			}
-			old, err := decodeTuple(t, raw)
+		updated := append([]types.Value(nil), old...)
+		env := &eval.Env{Row: r, X: x}
+		for _, s := range sets {
+			v, err := s.e.Eval(env)
 			if err != nil {
 				return "", err
 			}
-			updated := append([]types.Value(nil), old...)
-			env := &evalEnv{row: r, x: x}
-			for _, s := range sets {
-				v, err := s.e.eval(env)
-				if err != nil {
-					return "", err
-				}
-				updated[s.attnum-1] = v
-			}
-			if err := w.replace(x, key, old, updated); err != nil {
-				return "", err
-			}
-			n++
-			if ret != nil {
-				row := append(scanRow(t, updated), r[nlive:]...)
-				if err := ret.emit(x, out, row); err != nil {
-					return "", err
-				}
-			}
+			updated[s.attnum-1] = v
 		}
-		if err := w.finish(x); err != nil {
+		if err := w.replace(x, key, old, updated); err != nil {
 			return "", err
 		}
-		return "UPDATE " + itoa(n), nil
+		n++
+		if ret != nil {
+			row := append(scanRow(t, updated), r[nlive:]...)
+			if err := ret.emit(x, out, row); err != nil {
+				return "", err
+			}
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "UPDATE " + itoa(n), nil
 }
 
 // dmlTarget resolves the table an UPDATE or DELETE changes, refuses the
@@ -611,17 +662,17 @@ func (pc *planCtx) dmlSource(t *catalog.Table, schema *catalog.Schema, alias str
 	// Carry the storage key as the last column.
 	cols := p.columns()
 	keyed := withKeyColumn(p)
-	exprs := make([]expr, 0, len(cols)+1)
+	exprs := make([]eval.Expr, 0, len(cols)+1)
 	keyPos := len(scan.cols)
 	for i, c := range cols {
 		idx := i
 		if i >= keyPos {
 			idx++ // the key column sits between the target's and FROM's columns
 		}
-		exprs = append(exprs, &colRef{idx: idx, t: c.t})
+		exprs = append(exprs, &eval.ColRef{Idx: idx, T: c.t})
 	}
 	kcols := keyed.columns()
-	exprs = append(exprs, &colRef{idx: keyPos, t: kcols[keyPos].t})
+	exprs = append(exprs, &eval.ColRef{Idx: keyPos, T: kcols[keyPos].t})
 	out := append(append([]outCol(nil), cols...), outCol{name: "ctid", t: types.Of(types.Bytea)})
 	return &projectPlan{input: keyed, exprs: exprs, cols: out}, sc, nil
 }
@@ -670,11 +721,11 @@ func leftmostScan(p plan) *tableScan {
 
 // shiftAfter moves current-level column references at or after position
 // from by delta, for inserting a column into the row layout.
-func shiftAfter(e expr, from, delta int) expr {
-	return mapColumns(e, func(c *colRef) *colRef {
-		if c.level == 0 && c.idx >= from {
+func shiftAfter(e eval.Expr, from, delta int) eval.Expr {
+	return mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+		if c.Level == 0 && c.Idx >= from {
 			n := *c
-			n.idx += delta
+			n.Idx += delta
 			return &n
 		}
 		return c
@@ -695,39 +746,54 @@ func (pc *planCtx) compileDelete(st *ast.Delete) (*compiled, error) {
 	if ret != nil {
 		c.fields = ret.cols
 	}
-	c.exec = func(x *execCtx, out *resultSink) (string, error) {
-		w.reset()
-		rows, err := drain(x, src, nil)
+	c.run = &deleteStatement{t: t, w: w, src: src, ret: ret, keyIdx: keyIdx}
+	return c, nil
+}
+
+// deleteStatement is DELETE: src yields the rows to delete, the stored
+// row's key last (keyIdx).
+type deleteStatement struct {
+	t      *catalog.Table
+	w      *tableWriter
+	src    plan
+	ret    *returning
+	keyIdx int
+}
+
+func (s *deleteStatement) String() string { return "Delete on " + parse.QuoteIdent(s.t.Name) }
+
+func (s *deleteStatement) exec(x *execCtx, out *resultSink) (string, error) {
+	t, w, src, ret, keyIdx := s.t, s.w, s.src, s.ret, s.keyIdx
+	w.reset()
+	rows, err := drain(x, src, nil)
+	if err != nil {
+		return "", err
+	}
+	dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
+	n := 0
+	for _, r := range rows {
+		if err := x.CheckCancel(); err != nil {
+			return "", err
+		}
+		key := r[keyIdx].([]byte)
+		raw := dataSp.Get(key)
+		if raw == nil {
+			continue // already deleted through another USING match
+		}
+		old, err := decodeTuple(t, raw)
 		if err != nil {
 			return "", err
 		}
-		dataSp := x.tx.st.Space(catalog.DataSpace(t.OID))
-		n := 0
-		for _, r := range rows {
-			if err := x.checkCancel(); err != nil {
-				return "", err
-			}
-			key := r[keyIdx].([]byte)
-			raw := dataSp.Get(key)
-			if raw == nil {
-				continue // already deleted through another USING match
-			}
-			old, err := decodeTuple(t, raw)
-			if err != nil {
-				return "", err
-			}
-			if err := w.remove(x, key, old); err != nil {
-				return "", err
-			}
-			n++
-			if err := ret.emit(x, out, r[:keyIdx]); err != nil {
-				return "", err
-			}
-		}
-		if err := w.finish(x); err != nil {
+		if err := w.remove(x, key, old); err != nil {
 			return "", err
 		}
-		return "DELETE " + itoa(n), nil
+		n++
+		if err := ret.emit(x, out, r[:keyIdx]); err != nil {
+			return "", err
+		}
 	}
-	return c, nil
+	if err := w.finish(x); err != nil {
+		return "", err
+	}
+	return "DELETE " + itoa(n), nil
 }

@@ -8,6 +8,15 @@
 // never sees protocol messages, only statements, parameters and result
 // formats.
 //
+// Statements: a query plans into a tree of plan nodes that streams its
+// rows (compiled.query); every other statement plans into a named type
+// implementing statement (statement.go), whose exec runs it and whose
+// String is what EXPLAIN prints of it. Each type sits beside the function
+// that plans it (DML in dml.go, COPY in copy.go, with its data formats in
+// sql/copyfmt); the DDL, role, source and flow statements, which plan as
+// they run, are in statements_ddl.go, LISTEN and NOTIFY in
+// statements_session.go.
+//
 // Transactions: the statements outside BEGIN run in the implicit block of
 // their Query or batch. A block's reads come from a snapshot (each
 // statement's own under READ COMMITTED, the block's first statement's under
@@ -29,7 +38,11 @@
 // asks that other clients rarely do (acldefault, pg_options_to_table,
 // tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
 // ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
-// built-in extension's, so pg_dump leaves it out (pgcatalog_extension.go).
+// built-in extension's, so pg_dump leaves it out (package catalogviews).
+//
+// System relations (pg_catalog, information_schema, cdcdb.*) are package
+// catalogviews': systables.go plans them, and catalogviews_session.go is
+// the catalogviews.Session they read the running statement through.
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
@@ -75,7 +88,12 @@
 //
 // Roles and privileges (docs/security.md): roles.go runs CREATE/ALTER/DROP
 // ROLE, GRANT and REVOKE, answers wire's RoleDirectory (Engine.LoginRole),
-// and holds the checks. A session acts as the role its user names. A
+// and holds the checks; rolemembers.go owns role membership (GRANT role TO
+// role, the privileges a role inherits, SET ROLE as the "role" parameter,
+// pg_auth_members, pg_has_role); schemaprivs.go USAGE and CREATE on
+// schemas, ALTER TABLE ... OWNER TO and the view-owner checks;
+// defaultprivs.go ALTER DEFAULT PRIVILEGES and pg_default_acl. A session
+// acts as its current role: SET ROLE's, else the role its user names. A
 // client's statement collects the privileges its reads need while planning
 // (planCtx.required) and checks them as it executes; its write target, and
 // what DDL plans as it runs (execCtx.planCtx), are checked at once. Flows'

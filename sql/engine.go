@@ -10,6 +10,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/parse"
 	"cdcdb/sql/spill"
 	"cdcdb/storage"
 	"cdcdb/wire"
@@ -18,9 +19,9 @@ import (
 // Options configure an Engine.
 type Options struct {
 	Logger *slog.Logger
-	// Dialect is the default SQL dialect of new sessions: "postgres" (the
-	// default) or "databricks".
-	Dialect string
+	// Dialect is the default SQL dialect of new sessions (the zero value:
+	// PostgreSQL's).
+	Dialect parse.Dialect
 	// Settings are server-wide defaults of run-time parameters, by name,
 	// as postgres -c gives them: every session starts with them, and RESET
 	// returns to them. NewEngine refuses an unknown parameter or a bad
@@ -93,9 +94,6 @@ func (e *Engine) storedNow() time.Time {
 func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
-	}
-	if opts.Dialect == "" {
-		opts.Dialect = dialectPostgres
 	}
 	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now(), memory: spill.NewBudget(opts.MemoryBudget)}
 	if err := e.setDefaults(opts.Settings); err != nil {

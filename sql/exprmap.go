@@ -1,65 +1,67 @@
 package sql
 
+import "cdcdb/sql/eval"
+
 // mapColumns rebuilds an expression with every column reference passed
 // through f. Subquery plans are left alone: their own columns are theirs.
-func mapColumns(e expr, f func(*colRef) *colRef) expr {
+func mapColumns(e eval.Expr, f func(*eval.ColRef) *eval.ColRef) eval.Expr {
 	if e == nil {
 		return nil
 	}
-	m := func(x expr) expr { return mapColumns(x, f) }
-	ms := func(xs []expr) []expr {
-		out := make([]expr, len(xs))
+	m := func(x eval.Expr) eval.Expr { return mapColumns(x, f) }
+	ms := func(xs []eval.Expr) []eval.Expr {
+		out := make([]eval.Expr, len(xs))
 		for i, x := range xs {
 			out[i] = m(x)
 		}
 		return out
 	}
 	switch e := e.(type) {
-	case *colRef:
+	case *eval.ColRef:
 		return f(e)
-	case *constExpr, *paramRef:
+	case *eval.Const, *eval.Param:
 		return e
-	case *castExpr:
+	case *eval.Cast:
 		c := *e
-		c.x = m(e.x)
+		c.X = m(e.X)
 		return &c
-	case *funcExpr:
+	case *eval.FuncCall:
 		c := *e
-		c.args = ms(e.args)
+		c.Args = ms(e.Args)
 		return &c
-	case *andExpr:
-		return &andExpr{l: m(e.l), r: m(e.r)}
-	case *orExpr:
-		return &orExpr{l: m(e.l), r: m(e.r)}
-	case *notExpr:
-		return &notExpr{x: m(e.x)}
-	case *isNullExpr:
-		return &isNullExpr{x: m(e.x), not: e.not}
-	case *isBoolExpr:
-		return &isBoolExpr{x: m(e.x), not: e.not, want: e.want}
-	case *caseExpr:
-		return &caseExpr{conds: ms(e.conds), results: ms(e.results), els: m(e.els), t: e.t}
-	case *coalesceExpr:
-		return &coalesceExpr{args: ms(e.args), t: e.t}
-	case *inListExpr:
-		return &inListExpr{x: m(e.x), list: ms(e.list), cmpT: e.cmpT, not: e.not}
-	case *rowExpr:
-		return &rowExpr{elems: ms(e.elems)}
-	case *arrayExpr:
-		return &arrayExpr{elems: ms(e.elems), elem: e.elem, t: e.t}
-	case *compareExpr:
+	case *eval.And:
+		return &eval.And{L: m(e.L), R: m(e.R)}
+	case *eval.Or:
+		return &eval.Or{L: m(e.L), R: m(e.R)}
+	case *eval.Not:
+		return &eval.Not{X: m(e.X)}
+	case *eval.IsNull:
+		return &eval.IsNull{X: m(e.X), Not: e.Not}
+	case *eval.IsBool:
+		return &eval.IsBool{X: m(e.X), Not: e.Not, Want: e.Want}
+	case *eval.Case:
+		return &eval.Case{Conds: ms(e.Conds), Results: ms(e.Results), Els: m(e.Els), T: e.T}
+	case *eval.Coalesce:
+		return &eval.Coalesce{Args: ms(e.Args), T: e.T}
+	case *eval.InList:
+		return &eval.InList{X: m(e.X), List: ms(e.List), CmpT: e.CmpT, Not: e.Not}
+	case *eval.RowCtor:
+		return &eval.RowCtor{Elems: ms(e.Elems)}
+	case *eval.ArrayCtor:
+		return &eval.ArrayCtor{Elems: ms(e.Elems), Elem: e.Elem, T: e.T}
+	case *eval.Compare:
 		c := *e
-		c.l, c.r = m(e.l), m(e.r)
+		c.L, c.R = m(e.L), m(e.R)
 		return &c
-	case *distinctExpr:
+	case *eval.IsDistinct:
 		c := *e
-		c.l, c.r = m(e.l), m(e.r)
+		c.L, c.R = m(e.L), m(e.R)
 		return &c
-	case *likeExpr:
-		return newLikeExpr(m(e.x), m(e.pattern), m(e.escape), e.not, e.ilike, e.similar)
-	case *regexMatch:
-		c := newRegexMatch("~", m(e.l), m(e.r))
-		c.not, c.ci = e.not, e.ci
+	case *eval.Like:
+		return eval.NewLike(m(e.X), m(e.Pattern), m(e.Escape), e.Not, e.Ilike, e.Similar)
+	case *eval.RegexMatch:
+		c := eval.NewRegexMatch("~", m(e.L), m(e.R))
+		c.Not, c.CaseInsensitive = e.Not, e.CaseInsensitive
 		return c
 	case *anyArrayExpr:
 		c := *e

@@ -9,6 +9,7 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/temporal"
 	"cdcdb/types"
@@ -85,18 +86,14 @@ type compiledFlow struct {
 // evaluating the flow's expressions in env (its x set, its row the
 // extract's to set) and cutting the event's value slices from *slab, which
 // it refills when short: a batch's events share a few allocations.
-type extractFunc func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
+type extractFunc func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error)
 
 func (pc *planCtx) compileFlowStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateFlow:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "CREATE FLOW", x.createFlow(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createFlowStatement{st}}, nil
 	case *ast.RefreshStreamingTable:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, out *resultSink) (string, error) {
-			return "REFRESH STREAMING TABLE", x.refreshStreamingTable(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: refreshStreamingTableStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
@@ -137,7 +134,7 @@ type flowDefinition struct {
 	st       *ast.CreateFlow
 	source   *catalog.Table
 	target   *catalog.Table
-	storedAs cdcexec.StoredAs
+	storedAs catalog.StoredAs
 	// data columns of the target, as source columns
 	data    []catalog.Column
 	keys    []int // positions in data
@@ -154,337 +151,6 @@ type flowDefinition struct {
 	feedStart changeBound
 }
 
-// bindFlow checks a flow definition against its source and target and
-// compiles its expressions.
-func (pc *planCtx) bindFlow(st *ast.CreateFlow, checkOnly bool) (*flowDefinition, error) {
-	if st.Snapshot {
-		return pc.bindSnapshotFlow(st)
-	}
-	d := &flowDefinition{st: st}
-	clausePos := func(name string) int {
-		if p, ok := st.Clauses[name]; ok {
-			return p + 1
-		}
-		return st.Pos + 1
-	}
-	switch strings.ToUpper(st.StoredAs) {
-	case "", "SCD TYPE 1":
-		d.storedAs = cdcexec.SCD1
-	case "SCD TYPE 2":
-		d.storedAs = cdcexec.SCD2
-	case "BITEMPORAL":
-		d.storedAs = cdcexec.Bitemporal
-	default:
-		return nil, pgerror.New(pgerror.SyntaxError, "unknown STORED AS form \"%s\"", st.StoredAs).WithPosition(clausePos("STORED AS"))
-	}
-	if len(st.Keys) == 0 {
-		return nil, pgerror.New(pgerror.SyntaxError, "CREATE FLOW requires a KEYS clause").WithPosition(st.Pos + 1).
-			WithHint("Name the columns that identify a row: KEYS (id).")
-	}
-	if len(st.SequenceBy) == 0 {
-		return nil, pgerror.New(pgerror.SyntaxError, "CREATE FLOW requires a SEQUENCE BY clause").WithPosition(st.Pos + 1).
-			WithHint("Name the column that orders the change events: SEQUENCE BY seq.")
-	}
-	if st.TruncateWhen != nil && d.storedAs != cdcexec.SCD1 {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "APPLY AS TRUNCATE WHEN is only allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("APPLY AS TRUNCATE WHEN"))
-	}
-	if st.TrackHistory != nil && d.storedAs == cdcexec.SCD1 {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "TRACK HISTORY is not allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("TRACK HISTORY ON")).
-			WithHint("SCD TYPE 1 keeps no history; use STORED AS SCD TYPE 2.")
-	}
-	if st.SystemSequenceBy != nil && d.storedAs != cdcexec.Bitemporal {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "SYSTEM SEQUENCE BY is only allowed with STORED AS BITEMPORAL").WithPosition(clausePos("SYSTEM SEQUENCE BY"))
-	}
-	if st.SystemSequenceBy == nil && d.storedAs == cdcexec.Bitemporal {
-		return nil, pgerror.New(pgerror.SyntaxError, "STORED AS BITEMPORAL requires a SYSTEM SEQUENCE BY clause").WithPosition(clausePos("STORED AS"))
-	}
-	var src *catalog.Table
-	if st.Feed != nil {
-		feedTable, start, err := pc.bindFeedSource(st)
-		if err != nil {
-			return nil, err
-		}
-		d.source, d.feedStart = feedTable, start
-		// The flow's expressions read the feed's rows: the table's
-		// columns, then the feed's own.
-		src = feedShape(feedTable)
-		if err := checkFeedSequence(st, clausePos("SEQUENCE BY")); err != nil {
-			return nil, err
-		}
-	} else {
-		found, _, err := pc.lookupTable(st.Source)
-		if err != nil {
-			return nil, err
-		}
-		if found.Kind != catalog.KindTable {
-			return nil, pgerror.New(pgerror.WrongObjectType, "the source of a flow must be a table; \"%s\" is a %s", found.Name, found.Kind).WithPosition(st.Source.Pos + 1)
-		}
-		src, d.source = found, found
-	}
-	tgt, _, err := pc.lookupTable(st.Target)
-	if err != nil {
-		if pgerror.CodeOf(err) == pgerror.UndefinedTable {
-			return nil, pgerror.As(err).WithHint("Declare the target first: CREATE STREAMING TABLE %s;", st.Target.Name())
-		}
-		return nil, err
-	}
-	if tgt.Kind != catalog.KindStreaming {
-		return nil, pgerror.New(pgerror.WrongObjectType, "the target of a flow must be a streaming table; \"%s\" is a %s", tgt.Name, tgt.Kind).WithPosition(st.Target.Pos+1).
-			WithHint("Declare it with CREATE STREAMING TABLE %s;", tgt.Name)
-	}
-	d.target = tgt
-	if d.storedAs != cdcexec.SCD1 {
-		for _, c := range src.LiveColumns() {
-			if isPeriodColumnName(c.Name) {
-				return nil, pgerror.New(pgerror.DuplicateColumn, "source column \"%s\" has the name of a period column of the target", c.Name).
-					WithHint("Rename the column: %s, %s, %s and %s are reserved for the target's periods.", colStartAt, colEndAt, colSystemStartAt, colSystemEndAt)
-			}
-		}
-	}
-	col := func(name string, clause string) (*catalog.Column, error) {
-		c, ok := src.Column(name)
-		if !ok {
-			return nil, pgerror.New(pgerror.UndefinedColumn, "column \"%s\" named in %s does not exist in source \"%s\"", name, clause, src.Name).WithPosition(clausePos(clause))
-		}
-		return c, nil
-	}
-	// Target data columns.
-	var columnsToUpdate *catalog.Column
-	if st.ColumnsToUpdate != "" {
-		if columnsToUpdate, err = col(st.ColumnsToUpdate, "COLUMNS TO UPDATE"); err != nil {
-			return nil, err
-		}
-		if columnsToUpdate.Type.OID != types.TextArray && columnsToUpdate.Type.OID != types.VarcharArray {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "COLUMNS TO UPDATE column \"%s\" must be of type text[], not %s", columnsToUpdate.Name, typeName(columnsToUpdate.Type)).WithPosition(clausePos("COLUMNS TO UPDATE"))
-		}
-	}
-	if st.Columns == nil || st.Columns.All {
-		except := map[string]bool{}
-		if st.Columns != nil {
-			for _, n := range st.Columns.Columns {
-				if _, err := col(n, "COLUMNS"); err != nil {
-					return nil, err
-				}
-				except[n] = true
-			}
-		}
-		for _, c := range src.LiveColumns() {
-			if st.Feed != nil && isFeedColumn(c.Name) {
-				continue // COLUMNS * is the table's columns, not the feed's
-			}
-			if !except[c.Name] && (columnsToUpdate == nil || c.Name != columnsToUpdate.Name) {
-				d.data = append(d.data, c)
-			}
-		}
-	} else {
-		for _, n := range st.Columns.Columns {
-			c, err := col(n, "COLUMNS")
-			if err != nil {
-				return nil, err
-			}
-			d.data = append(d.data, *c)
-		}
-	}
-	dataPos := func(name, clause string) (int, error) {
-		if _, err := col(name, clause); err != nil {
-			return 0, err
-		}
-		return d.dataPos(name, clause, clausePos)
-	}
-	if d.keys, err = bindKeys(st.Keys, dataPos, clausePos); err != nil {
-		return nil, err
-	}
-	columnSet := func(sel *ast.ColumnSelection, clause string, bareMeansNonKeys bool) (temporal.ColumnSet, error) {
-		if sel == nil {
-			return nil, nil
-		}
-		set := make(temporal.ColumnSet, len(d.data))
-		if sel.All {
-			for i := range set {
-				set[i] = true
-			}
-			if bareMeansNonKeys {
-				for _, k := range d.keys {
-					set[k] = false
-				}
-			}
-			for _, n := range sel.Columns {
-				p, err := dataPos(n, clause)
-				if err != nil {
-					return nil, err
-				}
-				set[p] = false
-			}
-			return set, nil
-		}
-		for _, n := range sel.Columns {
-			p, err := dataPos(n, clause)
-			if err != nil {
-				return nil, err
-			}
-			set[p] = true
-		}
-		return set, nil
-	}
-	if d.rules.IgnoreNullUpdates, err = columnSet(st.IgnoreNullUpdates, "IGNORE NULL UPDATES", true); err != nil {
-		return nil, err
-	}
-	if d.rules.TrackHistory, err = columnSet(st.TrackHistory, "TRACK HISTORY ON", false); err != nil {
-		return nil, err
-	}
-	d.rules.KeyColumns = temporal.ColumnsAt(d.keys...)
-
-	// Expressions over the source row (stored tuple layout).
-	sc := newScope(nil)
-	sc.add(tupleRel(src))
-	fpc := &planCtx{sess: pc.sess, cat: pc.cat, params: &paramSlots{}, flowStrings: true}
-	b := fpc.binder(sc)
-	orderable := func(t types.T, e ast.Expr) error {
-		switch t.OID {
-		case types.JSON, types.JSONB, types.Xml, types.Unknown, types.Record:
-			return pgerror.New(pgerror.DatatypeMismatch, "SEQUENCE BY values of type %s cannot be ordered", typeName(t)).WithPosition(e.Position() + 1).
-				WithHint("Sequence by a number, a timestamp, a date, text, or a STRUCT of those.")
-		}
-		return nil
-	}
-	var seqExprs []expr
-	for _, e := range st.SequenceBy {
-		x, err := b.bind(e)
-		if err != nil {
-			return nil, err
-		}
-		x = b.resolveUnknown(x)
-		if err := orderable(x.typ(), e); err != nil {
-			return nil, err
-		}
-		seqExprs = append(seqExprs, x)
-	}
-	if len(seqExprs) == 1 && !st.SequenceIsStruct {
-		d.seqT = seqExprs[0].typ()
-	} else {
-		d.seqT = types.Of(types.Record)
-	}
-	var sysExpr expr
-	if st.SystemSequenceBy != nil {
-		if sysExpr, err = b.bind(st.SystemSequenceBy); err != nil {
-			return nil, err
-		}
-		sysExpr = b.resolveUnknown(sysExpr)
-		if err := orderable(sysExpr.typ(), st.SystemSequenceBy); err != nil {
-			return nil, err
-		}
-		d.sysSeqT = sysExpr.typ()
-	}
-	var deleteWhen, truncateWhen expr
-	if st.DeleteWhen != nil {
-		if deleteWhen, err = b.bindCondition(st.DeleteWhen, "APPLY AS DELETE WHEN"); err != nil {
-			return nil, err
-		}
-	}
-	if st.TruncateWhen != nil {
-		if truncateWhen, err = b.bindCondition(st.TruncateWhen, "APPLY AS TRUNCATE WHEN"); err != nil {
-			return nil, err
-		}
-	}
-	d.notices = fpc.notices
-	d.rules.Compare = temporal.Lexicographic(compareValues)
-	d.rules.CompareSystem = d.rules.Compare
-	d.rules.Equal = func(a, b any) bool { return compareValues(a, b) == 0 }
-
-	dataIdx := make([]int, len(d.data))
-	for i, c := range d.data {
-		dataIdx[i] = int(c.Attnum - 1)
-	}
-	keyIdx := make([]int, len(d.keys))
-	for i, k := range d.keys {
-		keyIdx[i] = dataIdx[k]
-	}
-	dataNames := map[string]int{}
-	for i, c := range d.data {
-		dataNames[c.Name] = i
-	}
-	ctuIdx := -1
-	if columnsToUpdate != nil {
-		ctuIdx = int(columnsToUpdate.Attnum - 1)
-	}
-	// An event's values: its sequence values (and system sequence value),
-	// then its key's, then its data values.
-	width := len(seqExprs) + 1 + len(keyIdx) + len(dataIdx)
-	d.extract = func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
-		env.row = src
-		ev := cdcexec.Event{Kind: cdcexec.Upsert}
-		if truncateWhen != nil {
-			v, err := truncateWhen.eval(env)
-			if err != nil {
-				return ev, err
-			}
-			if v == true {
-				ev.Kind = cdcexec.Truncate
-			}
-		}
-		if ev.Kind == cdcexec.Upsert && deleteWhen != nil {
-			v, err := deleteWhen.eval(env)
-			if err != nil {
-				return ev, err
-			}
-			if v == true {
-				ev.Kind = cdcexec.Delete
-			}
-		}
-		if len(*slab) < width {
-			*slab = make([]types.Value, width*64)
-		}
-		vals := (*slab)[:width:width]
-		*slab = (*slab)[width:]
-		seqs := vals[:len(seqExprs)+1]
-		for i, e := range seqExprs {
-			v, err := e.eval(env)
-			if err != nil {
-				return ev, err
-			}
-			seqs[i] = v
-		}
-		ev.Seq = seqs[:len(seqExprs):len(seqExprs)]
-		if sysExpr != nil {
-			v, err := sysExpr.eval(env)
-			if err != nil {
-				return ev, err
-			}
-			ev.SysSeq = append(seqs[len(seqExprs):len(seqExprs):len(seqExprs)+1], v)
-		}
-		row := vals[len(seqExprs)+1:]
-		ev.Key = row[:len(keyIdx):len(keyIdx)]
-		for i, p := range keyIdx {
-			if p < len(src) {
-				ev.Key[i] = src[p]
-			}
-		}
-		ev.Values = row[len(keyIdx):]
-		for i, p := range dataIdx {
-			if p < len(src) {
-				ev.Values[i] = src[p]
-			}
-		}
-		if ctuIdx >= 0 && ctuIdx < len(src) && src[ctuIdx] != nil {
-			set := make(temporal.ColumnSet, len(dataIdx))
-			for _, n := range src[ctuIdx].(types.ArrayValue).Elems {
-				name, _ := n.(string)
-				p, ok := dataNames[name]
-				if !ok {
-					p, ok = dataNames[strings.ToLower(name)]
-				}
-				if !ok {
-					return ev, pgerror.New(pgerror.UndefinedColumn, "COLUMNS TO UPDATE names \"%s\", which is not a column of the target", name)
-				}
-				set[p] = true
-			}
-			ev.Writes = set
-		}
-		return ev, nil
-	}
-	return d, nil
-}
-
 // targetColumns lists the target's columns for a flow: the data columns,
 // then the period columns of its form.
 func (d *flowDefinition) targetColumns() []catalog.Column {
@@ -495,11 +161,11 @@ func (d *flowDefinition) targetColumns() []catalog.Column {
 	add := func(name string, t types.T) {
 		out = append(out, catalog.Column{Name: name, Type: t, Attnum: int16(len(out) + 1)})
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		add(colStartAt, d.seqT)
 		add(colEndAt, d.seqT)
 	}
-	if d.storedAs == cdcexec.Bitemporal {
+	if d.storedAs == catalog.Bitemporal {
 		add(colSystemStartAt, d.sysSeqT)
 		add(colSystemEndAt, d.sysSeqT)
 	}
@@ -511,7 +177,7 @@ func (d *flowDefinition) targetColumns() []catalog.Column {
 // source already holds.
 func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	pc := x.planCtx()
-	d, err := pc.bindFlow(st, false)
+	d, err := pc.bindFlow(st)
 	if err != nil {
 		return err
 	}
@@ -576,7 +242,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 	} else if err := matchTargetColumns(tgt, want, name); err != nil {
 		return err
 	}
-	tgt.StoredAs = string(d.storedAs)
+	tgt.StoredAs = d.storedAs
 	tgt.KeyColumns = nil
 	for _, k := range d.keys {
 		c, _ := tgt.Column(d.data[k].Name)
@@ -600,7 +266,7 @@ func (x *execCtx) createFlow(st *ast.CreateFlow) error {
 		seqText = "STRUCT(" + seqText + ")"
 	}
 	f := &catalog.Flow{OID: oid, Schema: schema.OID, Name: name, Target: tgt.OID, Owner: x.sess.currentRoleOID(x.tx.catalog()),
-		Definition: st.Text, Dialect: x.sess.dialect(), StoredAs: string(d.storedAs), Keys: st.Keys,
+		Definition: st.Text, Dialect: x.sess.dialect().String(), StoredAs: d.storedAs, Keys: st.Keys,
 		SequenceBy: seqText, Once: st.Once, Comment: st.Comment, CreatedAt: x.now.UnixMicro()}
 	if d.snap != nil {
 		f.Kind, f.Versioning, f.TriggerOnUpdate, f.Reads = catalog.FlowSnapshot, d.snap.versioning, st.TriggerOnUpdate, d.reads
@@ -663,7 +329,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 	if len(have) != len(want) {
 		names := make([]string, len(want))
 		for i, c := range want {
-			names[i] = c.Name + " " + typeName(c.Type)
+			names[i] = c.Name + " " + eval.TypeName(c.Type)
 		}
 		return mismatch("The flow writes %d columns (%s); the table has %d.", len(want), strings.Join(names, ", "), len(have))
 	}
@@ -672,7 +338,7 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 			return mismatch("Column %d is \"%s\" in the table but \"%s\" in the flow.", i+1, have[i].Name, want[i].Name)
 		}
 		if have[i].Type.OID != want[i].Type.OID {
-			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, typeName(have[i].Type), typeName(want[i].Type))
+			return mismatch("Column \"%s\" is %s in the table but %s in the flow.", want[i].Name, eval.TypeName(have[i].Type), eval.TypeName(want[i].Type))
 		}
 	}
 	return nil
@@ -683,11 +349,9 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	if c := e.cachedFlow(f.OID, cat); c != nil {
 		return c, nil
 	}
-	opts := parse.Options{}
-	if f.Dialect == dialectDatabricks {
-		opts.Dialect = parse.DialectDatabricks
-	}
-	stmts, err := parse.ParseWithOptions(f.Definition, opts)
+	// A flow recorded before its dialect was is PostgreSQL's.
+	dialect, _ := parse.DialectNamed(f.Dialect)
+	stmts, err := parse.ParseWithOptions(f.Definition, parse.Options{Dialect: dialect})
 	if err != nil || len(stmts) != 1 {
 		return nil, pgerror.New(pgerror.DataCorrupted, "definition of flow \"%s\" is unreadable: %v", f.Name, err)
 	}
@@ -711,7 +375,7 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		st2.Source = qualifiedNameOf(cat, src)
 	}
 	st2.Target = qualifiedNameOf(cat, tgt)
-	d, err := pc.bindFlow(&st2, false)
+	d, err := pc.bindFlow(&st2)
 	if err != nil {
 		return nil, err
 	}
@@ -731,10 +395,10 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 		}
 		return 0
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		cf.StartAttnum, cf.EndAttnum = attnum(colStartAt), attnum(colEndAt)
 	}
-	if d.storedAs == cdcexec.Bitemporal {
+	if d.storedAs == catalog.Bitemporal {
 		cf.SysStartAttnum, cf.SysEndAttnum = attnum(colSystemStartAt), attnum(colSystemEndAt)
 	}
 	seqT := d.seqT
@@ -816,12 +480,12 @@ func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) ext
 		}
 	}
 	var seq, sysSeq []fit
-	if d.storedAs != cdcexec.SCD1 && d.seqT.OID != types.Record {
+	if d.storedAs != catalog.SCD1 && d.seqT.OID != types.Record {
 		if t, ok := modifier(colStartAt); ok {
 			seq = append(seq, fit{0, t})
 		}
 	}
-	if d.storedAs == cdcexec.Bitemporal && d.sysSeqT.OID != types.Record {
+	if d.storedAs == catalog.Bitemporal && d.sysSeqT.OID != types.Record {
 		if t, ok := modifier(colSystemStartAt); ok {
 			sysSeq = append(sysSeq, fit{0, t})
 		}
@@ -842,7 +506,7 @@ func fitToTarget(d *flowDefinition, tgt *catalog.Table, extract extractFunc) ext
 		}
 		return nil
 	}
-	return func(env *evalEnv, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
+	return func(env *eval.Env, src []types.Value, slab *[]types.Value) (cdcexec.Event, error) {
 		ev, err := extract(env, src, slab)
 		if err != nil {
 			return ev, err
@@ -910,7 +574,7 @@ func (e *Engine) applyFlows(x *execCtx, source *catalog.Table, rows [][]types.Va
 func (x *execCtx) applyFlow(compiled *compiledFlow, f *catalog.Flow, rows [][]types.Value) error {
 	cf := compiled.flow
 	events := make([]cdcexec.Event, len(rows))
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	var slab []types.Value
 	for i, r := range rows {
 		ev, err := compiled.extract(env, r, &slab)

@@ -11,8 +11,9 @@ import (
 	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
+	"cdcdb/sql/eval"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -36,7 +37,7 @@ type snapshotFlow struct {
 	// query's output, or in the table's stored tuple.
 	dataIdx []int
 	// versionBy is VERSION BY, bound over the table's stored tuple.
-	versionBy expr
+	versionBy eval.Expr
 	// versionT is the type of versions; versionCol the WITH VERSION
 	// query's column name (last_snapshot_version()'s column).
 	versionT   types.T
@@ -89,9 +90,9 @@ func (pc *planCtx) planSnapshotVersionFunc(t *ast.FuncTable, name string) (plan,
 	p := &valuesPlan{cols: cols}
 	switch {
 	case name == currentSnapshotVersionName:
-		p.rows = [][]expr{{&constExpr{v: sv.current, t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.current, T: sv.t}}}
 	case sv.last != nil:
-		p.rows = [][]expr{{&constExpr{v: sv.last[0], t: sv.t}}}
+		p.rows = [][]eval.Expr{{&eval.Const{V: sv.last[0], T: sv.t}}}
 	}
 	rel := relFromColumns(name, cols)
 	if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
@@ -109,23 +110,15 @@ var changeOnlyClauses = []string{"SEQUENCE BY", "SYSTEM SEQUENCE BY", "APPLY AS 
 // data columns, keys and version type.
 func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error) {
 	d := &flowDefinition{st: st}
-	clausePos := func(name string) int {
-		if p, ok := st.Clauses[name]; ok {
-			return p + 1
-		}
-		return st.Pos + 1
-	}
+	clausePos := flowClausePositions(st)
 	for _, c := range changeOnlyClauses {
 		if _, ok := st.Clauses[c]; ok {
 			return nil, pgerror.New(pgerror.SyntaxError, "%s is not allowed in a flow FROM SNAPSHOT", c).WithPosition(clausePos(c)).
 				WithHint("A snapshot flow finds its changes by comparing each snapshot with the one before it.")
 		}
 	}
-	switch st.StoredAs {
-	case "", "SCD TYPE 1":
-		d.storedAs = cdcexec.SCD1
-	case "SCD TYPE 2":
-		d.storedAs = cdcexec.SCD2
+	switch d.storedAs, _ = catalog.StoredAsNamed(st.StoredAs); d.storedAs {
+	case catalog.SCD1, catalog.SCD2:
 	default:
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "STORED AS %s is not supported for a flow FROM SNAPSHOT", st.StoredAs).WithPosition(clausePos("STORED AS")).
 			WithHint("Use STORED AS SCD TYPE 1 or SCD TYPE 2.")
@@ -134,7 +127,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 		return nil, pgerror.New(pgerror.SyntaxError, "CREATE FLOW requires a KEYS clause").WithPosition(st.Pos + 1).
 			WithHint("Name the columns that identify a row: KEYS (id).")
 	}
-	if st.TrackHistory != nil && d.storedAs == cdcexec.SCD1 {
+	if st.TrackHistory != nil && d.storedAs == catalog.SCD1 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "TRACK HISTORY is not allowed with STORED AS SCD TYPE 1").WithPosition(clausePos("TRACK HISTORY ON")).
 			WithHint("SCD TYPE 1 keeps no history; use STORED AS SCD TYPE 2.")
 	}
@@ -210,7 +203,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 			return nil, err
 		}
 		sf.versionBy = b.resolveUnknown(x)
-		sf.versionT = sf.versionBy.typ()
+		sf.versionT = sf.versionBy.Type()
 	}
 	if err := orderableVersion(sf.versionT, clausePos("FROM")); err != nil {
 		return nil, err
@@ -246,7 +239,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 			d.data = append(d.data, c)
 		}
 	}
-	if d.storedAs != cdcexec.SCD1 {
+	if d.storedAs != catalog.SCD1 {
 		for _, c := range d.data {
 			if isPeriodColumnName(c.Name) {
 				return nil, pgerror.New(pgerror.DuplicateColumn, "snapshot column \"%s\" has the name of a period column of the target", c.Name).
@@ -303,7 +296,7 @@ func (pc *planCtx) bindSnapshotFlow(st *ast.CreateFlow) (*flowDefinition, error)
 func orderableVersion(t types.T, pos int) error {
 	switch t.OID {
 	case types.JSON, types.JSONB, types.Xml, types.Unknown:
-		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", typeName(t)).WithPosition(pos).
+		return pgerror.New(pgerror.DatatypeMismatch, "snapshot versions of type %s cannot be ordered", eval.TypeName(t)).WithPosition(pos).
 			WithHint("Version snapshots by a number, a timestamp, a date or text.")
 	}
 	return nil
@@ -454,11 +447,11 @@ func (x *execCtx) snapshotRows(c *compiledFlow, f *catalog.Flow, version []types
 		}
 		return out, nil
 	}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(sf.table, func(tuple []types.Value) error {
 		if sf.versionBy != nil {
-			env.row = tuple
-			v, err := sf.versionBy.eval(env)
+			env.Row = tuple
+			v, err := sf.versionBy.Eval(env)
 			if err != nil {
 				return err
 			}
@@ -507,7 +500,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 	n := 0
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
 		if n++; n%4096 == 0 {
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				return err
 			}
 		}
@@ -515,10 +508,10 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 		if !ok {
 			return pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\"", t.Name)
 		}
-		parts, ok = storage.SplitRow(parts[:0], tuple)
+		parts, ok = rowcodec.SplitRow(parts[:0], tuple)
 		fast := ok && len(parts) == width
 		for i := 0; fast && i < len(parts); i++ {
-			fast = storage.RowValueCanonical(parts[i])
+			fast = rowcodec.RowValueCanonical(parts[i])
 		}
 		if !fast {
 			vals, err := decodeTuple(t, raw)
@@ -531,7 +524,7 @@ func (x *execCtx) scanStoredTuples(c *compiledFlow, t *catalog.Table, out *cdcex
 			continue
 		}
 		for i, p := range c.flow.KeyPositions {
-			v, err := storage.DecodeRowValue(parts[p])
+			v, err := rowcodec.DecodeRowValue(parts[p])
 			if err != nil {
 				return err
 			}
@@ -552,7 +545,7 @@ func (x *execCtx) scanTuples(t *catalog.Table, fn func([]types.Value) error) err
 	}
 	c := sp.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		tuple, err := decodeTuple(t, v)
@@ -678,7 +671,7 @@ func (x *execCtx) commitTimeVersion(f *catalog.Flow) ([]types.Value, error) {
 func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 	sf := c.snap
 	for {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		last, err := cdcexec.LastVersion(x.tx.st, f.OID)
@@ -722,10 +715,10 @@ func (x *execCtx) pullVersions(c *compiledFlow, f *catalog.Flow) error {
 // ascending order, refusing a NULL.
 func (x *execCtx) labelledVersions(c *compiledFlow) ([][]types.Value, error) {
 	seen := map[string][]types.Value{}
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	err := x.scanTuples(c.snap.table, func(tuple []types.Value) error {
-		env.row = tuple
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = tuple
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}
@@ -740,7 +733,7 @@ func (x *execCtx) noteLabel(c *compiledFlow, seen map[string][]types.Value, v ty
 		return pgerror.New(pgerror.NotNullViolation, "VERSION BY value is NULL in a row of \"%s\" for flow \"%s\"", c.snap.table.Name, c.flow.Name).
 			WithHint("Every row of a labelled snapshot needs its version; the statement was not applied.")
 	}
-	enc, err := storage.AppendKey(nil, v)
+	enc, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return err
 	}
@@ -795,10 +788,10 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 		x.tx.snapshotsDue[f.OID] = seen
 	}
 	x.tx.snapshotSession = x.sess
-	env := &evalEnv{x: x}
+	env := &eval.Env{X: x}
 	for _, r := range rows {
-		env.row = r
-		v, err := c.snap.versionBy.eval(env)
+		env.Row = r
+		v, err := c.snap.versionBy.Eval(env)
 		if err != nil {
 			return err
 		}

@@ -9,8 +9,9 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -205,7 +206,7 @@ func (st *fkState) actOnChildren(x *execCtx, l *fkLink, action string, key, newK
 		for i, a := range l.con.Columns {
 			switch action {
 			case "CASCADE":
-				v, err := castValue(x, newKey[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
+				v, err := eval.CastValue(x, newKey[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
 				if err != nil {
 					return err
 				}
@@ -301,7 +302,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 	byAttnum := map[int16]types.Value{}
 	for i, a := range cols {
 		want := l.parent.ColumnByAttnum(a).Type
-		v, err := castValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, want, false)
+		v, err := eval.CastValue(x, vals[i], l.child.ColumnByAttnum(l.con.Columns[i]).Type, want, false)
 		if err != nil {
 			return false, nil // cannot be a parent value
 		}
@@ -311,7 +312,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 		var key []byte
 		for _, a := range l.parent.PrimaryKey {
 			var err error
-			if key, err = storage.AppendKey(key, byAttnum[a]); err != nil {
+			if key, err = rowcodec.AppendKey(key, byAttnum[a]); err != nil {
 				return false, err
 			}
 		}
@@ -341,7 +342,7 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 	want := map[int16]types.Value{}
 	for i, a := range l.con.Columns {
-		v, err := castValue(x, vals[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
+		v, err := eval.CastValue(x, vals[i], l.parent.ColumnByAttnum(l.con.RefColumns[i]).Type, l.child.ColumnByAttnum(a).Type, false)
 		if err != nil {
 			return nil, nil
 		}
@@ -356,7 +357,7 @@ func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 		var prefix []byte
 		for _, a := range l.child.PrimaryKey[:n] {
 			var err error
-			if prefix, err = storage.AppendKey(prefix, want[a]); err != nil {
+			if prefix, err = rowcodec.AppendKey(prefix, want[a]); err != nil {
 				return nil, err
 			}
 		}
@@ -390,7 +391,7 @@ func (l *fkLink) firstChild(x *execCtx, vals []types.Value) ([]byte, error) {
 	}
 	cur := data.Cursor()
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		_, tuple, err := history.Decode(raw)
@@ -529,6 +530,12 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 	if !unique {
 		return pgerror.New(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.Name)
 	}
+	// A key that refers to a table tells which keys it holds: PostgreSQL
+	// asks REFERENCES on it (its checkFkeyPermissions), as cdcdb does now
+	// that roles other than superusers create tables.
+	if err := x.requireTablePrivilege(parent, catalog.PrivReferences); err != nil {
+		return err
+	}
 	name := con.Name
 	if name == "" {
 		name = uniqueConstraintName(pc, t, t.Name+"_"+strings.Join(con.Columns, "_")+"_fkey")
@@ -537,7 +544,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 		ct, pt := t.ColumnByAttnum(a).Type, parent.ColumnByAttnum(refAttnums[i]).Type
 		if !keysComparable(ct.OID, pt.OID) {
 			return pgerror.New(pgerror.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", name).
-				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.ColumnByAttnum(a).Name, parent.ColumnByAttnum(refAttnums[i]).Name, typeName(ct), typeName(pt))
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.ColumnByAttnum(a).Name, parent.ColumnByAttnum(refAttnums[i]).Name, eval.TypeName(ct), eval.TypeName(pt))
 		}
 	}
 	c := catalog.Constraint{OID: oid, Name: name, Kind: "f", Columns: attnums, RefTable: parent.OID, RefColumns: refAttnums,
@@ -555,10 +562,10 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 // keysComparable reports whether a child key column can reference a
 // parent column: PostgreSQL needs an equality operator between them.
 func keysComparable(child, parent types.OID) bool {
-	if child == parent || implicitCastOK(child, parent) || implicitCastOK(parent, child) {
+	if child == parent || eval.ImplicitCastOK(child, parent) || eval.ImplicitCastOK(parent, child) {
 		return true
 	}
-	cc, pc := typeCategory(child), typeCategory(parent)
+	cc, pc := eval.TypeCategory(child), eval.TypeCategory(parent)
 	return cc == pc && (cc == 'N' || cc == 'S' || cc == 'D')
 }
 
@@ -592,7 +599,7 @@ func uniqueConstraintName(pc *planCtx, t *catalog.Table, base string) string {
 func (x *execCtx) validateForeignKey(l *fkLink) error {
 	cur := x.tx.st.Space(catalog.DataSpace(l.child.OID)).Cursor()
 	for k, raw := cur.First(); k != nil; k, raw = cur.Next() {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		_, vals, err := history.Decode(raw)

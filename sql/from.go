@@ -4,6 +4,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 )
 
@@ -139,7 +140,7 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 		if len(t.Periods) > 0 {
 			return nil, nil, periodOnNonTemporal(t)
 		}
-		if vt.query != "" {
+		if vt.Query() != "" {
 			return pc.planSystemView(vt, t)
 		}
 		return pc.planSystemTable(vt, t)
@@ -169,12 +170,14 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
 		}
 		pc.inView++
+		pc.viewOwners = append(pc.viewOwners, tableOwner(tbl))
 		outerPath := pc.viewPath
 		if len(tbl.ViewSearchPath) > 0 {
 			pc.viewPath = tbl.ViewSearchPath
 		}
 		p, err := pc.planQuery(q, nil)
 		pc.viewPath = outerPath
+		pc.viewOwners = pc.viewOwners[:len(pc.viewOwners)-1]
 		pc.inView--
 		if err != nil {
 			return nil, nil, err
@@ -352,13 +355,13 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			}
 		}
 	}
-	var conds []expr
+	var conds []eval.Expr
 	// The USING columns merge into one column each, first in the join's
 	// output: the left side's value (the right's for RIGHT JOIN, the first
 	// non-NULL for FULL JOIN). The sides' own columns stay for qualified
 	// names and hide from * and unqualified ones.
 	merged := &scopeRel{}
-	var mergedExprs []expr
+	var mergedExprs []eval.Expr
 	if len(using) > 0 || j.Natural {
 		for _, name := range using {
 			li, lcol, err := findUsingColumn(js.rels[:len(lrels)], name, j)
@@ -369,25 +372,25 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			eq, err := bindBinaryOp(b, "=", &colRef{idx: li, t: lcol.t}, &colRef{idx: ri, t: rcol.t})
+			eq, err := bindBinaryOp(b, "=", &eval.ColRef{Idx: li, T: lcol.t}, &eval.ColRef{Idx: ri, T: rcol.t})
 			if err != nil {
 				return nil, nil, withPos(err, nil)
 			}
-			cmp := eq.(*compareExpr)
+			cmp := eq.(*eval.Compare)
 			conds = append(conds, eq)
-			jp.leftKeys = append(jp.leftKeys, cmp.l)
-			jp.rightKeys = append(jp.rightKeys, shiftColumns(cmp.r, -lw))
-			var m expr
+			jp.leftKeys = append(jp.leftKeys, cmp.L)
+			jp.rightKeys = append(jp.rightKeys, shiftColumns(cmp.R, -lw))
+			var m eval.Expr
 			switch j.Kind {
 			case ast.JoinRight:
-				m = cmp.r
+				m = cmp.R
 			case ast.JoinFull:
-				m = &coalesceExpr{args: []expr{cmp.l, cmp.r}, t: cmp.l.typ()}
+				m = &eval.Coalesce{Args: []eval.Expr{cmp.L, cmp.R}, T: cmp.L.Type()}
 			default:
-				m = cmp.l
+				m = cmp.L
 			}
 			mergedExprs = append(mergedExprs, m)
-			merged.cols = append(merged.cols, scopeCol{name: name, t: m.typ()})
+			merged.cols = append(merged.cols, scopeCol{name: name, t: m.Type()})
 			for _, r := range append(append([]*scopeRel(nil), lrels...), rrels...) {
 				for i := range r.cols {
 					if r.cols[i].name == name {
@@ -411,7 +414,7 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 		if jp.cond == nil {
 			jp.cond = c
 		} else {
-			jp.cond = &andExpr{l: jp.cond, r: c}
+			jp.cond = &eval.And{L: jp.cond, R: c}
 		}
 	}
 	// An inner join's ON is a filter like WHERE: its one-sided conjuncts
@@ -426,13 +429,13 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 	}
 	rels := append(lrels, rrels...)
 	if len(merged.cols) > 0 {
-		exprs := append([]expr(nil), mergedExprs...)
+		exprs := append([]eval.Expr(nil), mergedExprs...)
 		var pcols []outCol
 		for _, c := range merged.cols {
 			pcols = append(pcols, outCol{name: c.name, t: c.t})
 		}
 		for i, c := range cols {
-			exprs = append(exprs, &colRef{idx: i, t: c.t})
+			exprs = append(exprs, &eval.ColRef{Idx: i, T: c.t})
 		}
 		cols = append(pcols, cols...)
 		joined = &projectPlan{input: joined, exprs: exprs, cols: cols}
@@ -451,13 +454,13 @@ func (pc *planCtx) planJoin(j *ast.Join, sc *scope) (plan, []*scopeRel, error) {
 			return nil, nil, err
 		}
 		// Keep the row layout: project the visible columns.
-		var exprs []expr
+		var exprs []eval.Expr
 		var pcols []outCol
 		off := 0
 		for _, r := range rels {
 			for i, c := range r.cols {
 				if !c.hidden {
-					exprs = append(exprs, &colRef{idx: off + i, t: c.t})
+					exprs = append(exprs, &eval.ColRef{Idx: off + i, T: c.t})
 					pcols = append(pcols, cols[off+i])
 				}
 			}
@@ -507,23 +510,23 @@ func sideName(rels []*scopeRel, j *ast.Join) string {
 
 // equiJoinKeys extracts left = right column equalities from a join
 // condition so the join can hash; lw is the left side's width.
-func equiJoinKeys(cond expr, lw int) (left, right []expr) {
-	var visit func(e expr)
-	visit = func(e expr) {
+func equiJoinKeys(cond eval.Expr, lw int) (left, right []eval.Expr) {
+	var visit func(e eval.Expr)
+	visit = func(e eval.Expr) {
 		switch e := e.(type) {
-		case *andExpr:
-			visit(e.l)
-			visit(e.r)
-		case *compareExpr:
-			if e.op != "=" {
+		case *eval.And:
+			visit(e.L)
+			visit(e.R)
+		case *eval.Compare:
+			if e.Op != "=" {
 				return
 			}
-			ls, lok := sideOf(e.l, lw)
-			rs, rok := sideOf(e.r, lw)
+			ls, lok := sideOf(e.L, lw)
+			rs, rok := sideOf(e.R, lw)
 			if !lok || !rok || ls == rs {
 				return
 			}
-			l, r := e.l, e.r
+			l, r := e.L, e.R
 			if ls == 1 {
 				l, r = r, l
 			}
@@ -537,35 +540,35 @@ func equiJoinKeys(cond expr, lw int) (left, right []expr) {
 
 // sideOf reports which join side (0 left, 1 right) an expression reads,
 // when it reads exactly one side's columns at the current level.
-func sideOf(e expr, lw int) (int, bool) {
+func sideOf(e eval.Expr, lw int) (int, bool) {
 	switch e := e.(type) {
-	case *colRef:
-		if e.level != 0 {
+	case *eval.ColRef:
+		if e.Level != 0 {
 			return 0, false
 		}
-		if e.idx < lw {
+		if e.Idx < lw {
 			return 0, true
 		}
 		return 1, true
-	case *castExpr:
-		return sideOf(e.x, lw)
+	case *eval.Cast:
+		return sideOf(e.X, lw)
 	}
 	return 0, false
 }
 
 // shiftColumns rebases current-level column references by delta (for
 // evaluating right-side keys against right rows alone).
-func shiftColumns(e expr, delta int) expr {
+func shiftColumns(e eval.Expr, delta int) eval.Expr {
 	switch e := e.(type) {
-	case *colRef:
-		if e.level == 0 {
+	case *eval.ColRef:
+		if e.Level == 0 {
 			c := *e
-			c.idx += delta
+			c.Idx += delta
 			return &c
 		}
-	case *castExpr:
+	case *eval.Cast:
 		c := *e
-		c.x = shiftColumns(e.x, delta)
+		c.X = shiftColumns(e.X, delta)
 		return &c
 	}
 	return e
@@ -582,9 +585,9 @@ func (p *cteScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "CTE Scan on %s", p.def.name)
 }
 
-func (p *cteScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *cteScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	if x.cteRows == nil {
-		x.cteRows = map[*cteDef][]Row{}
+		x.cteRows = map[*cteDef][]eval.Row{}
 	}
 	rows, ok := x.cteRows[p.def]
 	if !ok {
@@ -598,13 +601,13 @@ func (p *cteScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // drain runs a plan to completion and keeps its rows.
-func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
+func drain(x *execCtx, p plan, outer *eval.Env) ([]eval.Row, error) {
 	it, err := p.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
 	defer it.close()
-	var rows []Row
+	var rows []eval.Row
 	// The rows are accounted to the memory budget while they are
 	// reachable: whoever drains holds them with no close to mark the end.
 	held := x.rowsAccount("a materialized input")
@@ -622,8 +625,8 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 			held.close()
 			return nil, err
 		}
-		rows = append(rows, append(Row(nil), r...))
-		if err := x.checkCancel(); err != nil {
+		rows = append(rows, append(eval.Row(nil), r...))
+		if err := x.CheckCancel(); err != nil {
 			held.close()
 			return nil, err
 		}
@@ -633,7 +636,7 @@ func drain(x *execCtx, p plan, outer *evalEnv) ([]Row, error) {
 // schemaName maps a schema name as written to the catalog's: in the
 // Databricks dialect the schema "default" (as in main.default.t) is public.
 func (pc *planCtx) schemaName(name string) string {
-	if name == "default" && pc.sess.dialect() == dialectDatabricks {
+	if name == "default" && pc.sess.dialect() == parse.DialectDatabricks {
 		return "public"
 	}
 	return pc.sess.ownTempSchema(name)

@@ -3,6 +3,9 @@ package sql
 import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -15,7 +18,7 @@ import (
 func init() {
 	defineSetting(&settingDef{name: "track_counts", def: "off", readOnly: true,
 		desc: "Collects statistics on database activity."})
-	zero := &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	zero := &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return int64(0), nil
 	}}
 	for _, name := range []string{"pg_stat_get_numscans", "pg_stat_get_tuples_returned", "pg_stat_get_tuples_fetched",
@@ -26,16 +29,17 @@ func init() {
 		"pg_stat_get_blocks_hit", "pg_stat_get_xact_numscans", "pg_stat_get_xact_tuples_returned",
 		"pg_stat_get_xact_tuples_fetched", "pg_stat_get_xact_tuples_inserted", "pg_stat_get_xact_tuples_updated",
 		"pg_stat_get_xact_tuples_deleted", "pg_stat_get_xact_tuples_hot_updated"} {
-		register(name, zero)
+		builtins.Register(name, zero)
 	}
-	never := &builtin{resolve: signature(types.Timestamptz, types.Oid), strict: true, call: func(*execCtx, []types.Value) (types.Value, error) {
+	never := &builtins.Func{Resolve: builtins.Signature(types.Timestamptz, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return nil, nil
 	}}
 	for _, name := range []string{"pg_stat_get_last_vacuum_time", "pg_stat_get_last_autovacuum_time",
 		"pg_stat_get_last_analyze_time", "pg_stat_get_last_autoanalyze_time", "pg_stat_get_lastscan"} {
-		register(name, never)
+		builtins.Register(name, never)
 	}
-	register("pg_stat_get_live_tuples", &builtin{resolve: signature(types.Int8, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_stat_get_live_tuples", &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		t, ok := x.catalogOf().TableByOID(uint32(a[0].(int64)))
 		if !ok || t.Kind == catalog.KindView {
 			return int64(0), nil
@@ -46,10 +50,21 @@ func init() {
 		}
 		return int64(sp.Count()), nil
 	}})
-	register("pg_sequence_last_value", &builtin{resolve: signature(types.Int8, types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
-		if s, ok := sequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
+	builtins.Register("pg_sequence_last_value", &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
+		if s, ok := catalogviews.SequenceByOID(x.catalogOf(), uint32(a[0].(int64))); ok {
 			return sequenceLastValue(x, s), nil
 		}
-		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", qualifiedRelationName(x, uint32(a[0].(int64))))
+		return nil, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", catalogviews.QualifiedRelationName(x.catalogViews(), uint32(a[0].(int64))))
 	}})
+}
+
+// sequenceLastValue is pg_sequence_last_value: the last value drawn, or
+// NULL before the first.
+func sequenceLastValue(x *execCtx, s catalogviews.SerialSequence) types.Value {
+	sp := x.tx.st.Space(sequenceSpace(s.Table.OID, s.Column.Attnum))
+	if sp == nil || sp.Sequence() == 0 {
+		return nil
+	}
+	return int64(sp.Sequence())
 }

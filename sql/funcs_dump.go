@@ -1,13 +1,18 @@
 package sql
 
 import (
-	"cdcdb/sql/ast"
 	"regexp"
 	"slices"
 	"strings"
 
+	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
+
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/types"
 )
 
@@ -37,41 +42,42 @@ func init() {
 	// pg_options_to_table(text[]) splits the options of a foreign data
 	// wrapper, server or relation, "name=value" each, at the first "=" (no
 	// "=": a NULL value).
-	tableFuncs["pg_options_to_table"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_options_to_table", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		arg, err := b.coerce(args[0], types.Of(types.TextArray))
+		arg, err := b.Coerce(args[0], types.Of(types.TextArray))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return []expr{arg}, []outCol{{name: "option_name", t: textT()}, {name: "option_value", t: textT()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		return []eval.Expr{arg}, []builtins.Column{{Name: "option_name", T: eval.TextT()}, {Name: "option_value", T: eval.TextT()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "pg_options_to_table: not an array")
 		}
-		var rows []Row
+		var rows []eval.Row
 		for _, e := range arr.Elems {
 			s, ok := e.(string)
 			if !ok {
 				continue // a NULL element, which PostgreSQL skips too
 			}
 			if name, value, found := strings.Cut(s, "="); found {
-				rows = append(rows, Row{name, value})
+				rows = append(rows, eval.Row{name, value})
 			} else {
-				rows = append(rows, Row{s, nil})
+				rows = append(rows, eval.Row{s, nil})
 			}
 		}
 		return rows, nil
-	}}
-	register("acldefault", &builtin{resolve: signature(types.AclitemArray, types.Char, types.Oid), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	}})
+	builtins.Register("acldefault", &builtins.Func{Resolve: builtins.Signature(types.AclitemArray, types.Char, types.Oid), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		kind := a[0].(string)
 		items, ok := defaultPrivileges[kind]
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "unrecognized object type abbreviation: %s", kind)
 		}
-		owner := roleName(x, a[1].(int64))
+		owner := catalogviews.RoleName(x.catalogViews(), a[1].(int64))
 		out := types.ArrayValue{Elem: types.Aclitem, Elems: []types.Value{}}
 		for _, item := range items {
 			out.Elems = append(out.Elems, strings.ReplaceAll(item, "%", owner))
@@ -118,7 +124,7 @@ func (x *execCtx) lockTable(st *ast.LockTable) error {
 // clause (of this query level or an outer one) that is a table or a
 // system catalog; a view, a subquery or a function in FROM has none. ok is
 // false when no such relation has the name.
-func (b *binder) tableOID(e *ast.ColumnRef) (x expr, ok bool, err error) {
+func (b *binder) tableOID(e *ast.ColumnRef) (x eval.Expr, ok bool, err error) {
 	var relName string
 	if len(e.Parts) >= 2 {
 		relName = e.Parts[len(e.Parts)-2]
@@ -140,7 +146,7 @@ func (b *binder) tableOID(e *ast.ColumnRef) (x expr, ok bool, err error) {
 		case len(found) > 1:
 			return nil, false, pgerror.New(pgerror.AmbiguousColumn, "column reference \"tableoid\" is ambiguous").WithPosition(e.Pos + 1)
 		case len(found) == 1:
-			return &constExpr{v: int64(found[0]), t: types.Of(types.Oid)}, true, nil
+			return &eval.Const{V: int64(found[0]), T: types.Of(types.Oid)}, true, nil
 		}
 	}
 	return nil, false, nil
@@ -154,16 +160,16 @@ const nameLength = 64
 // array of 64 "char"s indexed from 0, so name[i] is its byte i ("" past its
 // end, where the padding is NUL, and NULL outside 0..63). pg_dump asks
 // typname[0] = '_' to find array types. A name has no slices.
-func (b *binder) bindNameSubscript(e *ast.Subscript, x expr) (expr, error) {
+func (b *binder) bindNameSubscript(e *ast.Subscript, x eval.Expr) (eval.Expr, error) {
 	if e.Slice {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented").WithPosition(e.Pos + 1)
 	}
-	idx, err := b.bindAs(e.Index, int4T(), "array subscript")
+	idx, err := b.bindAs(e.Index, eval.Int4T(), "array subscript")
 	if err != nil {
 		return nil, err
 	}
-	return &funcExpr{name: "name_subscript", args: []expr{x, idx}, strict: true, t: types.Of(types.Char),
-		fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &eval.FuncCall{Name: "name_subscript", Args: []eval.Expr{x, idx}, Strict: true, T: types.Of(types.Char),
+		Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 			s, i := a[0].(string), a[1].(int64)
 			switch {
 			case i < 0 || i >= nameLength:
@@ -190,32 +196,33 @@ func (pc *planCtx) planSequenceRelation(t *ast.TableRef, notFound error) (p plan
 	if s := pc.schemaName(t.Name.Schema()); s != "" {
 		schemas = []string{s}
 	}
-	seqs := serialSequences(pc.cat)
+	seqs := catalogviews.SerialSequences(pc.cat)
 	for _, sname := range schemas {
 		sc, found := pc.cat.Schema(sname)
 		if !found {
 			continue
 		}
 		for _, seq := range seqs {
-			if seq.schema != sc.OID || seq.name != name {
+			if seq.Schema != sc.OID || seq.Name != name {
 				continue
 			}
 			if len(t.Periods) > 0 {
 				return nil, nil, false, periodOnNonTemporal(t)
 			}
-			tf := &tableFunc{gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+			tf := &builtins.SetFunc{Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+				x := stmtOf(ec)
 				last := sequenceLastValue(x, seq)
 				if last == nil {
-					return []Row{{int64(1), int64(0), false}}, nil
+					return []eval.Row{{int64(1), int64(0), false}}, nil
 				}
-				return []Row{{last, int64(0), true}}, nil
+				return []eval.Row{{last, int64(0), true}}, nil
 			}}
-			cols := append([]outCol(nil), sequenceColumns...)
-			for i := range cols {
-				cols[i].tableOID, cols[i].attnum = seq.oid, int16(i+1)
+			cols := make([]outCol, len(catalogviews.SequenceColumns))
+			for i, c := range catalogviews.SequenceColumns {
+				cols[i] = outCol{name: c.Name, t: c.Type, tableOID: seq.OID, attnum: int16(i + 1)}
 			}
 			rel := relFromColumns(name, cols)
-			rel.schema, rel.relOID = sc.Name, seq.oid
+			rel.schema, rel.relOID = sc.Name, seq.OID
 			if err := applyAlias(rel, t.Alias, t.Pos); err != nil {
 				return nil, nil, false, err
 			}
@@ -247,5 +254,5 @@ func qualifySerialDefault(x *execCtx, text string, relid uint32) string {
 	if !ok || slices.Contains(x.sess.searchPath(), sc.Name) {
 		return text
 	}
-	return "nextval('" + quoteIdent(sc.Name) + "." + quoteIdent(m[1]) + "'::regclass)"
+	return "nextval('" + parse.QuoteIdent(sc.Name) + "." + parse.QuoteIdent(m[1]) + "'::regclass)"
 }

@@ -3,31 +3,10 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
-
-// fnOverload is one signature of an overloaded builtin.
-type fnOverload struct {
-	params []types.OID // Unknown accepts an argument of any type as it is
-	// variadic repeats the last parameter for any further arguments.
-	variadic bool
-	ret      types.OID
-	// retArg >= 0 makes the result the type of that argument, as for
-	// PostgreSQL's anyelement functions; -1 uses ret.
-	retArg int
-	call   func(x *execCtx, args []types.Value) (types.Value, error)
-}
-
-// overloaded makes a builtin from signatures listed in PostgreSQL's order
-// of preference.
-func overloaded(strict bool, os ...fnOverload) *builtin {
-	return &builtin{strict: strict, overloads: os}
-}
-
-// sig is an overload with a fixed result type.
-func sig(ret types.OID, call func(x *execCtx, args []types.Value) (types.Value, error), params ...types.OID) fnOverload {
-	return fnOverload{params: params, ret: ret, retArg: -1, call: call}
-}
 
 // bindOverloaded picks the signature for the arguments as PostgreSQL's
 // function resolution does in the cases that matter here: every argument
@@ -35,10 +14,10 @@ func sig(ret types.OID, call func(x *execCtx, args []types.Value) (types.Value, 
 // signature with the most exactly matching types wins, and among equals the
 // one listed first (the category's preferred type: timestamptz before
 // timestamp, float8 before numeric for an integer...).
-func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.FuncCall) (expr, error) {
+func (b *binder) bindOverloaded(name string, bi *builtins.Func, args []eval.Expr, fc *ast.FuncCall) (eval.Expr, error) {
 	var tied []int // the signatures with the most exact matches
 	bestExact := -1
-	for i, o := range bi.overloads {
+	for i, o := range bi.Overloads {
 		exact, ok := overloadMatch(o, args)
 		switch {
 		case !ok || exact < bestExact:
@@ -51,30 +30,30 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.F
 	if len(tied) == 0 {
 		return nil, noFunctionError(name, args, fc.Pos)
 	}
-	best, unique := preferredOverload(bi.overloads, tied, args)
+	best, unique := preferredOverload(bi.Overloads, tied, args)
 	if !unique {
 		return nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(%s) is not unique", name, argTypeList(args)).WithPosition(fc.Pos + 1).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	}
-	o := bi.overloads[best]
-	coerced := make([]expr, len(args))
+	o := bi.Overloads[best]
+	coerced := make([]eval.Expr, len(args))
 	for i, a := range args {
 		p := overloadParam(o, i)
 		if p == types.Unknown {
-			coerced[i] = b.resolveUnknown(a)
+			coerced[i] = b.ResolveUnknown(a)
 			continue
 		}
-		c, err := b.coerce(a, types.Of(p))
+		c, err := b.Coerce(a, types.Of(p))
 		if err != nil {
 			return nil, withPos(err, fc.Args[i])
 		}
 		coerced[i] = c
 	}
-	t := types.Of(o.ret)
-	if o.retArg >= 0 {
-		t = coerced[o.retArg].typ()
+	t := types.Of(o.Ret)
+	if o.RetArg >= 0 {
+		t = coerced[o.RetArg].Type()
 	}
-	return &funcExpr{name: name, args: coerced, fn: o.call, strict: bi.strict, t: t}, nil
+	return &eval.FuncCall{Name: name, Args: coerced, Fn: o.Call, Strict: bi.Strict, T: t}, nil
 }
 
 // preferredOverload breaks a tie between signatures that match equally
@@ -86,7 +65,7 @@ func (b *binder) bindOverloaded(name string, bi *builtin, args []expr, fc *ast.F
 // gcd(smallint, smallint) is between gcd(integer, integer), gcd(bigint,
 // bigint) and gcd(numeric, numeric); with an unknown literal among the
 // arguments, the signature listed first is taken.
-func preferredOverload(os []fnOverload, tied []int, args []expr) (best int, unique bool) {
+func preferredOverload(os []builtins.Overload, tied []int, args []eval.Expr) (best int, unique bool) {
 	if len(tied) == 1 {
 		return tied[0], true
 	}
@@ -95,8 +74,8 @@ func preferredOverload(os []fnOverload, tied []int, args []expr) (best int, uniq
 	for _, i := range tied {
 		n := 0
 		for j, a := range args {
-			p, at := overloadParam(os[i], j), a.typ().OID
-			if p != at && p != types.Unknown && at != types.Unknown && p == preferredType(typeCategory(at)) {
+			p, at := overloadParam(os[i], j), a.Type().OID
+			if p != at && p != types.Unknown && at != types.Unknown && p == preferredType(eval.TypeCategory(at)) {
 				n++
 			}
 		}
@@ -111,7 +90,7 @@ func preferredOverload(os []fnOverload, tied []int, args []expr) (best int, uniq
 		return kept[0], true
 	}
 	for _, a := range args {
-		if a.typ().OID == types.Unknown {
+		if a.Type().OID == types.Unknown {
 			return kept[0], true
 		}
 	}
@@ -136,26 +115,26 @@ func preferredType(category byte) types.OID {
 	return 0
 }
 
-func overloadParam(o fnOverload, i int) types.OID {
-	if i >= len(o.params) {
-		return o.params[len(o.params)-1]
+func overloadParam(o builtins.Overload, i int) types.OID {
+	if i >= len(o.Params) {
+		return o.Params[len(o.Params)-1]
 	}
-	return o.params[i]
+	return o.Params[i]
 }
 
 // overloadMatch reports whether the arguments fit a signature and how many
 // match its parameter types exactly.
-func overloadMatch(o fnOverload, args []expr) (int, bool) {
-	if len(args) != len(o.params) && !(o.variadic && len(args) >= len(o.params)-1) {
+func overloadMatch(o builtins.Overload, args []eval.Expr) (int, bool) {
+	if len(args) != len(o.Params) && !(o.Variadic && len(args) >= len(o.Params)-1) {
 		return 0, false
 	}
 	exact := 0
 	for i, a := range args {
-		p, at := overloadParam(o, i), a.typ().OID
+		p, at := overloadParam(o, i), a.Type().OID
 		switch {
 		case p == types.Unknown || at == p:
 			exact++
-		case at == types.Unknown || implicitCastOK(at, p):
+		case at == types.Unknown || eval.ImplicitCastOK(at, p):
 		default:
 			return 0, false
 		}

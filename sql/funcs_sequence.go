@@ -5,6 +5,9 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -20,54 +23,58 @@ import (
 // as in PostgreSQL.
 
 func init() {
-	writing := func(name string, params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
+	writing := func(name string, params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
 		sig := sequenceSignature(params...)
-		return func(b *binder, args []expr) ([]expr, types.T, error) {
+		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			out, t, err := sig(b, args)
 			if err == nil {
-				b.pc.writesBy = name
+				b.(*binder).pc.writesBy = name
 			}
 			return out, t, err
 		}
 	}
-	register("nextval", &builtin{resolve: writing("nextval", types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("nextval", &builtins.Func{Resolve: writing("nextval", types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
 		}
-		return nextSerial(x, s.table, s.column)
+		return nextSerial(x, s.Table, s.Column)
 	}})
-	register("currval", &builtin{resolve: sequenceSignature(types.Regclass), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("currval", &builtins.Func{Resolve: sequenceSignature(types.Regclass), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
 		}
-		v, ok := x.sess.seqValues[s.oid]
+		v, ok := x.sess.seqValues[s.OID]
 		if !ok {
-			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", s.name)
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", s.Name)
 		}
 		return v, nil
 	}})
-	register("lastval", &builtin{resolve: signature(types.Int8), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	builtins.Register("lastval", &builtins.Func{Resolve: builtins.Signature(types.Int8), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if x.sess.lastSeq == 0 {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
 		return x.sess.seqValues[x.sess.lastSeq], nil
 	}})
-	setval := func(x *execCtx, a []types.Value) (types.Value, error) {
+	setval := func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		s, err := serialSequenceArg(x, a[0])
 		if err != nil {
 			return nil, err
 		}
 		v := a[1].(int64)
 		called := len(a) < 3 || a[2].(bool)
-		hi := serialMax(s.column.Type.OID)
+		hi := serialMax(s.Column.Type.OID)
 		if v < 1 || v > hi {
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.name, hi)
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (1..%d)", v, s.Name, hi)
 		}
-		sp := x.tx.st.Space(sequenceSpace(s.table.OID, s.column.Attnum))
+		sp := x.tx.st.Space(sequenceSpace(s.Table.OID, s.Column.Attnum))
 		if sp == nil {
-			return nil, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.name)
+			return nil, pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", s.Name)
 		}
 		next := uint64(v)
 		if !called {
@@ -76,28 +83,28 @@ func init() {
 		if err := sp.SetSequence(next); err != nil {
 			return nil, err
 		}
-		x.tx.noteSequence(sequenceSpace(s.table.OID, s.column.Attnum), next)
+		x.tx.noteSequence(sequenceSpace(s.Table.OID, s.Column.Attnum), next)
 		if called {
-			x.sess.noteSequence(s.oid, v, false)
+			x.sess.noteSequence(s.OID, v, false)
 		}
 		return v, nil
 	}
-	register("setval", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	builtins.Register("setval", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 3 {
 			return writing("setval", types.Regclass, types.Int8, types.Bool)(b, args)
 		}
 		return writing("setval", types.Regclass, types.Int8)(b, args)
-	}, strict: true, call: setval})
+	}, Strict: true, Call: setval})
 }
 
 // sequenceSignature is signature(int8, params...) whose first argument
 // names a sequence: a name that resolves to no relation is reported as
 // such (42P01 at the literal), not as a missing function.
-func sequenceSignature(params ...types.OID) func(*binder, []expr) ([]expr, types.T, error) {
-	sig := signature(types.Int8, params...)
-	return func(b *binder, args []expr) ([]expr, types.T, error) {
+func sequenceSignature(params ...types.OID) func(eval.Binder, []eval.Expr) ([]eval.Expr, types.T, error) {
+	sig := builtins.Signature(types.Int8, params...)
+	return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == len(params) {
-			if _, err := b.coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
+			if _, err := b.Coerce(args[0], types.Of(types.Regclass)); err != nil && pgerror.CodeOf(err) != pgerror.DatatypeMismatch {
 				return nil, types.T{}, err
 			}
 		}
@@ -119,16 +126,16 @@ func serialMax(t types.OID) int64 {
 
 // serialSequenceArg resolves a regclass argument to a serial sequence; a
 // relation that is not one is refused as PostgreSQL refuses a table.
-func serialSequenceArg(x *execCtx, v types.Value) (serialSequence, error) {
+func serialSequenceArg(x *execCtx, v types.Value) (catalogviews.SerialSequence, error) {
 	oid := uint32(v.(int64))
 	cat := x.catalogOf()
-	if s, ok := sequenceByOID(cat, oid); ok {
+	if s, ok := catalogviews.SequenceByOID(cat, oid); ok {
 		return s, nil
 	}
 	if t, ok := cat.TableByOID(oid); ok {
-		return serialSequence{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", t.Name)
+		return catalogviews.SerialSequence{}, pgerror.New(pgerror.WrongObjectType, "\"%s\" is not a sequence", t.Name)
 	}
-	return serialSequence{}, pgerror.New(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+	return catalogviews.SerialSequence{}, pgerror.New(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
 }
 
 // noteSequence records a value this session drew from (or, with setval,
@@ -149,5 +156,5 @@ func (s *Session) noteSequence(seq uint32, v int64, drawn bool) {
 // noteSerialDrawn is noteSequence for a value nextSerial drew for column c
 // of table t.
 func (x *execCtx) noteSerialDrawn(t *catalog.Table, c *catalog.Column, v int64) {
-	x.sess.noteSequence(sequenceOID(t.OID, c.Attnum), v, true)
+	x.sess.noteSequence(catalogviews.SequenceOID(t.OID, c.Attnum), v, true)
 }

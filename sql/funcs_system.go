@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -17,14 +19,15 @@ const (
 )
 
 func init() {
-	register("version", &builtin{resolve: signature(types.Text), call: func(*execCtx, []types.Value) (types.Value, error) {
+	builtins.Register("version", &builtins.Func{Resolve: builtins.Signature(types.Text), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "PostgreSQL " + ServerVersion + " (cdcdb " + cdcdbVersion + ") on x86_64-pc-linux-gnu, compiled by Go, 64-bit", nil
 	}})
-	register("current_database", &builtin{resolve: signature(types.Name), call: func(*execCtx, []types.Value) (types.Value, error) {
+	builtins.Register("current_database", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return "main", nil
 	}})
-	register("current_catalog", builtins["current_database"])
-	register("current_schema", &builtin{resolve: signature(types.Name), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	builtins.Register("current_catalog", builtins.Funcs["current_database"])
+	builtins.Register("current_schema", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		for _, s := range x.sess.searchPath() {
 			if s == "pg_catalog" || isTempSchemaName(s) {
 				continue
@@ -35,7 +38,8 @@ func init() {
 		}
 		return nil, nil
 	}})
-	register("current_schemas", &builtin{resolve: signature(types.NameArray, types.Bool), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("current_schemas", &builtins.Func{Resolve: builtins.Signature(types.NameArray, types.Bool), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		arr := types.ArrayValue{Elem: types.Name}
 		for _, s := range x.sess.searchPath() {
 			if (s == "pg_catalog" || isTempSchemaName(s)) && !a[0].(bool) {
@@ -47,33 +51,41 @@ func init() {
 		}
 		return arr, nil
 	}})
-	userFn := &builtin{resolve: signature(types.Name), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
-		return x.sess.user, nil
+	userFn := &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		return stmtOf(ec).sess.currentRoleName(), nil // SET ROLE's (rolemembers.go)
 	}}
-	register("current_user", userFn)
-	register("session_user", userFn)
-	register("user", userFn)
-	register("pg_backend_pid", &builtin{resolve: signature(types.Int4), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	builtins.Register("current_user", userFn)
+	builtins.Register("session_user", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		return stmtOf(ec).sess.user, nil
+	}})
+	builtins.Register("user", userFn)
+	builtins.Register("pg_backend_pid", &builtins.Func{Resolve: builtins.Signature(types.Int4), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return int64(x.sess.id), nil
 	}})
-	register("now", &builtin{resolve: signature(types.Timestamptz), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	builtins.Register("now", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return x.now, nil
 	}})
-	register("transaction_timestamp", builtins["now"])
-	register("statement_timestamp", &builtin{resolve: signature(types.Timestamptz), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
+	builtins.Register("transaction_timestamp", builtins.Funcs["now"])
+	builtins.Register("statement_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		return x.stmtNow, nil
 	}})
-	register("clock_timestamp", &builtin{resolve: signature(types.Timestamptz), call: func(*execCtx, []types.Value) (types.Value, error) {
+	builtins.Register("clock_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return time.Now().UTC().Truncate(time.Microsecond), nil
 	}})
-	register("localtimestamp", &builtin{resolve: signature(types.Timestamp), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
-		return wallClockUTC(x.now.In(x.location())), nil
+	builtins.Register("localtimestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamp), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
+		return eval.WallClockUTC(x.now.In(x.Location())), nil
 	}})
-	register("current_date", &builtin{resolve: signature(types.Date), call: func(x *execCtx, _ []types.Value) (types.Value, error) {
-		t := x.now.In(x.location())
+	builtins.Register("current_date", &builtins.Func{Resolve: builtins.Signature(types.Date), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
+		t := x.now.In(x.Location())
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
 	}})
-	register("pg_sleep", &builtin{resolve: signature(types.Void, types.Float8), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_sleep", &builtins.Func{Resolve: builtins.Signature(types.Void, types.Float8), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		d := time.Duration(a[0].(float64) * float64(time.Second))
 		if d <= 0 {
 			return "", nil
@@ -87,12 +99,13 @@ func init() {
 			return nil, cancelError(x.ctx)
 		}
 	}})
-	register("current_setting", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	builtins.Register("current_setting", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) == 1 {
-			return signature(types.Text, types.Text)(b, args)
+			return builtins.Signature(types.Text, types.Text)(b, args)
 		}
-		return signature(types.Text, types.Text, types.Bool)(b, args)
-	}, strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
+		return builtins.Signature(types.Text, types.Text, types.Bool)(b, args)
+	}, Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		v, err := x.sess.showSetting(a[0].(string))
 		if err != nil {
 			if len(a) > 1 && a[1] == true {
@@ -102,7 +115,8 @@ func init() {
 		}
 		return v, nil
 	}})
-	register("set_config", &builtin{resolve: signature(types.Text, types.Text, types.Text, types.Bool), call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("set_config", &builtins.Func{Resolve: builtins.Signature(types.Text, types.Text, types.Text, types.Bool), Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		if a[0] == nil {
 			return nil, pgerror.New(pgerror.NullValueNotAllowed, "SET requires parameter name")
 		}
@@ -115,7 +129,7 @@ func init() {
 		}
 		return x.sess.showSetting(a[0].(string))
 	}})
-	register("gen_random_uuid", &builtin{resolve: signature(types.UUID), call: func(*execCtx, []types.Value) (types.Value, error) {
+	builtins.Register("gen_random_uuid", &builtins.Func{Resolve: builtins.Signature(types.UUID), Call: func(eval.Context, []types.Value) (types.Value, error) {
 		var u types.UUIDValue
 		if _, err := rand.Read(u[:]); err != nil {
 			return nil, err
@@ -124,19 +138,13 @@ func init() {
 		u[8] = (u[8] & 0x3f) | 0x80
 		return u, nil
 	}})
-	register("pg_typeof", &builtin{resolve: func(b *binder, args []expr) ([]expr, types.T, error) {
+	builtins.Register("pg_typeof", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 		if len(args) != 1 {
-			return nil, types.T{}, errNoFunction
+			return nil, types.T{}, builtins.ErrNoFunction
 		}
-		t := args[0].typ()
-		return []expr{&constExpr{v: int64(t.OID), t: types.Of(types.Oid)}}, types.Of(types.Regtype), nil
-	}, call: func(_ *execCtx, a []types.Value) (types.Value, error) {
+		t := args[0].Type()
+		return []eval.Expr{&eval.Const{V: int64(t.OID), T: types.Of(types.Oid)}}, types.Of(types.Regtype), nil
+	}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		return a[0], nil
 	}})
-}
-
-// wallClockUTC keeps t's wall-clock reading as a UTC time: the
-// representation of timestamp without time zone.
-func wallClockUTC(t time.Time) time.Time {
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
 }

@@ -3,46 +3,32 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
-// tableFunc is a set-returning function with several output columns, used
-// in FROM: pg_show_all_settings() (behind pg_settings), pg_get_keywords(),
-// information_schema._pg_expandarray(). Where PostgreSQL declares the
-// function with OUT arguments, the columns are read from its pg_proc row,
-// so names and types are PostgreSQL's.
-type tableFunc struct {
-	// resolve checks and coerces the arguments and gives the columns.
-	resolve func(b *binder, args []expr) ([]expr, []outCol, error)
-	gen     func(x *execCtx, args []types.Value) ([]Row, error)
-	// strict functions return no rows for a NULL argument.
-	strict bool
-}
-
-// tableFuncs maps lower-case function names to table functions.
-var tableFuncs = map[string]*tableFunc{}
-
 // procOutColumns reads the OUT columns of a built-in function from
 // PostgreSQL's pg_proc rows.
-func procOutColumns(name string) []outCol {
-	ct := pgCatalogTables["pg_proc"]
-	static, err := ct.staticRows()
+func procOutColumns(name string) []builtins.Column {
+	static, err := catalogviews.StaticRows("pg_proc")
 	if err != nil {
 		return nil
 	}
-	b := rowBuilder("pg_proc")
+	b := catalogviews.CatalogRowBuilder("pg_proc")
 	for _, r := range static {
-		if r[b.col("proname")] != name {
+		if r[b.Col("proname")] != name {
 			continue
 		}
-		all, ok := r[b.col("proallargtypes")].(types.ArrayValue)
+		all, ok := r[b.Col("proallargtypes")].(types.ArrayValue)
 		if !ok {
 			continue
 		}
-		modes, _ := r[b.col("proargmodes")].(types.ArrayValue)
-		names, _ := r[b.col("proargnames")].(types.ArrayValue)
-		var cols []outCol
+		modes, _ := r[b.Col("proargmodes")].(types.ArrayValue)
+		names, _ := r[b.Col("proargnames")].(types.ArrayValue)
+		var cols []builtins.Column
 		for i, t := range all.Elems {
 			if i >= len(modes.Elems) || (modes.Elems[i] != "o" && modes.Elems[i] != "t" && modes.Elems[i] != "b") {
 				continue
@@ -51,7 +37,7 @@ func procOutColumns(name string) []outCol {
 			if i < len(names.Elems) {
 				n, _ = names.Elems[i].(string)
 			}
-			cols = append(cols, outCol{name: n, t: types.Of(types.OID(t.(int64)))})
+			cols = append(cols, builtins.Column{Name: n, T: types.Of(types.OID(t.(int64)))})
 		}
 		return cols
 	}
@@ -61,8 +47,8 @@ func procOutColumns(name string) []outCol {
 // tableFuncScan runs a table function.
 type tableFuncScan struct {
 	name string
-	tf   *tableFunc
-	args []expr
+	tf   *builtins.SetFunc
+	args []eval.Expr
 	cols []outCol
 	// ordinal adds WITH ORDINALITY's counter.
 	ordinal bool
@@ -74,20 +60,20 @@ func (p *tableFuncScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.name)
 }
 
-func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *tableFuncScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	vals := make([]types.Value, len(p.args))
 	for i, a := range p.args {
-		v, err := a.eval(env)
+		v, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}
-		if v == nil && p.tf.strict {
+		if v == nil && p.tf.Strict {
 			return &sliceIter{}, nil
 		}
 		vals[i] = v
 	}
-	rows, err := p.tf.gen(x, vals)
+	rows, err := p.tf.Gen(x, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -100,23 +86,23 @@ func (p *tableFuncScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 }
 
 // planTableFunc plans a table function in FROM.
-func (pc *planCtx) planTableFunc(tf *tableFunc, t *ast.FuncTable, b *binder, args []expr) (plan, []*scopeRel, error) {
+func (pc *planCtx) planTableFunc(tf *builtins.SetFunc, t *ast.FuncTable, b eval.Binder, args []eval.Expr) (plan, []*scopeRel, error) {
 	name := t.Call.Name.Name()
-	coerced, cols, err := tf.resolve(b, args)
+	coerced, fcols, err := tf.Resolve(b, args)
 	if err != nil {
-		if err == errNoFunction {
+		if err == builtins.ErrNoFunction {
 			return nil, nil, noFunctionError(name, args, t.Pos)
 		}
 		return nil, nil, withPos(err, t.Call)
 	}
-	cols = append([]outCol(nil), cols...)
+	cols := outCols(fcols)
 	if len(cols) == 1 && t.Alias != nil && len(t.Alias.Columns) == 0 {
 		// A function of one column names it after the alias, as
 		// generate_subscripts(a, 1) AS g names its column g.
 		cols[0].name = t.Alias.Name
 	}
 	if t.WithOrdinality {
-		cols = append(cols, outCol{name: "ordinality", t: int8T()})
+		cols = append(cols, outCol{name: "ordinality", t: eval.Int8T()})
 	}
 	p := &tableFuncScan{name: name, tf: tf, args: coerced, cols: cols, ordinal: t.WithOrdinality}
 	rel := relFromColumns(name, cols)
@@ -135,26 +121,26 @@ func init() {
 	// _pg_expandarray(anyarray) returns (x anyelement, n int): each element
 	// with its 1-based position. JDBC's getPrimaryKeys and getIndexInfo
 	// expand pg_index.indkey with it.
-	tableFuncs["_pg_expandarray"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("_pg_expandarray", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		elem := types.ElemOf(args[0].typ().OID)
+		elem := types.ElemOf(args[0].Type().OID)
 		if elem == 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return args, []outCol{{name: "x", t: types.Of(elem)}, {name: "n", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		return args, []builtins.Column{{Name: "x", T: types.Of(elem)}, {Name: "n", T: eval.Int4T()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr, ok := a[0].(types.ArrayValue)
 		if !ok {
 			return nil, pgerror.New(pgerror.InternalError, "_pg_expandarray: not an array")
 		}
-		rows := make([]Row, len(arr.Elems))
+		rows := make([]eval.Row, len(arr.Elems))
 		for i, e := range arr.Elems {
-			rows[i] = Row{e, int64(i + 1)}
+			rows[i] = eval.Row{e, int64(i + 1)}
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func init() {
@@ -163,22 +149,22 @@ func init() {
 	// and tools that quote identifiers read it).
 	catDesc := map[byte]string{'U': "unreserved", 'C': "unreserved (cannot be function or type name)",
 		'T': "reserved (can be function or type name)", 'R': "reserved"}
-	tableFuncs["pg_get_keywords"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_get_keywords", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_get_keywords"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
-		var rows []Row
+	}, Gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
+		var rows []eval.Row
 		for _, k := range parse.Keywords() {
 			bareDesc := "requires AS"
 			if k.BareLabel {
 				bareDesc = "can be bare label"
 			}
-			rows = append(rows, Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
+			rows = append(rows, eval.Row{k.Word, string(k.CatCode), k.BareLabel, catDesc[k.CatCode], bareDesc})
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func boolInt(b bool) int {
@@ -193,27 +179,27 @@ func init() {
 	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
 	// int2vector and oidvector subscripts start at 0; the lower bound is
 	// decided from the argument's type and passed on as a fourth argument.
-	tableFuncs["generate_subscripts"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
-		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].typ().OID) == 0 {
-			return nil, nil, errNoFunction
+	builtins.RegisterSet("generate_subscripts", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
+		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
+			return nil, nil, builtins.ErrNoFunction
 		}
-		d, err := b.coerce(args[1], int4T())
+		d, err := b.Coerce(args[1], eval.Int4T())
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		var reverse expr = &constExpr{v: false, t: boolT()}
+		var reverse eval.Expr = &eval.Const{V: false, T: eval.BoolT()}
 		if len(args) == 3 {
-			if reverse, err = b.coerce(args[2], boolT()); err != nil {
-				return nil, nil, errNoFunction
+			if reverse, err = b.Coerce(args[2], eval.BoolT()); err != nil {
+				return nil, nil, builtins.ErrNoFunction
 			}
 		}
 		lower := int64(1)
-		if t := args[0].typ().OID; t == types.Int2Vector || t == types.OidVector {
+		if t := args[0].Type().OID; t == types.Int2Vector || t == types.OidVector {
 			lower = 0
 		}
-		out := []expr{args[0], d, reverse, &constExpr{v: lower, t: int4T()}}
-		return out, []outCol{{name: "generate_subscripts", t: int4T()}}, nil
-	}, gen: func(_ *execCtx, a []types.Value) ([]Row, error) {
+		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: eval.Int4T()}}
+		return out, []builtins.Column{{Name: "generate_subscripts", T: eval.Int4T()}}, nil
+	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
 		arr := a[0].(types.ArrayValue)
 		dims := arr.Dims
 		if dims == nil {
@@ -224,9 +210,9 @@ func init() {
 			return nil, nil
 		}
 		n := int64(dims[dim-1])
-		rows := make([]Row, 0, n)
+		rows := make([]eval.Row, 0, n)
 		for i := int64(0); i < n; i++ {
-			rows = append(rows, Row{lower + i})
+			rows = append(rows, eval.Row{lower + i})
 		}
 		if a[2] == true {
 			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
@@ -234,23 +220,32 @@ func init() {
 			}
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 func init() {
 	// pg_partition_ancestors(regclass): a partition and the tables it is a
 	// partition of. cdcdb has no partitioned tables, so no relation is a
 	// partition, and PostgreSQL answers no rows for those.
-	tableFuncs["pg_partition_ancestors"] = &tableFunc{strict: true, resolve: func(b *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_partition_ancestors", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 1 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		r, err := b.coerce(args[0], types.Of(types.Regclass))
+		r, err := b.Coerce(args[0], types.Of(types.Regclass))
 		if err != nil {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return []expr{r}, procOutColumns("pg_partition_ancestors"), nil
-	}, gen: func(*execCtx, []types.Value) ([]Row, error) {
+		return []eval.Expr{r}, procOutColumns("pg_partition_ancestors"), nil
+	}, Gen: func(eval.Context, []types.Value) ([]eval.Row, error) {
 		return nil, nil
-	}}
+	}})
+}
+
+// outCols gives a function's output columns as the planner's columns.
+func outCols(fcols []builtins.Column) []outCol {
+	cols := make([]outCol, len(fcols))
+	for i, c := range fcols {
+		cols[i] = outCol{name: c.Name, t: c.T}
+	}
+	return cols
 }

@@ -7,16 +7,18 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
 // funcScan is a set-returning function in FROM.
 type funcScan struct {
 	name    string
-	args    []expr
+	args    []eval.Expr
 	cols    []outCol
 	ordinal bool
-	gen     func(x *execCtx, args []types.Value, emit func(types.Value) error) error
+	gen     func(x eval.Context, args []types.Value, emit func(types.Value) error) error
 	// series, when set, yields the rows one at a time from a state of
 	// its own (an integer or numeric generate_series, the set-returning
 	// function queries use to make rows); gen's rows are pulled from it
@@ -31,11 +33,11 @@ func (p *funcScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Function Scan on %s", p.name)
 }
 
-func (p *funcScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *funcScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	vals := make([]types.Value, len(p.args))
 	for i, a := range p.args {
-		v, err := a.eval(env)
+		v, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -71,7 +73,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if name == lastSnapshotVersionName || name == currentSnapshotVersionName {
 		return pc.planSnapshotVersionFunc(t, name)
 	}
-	var args []expr
+	var args []eval.Expr
 	for _, a := range t.Call.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -86,7 +88,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 	if isBeliefChangesCall(t.Call.Name) {
 		return pc.planBeliefChanges(t, b, args)
 	}
-	if tf, ok := tableFuncs[name]; ok {
+	if tf, ok := builtins.SetFuncs[name]; ok {
 		return pc.planTableFunc(tf, t, b, args)
 	}
 	fs := &funcScan{name: name, ordinal: t.WithOrdinality}
@@ -99,20 +101,20 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		// (generate_series(1, 3, 0.5) is numeric); an interval step is a
 		// time series's, which its bounds decide.
 		typed := args[:2]
-		if len(args) == 3 && args[2].typ().OID != types.Interval && args[2].typ().OID != types.Unknown {
+		if len(args) == 3 && args[2].Type().OID != types.Interval && args[2].Type().OID != types.Unknown {
 			typed = args
 		}
-		ct, err := commonType(typed, "generate_series")
+		ct, err := eval.CommonType(typed, "generate_series")
 		if err != nil {
 			return nil, nil, withPos(err, t.Call)
 		}
 		switch {
-		case ct.OID == types.Unknown || isIntType(ct.OID):
+		case ct.OID == types.Unknown || eval.IsIntType(ct.OID):
 			if ct.OID != types.Int8 {
-				ct = int4T()
+				ct = eval.Int4T()
 			}
 			for i := range args {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
@@ -131,7 +133,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 			}
 		case ct.OID == types.Numeric:
 			for i := range args {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
@@ -157,19 +159,19 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
 			for i := 0; i < 2; i++ {
-				c, err := b.coerce(args[i], ct)
+				c, err := b.Coerce(args[i], ct)
 				if err != nil {
 					return nil, nil, noFunctionError(name, args, t.Pos)
 				}
 				args[i] = c
 			}
-			c, err := b.coerce(args[2], types.Of(types.Interval))
+			c, err := b.Coerce(args[2], types.Of(types.Interval))
 			if err != nil {
 				return nil, nil, noFunctionError(name, args, t.Pos)
 			}
 			args[2] = c
 			zoned := ct.OID == types.Timestamptz
-			fs.gen = func(x *execCtx, a []types.Value, emit func(types.Value) error) error {
+			fs.gen = func(x eval.Context, a []types.Value, emit func(types.Value) error) error {
 				v, stop, step := a[0].(time.Time), a[1].(time.Time), a[2].(types.IntervalValue)
 				if step == (types.IntervalValue{}) {
 					return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
@@ -184,7 +186,7 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 					if err := emit(v); err != nil {
 						return err
 					}
-					next, err := addInterval(x, v, step, 1, zoned)
+					next, err := eval.AddInterval(x, v, step, 1, zoned)
 					if err != nil {
 						return err
 					}
@@ -201,16 +203,16 @@ func (pc *planCtx) planFuncTable(t *ast.FuncTable, sc, left *scope) (p plan, rel
 		if err != nil {
 			return nil, nil, err
 		}
-		fs.args = []expr{x}
-		fs.gen = func(_ *execCtx, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
-		fs.cols = []outCol{{name: name, t: x.typ()}}
+		fs.args = []eval.Expr{x}
+		fs.gen = func(_ eval.Context, a []types.Value, emit func(types.Value) error) error { return emit(a[0]) }
+		fs.cols = []outCol{{name: name, t: x.Type()}}
 		args = nil
 	}
 	if args != nil {
 		fs.args = args
 	}
 	if fs.ordinal {
-		fs.cols = append(fs.cols, outCol{name: "ordinality", t: int8T()})
+		fs.cols = append(fs.cols, outCol{name: "ordinality", t: eval.Int8T()})
 	}
 	rel := relFromColumns(name, fs.cols)
 	if t.Alias != nil && len(t.Alias.Columns) == 0 && len(fs.cols) == 1 || t.Alias != nil && len(fs.cols) == 1 && len(t.Alias.Columns) == 0 {
@@ -238,8 +240,8 @@ type seriesIter struct {
 	n       int64
 }
 
-func (it *seriesIter) next() (Row, error) {
-	if err := it.x.checkCancel(); err != nil {
+func (it *seriesIter) next() (eval.Row, error) {
+	if err := it.x.CheckCancel(); err != nil {
 		return nil, err
 	}
 	v, err := it.series.next()
@@ -248,9 +250,9 @@ func (it *seriesIter) next() (Row, error) {
 	}
 	it.n++
 	if it.ordinal {
-		return Row{v, it.n}, nil
+		return eval.Row{v, it.n}, nil
 	}
-	return Row{v}, nil
+	return eval.Row{v}, nil
 }
 
 func (it *seriesIter) close() {}
@@ -286,7 +288,7 @@ func (it *numericSeries) next() (types.Value, error) {
 		return nil, nil
 	}
 	v := new(apd.Decimal).Set(it.at)
-	if _, err := numericCtx.Add(it.at, it.at, it.step); err != nil {
+	if _, err := eval.NumericCtx.Add(it.at, it.at, it.step); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"errors"
 	"iter"
 	"runtime"
@@ -23,7 +24,7 @@ type genIter struct {
 	n       int64
 }
 
-func newGenIter(x *execCtx, gen func(*execCtx, []types.Value, func(types.Value) error) error, args []types.Value, ordinal bool) *genIter {
+func newGenIter(x *execCtx, gen func(eval.Context, []types.Value, func(types.Value) error) error, args []types.Value, ordinal bool) *genIter {
 	next, stop := iter.Pull2(func(yield func(types.Value, error) bool) {
 		err := gen(x, args, func(v types.Value) error {
 			if !yield(v, nil) {
@@ -41,8 +42,8 @@ func newGenIter(x *execCtx, gen func(*execCtx, []types.Value, func(types.Value) 
 	return it
 }
 
-func (it *genIter) next() (Row, error) {
-	if err := it.x.checkCancel(); err != nil {
+func (it *genIter) next() (eval.Row, error) {
+	if err := it.x.CheckCancel(); err != nil {
 		return nil, err
 	}
 	v, err, ok := it.pull()
@@ -54,9 +55,9 @@ func (it *genIter) next() (Row, error) {
 	}
 	it.n++
 	if it.ordinal {
-		return Row{v, it.n}, nil
+		return eval.Row{v, it.n}, nil
 	}
-	return Row{v}, nil
+	return eval.Row{v}, nil
 }
 
 func (it *genIter) close() { it.stop() }

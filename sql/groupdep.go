@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -15,23 +16,23 @@ import (
 
 // ungroupedColumn binds a column reference found outside GROUP BY in a
 // grouped query level; idx is its position in the level's input row.
-func (b *binder) ungroupedColumn(e *ast.ColumnRef, idx int, col scopeCol) (expr, error) {
+func (b *binder) ungroupedColumn(e *ast.ColumnRef, idx int, col scopeCol) (eval.Expr, error) {
 	rel := relAt(b.sc, idx)
 	if rel != nil && b.groupedByPrimaryKey(rel) {
 		fp := "functionally dependent:" + fingerprint(e)
 		for i, s := range b.agg.aggs {
 			if s.fp == fp {
-				return &colRef{idx: len(b.agg.groupExprs) + i, t: s.t}, nil
+				return &eval.ColRef{Idx: len(b.agg.groupExprs) + i, T: s.t}, nil
 			}
 		}
 		spec := &aggSpec{
 			fn:   &aggregateFunc{name: col.name, newState: func() aggState { return &groupValueState{} }},
-			args: []expr{&colRef{idx: idx, t: col.t, name: col.name}},
+			args: []eval.Expr{&eval.ColRef{Idx: idx, T: col.t, Name: col.name}},
 			fp:   fp,
 			t:    col.t,
 		}
 		b.agg.aggs = append(b.agg.aggs, spec)
-		return &colRef{idx: len(b.agg.groupExprs) + len(b.agg.aggs) - 1, t: col.t, name: col.name}, nil
+		return &eval.ColRef{Idx: len(b.agg.groupExprs) + len(b.agg.aggs) - 1, T: col.t, Name: col.name}, nil
 	}
 	name := col.name
 	if rel != nil && rel.name != "" {
@@ -63,7 +64,7 @@ func (b *binder) groupedByPrimaryKey(rel *scopeRel) bool {
 				continue
 			}
 			for _, g := range b.agg.groupExprs {
-				if ref, ok := g.(*colRef); ok && ref.level == 0 && ref.idx == rel.offset+i {
+				if ref, ok := g.(*eval.ColRef); ok && ref.Level == 0 && ref.Idx == rel.offset+i {
 					found = true
 				}
 			}

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -119,7 +120,7 @@ func tooManyGroupingSets() error {
 
 // bindGrouping binds grouping(a, ...), whose arguments must be expressions
 // the query groups by.
-func (b *binder) bindGrouping(fc *ast.FuncCall) (expr, error) {
+func (b *binder) bindGrouping(fc *ast.FuncCall) (eval.Expr, error) {
 	notGrouped := func(at ast.Expr) error {
 		return pgerror.New(pgerror.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level").WithPosition(at.Position() + 1)
 	}
@@ -159,15 +160,15 @@ type groupingExpr struct {
 	args []int
 }
 
-func (e *groupingExpr) typ() types.T { return types.Of(types.Int4) }
+func (e *groupingExpr) Type() types.T { return types.Of(types.Int4) }
 
-func (e *groupingExpr) eval(env *evalEnv) (types.Value, error) {
+func (e *groupingExpr) Eval(env *eval.Env) (types.Value, error) {
 	if e.agg.sets == nil {
 		return int64(0), nil // one set of every group expression
 	}
 	// The mask follows the group values and the aggregates; the aggregate
 	// list is complete once the query is bound, before anything runs.
-	absent := env.row[len(e.agg.groupExprs)+len(e.agg.aggs)].(int64)
+	absent := env.Row[len(e.agg.groupExprs)+len(e.agg.aggs)].(int64)
 	var r int64
 	for _, i := range e.args {
 		r = r<<1 | (absent>>i)&1

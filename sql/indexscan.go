@@ -7,6 +7,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -27,14 +29,14 @@ import (
 type indexScan struct {
 	scan  *tableScan // columns, filter and row decoding of the scan it replaces
 	index *catalog.Index
-	eq    []expr      // values of the index's leading columns
+	eq    []eval.Expr // values of the index's leading columns
 	lo    *indexBound // bounds of the column after them
 	hi    *indexBound
-	in    []expr // or a list of values for it (IN): one range each
+	in    []eval.Expr // or a list of values for it (IN): one range each
 }
 
 type indexBound struct {
-	e         expr
+	e         eval.Expr
 	inclusive bool
 }
 
@@ -42,8 +44,8 @@ type indexBound struct {
 // column IN (list).
 type indexCond struct {
 	op   string // "=", "<", "<=", ">", ">=", "in"
-	val  expr
-	list []expr
+	val  eval.Expr
+	list []eval.Expr
 }
 
 func (p *indexScan) columns() []outCol { return p.scan.columns() }
@@ -75,9 +77,9 @@ func chooseIndexScan(s *tableScan) *indexScan {
 			if col < 0 || !indexableType(s.cols[col].t) {
 				break
 			}
-			var eq expr
+			var eq eval.Expr
 			for _, c := range conds[col] {
-				if c.op == "=" && sameKeyFamily(c.val.typ(), s.cols[col].t) {
+				if c.op == "=" && sameKeyFamily(c.val.Type(), s.cols[col].t) {
 					eq = c.val
 					break
 				}
@@ -93,7 +95,7 @@ func chooseIndexScan(s *tableScan) *indexScan {
 				break
 			}
 			for _, c := range conds[col] {
-				if !sameKeyFamily(c.val.typ(), s.cols[col].t) {
+				if !sameKeyFamily(c.val.Type(), s.cols[col].t) {
 					continue
 				}
 				switch c.op {
@@ -124,45 +126,45 @@ func chooseIndexScan(s *tableScan) *indexScan {
 
 // collectIndexConds finds the conjuncts "column op value" of a filter,
 // where value does not read the row being filtered, by column index.
-func collectIndexConds(e expr, out map[int][]indexCond) {
+func collectIndexConds(e eval.Expr, out map[int][]indexCond) {
 	switch e := e.(type) {
-	case *andExpr:
-		collectIndexConds(e.l, out)
-		collectIndexConds(e.r, out)
-	case *inListExpr:
-		col := e.x
-		if c, ok := col.(*castExpr); ok && !c.explicit {
-			col = c.x
+	case *eval.And:
+		collectIndexConds(e.L, out)
+		collectIndexConds(e.R, out)
+	case *eval.InList:
+		col := e.X
+		if c, ok := col.(*eval.Cast); ok && !c.Explicit {
+			col = c.X
 		}
-		ref, ok := col.(*colRef)
-		if e.not || !ok || ref.level != 0 {
+		ref, ok := col.(*eval.ColRef)
+		if e.Not || !ok || ref.Level != 0 {
 			return
 		}
-		for _, item := range e.list {
+		for _, item := range e.List {
 			if readsCurrentRow(item) {
 				return
 			}
 		}
-		out[ref.idx] = append(out[ref.idx], indexCond{op: "in", list: e.list})
-	case *compareExpr:
+		out[ref.Idx] = append(out[ref.Idx], indexCond{op: "in", list: e.List})
+	case *eval.Compare:
 		flip := map[string]string{"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-		if _, ok := flip[e.op]; !ok {
+		if _, ok := flip[e.Op]; !ok {
 			return
 		}
-		for i, side := range [2][2]expr{{e.l, e.r}, {e.r, e.l}} {
+		for i, side := range [2][2]eval.Expr{{e.L, e.R}, {e.R, e.L}} {
 			col, val := side[0], side[1]
-			if c, ok := col.(*castExpr); ok && !c.explicit {
-				col = c.x
+			if c, ok := col.(*eval.Cast); ok && !c.Explicit {
+				col = c.X
 			}
-			ref, ok := col.(*colRef)
-			if !ok || ref.level != 0 || readsCurrentRow(val) {
+			ref, ok := col.(*eval.ColRef)
+			if !ok || ref.Level != 0 || readsCurrentRow(val) {
 				continue
 			}
-			op := e.op
+			op := e.Op
 			if i == 1 {
 				op = flip[op]
 			}
-			out[ref.idx] = append(out[ref.idx], indexCond{op: op, val: val})
+			out[ref.Idx] = append(out[ref.Idx], indexCond{op: op, val: val})
 			return
 		}
 	}
@@ -170,14 +172,14 @@ func collectIndexConds(e expr, out map[int][]indexCond) {
 
 // inListFor returns the values of an IN list on a column whose keys they
 // can be encoded as, nil when there is none.
-func inListFor(conds []indexCond, colT types.T) []expr {
+func inListFor(conds []indexCond, colT types.T) []eval.Expr {
 	for _, c := range conds {
 		if c.op != "in" {
 			continue
 		}
 		usable := true
 		for _, v := range c.list {
-			usable = usable && sameKeyFamily(v.typ(), colT)
+			usable = usable && sameKeyFamily(v.Type(), colT)
 		}
 		if usable {
 			return c.list
@@ -198,7 +200,7 @@ func sameKeyFamily(v, c types.T) bool {
 	switch {
 	case v.OID == c.OID:
 		return true
-	case isIntType(v.OID) && isIntType(c.OID):
+	case eval.IsIntType(v.OID) && eval.IsIntType(c.OID):
 		return true
 	}
 	str := func(o types.OID) bool { return o == types.Text || o == types.Varchar || o == types.Name }
@@ -208,12 +210,12 @@ func sameKeyFamily(v, c types.T) bool {
 // appendIndexKey appends one column's key encoding in the index's order.
 func appendIndexKey(dst []byte, ix *catalog.Index, col int, v types.Value) ([]byte, error) {
 	if col < len(ix.Desc) && ix.Desc[col] {
-		return storage.AppendKeyDesc(dst, v)
+		return rowcodec.AppendKeyDesc(dst, v)
 	}
-	return storage.AppendKey(dst, v)
+	return rowcodec.AppendKey(dst, v)
 }
 
-func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *indexScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	s := p.scan
 	data := x.tx.st.Space(catalog.DataSpace(s.table.OID))
 	if data == nil {
@@ -228,10 +230,10 @@ func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err := x.tx.readTable(s.table); err != nil {
 		return nil, err
 	}
-	env := &evalEnv{outer: outer, x: x}
+	env := &eval.Env{Outer: outer, X: x}
 	var prefix []byte
 	for i, e := range p.eq {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -242,12 +244,12 @@ func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			return nil, err
 		}
 	}
-	it := &indexIter{p: p, x: x, data: data, cur: space.Cursor(), prefix: prefix, start: prefix, env: evalEnv{outer: outer, x: x}}
+	it := &indexIter{p: p, x: x, data: data, cur: space.Cursor(), prefix: prefix, start: prefix, env: eval.Env{Outer: outer, X: x}}
 	if p.in != nil {
 		// One key range per distinct listed value, in key order.
 		seen := map[string]bool{}
 		for _, e := range p.in {
-			v, err := e.eval(env)
+			v, err := e.Eval(env)
 			if err != nil {
 				return nil, err
 			}
@@ -278,7 +280,7 @@ func (p *indexScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		lo, hi = hi, lo
 	}
 	bound := func(b *indexBound) ([]byte, bool, error) {
-		v, err := b.e.eval(env)
+		v, err := b.e.Eval(env)
 		if err != nil || v == nil {
 			return nil, v == nil, err
 		}
@@ -315,7 +317,7 @@ type indexIter struct {
 	x      *execCtx
 	data   *storage.Space
 	cur    *storage.Cursor
-	env    evalEnv
+	env    eval.Env
 	prefix []byte // every key of the range starts with it
 	start  []byte // where the walk begins
 	// skipPrefix skips the keys extending start (an exclusive lower bound).
@@ -331,7 +333,7 @@ type indexIter struct {
 	ri     int
 }
 
-func (it *indexIter) next() (Row, error) {
+func (it *indexIter) next() (eval.Row, error) {
 	for {
 		var k, v []byte
 		if !it.started {
@@ -357,7 +359,7 @@ func (it *indexIter) next() (Row, error) {
 				return nil, nil
 			}
 		}
-		if err := it.x.checkCancel(); err != nil {
+		if err := it.x.CheckCancel(); err != nil {
 			return nil, err
 		}
 		rowKey, raw := k, v
@@ -373,8 +375,8 @@ func (it *indexIter) next() (Row, error) {
 		}
 		row := it.p.scan.project(rowKey, stored)
 		if f := it.p.scan.filter; f != nil {
-			it.env.row = row
-			ok, err := f.eval(&it.env)
+			it.env.Row = row
+			ok, err := f.Eval(&it.env)
 			if err != nil {
 				return nil, err
 			}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -10,10 +11,10 @@ import (
 type joinPlan struct {
 	left, right plan
 	kind        ast.JoinKind
-	cond        expr // over the concatenated row; nil means true
+	cond        eval.Expr // over the concatenated row; nil means true
 	// hashKeys pairs left and right expressions of an equality join: a
 	// hash join probes right rows by the left key.
-	leftKeys, rightKeys []expr
+	leftKeys, rightKeys []eval.Expr
 	cols                []outCol
 	// param makes the join an index nested loop: the right side, a key or
 	// index lookup reading the left row as its enclosing row, is opened
@@ -41,7 +42,7 @@ func (p *joinPlan) explain(depth int, out *[]string) {
 	p.right.explain(depth+1, out)
 }
 
-func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *joinPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	if p.param {
 		return p.openParameterized(x, outer)
 	}
@@ -49,14 +50,14 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var right []Row
+	var right []eval.Row
 	// The inner side is kept in memory for the join's life, accounted to
 	// the memory budget until the join is done with.
 	held := x.rowsAccount("a hash join's inner side")
 	for {
 		r, err := rightIt.next()
 		if err == nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err == nil && r != nil {
 			err = held.keep(r)
@@ -69,7 +70,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		if r == nil {
 			break
 		}
-		right = append(right, append(Row(nil), r...))
+		right = append(right, append(eval.Row(nil), r...))
 		if len(p.leftKeys) > 0 && held.acct.Held() > x.workMem() {
 			// Past work_mem, an equi-join partitions both sides
 			// (join_spill.go).
@@ -82,14 +83,14 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := &joinIter{p: p, left: leftIt, right: right, env: evalEnv{outer: outer, x: x},
+	it := &joinIter{p: p, left: leftIt, right: right, env: eval.Env{Outer: outer, X: x},
 		lw: len(p.left.columns()), rw: len(p.right.columns()), matchedRight: make([]bool, len(right))}
 	heldBy(held, it)
 	if len(p.leftKeys) > 0 {
 		it.hash = map[string][]int{}
-		env := &evalEnv{outer: outer, x: x}
+		env := &eval.Env{Outer: outer, X: x}
 		for i, r := range right {
-			env.row = r
+			env.Row = r
 			key, null, err := hashKey(env, p.rightKeys)
 			if err != nil {
 				leftIt.close()
@@ -102,7 +103,7 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 					return nil, err
 				}
 			}
-			if err := x.checkCancel(); err != nil {
+			if err := x.CheckCancel(); err != nil {
 				leftIt.close()
 				return nil, err
 			}
@@ -113,10 +114,10 @@ func (p *joinPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // hashKey evaluates join key expressions into one string; null reports a
 // NULL key, which never matches.
-func hashKey(env *evalEnv, keys []expr) (string, bool, error) {
+func hashKey(env *eval.Env, keys []eval.Expr) (string, bool, error) {
 	vals := make([]types.Value, len(keys))
 	for i, k := range keys {
-		v, err := k.eval(env)
+		v, err := k.Eval(env)
 		if err != nil {
 			return "", false, err
 		}
@@ -131,12 +132,12 @@ func hashKey(env *evalEnv, keys []expr) (string, bool, error) {
 type joinIter struct {
 	p            *joinPlan
 	left         rowIter
-	right        []Row
+	right        []eval.Row
 	hash         map[string][]int
-	env          evalEnv
+	env          eval.Env
 	lw, rw       int
-	cur          Row   // current left row
-	candidates   []int // right rows to try for cur
+	cur          eval.Row // current left row
+	candidates   []int    // right rows to try for cur
 	ci           int
 	curMatched   bool
 	matchedRight []bool
@@ -144,7 +145,7 @@ type joinIter struct {
 	tail         int // position in the right-unmatched pass
 }
 
-func (it *joinIter) next() (Row, error) {
+func (it *joinIter) next() (eval.Row, error) {
 	for !it.leftDone {
 		if it.cur == nil {
 			l, err := it.left.next()
@@ -155,14 +156,14 @@ func (it *joinIter) next() (Row, error) {
 				it.leftDone = true
 				break
 			}
-			if err := it.env.x.checkCancel(); err != nil {
+			if err := it.env.X.CheckCancel(); err != nil {
 				return nil, err
 			}
-			it.cur = append(Row(nil), l...)
+			it.cur = append(eval.Row(nil), l...)
 			it.curMatched = false
 			it.ci = 0
 			if it.hash != nil {
-				it.env.row = it.cur
+				it.env.Row = it.cur
 				key, null, err := hashKey(&it.env, it.p.leftKeys)
 				if err != nil {
 					return nil, err
@@ -187,19 +188,19 @@ func (it *joinIter) next() (Row, error) {
 				ri = it.ci
 			}
 			it.ci++
-			row := make(Row, 0, it.lw+it.rw)
+			row := make(eval.Row, 0, it.lw+it.rw)
 			row = append(row, it.cur...)
 			row = append(row, it.right[ri]...)
 			if it.p.cond != nil {
-				it.env.row = row
-				v, err := it.p.cond.eval(&it.env)
+				it.env.Row = row
+				v, err := it.p.cond.Eval(&it.env)
 				if err != nil {
 					return nil, err
 				}
 				if v != true {
 					// A left row may try every right row: a cancel
 					// must not wait for the next match.
-					if err := it.env.x.checkCancel(); err != nil {
+					if err := it.env.X.CheckCancel(); err != nil {
 						return nil, err
 					}
 					continue
@@ -212,7 +213,7 @@ func (it *joinIter) next() (Row, error) {
 		cur := it.cur
 		it.cur = nil
 		if !it.curMatched && (it.p.kind == ast.JoinLeft || it.p.kind == ast.JoinFull) {
-			row := make(Row, it.lw+it.rw)
+			row := make(eval.Row, it.lw+it.rw)
 			copy(row, cur)
 			return row, nil
 		}
@@ -222,7 +223,7 @@ func (it *joinIter) next() (Row, error) {
 			i := it.tail
 			it.tail++
 			if !it.matchedRight[i] {
-				row := make(Row, it.lw+it.rw)
+				row := make(eval.Row, it.lw+it.rw)
 				copy(row[it.lw:], it.right[i])
 				return row, nil
 			}

@@ -1,6 +1,9 @@
 package sql
 
-import "cdcdb/sql/ast"
+import (
+	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+)
 
 // Index nested loop joins and filter pushdown into joins.
 //
@@ -29,14 +32,14 @@ func (p *joinPlan) parameterize() bool {
 		return false
 	}
 	lw := len(p.left.columns())
-	var lookups []expr
+	var lookups []eval.Expr
 	for _, c := range conjuncts(p.cond) {
-		cmp, ok := c.(*compareExpr)
-		if !ok || cmp.op != "=" {
+		cmp, ok := c.(*eval.Compare)
+		if !ok || cmp.Op != "=" {
 			continue
 		}
-		ls, lok := sideOf(cmp.l, lw)
-		rs, rok := sideOf(cmp.r, lw)
+		ls, lok := sideOf(cmp.L, lw)
+		rs, rok := sideOf(cmp.R, lw)
 		if !lok || !rok || ls == rs {
 			continue
 		}
@@ -52,7 +55,7 @@ func (p *joinPlan) parameterize() bool {
 	// filter read one level out is now two levels out.
 	fresh := newTableScan(base.table)
 	if base.filter != nil {
-		lookups = append([]expr{outerDeeper(base.filter)}, lookups...)
+		lookups = append([]eval.Expr{outerDeeper(base.filter)}, lookups...)
 	}
 	right := pushFilter(fresh, andAll(lookups))
 	switch r := right.(type) {
@@ -87,19 +90,19 @@ func rightTableScan(p plan) *tableScan {
 // toParameterized rewrites an expression over the joined row so that it
 // reads the right row at level 0 and the left row at level 1; ok is false
 // for expressions it cannot see through.
-func toParameterized(e expr, lw int) (expr, bool) {
+func toParameterized(e eval.Expr, lw int) (eval.Expr, bool) {
 	if !exprKnown(e) {
 		return nil, false
 	}
-	return mapColumns(e, func(c *colRef) *colRef {
+	return mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
 		n := *c
 		switch {
-		case c.level > 0:
-			n.level++
-		case c.idx >= lw:
-			n.idx -= lw
+		case c.Level > 0:
+			n.Level++
+		case c.Idx >= lw:
+			n.Idx -= lw
 		default:
-			n.level = 1
+			n.Level = 1
 		}
 		return &n
 	}), true
@@ -107,72 +110,72 @@ func toParameterized(e expr, lw int) (expr, bool) {
 
 // outerDeeper moves an expression's references to enclosing rows one
 // level further out, for evaluation under one more enclosing row.
-func outerDeeper(e expr) expr {
-	return mapColumns(e, func(c *colRef) *colRef {
-		if c.level == 0 {
+func outerDeeper(e eval.Expr) eval.Expr {
+	return mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+		if c.Level == 0 {
 			return c
 		}
 		n := *c
-		n.level++
+		n.Level++
 		return &n
 	})
 }
 
 // conjuncts splits an AND tree.
-func conjuncts(e expr) []expr {
-	if a, ok := e.(*andExpr); ok {
-		return append(conjuncts(a.l), conjuncts(a.r)...)
+func conjuncts(e eval.Expr) []eval.Expr {
+	if a, ok := e.(*eval.And); ok {
+		return append(conjuncts(a.L), conjuncts(a.R)...)
 	}
-	return []expr{e}
+	return []eval.Expr{e}
 }
 
 // exprChildren lists the subexpressions of the expression kinds the
 // planner can move between row layouts; ok is false for any other kind
 // (subqueries and window values read rows of their own).
-func exprChildren(e expr) ([]expr, bool) {
+func exprChildren(e eval.Expr) ([]eval.Expr, bool) {
 	switch e := e.(type) {
-	case *colRef, *constExpr, *paramRef:
+	case *eval.ColRef, *eval.Const, *eval.Param:
 		return nil, true
-	case *castExpr:
-		return []expr{e.x}, true
-	case *funcExpr:
-		return e.args, true
-	case *andExpr:
-		return []expr{e.l, e.r}, true
-	case *orExpr:
-		return []expr{e.l, e.r}, true
-	case *notExpr:
-		return []expr{e.x}, true
-	case *isNullExpr:
-		return []expr{e.x}, true
-	case *isBoolExpr:
-		return []expr{e.x}, true
-	case *caseExpr:
-		out := append(append([]expr(nil), e.conds...), e.results...)
-		if e.els != nil {
-			out = append(out, e.els)
+	case *eval.Cast:
+		return []eval.Expr{e.X}, true
+	case *eval.FuncCall:
+		return e.Args, true
+	case *eval.And:
+		return []eval.Expr{e.L, e.R}, true
+	case *eval.Or:
+		return []eval.Expr{e.L, e.R}, true
+	case *eval.Not:
+		return []eval.Expr{e.X}, true
+	case *eval.IsNull:
+		return []eval.Expr{e.X}, true
+	case *eval.IsBool:
+		return []eval.Expr{e.X}, true
+	case *eval.Case:
+		out := append(append([]eval.Expr(nil), e.Conds...), e.Results...)
+		if e.Els != nil {
+			out = append(out, e.Els)
 		}
 		return out, true
-	case *coalesceExpr:
-		return e.args, true
-	case *inListExpr:
-		return append([]expr{e.x}, e.list...), true
-	case *compareExpr:
-		return []expr{e.l, e.r}, true
-	case *distinctExpr:
-		return []expr{e.l, e.r}, true
+	case *eval.Coalesce:
+		return e.Args, true
+	case *eval.InList:
+		return append([]eval.Expr{e.X}, e.List...), true
+	case *eval.Compare:
+		return []eval.Expr{e.L, e.R}, true
+	case *eval.IsDistinct:
+		return []eval.Expr{e.L, e.R}, true
 	case *anyArrayExpr:
-		return []expr{e.x, e.arr}, true
-	case *arrayExpr:
-		return e.elems, true
-	case *rowExpr:
-		return e.elems, true
+		return []eval.Expr{e.x, e.arr}, true
+	case *eval.ArrayCtor:
+		return e.Elems, true
+	case *eval.RowCtor:
+		return e.Elems, true
 	}
 	return nil, false
 }
 
 // exprKnown reports whether every node of e is one exprChildren knows.
-func exprKnown(e expr) bool {
+func exprKnown(e eval.Expr) bool {
 	kids, ok := exprChildren(e)
 	if !ok {
 		return false
@@ -187,13 +190,13 @@ func exprKnown(e expr) bool {
 
 // rowSides reports which sides of a join (0 left, 1 right) an expression
 // reads at the current level; ok is false when it cannot tell.
-func rowSides(e expr, lw int) (left, right, ok bool) {
+func rowSides(e eval.Expr, lw int) (left, right, ok bool) {
 	if !exprKnown(e) {
 		return false, false, false
 	}
-	mapColumns(e, func(c *colRef) *colRef {
-		if c.level == 0 {
-			if c.idx < lw {
+	mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+		if c.Level == 0 {
+			if c.Idx < lw {
 				left = true
 			} else {
 				right = true
@@ -209,14 +212,14 @@ func rowSides(e expr, lw int) (left, right, ok bool) {
 // only the right side go down to that side and the others into the join
 // condition. The rest of a left join's WHERE stays above it (moving it
 // into the join would change which rows come out NULL-extended).
-func pushIntoJoin(j *joinPlan, cond expr) plan {
+func pushIntoJoin(j *joinPlan, cond eval.Expr) plan {
 	inner := j.kind == ast.JoinInner || j.kind == ast.JoinCross
 	if !inner && j.kind != ast.JoinLeft {
 		return &filterPlan{input: j, cond: cond}
 	}
 	c := *j
 	lw := len(j.left.columns())
-	var rest []expr
+	var rest []eval.Expr
 	for _, e := range conjuncts(cond) {
 		left, right, ok := rowSides(e, lw)
 		switch {
@@ -240,7 +243,7 @@ func pushIntoJoin(j *joinPlan, cond expr) plan {
 	}
 	if len(rest) > 0 {
 		if c.cond != nil {
-			rest = append([]expr{c.cond}, rest...)
+			rest = append([]eval.Expr{c.cond}, rest...)
 		}
 		c.cond = andAll(rest)
 		c.kind = ast.JoinInner
@@ -264,13 +267,13 @@ func unwrapIndexScan(p plan) plan {
 }
 
 // andAll joins conditions with AND.
-func andAll(es []expr) expr {
-	var out expr
+func andAll(es []eval.Expr) eval.Expr {
+	var out eval.Expr
 	for _, e := range es {
 		if out == nil {
 			out = e
 		} else {
-			out = &andExpr{l: out, r: e}
+			out = &eval.And{L: out, R: e}
 		}
 	}
 	return out
@@ -281,28 +284,28 @@ func andAll(es []expr) expr {
 type paramJoinIter struct {
 	p       *joinPlan
 	x       *execCtx
-	outer   *evalEnv
+	outer   *eval.Env
 	left    rowIter
 	right   rowIter
-	cur     Row
+	cur     eval.Row
 	matched bool
-	env     evalEnv
+	env     eval.Env
 	rw      int
 }
 
-func (it *paramJoinIter) next() (Row, error) {
+func (it *paramJoinIter) next() (eval.Row, error) {
 	for {
 		if it.cur == nil {
 			l, err := it.left.next()
 			if err != nil || l == nil {
 				return nil, err
 			}
-			if err := it.x.checkCancel(); err != nil {
+			if err := it.x.CheckCancel(); err != nil {
 				return nil, err
 			}
-			it.cur = append(Row(nil), l...)
+			it.cur = append(eval.Row(nil), l...)
 			it.matched = false
-			if it.right, err = it.p.right.open(it.x, &evalEnv{row: it.cur, outer: it.outer, x: it.x}); err != nil {
+			if it.right, err = it.p.right.open(it.x, &eval.Env{Row: it.cur, Outer: it.outer, X: it.x}); err != nil {
 				return nil, err
 			}
 		}
@@ -316,17 +319,17 @@ func (it *paramJoinIter) next() (Row, error) {
 			cur := it.cur
 			it.cur = nil
 			if !it.matched && it.p.kind == ast.JoinLeft {
-				row := make(Row, len(cur)+it.rw)
+				row := make(eval.Row, len(cur)+it.rw)
 				copy(row, cur)
 				return row, nil
 			}
 			continue
 		}
-		row := make(Row, 0, len(it.cur)+len(r))
+		row := make(eval.Row, 0, len(it.cur)+len(r))
 		row = append(append(row, it.cur...), r...)
 		if it.p.cond != nil {
-			it.env.row = row
-			v, err := it.p.cond.eval(&it.env)
+			it.env.Row = row
+			v, err := it.p.cond.Eval(&it.env)
 			if err != nil {
 				return nil, err
 			}
@@ -347,10 +350,10 @@ func (it *paramJoinIter) close() {
 }
 
 // openParameterized starts an index nested loop.
-func (p *joinPlan) openParameterized(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *joinPlan) openParameterized(x *execCtx, outer *eval.Env) (rowIter, error) {
 	left, err := p.left.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
-	return &paramJoinIter{p: p, x: x, outer: outer, left: left, env: evalEnv{outer: outer, x: x}, rw: len(p.right.columns())}, nil
+	return &paramJoinIter{p: p, x: x, outer: outer, left: left, env: eval.Env{Outer: outer, X: x}, rw: len(p.right.columns())}, nil
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cmp"
 	"hash/maphash"
 	"math"
@@ -33,7 +34,7 @@ const (
 // graceJoin is a hash join spilling its two sides to partitions.
 type graceJoin struct {
 	x         *execCtx
-	outer     *evalEnv
+	outer     *eval.Env
 	p         *joinPlan
 	seed      maphash.Seed
 	rightPart []*spill.RowFile
@@ -56,7 +57,7 @@ func (g *graceJoin) close() {
 
 // openGrace finishes a hash join whose right side passed work_mem: kept
 // are the right rows read so far, rightIt the rest (which it closes).
-func (p *joinPlan) openGrace(x *execCtx, outer *evalEnv, kept []Row, rightIt rowIter) (rowIter, error) {
+func (p *joinPlan) openGrace(x *execCtx, outer *eval.Env, kept []eval.Row, rightIt rowIter) (rowIter, error) {
 	spillsMade.Add(1)
 	g := &graceJoin{x: x, outer: outer, p: p, seed: maphash.MakeSeed()}
 	it, err := g.run(kept, rightIt)
@@ -67,7 +68,7 @@ func (p *joinPlan) openGrace(x *execCtx, outer *evalEnv, kept []Row, rightIt row
 	return it, nil
 }
 
-func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
+func (g *graceJoin) run(kept []eval.Row, rightIt rowIter) (rowIter, error) {
 	x := g.x
 	var err error
 	if g.rightPart, err = newRowFiles(x, hashJoinPartitions); err != nil {
@@ -87,7 +88,7 @@ func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
 		rightIt.close()
 		return nil, err
 	}
-	env := &evalEnv{outer: g.outer, x: x}
+	env := &eval.Env{Outer: g.outer, X: x}
 	for _, r := range kept {
 		if err := g.split(env, r, g.p.rightKeys, g.rightPart, g.rightNull, &g.nRight); err != nil {
 			rightIt.close()
@@ -97,7 +98,7 @@ func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
 	for {
 		r, err := rightIt.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err == nil && r != nil {
 			err = g.split(env, r, g.p.rightKeys, g.rightPart, g.rightNull, &g.nRight)
@@ -118,7 +119,7 @@ func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
 	for {
 		r, err := leftIt.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err == nil && r != nil {
 			err = g.split(env, r, g.p.leftKeys, g.leftPart, g.leftNull, &nLeft)
@@ -132,7 +133,7 @@ func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
 		}
 	}
 	// Joined rows are [left position, right position, left row..., right row...].
-	sorter := x.newSorter("a hash join's rows", func(a, b Row) int {
+	sorter := x.newSorter("a hash join's rows", func(a, b eval.Row) int {
 		if c := cmp.Compare(a[0].(int64), b[0].(int64)); c != 0 {
 			return c
 		}
@@ -152,13 +153,13 @@ func (g *graceJoin) run(kept []Row, rightIt rowIter) (rowIter, error) {
 
 // split writes a row, after its position, to its key's partition, or to
 // the NULL-key file.
-func (g *graceJoin) split(env *evalEnv, r Row, keys []expr, parts []*spill.RowFile, nulls *spill.RowFile, n *int64) error {
-	env.row = r
+func (g *graceJoin) split(env *eval.Env, r eval.Row, keys []eval.Expr, parts []*spill.RowFile, nulls *spill.RowFile, n *int64) error {
+	env.Row = r
 	key, null, err := hashKey(env, keys)
 	if err != nil {
 		return err
 	}
-	row := make(Row, 0, 2+len(r))
+	row := make(eval.Row, 0, 2+len(r))
 	row = append(row, *n)
 	*n++
 	if null {
@@ -200,7 +201,7 @@ func (g *graceJoin) joinAll(sorter *spill.Sorter) error {
 			if r == nil {
 				break
 			}
-			out := make(Row, 2+lw+rw)
+			out := make(eval.Row, 2+lw+rw)
 			if side.left {
 				out[0], out[1] = r[0], unmatchedLeft
 				copy(out[2:], r[1:])
@@ -224,7 +225,7 @@ func (g *graceJoin) joinPartition(sorter *spill.Sorter, rightFile, leftFile *spi
 	if err := rightFile.Rewind(); err != nil {
 		return err
 	}
-	var right []Row
+	var right []eval.Row
 	hash := map[string][]int{}
 	for {
 		r, err := rightFile.Next()
@@ -245,11 +246,11 @@ func (g *graceJoin) joinPartition(sorter *spill.Sorter, rightFile, leftFile *spi
 	if err := leftFile.Rewind(); err != nil {
 		return err
 	}
-	env := evalEnv{outer: g.outer, x: x}
+	env := eval.Env{Outer: g.outer, X: x}
 	for {
 		l, err := leftFile.Next()
 		if err == nil && l != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil {
 			return err
@@ -261,13 +262,13 @@ func (g *graceJoin) joinPartition(sorter *spill.Sorter, rightFile, leftFile *spi
 		found := false
 		for _, ri := range hash[l[1].(string)] {
 			rrow := right[ri]
-			out := make(Row, 0, 2+lw+rw)
+			out := make(eval.Row, 0, 2+lw+rw)
 			out = append(out, lpos, rrow[0])
 			out = append(out, lrow...)
 			out = append(out, rrow[2:]...)
 			if g.p.cond != nil {
-				env.row = out[2:]
-				v, err := g.p.cond.eval(&env)
+				env.Row = out[2:]
+				v, err := g.p.cond.Eval(&env)
 				if err != nil {
 					return err
 				}
@@ -282,7 +283,7 @@ func (g *graceJoin) joinPartition(sorter *spill.Sorter, rightFile, leftFile *spi
 			}
 		}
 		if !found && keepLeft {
-			out := make(Row, 2+lw+rw)
+			out := make(eval.Row, 2+lw+rw)
 			out[0], out[1] = lpos, unmatchedLeft
 			copy(out[2:], lrow)
 			if err := sorter.Add(out); err != nil {
@@ -293,7 +294,7 @@ func (g *graceJoin) joinPartition(sorter *spill.Sorter, rightFile, leftFile *spi
 	if keepRight {
 		for ri, r := range right {
 			if !matched[ri] {
-				out := make(Row, 2+lw+rw)
+				out := make(eval.Row, 2+lw+rw)
 				out[0], out[1] = rightTail, r[0]
 				copy(out[2+lw:], r[2:])
 				if err := sorter.Add(out); err != nil {

@@ -1,6 +1,9 @@
 package sql
 
-import "cdcdb/sql/ast"
+import (
+	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+)
 
 // Join order for a comma-separated FROM list with a WHERE clause
 // (FROM a, b, c WHERE a.x = c.y AND ...), the form catalog queries of
@@ -45,23 +48,23 @@ func flattenCrossJoins(p plan) ([]crossLeaf, bool) {
 // conjunct is one AND-ed part of the WHERE clause and the relations it
 // reads (a bit per leaf).
 type conjunct struct {
-	e       expr
+	e       eval.Expr
 	leaves  uint64
 	onlyTop bool // holds a subquery, or reads columns no leaf has
 }
 
 // leavesOf finds the leaves an expression reads.
-func leavesOf(e expr, leaves []crossLeaf) (uint64, bool) {
+func leavesOf(e eval.Expr, leaves []crossLeaf) (uint64, bool) {
 	var set uint64
 	ok := true
 	hasSubquery := false
-	mapColumns(e, func(c *colRef) *colRef {
-		if c.level != 0 {
+	mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+		if c.Level != 0 {
 			return c
 		}
 		found := false
 		for i, l := range leaves {
-			if c.idx >= l.offset && c.idx < l.offset+l.width {
+			if c.Idx >= l.offset && c.Idx < l.offset+l.width {
 				set |= 1 << i
 				found = true
 			}
@@ -71,7 +74,7 @@ func leavesOf(e expr, leaves []crossLeaf) (uint64, bool) {
 		}
 		return c
 	})
-	opened := visitBoundExpr(e, func(x expr) {
+	opened := visitBoundExpr(e, func(x eval.Expr) {
 		if _, isSub := x.(*subqueryExpr); isSub {
 			hasSubquery = true
 		}
@@ -82,12 +85,12 @@ func leavesOf(e expr, leaves []crossLeaf) (uint64, bool) {
 // visitBoundExpr visits an expression and its operands, not into subqueries. It
 // reports false when it meets an expression kind it cannot open, so that
 // callers stay conservative about what they did not see.
-func visitBoundExpr(e expr, f func(expr)) bool {
+func visitBoundExpr(e eval.Expr, f func(eval.Expr)) bool {
 	if e == nil {
 		return true
 	}
 	f(e)
-	all := func(xs ...expr) bool {
+	all := func(xs ...eval.Expr) bool {
 		ok := true
 		for _, x := range xs {
 			ok = visitBoundExpr(x, f) && ok
@@ -95,44 +98,44 @@ func visitBoundExpr(e expr, f func(expr)) bool {
 		return ok
 	}
 	switch x := e.(type) {
-	case *colRef, *constExpr, *paramRef, *subqueryExpr:
+	case *eval.ColRef, *eval.Const, *eval.Param, *subqueryExpr:
 		return true
-	case *andExpr:
-		return all(x.l, x.r)
-	case *orExpr:
-		return all(x.l, x.r)
-	case *notExpr:
-		return all(x.x)
-	case *compareExpr:
-		return all(x.l, x.r)
-	case *distinctExpr:
-		return all(x.l, x.r)
-	case *regexMatch:
-		return all(x.l, x.r)
-	case *likeExpr:
-		return all(x.x, x.pattern, x.escape)
-	case *funcExpr:
-		return all(x.args...)
-	case *castExpr:
-		return all(x.x)
-	case *isNullExpr:
-		return all(x.x)
-	case *isBoolExpr:
-		return all(x.x)
-	case *caseExpr:
-		return all(x.conds...) && all(x.results...) && all(x.els)
-	case *coalesceExpr:
-		return all(x.args...)
-	case *inListExpr:
-		return all(x.x) && all(x.list...)
+	case *eval.And:
+		return all(x.L, x.R)
+	case *eval.Or:
+		return all(x.L, x.R)
+	case *eval.Not:
+		return all(x.X)
+	case *eval.Compare:
+		return all(x.L, x.R)
+	case *eval.IsDistinct:
+		return all(x.L, x.R)
+	case *eval.RegexMatch:
+		return all(x.L, x.R)
+	case *eval.Like:
+		return all(x.X, x.Pattern, x.Escape)
+	case *eval.FuncCall:
+		return all(x.Args...)
+	case *eval.Cast:
+		return all(x.X)
+	case *eval.IsNull:
+		return all(x.X)
+	case *eval.IsBool:
+		return all(x.X)
+	case *eval.Case:
+		return all(x.Conds...) && all(x.Results...) && all(x.Els)
+	case *eval.Coalesce:
+		return all(x.Args...)
+	case *eval.InList:
+		return all(x.X) && all(x.List...)
 	case *subscriptExpr:
 		return all(x.x, x.index, x.lo, x.hi)
 	case *anyArrayExpr:
 		return all(x.x, x.arr)
-	case *rowExpr:
-		return all(x.elems...)
-	case *arrayExpr:
-		return all(x.elems...)
+	case *eval.RowCtor:
+		return all(x.Elems...)
+	case *eval.ArrayCtor:
+		return all(x.Elems...)
 	}
 	return false
 }
@@ -141,7 +144,7 @@ func visitBoundExpr(e expr, f func(expr)) bool {
 // described above; it returns nil when the input is not such a list, or
 // when the written order already joins each relation to the ones before it
 // (then pushFilter's join pushdown, with its index nested loops, plans it).
-func reorderCrossJoins(input plan, cond expr) plan {
+func reorderCrossJoins(input plan, cond eval.Expr) plan {
 	leaves, ok := flattenCrossJoins(input)
 	if !ok || len(leaves) < 3 || len(leaves) > 64 {
 		return nil
@@ -163,15 +166,15 @@ func reorderCrossJoins(input plan, cond expr) plan {
 	// remap moves a column of the original row to the physical row, whose
 	// leaves are in the order placed.
 	physOffset := make([]int, len(leaves))
-	remap := func(e expr) expr {
-		return mapColumns(e, func(c *colRef) *colRef {
-			if c.level != 0 {
+	remap := func(e eval.Expr) eval.Expr {
+		return mapColumns(e, func(c *eval.ColRef) *eval.ColRef {
+			if c.Level != 0 {
 				return c
 			}
 			for i, l := range leaves {
-				if c.idx >= l.offset && c.idx < l.offset+l.width {
+				if c.Idx >= l.offset && c.Idx < l.offset+l.width {
 					n := *c
-					n.idx = physOffset[i] + (c.idx - l.offset)
+					n.Idx = physOffset[i] + (c.Idx - l.offset)
 					return &n
 				}
 			}
@@ -181,7 +184,7 @@ func reorderCrossJoins(input plan, cond expr) plan {
 	// leafPlan is a leaf with its own conjuncts pushed into it (a table
 	// scan turns them into key or index lookups).
 	leafPlan := func(i int) plan {
-		var own []expr
+		var own []eval.Expr
 		for k, c := range cs {
 			if !used[k] && !c.onlyTop && c.leaves == 1<<i {
 				used[k] = true
@@ -205,7 +208,7 @@ func reorderCrossJoins(input plan, cond expr) plan {
 		right := leafPlan(next)
 		physOffset[next] = width
 		placed |= 1 << next
-		var jc []expr
+		var jc []eval.Expr
 		for k, c := range cs {
 			if !used[k] && !c.onlyTop && c.leaves&^placed == 0 {
 				used[k] = true
@@ -225,18 +228,18 @@ func reorderCrossJoins(input plan, cond expr) plan {
 		width += leaves[next].width
 	}
 	// Back to FROM-list order.
-	var exprs []expr
+	var exprs []eval.Expr
 	var cols []outCol
 	phys := cur.columns()
 	for i, l := range leaves {
 		for k := 0; k < l.width; k++ {
 			c := phys[physOffset[i]+k]
-			exprs = append(exprs, &colRef{idx: physOffset[i] + k, t: c.t, name: c.name})
+			exprs = append(exprs, &eval.ColRef{Idx: physOffset[i] + k, T: c.t, Name: c.name})
 			cols = append(cols, c)
 		}
 	}
 	var out plan = &projectPlan{input: cur, exprs: exprs, cols: cols}
-	var top []expr
+	var top []eval.Expr
 	for k, c := range cs {
 		if !used[k] {
 			top = append(top, c.e)
@@ -261,7 +264,7 @@ func joinOrder(leaves []crossLeaf, cs []conjunct) []int {
 			if c.onlyTop || rest == 0 || rest&(rest-1) != 0 || c.leaves&placed == 0 {
 				continue
 			}
-			if ce, ok := c.e.(*compareExpr); ok && ce.op == "=" {
+			if ce, ok := c.e.(*eval.Compare); ok && ce.Op == "=" {
 				for i := range leaves {
 					if rest == 1<<i && (next < 0 || i < next) {
 						next = i

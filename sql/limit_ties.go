@@ -2,6 +2,7 @@ package sql
 
 import (
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -12,12 +13,12 @@ import (
 type tiesIter struct {
 	limitIter
 	keys []sortKey
-	env  *evalEnv
+	env  *eval.Env
 	last []types.Value // sort keys of the last row within the limit
 	done bool
 }
 
-func (it *tiesIter) next() (Row, error) {
+func (it *tiesIter) next() (eval.Row, error) {
 	if it.limit < 0 {
 		// The count evaluated to NULL, which PostgreSQL refuses here
 		// rather than reading it as "no limit".
@@ -57,11 +58,11 @@ func (it *tiesIter) next() (Row, error) {
 	return r, nil
 }
 
-func (it *tiesIter) sortKeys(r Row) ([]types.Value, error) {
-	it.env.row = r
+func (it *tiesIter) sortKeys(r eval.Row) ([]types.Value, error) {
+	it.env.Row = r
 	k := make([]types.Value, len(it.keys))
 	for i, sk := range it.keys {
-		v, err := sk.e.eval(it.env)
+		v, err := sk.e.Eval(it.env)
 		if err != nil {
 			return nil, err
 		}

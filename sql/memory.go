@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -8,8 +9,8 @@ import (
 	"sync/atomic"
 
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/spill"
-	"cdcdb/storage"
 )
 
 // Memory a query may hold (docs/memory.md). work_mem bounds each sort's
@@ -26,7 +27,7 @@ const (
 
 // rowSpillCodec is the data file's row codec: lossless for every value a
 // row holds, so a spilled row reads back as written.
-var rowSpillCodec = spill.Codec{Append: storage.EncodeRow, Decode: storage.DecodeRow}
+var rowSpillCodec = spill.Codec{Append: rowcodec.EncodeRow, Decode: rowcodec.DecodeRow}
 
 // normalizeWorkMem reads a memory setting as PostgreSQL does (a number of
 // kB, or a number with a unit B, kB, MB, GB or TB, case-sensitive) and
@@ -118,7 +119,7 @@ func (x *execCtx) memoryAccount(what string) *spill.Account {
 
 // newSorter makes a sorter of rows under cmp within work_mem, keeping the
 // first bound rows only (0: all).
-func (x *execCtx) newSorter(what string, cmp func(a, b Row) int, bound int64) *spill.Sorter {
+func (x *execCtx) newSorter(what string, cmp func(a, b eval.Row) int, bound int64) *spill.Sorter {
 	return spill.NewSorter(spill.SortConfig{Compare: cmp, Codec: rowSpillCodec, Dir: x.sess.engine.spillDir(),
 		WorkMem: x.workMem(), Account: x.memoryAccount(what), Bound: bound, Interrupted: x.interrupted})
 }
@@ -145,7 +146,7 @@ func (x *execCtx) rowsAccount(what string) rowsAccount {
 }
 
 // keep accounts one more row kept.
-func (a rowsAccount) keep(r Row) error { return a.acct.Grow(spill.RowSize(r)) }
+func (a rowsAccount) keep(r eval.Row) error { return a.acct.Grow(spill.RowSize(r)) }
 
 // keepBytes accounts n more bytes kept (a hash table's key, a state's
 // growth).
@@ -162,7 +163,7 @@ func (a rowsAccount) close() { a.acct.Close() }
 
 // heldBySlice makes the account's bytes go back once rows' backing array
 // is unreachable (at once when it has none).
-func heldBySlice(a rowsAccount, rows []Row) {
+func heldBySlice(a rowsAccount, rows []eval.Row) {
 	if cap(rows) == 0 {
 		a.close()
 		return

@@ -6,6 +6,8 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -208,17 +210,11 @@ func (s *Session) endNotify() {
 func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.Listen:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "LISTEN", x.sess.queueListen(st.Channel, true)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: listenStatement{st}}, nil
 	case *ast.Unlisten:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "UNLISTEN", x.sess.queueListen(st.Channel, false)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: unlistenStatement{st}}, nil
 	case *ast.Notify:
-		return &compiled{access: accessNone, notifies: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "NOTIFY", x.sess.queueNotify(st.Channel, st.Payload)
-		}}, nil
+		return &compiled{access: accessNone, notifies: true, run: notifyStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
@@ -226,12 +222,13 @@ func (pc *planCtx) compileNotification(stmt ast.Statement) (*compiled, error) {
 func init() {
 	// pg_listening_channels() lists the channels the session listens on
 	// (as committed).
-	tableFuncs["pg_listening_channels"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_listening_channels", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
-		return nil, []outCol{{name: "pg_listening_channels", t: types.Of(types.Text)}}, nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
+		return nil, []builtins.Column{{Name: "pg_listening_channels", T: types.Of(types.Text)}}, nil
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
 		hub := &x.sess.engine.notify
 		hub.mu.Lock()
 		channels := make([]string, 0, len(x.sess.notify.listening))
@@ -240,15 +237,16 @@ func init() {
 		}
 		hub.mu.Unlock()
 		sort.Strings(channels)
-		rows := make([]Row, len(channels))
+		rows := make([]eval.Row, len(channels))
 		for i, ch := range channels {
-			rows[i] = Row{ch}
+			rows[i] = eval.Row{ch}
 		}
 		return rows, nil
-	}}
+	}})
 	// pg_notify(channel, payload) is NOTIFY with values; a NULL channel is
 	// an empty one, a NULL payload an empty payload, as in PostgreSQL.
-	register("pg_notify", &builtin{resolve: signature(types.Void, types.Text, types.Text), call: func(x *execCtx, a []types.Value) (types.Value, error) {
+	builtins.Register("pg_notify", &builtins.Func{Resolve: builtins.Signature(types.Void, types.Text, types.Text), Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
+		x := stmtOf(ec)
 		channel, _ := a[0].(string)
 		payload, _ := a[1].(string)
 		return "", x.sess.queueNotify(channel, payload)

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -9,29 +10,29 @@ import (
 // pg_index.indoption with "indoption[n] & 1::smallint". Both operands of
 // & | # take their common integer type (smallint & smallint is smallint);
 // a shift keeps the left operand's type and shifts by an integer.
-func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
+func bindBitwise(b *binder, op string, l, r eval.Expr) (eval.Expr, error) {
 	l, r = b.resolveUnknownInt(l), b.resolveUnknownInt(r)
-	lt, rt := l.typ(), r.typ()
-	if !isIntType(lt.OID) || !isIntType(rt.OID) {
-		return nil, operatorError(op, lt, rt)
+	lt, rt := l.Type(), r.Type()
+	if !eval.IsIntType(lt.OID) || !eval.IsIntType(rt.OID) {
+		return nil, eval.OperatorError(op, lt, rt)
 	}
 	t := lt
 	if op == "<<" || op == ">>" {
 		var err error
-		if r, err = b.coerce(r, int4T()); err != nil {
-			return nil, operatorError(op, lt, rt)
+		if r, err = b.coerce(r, eval.Int4T()); err != nil {
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 	} else {
 		t = widerInt(lt, rt)
 		var err error
 		if l, err = b.coerce(l, t); err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 		if r, err = b.coerce(r, t); err != nil {
-			return nil, operatorError(op, lt, rt)
+			return nil, eval.OperatorError(op, lt, rt)
 		}
 	}
-	return &funcExpr{name: op, args: []expr{l, r}, t: t, strict: true, fn: func(_ *execCtx, a []types.Value) (types.Value, error) {
+	return &eval.FuncCall{Name: op, Args: []eval.Expr{l, r}, T: t, Strict: true, Fn: func(_ eval.Context, a []types.Value) (types.Value, error) {
 		x, y := a[0].(int64), a[1].(int64)
 		// PostgreSQL shifts smallint and integer as C ints: the count
 		// is taken modulo 32 (as the hardware does), bigint's modulo 64.
@@ -65,11 +66,11 @@ func bindBitwise(b *binder, op string, l, r expr) (expr, error) {
 
 // resolveUnknownInt types an untyped literal operand of a bitwise operator
 // as integer.
-func (b *binder) resolveUnknownInt(x expr) expr {
-	if x.typ().OID != types.Unknown {
+func (b *binder) resolveUnknownInt(x eval.Expr) eval.Expr {
+	if x.Type().OID != types.Unknown {
 		return x
 	}
-	if c, err := b.coerce(x, int4T()); err == nil {
+	if c, err := b.coerce(x, eval.Int4T()); err == nil {
 		return c
 	}
 	return x

@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -11,13 +12,13 @@ import (
 // NULLs make it unknown only where the standard's definition needs the
 // missing point, as PostgreSQL's overlaps_timestamp has it.
 
-func (b *binder) bindOverlaps(e *ast.Binary) (expr, error) {
-	side := func(x ast.Expr, which string) ([]expr, error) {
+func (b *binder) bindOverlaps(e *ast.Binary) (eval.Expr, error) {
+	side := func(x ast.Expr, which string) ([]eval.Expr, error) {
 		row, ok := x.(*ast.RowExpr)
 		if !ok || len(row.Elems) != 2 {
 			return nil, pgerror.New(pgerror.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", which).WithPosition(x.Position() + 1)
 		}
-		out := make([]expr, 2)
+		out := make([]eval.Expr, 2)
 		for i, el := range row.Elems {
 			v, err := b.bind(el)
 			if err != nil {
@@ -25,7 +26,7 @@ func (b *binder) bindOverlaps(e *ast.Binary) (expr, error) {
 			}
 			out[i] = v
 		}
-		if out[1].typ().OID == types.Interval {
+		if out[1].Type().OID == types.Interval {
 			// (start, length): the end is start + length.
 			end, err := bindArithmetic(b, "+", out[0], out[1])
 			if err != nil {
@@ -44,13 +45,13 @@ func (b *binder) bindOverlaps(e *ast.Binary) (expr, error) {
 		return nil, err
 	}
 	all := append(l, r...)
-	t, err := commonType(all, "OVERLAPS")
+	t, err := eval.CommonType(all, "OVERLAPS")
 	if err != nil {
 		return nil, pgerror.As(err).WithPosition(e.OpPos + 1)
 	}
-	if typeCategory(t.OID) != 'D' {
+	if eval.TypeCategory(t.OID) != 'D' {
 		return nil, pgerror.New(pgerror.UndefinedFunction, "function pg_catalog.overlaps(%s, %s, %s, %s) does not exist",
-			typeName(all[0].typ()), typeName(all[1].typ()), typeName(all[2].typ()), typeName(all[3].typ())).WithPosition(e.OpPos + 1).
+			eval.TypeName(all[0].Type()), eval.TypeName(all[1].Type()), eval.TypeName(all[2].Type()), eval.TypeName(all[3].Type())).WithPosition(e.OpPos + 1).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	for i := range all {
@@ -62,16 +63,16 @@ func (b *binder) bindOverlaps(e *ast.Binary) (expr, error) {
 }
 
 type overlapsExpr struct {
-	args []expr // s1, e1, s2, e2
+	args []eval.Expr // s1, e1, s2, e2
 	t    types.T
 }
 
-func (e *overlapsExpr) typ() types.T { return boolT() }
+func (e *overlapsExpr) Type() types.T { return eval.BoolT() }
 
-func (e *overlapsExpr) eval(env *evalEnv) (types.Value, error) {
+func (e *overlapsExpr) Eval(env *eval.Env) (types.Value, error) {
 	var v [4]types.Value
 	for i, a := range e.args {
-		x, err := a.eval(env)
+		x, err := a.Eval(env)
 		if err != nil {
 			return nil, err
 		}

@@ -4,9 +4,9 @@ import (
 	"time"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -15,9 +15,9 @@ import (
 // axis, or reports that the table has no such period.
 func periodColumns(t *catalog.Table, axis ast.PeriodAxis) (start, end string, ok bool) {
 	switch {
-	case axis == ast.BusinessTime && (t.StoredAs == string(cdcexec.SCD2) || t.StoredAs == string(cdcexec.Bitemporal)):
+	case axis == ast.BusinessTime && t.StoredAs.KeepsHistory():
 		return colStartAt, colEndAt, true
-	case axis == ast.SystemTime && t.StoredAs == string(cdcexec.Bitemporal):
+	case axis == ast.SystemTime && t.StoredAs == catalog.Bitemporal:
 		return colSystemStartAt, colSystemEndAt, true
 	}
 	return "", "", false
@@ -27,7 +27,7 @@ func periodColumns(t *catalog.Table, axis ast.PeriodAxis) (start, end string, ok
 // SYSTEM_TIME clauses.
 func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.TableRef, sc *scope) (plan, error) {
 	seen := map[ast.PeriodAxis]bool{}
-	var cond expr
+	var cond eval.Expr
 	scan = scan.copy()
 	for _, pcl := range ref.Periods {
 		if seen[pcl.Axis] {
@@ -66,7 +66,7 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 		// the table itself.
 		b := pc.binder(newScope(sc.parent))
 		pe := &periodExpr{start: si, end: ei, op: pcl.Op, t: pt}
-		bound := func(e ast.Expr) (expr, error) {
+		bound := func(e ast.Expr) (eval.Expr, error) {
 			x, err := b.bind(e)
 			if err != nil {
 				return nil, err
@@ -93,7 +93,7 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 		if cond == nil {
 			cond = pe
 		} else {
-			cond = &andExpr{l: cond, r: pe}
+			cond = &eval.And{L: cond, R: pe}
 		}
 	}
 	if cond == nil {
@@ -104,7 +104,7 @@ func (pc *planCtx) applyPeriods(scan *tableScan, t *catalog.Table, ref *ast.Tabl
 
 // bindTimeBound binds a commit-time bound: any expression that converts to
 // timestamptz (a timestamp is read in the session's time zone).
-func (b *binder) bindTimeBound(e ast.Expr) (expr, error) {
+func (b *binder) bindTimeBound(e ast.Expr) (eval.Expr, error) {
 	x, err := b.bind(e)
 	if err != nil {
 		return nil, err
@@ -118,14 +118,14 @@ func (b *binder) bindTimeBound(e ast.Expr) (expr, error) {
 // systemTimeRead is a FOR SYSTEM_TIME clause over commit-time versions.
 type systemTimeRead struct {
 	op   ast.PeriodOp
-	a, b expr
+	a, b eval.Expr
 }
 
 // bounds evaluates the clause into a commit-time range [from, to) in
 // microseconds (to < 0: unbounded); empty reports no version can match.
-func (r *systemTimeRead) bounds(env *evalEnv) (from, to int64, empty bool, err error) {
-	micros := func(e expr) (int64, bool, error) {
-		v, err := e.eval(env)
+func (r *systemTimeRead) bounds(env *eval.Env) (from, to int64, empty bool, err error) {
+	micros := func(e eval.Expr) (int64, bool, error) {
+		v, err := e.Eval(env)
 		if err != nil || v == nil {
 			return 0, false, err
 		}
@@ -168,24 +168,24 @@ func mustColumn(t *catalog.Table, name string) *catalog.Column {
 type periodExpr struct {
 	start, end int
 	op         ast.PeriodOp
-	a, b       expr
+	a, b       eval.Expr
 	t          types.T
 }
 
-func (e *periodExpr) typ() types.T { return boolT() }
+func (e *periodExpr) Type() types.T { return eval.BoolT() }
 
-func (e *periodExpr) eval(env *evalEnv) (types.Value, error) {
-	a, err := e.a.eval(env)
+func (e *periodExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.a.Eval(env)
 	if err != nil {
 		return nil, err
 	}
 	var bv types.Value
 	if e.b != nil {
-		if bv, err = e.b.eval(env); err != nil {
+		if bv, err = e.b.Eval(env); err != nil {
 			return nil, err
 		}
 	}
-	start, end := env.row[e.start], env.row[e.end]
+	start, end := env.Row[e.start], env.Row[e.end]
 	cmp := func(x, y any) int { return types.Compare(e.t, x, y) }
 	if e.t.OID == types.Record {
 		cmp = func(x, y any) int { return temporal.Lexicographic(compareValues)(recordSeq(x), recordSeq(y)) }

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
 	"cdcdb/types"
 )
@@ -40,22 +43,23 @@ func checkIndexKeyCount(n int) error {
 func init() {
 	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
 		desc: "Shows the maximum number of index keys."})
-	tableFuncs["pg_show_all_settings"] = &tableFunc{resolve: func(_ *binder, args []expr) ([]expr, []outCol, error) {
+	builtins.RegisterSet("pg_show_all_settings", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
-			return nil, nil, errNoFunction
+			return nil, nil, builtins.ErrNoFunction
 		}
 		return nil, procOutColumns("pg_show_all_settings"), nil
-	}, gen: func(x *execCtx, _ []types.Value) ([]Row, error) {
-		var rows []Row
+	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
+		x := stmtOf(ec)
+		var rows []eval.Row
 		for _, name := range settingNames() {
 			rows = append(rows, settingRow(x, name))
 		}
 		return rows, nil
-	}}
+	}})
 }
 
 // settingRow is one row of pg_show_all_settings().
-func settingRow(x *execCtx, name string) Row {
+func settingRow(x *execCtx, name string) eval.Row {
 	def := settingDefs[strings.ToLower(name)]
 	val, _ := x.sess.showSetting(name)
 	desc, known := pgdefs.SettingByName(name)
@@ -96,7 +100,7 @@ func settingRow(x *execCtx, name string) Row {
 	if unit != "" {
 		unitVal = unit
 	}
-	return Row{def.name, val, unitVal, desc.Category, nilIfEmpty(desc.ShortDesc), nilIfEmpty(desc.ExtraDesc),
+	return eval.Row{def.name, val, unitVal, desc.Category, catalogviews.NilIfEmpty(desc.ShortDesc), catalogviews.NilIfEmpty(desc.ExtraDesc),
 		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
 }
 

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -21,7 +22,7 @@ type outCol struct {
 	// known) and literal its value when it is an untyped literal ('x',
 	// NULL): a set operation gives such a column the other side's type.
 	pos     int
-	literal *constExpr
+	literal *eval.Const
 }
 
 // plan is a node of a query plan: a source of rows.
@@ -29,7 +30,7 @@ type plan interface {
 	columns() []outCol
 	// open starts producing rows. outer is the row of the enclosing query
 	// for correlated subqueries (nil at the top).
-	open(x *execCtx, outer *evalEnv) (rowIter, error)
+	open(x *execCtx, outer *eval.Env) (rowIter, error)
 	// explain appends this node's EXPLAIN lines at the given depth.
 	explain(depth int, out *[]string)
 }
@@ -37,7 +38,7 @@ type plan interface {
 // rowIter yields rows; next returns a nil row at the end. A returned row is
 // valid until the next call; callers that keep it copy it.
 type rowIter interface {
-	next() (Row, error)
+	next() (eval.Row, error)
 	close()
 }
 
@@ -51,11 +52,11 @@ func explainLine(out *[]string, depth int, format string, args ...any) {
 
 // sliceIter yields a fixed list of rows.
 type sliceIter struct {
-	rows []Row
+	rows []eval.Row
 	i    int
 }
 
-func (it *sliceIter) next() (Row, error) {
+func (it *sliceIter) next() (eval.Row, error) {
 	if it.i >= len(it.rows) {
 		return nil, nil
 	}
@@ -70,19 +71,19 @@ func (it *sliceIter) close() {}
 // valuesPlan produces rows of expressions (VALUES, or a FROM-less SELECT's
 // single empty row).
 type valuesPlan struct {
-	rows [][]expr
+	rows [][]eval.Expr
 	cols []outCol
 }
 
 func (p *valuesPlan) columns() []outCol { return p.cols }
 
-func (p *valuesPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
-	rows := make([]Row, len(p.rows))
+func (p *valuesPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
+	rows := make([]eval.Row, len(p.rows))
 	for i, r := range p.rows {
-		row := make(Row, len(r))
+		row := make(eval.Row, len(r))
 		for j, e := range r {
-			v, err := e.eval(env)
+			v, err := e.Eval(env)
 			if err != nil {
 				return nil, err
 			}
@@ -105,17 +106,17 @@ func (p *valuesPlan) explain(depth int, out *[]string) {
 
 type filterPlan struct {
 	input plan
-	cond  expr
+	cond  eval.Expr
 }
 
 func (p *filterPlan) columns() []outCol { return p.input.columns() }
 
-func (p *filterPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *filterPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
-	return &filterIter{in: in, cond: p.cond, env: evalEnv{outer: outer, x: x}}, nil
+	return &filterIter{in: in, cond: p.cond, env: eval.Env{Outer: outer, X: x}}, nil
 }
 
 func (p *filterPlan) explain(depth int, out *[]string) {
@@ -125,21 +126,21 @@ func (p *filterPlan) explain(depth int, out *[]string) {
 
 type filterIter struct {
 	in   rowIter
-	cond expr
-	env  evalEnv
+	cond eval.Expr
+	env  eval.Env
 }
 
-func (it *filterIter) next() (Row, error) {
+func (it *filterIter) next() (eval.Row, error) {
 	for {
 		r, err := it.in.next()
 		if err != nil || r == nil {
 			return nil, err
 		}
-		if err := it.env.x.checkCancel(); err != nil {
+		if err := it.env.X.CheckCancel(); err != nil {
 			return nil, err
 		}
-		it.env.row = r
-		v, err := it.cond.eval(&it.env)
+		it.env.Row = r
+		v, err := it.cond.Eval(&it.env)
 		if err != nil {
 			return nil, err
 		}
@@ -154,30 +155,30 @@ func (it *filterIter) close() { it.in.close() }
 
 type projectPlan struct {
 	input plan
-	exprs []expr
+	exprs []eval.Expr
 	cols  []outCol
 }
 
 func (p *projectPlan) columns() []outCol { return p.cols }
 
-func (p *projectPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *projectPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
 	}
-	return &projectIter{in: in, exprs: p.exprs, env: evalEnv{outer: outer, x: x}}, nil
+	return &projectIter{in: in, exprs: p.exprs, env: eval.Env{Outer: outer, X: x}}, nil
 }
 
 func (p *projectPlan) explain(depth int, out *[]string) { p.input.explain(depth, out) }
 
 type projectIter struct {
 	in    rowIter
-	exprs []expr
-	env   evalEnv
-	out   Row // reused for every row, as rowIter allows
+	exprs []eval.Expr
+	env   eval.Env
+	out   eval.Row // reused for every row, as rowIter allows
 }
 
-func (it *projectIter) next() (Row, error) {
+func (it *projectIter) next() (eval.Row, error) {
 	r, err := it.in.next()
 	if err != nil || r == nil {
 		return nil, err
@@ -186,14 +187,14 @@ func (it *projectIter) next() (Row, error) {
 }
 
 // project evaluates the projection over one input row.
-func (it *projectIter) project(r Row) (Row, error) {
-	it.env.row = r
+func (it *projectIter) project(r eval.Row) (eval.Row, error) {
+	it.env.Row = r
 	if it.out == nil {
-		it.out = make(Row, len(it.exprs))
+		it.out = make(eval.Row, len(it.exprs))
 	}
 	out := it.out
 	for i, e := range it.exprs {
-		v, err := e.eval(&it.env)
+		v, err := e.Eval(&it.env)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +207,7 @@ func (it *projectIter) close() { it.in.close() }
 // ---------------------------------------------------------------- sort
 
 type sortKey struct {
-	e          expr
+	e          eval.Expr
 	desc       bool
 	nullsFirst bool
 }
@@ -218,7 +219,7 @@ type sortPlan struct {
 
 func (p *sortPlan) columns() []outCol { return p.input.columns() }
 
-func (p *sortPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *sortPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	return p.openBounded(x, outer, 0)
 }
 
@@ -242,7 +243,7 @@ func compareSortKeys(keys []sortKey, a, b []types.Value) int {
 			}
 			return -1
 		default:
-			c = types.Compare(sk.e.typ(), x, y)
+			c = types.Compare(sk.e.Type(), x, y)
 			if sk.desc {
 				c = -c
 			}
@@ -263,7 +264,7 @@ func (p *sortPlan) explain(depth int, out *[]string) {
 
 type limitPlan struct {
 	input         plan
-	limit, offset expr
+	limit, offset eval.Expr
 	// ties, for FETCH FIRST ... WITH TIES, are the ORDER BY keys the
 	// input is sorted by; rows equal to the last counted one under them
 	// are returned past the limit.
@@ -272,11 +273,11 @@ type limitPlan struct {
 
 func (p *limitPlan) columns() []outCol { return p.input.columns() }
 
-func (p *limitPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (p *limitPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	limit, offset := int64(-1), int64(0)
 	if p.limit != nil {
-		v, err := p.limit.eval(env)
+		v, err := p.limit.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -288,7 +289,7 @@ func (p *limitPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 	}
 	if p.offset != nil {
-		v, err := p.offset.eval(env)
+		v, err := p.offset.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -332,7 +333,7 @@ type limitIter struct {
 	seen          int64
 }
 
-func (it *limitIter) next() (Row, error) {
+func (it *limitIter) next() (eval.Row, error) {
 	for it.offset > 0 {
 		r, err := it.in.next()
 		if err != nil || r == nil {
@@ -358,12 +359,12 @@ func (it *limitIter) close() { it.in.close() }
 // each group of equal DISTINCT ON keys (the input is sorted by them).
 type distinctPlan struct {
 	input plan
-	on    []expr
+	on    []eval.Expr
 }
 
 func (p *distinctPlan) columns() []outCol { return p.input.columns() }
 
-func (p *distinctPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *distinctPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	// The keys seen spill past work_mem (distinct_spill.go).
 	return p.openSpilling(x, outer)
 }
@@ -373,10 +374,10 @@ func (p *distinctPlan) explain(depth int, out *[]string) {
 	p.input.explain(depth+1, out)
 }
 
-func exprTypes(es []expr) []types.T {
+func exprTypes(es []eval.Expr) []types.T {
 	out := make([]types.T, len(es))
 	for i, e := range es {
-		out[i] = e.typ()
+		out[i] = e.Type()
 	}
 	return out
 }
@@ -411,13 +412,13 @@ func groupKeyText(t types.T, v types.Value) string {
 	if s, ok := v.(string); ok && t.OID == types.JSONB {
 		v = types.JSONBKey(s) // jsonb equality is by value: 1 = 1.0
 	}
-	b, err := storage.AppendKey(nil, v)
+	b, err := rowcodec.AppendKey(nil, v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
 	return string(b)
 }
 
-func sortStable(rows []Row, less func(a, b Row) bool) {
+func sortStable(rows []eval.Row, less func(a, b eval.Row) bool) {
 	sort.SliceStable(rows, func(i, j int) bool { return less(rows[i], rows[j]) })
 }

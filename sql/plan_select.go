@@ -1,11 +1,12 @@
 package sql
 
 import (
-	"slices"
 	"strconv"
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -46,12 +47,12 @@ func (pc *planCtx) planQuery(sel *ast.Select, parent *scope) (plan, error) {
 		outScope.add(relFromColumns("", p.columns()))
 		b := pc.binder(outScope)
 		for _, o := range sel.OrderBy {
-			var e expr
+			var e eval.Expr
 			if idx, ok, err := outputOrdinal(o.Expr, len(p.columns())); err != nil {
 				return nil, err
 			} else if ok {
 				c := p.columns()[idx]
-				e = &colRef{idx: idx, t: c.t}
+				e = &eval.ColRef{Idx: idx, T: c.t}
 			} else if e, err = b.bind(o.Expr); err != nil {
 				return nil, err
 			}
@@ -125,12 +126,12 @@ func (pc *planCtx) planLimit(p plan, sel *ast.Select, sc *scope, keys []sortKey)
 	}
 	var err error
 	if sel.Limit != nil {
-		if lp.limit, err = b.bindAs(sel.Limit, int8T(), "LIMIT"); err != nil {
+		if lp.limit, err = b.bindAs(sel.Limit, eval.Int8T(), "LIMIT"); err != nil {
 			return nil, err
 		}
 	}
 	if sel.Offset != nil {
-		if lp.offset, err = b.bindAs(sel.Offset, int8T(), "OFFSET"); err != nil {
+		if lp.offset, err = b.bindAs(sel.Offset, eval.Int8T(), "OFFSET"); err != nil {
 			return nil, err
 		}
 	}
@@ -175,7 +176,7 @@ func (pc *planCtx) planSetExpr(body ast.SetExpr, sc *scope) (plan, error) {
 
 func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	b := pc.binder(newProbeScope(sc))
-	rows := make([][]expr, len(v.Rows))
+	rows := make([][]eval.Expr, len(v.Rows))
 	width := -1
 	for i, r := range v.Rows {
 		if width >= 0 && len(r) != width {
@@ -196,16 +197,16 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 	}
 	cols := make([]outCol, width)
 	for j := 0; j < width; j++ {
-		column := make([]expr, len(rows))
+		column := make([]eval.Expr, len(rows))
 		for i := range rows {
 			column[i] = rows[i][j]
 		}
-		t, err := commonType(column, "VALUES")
+		t, err := eval.CommonType(column, "VALUES")
 		if err != nil {
 			return nil, withPos(err, v.Rows[0][j])
 		}
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		for i := range rows {
 			if rows[i][j], err = b.coerce(rows[i][j], t); err != nil {
@@ -214,351 +215,12 @@ func (pc *planCtx) planValues(v *ast.Values, sc *scope) (plan, error) {
 		}
 		// PostgreSQL names VALUES columns column1..; Databricks col1...
 		prefix := "column"
-		if pc.sess.dialect() == dialectDatabricks {
+		if pc.sess.dialect() == parse.DialectDatabricks {
 			prefix = "col"
 		}
 		cols[j] = outCol{name: prefix + strconv.Itoa(j+1), t: t}
 	}
 	return &valuesPlan{rows: rows, cols: cols}, nil
-}
-
-// planCore plans SELECT ... FROM ... WHERE ... GROUP BY ... HAVING, with the
-// ORDER BY and LIMIT of the query it heads (they may name its FROM columns).
-func (pc *planCtx) planCore(core *ast.SelectCore, sc *scope, sel *ast.Select) (plan, error) {
-	core, srfErr := rewriteTargetSRFs(core) // set-returning calls in the select list
-	if srfErr != nil {
-		return nil, srfErr
-	}
-	var input plan
-	if len(core.From) == 0 {
-		input = &valuesPlan{rows: [][]expr{{}}}
-	} else {
-		var err error
-		if input, err = pc.planFrom(core.From, sc); err != nil {
-			return nil, err
-		}
-	}
-	b := pc.binder(sc)
-	if core.Where != nil {
-		if containsAggregate(core.Where) {
-			return nil, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in WHERE").WithPosition(core.Where.Position() + 1)
-		}
-		if containsWindow(core.Where) {
-			return nil, windowNotAllowed(core.Where, "WHERE")
-		}
-		cond, err := b.bindCondition(core.Where, "WHERE")
-		if err != nil {
-			return nil, err
-		}
-		input = pushFilter(input, cond)
-	}
-
-	// Expand the select list.
-	type target struct {
-		ast   ast.Expr
-		name  string
-		bound expr
-		col   outCol
-	}
-	var targets []target
-	for _, t := range core.Targets {
-		if t.Star {
-			rels := sc.rels
-			if t.Table != nil {
-				r, err := sc.relByName(t.Table)
-				if err != nil {
-					return nil, err
-				}
-				rels = []*scopeRel{r}
-			}
-			if len(rels) == 0 && t.Table == nil {
-				return nil, pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid").WithPosition(t.Pos + 1)
-			}
-			for _, r := range rels {
-				for i, c := range r.cols {
-					// A JOIN USING side's merged column still belongs to
-					// its own table's t.*.
-					if c.hidden && (t.Table == nil || c.name == "") {
-						continue
-					}
-					ref := &ast.ColumnRef{Parts: []string{r.name, c.name}, Pos: t.Pos}
-					if r.name == "" {
-						ref.Parts = ref.Parts[1:]
-					}
-					targets = append(targets, target{ast: ref, name: c.name, bound: &colRef{idx: r.offset + i, t: c.t, name: c.name},
-						col: outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum}})
-				}
-			}
-			continue
-		}
-		name := t.Alias
-		if name == "" {
-			name = columnName(t.Expr)
-		}
-		targets = append(targets, target{ast: t.Expr, name: name})
-	}
-
-	// Decide whether this level aggregates.
-	aggregating := len(core.GroupBy) > 0 || (core.Having != nil)
-	for _, t := range targets {
-		if !aggregating && containsAggregate(t.ast) {
-			aggregating = true
-		}
-	}
-	for _, o := range sel.OrderBy {
-		if !aggregating && containsAggregate(o.Expr) {
-			aggregating = true
-		}
-	}
-
-	var agg *aggCtx
-	if aggregating {
-		agg = &aggCtx{}
-		sets, hasSets, err := expandGroupBy(core.GroupBy)
-		if err != nil {
-			return nil, err
-		}
-		// groupIndex binds one GROUP BY expression and returns its index;
-		// with grouping sets, an expression several sets name is bound once.
-		groupIndex := func(g ast.Expr) (int, error) {
-			ge := g
-			// GROUP BY n and GROUP BY output-alias name select-list entries.
-			if idx, ok, err := outputOrdinal(g, len(targets)); err != nil {
-				return 0, err
-			} else if ok {
-				ge = targets[idx].ast
-			} else if ref, ok := g.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
-				if _, _, _, err := sc.resolveColumn(ref); err != nil {
-					for _, t := range targets {
-						if t.name == ref.Parts[0] {
-							ge = t.ast
-							break
-						}
-					}
-				}
-			}
-			fp := fingerprint(ge)
-			if hasSets {
-				if i := slices.Index(agg.groupFP, fp); i >= 0 {
-					return i, nil
-				}
-			}
-			if containsAggregate(ge) {
-				return 0, pgerror.New(pgerror.GroupingError, "aggregate functions are not allowed in GROUP BY").WithPosition(g.Position() + 1)
-			}
-			if containsWindow(ge) {
-				return 0, windowNotAllowed(ge, "GROUP BY")
-			}
-			x, err := b.bind(ge)
-			if err != nil {
-				return 0, err
-			}
-			agg.groupFP = append(agg.groupFP, fp)
-			agg.groupExprs = append(agg.groupExprs, b.resolveUnknown(x))
-			return len(agg.groupExprs) - 1, nil
-		}
-		if !hasSets {
-			for _, g := range core.GroupBy {
-				if _, err := groupIndex(g); err != nil {
-					return nil, err
-				}
-			}
-		} else {
-			for _, s := range sets {
-				idx := []int{}
-				for _, g := range s {
-					i, err := groupIndex(g)
-					if err != nil {
-						return nil, err
-					}
-					idx = append(idx, i)
-				}
-				agg.sets = append(agg.sets, idx)
-			}
-			if len(agg.groupExprs) > 62 {
-				return nil, pgerror.New(pgerror.ProgramLimitExceeded, "grouping sets may name at most 62 distinct expressions").WithPosition(core.GroupBy[0].Position() + 1)
-			}
-		}
-		b = &binder{pc: pc, sc: sc, agg: agg}
-	}
-	if core.Having != nil && containsWindow(core.Having) {
-		return nil, windowNotAllowed(core.Having, "HAVING")
-	}
-	// Window calls are allowed from here on: the select list, DISTINCT ON
-	// and ORDER BY.
-	win := &windowCtx{named: map[string]*ast.WindowSpec{}}
-	for _, w := range core.Windows {
-		if _, dup := win.named[w.Name]; dup {
-			return nil, pgerror.New(pgerror.WindowingError, "window \"%s\" is already defined", w.Name)
-		}
-		win.named[w.Name] = w.Spec
-	}
-	b.win = win
-
-	// Bind the select list.
-	for i := range targets {
-		t := &targets[i]
-		if t.bound != nil && agg == nil {
-			continue
-		}
-		x, err := b.bind(t.ast)
-		if err != nil {
-			return nil, err
-		}
-		lit, _ := x.(*constExpr)
-		if lit != nil && lit.t.OID != types.Unknown {
-			lit = nil
-		}
-		x = b.resolveUnknown(x)
-		t.bound = x
-		col := outCol{name: t.name, t: x.typ(), pos: t.ast.Position() + 1, literal: lit}
-		if ref, ok := t.ast.(*ast.ColumnRef); ok && agg == nil {
-			if lvl, _, sc2, err := sc.resolveColumn(ref); err == nil && lvl == 0 {
-				col.tableOID, col.attnum = sc2.tableOID, sc2.attnum
-			}
-		}
-		if t.col.tableOID != 0 && agg == nil {
-			col.tableOID, col.attnum = t.col.tableOID, t.col.attnum
-		}
-		t.col = col
-	}
-
-	var having expr
-	if core.Having != nil {
-		var err error
-		if having, err = b.bindCondition(core.Having, "HAVING"); err != nil {
-			return nil, err
-		}
-	}
-
-	// ORDER BY: output ordinals, output names, or expressions (added as
-	// hidden columns when not in the select list).
-	exprs := make([]expr, len(targets))
-	cols := make([]outCol, len(targets))
-	for i, t := range targets {
-		exprs[i], cols[i] = t.bound, t.col
-	}
-	visible := len(exprs)
-	var keys []sortKey
-	for _, o := range sel.OrderBy {
-		idx := -1
-		if i, ok, err := outputOrdinal(o.Expr, visible); err != nil {
-			return nil, err
-		} else if ok {
-			idx = i
-		} else if ref, ok := o.Expr.(*ast.ColumnRef); ok && len(ref.Parts) == 1 {
-			// A bare name is an output column's first (SQL-92 rule); two
-			// output columns of that name computing different things are
-			// ambiguous.
-			for i, t := range targets {
-				if t.name != ref.Parts[0] {
-					continue
-				}
-				if idx < 0 {
-					idx = i
-				} else if !sameOutputExpr(t.bound, targets[idx].bound, t.ast, targets[idx].ast) {
-					return nil, pgerror.New(pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", ref.Parts[0]).WithPosition(ref.Pos + 1)
-				}
-			}
-		}
-		if idx < 0 {
-			fp := fingerprint(o.Expr)
-			for i, t := range targets {
-				if fingerprint(t.ast) == fp {
-					idx = i
-					break
-				}
-			}
-		}
-		if idx < 0 {
-			x, err := b.bind(o.Expr)
-			if err != nil {
-				return nil, err
-			}
-			x = b.resolveUnknown(x)
-			if core.Distinct && len(core.DistinctOn) == 0 {
-				return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list").WithPosition(o.Expr.Position() + 1)
-			}
-			exprs = append(exprs, x)
-			cols = append(cols, outCol{name: "?column?", t: x.typ()})
-			idx = len(exprs) - 1
-		}
-		keys = append(keys, sortKey{e: &colRef{idx: idx, t: cols[idx].t}, desc: o.Desc, nullsFirst: nullsFirst(o)})
-	}
-
-	var distinctOn []expr
-	for _, d := range core.DistinctOn {
-		idx := -1
-		if i, ok, err := outputOrdinal(d, visible); err != nil {
-			return nil, err
-		} else if ok {
-			idx = i
-		} else {
-			fp := fingerprint(d)
-			for i, t := range targets {
-				if fingerprint(t.ast) == fp {
-					idx = i
-					break
-				}
-			}
-		}
-		if idx < 0 {
-			x, err := b.bind(d)
-			if err != nil {
-				return nil, err
-			}
-			exprs = append(exprs, b.resolveUnknown(x))
-			cols = append(cols, outCol{name: "?column?", t: x.typ()})
-			idx = len(exprs) - 1
-		}
-		distinctOn = append(distinctOn, &colRef{idx: idx, t: cols[idx].t})
-	}
-	if len(distinctOn) > 0 {
-		var err error
-		if keys, err = distinctOnSort(sel.OrderBy, keys, core.DistinctOn, distinctOn); err != nil {
-			return nil, err
-		}
-	}
-
-	p := input
-	if agg != nil {
-		aggCols := make([]outCol, 0, len(agg.groupExprs)+len(agg.aggs))
-		for _, g := range agg.groupExprs {
-			aggCols = append(aggCols, outCol{name: "?column?", t: g.typ()})
-		}
-		for _, a := range agg.aggs {
-			aggCols = append(aggCols, outCol{name: a.fn.name, t: a.t})
-		}
-		if agg.sets != nil {
-			aggCols = append(aggCols, outCol{name: "grouping", t: types.Of(types.Int8)})
-		}
-		p = &aggPlan{input: p, groupExprs: agg.groupExprs, aggs: agg.aggs, sets: agg.sets, cols: aggCols}
-		if having != nil {
-			p = &filterPlan{input: p, cond: having}
-		}
-	}
-	if len(win.funcs) > 0 {
-		p = newWindowPlan(p, win)
-	}
-	p = &projectPlan{input: p, exprs: exprs, cols: cols}
-	if len(keys) > 0 {
-		p = &sortPlan{input: p, keys: keys}
-	}
-	if core.Distinct {
-		p = &distinctPlan{input: p, on: distinctOn}
-	}
-	p, err := pc.planLimit(p, sel, sc, keys)
-	if err != nil {
-		return nil, err
-	}
-	if len(exprs) > visible {
-		strip := make([]expr, visible)
-		for i := range strip {
-			strip[i] = &colRef{idx: i, t: cols[i].t}
-		}
-		p = &projectPlan{input: p, exprs: strip, cols: cols[:visible]}
-	}
-	return p, nil
 }
 
 // strongColumnName reports whether an expression's name is one that an
@@ -578,10 +240,10 @@ func strongColumnName(e ast.Expr) bool {
 
 // sameOutputExpr reports whether two select-list entries compute the same
 // thing: the same column, or the same expression as written.
-func sameOutputExpr(a, b expr, astA, astB ast.Expr) bool {
-	if ca, ok := a.(*colRef); ok {
-		if cb, ok := b.(*colRef); ok {
-			return ca.level == cb.level && ca.idx == cb.idx
+func sameOutputExpr(a, b eval.Expr, astA, astB ast.Expr) bool {
+	if ca, ok := a.(*eval.ColRef); ok {
+		if cb, ok := b.(*eval.ColRef); ok {
+			return ca.Level == cb.Level && ca.Idx == cb.Idx
 		}
 	}
 	return fingerprint(astA) == fingerprint(astB)
@@ -674,7 +336,7 @@ func lower(s string) string {
 
 // pushFilter adds a WHERE condition above input, letting a table scan turn
 // equalities on its primary key into a direct lookup.
-func pushFilter(input plan, cond expr) plan {
+func pushFilter(input plan, cond eval.Expr) plan {
 	if p := reorderCrossJoins(input, cond); p != nil {
 		return p // a FROM list: see joinorder.go
 	}

@@ -3,6 +3,7 @@ package sql
 import (
 	"encoding/binary"
 
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -64,7 +65,7 @@ func newPlanKey(text string, paramTypes []uint32) planKey {
 // gone) and the session state name resolution and literals depend on.
 type planEnv struct {
 	catVersion, catGen uint64
-	dialect            string
+	dialect            parse.Dialect
 	searchPath         string
 	user               string
 	timeZone           string
@@ -74,9 +75,9 @@ func (s *Session) planEnv(catVersion, catGen uint64) planEnv {
 	return planEnv{
 		catVersion: catVersion,
 		catGen:     catGen,
-		dialect:    s.settings["cdcdb.dialect"],
+		dialect:    s.dialect(),
 		searchPath: s.settings["search_path"],
-		user:       s.user,
+		user:       s.currentRoleName(),
 		timeZone:   s.settings["timezone"],
 	}
 }

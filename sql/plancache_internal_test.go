@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"cdcdb/sql/eval"
 	"cdcdb/storage/storagetest"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -219,24 +220,24 @@ func TestNumberedTextsShareAGenericPlan(t *testing.T) {
 }
 
 func TestSameMeaning(t *testing.T) {
-	lit := &compiled{access: accessRead, fields: []outCol{{name: "a", t: int4T()}}}
-	declared := []types.T{int4T()}
+	lit := &compiled{access: accessRead, fields: []outCol{{name: "a", t: eval.Int4T()}}}
+	declared := []types.T{eval.Int4T()}
 	same := func() *compiled {
-		return &compiled{access: accessRead, fields: []outCol{{name: "a", t: int4T()}}, params: []types.T{int4T()}}
+		return &compiled{access: accessRead, fields: []outCol{{name: "a", t: eval.Int4T()}}, params: []types.T{eval.Int4T()}}
 	}
 	if !sameMeaning(same(), lit, declared) {
 		t.Fatal("identical plans differ")
 	}
 	for what, change := range map[string]func(*compiled){
-		"column type":    func(c *compiled) { c.fields[0].t = int8T() },
+		"column type":    func(c *compiled) { c.fields[0].t = eval.Int8T() },
 		"column name":    func(c *compiled) { c.fields[0].name = "?column?" },
-		"column count":   func(c *compiled) { c.fields = append(c.fields, outCol{name: "b", t: int4T()}) },
+		"column count":   func(c *compiled) { c.fields = append(c.fields, outCol{name: "b", t: eval.Int4T()}) },
 		"table column":   func(c *compiled) { c.fields[0].tableOID = 1 },
 		"notices":        func(c *compiled) { c.notices = []string{"x"} },
 		"access":         func(c *compiled) { c.access = accessWrite },
-		"parameter type": func(c *compiled) { c.params[0] = textT() },
+		"parameter type": func(c *compiled) { c.params[0] = eval.TextT() },
 		"extra parameter": func(c *compiled) {
-			c.params = append(c.params, textT())
+			c.params = append(c.params, eval.TextT())
 		},
 	} {
 		c := same()

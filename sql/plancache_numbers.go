@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -56,9 +57,9 @@ func (t constType) name() byte { return "48n"[t] }
 func (t constType) typ() types.T {
 	switch t {
 	case constInt4:
-		return int4T()
+		return eval.Int4T()
 	case constInt8:
-		return int8T()
+		return eval.Int8T()
 	}
 	return types.Of(types.Numeric)
 }
@@ -106,11 +107,7 @@ func (s *Session) numberedPlan(query string, env planEnv) (ps *preparedStatement
 	if !looksLikeQuery(query) {
 		return nil, planKey{}, nil, false
 	}
-	d := parse.DialectPostgres
-	if s.dialect() == dialectDatabricks {
-		d = parse.DialectDatabricks
-	}
-	text, consts, ok := parse.ParameterizeNumbers(query, d)
+	text, consts, ok := parse.ParameterizeNumbers(query, s.dialect())
 	if !ok {
 		return nil, planKey{}, nil, false
 	}

@@ -10,7 +10,9 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -30,24 +32,26 @@ type parsedStmt struct {
 // the same statements again and again, and trees are never modified.
 type parseCache struct {
 	mu      sync.Mutex
-	entries map[string][]parsedStmt
+	entries map[parseKey][]parsedStmt
+}
+
+// parseKey is what a text's syntax trees depend on.
+type parseKey struct {
+	dialect parse.Dialect
+	text    string
 }
 
 const parseCacheSize = 1024
 
-func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
-	key := dialect + "\x00" + query
+func (e *Engine) parse(query string, dialect parse.Dialect) ([]parsedStmt, error) {
+	key := parseKey{dialect, query}
 	e.parsed.mu.Lock()
 	if p, ok := e.parsed.entries[key]; ok {
 		e.parsed.mu.Unlock()
 		return p, nil
 	}
 	e.parsed.mu.Unlock()
-	opts := parse.Options{}
-	if dialect == dialectDatabricks {
-		opts.Dialect = parse.DialectDatabricks
-	}
-	stmts, err := parse.ParseWithOptions(query, opts)
+	stmts, err := parse.ParseWithOptions(query, parse.Options{Dialect: dialect})
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +62,7 @@ func (e *Engine) parse(query, dialect string) ([]parsedStmt, error) {
 	if len(query) < 64<<10 {
 		e.parsed.mu.Lock()
 		if e.parsed.entries == nil || len(e.parsed.entries) >= parseCacheSize {
-			e.parsed.entries = map[string][]parsedStmt{}
+			e.parsed.entries = map[parseKey][]parsedStmt{}
 		}
 		e.parsed.entries[key] = out
 		e.parsed.mu.Unlock()
@@ -84,13 +88,14 @@ type compiled struct {
 	catVersion uint64
 	catGen     uint64 // the catalog's Generation: Version is reused
 	access     access
-	// query streams rows (SELECT); exec runs everything else to completion.
+	// query streams rows (SELECT); run runs everything else to completion
+	// (statement.go).
 	query plan
-	exec  func(x *execCtx, out *resultSink) (string, error)
+	run   statement
 	// required are the privileges the statement needs, checked each time
 	// it executes (roles.go).
 	required []privilegeNeed
-	// explainPlan is the plan EXPLAIN shows for a statement run by exec
+	// explainPlan is the plan EXPLAIN shows below a statement run by run
 	// (the row source of an UPDATE or DELETE).
 	explainPlan plan
 	// notices raised while planning, sent on execution.
@@ -220,7 +225,7 @@ func (p *preparedStatement) Bind(ctx context.Context, params [][]byte, paramForm
 		}
 		t := c.params[i]
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		format := int16(0)
 		switch {
@@ -427,7 +432,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		if err := s.checkRequired(s.engine.catalogSnapshot(), c.required); err != nil {
 			return "", false, err
 		}
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, err
 	}
@@ -489,7 +494,7 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		return "", false, finish(err)
 	}
 	if c.query == nil {
-		tag, err := c.exec(x, sink)
+		tag, err := c.run.exec(x, sink)
 		p.done = true
 		return tag, false, finish(err)
 	}
@@ -517,7 +522,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 	sink := &resultSink{out: out, s: p.ps.s, formats: p.formats, cols: r.cols}
 	sent := 0
 	for maxRows <= 0 || sent < maxRows {
-		var row Row
+		var row eval.Row
 		var encoded [][]byte
 		var err error
 		if r.stored != nil {
@@ -563,7 +568,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 		// reads: read the rest now, so that it sees the data as of its
 		// start (as PostgreSQL's portal snapshot does) and no storage
 		// cursor outlives a change to its bucket or the transaction.
-		var rest []Row
+		var rest []eval.Row
 		for {
 			row, err := r.it.next()
 			if err != nil {
@@ -573,7 +578,7 @@ func (p *portal) resume(maxRows int, out wire.ResultWriter) (string, bool, error
 			if row == nil {
 				break
 			}
-			rest = append(rest, append(Row(nil), row...))
+			rest = append(rest, append(eval.Row(nil), row...))
 		}
 		r.it.close()
 		r.it, r.stored = &sliceIter{rows: rest}, nil
@@ -687,7 +692,7 @@ const rowEncodingKeep = 1 << 20
 // string, say): a nil slice would be sent as NULL.
 var emptyValue = []byte{}
 
-func (r *resultSink) row(x *execCtx, row Row) error {
+func (r *resultSink) row(x *execCtx, row eval.Row) error {
 	enc := r.startRow()
 	for i, v := range row {
 		if err := r.appendValue(enc, x, i, v); err != nil {
@@ -720,10 +725,10 @@ func (r *resultSink) storedRow(x *execCtx, encoded [][]byte) error {
 	return r.sendRow(enc)
 }
 
-// decodeStoredValue decodes one value's stored encoding (as storage.SplitRow
+// decodeStoredValue decodes one value's stored encoding (as rowcodec.SplitRow
 // found it in a tuple).
 func decodeStoredValue(enc []byte) (types.Value, error) {
-	v, err := storage.DecodeRowValue(enc)
+	v, err := rowcodec.DecodeRowValue(enc)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt stored value: %v", err)
 	}
@@ -816,7 +821,7 @@ func (s *Session) appendValue(dst []byte, x *execCtx, t types.T, v types.Value) 
 
 // parseParamText reads a text-format parameter (session time zone applies).
 func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
-	if isRegType(t.OID) {
+	if eval.IsRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw) // $1::regtype given 'text'
 	}
 	return types.ParseTextWith(t, raw, s.textInput())
@@ -825,7 +830,7 @@ func (s *Session) parseParamText(t types.T, raw string) (types.Value, error) {
 // parseCopyText is parseParamText for a field of text COPY data, boxing
 // its value from b.
 func (s *Session) parseCopyText(t types.T, raw string, b *types.Boxes) (types.Value, error) {
-	if isRegType(t.OID) {
+	if eval.IsRegType(t.OID) {
 		return s.regIn(s.engine.catalogSnapshot(), t.OID, raw)
 	}
 	return types.ParseTextBoxed(t, raw, s.textInput(), b)
@@ -868,7 +873,7 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	}
 	for i, t := range c.params {
 		if t.OID == types.Unknown {
-			c.params[i] = textT()
+			c.params[i] = eval.TextT()
 		}
 	}
 	return c, nil

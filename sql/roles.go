@@ -9,6 +9,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -34,7 +36,7 @@ func (e *Engine) LoginRole(name string) (wire.LoginRole, error) {
 		if !ok {
 			return nil
 		}
-		out.Exists, out.CanLogin = true, r.Login
+		out.Exists, out.CanLogin, out.Superuser = true, r.Login, r.Superuser
 		if r.Password != "" {
 			out.Verifiers = append([]string{r.Password}, r.OtherVerifiers...)
 		}
@@ -93,7 +95,7 @@ func setRolePassword(r *catalog.Role, password string) {
 // was dropped (or never existed, for an in-process session under another
 // name), and such a session may do nothing that needs a privilege.
 func (s *Session) sessionRole(cat *catalog.Snapshot) (*catalog.Role, bool) {
-	return cat.Role(s.user)
+	return cat.Role(s.currentRoleName())
 }
 
 // isSuperuser reports whether the session's role is a superuser.
@@ -111,13 +113,18 @@ func tableOwner(t *catalog.Table) catalog.OID {
 }
 
 // roleHasTablePrivilege reports whether role r may do p on t: as a
-// superuser, as its owner, or by a grant to it or to PUBLIC.
-func roleHasTablePrivilege(r *catalog.Role, t *catalog.Table, p catalog.Privilege) bool {
-	if r.Superuser || tableOwner(t) == r.OID {
+// superuser, as its owner, or by a grant to it or to PUBLIC, itself or
+// through the roles whose privileges it inherits (rolemembers.go).
+func roleHasTablePrivilege(cat *catalog.Snapshot, r *catalog.Role, t *catalog.Table, p catalog.Privilege) bool {
+	if r.Superuser {
+		return true
+	}
+	holders := privilegeHolders(cat, r)
+	if holders.has(tableOwner(t)) {
 		return true
 	}
 	for _, a := range t.ACL {
-		if (a.Grantee == r.OID || a.Grantee == 0) && a.Has(p) {
+		if (a.Grantee == 0 || holders.has(a.Grantee)) && a.Has(p) {
 			return true
 		}
 	}
@@ -147,11 +154,12 @@ func mustBeOwner(t *catalog.Table) *pgerror.Error {
 
 // checkTablePrivilege refuses with 42501 unless the session may do each
 // of privs on t. Views' own queries run with their owner's rights, so
-// tables read inside a view are not checked (the view itself is), and
+// tables read inside a view are checked against the view's owner, at once
+// (a REVOKE makes a new catalog generation, so no plan outlives it), and
 // flows' own plans never call it (a flow writes with its owner's rights).
 func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privilege) error {
 	if pc.inView > 0 {
-		return nil
+		return pc.checkViewOwnerPrivilege(t, privs)
 	}
 	if pc.deferPrivileges {
 		for _, p := range privs {
@@ -163,8 +171,13 @@ func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privil
 		return nil
 	}
 	r, ok := pc.sess.sessionRole(pc.cat)
+	if ok {
+		if err := checkSchemaUsage(pc.cat, r, t); err != nil {
+			return err
+		}
+	}
 	for _, p := range privs {
-		if !ok || !roleHasTablePrivilege(r, t, p) {
+		if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
 			return permissionDenied(t)
 		}
 	}
@@ -176,7 +189,12 @@ func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privil
 func (x *execCtx) checkOwner(t *catalog.Table) error {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
-	if ok && (r.Superuser || tableOwner(t) == r.OID) {
+	if ok {
+		if err := checkSchemaUsage(cat, r, t); err != nil {
+			return err
+		}
+	}
+	if ok && actsAsOwner(cat, r, tableOwner(t)) {
 		return nil
 	}
 	return mustBeOwner(t)
@@ -195,33 +213,25 @@ func (s *Session) currentRoleOID(cat *catalog.Snapshot) catalog.OID {
 func (pc *planCtx) compileRoleStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE ROLE", x.createRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createRoleStatement{st}}, nil
 	case *ast.AlterRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "ALTER ROLE", x.alterRole(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: alterRoleStatement{st}}, nil
 	case *ast.DropRole:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "DROP ROLE", x.dropRoles(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: dropRoleStatement{st}}, nil
 	case *ast.GrantPrivileges:
-		tag := "GRANT"
-		if st.Revoke {
-			tag = "REVOKE"
-		}
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return tag, x.grantPrivileges(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: grantStatement{st}}, nil
+	case *ast.AlterDefaultPrivileges:
+		return &compiled{access: accessWrite, run: alterDefaultPrivilegesStatement{st}}, nil
+	case *ast.GrantRoles:
+		return &compiled{access: accessWrite, run: grantRolesStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
 
 // roleAttributes are the role options a statement set, after checking.
 type roleAttributes struct {
-	superuser, login, inherit *bool
-	password                  *string
+	superuser, login, inherit, createRole *bool
+	password                              *string
 }
 
 // readRoleOptions checks CREATE/ALTER ROLE's options: those cdcdb builds
@@ -250,13 +260,15 @@ func readRoleOptions(opts []ast.RoleOption) (roleAttributes, []string, error) {
 			flag(&a.login, o.Name == "LOGIN")
 		case "INHERIT", "NOINHERIT":
 			flag(&a.inherit, o.Name == "INHERIT")
+		case "CREATEROLE", "NOCREATEROLE":
+			flag(&a.createRole, o.Name == "CREATEROLE")
 		case "PASSWORD":
 			v := o.Value
 			if !o.Null && v == "" {
 				notices = append(notices, "empty string is not a valid password, clearing password")
 			}
 			a.password = &v
-		case "NOCREATEDB", "NOCREATEROLE", "NOREPLICATION", "NOBYPASSRLS":
+		case "NOCREATEDB", "NOREPLICATION", "NOBYPASSRLS":
 		default:
 			return a, nil, pgerror.New(pgerror.FeatureNotSupported, "role option %s is not supported", o.Name).WithPosition(o.Pos + 1)
 		}
@@ -274,15 +286,18 @@ func (a roleAttributes) applyTo(r *catalog.Role) {
 	if a.inherit != nil {
 		r.NoInherit = !*a.inherit
 	}
+	if a.createRole != nil {
+		r.CreateRole = *a.createRole
+	}
 	if a.password != nil {
 		setRolePassword(r, *a.password)
 	}
 }
 
-// requireSuperuser refuses a role statement to a role that is not a
-// superuser (cdcdb has no CREATEROLE).
-func (x *execCtx) requireSuperuser(message string) error {
-	if x.sess.isSuperuser(x.tx.catalog()) {
+// requireCreateRole refuses a role statement to a role that is neither
+// a superuser nor holds CREATEROLE.
+func (x *execCtx) requireCreateRole(message string) error {
+	if r, ok := x.sess.sessionRole(x.tx.catalog()); ok && hasCreateRole(r) {
 		return nil
 	}
 	return pgerror.New(pgerror.InsufficientPrivilege, "%s", message)
@@ -300,7 +315,14 @@ func checkNewRoleName(name string) error {
 }
 
 func (x *execCtx) createRole(st *ast.CreateRole) error {
-	if err := x.requireSuperuser("permission denied to create role"); err != nil {
+	attrs, notices, err := readRoleOptions(st.Options)
+	if err != nil {
+		return err
+	}
+	if attrs.superuser != nil && *attrs.superuser && !x.sess.isSuperuser(x.tx.catalog()) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to create superusers")
+	}
+	if err := x.requireCreateRole("permission denied to create role"); err != nil {
 		return err
 	}
 	if err := checkNewRoleName(st.Name); err != nil {
@@ -309,10 +331,6 @@ func (x *execCtx) createRole(st *ast.CreateRole) error {
 	cat := x.tx.catalog()
 	if _, exists := cat.Role(st.Name); exists {
 		return pgerror.New(pgerror.DuplicateObject, "role \"%s\" already exists", st.Name)
-	}
-	attrs, notices, err := readRoleOptions(st.Options)
-	if err != nil {
-		return err
 	}
 	for _, n := range notices {
 		x.notice("%s", n)
@@ -339,10 +357,16 @@ func (x *execCtx) alterRole(st *ast.AlterRole) error {
 	if err != nil {
 		return err
 	}
-	if !x.sess.isSuperuser(cat) {
+	self, _ := x.sess.sessionRole(cat)
+	switch {
+	case self != nil && self.Superuser:
+	case old.Superuser || attrs.superuser != nil:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+	case self != nil && self.CreateRole:
+		// CREATEROLE alters any role but superusers, as in PostgreSQL 15.
+	default:
 		// A role may change its own password, and nothing else.
-		self, _ := x.sess.sessionRole(cat)
-		if self == nil || self.OID != old.OID || attrs.superuser != nil || attrs.login != nil || attrs.inherit != nil {
+		if self == nil || self.OID != old.OID || attrs.superuser != nil || attrs.login != nil || attrs.inherit != nil || attrs.createRole != nil {
 			return pgerror.New(pgerror.InsufficientPrivilege, "permission denied")
 		}
 	}
@@ -363,7 +387,7 @@ func (x *execCtx) alterRole(st *ast.AlterRole) error {
 }
 
 func (x *execCtx) dropRoles(st *ast.DropRole) error {
-	if err := x.requireSuperuser("permission denied to drop role"); err != nil {
+	if err := x.requireCreateRole("permission denied to drop role"); err != nil {
 		return err
 	}
 	for _, name := range st.Names {
@@ -378,8 +402,12 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 		}
 		// PostgreSQL's order of refusals.
 		switch {
-		case name == x.sess.user:
+		case name == x.sess.currentRoleName():
 			return pgerror.New(pgerror.ObjectInUse, "current user cannot be dropped")
+		case name == x.sess.user:
+			return pgerror.New(pgerror.ObjectInUse, "session user cannot be dropped")
+		case r.Superuser && !x.sess.isSuperuser(cat):
+			return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to drop superusers")
 		case r.Bootstrap:
 			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		}
@@ -393,6 +421,9 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 			return err
 		}
 		if err := ed.DropRole(r.OID); err != nil {
+			return err
+		}
+		if err := x.dropMembershipsIn(r.OID); err != nil {
 			return err
 		}
 	}
@@ -419,6 +450,7 @@ func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
 			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
 		}
 	}
+	owns, privs = appendSchemaAndDefaultDependents(cat, role, owns, privs) // schemaprivs.go
 	return append(owns, privs...)
 }
 
@@ -434,6 +466,9 @@ func relationKindWord(t *catalog.Table) string {
 
 // grantPrivileges runs GRANT and REVOKE on tables.
 func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
+	if len(st.OnSchemas) > 0 {
+		return x.grantSchemaPrivileges(st) // schemaprivs.go
+	}
 	privs, err := tablePrivilegesNamed(st.Privileges)
 	if err != nil {
 		return err
@@ -502,12 +537,12 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
-	if ok && (r.Superuser || tableOwner(t) == r.OID) {
+	if ok && actsAsOwner(cat, r, tableOwner(t)) {
 		return true, nil
 	}
 	if ok {
 		for _, p := range catalog.TablePrivileges {
-			if roleHasTablePrivilege(r, t, p) {
+			if roleHasTablePrivilege(cat, r, t, p) {
 				return false, nil
 			}
 		}
@@ -606,22 +641,17 @@ func aclRoleName(cat *catalog.Snapshot, oid catalog.OID) string {
 	return r.Name
 }
 
-// requireCreateIn refuses to create an object in schema sc to a role that
-// is not a superuser. As in PostgreSQL 15, where only the database owner
-// creates in public, and cdcdb grants no CREATE on schemas yet; a
-// session's temporary schema is its own.
-func (x *execCtx) requireCreateIn(sc *catalog.Schema) error {
-	if isTempSchemaName(sc.Name) || x.sess.isSuperuser(x.tx.catalog()) {
-		return nil
-	}
-	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for schema %s", sc.Name)
-}
-
 // requireTablePrivilege is checkTablePrivilege for statements that find
 // their tables as they execute (TRUNCATE, CREATE FLOW).
 func (x *execCtx) requireTablePrivilege(t *catalog.Table, p catalog.Privilege) error {
-	r, ok := x.sess.sessionRole(x.tx.catalog())
-	if ok && roleHasTablePrivilege(r, t, p) {
+	cat := x.tx.catalog()
+	r, ok := x.sess.sessionRole(cat)
+	if ok {
+		if err := checkSchemaUsage(cat, r, t); err != nil {
+			return err
+		}
+	}
+	if ok && roleHasTablePrivilege(cat, r, t, p) {
 		return nil
 	}
 	return permissionDenied(t)
@@ -718,7 +748,7 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 		default:
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", w)
 		}
-		if roleHasTablePrivilege(role, t, p) {
+		if roleHasTablePrivilege(cat, role, t, p) {
 			return true, nil
 		}
 	}
@@ -766,7 +796,11 @@ func (s *Session) checkRequired(cat *catalog.Snapshot, needs []privilegeNeed) er
 		switch {
 		case n.table == nil:
 			return pgerror.New(pgerror.InsufficientPrivilege, "%s", n.denied)
-		case !ok || !roleHasTablePrivilege(r, n.table, n.privilege):
+		case !ok:
+			return permissionDenied(n.table)
+		case checkSchemaUsage(cat, r, n.table) != nil:
+			return checkSchemaUsage(cat, r, n.table)
+		case !roleHasTablePrivilege(cat, r, n.table, n.privilege):
 			return permissionDenied(n.table)
 		}
 	}
@@ -783,23 +817,32 @@ func (pc *planCtx) checkWritePrivilege(t *catalog.Table, p catalog.Privilege) er
 		return nil
 	}
 	r, ok := pc.sess.sessionRole(pc.cat)
-	if !ok || !roleHasTablePrivilege(r, t, p) {
+	if ok {
+		if err := checkSchemaUsage(pc.cat, r, t); err != nil {
+			return err
+		}
+	}
+	if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
 		return permissionDenied(t)
 	}
 	return nil
 }
 
-// compileRoleSwitch plans SET ROLE and SET SESSION AUTHORIZATION. cdcdb
-// has no role switching yet: switching to the role the session already
-// is, or back (NONE, DEFAULT), does nothing and is accepted; any other
-// role is refused rather than ignored. A nil plan means "plan it as the
+// compileRoleSwitch plans SET ROLE (checked, then set as the parameter
+// it is) and SET SESSION AUTHORIZATION, which cdcdb does not switch:
+// switching to the role the session already is, or back (DEFAULT), does
+// nothing and is accepted; any other role is refused rather than ignored. A nil plan means "plan it as the
 // parameter it also is" (SET SESSION AUTHORIZATION to oneself).
 func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, error) {
+	if st.Name == "role" {
+		// The "role" parameter (rolemembers.go), once allowed.
+		return nil, pc.checkSetRole(value)
+	}
 	if st.Default || value == pc.sess.user || st.Name == "role" && strings.EqualFold(value, "none") {
 		if st.Name == "session_authorization" {
 			return nil, nil
 		}
-		return &compiled{access: accessNone, exec: func(*execCtx, *resultSink) (string, error) { return "SET", nil }}, nil
+		return &compiled{access: accessNone, run: roleUnchangedStatement{st, value}}, nil
 	}
 	what := "SET ROLE"
 	if st.Name == "session_authorization" {
@@ -817,14 +860,14 @@ var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE"
 // shows the grants the current role made or received, or PUBLIC
 // received, and a superuser every grant; role_table_grants those the
 // current role made or received. System catalogs are left out.
-func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) {
-	return func(x *execCtx, b *catalogRow) ([]Row, error) {
+func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
+	return func(x *execCtx, b *catalogviews.RowBuilder) ([]eval.Row, error) {
 		cat := x.catalogOf()
 		me, ok := x.sess.sessionRole(cat)
 		if !ok {
 			return nil, nil
 		}
-		var rows []Row
+		var rows []eval.Row
 		for _, t := range cat.Tables() {
 			sc, ok := cat.SchemaByOID(t.Schema)
 			if !ok {
@@ -845,13 +888,13 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogRow) ([]Row, error) 
 				}
 				grantee := "PUBLIC"
 				if item.Grantee != 0 {
-					grantee = roleName(x, int64(item.Grantee))
+					grantee = catalogviews.RoleName(x.catalogViews(), int64(item.Grantee))
 				}
 				for i := 0; i < len(item.Privileges); i++ {
 					p := privilegeTypes[item.Privileges[i]]
-					rows = append(rows, b.make("grantor", roleName(x, int64(item.Grantor)), "grantee", grantee,
+					rows = append(rows, b.Make("grantor", catalogviews.RoleName(x.catalogViews(), int64(item.Grantor)), "grantee", grantee,
 						"table_catalog", "main", "table_schema", sc.Name, "table_name", t.Name, "privilege_type", p,
-						"is_grantable", yesNo(item.Grantee == owner), "with_hierarchy", yesNo(p == "SELECT")))
+						"is_grantable", catalogviews.YesNo(item.Grantee == owner), "with_hierarchy", catalogviews.YesNo(p == "SELECT")))
 				}
 			}
 		}
@@ -867,7 +910,7 @@ func (s *Session) holdsAnyTablePrivilege(cat *catalog.Snapshot, t *catalog.Table
 		return false
 	}
 	for _, p := range privs {
-		if roleHasTablePrivilege(r, t, p) {
+		if roleHasTablePrivilege(cat, r, t, p) {
 			return true
 		}
 	}

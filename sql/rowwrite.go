@@ -6,7 +6,9 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/types"
@@ -18,7 +20,7 @@ import (
 type tableWriter struct {
 	table    *catalog.Table
 	schema   *catalog.Schema
-	defaults map[int16]expr // by attnum
+	defaults map[int16]eval.Expr // by attnum
 	// constraints are the table's NOT NULL and CHECK constraints (the
 	// zero value: none, as for a table CREATE TABLE AS fills).
 	constraints rowConstraints
@@ -76,7 +78,7 @@ func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
 
 type boundCheck struct {
 	name string
-	e    expr
+	e    eval.Expr
 }
 
 // rowConstraints are the NOT NULL and CHECK constraints every complete
@@ -131,7 +133,7 @@ func (pc *planCtx) newTableWriter(t *catalog.Table, sc *catalog.Schema) (*tableW
 	if err != nil {
 		return nil, err
 	}
-	w := &tableWriter{table: t, schema: sc, defaults: map[int16]expr{}, constraints: *rc, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
+	w := &tableWriter{table: t, schema: sc, defaults: map[int16]eval.Expr{}, constraints: *rc, width: int(t.NextAttnum - 1), modified: modifiedColumns(t)}
 	b := pc.binder(newScope(nil))
 	for _, c := range t.LiveColumns() {
 		if c.Default == "" || c.Sequence != "" {
@@ -179,7 +181,7 @@ func (w *tableWriter) defaultValue(x *execCtx, attnum int16) (types.Value, error
 	if !ok {
 		return nil, nil
 	}
-	return e.eval(&evalEnv{x: x})
+	return e.Eval(&eval.Env{X: x})
 }
 
 // modifiedColumn is a column whose type carries a modifier: a length
@@ -239,7 +241,7 @@ func (rc *rowConstraints) check(x *execCtx, tuple []types.Value) error {
 		}
 	}
 	for _, ck := range rc.checks {
-		v, err := ck.e.eval(&evalEnv{row: tuple, x: x})
+		v, err := ck.e.Eval(&eval.Env{Row: tuple, X: x})
 		if err != nil {
 			return err
 		}
@@ -275,7 +277,7 @@ func (w *tableWriter) storageKey(sp *storage.Space, tuple []types.Value) ([]byte
 		if err != nil {
 			return nil, err
 		}
-		w.keyBuf = storage.AppendKeyInt(w.keyBuf[:0], int64(n))
+		w.keyBuf = rowcodec.AppendKeyInt(w.keyBuf[:0], int64(n))
 		return w.keyBuf, nil
 	}
 	return primaryKey(w.table, tuple)
@@ -285,7 +287,7 @@ func primaryKey(t *catalog.Table, tuple []types.Value) ([]byte, error) {
 	var key []byte
 	var err error
 	for _, a := range t.PrimaryKey {
-		if key, err = storage.AppendKey(key, tuple[a-1]); err != nil {
+		if key, err = rowcodec.AppendKey(key, tuple[a-1]); err != nil {
 			return nil, err
 		}
 	}
@@ -425,9 +427,9 @@ func indexKey(ix *catalog.Index, rowKey []byte, tuple []types.Value) (key []byte
 			return nil, false, nil
 		}
 		if len(ix.Desc) > i && ix.Desc[i] {
-			key, err = storage.AppendKeyDesc(key, v)
+			key, err = rowcodec.AppendKeyDesc(key, v)
 		} else {
-			key, err = storage.AppendKey(key, v)
+			key, err = rowcodec.AppendKey(key, v)
 		}
 		if err != nil {
 			return nil, false, err
@@ -590,7 +592,7 @@ func targetColumns(t *catalog.Table, names []string, positions []int) ([]catalog
 
 // returningPlan binds a RETURNING list over a table's columns.
 type returning struct {
-	exprs []expr
+	exprs []eval.Expr
 	cols  []outCol
 }
 
@@ -610,7 +612,7 @@ func (pc *planCtx) bindReturning(targets []ast.Target, sc *scope) (*returning, e
 					if c.hidden {
 						continue
 					}
-					r.exprs = append(r.exprs, &colRef{idx: rel.offset + i, t: c.t})
+					r.exprs = append(r.exprs, &eval.ColRef{Idx: rel.offset + i, T: c.t})
 					r.cols = append(r.cols, outCol{name: c.name, t: c.t, tableOID: c.tableOID, attnum: c.attnum})
 				}
 			}
@@ -625,9 +627,9 @@ func (pc *planCtx) bindReturning(targets []ast.Target, sc *scope) (*returning, e
 		if name == "" {
 			name = columnName(t.Expr)
 		}
-		col := outCol{name: name, t: x.typ()}
-		if ref, ok := x.(*colRef); ok && ref.level == 0 {
-			if c := scopeColumnAt(sc, ref.idx); c != nil {
+		col := outCol{name: name, t: x.Type()}
+		if ref, ok := x.(*eval.ColRef); ok && ref.Level == 0 {
+			if c := scopeColumnAt(sc, ref.Idx); c != nil {
 				col.tableOID, col.attnum = c.tableOID, c.attnum
 			}
 		}
@@ -647,14 +649,14 @@ func scopeColumnAt(sc *scope, idx int) *scopeCol {
 }
 
 // emit evaluates RETURNING for one row and sends it.
-func (r *returning) emit(x *execCtx, out *resultSink, row Row) error {
+func (r *returning) emit(x *execCtx, out *resultSink, row eval.Row) error {
 	if r == nil {
 		return nil
 	}
-	env := &evalEnv{row: row, x: x}
-	vals := make(Row, len(r.exprs))
+	env := &eval.Env{Row: row, X: x}
+	vals := make(eval.Row, len(r.exprs))
 	for i, e := range r.exprs {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return err
 		}
@@ -664,9 +666,9 @@ func (r *returning) emit(x *execCtx, out *resultSink, row Row) error {
 }
 
 // scanRow converts a stored tuple to the scan layout (live columns).
-func scanRow(t *catalog.Table, tuple []types.Value) Row {
+func scanRow(t *catalog.Table, tuple []types.Value) eval.Row {
 	live := t.LiveColumns()
-	row := make(Row, len(live))
+	row := make(eval.Row, len(live))
 	for i, c := range live {
 		if int(c.Attnum-1) < len(tuple) {
 			row[i] = tuple[c.Attnum-1]
@@ -700,7 +702,7 @@ func nextSerial(x *execCtx, t *catalog.Table, c *catalog.Column) (types.Value, e
 	}
 	x.tx.noteSequence(name, n)
 	v := int64(n)
-	if !intFits(c.Type.OID, v) {
+	if !eval.IntFits(c.Type.OID, v) {
 		return nil, pgerror.New("2200H", "nextval: reached maximum value of sequence \"%s\" (%d)", c.Sequence, serialMax(c.Type.OID))
 	}
 	x.noteSerialDrawn(t, c, v)

@@ -4,10 +4,11 @@ import (
 	"bytes"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -20,16 +21,16 @@ type tableScan struct {
 	cols  []outCol
 	// phys[i] is the stored tuple position of output column i.
 	phys   []int
-	filter expr
+	filter eval.Expr
 	// keyExprs, when set, give the value of each primary key column.
-	keyExprs []expr
+	keyExprs []eval.Expr
 	// prefixExprs, when set, give the value of each KEYS column of a
 	// streaming table: the scan reads only the rows under that key prefix.
-	prefixExprs []expr
+	prefixExprs []eval.Expr
 	// keyTerms are the filter's conjuncts that the key the scan reads
 	// under (keyExprs or prefixExprs) makes true for every row it reads,
 	// so they need no evaluating (see keyEquality.exact).
-	keyTerms []expr
+	keyTerms []eval.Expr
 	// asOf is the instant of a FOR BUSINESS_TIME AS OF read of an SCD TYPE 2
 	// or BITEMPORAL target (single-column period). Under a key prefix the
 	// rows follow in business start order (the start is the next part of
@@ -37,7 +38,7 @@ type tableScan struct {
 	// or before the instant can hold it, so a key range scan stops there.
 	// SCD TYPE 2 versions of a key never overlap, so only the last of them
 	// can: that scan reads one row, however long the key's history.
-	asOf expr
+	asOf eval.Expr
 	// withKey appends each row's storage key as a last, hidden column, for
 	// UPDATE and DELETE.
 	withKey bool
@@ -78,7 +79,7 @@ func (s *tableScan) explain(depth int, out *[]string) {
 		explainLine(out, depth, "History Scan on %s (current rows + versions ended after the lower bound)", name)
 	case s.keyExprs != nil:
 		explainLine(out, depth, "Index Scan using %s on %s", pkIndexName(s.table), name)
-	case s.prefixExprs != nil && s.asOf != nil && s.table.StoredAs == string(cdcexec.SCD2):
+	case s.prefixExprs != nil && s.asOf != nil && s.table.StoredAs == catalog.SCD2:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, last version starting at or before AS OF)", name)
 	case s.prefixExprs != nil && s.asOf != nil:
 		explainLine(out, depth, "Key Range Scan on %s (flow keys, versions starting at or before AS OF)", name)
@@ -102,12 +103,12 @@ func pkIndexName(t *catalog.Table) string {
 }
 
 // withFilter attaches a WHERE condition, recognizing primary key equalities.
-func (s *tableScan) withFilter(cond expr) plan {
+func (s *tableScan) withFilter(cond eval.Expr) plan {
 	c := *s
 	if c.filter == nil {
 		c.filter = cond
 	} else {
-		c.filter = &andExpr{l: c.filter, r: cond}
+		c.filter = &eval.And{L: c.filter, R: cond}
 	}
 	if len(s.table.PrimaryKey) > 0 && c.keyExprs == nil {
 		c.keyExprs, c.keyTerms = c.keyEqualities(s.table.PrimaryKey)
@@ -121,7 +122,7 @@ func (s *tableScan) withFilter(cond expr) plan {
 // keyEqualities finds, in the filter, an equality for each of the columns
 // attnums: the values they give (nil unless every column has one), and
 // those of their terms the key makes true (see keyEquality.exact).
-func (s *tableScan) keyEqualities(attnums []int16) (vals, implied []expr) {
+func (s *tableScan) keyEqualities(attnums []int16) (vals, implied []eval.Expr) {
 	eqs := map[int]keyEquality{}
 	collectKeyEqualities(s.filter, eqs)
 	for _, attnum := range attnums {
@@ -140,8 +141,8 @@ func (s *tableScan) keyEqualities(attnums []int16) (vals, implied []expr) {
 // keyEquality is a filter conjunct "column = val", val not reading the
 // current row.
 type keyEquality struct {
-	val  expr
-	term *compareExpr
+	val  eval.Expr
+	term *eval.Compare
 	// exact says that a row stored under val's key encoding makes the term
 	// true: the column is compared as it is, with a constant or parameter
 	// of its own type (see exactKeyEquality). Otherwise (a cast on either
@@ -152,26 +153,26 @@ type keyEquality struct {
 
 // collectKeyEqualities finds conjuncts "column = expression not reading the
 // current row", by column index.
-func collectKeyEqualities(e expr, out map[int]keyEquality) {
+func collectKeyEqualities(e eval.Expr, out map[int]keyEquality) {
 	switch e := e.(type) {
-	case *andExpr:
-		collectKeyEqualities(e.l, out)
-		collectKeyEqualities(e.r, out)
-	case *compareExpr:
-		if e.op != "=" {
+	case *eval.And:
+		collectKeyEqualities(e.L, out)
+		collectKeyEqualities(e.R, out)
+	case *eval.Compare:
+		if e.Op != "=" {
 			return
 		}
-		for _, side := range [2][2]expr{{e.l, e.r}, {e.r, e.l}} {
+		for _, side := range [2][2]eval.Expr{{e.L, e.R}, {e.R, e.L}} {
 			col, val := side[0], side[1]
 			cast := false
-			if c, ok := col.(*castExpr); ok && !c.explicit {
-				col, cast = c.x, true
+			if c, ok := col.(*eval.Cast); ok && !c.Explicit {
+				col, cast = c.X, true
 			}
-			ref, ok := col.(*colRef)
-			if !ok || ref.level != 0 || readsCurrentRow(val) {
+			ref, ok := col.(*eval.ColRef)
+			if !ok || ref.Level != 0 || readsCurrentRow(val) {
 				continue
 			}
-			out[ref.idx] = keyEquality{val: val, term: e, exact: !cast && exactKeyEquality(ref.t, val)}
+			out[ref.Idx] = keyEquality{val: val, term: e, exact: !cast && exactKeyEquality(ref.T, val)}
 			return
 		}
 	}
@@ -182,13 +183,13 @@ func collectKeyEqualities(e expr, out map[int]keyEquality) {
 // type t, and t is a type whose values compare equal whenever their key
 // encodings are the same (records are not: a NULL field compares unknown;
 // types not listed are left to the filter).
-func exactKeyEquality(t types.T, val expr) bool {
+func exactKeyEquality(t types.T, val eval.Expr) bool {
 	switch val.(type) {
-	case *constExpr, *paramRef:
+	case *eval.Const, *eval.Param:
 	default:
 		return false
 	}
-	if val.typ().OID != t.OID {
+	if val.Type().OID != t.OID {
 		return false
 	}
 	switch t.OID {
@@ -210,16 +211,16 @@ func (s *tableScan) outputIndex(attnum int16) int {
 
 // readsCurrentRow reports whether an expression reads a column of the row
 // being filtered (level 0) or is volatile.
-func readsCurrentRow(e expr) bool {
+func readsCurrentRow(e eval.Expr) bool {
 	switch e := e.(type) {
-	case *constExpr, *paramRef:
+	case *eval.Const, *eval.Param:
 		return false
-	case *colRef:
-		return e.level == 0
-	case *castExpr:
-		return readsCurrentRow(e.x)
-	case *funcExpr:
-		for _, a := range e.args {
+	case *eval.ColRef:
+		return e.Level == 0
+	case *eval.Cast:
+		return readsCurrentRow(e.X)
+	case *eval.FuncCall:
+		for _, a := range e.Args {
 			if readsCurrentRow(a) {
 				return true
 			}
@@ -229,12 +230,12 @@ func readsCurrentRow(e expr) bool {
 	return true
 }
 
-func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (s *tableScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	sp := x.tx.st.Space(catalog.DataSpace(s.table.OID))
 	if sp == nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "storage for table \"%s\" is missing", s.table.Name)
 	}
-	it := &scanIter{s: s, x: x, env: evalEnv{outer: outer, x: x}}
+	it := &scanIter{s: s, x: x, env: eval.Env{Outer: outer, X: x}}
 	if s.sysTime != nil {
 		if err := x.tx.readTable(s.table); err != nil {
 			return nil, err
@@ -276,7 +277,7 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		it.prefix = prefix
 		if s.asOf != nil {
-			at, err := s.asOf.eval(&it.env)
+			at, err := s.asOf.Eval(&it.env)
 			if err != nil {
 				return nil, err
 			}
@@ -285,14 +286,14 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 			}
 			// A bound the key encoding cannot express just leaves the
 			// range open: the filter still decides.
-			if stop, err := storage.AppendKey(append([]byte(nil), prefix...), at); err == nil {
+			if stop, err := rowcodec.AppendKey(append([]byte(nil), prefix...), at); err == nil {
 				it.stop = stop
-				it.lastOnly = s.table.StoredAs == string(cdcexec.SCD2)
+				it.lastOnly = s.table.StoredAs == catalog.SCD2
 			}
 		}
 	}
 	if s.keyedAsOf() && !x.sess.engine.opts.FastPathsOff.StoredRowScans {
-		at, err := s.asOf.eval(&it.env)
+		at, err := s.asOf.Eval(&it.env)
 		if err == nil && at == nil {
 			return &sliceIter{}, nil // AS OF NULL holds no row
 		}
@@ -306,18 +307,18 @@ func (s *tableScan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // pointKey evaluates the key expressions into a storage key; ok is false
 // when a key value is NULL or cannot be a value of the column (no row).
-func (s *tableScan) pointKey(env *evalEnv) ([]byte, bool, error) {
+func (s *tableScan) pointKey(env *eval.Env) ([]byte, bool, error) {
 	return s.encodeValues(env, s.keyExprs, s.table.PrimaryKey)
 }
 
 // encodeValues evaluates key expressions for the columns attnums into an
 // order-preserving storage key; ok is false when a value is NULL or cannot
 // be a value of its column (no row can match).
-func (s *tableScan) encodeValues(env *evalEnv, exprs []expr, attnums []int16) ([]byte, bool, error) {
-	x := env.x
+func (s *tableScan) encodeValues(env *eval.Env, exprs []eval.Expr, attnums []int16) ([]byte, bool, error) {
+	x := env.X
 	var key []byte
 	for i, e := range exprs {
-		v, err := e.eval(env)
+		v, err := e.Eval(env)
 		if err != nil {
 			return nil, false, err
 		}
@@ -328,12 +329,12 @@ func (s *tableScan) encodeValues(env *evalEnv, exprs []expr, attnums []int16) ([
 		// A char(n) key is stored padded to n, and equals a value of
 		// another length that differs only in trailing spaces: padding
 		// the value the same way finds it.
-		if t := e.typ(); t.OID != col.Type.OID || (t.OID == types.Bpchar && t.Typmod != col.Type.Typmod) {
-			if v, err = castValue(x, v, e.typ(), col.Type, false); err != nil {
+		if t := e.Type(); t.OID != col.Type.OID || (t.OID == types.Bpchar && t.Typmod != col.Type.Typmod) {
+			if v, err = eval.CastValue(x, v, e.Type(), col.Type, false); err != nil {
 				return nil, false, nil
 			}
 		}
-		if key, err = storage.AppendKey(key, v); err != nil {
+		if key, err = rowcodec.AppendKey(key, v); err != nil {
 			return nil, false, err
 		}
 	}
@@ -349,7 +350,7 @@ type scanIter struct {
 	stop     []byte
 	lastOnly bool
 	x        *execCtx
-	env      evalEnv
+	env      eval.Env
 	cur      *storage.Cursor
 	started  bool
 	point    bool
@@ -370,10 +371,10 @@ type scanIter struct {
 	// returned for it, in output order; both are reused, as rowIter
 	// allows (a caller that keeps a row copies it).
 	stored []types.Value
-	row    Row
+	row    eval.Row
 }
 
-func (it *scanIter) next() (Row, error) {
+func (it *scanIter) next() (eval.Row, error) {
 	for {
 		k, v, filterHolds, err := it.advance()
 		if err != nil || k == nil {
@@ -425,7 +426,7 @@ func (it *scanIter) advance() (k, v []byte, filterHolds bool, err error) {
 			(it.stop != nil && bytes.Compare(k, it.stop) > 0 && !bytes.HasPrefix(k, it.stop)) {
 			return nil, nil, false, nil
 		}
-		if err := it.x.checkCancel(); err != nil {
+		if err := it.x.CheckCancel(); err != nil {
 			return nil, nil, false, err
 		}
 		if it.periodTests == nil {
@@ -441,13 +442,13 @@ func (it *scanIter) advance() (k, v []byte, filterHolds bool, err error) {
 // decodeAndFilter decodes a stored row and applies the scan's filter
 // (unless filterHolds already says it holds); ok is false for a row the
 // filter rejects.
-func (it *scanIter) decodeAndFilter(k, v []byte, filterHolds bool) (row Row, ok bool, err error) {
+func (it *scanIter) decodeAndFilter(k, v []byte, filterHolds bool) (row eval.Row, ok bool, err error) {
 	if row, err = it.decode(k, v); err != nil {
 		return nil, false, err
 	}
 	if it.s.filter != nil && !filterHolds {
-		it.env.row = row
-		holds, err := it.s.filter.eval(&it.env)
+		it.env.Row = row
+		holds, err := it.s.filter.Eval(&it.env)
 		if err != nil || holds != true {
 			return nil, false, err
 		}
@@ -477,12 +478,12 @@ func (it *scanIter) periodVerdict(v []byte) (rejected, allHold bool) {
 }
 
 // decode turns a stored row into the scan's output row.
-func (it *scanIter) decode(k, v []byte) (Row, error) {
+func (it *scanIter) decode(k, v []byte) (eval.Row, error) {
 	tuple, ok := history.Tuple(v)
 	if !ok {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": stored row too short", it.s.table.Name)
 	}
-	stored, err := storage.DecodeRowInto(it.stored, tuple)
+	stored, err := rowcodec.DecodeRowInto(it.stored, tuple)
 	if err != nil {
 		return nil, pgerror.New(pgerror.DataCorrupted, "corrupt row in table \"%s\": %v", it.s.table.Name, err)
 	}
@@ -492,19 +493,19 @@ func (it *scanIter) decode(k, v []byte) (Row, error) {
 }
 
 // project lays a stored tuple out as the scan's output row.
-func (s *tableScan) project(k []byte, stored []types.Value) Row {
+func (s *tableScan) project(k []byte, stored []types.Value) eval.Row {
 	return s.projectInto(nil, k, stored)
 }
 
 // projectInto is project into dst's storage, when it is large enough.
-func (s *tableScan) projectInto(dst Row, k []byte, stored []types.Value) Row {
+func (s *tableScan) projectInto(dst eval.Row, k []byte, stored []types.Value) eval.Row {
 	n := len(s.cols)
 	if s.withKey {
 		n++
 	}
 	row := dst
 	if cap(row) < n {
-		row = make(Row, n)
+		row = make(eval.Row, n)
 	}
 	row = row[:n]
 	for i, p := range s.phys {
@@ -523,21 +524,21 @@ func (s *tableScan) projectInto(dst Row, k []byte, stored []types.Value) Row {
 // selects: one seek per key for AS OF with the whole primary key given,
 // otherwise the current rows plus the versions that ended inside or after
 // the range (never older history).
-func (s *tableScan) openVersions(x *execCtx, outer *evalEnv) (rowIter, error) {
-	env := &evalEnv{outer: outer, x: x}
+func (s *tableScan) openVersions(x *execCtx, outer *eval.Env) (rowIter, error) {
+	env := &eval.Env{Outer: outer, X: x}
 	from, to, empty, err := s.sysTime.bounds(env)
 	if err != nil || empty {
 		return &sliceIter{}, err
 	}
-	var rows []Row
+	var rows []eval.Row
 	keep := func(v history.Version) error {
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return err
 		}
 		row := s.project(v.Key, storedTuple(s.table, v.Tuple))
 		if s.filter != nil {
-			env.row = row
-			ok, err := s.filter.eval(env)
+			env.Row = row
+			ok, err := s.filter.Eval(env)
 			if err != nil || ok != true {
 				return err
 			}
@@ -547,7 +548,7 @@ func (s *tableScan) openVersions(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	switch {
 	case s.sysTime.op == ast.PeriodAsOf && s.keyExprs != nil:
-		key, ok, err := s.pointKey(&evalEnv{outer: outer, x: x})
+		key, ok, err := s.pointKey(&eval.Env{Outer: outer, X: x})
 		if err != nil || !ok {
 			return &sliceIter{}, err
 		}

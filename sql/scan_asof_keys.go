@@ -4,8 +4,8 @@ import (
 	"bytes"
 
 	"cdcdb/catalog"
-	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -25,7 +25,7 @@ import (
 // an instant known before the scan starts, so that asOfKeyWalk applies.
 func (s *tableScan) keyedAsOf() bool {
 	return s.asOf != nil && s.prefixExprs == nil && s.keyExprs == nil && s.sysTime == nil &&
-		s.table.StoredAs == string(cdcexec.SCD2) && len(s.table.KeyColumns) > 0 &&
+		s.table.StoredAs == catalog.SCD2 && len(s.table.KeyColumns) > 0 &&
 		len(s.table.PrimaryKey) == 0 && rowIndependent(s.asOf)
 }
 
@@ -35,7 +35,7 @@ type asOfKeyWalk struct {
 	cur     *storage.Cursor
 	keyCols int
 	// at is the encoded instant: a start compares with it as the values
-	// would (storage's key encoding preserves order).
+	// would (rowcodec's key encoding preserves order).
 	at      []byte
 	started bool
 	// group is the KEYS prefix of the key being walked; passed is set once
@@ -53,7 +53,7 @@ type asOfKeyWalk struct {
 // newAsOfKeyWalk prepares the walk, or returns nil when the instant has no
 // key encoding of the start's type (the scan then reads every row).
 func newAsOfKeyWalk(cur *storage.Cursor, t *catalog.Table, at types.Value) *asOfKeyWalk {
-	enc, err := storage.AppendKey(nil, at)
+	enc, err := rowcodec.AppendKey(nil, at)
 	if err != nil {
 		return nil
 	}
@@ -76,7 +76,7 @@ func (w *asOfKeyWalk) next(x *execCtx, table string) (k, v []byte, err error) {
 			k, v, w.candK, w.candV = w.candK, w.candV, nil, nil
 			return k, v, nil
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, nil, err
 		}
 		if w.group == nil || !bytes.HasPrefix(k, w.group) {
@@ -86,7 +86,7 @@ func (w *asOfKeyWalk) next(x *execCtx, table string) (k, v []byte, err error) {
 				k, v, w.candK, w.candV = w.candK, w.candV, nil, nil
 				return k, v, nil
 			}
-			if w.group, err = storage.KeyPrefix(k, w.keyCols); err != nil {
+			if w.group, err = rowcodec.KeyPrefix(k, w.keyCols); err != nil {
 				return nil, nil, pgerror.New(pgerror.DataCorrupted, "corrupt key in table \"%s\": %v", table, err)
 			}
 			w.passed = false

@@ -4,8 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
-	"cdcdb/storage"
+	"cdcdb/sql/eval"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -43,7 +44,7 @@ type storedPeriodTest struct {
 // reports that every term is such a clause or one of the scan's keyTerms:
 // a row all the tests decide for (any row, when there are no tests) then
 // passes the filter without it being evaluated.
-func (s *tableScan) storedPeriodTests(env *evalEnv) (tests []*storedPeriodTest, covers bool) {
+func (s *tableScan) storedPeriodTests(env *eval.Env) (tests []*storedPeriodTest, covers bool) {
 	if s.filter == nil {
 		return nil, false
 	}
@@ -53,23 +54,23 @@ func (s *tableScan) storedPeriodTests(env *evalEnv) (tests []*storedPeriodTest, 
 
 // collectPeriodTests appends the tests of e's AND terms to tests and
 // returns how many terms the filter still has to decide.
-func (s *tableScan) collectPeriodTests(e expr, env *evalEnv, tests *[]*storedPeriodTest) (terms int) {
+func (s *tableScan) collectPeriodTests(e eval.Expr, env *eval.Env, tests *[]*storedPeriodTest) (terms int) {
 	switch e := e.(type) {
-	case *andExpr:
-		return s.collectPeriodTests(e.l, env, tests) + s.collectPeriodTests(e.r, env, tests)
+	case *eval.And:
+		return s.collectPeriodTests(e.L, env, tests) + s.collectPeriodTests(e.R, env, tests)
 	case *periodExpr:
 		if t := s.storedPeriodTest(e, env); t != nil {
 			*tests = append(*tests, t)
 		}
-	case *compareExpr:
-		if slices.Contains(s.keyTerms, expr(e)) {
+	case *eval.Compare:
+		if slices.Contains(s.keyTerms, eval.Expr(e)) {
 			return 0 // the key the scan reads under decides it
 		}
 	}
 	return 1
 }
 
-func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodTest {
+func (s *tableScan) storedPeriodTest(e *periodExpr, env *eval.Env) *storedPeriodTest {
 	if e.t.OID == types.Record || e.start >= len(s.phys) || e.end >= len(s.phys) {
 		return nil
 	}
@@ -82,7 +83,7 @@ func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodT
 	if start > end {
 		t.want, t.startAt = [2]int{end, start}, 1
 	}
-	bounds := []expr{e.a}
+	bounds := []eval.Expr{e.a}
 	if e.op == ast.PeriodFromTo || e.op == ast.PeriodBetween {
 		bounds = append(bounds, e.b)
 	}
@@ -90,7 +91,7 @@ func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodT
 		if be == nil || !rowIndependent(be) {
 			return nil
 		}
-		v, err := be.eval(env)
+		v, err := be.Eval(env)
 		if err != nil {
 			// Per-row evaluation raises it, if there is any row.
 			return nil
@@ -119,12 +120,12 @@ func (s *tableScan) storedPeriodTest(e *periodExpr, env *evalEnv) *storedPeriodT
 // rowIndependent reports whether an expression has one value for the
 // whole scan: constants and parameters, cast or not. (Functions are left
 // out: one may be volatile.)
-func rowIndependent(e expr) bool {
+func rowIndependent(e eval.Expr) bool {
 	switch e := e.(type) {
-	case *constExpr, *paramRef:
+	case *eval.Const, *eval.Param:
 		return true
-	case *castExpr:
-		return rowIndependent(e.x)
+	case *eval.Cast:
+		return rowIndependent(e.X)
 	}
 	return false
 }
@@ -145,7 +146,7 @@ func compareInstantValues(x, y any) int { return compareInstants(x.(*instant), y
 // values are not what the test expects (another kind, or damage): the
 // row must then be decoded and filtered as any other.
 func (t *storedPeriodTest) holds(tuple []byte) (holds, decided bool) {
-	lo, hi, ok := storage.RowValuePair(tuple, t.want[0], t.want[1])
+	lo, hi, ok := rowcodec.RowValuePair(tuple, t.want[0], t.want[1])
 	if !ok {
 		return false, false
 	}

@@ -8,6 +8,7 @@ import (
 
 	"cdcdb/history"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -54,15 +55,15 @@ func TestStoredPeriodTestMatchesPeriodExpr(t *testing.T) {
 		}
 		a, b := value(asTime), value(asTime)
 		pe := &periodExpr{start: startPos, end: endPos, op: op, t: pt,
-			a: &constExpr{v: a, t: pt}, b: &constExpr{v: b, t: pt}}
+			a: &eval.Const{V: a, T: pt}, b: &eval.Const{V: b, T: pt}}
 		scan := &tableScan{phys: []int{0, 1, 2, 3, 4}, filter: pe}
-		row := make(Row, 5)
+		row := make(eval.Row, 5)
 		copy(row, tuple)
-		want, err := pe.eval(&evalEnv{row: row})
+		want, err := pe.Eval(&eval.Env{Row: row})
 		if err != nil {
 			t.Fatal(err)
 		}
-		tests, covers := scan.storedPeriodTests(&evalEnv{})
+		tests, covers := scan.storedPeriodTests(&eval.Env{})
 		if len(tests) > 0 && !covers {
 			t.Fatalf("one period clause as the whole filter: its test does not cover it")
 		}
@@ -93,9 +94,9 @@ func TestStoredPeriodTestMatchesPeriodExpr(t *testing.T) {
 // values are not of the expected kind is not decided on its encoding.
 func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 	pt := types.Of(types.Int8)
-	pe := &periodExpr{start: 0, end: 1, op: ast.PeriodAsOf, t: pt, a: &constExpr{v: int64(5), t: pt}}
-	scan := &tableScan{phys: []int{0, 1}, filter: &andExpr{l: &constExpr{v: true, t: boolT()}, r: pe}}
-	tests, covers := scan.storedPeriodTests(&evalEnv{})
+	pe := &periodExpr{start: 0, end: 1, op: ast.PeriodAsOf, t: pt, a: &eval.Const{V: int64(5), T: pt}}
+	scan := &tableScan{phys: []int{0, 1}, filter: &eval.And{L: &eval.Const{V: true, T: eval.BoolT()}, R: pe}}
+	tests, covers := scan.storedPeriodTests(&eval.Env{})
 	if len(tests) != 1 {
 		t.Fatalf("%d tests, want the one under AND", len(tests))
 	}
@@ -108,8 +109,8 @@ func TestStoredPeriodTestLeavesOtherValuesToTheFilter(t *testing.T) {
 		t.Error("a text start was decided on its encoding")
 	}
 	// Bounds that may differ from row to row are never evaluated ahead.
-	pe.a = &funcExpr{}
-	if tests, _ := scan.storedPeriodTests(&evalEnv{}); len(tests) != 0 {
+	pe.a = &eval.FuncCall{}
+	if tests, _ := scan.storedPeriodTests(&eval.Env{}); len(tests) != 0 {
 		t.Error("a function bound was evaluated once for the scan")
 	}
 }
@@ -146,7 +147,7 @@ func TestWholeTableAsOfIsTestedEncoded(t *testing.T) {
 		t.Fatal("no table scan in the plan")
 	}
 	x := &execCtx{params: []types.Value{int64(3)}}
-	if tests, covers := scan.storedPeriodTests(&evalEnv{x: x}); len(tests) != 1 || covers {
+	if tests, covers := scan.storedPeriodTests(&eval.Env{X: x}); len(tests) != 1 || covers {
 		t.Errorf("%d encoded period tests (covering the filter: %v), want 1, not covering v <> 'x'", len(tests), covers)
 	}
 }
@@ -155,9 +156,9 @@ func TestWholeTableAsOfIsTestedEncoded(t *testing.T) {
 // every stored row of cdcbench's target (id, name, city, start, end).
 func BenchmarkStoredPeriodTest(b *testing.B) {
 	pt := types.Of(types.Int8)
-	pe := &periodExpr{start: 3, end: 4, op: ast.PeriodAsOf, t: pt, a: &constExpr{v: int64(50_000), t: pt}}
+	pe := &periodExpr{start: 3, end: 4, op: ast.PeriodAsOf, t: pt, a: &eval.Const{V: int64(50_000), T: pt}}
 	scan := &tableScan{phys: []int{0, 1, 2, 3, 4}, filter: pe}
-	tests, _ := scan.storedPeriodTests(&evalEnv{})
+	tests, _ := scan.storedPeriodTests(&eval.Env{})
 	test := tests[0]
 	r := rand.New(rand.NewPCG(1, 1))
 	var tuples [][]byte

@@ -2,7 +2,8 @@ package sql
 
 import (
 	"cdcdb/history"
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
+	"cdcdb/sql/eval"
 )
 
 // Sending a scan's rows from their stored encoding.
@@ -26,7 +27,7 @@ type storedRowIter interface {
 	// nextStored returns the next row, either as the stored encodings of
 	// its output columns (nil for NULL) or decoded, as next would; both
 	// are nil at the end. The slices are valid until the next call.
-	nextStored() (encoded [][]byte, row Row, err error)
+	nextStored() (encoded [][]byte, row eval.Row, err error)
 }
 
 // storedOutput returns it as a storedRowIter when every column it yields
@@ -41,14 +42,14 @@ func storedOutput(it rowIter) storedRowIter {
 		return nil
 	}
 	for _, e := range p.exprs {
-		if c, ok := e.(*colRef); !ok || c.level != 0 || c.idx >= len(scan.s.cols) {
+		if c, ok := e.(*eval.ColRef); !ok || c.Level != 0 || c.Idx >= len(scan.s.cols) {
 			return nil
 		}
 	}
 	sp := &storedProjectIter{projectIter: p, scan: scan}
 	sp.positions, sp.values = sp.positionSpace[:0], sp.valueSpace[:0]
 	for _, e := range p.exprs {
-		sp.positions = append(sp.positions, scan.s.phys[e.(*colRef).idx])
+		sp.positions = append(sp.positions, scan.s.phys[e.(*eval.ColRef).Idx])
 	}
 	return sp
 }
@@ -69,7 +70,7 @@ type storedProjectIter struct {
 	outSpace, valueSpace [8][]byte
 }
 
-func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
+func (it *storedProjectIter) nextStored() ([][]byte, eval.Row, error) {
 	for {
 		k, v, filterHolds, err := it.scan.advance()
 		if err != nil || k == nil {
@@ -77,7 +78,7 @@ func (it *storedProjectIter) nextStored() ([][]byte, Row, error) {
 		}
 		if it.scan.s.filter == nil || filterHolds {
 			if tuple, ok := history.Tuple(v); ok {
-				if values, ok := storage.SplitRow(it.values[:0], tuple); ok {
+				if values, ok := rowcodec.SplitRow(it.values[:0], tuple); ok {
 					if it.out == nil {
 						// Never nil, which would say the rows ended: a
 						// SELECT of no columns still returns its rows.

@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"strings"
-
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -143,26 +141,3 @@ func (s *scope) relByName(q *ast.QualifiedName) (*scopeRel, error) {
 	}
 	return nil, pgerror.New(pgerror.UndefinedTable, "missing FROM-clause entry for table %q", name).WithPosition(q.Pos + 1)
 }
-
-// quoteIdent quotes a name the way PostgreSQL's quote_ident does: only when
-// it needs it.
-func quoteIdent(s string) string {
-	if s == "" {
-		return `""`
-	}
-	plain := true
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && r >= '0' && r <= '9')) {
-			plain = false
-			break
-		}
-	}
-	if plain && !isReservedWord(s) {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// isReservedWord reports the words quote_ident quotes: every PostgreSQL
-// keyword that is not unreserved (see keywordsToQuote).
-func isReservedWord(s string) bool { return keywordsToQuote()[s] }

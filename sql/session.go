@@ -10,6 +10,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -127,7 +128,7 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 	}
 	s.settings["session_authorization"] = s.user
 	s.settings["application_name"] = info.ApplicationName
-	s.settings["cdcdb.dialect"] = e.opts.Dialect
+	s.settings["cdcdb.dialect"] = e.opts.Dialect.String()
 	// Startup options are applied like SET; a bad one fails the connection
 	// as it does in PostgreSQL.
 	for k, v := range info.Options {
@@ -247,7 +248,10 @@ func (s *Session) searchPath() []string {
 	return out
 }
 
-func (s *Session) dialect() string { return s.settings["cdcdb.dialect"] }
+func (s *Session) dialect() parse.Dialect {
+	d, _ := parse.DialectNamed(s.settings["cdcdb.dialect"]) // the setting takes only dialects' names
+	return d
+}
 
 // setSetting changes a run-time parameter, for the session or (local) until
 // the current transaction block ends (settings_scope.go).
@@ -326,7 +330,7 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 	declared := make([]types.T, len(paramTypes))
 	for i, o := range paramTypes {
 		if o == 0 {
-			declared[i] = unknownT()
+			declared[i] = eval.UnknownT()
 		} else {
 			declared[i] = types.Of(types.OID(o))
 		}

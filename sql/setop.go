@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -49,28 +50,28 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 		return nil, pgerror.New(pgerror.SyntaxError, "each %s query must have the same number of columns", op).WithPosition(at)
 	}
 	cols := make([]outCol, len(lc))
-	lx, rx := make([]expr, len(lc)), make([]expr, len(lc))
+	lx, rx := make([]eval.Expr, len(lc)), make([]eval.Expr, len(lc))
 	needL, needR := false, false
 	b := pc.binder(newScope(nil))
-	side := func(c outCol, t types.T, i int) (expr, bool, error) {
+	side := func(c outCol, t types.T, i int) (eval.Expr, bool, error) {
 		if c.literal != nil && t.OID != types.Text {
 			x, err := b.resolveUnknownAs(c.literal, t)
 			return x, true, err
 		}
-		var x expr = &colRef{idx: i, t: c.t}
+		var x eval.Expr = &eval.ColRef{Idx: i, T: c.t}
 		if c.t.OID != t.OID {
-			return &castExpr{x: x, to: t}, true, nil
+			return &eval.Cast{X: x, To: t}, true, nil
 		}
 		return x, false, nil
 	}
 	for i := range lc {
 		typeOf := func(c outCol) types.T {
 			if c.literal != nil {
-				return unknownT()
+				return eval.UnknownT()
 			}
 			return c.t
 		}
-		t, err := commonType([]expr{&constExpr{t: typeOf(lc[i])}, &constExpr{t: typeOf(rc[i])}}, op)
+		t, err := eval.CommonType([]eval.Expr{&eval.Const{T: typeOf(lc[i])}, &eval.Const{T: typeOf(rc[i])}}, op)
 		if err != nil {
 			at := pos + 1
 			if rc[i].pos > 0 {
@@ -79,7 +80,7 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 			return nil, pgerror.As(err).WithPosition(at)
 		}
 		if t.OID == types.Unknown {
-			t = textT()
+			t = eval.TextT()
 		}
 		cols[i] = outCol{name: lc[i].name, t: t}
 		var changed bool
@@ -101,7 +102,7 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 	return &setOpPlan{op: op, all: all, left: l, right: r, cols: cols}, nil
 }
 
-func (p *setOpPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *setOpPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	// Streamed, and spilled past work_mem (setop_spill.go).
 	return p.openStreaming(x, outer)
 }
@@ -125,16 +126,16 @@ func (p *recursiveCTE) explain(depth int, out *[]string) {
 	p.step.explain(depth+1, out)
 }
 
-func (p *recursiveCTE) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *recursiveCTE) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	seed, err := drain(x, p.seed, outer)
 	if err != nil {
 		return nil, err
 	}
 	ts := colTypes(p.cols)
 	seen := map[string]bool{}
-	var result []Row
-	add := func(rows []Row) []Row {
-		var fresh []Row
+	var result []eval.Row
+	add := func(rows []eval.Row) []eval.Row {
+		var fresh []eval.Row
 		for _, r := range rows {
 			if !p.all {
 				k := rowKey(r, ts)
@@ -150,7 +151,7 @@ func (p *recursiveCTE) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 	}
 	work := add(seed)
 	if x.recursiveRows == nil {
-		x.recursiveRows = map[*cteDef][]Row{}
+		x.recursiveRows = map[*cteDef][]eval.Row{}
 	}
 	for len(work) > 0 {
 		if err := x.ctx.Err(); err != nil {
@@ -174,7 +175,7 @@ func (p *workingTableScan) columns() []outCol { return p.def.cols }
 func (p *workingTableScan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "WorkTable Scan on %s", p.def.name)
 }
-func (p *workingTableScan) open(x *execCtx, _ *evalEnv) (rowIter, error) {
+func (p *workingTableScan) open(x *execCtx, _ *eval.Env) (rowIter, error) {
 	return &sliceIter{rows: x.recursiveRows[p.def]}, nil
 }
 

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cmp"
 	"hash/maphash"
 
@@ -32,7 +33,7 @@ func (p *appendPlan) explain(depth int, out *[]string) {
 	p.right.explain(depth+1, out)
 }
 
-func (p *appendPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *appendPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	in, err := p.left.open(x, outer)
 	if err != nil {
 		return nil, err
@@ -42,12 +43,12 @@ func (p *appendPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 type appendIter struct {
 	x     *execCtx
-	outer *evalEnv
+	outer *eval.Env
 	in    rowIter
 	right plan // opened once the left is read; nil after
 }
 
-func (it *appendIter) next() (Row, error) {
+func (it *appendIter) next() (eval.Row, error) {
 	for {
 		r, err := it.in.next()
 		if err != nil || r != nil || it.right == nil {
@@ -66,7 +67,7 @@ func (it *appendIter) next() (Row, error) {
 func (it *appendIter) close() { it.in.close() }
 
 // openStreaming runs the set operation within work_mem.
-func (p *setOpPlan) openStreaming(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *setOpPlan) openStreaming(x *execCtx, outer *eval.Env) (rowIter, error) {
 	both := &appendPlan{left: p.left, right: p.right, cols: p.cols}
 	if p.op == "UNION" {
 		if p.all {
@@ -101,7 +102,7 @@ func (m *setOpMatch) keep(k string) bool {
 	return keep
 }
 
-func (p *setOpPlan) openMatching(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *setOpPlan) openMatching(x *execCtx, outer *eval.Env) (rowIter, error) {
 	ts := colTypes(p.cols)
 	held := x.rowsAccount("a set operation's rows seen")
 	m := &setOpMatch{p: p, counts: map[string]int{}, emitted: map[string]bool{}}
@@ -119,7 +120,7 @@ func (p *setOpPlan) openMatching(x *execCtx, outer *evalEnv) (rowIter, error) {
 	for {
 		r, err := right.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil || r == nil {
 			right.close()
@@ -132,7 +133,7 @@ func (p *setOpPlan) openMatching(x *execCtx, outer *evalEnv) (rowIter, error) {
 		}
 		k := rowKey(r, ts)
 		if rightParts != nil {
-			err = rightParts[maphash.String(seed, k)%setOpPartitions].Append(Row{k, int64(1)})
+			err = rightParts[maphash.String(seed, k)%setOpPartitions].Append(eval.Row{k, int64(1)})
 		} else if _, ok := m.counts[k]; ok {
 			m.counts[k]++
 		} else if cost := distinctKeyCost(k); held.acct.Held()+cost > x.workMem() && len(m.counts) > 0 {
@@ -141,12 +142,12 @@ func (p *setOpPlan) openMatching(x *execCtx, outer *evalEnv) (rowIter, error) {
 			spillsMade.Add(1)
 			if rightParts, err = newRowFiles(x, setOpPartitions); err == nil {
 				for ck, n := range m.counts {
-					if err = rightParts[maphash.String(seed, ck)%setOpPartitions].Append(Row{ck, int64(n)}); err != nil {
+					if err = rightParts[maphash.String(seed, ck)%setOpPartitions].Append(eval.Row{ck, int64(n)}); err != nil {
 						break
 					}
 				}
 				if err == nil {
-					err = rightParts[maphash.String(seed, k)%setOpPartitions].Append(Row{k, int64(1)})
+					err = rightParts[maphash.String(seed, k)%setOpPartitions].Append(eval.Row{k, int64(1)})
 				}
 			}
 			m.counts = nil
@@ -206,11 +207,11 @@ func (p *setOpPlan) matchPartitions(x *execCtx, left rowIter, rightParts []*spil
 	for seq := int64(0); ; seq++ {
 		r, err := left.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err == nil && r != nil {
 			k := rowKey(r, ts)
-			row := make(Row, 0, 2+len(r))
+			row := make(eval.Row, 0, 2+len(r))
 			row = append(append(row, seq, k), r...)
 			err = leftParts[maphash.String(seed, k)%setOpPartitions].Append(row)
 		}
@@ -222,7 +223,7 @@ func (p *setOpPlan) matchPartitions(x *execCtx, left rowIter, rightParts []*spil
 			break
 		}
 	}
-	sorter := x.newSorter("a set operation's rows", func(a, b Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
+	sorter := x.newSorter("a set operation's rows", func(a, b eval.Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
 	for i := range rightParts {
 		if err := p.matchPartition(x, rightParts[i], leftParts[i], sorter); err != nil {
 			sorter.Close()
@@ -269,7 +270,7 @@ func (p *setOpPlan) matchPartition(x *execCtx, right, left *spill.RowFile, sorte
 	for {
 		r, err := left.Next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil {
 			return err
@@ -299,7 +300,7 @@ type setOpMatchIter struct {
 	held rowsAccount
 }
 
-func (it *setOpMatchIter) next() (Row, error) {
+func (it *setOpMatchIter) next() (eval.Row, error) {
 	for {
 		r, err := it.in.next()
 		if err != nil || r == nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
 
@@ -86,16 +87,20 @@ func init() {
 		{name: "lc_numeric", def: "C", desc: "Sets the locale for formatting numbers."},
 		{name: "lc_time", def: "C", desc: "Sets the locale for formatting date and time values."},
 		{name: "block_size", def: "8192", readOnly: true, desc: "Shows the size of a disk block."},
-		{name: "cdcdb.dialect", def: dialectPostgres, normalize: oneOf(dialectPostgres, dialectDatabricks), desc: "SQL dialect of this session: postgres or databricks."},
+		{name: "cdcdb.dialect", def: parse.DialectPostgres.String(), normalize: oneOf(dialectNames()...), desc: "SQL dialect of this session: postgres or databricks."},
 	} {
 		defineSetting(d)
 	}
 }
 
-const (
-	dialectPostgres   = "postgres"
-	dialectDatabricks = "databricks"
-)
+// dialectNames are the values cdcdb.dialect takes.
+func dialectNames() []string {
+	var names []string
+	for _, d := range parse.Dialects() {
+		names = append(names, d.String())
+	}
+	return names
+}
 
 func oneOf(allowed ...string) func(*Session, string) (string, error) {
 	return func(_ *Session, v string) (string, error) {

@@ -1,12 +1,15 @@
 package sql
 
-import "cdcdb/sql/spill"
+import (
+	"cdcdb/sql/eval"
+	"cdcdb/sql/spill"
+)
 
 // openBounded runs the sort through a spill.Sorter, which keeps work_mem
 // of rows in memory and merges sorted runs from temporary files past it.
 // bound, above 0, is how many rows the consumer will read (a LIMIT's
 // offset plus count): the sorter then keeps only that many.
-func (p *sortPlan) openBounded(x *execCtx, outer *evalEnv, bound int64) (rowIter, error) {
+func (p *sortPlan) openBounded(x *execCtx, outer *eval.Env, bound int64) (rowIter, error) {
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
@@ -15,8 +18,8 @@ func (p *sortPlan) openBounded(x *execCtx, outer *evalEnv, bound int64) (rowIter
 	nk := len(p.keys)
 	// Each kept row is its sort keys followed by the input row, so the
 	// order needs no evaluation once a row is kept.
-	sorter := x.newSorter("Sort", func(a, b Row) int { return compareSortKeys(p.keys, a[:nk], b[:nk]) }, bound)
-	env := &evalEnv{outer: outer, x: x}
+	sorter := x.newSorter("Sort", func(a, b eval.Row) int { return compareSortKeys(p.keys, a[:nk], b[:nk]) }, bound)
+	env := &eval.Env{Outer: outer, X: x}
 	for {
 		r, err := in.next()
 		if err != nil {
@@ -25,13 +28,13 @@ func (p *sortPlan) openBounded(x *execCtx, outer *evalEnv, bound int64) (rowIter
 		if r == nil {
 			break
 		}
-		if err := x.checkCancel(); err != nil {
+		if err := x.CheckCancel(); err != nil {
 			return nil, abandonSorter(sorter, err)
 		}
-		env.row = r
-		kept := make(Row, nk, nk+len(r))
+		env.Row = r
+		kept := make(eval.Row, nk, nk+len(r))
 		for i, sk := range p.keys {
-			if kept[i], err = sk.e.eval(env); err != nil {
+			if kept[i], err = sk.e.Eval(env); err != nil {
 				return nil, abandonSorter(sorter, err)
 			}
 		}
@@ -61,7 +64,7 @@ type sortedIter struct {
 	skip   int
 }
 
-func (it *sortedIter) next() (Row, error) {
+func (it *sortedIter) next() (eval.Row, error) {
 	r, err := it.sorted.Next()
 	if r == nil || err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/source"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -33,24 +34,16 @@ const describeTimeout = 20 * time.Second
 func (pc *planCtx) compileSourceStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateConnection:
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE CONNECTION", x.createConnection(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: createConnectionStatement{st}}, nil
 	case *ast.CreateSource:
 		// CREATE SOURCE and DROP SOURCE talk to upstream and start or stop
 		// a follower: they commit on their own, outside any block.
-		return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "CREATE SOURCE", x.createSource(st)
-		}}, nil
+		return &compiled{access: accessNone, commitsOnItsOwn: true, run: createSourceStatement{st}}, nil
 	case *ast.Drop:
 		if st.Kind == ast.ObjectSource {
-			return &compiled{access: accessNone, commitsOnItsOwn: true, exec: func(x *execCtx, _ *resultSink) (string, error) {
-				return "DROP SOURCE", x.dropSources(st)
-			}}, nil
+			return &compiled{access: accessNone, commitsOnItsOwn: true, run: dropSourceStatement{st}}, nil
 		}
-		return &compiled{access: accessWrite, exec: func(x *execCtx, _ *resultSink) (string, error) {
-			return "DROP CONNECTION", x.dropConnections(st)
-		}}, nil
+		return &compiled{access: accessWrite, run: dropConnectionStatement{st}}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "statement %T is not supported", stmt)
 }
@@ -296,7 +289,7 @@ func (x *execCtx) newSourceTable(pc *planCtx, schema *catalog.Schema, src *catal
 	for _, c := range []struct {
 		name string
 		t    types.T
-	}{{sourceColumnOp, textT()}, {sourceColumnLSN, int8T()}, {sourceColumnCommitTS, types.Of(types.Timestamptz)}} {
+	}{{sourceColumnOp, eval.TextT()}, {sourceColumnLSN, eval.Int8T()}, {sourceColumnCommitTS, types.Of(types.Timestamptz)}} {
 		if err := add(c.name, c.t); err != nil {
 			return nil, err
 		}
@@ -314,7 +307,7 @@ func sourceColumnType(c source.Column) types.T {
 			return types.T{OID: types.OID(c.TypeOID), Typmod: c.TypeMod}
 		}
 	}
-	return textT()
+	return eval.TextT()
 }
 
 // dropSources runs DROP SOURCE: for each source, it stops the follower,

@@ -9,8 +9,8 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
 	"cdcdb/source"
-	"cdcdb/storage"
 	"cdcdb/types"
 )
 
@@ -385,7 +385,7 @@ func (st *sourceTableState) rowKey(tuple []types.Value) (string, error) {
 	var key []byte
 	var err error
 	for _, i := range st.key {
-		if key, err = storage.AppendKey(key, tuple[st.attnums[i]-1]); err != nil {
+		if key, err = rowcodec.AppendKey(key, tuple[st.attnums[i]-1]); err != nil {
 			return "", err
 		}
 	}

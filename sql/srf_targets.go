@@ -2,11 +2,11 @@ package sql
 
 import (
 	"strconv"
-	"strings"
-	"sync"
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -31,7 +31,7 @@ func targetSRF(fc *ast.FuncCall) bool {
 		return false
 	}
 	name := fc.Name.Name()
-	_, ok := tableFuncs[name]
+	_, ok := builtins.SetFuncs[name]
 	return ok || name == "unnest" || name == "generate_series"
 }
 
@@ -86,8 +86,8 @@ func (p *zipPlan) explain(depth int, out *[]string) {
 	}
 }
 
-func (p *zipPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
-	var all [][]Row
+func (p *zipPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	var all [][]eval.Row
 	longest := 0
 	for _, in := range p.inputs {
 		rows, err := drain(x, in, outer)
@@ -97,14 +97,14 @@ func (p *zipPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		all = append(all, rows)
 		longest = max(longest, len(rows))
 	}
-	out := make([]Row, longest)
+	out := make([]eval.Row, longest)
 	for i := range out {
-		row := make(Row, 0, len(p.cols))
+		row := make(eval.Row, 0, len(p.cols))
 		for k, rows := range all {
 			if i < len(rows) {
 				row = append(row, rows[i]...)
 			} else {
-				row = append(row, make(Row, len(p.inputs[k].columns()))...)
+				row = append(row, make(eval.Row, len(p.inputs[k].columns()))...)
 			}
 		}
 		out[i] = row
@@ -251,96 +251,25 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 	if cols := procOutColumns(name); len(cols) > 1 {
 		names := make([]string, len(cols))
 		for i, c := range cols {
-			names[i] = c.name
+			names[i] = c.Name
 		}
 		return names, nil
 	}
-	if _, ok := tableFuncs[name]; ok {
+	if _, ok := builtins.SetFuncs[name]; ok {
 		return []string{alias}, nil
 	}
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "set-returning function %s is not supported in a select list", name).WithPosition(fc.Pos + 1)
 }
 
-// Anonymous record types with named fields. A row of named columns (as the
-// rewrite above makes, or ROW(t.a, t.b)) gets a record type whose type
-// modifier identifies its field names and types, as PostgreSQL's record
-// type cache does, so that a field can be selected by name from the record
-// wherever it travels (a subquery's output, a CTE).
-
-type recordShape struct {
-	names []string
-	types []types.T
-}
-
-var recordShapes struct {
-	sync.Mutex
-	byKey map[string]int32
-	list  []recordShape
-}
-
-// namedRecordType registers a record shape and returns its type.
-func namedRecordType(names []string, ts []types.T) types.T {
-	var b strings.Builder
-	for i, n := range names {
-		b.WriteString(n)
-		b.WriteByte(0)
-		b.WriteString(strconv.FormatUint(uint64(ts[i].OID), 10))
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatInt(int64(ts[i].Typmod), 10))
-		b.WriteByte(0)
-	}
-	key := b.String()
-	recordShapes.Lock()
-	defer recordShapes.Unlock()
-	if recordShapes.byKey == nil {
-		recordShapes.byKey = map[string]int32{}
-	}
-	if m, ok := recordShapes.byKey[key]; ok {
-		return types.T{OID: types.Record, Typmod: m}
-	}
-	m := int32(len(recordShapes.list))
-	recordShapes.list = append(recordShapes.list, recordShape{names: append([]string(nil), names...), types: append([]types.T(nil), ts...)})
-	recordShapes.byKey[key] = m
-	return types.T{OID: types.Record, Typmod: m}
-}
-
-// recordShapeOf returns the field names and types of a named record type.
-func recordShapeOf(t types.T) (recordShape, bool) {
-	if t.OID != types.Record || t.Typmod < 0 {
-		return recordShape{}, false
-	}
-	recordShapes.Lock()
-	defer recordShapes.Unlock()
-	if int(t.Typmod) >= len(recordShapes.list) {
-		return recordShape{}, false
-	}
-	return recordShapes.list[t.Typmod], true
-}
-
-// rowExprType is the type of a row: a named record when every element is
-// a named column reference, else an anonymous one.
-func rowExprType(elems []expr) types.T {
-	names := make([]string, len(elems))
-	ts := make([]types.T, len(elems))
-	for i, el := range elems {
-		c, ok := el.(*colRef)
-		if !ok || c.name == "" {
-			return types.Of(types.Record)
-		}
-		names[i], ts[i] = c.name, c.t
-	}
-	return namedRecordType(names, ts)
-}
-
 // recordFieldExpr selects a field of a named record by position.
 type recordFieldExpr struct {
-	x expr
+	x eval.Expr
 	i int
 	t types.T
 }
 
-func (e *recordFieldExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *recordFieldExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil || v == nil {
 		return nil, err
 	}
@@ -351,18 +280,18 @@ func (e *recordFieldExpr) eval(env *evalEnv) (types.Value, error) {
 	return rec.Fields[e.i], nil
 }
 
-func (e *recordFieldExpr) typ() types.T { return e.t }
+func (e *recordFieldExpr) Type() types.T { return e.t }
 
 // bindRecordField selects a field by name from an expression of a named
 // record type; false when x is no such record.
-func bindRecordField(x expr, field string) (expr, bool) {
-	shape, ok := recordShapeOf(x.typ())
+func bindRecordField(x eval.Expr, field string) (eval.Expr, bool) {
+	shape, ok := eval.RecordShapeOf(x.Type())
 	if !ok {
 		return nil, false
 	}
-	for i, n := range shape.names {
+	for i, n := range shape.Names {
 		if n == field {
-			return &recordFieldExpr{x: x, i: i, t: shape.types[i]}, true
+			return &recordFieldExpr{x: x, i: i, t: shape.Types[i]}, true
 		}
 	}
 	return nil, false

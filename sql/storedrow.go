@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"strconv"
 
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
 // Reading single values of a stored row without decoding the row: storage
-// locates the values' encodings (storage.RowValuePair, storage.SplitRow)
+// locates the values' encodings (rowcodec.RowValuePair, rowcodec.SplitRow)
 // and reads the common kinds out of them; this file orders integers and
 // times as instants, for the period tests of a scan (scan_period.go), and
 // formats integers, text and Booleans for the client straight from their
@@ -36,13 +36,13 @@ const (
 // storedInstant reads a value's encoding as an instant: kind instantNone
 // when it is of another kind (or malformed).
 func storedInstant(enc []byte) instant {
-	if v, ok := storage.RowValueInt(enc); ok {
+	if v, ok := rowcodec.RowValueInt(enc); ok {
 		return instant{kind: instantInt, hi: v}
 	}
-	if storage.RowValueIsNull(enc) {
+	if rowcodec.RowValueIsNull(enc) {
 		return instant{kind: instantNull}
 	}
-	if sec, ns, ok := storage.RowValueTime(enc); ok {
+	if sec, ns, ok := rowcodec.RowValueTime(enc); ok {
 		return instant{kind: instantTime, hi: sec, lo: ns}
 	}
 	return instant{}
@@ -70,19 +70,19 @@ func compareInstants(a, b *instant) int {
 // types.AppendText and types.AppendBinary give for the decoded value
 // (TestStoredWireMatchesTheDecodedEncoders holds it to them).
 func appendStoredWire(dst, enc []byte, oid types.OID, binaryFmt bool) (out []byte, null, ok bool) {
-	if v, ok := storage.RowValueInt(enc); ok {
+	if v, ok := rowcodec.RowValueInt(enc); ok {
 		return appendStoredInt(dst, v, oid, binaryFmt)
 	}
-	if storage.RowValueIsNull(enc) {
+	if rowcodec.RowValueIsNull(enc) {
 		return dst, true, true // nil is a position past the tuple: a column added later
 	}
 	switch oid {
 	case types.Text, types.Varchar, types.Bpchar, types.Name:
-		if text, ok := storage.RowValueText(enc); ok {
+		if text, ok := rowcodec.RowValueText(enc); ok {
 			return append(dst, text...), false, true
 		}
 	case types.Bool:
-		b, ok := storage.RowValueBool(enc)
+		b, ok := rowcodec.RowValueBool(enc)
 		switch {
 		case !ok:
 		case binaryFmt && b:

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"cdcdb/storage"
-	"cdcdb/storage/storagetest"
+	"cdcdb/rowcodec"
+	"cdcdb/rowcodec/rowcodectest"
 	"cdcdb/types"
 )
 
@@ -13,8 +13,8 @@ import (
 // encodings as the instants the decoded values are (valueInstant), NULL as
 // NULL, and every other kind as no instant at all.
 func TestStoredInstantMatchesDecodedValues(t *testing.T) {
-	for _, v := range storagetest.RowSamples() {
-		row, err := storage.EncodeRow(nil, []types.Value{v})
+	for _, v := range rowcodectest.RowSamples() {
+		row, err := rowcodec.EncodeRow(nil, []types.Value{v})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,12 +44,12 @@ func TestStoredInstantMatchesDecodedValues(t *testing.T) {
 func TestStoredWireMatchesTheDecodedEncoders(t *testing.T) {
 	oids := []types.OID{types.Int2, types.Int4, types.Int8, types.Text, types.Varchar, types.Bpchar, types.Name,
 		types.Bool, types.Char, types.Float8, types.Numeric, types.Oid, types.Regclass, types.Bytea}
-	for _, v := range storagetest.RowSamples() {
-		tuple, err := storage.EncodeRow(nil, []types.Value{v})
+	for _, v := range rowcodectest.RowSamples() {
+		tuple, err := rowcodec.EncodeRow(nil, []types.Value{v})
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals, ok := storage.SplitRow(nil, tuple)
+		vals, ok := rowcodec.SplitRow(nil, tuple)
 		if !ok || len(vals) != 1 {
 			t.Fatalf("SplitRow(%v) = %d values, %v", v, len(vals), ok)
 		}

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -25,7 +26,7 @@ type subqueryExpr struct {
 	correlated bool
 	t          types.T
 	// For IN / ANY / ALL: the left operand, the comparison type and operator.
-	x    expr
+	x    eval.Expr
 	cmpT types.T
 	op   string
 	not  bool
@@ -34,29 +35,30 @@ type subqueryExpr struct {
 	rowTypes, subTypes []types.T
 }
 
-func (e *subqueryExpr) typ() types.T {
+func (e *subqueryExpr) Type() types.T {
 	switch e.kind {
 	case subScalar, subArray:
 		return e.t
 	}
-	return boolT()
+	return eval.BoolT()
 }
 
 // rows runs the subquery, or returns the rows of its earlier run when it
 // does not depend on the outer row. EXISTS and scalar subqueries stop early.
-func (e *subqueryExpr) rows(env *evalEnv, limit int) ([]Row, error) {
+func (e *subqueryExpr) rows(env *eval.Env, limit int) ([]eval.Row, error) {
+	x := stmtOf(env.X)
 	if !e.correlated {
-		if rows, ok := env.x.subqueryCache[e]; ok {
+		if rows, ok := x.subqueryCache[e]; ok {
 			return rows, nil
 		}
 		limit = 0 // cache complete results only
 	}
-	it, err := e.plan.open(env.x, env)
+	it, err := e.plan.open(x, env)
 	if err != nil {
 		return nil, err
 	}
 	defer it.close()
-	var rows []Row
+	var rows []eval.Row
 	for {
 		r, err := it.next()
 		if err != nil {
@@ -65,21 +67,21 @@ func (e *subqueryExpr) rows(env *evalEnv, limit int) ([]Row, error) {
 		if r == nil {
 			break
 		}
-		rows = append(rows, append(Row(nil), r...))
+		rows = append(rows, append(eval.Row(nil), r...))
 		if limit > 0 && len(rows) >= limit {
 			break
 		}
 	}
 	if !e.correlated {
-		if env.x.subqueryCache == nil {
-			env.x.subqueryCache = map[*subqueryExpr][]Row{}
+		if x.subqueryCache == nil {
+			x.subqueryCache = map[*subqueryExpr][]eval.Row{}
 		}
-		env.x.subqueryCache[e] = rows
+		x.subqueryCache[e] = rows
 	}
 	return rows, nil
 }
 
-func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
+func (e *subqueryExpr) Eval(env *eval.Env) (types.Value, error) {
 	switch e.kind {
 	case subExists:
 		rows, err := e.rows(env, 1)
@@ -112,7 +114,7 @@ func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
 		return arr, nil
 	}
 	// IN, ANY, ALL.
-	v, err := e.x.eval(env)
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +134,7 @@ func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
 	if v == nil {
 		return nil, nil
 	}
-	test, _ := comparisonFunc(e.op)
+	test, _ := eval.ComparisonFunc(e.op)
 	if e.rowTypes != nil {
 		return e.rowIn(env, v.(types.RecordValue), rows)
 	}
@@ -174,7 +176,7 @@ func (e *subqueryExpr) eval(env *evalEnv) (types.Value, error) {
 // rowIn is (a, b) IN (SELECT x, y ...): true when some row equals the
 // row field by field, else NULL when some comparison met a NULL, else
 // false (NOT IN the opposite).
-func (e *subqueryExpr) rowIn(env *evalEnv, v types.RecordValue, rows []Row) (types.Value, error) {
+func (e *subqueryExpr) rowIn(env *eval.Env, v types.RecordValue, rows []eval.Row) (types.Value, error) {
 	sawNull := false
 	for _, r := range rows {
 		match, unknown := true, false
@@ -186,7 +188,7 @@ func (e *subqueryExpr) rowIn(env *evalEnv, v types.RecordValue, rows []Row) (typ
 			}
 			if e.subTypes[i].OID != t.OID {
 				var err error
-				if y, err = castValue(env.x, y, e.subTypes[i], t, false); err != nil {
+				if y, err = eval.CastValue(env.X, y, e.subTypes[i], t, false); err != nil {
 					return nil, err
 				}
 			}
@@ -210,20 +212,20 @@ func (e *subqueryExpr) rowIn(env *evalEnv, v types.RecordValue, rows []Row) (typ
 
 // anyArrayExpr is x op ANY|ALL (array).
 type anyArrayExpr struct {
-	x, arr      expr
+	x, arr      eval.Expr
 	cmpT, elemT types.T
 	cmp         func(int) bool
 	all         bool
 }
 
-func (e *anyArrayExpr) typ() types.T { return boolT() }
+func (e *anyArrayExpr) Type() types.T { return eval.BoolT() }
 
-func (e *anyArrayExpr) eval(env *evalEnv) (types.Value, error) {
-	v, err := e.x.eval(env)
+func (e *anyArrayExpr) Eval(env *eval.Env) (types.Value, error) {
+	v, err := e.x.Eval(env)
 	if err != nil {
 		return nil, err
 	}
-	a, err := e.arr.eval(env)
+	a, err := e.arr.Eval(env)
 	if err != nil || a == nil {
 		return nil, err
 	}
@@ -241,7 +243,7 @@ func (e *anyArrayExpr) eval(env *evalEnv) (types.Value, error) {
 			continue
 		}
 		if e.elemT.OID != e.cmpT.OID {
-			if w, err = castValue(env.x, w, e.elemT, e.cmpT, false); err != nil {
+			if w, err = eval.CastValue(env.X, w, e.elemT, e.cmpT, false); err != nil {
 				return nil, err
 			}
 		}
@@ -262,21 +264,21 @@ func (e *anyArrayExpr) eval(env *evalEnv) (types.Value, error) {
 // subscriptExpr is arr[i] or arr[lo:hi] on a one-dimensional array with
 // PostgreSQL's default lower bound of 1.
 type subscriptExpr struct {
-	x             expr
-	index, lo, hi expr
+	x             eval.Expr
+	index, lo, hi eval.Expr
 	elemT         types.T
 	slice         bool
 }
 
-func (e *subscriptExpr) typ() types.T {
+func (e *subscriptExpr) Type() types.T {
 	if e.slice {
-		return e.x.typ()
+		return e.x.Type()
 	}
 	return e.elemT
 }
 
-func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
-	a, err := e.x.eval(env)
+func (e *subscriptExpr) Eval(env *eval.Env) (types.Value, error) {
+	a, err := e.x.Eval(env)
 	if err != nil || a == nil {
 		return nil, err
 	}
@@ -286,12 +288,12 @@ func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
 		return nil, nil // one subscript of a multidimensional array selects nothing
 	}
 	if !e.slice {
-		iv, err := e.index.eval(env)
+		iv, err := e.index.Eval(env)
 		if err != nil || iv == nil {
 			return nil, err
 		}
 		i := iv.(int64)
-		if t := e.x.typ().OID; t == types.Int2Vector || t == types.OidVector {
+		if t := e.x.Type().OID; t == types.Int2Vector || t == types.OidVector {
 			i++ // int2vector and oidvector count from 0 (pg_index.indkey[0])
 		}
 		if i < 1 || i > n {
@@ -301,14 +303,14 @@ func (e *subscriptExpr) eval(env *evalEnv) (types.Value, error) {
 	}
 	lo, hi := int64(1), n
 	if e.lo != nil {
-		v, err := e.lo.eval(env)
+		v, err := e.lo.Eval(env)
 		if err != nil || v == nil {
 			return nil, err
 		}
 		lo = max(v.(int64), 1)
 	}
 	if e.hi != nil {
-		v, err := e.hi.eval(env)
+		v, err := e.hi.Eval(env)
 		if err != nil || v == nil {
 			return nil, err
 		}

@@ -95,7 +95,7 @@ func (t *txn) rows(tbl *catalog.Table) (*history.Table, error) {
 // keepsCommitHistory reports whether a table keeps its superseded versions
 // by commit time: every table but BITEMPORAL targets, whose system period
 // is their own column pair.
-func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != "BITEMPORAL" }
+func keepsCommitHistory(t *catalog.Table) bool { return t.StoredAs != catalog.Bitemporal }
 
 // beginTxn starts a storage transaction; a writable one first waits (with
 // ctx) for storage's single writer slot.

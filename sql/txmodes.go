@@ -501,6 +501,13 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 			return "REVOKE"
 		}
 		return "GRANT"
+	case *ast.GrantRoles:
+		if st.Revoke {
+			return "REVOKE ROLE"
+		}
+		return "GRANT ROLE"
+	case *ast.AlterDefaultPrivileges:
+		return "ALTER DEFAULT PRIVILEGES"
 	case *ast.CreateSource:
 		return "CREATE SOURCE"
 	case *ast.RefreshStreamingTable:

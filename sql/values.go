@@ -5,11 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -45,73 +45,12 @@ func typmodFor(oid types.OID, args []int) (int32, error) {
 	return 0, pgerror.New(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", types.FormatType(types.Of(oid)))
 }
 
-// isRegType reports the object-identifier alias types (regclass, ...),
-// whose text forms need the catalog.
-func isRegType(oid types.OID) bool {
-	switch oid {
-	case types.Regclass, types.Regtype, types.Regnamespace, types.Regproc, types.Regprocedure, types.Regrole, types.Regoper:
-		return true
-	}
-	return false
-}
-
-// castValue converts a non-NULL value between types. x may be nil where no
-// session applies (then times use UTC and reg* names are not resolved).
-func castValue(x *execCtx, v types.Value, from, to types.T, explicit bool) (types.Value, error) {
-	in := types.Input{Loc: time.UTC}
-	if x != nil {
-		in = types.Input{Loc: x.location(), Now: x.now}
-	}
-	if isRegType(to.OID) && typeCategory(from.OID) == 'S' && x != nil {
-		return x.sess.parseRegValue(x, to.OID, v.(string))
-	}
-	if isRegType(from.OID) && typeCategory(to.OID) == 'S' && x != nil {
-		s := x.sess.formatRegValue(x, from.OID, v.(int64))
-		return types.CastWith(s, types.Of(types.Text), to, explicit, in)
-	}
-	if isRegType(to.OID) || isRegType(from.OID) {
-		if n, ok := v.(int64); ok && typeCategory(to.OID) == 'N' {
-			return n, nil
-		}
-	}
-	return types.CastWith(v, from, to, explicit, in)
-}
-
 // formatAny prints a value whose SQL type is only known from its Go type.
 func formatAny(t types.T, v types.Value) string {
 	if t.OID == types.Unknown || t.OID == types.Record {
-		t = types.Of(goValueType(v))
+		t = types.Of(eval.GoValueType(v))
 	}
 	return types.FormatText(t, v)
-}
-
-// goValueType guesses the SQL type of a value from its Go representation.
-func goValueType(v types.Value) types.OID {
-	switch v.(type) {
-	case bool:
-		return types.Bool
-	case int64:
-		return types.Int8
-	case float64:
-		return types.Float8
-	case *apd.Decimal:
-		return types.Numeric
-	case string:
-		return types.Text
-	case []byte:
-		return types.Bytea
-	case time.Time:
-		return types.Timestamptz
-	case types.TimeOfDay:
-		return types.Time
-	case types.IntervalValue:
-		return types.Interval
-	case types.UUIDValue:
-		return types.UUID
-	case types.RecordValue:
-		return types.Record
-	}
-	return types.Text
 }
 
 // compareValues orders two non-NULL values by their Go representation, for
@@ -123,10 +62,10 @@ func compareValues(a, b any) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	ta, tb := goValueType(a), goValueType(b)
+	ta, tb := eval.GoValueType(a), eval.GoValueType(b)
 	if ta != tb {
 		// Mixed numeric representations compare as numeric.
-		if typeCategory(ta) == 'N' && typeCategory(tb) == 'N' {
+		if eval.TypeCategory(ta) == 'N' && eval.TypeCategory(tb) == 'N' {
 			da, err1 := types.CastIn(a, types.Of(ta), types.Of(types.Numeric), true, time.UTC)
 			db, err2 := types.CastIn(b, types.Of(tb), types.Of(types.Numeric), true, time.UTC)
 			if err1 == nil && err2 == nil {
@@ -171,59 +110,6 @@ func (s *Session) parseRegValue(x *execCtx, oid types.OID, text string) (types.V
 	return s.regIn(s.catalogFor(x), oid, text)
 }
 
-// canonicalTypeName maps SQL spellings to pg_type names for ::regtype.
-func canonicalTypeName(name string) string {
-	switch name {
-	case "integer", "int":
-		return "int4"
-	case "bigint":
-		return "int8"
-	case "smallint":
-		return "int2"
-	case "real":
-		return "float4"
-	case "double precision", "float":
-		return "float8"
-	case "boolean":
-		return "bool"
-	case "character varying":
-		return "varchar"
-	case "character":
-		return "bpchar"
-	case "timestamp without time zone":
-		return "timestamp"
-	case "timestamp with time zone":
-		return "timestamptz"
-	case "time without time zone":
-		return "time"
-	case "decimal":
-		return "numeric"
-	}
-	return name
-}
-
-// splitQualifiedName splits a.b."C" into parts, folding unquoted parts.
-func splitQualifiedName(s string) []string {
-	var parts []string
-	var cur strings.Builder
-	inQuote := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' && inQuote && i+1 < len(s) && s[i+1] == '"':
-			cur.WriteByte('"')
-			i++
-		case c == '"':
-			inQuote = !inQuote
-		case c == '.' && !inQuote:
-			parts = append(parts, cur.String())
-			cur.Reset()
-		case !inQuote:
-			cur.WriteString(strings.ToLower(string(c)))
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	parts = append(parts, strings.TrimSpace(cur.String()))
-	return parts
-}
+// splitQualifiedName splits a.b."C" into parts, folding unquoted parts
+// (catalogviews owns the rule, which reg* input reads names by).
+func splitQualifiedName(s string) []string { return catalogviews.SplitQualifiedName(s) }

@@ -7,6 +7,8 @@ import (
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
 
@@ -33,8 +35,8 @@ type windowCtx struct {
 // windowFunc is one window call.
 type windowFunc struct {
 	name   string
-	args   []expr
-	filter expr
+	args   []eval.Expr
+	filter eval.Expr
 	agg    *aggregateFunc // set for an aggregate used as a window function
 	def    *windowDef
 	t      types.T
@@ -44,7 +46,7 @@ type windowFunc struct {
 // windowDef is a resolved window: partitioning, ordering and frame.
 type windowDef struct {
 	fp        string // identity, so calls over the same window sort once
-	partition []expr
+	partition []eval.Expr
 	order     []sortKey
 	frame     windowFrame
 }
@@ -59,12 +61,12 @@ type windowFrame struct {
 	// For RANGE with an offset: the ORDER BY key's type and the bound
 	// arithmetic, evaluated over a one-value row holding the current key.
 	rangeT             types.T
-	rangeAdd, rangeSub expr
+	rangeAdd, rangeSub eval.Expr
 }
 
 type frameBound struct {
 	kind   string // "UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"
-	offset expr
+	offset eval.Expr
 }
 
 // windowOnly names the functions that exist only as window functions, with
@@ -81,8 +83,8 @@ type windowRef struct {
 	t types.T
 }
 
-func (e *windowRef) eval(env *evalEnv) (types.Value, error) { return env.row[e.w.base+e.i], nil }
-func (e *windowRef) typ() types.T                           { return e.t }
+func (e *windowRef) Eval(env *eval.Env) (types.Value, error) { return env.Row[e.w.base+e.i], nil }
+func (e *windowRef) Type() types.T                           { return e.t }
 
 // containsWindow reports whether e calls a window function at this level.
 func containsWindow(e ast.Node) bool {
@@ -110,7 +112,7 @@ func windowNotAllowed(e ast.Node, clause string) error {
 }
 
 // bindWindowCall binds f(...) OVER (...) at a level that allows windows.
-func (b *binder) bindWindowCall(fc *ast.FuncCall) (expr, error) {
+func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 	name := fc.Name.Name()
 	if b.win == nil {
 		return nil, pgerror.New(pgerror.WindowingError, "window functions are not allowed here").WithPosition(fc.Pos + 1)
@@ -120,7 +122,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (expr, error) {
 	}
 	_, isWindow := windowOnly[name]
 	if !isWindow && !isAggregateName(name) {
-		if _, ok := builtins[name]; ok {
+		if _, ok := builtins.Funcs[name]; ok {
 			return nil, pgerror.New(pgerror.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name).WithPosition(fc.Pos + 1)
 		}
 	}
@@ -132,7 +134,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (expr, error) {
 	}
 	b.inWinArgs = true
 	defer func() { b.inWinArgs = false }()
-	var args []expr
+	var args []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
 		if err != nil {
@@ -180,7 +182,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (expr, error) {
 
 // resolveWindowFunc checks and types the arguments of a window-only
 // function.
-func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall) error {
+func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.FuncCall) error {
 	counts := windowOnly[wf.name]
 	if len(args) < counts[0] || len(args) > counts[1] || fc.Star {
 		return noFunctionError(wf.name, args, fc.Pos)
@@ -196,33 +198,33 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 	}
 	switch wf.name {
 	case "row_number", "rank", "dense_rank":
-		wf.t = int8T()
+		wf.t = eval.Int8T()
 	case "percent_rank", "cume_dist":
 		wf.t = types.Of(types.Float8)
 	case "ntile":
-		if !coerceArg(0, int4T()) {
+		if !coerceArg(0, eval.Int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
-		wf.t = int4T()
+		wf.t = eval.Int4T()
 	case "first_value", "last_value":
 		args[0] = b.resolveUnknown(args[0])
-		wf.t = args[0].typ()
+		wf.t = args[0].Type()
 	case "nth_value":
 		args[0] = b.resolveUnknown(args[0])
-		if !coerceArg(1, int4T()) {
+		if !coerceArg(1, eval.Int4T()) {
 			return noFunctionError(wf.name, args, fc.Pos)
 		}
-		wf.t = args[0].typ()
+		wf.t = args[0].Type()
 	case "lag", "lead":
 		if len(args) == 3 {
 			// The value and the default share a type, as lag(anycompatible,
 			// int, anycompatible) resolves them.
-			t, err := commonType([]expr{args[0], args[2]}, wf.name)
+			t, err := eval.CommonType([]eval.Expr{args[0], args[2]}, wf.name)
 			if err != nil {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
 			if t.OID == types.Unknown {
-				t = textT()
+				t = eval.TextT()
 			}
 			for _, i := range []int{0, 2} {
 				if !coerceArg(i, t) {
@@ -233,11 +235,11 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []expr, fc *ast.FuncCall
 			args[0] = b.resolveUnknown(args[0])
 		}
 		if len(args) >= 2 {
-			if !coerceArg(1, int4T()) {
+			if !coerceArg(1, eval.Int4T()) {
 				return noFunctionError(wf.name, args, fc.Pos)
 			}
 		}
-		wf.t = args[0].typ()
+		wf.t = args[0].Type()
 	}
 	wf.args = args
 	return nil
@@ -340,7 +342,7 @@ func (b *binder) windowFrame(f *ast.Frame, def *windowDef, pos int) (windowFrame
 		if len(def.order) != 1 {
 			return wf, pgerror.New(pgerror.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column").WithPosition(pos + 1)
 		}
-		wf.rangeT = def.order[0].e.typ()
+		wf.rangeT = def.order[0].e.Type()
 	}
 	var err error
 	if wf.start, err = b.frameBound(f.Start, &wf); err != nil {
@@ -363,7 +365,7 @@ func (b *binder) frameBound(fb ast.FrameBound, wf *windowFrame) (frameBound, err
 		return out, pgerror.New(pgerror.InvalidColumnReference, "argument of %s must not contain variables", wf.mode).WithPosition(fb.Offset.Position() + 1)
 	}
 	if wf.mode != "RANGE" {
-		x, err := b.bindAs(fb.Offset, int8T(), wf.mode)
+		x, err := b.bindAs(fb.Offset, eval.Int8T(), wf.mode)
 		if err != nil {
 			return out, err
 		}
@@ -371,13 +373,13 @@ func (b *binder) frameBound(fb ast.FrameBound, wf *windowFrame) (frameBound, err
 		return out, nil
 	}
 	offT := wf.rangeT
-	switch typeCategory(wf.rangeT.OID) {
+	switch eval.TypeCategory(wf.rangeT.OID) {
 	case 'N':
 	case 'D':
 		offT = types.Of(types.Interval)
 	case 'T':
 	default:
-		return out, pgerror.New(pgerror.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", typeName(wf.rangeT)).WithPosition(fb.Offset.Position() + 1)
+		return out, pgerror.New(pgerror.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", eval.TypeName(wf.rangeT)).WithPosition(fb.Offset.Position() + 1)
 	}
 	x, err := b.bind(fb.Offset)
 	if err != nil {
@@ -388,8 +390,8 @@ func (b *binder) frameBound(fb ast.FrameBound, wf *windowFrame) (frameBound, err
 	}
 	out.offset = x
 	if wf.rangeAdd == nil {
-		cur := &colRef{idx: 0, t: wf.rangeT}
-		off := &colRef{idx: 1, t: offT}
+		cur := &eval.ColRef{Idx: 0, T: wf.rangeT}
+		off := &eval.ColRef{Idx: 1, T: offT}
 		if wf.rangeAdd, err = bindBinaryOp(b, "+", cur, off); err != nil {
 			return out, withPos(err, fb.Offset)
 		}
@@ -424,7 +426,7 @@ func (p *windowPlan) explain(depth int, out *[]string) {
 	p.input.explain(depth+1, out)
 }
 
-func (p *windowPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
+func (p *windowPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	// Past work_mem the rows go to temporary files (window_spill.go).
 	in, spilled, err := p.readWindowInput(x, outer)
 	if err != nil {
@@ -434,12 +436,12 @@ func (p *windowPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 		return p.openSpilled(x, outer, spilled)
 	}
 	base := p.w.base
-	rows := make([]Row, len(in))
+	rows := make([]eval.Row, len(in))
 	// The rows with their window values, and each window's sort of them,
 	// are accounted to the memory budget while they are reachable.
 	held := x.rowsAccount("a window's rows")
 	for i, r := range in {
-		row := make(Row, base+len(p.w.funcs))
+		row := make(eval.Row, base+len(p.w.funcs))
 		copy(row, r)
 		rows[i] = row
 		if err := held.keep(row); err != nil {
@@ -475,27 +477,27 @@ func (p *windowPlan) open(x *execCtx, outer *evalEnv) (rowIter, error) {
 
 // windowRow is an input row with its partition and order keys.
 type windowRow struct {
-	row   Row
+	row   eval.Row
 	part  []types.Value
 	order []types.Value
 }
 
 // computeWindow sorts the rows by one window's partition and order and
 // fills in the values of the calls (by index in p.w.funcs) over it.
-func (p *windowPlan) computeWindow(x *execCtx, outer *evalEnv, rows []Row, def *windowDef, calls []int) error {
-	env := &evalEnv{outer: outer, x: x}
+func (p *windowPlan) computeWindow(x *execCtx, outer *eval.Env, rows []eval.Row, def *windowDef, calls []int) error {
+	env := &eval.Env{Outer: outer, X: x}
 	sorted := make([]windowRow, len(rows))
 	for i, r := range rows {
-		env.row = r
+		env.Row = r
 		wr := windowRow{row: r, part: make([]types.Value, len(def.partition)), order: make([]types.Value, len(def.order))}
 		var err error
 		for j, e := range def.partition {
-			if wr.part[j], err = e.eval(env); err != nil {
+			if wr.part[j], err = e.Eval(env); err != nil {
 				return err
 			}
 		}
 		for j, k := range def.order {
-			if wr.order[j], err = k.e.eval(env); err != nil {
+			if wr.order[j], err = k.e.Eval(env); err != nil {
 				return err
 			}
 		}
@@ -520,7 +522,7 @@ func (p *windowPlan) computeWindow(x *execCtx, outer *evalEnv, rows []Row, def *
 		for pe < len(sorted) && compareSortKeys(partKeys, sorted[ps].part, sorted[pe].part) == 0 {
 			pe++
 		}
-		part := &windowPartition{rows: sorted[ps:pe], def: def, frame: frame, x: x, env: evalEnv{outer: outer, x: x}}
+		part := &windowPartition{rows: sorted[ps:pe], def: def, frame: frame, x: x, env: eval.Env{Outer: outer, X: x}}
 		part.findPeers()
 		for _, ci := range calls {
 			if err := part.compute(p.w.funcs[ci], p.w.base+ci); err != nil {
@@ -539,9 +541,9 @@ type frameOffsets struct {
 	startOff, endOff types.Value
 }
 
-func (p *windowPlan) frameOffsets(x *execCtx, outer *evalEnv, f windowFrame) (*frameOffsets, error) {
+func (p *windowPlan) frameOffsets(x *execCtx, outer *eval.Env, f windowFrame) (*frameOffsets, error) {
 	fo := &frameOffsets{windowFrame: f}
-	env := &evalEnv{outer: outer, x: x}
+	env := &eval.Env{Outer: outer, X: x}
 	for _, s := range []struct {
 		b    frameBound
 		dst  *types.Value
@@ -550,7 +552,7 @@ func (p *windowPlan) frameOffsets(x *execCtx, outer *evalEnv, f windowFrame) (*f
 		if s.b.offset == nil {
 			continue
 		}
-		v, err := s.b.offset.eval(env)
+		v, err := s.b.offset.Eval(env)
 		if err != nil {
 			return nil, err
 		}
@@ -589,7 +591,7 @@ type windowPartition struct {
 	def   *windowDef
 	frame *frameOffsets
 	x     *execCtx
-	env   evalEnv
+	env   eval.Env
 	// groupOf[i] is the peer group of row i; groupStart[g] its first row
 	// (with a final entry len(rows)).
 	groupOf    []int
@@ -613,10 +615,10 @@ func (wp *windowPartition) findPeers() {
 
 // args evaluates a call's arguments for row i.
 func (wp *windowPartition) args(f *windowFunc, i int) ([]types.Value, error) {
-	wp.env.row = wp.rows[i].row
+	wp.env.Row = wp.rows[i].row
 	vals := make([]types.Value, len(f.args))
 	for j, a := range f.args {
-		v, err := a.eval(&wp.env)
+		v, err := a.Eval(&wp.env)
 		if err != nil {
 			return nil, err
 		}
@@ -632,7 +634,7 @@ func (wp *windowPartition) compute(f *windowFunc, col int) error {
 		return wp.computeAggregate(f, col)
 	}
 	for i := 0; i < n; i++ {
-		if err := wp.x.checkCancel(); err != nil {
+		if err := wp.x.CheckCancel(); err != nil {
 			return err
 		}
 		g := wp.groupOf[i]
@@ -773,7 +775,7 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 		argVals[i] = vals
 		include[i] = true
 		if f.filter != nil {
-			v, err := f.filter.eval(&wp.env)
+			v, err := f.filter.Eval(&wp.env)
 			if err != nil {
 				return err
 			}
@@ -784,7 +786,7 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 	prevS, prevE := -1, -1
 	var prev types.Value
 	for i := 0; i < n; i++ {
-		if err := wp.x.checkCancel(); err != nil {
+		if err := wp.x.CheckCancel(); err != nil {
 			return err
 		}
 		fs, fe := wp.frameBounds(i)
@@ -930,7 +932,7 @@ func (wp *windowPartition) rangePosition(i int, b frameBound, off types.Value, s
 	if add {
 		e = wp.frame.rangeAdd
 	}
-	limit, err := e.eval(&evalEnv{row: Row{cur, off}, x: wp.x})
+	limit, err := e.Eval(&eval.Env{Row: eval.Row{cur, off}, X: wp.x})
 	if err != nil {
 		// The bound overflows its type: every row lies on that side.
 		if forward {
@@ -945,7 +947,7 @@ func (wp *windowPartition) rangePosition(i int, b frameBound, off types.Value, s
 		if v == nil {
 			return start != key.nullsFirst
 		}
-		c := types.Compare(key.e.typ(), v, limit)
+		c := types.Compare(key.e.Type(), v, limit)
 		if key.desc {
 			c = -c
 		}

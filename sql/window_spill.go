@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/eval"
 	"cmp"
 
 	"cdcdb/sql/spill"
@@ -19,7 +20,7 @@ import (
 // readWindowInput reads the window's input: into memory while its rows
 // fit in work_mem (file nil), else all of it into file as [position,
 // row..., room for the window values].
-func (p *windowPlan) readWindowInput(x *execCtx, outer *evalEnv) (rows []Row, file *spill.RowFile, err error) {
+func (p *windowPlan) readWindowInput(x *execCtx, outer *eval.Env) (rows []eval.Row, file *spill.RowFile, err error) {
 	it, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, nil, err
@@ -32,7 +33,7 @@ func (p *windowPlan) readWindowInput(x *execCtx, outer *evalEnv) (rows []Row, fi
 	for seq := int64(0); ; seq++ {
 		r, err := it.next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil {
 			if file != nil {
@@ -50,7 +51,7 @@ func (p *windowPlan) readWindowInput(x *execCtx, outer *evalEnv) (rows []Row, fi
 					return nil, nil, err
 				}
 				size += n
-				rows = append(rows, append(Row(nil), r...))
+				rows = append(rows, append(eval.Row(nil), r...))
 				continue
 			}
 			spillsMade.Add(1)
@@ -74,15 +75,15 @@ func (p *windowPlan) readWindowInput(x *execCtx, outer *evalEnv) (rows []Row, fi
 }
 
 // windowFileRow is [position, r..., NULL for each window value].
-func windowFileRow(seq int64, r Row, width int) Row {
-	row := make(Row, 1+width)
+func windowFileRow(seq int64, r eval.Row, width int) eval.Row {
+	row := make(eval.Row, 1+width)
 	row[0] = seq
 	copy(row[1:], r)
 	return row
 }
 
 // openSpilled computes the windows over the rows in file.
-func (p *windowPlan) openSpilled(x *execCtx, outer *evalEnv, file *spill.RowFile) (rowIter, error) {
+func (p *windowPlan) openSpilled(x *execCtx, outer *eval.Env, file *spill.RowFile) (rowIter, error) {
 	cur := file
 	done := make([]bool, len(p.w.funcs))
 	for i, f := range p.w.funcs {
@@ -104,7 +105,7 @@ func (p *windowPlan) openSpilled(x *execCtx, outer *evalEnv, file *spill.RowFile
 		cur = next
 	}
 	defer cur.Close()
-	sorter := x.newSorter("a window's rows", func(a, b Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
+	sorter := x.newSorter("a window's rows", func(a, b eval.Row) int { return cmp.Compare(a[0].(int64), b[0].(int64)) }, 0)
 	if err := cur.Rewind(); err != nil {
 		return nil, err
 	}
@@ -130,7 +131,7 @@ func (p *windowPlan) openSpilled(x *execCtx, outer *evalEnv, file *spill.RowFile
 
 // spillWindow gives the rows of in the values of one window's calls, and
 // writes them to a new file in that window's order.
-func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, def *windowDef, calls []int) (*spill.RowFile, error) {
+func (p *windowPlan) spillWindow(x *execCtx, outer *eval.Env, in *spill.RowFile, def *windowDef, calls []int) (*spill.RowFile, error) {
 	np, no := len(def.partition), len(def.order)
 	nk := np + no
 	partKeys := make([]sortKey, np)
@@ -138,7 +139,7 @@ func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, 
 		partKeys[i] = sortKey{e: e}
 	}
 	// Sorted rows are [partition keys..., order keys..., position, row...].
-	sorter := x.newSorter("a window's sort", func(a, b Row) int {
+	sorter := x.newSorter("a window's sort", func(a, b eval.Row) int {
 		if c := compareSortKeys(partKeys, a[:np], b[:np]); c != 0 {
 			return c
 		}
@@ -147,14 +148,14 @@ func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, 
 		}
 		return cmp.Compare(a[nk].(int64), b[nk].(int64))
 	}, 0)
-	env := &evalEnv{outer: outer, x: x}
+	env := &eval.Env{Outer: outer, X: x}
 	if err := in.Rewind(); err != nil {
 		return nil, err
 	}
 	for {
 		r, err := in.Next()
 		if err == nil && r != nil {
-			err = x.checkCancel()
+			err = x.CheckCancel()
 		}
 		if err != nil {
 			sorter.Close()
@@ -163,16 +164,16 @@ func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, 
 		if r == nil {
 			break
 		}
-		env.row = r[1:]
-		keyed := make(Row, nk, nk+len(r))
+		env.Row = r[1:]
+		keyed := make(eval.Row, nk, nk+len(r))
 		for j, e := range def.partition {
-			if keyed[j], err = e.eval(env); err != nil {
+			if keyed[j], err = e.Eval(env); err != nil {
 				sorter.Close()
 				return nil, err
 			}
 		}
 		for j, k := range def.order {
-			if keyed[np+j], err = k.e.eval(env); err != nil {
+			if keyed[np+j], err = k.e.Eval(env); err != nil {
 				sorter.Close()
 				return nil, err
 			}
@@ -203,7 +204,7 @@ func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, 
 		if len(part) == 0 {
 			return nil
 		}
-		wp := &windowPartition{rows: part, def: def, frame: frame, x: x, env: evalEnv{outer: outer, x: x}}
+		wp := &windowPartition{rows: part, def: def, frame: frame, x: x, env: eval.Env{Outer: outer, X: x}}
 		wp.findPeers()
 		for _, ci := range calls {
 			if err := wp.compute(p.w.funcs[ci], p.w.base+ci); err != nil {
@@ -211,7 +212,7 @@ func (p *windowPlan) spillWindow(x *execCtx, outer *evalEnv, in *spill.RowFile, 
 			}
 		}
 		for i, wr := range part {
-			row := make(Row, 0, 1+len(wr.row))
+			row := make(eval.Row, 0, 1+len(wr.row))
 			if err := out.Append(append(append(row, seqs[i]), wr.row...)); err != nil {
 				return err
 			}

@@ -1,10 +1,11 @@
 // Package storage owns cdcdb's one bbolt file: keyspaces, transactions, the
-// write-ahead log and memtable in front of them, the order-preserving key
-// encoding and the row codec.
+// write-ahead log and memtable in front of them. It holds bytes only.
 //
-// It is the only package that imports bbolt. It knows nothing of SQL, tables or
-// catalogs: the layers above decide which keyspaces exist and what their keys
-// and values mean, and build keys with AppendKey and rows with EncodeRow.
+// It is the only package that imports bbolt. It knows nothing of SQL, tables,
+// catalogs or typed values: the layers above decide which keyspaces exist and
+// what their keys and values mean, and build keys and rows from values with
+// package rowcodec, which owns those encodings (and imports storage only for
+// CorruptError, to report bytes that do not decode as damage).
 //
 // How data passes through it: a caller opens a Tx (Begin, View or Update),
 // reaches a Space by name, and reads or writes raw byte keys and values. A read
@@ -74,8 +75,8 @@
 // file's directory of keyspaces).
 //
 // Lifetimes: byte slices returned by Get and by cursors are valid only until
-// the Tx ends; copy them (or decode them with DecodeRow/DecodeKey, which copy)
-// to keep them. Put copies its arguments, so callers may reuse their buffers.
+// the Tx ends; copy them (or decode them with rowcodec's DecodeRow and
+// DecodeKey, which copy) to keep them. Put copies its arguments, so callers may reuse their buffers.
 //
 // Concurrency: any number of read transactions run at once with one write
 // transaction; BeginContext(ctx, true) waits for the current writer to
@@ -124,18 +125,6 @@
 // their other values sealed (migrate.go). A read-only open refuses a file
 // not converted yet; no reader meets a value without its seal.
 //
-// Keys: AppendKey and AppendKeyDesc encode a types.Value so that bytes.Compare
-// of two encodings agrees with types.Compare of the values (reversed for
-// Desc), NULL last ascending and first descending. Encodings are
-// self-delimiting, so a composite key is the concatenation of its columns'
-// encodings and compares column by column. Values that compare equal encode
-// equal (1.0 and 1.00, -0 and 0, '1 mon' and '30 days'), which is what a
-// unique index needs; DecodeKey therefore returns an equal value in a
-// canonical form, and exact values live in the row.
-//
-// Rows: EncodeRow and DecodeRow store a row's values with a tag per value,
-// so a row decodes without its schema and values keep their exact form
-// (numeric scale, interval fields). Decoded values never alias the input.
-//
-// This package must not import sql/, catalog/, cdcexec/ or wire/.
+// This package must not import types, rowcodec, sql/, catalog/, cdcexec/ or
+// wire/; of the module it imports only pgerror.
 package storage

@@ -20,6 +20,25 @@ type Config struct {
 	// passwords are required). Nil lets any user name in.
 	Roles RoleDirectory
 
+	// ConnectionRules, when set, decide per connection (transport, client
+	// address, user, database) whether it is refused, trusted or must
+	// prove its password, as pg_hba.conf does; Password then only gives
+	// the password of a server without a RoleDirectory. Nil: Password
+	// decides for every connection.
+	ConnectionRules *ConnectionRules
+
+	// SuperuserReservedConnections of the MaxConnections slots are kept
+	// for superusers, as PostgreSQL's superuser_reserved_connections:
+	// another role finding only these free is refused with 53300. It
+	// needs Roles to tell superusers; zero reserves none.
+	SuperuserReservedConnections int
+
+	// AuthenticationTimeout bounds everything from accept to the first
+	// ReadyForQuery (PostgreSQL's authentication_timeout), so that a
+	// client that connects and never finishes the SCRAM exchange frees
+	// its place. Zero means DefaultAuthenticationTimeout.
+	AuthenticationTimeout time.Duration
+
 	// TLSConfig, when set, lets clients upgrade with SSLRequest. Without it
 	// the server answers SSLRequest with 'N' and the client goes on in clear
 	// text (or gives up, if it insists on TLS).
@@ -40,8 +59,11 @@ type Config struct {
 	MaxPortals            int
 
 	// MaxConnections caps concurrent sessions; the next client is refused
-	// with FATAL 53300. Cancel requests do not count. Zero means
-	// DefaultMaxConnections.
+	// with FATAL 53300 once it has authenticated. Clients not yet logged
+	// in (silent ones included) hold no session slot, so that unfinished
+	// logins cannot lock out the administrator, but are capped at twice
+	// MaxConnections, as PostgreSQL caps its postmaster's children.
+	// Cancel requests do not count. Zero means DefaultMaxConnections.
 	MaxConnections int
 
 	// IdleInTransactionTimeout ends a session that waits this long for the
@@ -77,6 +99,10 @@ const (
 	// DefaultMaxConnections is PostgreSQL's max_connections default.
 	DefaultMaxConnections = 100
 
+	// DefaultAuthenticationTimeout is PostgreSQL's authentication_timeout
+	// default.
+	DefaultAuthenticationTimeout = time.Minute
+
 	// DefaultMaxPreparedStatements is well above what drivers keep (pgx
 	// caches 512 statements, pgjdbc 256) and bounds what a connection's
 	// statements hold to tens of megabytes.
@@ -87,11 +113,6 @@ const (
 )
 
 const (
-	// authenticationTimeout bounds everything from accept to the first
-	// ReadyForQuery (PostgreSQL's authentication_timeout), so a client that
-	// connects and says nothing cannot hold a goroutine and a socket forever.
-	authenticationTimeout = time.Minute
-
 	// maxAuthMessageSize caps messages before the client has proven who it
 	// is: SASL tokens are tiny, and an unauthenticated peer should not be
 	// able to make us allocate MaxMessageSize bytes.
@@ -115,6 +136,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxPortals <= 0 {
 		c.MaxPortals = DefaultMaxPortals
+	}
+	if c.AuthenticationTimeout <= 0 {
+		c.AuthenticationTimeout = DefaultAuthenticationTimeout
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

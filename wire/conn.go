@@ -32,9 +32,10 @@ type conn struct {
 	completeMsg pgproto3.CommandComplete
 	readyMsg    pgproto3.ReadyForQuery
 
-	pid       uint32
-	secretKey [4]byte
-	holdsSlot bool // guarded by srv.mu
+	pid          uint32
+	secretKey    [4]byte
+	holdsSlot    bool // guarded by srv.mu
+	holdsPending bool // guarded by srv.mu
 
 	info StartupInfo
 	sess Session

@@ -7,7 +7,11 @@
 // Everything between the socket and a Session call: the startup packets
 // (SSLRequest with the TLS upgrade, GSSENCRequest refused, CancelRequest,
 // protocol-version negotiation), authentication (trust, or SCRAM-SHA-256
-// against one configured password), the simple and extended query protocols
+// against each role's verifiers or one configured password), who may come
+// in at all (admission.go: connection rules in pg_hba.conf's format parsed
+// by hba.go, session slots with some reserved for superusers, the
+// authentication timeout, the growing delay after failed logins of
+// logindelay.go), the simple and extended query protocols
 // (named and unnamed statements and portals, row-limited Execute,
 // skip-until-Sync after an error, pipelining), COPY IN and OUT framing,
 // NoticeResponse and ParameterStatus, turning errors into ErrorResponse with

@@ -16,6 +16,9 @@ import (
 type LoginRole struct {
 	Exists   bool
 	CanLogin bool
+	// Superuser roles may take the slots kept by
+	// Config.SuperuserReservedConnections.
+	Superuser bool
 	// Verifiers are the role's SCRAM-SHA-256 verifiers in PostgreSQL's
 	// text form (SCRAMVerifiers); empty when the role has no password.
 	Verifiers []string

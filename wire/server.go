@@ -36,7 +36,14 @@ type Server struct {
 	conns     map[*conn]struct{} // every accepted connection, for Shutdown
 	byPID     map[uint32]*conn   // connections that were given BackendKeyData, for CancelRequest
 	slots     int                // sessions counted against MaxConnections
+	pending   int                // connections authenticating, capped at 2*MaxConnections
 	running   sync.WaitGroup     // one per accepted connection
+	// closed is closed when Shutdown begins: it wakes connections sleeping
+	// out a failed login's delay.
+	closed chan struct{}
+
+	// failures delays the answers to failed logins (logindelay.go).
+	failures loginFailures
 }
 
 // NewServer returns a server that makes sessions with factory. It does not
@@ -51,6 +58,7 @@ func NewServer(cfg Config, factory SessionFactory) *Server {
 		conns:      make(map[*conn]struct{}),
 		byPID:      make(map[uint32]*conn),
 		mockSecret: newMockSecret(),
+		closed:     make(chan struct{}),
 	}
 	if cfg.Password != "" {
 		// Derive the keys once, as PostgreSQL stores a SCRAM verifier rather
@@ -114,6 +122,9 @@ func (s *Server) Serve(ln net.Listener) error {
 // once every connection has ended.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	if !s.closing {
+		close(s.closed)
+	}
 	s.closing = true
 	for ln := range s.listeners {
 		ln.Close()
@@ -180,20 +191,11 @@ func (s *Server) forget(c *conn) {
 	if c.holdsSlot {
 		s.slots--
 	}
+	if c.holdsPending {
+		s.pending--
+	}
 	s.mu.Unlock()
 	s.running.Done()
-}
-
-// acquireSlot counts c against MaxConnections.
-func (s *Server) acquireSlot(c *conn) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.slots >= s.cfg.MaxConnections {
-		return false
-	}
-	s.slots++
-	c.holdsSlot = true
-	return true
 }
 
 // nextPID hands out process ids. They only need to be unique among live

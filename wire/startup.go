@@ -35,18 +35,24 @@ var errCancelServed = errors.New("cancel request served")
 // ReadyForQuery. It reports whether the connection should go on to serve
 // queries; when not, whatever the client needed to hear has been sent.
 func (c *conn) handshake() bool {
-	if !c.beginWait(time.Now().Add(authenticationTimeout), false) {
+	deadline := time.Now().Add(c.srv.cfg.AuthenticationTimeout)
+	if !c.beginWait(deadline, false) {
 		return false
 	}
 	defer c.endWait()
+	c.srv.enterPending(c)
+	defer c.srv.releasePending(c)
 
-	err := c.startup()
+	err := c.startup(deadline)
 	if err == nil {
 		return true
 	}
 	var pe *pgerror.Error
 	switch {
 	case errors.Is(err, errCancelServed):
+	case isTimeout(err) || errors.Is(err, errLoginAbandoned):
+		// PostgreSQL closes without a word at authentication_timeout.
+		c.log.Info("authentication not finished in time", "err", err)
 	case errors.As(err, &pe) && c.be != nil:
 		c.log.Debug("connection refused", "code", pe.Code, "err", pe.Message)
 		c.sendFatal(pe)
@@ -56,7 +62,7 @@ func (c *conn) handshake() bool {
 	return false
 }
 
-func (c *conn) startup() error {
+func (c *conn) startup(deadline time.Time) error {
 	req, err := c.negotiate()
 	if c.be == nil {
 		// From here on everything goes through pgproto3, over TLS if the
@@ -86,11 +92,18 @@ func (c *conn) startup() error {
 	if c.shuttingDown() {
 		return &pgerror.Error{Code: cannotConnectNow, Message: "the database system is shutting down"}
 	}
-	if !c.srv.acquireSlot(c) {
+	if !c.srv.pendingWithinCap() {
 		return &pgerror.Error{Code: pgerror.TooManyConnections, Message: "sorry, too many clients already"}
 	}
-
-	if err := c.authenticate(req.info.User); err != nil {
+	method, err := c.srv.loginMethod(c.attempt(req.info.User, req.info.Database))
+	if err != nil {
+		return err
+	}
+	superuser, err := c.authenticate(req.info.User, method, deadline)
+	if err != nil {
+		return err
+	}
+	if err := c.srv.acquireSlot(c, superuser); err != nil {
 		return err
 	}
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)

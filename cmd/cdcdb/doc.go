@@ -10,7 +10,8 @@
 //	go run ./cmd/cdcdb -fast-paths-off       # the general paths only
 //
 // It wires the pieces together (storage, the SQL engine, the wire server),
-// handles flags and signals (and makes -tls auto's certificate, tls.go),
+// handles flags and signals (and makes -tls auto's certificate, tls.go;
+// reads -hba-file and the connection limits, connrules.go),
 // runs the check subcommand (check.go: storage.CheckFile, reported) and
 // the backup subcommand (backup.go: storage's Backup of a file no server
 // has open),

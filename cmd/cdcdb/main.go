@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"cdcdb/sql"
+	"cdcdb/sql/parse"
 	"cdcdb/storage"
 	"cdcdb/wire"
 )
@@ -52,6 +53,11 @@ type config struct {
 	fastPathsOff fastPathsOff
 	// passwordFile, when given, holds the password (-password-file).
 	passwordFile string
+	// hbaFile, authTimeout and reservedConns say who may connect
+	// (connrules.go).
+	hbaFile       string
+	authTimeout   time.Duration
+	reservedConns int
 }
 
 func main() {
@@ -97,7 +103,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.StringVar(&cfg.tlsMode, "tls", "", "auto: make a self-signed certificate on first start, kept beside the data file (DATA.crt, DATA.key), and reuse it")
-	fs.StringVar(&cfg.dialect, "dialect", "postgres", "default SQL dialect of sessions: postgres or databricks")
+	fs.StringVar(&cfg.dialect, "dialect", parse.DialectPostgres.String(), "default SQL dialect of sessions: postgres or databricks")
 	fs.BoolVar(&cfg.noSync, "no-sync", false, "skip fsync on commit (faster, loses recent commits on power loss)")
 	fs.DurationVar(&cfg.idleTx, "idle-in-transaction-timeout", 10*time.Minute, "close sessions idle inside a transaction this long (0: never)")
 	fs.DurationVar(&cfg.copyIdle, "copy-idle-timeout", time.Minute, "close sessions whose COPY FROM STDIN receives nothing this long: a COPY holds the one writer slot (0: never)")
@@ -105,6 +111,9 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.IntVar(&cfg.maxStatements, "max-prepared-statements", wire.DefaultMaxPreparedStatements, "named prepared statements one connection may hold at once (53400 past it)")
 	fs.IntVar(&cfg.maxPortals, "max-portals", wire.DefaultMaxPortals, "named portals one connection may hold at once (53400 past it)")
 	fs.IntVar(&cfg.maxConns, "max-connections", 100, "maximum concurrent client connections")
+	fs.StringVar(&cfg.hbaFile, "hba-file", "", "connection rules in pg_hba.conf's format (host/hostssl/hostnossl, database, user, address, scram-sha-256/trust/reject); first match wins, no match is refused (docs/security.md)")
+	fs.DurationVar(&cfg.authTimeout, "authentication-timeout", wire.DefaultAuthenticationTimeout, "close connections that have not finished logging in this long after connecting (1s to 10m)")
+	fs.IntVar(&cfg.reservedConns, "superuser-reserved-connections", 3, "of -max-connections, slots only superusers may take")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
 	fs.StringVar(&cfg.memBudget, "memory-budget", memoryBudgetAuto, "bytes all queries may hold at once (sorts' and hash tables' rows in memory, aggregate states, query texts, prepared statements); a query that would pass it fails with 53200 (auto: half the machine's or cgroup's memory, at least 256MiB; off: none)")
@@ -168,14 +177,24 @@ func run(args []string) int {
 }
 
 func serve(cfg config, log *slog.Logger) error {
-	if cfg.dialect != "postgres" && cfg.dialect != "databricks" {
+	dialect, ok := parse.DialectNamed(cfg.dialect)
+	if !ok {
 		return fmt.Errorf("-dialect must be postgres or databricks, not %q", cfg.dialect)
 	}
 	host, _, err := net.SplitHostPort(cfg.listen)
 	if err != nil {
 		return fmt.Errorf("-listen %q: %v", cfg.listen, err)
 	}
-	if cfg.password == "" && !isLoopback(host) {
+	if err := checkConnectionLimits(cfg); err != nil {
+		return err
+	}
+	rules, err := loadConnectionRules(cfg.hbaFile)
+	if err != nil {
+		return err
+	}
+	// Rules allow trust on loopback only, so a server with rules may
+	// listen beyond it without a password: remote roles need their own.
+	if cfg.password == "" && rules == nil && !isLoopback(host) {
 		return fmt.Errorf("refusing to listen on %s without a password: anyone who can reach it could read and change every table; set -password (or CDCDB_PASSWORD), or listen on 127.0.0.1", cfg.listen)
 	}
 	if cfg.pprof != "" {
@@ -247,7 +266,7 @@ func serve(cfg config, log *slog.Logger) error {
 	if off := cfg.fastPathsOff.String(); off != "" {
 		log.Info("running on the general paths", "fast_paths_off", off)
 	}
-	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: cfg.dialect, Settings: cfg.settings.values,
+	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: dialect, Settings: cfg.settings.values,
 		FastPathsOff: cfg.fastPathsOff.engine(), MemoryBudget: memBudget})
 	if err != nil {
 		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
@@ -260,7 +279,7 @@ func serve(cfg config, log *slog.Logger) error {
 	if err := engine.SetBootstrapPassword(cfg.password); err != nil {
 		return fmt.Errorf("storing the superuser's password in %s: %v", cfg.data, err)
 	}
-	srv := wire.NewServer(wire.Config{
+	srv := wire.NewServer(withAdmission(cfg, rules, wire.Config{
 		Password:                 cfg.password,
 		Roles:                    engine,
 		TLSConfig:                tlsConfig,
@@ -272,7 +291,7 @@ func serve(cfg config, log *slog.Logger) error {
 		MaxPortals:               cfg.maxPortals,
 		PlainSocketIO:            cfg.fastPathsOff[fastRawSocketIO],
 		Logger:                   log,
-	}, engine)
+	}), engine)
 	// Catch signals before announcing the address: whoever reads the
 	// listening line may stop the server at once.
 	sigs := make(chan os.Signal, 1)
@@ -283,7 +302,7 @@ func serve(cfg config, log *slog.Logger) error {
 	}
 	// Tests read this line to learn the port.
 	fmt.Fprintf(os.Stderr, "cdcdb listening on %s\n", ln.Addr())
-	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsSource, "auth", authMode(cfg.password))
+	log.Info("serving", "addr", ln.Addr().String(), "data", cfg.data, "tls", tlsSource, "auth", authMode(cfg.password, cfg.hbaFile))
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -306,7 +325,10 @@ func serve(cfg config, log *slog.Logger) error {
 	return nil
 }
 
-func authMode(password string) string {
+func authMode(password, hbaFile string) string {
+	if hbaFile != "" {
+		return "rules of " + hbaFile
+	}
 	if password == "" {
 		return "trust"
 	}

@@ -44,6 +44,9 @@ type GrantPrivileges struct {
 	Tables     []QualifiedName
 	// Schemas is set for ALL TABLES IN SCHEMA (Tables is then empty).
 	Schemas []string
+	// OnSchemas is set for GRANT ... ON SCHEMA s [, ...] (Tables and
+	// Schemas are then empty).
+	OnSchemas []string
 	// Grantees are role names; PUBLIC (unquoted) is "" .
 	Grantees []string
 	Pos      int
@@ -58,3 +61,39 @@ func (*CreateRole) stmt()      {}
 func (*AlterRole) stmt()       {}
 func (*DropRole) stmt()        {}
 func (*GrantPrivileges) stmt() {}
+
+// GrantRoles is GRANT role [, ...] TO role [, ...] [WITH ADMIN OPTION], or
+// REVOKE [ADMIN OPTION FOR] role [, ...] FROM role [, ...].
+type GrantRoles struct {
+	Revoke bool
+	// Admin is WITH ADMIN OPTION (GRANT) or ADMIN OPTION FOR (REVOKE).
+	Admin    bool
+	Roles    []string
+	Grantees []string
+	Pos      int
+}
+
+func (*GrantRoles) node() {}
+func (*GrantRoles) stmt() {}
+
+// OwnerTo is ALTER TABLE ... OWNER TO role; Role is the role's name, or
+// CURRENT_USER, SESSION_USER or CURRENT_ROLE (upper case, unquoted).
+type OwnerTo struct {
+	Role string
+}
+
+func (*OwnerTo) node()        {}
+func (*OwnerTo) alterAction() {}
+
+// AlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES [FOR ROLE r [, ...]]
+// [IN SCHEMA s [, ...]] GRANT | REVOKE privileges ON TABLES TO | FROM
+// grantees; Grant holds the privileges, the grantees and Revoke.
+type AlterDefaultPrivileges struct {
+	ForRoles  []string
+	InSchemas []string
+	Grant     *GrantPrivileges
+	Pos       int
+}
+
+func (*AlterDefaultPrivileges) node() {}
+func (*AlterDefaultPrivileges) stmt() {}

@@ -671,6 +671,9 @@ func (p *parser) parseAlter() ast.Statement {
 	if w := p.peek(); isRoleWord(w) && !w.is("group") {
 		return p.parseAlterRole(t)
 	}
+	if p.peek().is("default") && p.peekN(1).is("privileges") {
+		return p.parseAlterDefaultPrivileges(t) // rolemembership.go
+	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
 	}
@@ -761,7 +764,7 @@ func (p *parser) parseAlterAction() ast.AlterAction {
 		p.advance()
 		return &ast.SetTableOptions{Options: p.parseRelOptions()}
 	case t.is("owner"):
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER TABLE ... OWNER TO is not supported"))
+		return p.parseOwnerTo()
 	}
 	p.fail()
 	return nil

@@ -34,7 +34,8 @@
 //	ddl.go                 CREATE / DROP / ALTER TABLE, INDEX, VIEW, SCHEMA, COMMENT
 //	session.go             transactions, SET, SHOW, RESET, DISCARD, DEALLOCATE, EXPLAIN
 //	flow.go                streaming tables, AUTO CDC flows, REFRESH
-//	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables
+//	roles.go               CREATE / ALTER / DROP ROLE, GRANT, REVOKE on tables and schemas
+//	rolemembership.go      GRANT / REVOKE role, OWNER TO, ALTER DEFAULT PRIVILEGES
 //
 // Beyond PostgreSQL it reads cdcdb's own statements: CREATE [OR REFRESH]
 // STREAMING TABLE, CREATE FLOW ... AS AUTO CDC (and the older APPLY CHANGES

@@ -178,6 +178,9 @@ func (p *parser) parseGrant() ast.Statement {
 	if g.Revoke && p.peek().is("grant") {
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, p.peek().pos, "REVOKE GRANT OPTION FOR is not supported"))
 	}
+	if g.Revoke && p.peek().is("admin") && p.peekN(1).is("option") {
+		return p.parseGrantRoles(start, true)
+	}
 	if p.acceptWord("all") {
 		p.acceptWord("privileges")
 		g.Privileges = []string{"ALL"}
@@ -189,8 +192,8 @@ func (p *parser) parseGrant() ast.Statement {
 			}
 			if !privilegeWords[t.str] {
 				// GRANT role TO role: a membership, not a privilege.
-				if p.peekN(1).is("to") || p.peekN(1).is("from") || p.peekN(1).isOp(",") {
-					p.bail(p.errorAtPos(pgerror.FeatureNotSupported, start.pos, "%s of role membership is not supported", strings.ToUpper(start.str)))
+				if len(g.Privileges) == 0 && (p.peekN(1).is("to") || p.peekN(1).is("from") || p.peekN(1).isOp(",")) {
+					return p.parseGrantRoles(start, false)
 				}
 				p.fail()
 			}
@@ -217,7 +220,10 @@ func (p *parser) parseGrant() ast.Statement {
 	case t.is("table"):
 		p.advance()
 		g.Tables = p.qualifiedNameList()
-	case t.is("schema") || t.is("sequence") || t.is("database") || t.is("function") || t.is("procedure") ||
+	case t.is("schema"):
+		p.advance()
+		g.OnSchemas = p.nameList()
+	case t.is("sequence") || t.is("database") || t.is("function") || t.is("procedure") ||
 		t.is("routine") || t.is("all") || t.is("domain") || t.is("foreign") || t.is("language") ||
 		t.is("large") || t.is("tablespace") || t.is("type") || t.is("parameter"):
 		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "%s ON %s is not supported", strings.ToUpper(start.str), strings.ToUpper(t.str)))

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"cdcdb/storage"
+	"cdcdb/rowcodec"
 	"cdcdb/types"
 )
 
-var testCodec = Codec{Append: storage.EncodeRow, Decode: storage.DecodeRow}
+var testCodec = Codec{Append: rowcodec.EncodeRow, Decode: rowcodec.DecodeRow}
 
 // compareFirst orders rows by their first value (an int64), so rows with
 // equal keys tell by their second value whether the order was stable.

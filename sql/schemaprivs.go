@@ -1,0 +1,378 @@
+package sql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"cdcdb/catalog"
+	"cdcdb/pgerror"
+	"cdcdb/sql/ast"
+	"cdcdb/types"
+)
+
+// This file owns the privileges on schemas, as PostgreSQL 15 has them:
+// USAGE to reach the tables of a schema, CREATE to create in it (public:
+// USAGE for everyone, CREATE for its owner only), GRANT and REVOKE of
+// them, and ownership changes of tables (ALTER TABLE ... OWNER TO). A
+// schema's ACL is stored with it (catalog.Schema.ACL), nil meaning
+// catalog.SchemaDefaultACL.
+
+// schemaACL is sc's ACL, its default until the first GRANT or REVOKE.
+func schemaACL(sc *catalog.Schema) []catalog.ACLItem {
+	if sc.ACL == nil {
+		return catalog.SchemaDefaultACL(sc)
+	}
+	return sc.ACL
+}
+
+// roleHasSchemaPrivilege reports whether r may do p (USAGE or CREATE) in
+// sc: as a superuser, as its owner or a member of it, or by a grant. The
+// system schemas are everyone's to use, and a session's temporary schema
+// its own.
+func roleHasSchemaPrivilege(cat *catalog.Snapshot, r *catalog.Role, sc *catalog.Schema, p catalog.Privilege) bool {
+	if r.Superuser || isTempSchemaName(sc.Name) || sc.System && p == catalog.PrivUsage {
+		return true
+	}
+	holders := privilegeHolders(cat, r)
+	if holders.has(catalog.SchemaOwner(sc)) {
+		return true
+	}
+	for _, a := range schemaACL(sc) {
+		if (a.Grantee == 0 || holders.has(a.Grantee)) && a.Has(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaPermissionDenied is PostgreSQL's aclcheck_error for a schema.
+func schemaPermissionDenied(sc *catalog.Schema) *pgerror.Error {
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied for schema %s", sc.Name)
+}
+
+// checkSchemaUsage refuses with 42501 a table in a schema the role may
+// not use. PostgreSQL looks names up in such a schema only when they are
+// qualified with it (a search_path entry is skipped); cdcdb refuses the
+// same way for both, so an unqualified name says "permission denied for
+// schema s" where PostgreSQL would not find the relation.
+func checkSchemaUsage(cat *catalog.Snapshot, r *catalog.Role, t *catalog.Table) error {
+	sc, ok := cat.SchemaByOID(t.Schema)
+	if !ok || roleHasSchemaPrivilege(cat, r, sc, catalog.PrivUsage) {
+		return nil
+	}
+	return schemaPermissionDenied(sc)
+}
+
+// requireCreateIn refuses to create an object in schema sc to a role
+// without CREATE on it (PostgreSQL 15: on public, only its owner, the
+// database owner).
+func (x *execCtx) requireCreateIn(sc *catalog.Schema) error {
+	cat := x.tx.catalog()
+	if r, ok := x.sess.sessionRole(cat); ok && roleHasSchemaPrivilege(cat, r, sc, catalog.PrivCreate) {
+		return nil
+	}
+	return schemaPermissionDenied(sc)
+}
+
+// grantSchemaPrivileges runs GRANT and REVOKE ... ON SCHEMA.
+func (x *execCtx) grantSchemaPrivileges(st *ast.GrantPrivileges) error {
+	var privs []catalog.Privilege
+	for _, w := range st.Privileges {
+		switch w {
+		case "ALL":
+			privs = append(privs, catalog.PrivUsage, catalog.PrivCreate)
+		case "USAGE":
+			privs = append(privs, catalog.PrivUsage)
+		case "CREATE":
+			privs = append(privs, catalog.PrivCreate)
+		default:
+			return pgerror.New(pgerror.InvalidGrantOperation, "invalid privilege type %s for schema", w)
+		}
+	}
+	cat := x.tx.catalog()
+	grantees, err := granteeOIDs(cat, st.Grantees)
+	if err != nil {
+		return err
+	}
+	me, meOK := x.sess.sessionRole(cat)
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	for _, name := range st.OnSchemas {
+		sc, ok := cat.Schema(name)
+		if !ok {
+			return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", name)
+		}
+		if !meOK || !actsAsOwner(cat, me, catalog.SchemaOwner(sc)) {
+			if meOK && (roleHasSchemaPrivilege(cat, me, sc, catalog.PrivUsage) || roleHasSchemaPrivilege(cat, me, sc, catalog.PrivCreate)) {
+				if st.Revoke {
+					x.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", sc.Name)
+				} else {
+					x.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for \"%s\"", sc.Name)
+				}
+				continue
+			}
+			return schemaPermissionDenied(sc)
+		}
+		changed := *sc
+		changed.ACL = changeSchemaACL(sc, grantees, privs, !st.Revoke)
+		if err := ed.PutSchema(&changed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// granteeOIDs resolves GRANT's grantees; PUBLIC ("") is 0.
+func granteeOIDs(cat *catalog.Snapshot, names []string) ([]catalog.OID, error) {
+	out := make([]catalog.OID, 0, len(names))
+	for _, name := range names {
+		if name == "" {
+			out = append(out, 0)
+			continue
+		}
+		r, ok := cat.Role(name)
+		if !ok {
+			return nil, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		out = append(out, r.OID)
+	}
+	return out, nil
+}
+
+// changeSchemaACL grants (add) or revokes privs on sc for grantees,
+// starting from the default ACL on the first change. Items keep
+// PostgreSQL's order (owner first, then in order of grant) and letters
+// its order (UC); an item left with nothing is dropped.
+func changeSchemaACL(sc *catalog.Schema, grantees []catalog.OID, privs []catalog.Privilege, add bool) []catalog.ACLItem {
+	owner := catalog.SchemaOwner(sc)
+	acl := slices.Clone(schemaACL(sc))
+	for _, g := range grantees {
+		i := slices.IndexFunc(acl, func(a catalog.ACLItem) bool { return a.Grantee == g && a.Grantor == owner })
+		if i < 0 {
+			if !add {
+				continue
+			}
+			acl = append(acl, catalog.ACLItem{Grantee: g, Grantor: owner})
+			i = len(acl) - 1
+		}
+		acl[i].Privileges = schemaLetters(acl[i].Privileges, privs, add)
+	}
+	return slices.DeleteFunc(acl, func(a catalog.ACLItem) bool { return a.Privileges == "" })
+}
+
+func schemaLetters(have string, change []catalog.Privilege, add bool) string {
+	set := map[catalog.Privilege]bool{}
+	for i := 0; i < len(have); i++ {
+		set[catalog.Privilege(have[i])] = true
+	}
+	for _, p := range change {
+		set[p] = add
+	}
+	var b strings.Builder
+	for _, p := range []catalog.Privilege{catalog.PrivUsage, catalog.PrivCreate} {
+		if set[p] {
+			b.WriteByte(byte(p))
+		}
+	}
+	return b.String()
+}
+
+// changeTableOwner runs ALTER TABLE t OWNER TO role, with PostgreSQL 15's
+// checks: the session owns t (or is a superuser), is a member of the new
+// owner, and the new owner may create in t's schema. The owner's grants
+// pass to the new owner, as PostgreSQL's aclnewowner does.
+func (x *execCtx) changeTableOwner(t *catalog.Table, o *ast.OwnerTo) error {
+	cat := x.tx.catalog()
+	name := o.Role
+	switch name {
+	case "CURRENT_USER", "CURRENT_ROLE":
+		name = x.sess.currentRoleName()
+	case "SESSION_USER":
+		name = x.sess.user
+	}
+	newOwner, ok := cat.Role(name)
+	if !ok {
+		return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+	}
+	old := tableOwner(t)
+	if newOwner.OID == old {
+		return nil
+	}
+	me, ok := x.sess.sessionRole(cat)
+	if !ok || !me.Superuser {
+		if !ok || !actsAsOwner(cat, me, old) {
+			return mustBeOwner(t)
+		}
+		if !memberships(cat, me).has(newOwner.OID) {
+			return pgerror.New(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", newOwner.Name)
+		}
+		if sc, ok := cat.SchemaByOID(t.Schema); ok && !roleHasSchemaPrivilege(cat, newOwner, sc, catalog.PrivCreate) {
+			return schemaPermissionDenied(sc)
+		}
+	}
+	c := t.Clone()
+	c.Owner = newOwner.OID
+	c.ACL = newOwnerACL(t.ACL, old, newOwner.OID)
+	ed, err := x.tx.edit()
+	if err != nil {
+		return err
+	}
+	return ed.PutTable(c)
+}
+
+// newOwnerACL is PostgreSQL's aclnewowner: every mention of the old owner,
+// as grantee or grantor, becomes the new one, and items that then name
+// the same grantee and grantor are merged.
+func newOwnerACL(acl []catalog.ACLItem, old, owner catalog.OID) []catalog.ACLItem {
+	if acl == nil {
+		return nil
+	}
+	var out []catalog.ACLItem
+	for _, a := range acl {
+		if a.Grantee == old {
+			a.Grantee = owner
+		}
+		if a.Grantor == old {
+			a.Grantor = owner
+		}
+		if i := slices.IndexFunc(out, func(b catalog.ACLItem) bool { return b.Grantee == a.Grantee && b.Grantor == a.Grantor }); i >= 0 {
+			out[i].Privileges = mergePrivilegeLetters(out[i].Privileges, a.Privileges)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func mergePrivilegeLetters(a, b string) string {
+	var privs []catalog.Privilege
+	for i := 0; i < len(b); i++ {
+		privs = append(privs, catalog.Privilege(b[i]))
+	}
+	return catalog.WithPrivileges(a, privs, true)
+}
+
+// ownerToAlone finds OWNER TO among ALTER TABLE's actions; ok when it is
+// the only one (o is set but ok false when it comes with others).
+func ownerToAlone(actions []ast.AlterAction) (o *ast.OwnerTo, ok bool) {
+	for _, a := range actions {
+		if ot, is := a.(*ast.OwnerTo); is {
+			o = ot
+		}
+	}
+	return o, o != nil && len(actions) == 1
+}
+
+// appendSchemaAndDefaultDependents adds to roleDependents' lists what of
+// schemas and default privileges keeps role from being dropped: schemas
+// it owns or holds privileges on, and default privileges of it or for it.
+func appendSchemaAndDefaultDependents(cat *catalog.Snapshot, role catalog.OID, owns, privs []string) ([]string, []string) {
+	for _, sc := range cat.Schemas() {
+		if sc.System {
+			continue
+		}
+		if sc.Owner == role {
+			owns = append(owns, fmt.Sprintf("owner of schema %s", sc.Name))
+		}
+		if slices.ContainsFunc(sc.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }) {
+			privs = append(privs, fmt.Sprintf("privileges for schema %s", sc.Name))
+		}
+	}
+	for _, r := range cat.Roles() {
+		for _, d := range r.DefaultACLs {
+			where := ""
+			if sc, ok := cat.SchemaByOID(d.Schema); ok {
+				where = " in schema " + sc.Name
+			}
+			switch {
+			case r.OID == role:
+				owns = append(owns, fmt.Sprintf("owner of default privileges on new relations belonging to role %s%s", r.Name, where))
+			case slices.ContainsFunc(d.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }):
+				privs = append(privs, fmt.Sprintf("privileges for default privileges on new relations belonging to role %s%s", r.Name, where))
+			}
+		}
+	}
+	return owns, privs
+}
+
+// privilegeFunctionRole is the role a has_*_privilege call asks about: its
+// first argument when it has three (a name, or an OID: ok false and no
+// error for one that is not a role, which PostgreSQL answers with NULL),
+// else the session's current role.
+func privilegeFunctionRole(x *execCtx, a []types.Value, args int) (*catalog.Role, bool, error) {
+	cat := x.catalogOf()
+	if len(a) < args {
+		r, ok := x.sess.sessionRole(cat)
+		return r, ok, nil
+	}
+	switch v := a[0].(type) {
+	case string:
+		r, ok := cat.Role(v)
+		if !ok {
+			return nil, false, pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", v)
+		}
+		return r, true, nil
+	case int64:
+		r, ok := cat.RoleByOID(uint32(v))
+		return r, ok, nil
+	}
+	return nil, false, nil
+}
+
+// hasSchemaPrivilegeCall is has_schema_privilege([role,] schema,
+// privileges): whether the role holds any of USAGE and CREATE listed.
+func hasSchemaPrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
+	r, ok, err := privilegeFunctionRole(x, a, 3)
+	if err != nil || !ok {
+		return nil, err
+	}
+	cat := x.catalogOf()
+	var sc *catalog.Schema
+	switch v := a[len(a)-2].(type) {
+	case string:
+		if sc, ok = cat.Schema(v); !ok {
+			return nil, pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", v)
+		}
+	case int64:
+		if sc, ok = cat.SchemaByOID(uint32(v)); !ok {
+			return nil, nil
+		}
+	}
+	for _, w := range strings.Split(a[len(a)-1].(string), ",") {
+		w = strings.ToLower(strings.TrimSpace(w))
+		w = strings.TrimSpace(strings.TrimSuffix(w, "with grant option"))
+		p := catalog.PrivUsage
+		if w == "create" {
+			p = catalog.PrivCreate
+		}
+		if roleHasSchemaPrivilege(cat, r, sc, p) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// checkViewOwnerPrivilege checks privs on t, read by the query of the
+// innermost view being planned, against that view's owner, as PostgreSQL
+// checks a view's tables: a role that creates a view over a table it may
+// read, and then loses the right, does not keep it through the view. A
+// view's tables reached otherwise (planned for its dependencies) are not
+// checked.
+func (pc *planCtx) checkViewOwnerPrivilege(t *catalog.Table, privs []catalog.Privilege) error {
+	if len(pc.viewOwners) == 0 {
+		return nil
+	}
+	owner, ok := pc.cat.RoleByOID(pc.viewOwners[len(pc.viewOwners)-1])
+	if !ok {
+		return permissionDenied(t)
+	}
+	for _, p := range privs {
+		if !roleHasTablePrivilege(pc.cat, owner, t, p) {
+			return permissionDenied(t)
+		}
+	}
+	return nil
+}
