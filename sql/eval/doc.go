@@ -3,8 +3,11 @@
 // (Env), what evaluation may ask of the statement running it (Context),
 // the plain expression nodes (constants, column and parameter references,
 // casts, function calls, AND/OR/NOT, IS [NOT] NULL, CASE, COALESCE, IN
-// lists, ROW and ARRAY constructors), casts between types, and the shapes
-// of records with named fields.
+// lists, ROW and ARRAY constructors), the operators (arithmetic of every
+// numeric, date and time type, comparisons, IS DISTINCT FROM, LIKE,
+// SIMILAR TO and regular expressions), casts between types and the rules
+// of which casts are implicit, JSON values, and the shapes of records with
+// named fields.
 //
 // What it owns: evaluating an expression tree against a row. What it must
 // not do: know about sessions, transactions, the catalog, plans or
@@ -19,6 +22,12 @@
 // the rows of enclosing queries.
 //
 // Files: expr.go (Expr, Env and the plain nodes), evalctx.go (Context and
-// Binder), cast.go (CastValue and type categories), record.go (record
-// shapes).
+// Binder), cast.go (CastValue, IsRegType), ops.go (type categories, the
+// cast rules, common types, comparison and arithmetic of numbers),
+// datetime.go (date, time and interval arithmetic), numeric_exact.go and
+// numeric_power.go (numeric's exact division and powers), pattern.go (LIKE,
+// SIMILAR TO, ~ and their regular-expression cache), jsonvalue.go (parsed
+// json/jsonb values, their text forms, containment and paths),
+// record.go (record shapes), typehelpers.go (type names and shorthands),
+// valuehelpers.go (numeric specials, day counts, array dimensions).
 package eval
