@@ -96,6 +96,7 @@ var packageRules = map[string]packageRule{
 	"sql/pgdefs":   {layer: layerFrontEnd, imports: noModulePackage},
 	"sql/eval":     {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
 	"sql/builtins": {layer: layerSQLParts, imports: only("types", "pgerror", "sql/eval", "sql/parse"), forbidden: doesIO},
+	"sql/spill":    {layer: layerSQLParts, imports: only("pgerror", "types")},
 	"sql":          {layer: layerSQL},
 
 	// The system relations: what they read of the session comes through

@@ -84,6 +84,16 @@
 // targets. tx.go's commit logs each written table's changes
 // (history.LogChanges) before retention prunes.
 //
+// Memory (docs/memory.md): sorts, hash aggregation, DISTINCT, set
+// operations, window functions and hash joins keep work_mem of rows and
+// spill past it to temporary files through package spill (sort_spill.go,
+// agg_spill.go, distinct_spill.go, setop_spill.go, window_spill.go,
+// join_spill.go), giving the in-memory path's rows in its order;
+// set-returning functions stream (funcscan_stream.go). What statements hold
+// is accounted to the engine's memory budget (Options.MemoryBudget;
+// memory.go, agg_memory.go, memory_statements.go), and a request past it
+// fails with 53200.
+//
 // Roles and privileges (docs/security.md): roles.go runs CREATE/ALTER/DROP
 // ROLE, GRANT and REVOKE, answers wire's RoleDirectory (Engine.LoginRole),
 // and holds the checks; rolemembers.go owns role membership (GRANT role TO

@@ -78,7 +78,7 @@ func init() {
 		// cdcdb never synchronizes scans (each starts at its table's
 		// first key), which both values allow: pg_dump sets it off.
 		{name: "synchronize_seqscans", def: "on", normalize: normalizeBool, desc: "Enable synchronized sequential scans."},
-		{name: "work_mem", def: "4MB", desc: "Sets the maximum memory to be used for query workspaces."},
+		{name: "work_mem", def: "4MB", normalize: normalizeWorkMem, desc: "Sets the maximum memory to be used for query workspaces."},
 		{name: "max_connections", def: "100", readOnly: true, desc: "Sets the maximum number of concurrent connections."},
 		{name: "lc_collate", def: "C", readOnly: true, desc: "Shows the collation order locale."},
 		{name: "lc_ctype", def: "C", readOnly: true, desc: "Shows the character classification and case conversion locale."},
