@@ -73,7 +73,7 @@ func init() {
 		if !called {
 			next-- // the next nextval returns v itself
 		}
-		if err := sp.SetSequence(next); err != nil {
+		if err := sp.RestartSequence(next); err != nil {
 			return nil, err
 		}
 		x.tx.noteSequence(sequenceSpace(s.table.OID, s.column.Attnum), next)

@@ -330,8 +330,13 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(w.table.PrimaryKey) > 0 && sp.Get(key) != nil {
-		return nil, w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+	if len(w.table.PrimaryKey) > 0 {
+		if err := w.claimKey(x, sp.Name(), key, w.table.PrimaryKey, tuple, pkIndexName(w.table)); err != nil {
+			return nil, err
+		}
+		if sp.Get(key) != nil {
+			return nil, w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+		}
 	}
 	if err := w.addIndexEntries(x, key, tuple); err != nil {
 		return nil, err
@@ -371,6 +376,9 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 		return err
 	}
 	sp := rows.Data()
+	if err := x.rowConflict(sp.Name(), oldKey); err != nil {
+		return err
+	}
 	newKey := oldKey
 	if len(w.table.PrimaryKey) > 0 {
 		var err error
@@ -382,6 +390,9 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 		return err
 	}
 	if string(newKey) != string(oldKey) {
+		if err := w.claimKey(x, sp.Name(), newKey, w.table.PrimaryKey, tuple, pkIndexName(w.table)); err != nil {
+			return err
+		}
 		if sp.Get(newKey) != nil {
 			return w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
 		}
@@ -406,6 +417,9 @@ func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error 
 	}
 	rows, err := w.store(x)
 	if err != nil {
+		return err
+	}
+	if err := x.rowConflict(rows.Data().Name(), key); err != nil {
 		return err
 	}
 	if err := rows.Delete(key); err != nil {
@@ -456,8 +470,13 @@ func (w *tableWriter) addIndexEntries(x *execCtx, rowKey []byte, tuple []types.V
 		if !ok {
 			continue // a NULL in a unique key: not in this index, but in the next
 		}
-		if ix.Unique && sp.Get(k) != nil {
-			return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
+		if ix.Unique {
+			if err := w.claimKey(x, sp.Name(), k, ix.Columns, tuple, ix.Name); err != nil {
+				return err
+			}
+			if sp.Get(k) != nil {
+				return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
+			}
 		}
 		if err := sp.Put(k, rowKey); err != nil {
 			return err
@@ -481,6 +500,13 @@ func (w *tableWriter) removeIndexEntries(x *execCtx, rowKey []byte, tuple []type
 			return err
 		}
 		if ok {
+			if ix.Unique && x.tx.st.Detached() {
+				// Held so that an INSERT of the value waits for this
+				// transaction's outcome, as in PostgreSQL.
+				if _, _, err := x.lockRow(sp.Name(), k); err != nil {
+					return err
+				}
+			}
 			if err := sp.Delete(k); err != nil {
 				return err
 			}

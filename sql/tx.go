@@ -56,6 +56,14 @@ type txn struct {
 	// nextval.
 	beginMark storage.Mark
 	sequences map[string]uint64
+	// For a detached transaction (concurrent.go): its block's isolation
+	// level, the row locks it holds, the transaction it waits for a row
+	// lock of (guarded by the engine's rowLocks.mu), and ended, closed
+	// when it ends, which wakes those waiting for its locks.
+	isolation  isolationLevel
+	locked     []heldRow
+	waitingFor *txn
+	ended      chan struct{}
 }
 
 // noteSequence records a sequence keyspace's value after a nextval or
@@ -143,6 +151,14 @@ func (t *txn) commit() error {
 		return nil
 	}
 	if t.writer {
+		if err := t.attachDetached(context.Background()); err != nil {
+			t.rollback()
+			return err
+		}
+		if err := t.stampCommit(); err != nil {
+			t.rollback()
+			return err
+		}
 		if err := t.takeDueSnapshots(); err != nil {
 			t.rollback()
 			return err
@@ -204,6 +220,7 @@ func (t *txn) finish() {
 	}
 	t.st = nil
 	t.writer = false
+	t.releaseRowLocks()
 }
 
 // catalogSnapshot is the latest committed catalog.

@@ -436,6 +436,7 @@ func (b *txBlock) releaseSnapshot() {
 // writing notes a table the statement writes, for readOnlyCommand: writes to
 // temporary tables are allowed in a read-only transaction.
 func (pc *planCtx) writing(t *catalog.Table) {
+	pc.writtenTables = append(pc.writtenTables, t)
 	if !isTempTable(pc.cat, t) {
 		pc.writesPermanent = true
 	}
