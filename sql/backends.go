@@ -160,8 +160,8 @@ func init() {
 		}
 		return true, nil
 	}})
-	// pg_blocking_pids(pid): the session holding the writer slot, for a
-	// session waiting for it; else none.
+	// pg_blocking_pids(pid): the session holding the row lock or the
+	// writer slot a session waits for; else none.
 	register("pg_blocking_pids", &builtin{resolve: signature(types.Int4Array, types.Int4), strict: true, call: func(x *execCtx, a []types.Value) (types.Value, error) {
 		none := types.ArrayValue{Elem: types.Int4, Elems: []types.Value{}}
 		t := activityOf(x.sess.engine, a[0].(int64))
@@ -172,6 +172,9 @@ func init() {
 		waiting := t.waitEventType == waitEventTypeLock
 		t.mu.Unlock()
 		holder := x.sess.engine.writerPID.Load()
+		if pid, ok := x.sess.engine.locks.blockerOf(int32(a[0].(int64))); ok {
+			holder = pid // waits for a row lock (concurrent.go)
+		}
 		if !waiting || holder == 0 || int64(holder) == a[0].(int64) {
 			return none, nil
 		}

@@ -83,6 +83,18 @@ func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 type rowLocks struct {
 	mu   sync.Mutex
 	held map[rowLockKey]*txn
+	// waiting is, by the pid of each session waiting for a row lock, the
+	// pid of the session holding it (pg_blocking_pids).
+	waiting map[int32]int32
+}
+
+// blockerOf returns the pid of the session holding the row lock the
+// session with pid waits for.
+func (l *rowLocks) blockerOf(pid int32) (int32, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	h, ok := l.waiting[pid]
+	return h, ok
 }
 
 type rowLockKey struct {
@@ -145,10 +157,14 @@ func (x *execCtx) lockRow(space string, key []byte) (lockOutcome, []byte, error)
 			if h == t {
 				l.mu.Unlock()
 				return 0, nil, pgerror.New(pgerror.DeadlockDetected, "deadlock detected").
-					WithDetail("Process %d waits for a row lock held by process %d, which waits for this one's.", t.holder, holder.holder)
+					WithDetail("Process %d waits for a row lock held by process %d, which waits for this one's.", t.pid, holder.pid)
 			}
 		}
 		t.waitingFor = holder
+		if l.waiting == nil {
+			l.waiting = map[int32]int32{}
+		}
+		l.waiting[t.pid] = holder.pid
 		ended := holder.ended
 		l.mu.Unlock()
 		x.sess.setWaitEvent(waitEventTypeLock, waitEventTransaction)
@@ -161,6 +177,7 @@ func (x *execCtx) lockRow(space string, key []byte) (lockOutcome, []byte, error)
 		x.sess.setWaitEvent("", "")
 		l.mu.Lock()
 		t.waitingFor = nil
+		delete(l.waiting, t.pid)
 		l.mu.Unlock()
 		if err != nil {
 			if x.ctx.Err() == nil {
@@ -200,19 +217,23 @@ func (x *execCtx) lockRow(space string, key []byte) (lockOutcome, []byte, error)
 // transactions waiting for them.
 func (t *txn) releaseRowLocks() {
 	if t.ended == nil {
-		return
+		return // not detached (only its own goroutine ever sets it)
 	}
 	l := &t.engine.locks
 	l.mu.Lock()
+	if t.ended == nil {
+		l.mu.Unlock()
+		return
+	}
 	for _, h := range t.locked {
 		if l.held[h.key] == t {
 			delete(l.held, h.key)
 		}
 	}
-	l.mu.Unlock()
 	t.locked = nil
 	close(t.ended)
 	t.ended = nil
+	l.mu.Unlock()
 }
 
 // errConcurrentUpdate is what REPEATABLE READ says of a row another
@@ -356,7 +377,7 @@ func (s *Session) beginDetached(b *txBlock) (*txn, error) {
 		return nil, err
 	}
 	t := &txn{engine: s.engine, sess: s, st: st, cat: cat, writer: true, start: s.block.start,
-		isolation: b.modes.isolation, holder: s.id, ended: make(chan struct{})}
+		isolation: b.modes.isolation, holder: s.id, pid: s.id, ended: make(chan struct{})}
 	t.commitTS = history.ProvisionalCommitTime
 	t.start = b.start
 	return t, nil
@@ -385,7 +406,7 @@ func (t *txn) attachDetached(ctx context.Context) error {
 		}
 		return err
 	}
-	t.engine.writerPID.Store(t.holder)
+	t.engine.writerPID.Store(t.pid)
 	for _, h := range t.locked {
 		var now []byte
 		if sp := t.st.Space(h.key.space); sp != nil {

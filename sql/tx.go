@@ -61,6 +61,7 @@ type txn struct {
 	// lock of (guarded by the engine's rowLocks.mu), and ended, closed
 	// when it ends, which wakes those waiting for its locks.
 	isolation  isolationLevel
+	pid        int32
 	locked     []heldRow
 	waitingFor *txn
 	ended      chan struct{}
