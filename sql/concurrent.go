@@ -357,7 +357,13 @@ func (h *heldRows) flush() error {
 // beginDetached starts the block's detached write transaction: on the
 // block's snapshot under REPEATABLE READ if it took one, else on the
 // newest durable state.
-func (s *Session) beginDetached(b *txBlock) (*txn, error) {
+func (s *Session) beginDetached(ctx context.Context, b *txBlock) (*txn, error) {
+	if b.modes.isolation.readsSnapshot() {
+		// The block reads one snapshot: its first statement's.
+		if _, err := s.snapshotRead(ctx, b); err != nil {
+			return nil, err
+		}
+	}
 	var st *storage.Tx
 	var err error
 	cat := s.engine.catalogSnapshot()
@@ -380,6 +386,11 @@ func (s *Session) beginDetached(b *txBlock) (*txn, error) {
 		isolation: b.modes.isolation, holder: s.id, pid: s.id, ended: make(chan struct{})}
 	t.commitTS = history.ProvisionalCommitTime
 	t.start = b.start
+	if b.snap != nil {
+		// SERIALIZABLE goes on recording what the block reads, which its
+		// commit checks (attachDetached).
+		t.snapshot, t.watch = b.snap, b.snap.watch
+	}
 	return t, nil
 }
 
@@ -415,6 +426,18 @@ func (t *txn) attachDetached(ctx context.Context) error {
 		if !bytes.Equal(now, h.base) {
 			return errConcurrentUpdate(now == nil)
 		}
+	}
+	if w := t.watch; w != nil && w.recording {
+		// SERIALIZABLE: what the block read must be as its snapshot had
+		// it, so that it commits as if it had run alone, now.
+		if err := w.checkRecorded(t.st); err != nil {
+			return err
+		}
+	}
+	if t.snapshot != nil {
+		// From now on the block reads the newest state, through the
+		// checks of a writer on a snapshot (txmodes.go).
+		t.watch = &snapshotWatch{snap: t.snapshot.st, at: t.snapshot.st.Version()}
 	}
 	cat, err := t.engine.catalogFor(t.st, false)
 	if err != nil {
@@ -524,4 +547,13 @@ func (t *txn) fixCommitTime(ctx context.Context, table catalog.OID) error {
 		return err
 	}
 	return t.stampCommit()
+}
+
+// dropSnapshot ends the block snapshot a detached transaction read, once
+// it no longer needs it.
+func (t *txn) dropSnapshot() {
+	if t.snapshot != nil {
+		t.snapshot.rollback()
+		t.snapshot = nil
+	}
 }

@@ -641,8 +641,8 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 		}
 		return b.tx, false, nil
 	}
-	if c.access == accessWrite && c.concurrent && b.modes.isolation != serializable {
-		tx, err := s.beginDetached(b)
+	if c.access == accessWrite && c.concurrent {
+		tx, err := s.beginDetached(ctx, b)
 		if err != nil {
 			return nil, false, err
 		}

@@ -60,7 +60,10 @@ type txn struct {
 	// level, the row locks it holds, the transaction it waits for a row
 	// lock of (guarded by the engine's rowLocks.mu), and ended, closed
 	// when it ends, which wakes those waiting for its locks.
-	isolation  isolationLevel
+	isolation isolationLevel
+	// snapshot is the block's snapshot a detached REPEATABLE READ or
+	// SERIALIZABLE transaction reads.
+	snapshot   *txn
 	pid        int32
 	locked     []heldRow
 	waitingFor *txn
@@ -160,6 +163,9 @@ func (t *txn) commit() error {
 			t.rollback()
 			return err
 		}
+		// Attached, it reads its own snapshot of the file: the block's
+		// may go, before the commit waits for the disk.
+		t.dropSnapshot()
 		if err := t.takeDueSnapshots(); err != nil {
 			t.rollback()
 			return err
@@ -222,6 +228,7 @@ func (t *txn) finish() {
 	t.st = nil
 	t.writer = false
 	t.releaseRowLocks()
+	t.dropSnapshot()
 }
 
 // catalogSnapshot is the latest committed catalog.

@@ -427,6 +427,10 @@ func readWriteDependency(table string) error {
 
 // releaseSnapshot ends the block's snapshot, if it took one.
 func (b *txBlock) releaseSnapshot() {
+	if b.snap != nil && b.tx != nil && b.tx.snapshot == b.snap {
+		b.snap = nil // the block's detached transaction reads it, and ends it
+		return
+	}
 	if b.snap != nil {
 		b.snap.rollback()
 		b.snap = nil
