@@ -353,4 +353,3 @@ func TestConcurrentTransfersKeepTheBooks(t *testing.T) {
 		})
 	}
 }
-
