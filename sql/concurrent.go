@@ -557,3 +557,27 @@ func (t *txn) dropSnapshot() {
 		t.snapshot = nil
 	}
 }
+
+// maxDetachedRowLocks is how many row locks a READ COMMITTED detached
+// transaction takes before it takes the writer slot instead (escalates):
+// a bulk write would otherwise hold a lock, and its commit rewrite a
+// commit time, per row. Past it, the transaction is an exclusive writer
+// to its end, as every writer was before detached transactions.
+const maxDetachedRowLocks = 10000
+
+// escalateIfMany makes a READ COMMITTED detached transaction that holds
+// maxDetachedRowLocks row locks the writer, with its real commit time, so
+// that the rest of its writes need neither. It runs before a row is
+// written, never between a write's reads and its puts. (REPEATABLE READ
+// and SERIALIZABLE keep their locks: the checks that would replace them
+// are per table.)
+func (x *execCtx) escalateIfMany() error {
+	t := x.tx
+	if t.st == nil || !t.st.Detached() || len(t.locked) < maxDetachedRowLocks || t.isolation.readsSnapshot() {
+		return nil
+	}
+	if err := t.attachDetached(x.ctx); err != nil {
+		return err
+	}
+	return t.stampCommit()
+}

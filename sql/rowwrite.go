@@ -64,6 +64,9 @@ func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
 	if w.rowsTx != x.tx {
 		w.rows, w.rowsTx = nil, x.tx
 	}
+	if w.rows != nil && x.tx.commitTS != 0 && w.rows.Now() != x.tx.commitTS {
+		w.rows = nil // a detached transaction learnt its commit time (concurrent.go)
+	}
 	if w.rows == nil {
 		r, err := x.tx.rows(w.table)
 		if err != nil {
@@ -315,6 +318,9 @@ func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value
 // valid until the next insert. It fails with 23505 if the key exists,
 // unless the caller checked for that (ON CONFLICT).
 func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
+	if err := x.escalateIfMany(); err != nil {
+		return nil, err
+	}
 	if err := fitColumns(w.modified, tuple); err != nil {
 		return nil, err
 	}
@@ -365,6 +371,9 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 // replace rewrites the tuple stored under oldKey (UPDATE), fitting tuple to
 // its columns in place.
 func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types.Value) error {
+	if err := x.escalateIfMany(); err != nil {
+		return err
+	}
 	if err := fitColumns(w.modified, tuple); err != nil {
 		return err
 	}
@@ -412,6 +421,9 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 
 // remove deletes the tuple stored under key.
 func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error {
+	if err := x.escalateIfMany(); err != nil {
+		return err
+	}
 	if err := w.removeIndexEntries(x, key, tuple); err != nil {
 		return err
 	}
