@@ -581,3 +581,12 @@ func (x *execCtx) escalateIfMany() error {
 	}
 	return t.stampCommit()
 }
+
+// parkDetached lets the block's detached READ COMMITTED transaction drop
+// its snapshot of the file while the session waits for its client
+// (storage.Tx.Park): its next statement reads the newest state anyway.
+func (b *txBlock) parkDetached() {
+	if t := b.tx; t != nil && t.st != nil && t.st.Detached() && !t.isolation.readsSnapshot() {
+		t.st.Park()
+	}
+}

@@ -75,6 +75,7 @@ func (tx *Tx) Refresh() error {
 	if err != nil {
 		return err
 	}
+	tx.parked = false
 	tx.releaseFile()
 	tx.view, tx.btx = fresh.view, fresh.btx
 	tx.ws.base = fresh.view
@@ -122,7 +123,7 @@ func (tx *Tx) Attach(ctx context.Context) error {
 	tx.releaseFile()
 	tx.view, tx.btx = v, btx
 	tx.ws.base = v
-	tx.detached = false
+	tx.detached, tx.parked = false, false
 	tx.gen++
 	for name, st := range tx.ws.touched {
 		if !st.hasSeq || st.reset {
@@ -280,4 +281,29 @@ func (db *DB) BeginDetachedOn(snap *Tx) (*Tx, error) {
 	tx.sharedFile, tx.detached = true, true
 	tx.ws = newWriteSet(snap.view)
 	return tx, nil
+}
+
+// Park lets a detached transaction's snapshot of the file go while it
+// waits for its client (a READ COMMITTED block idle between statements):
+// an open snapshot would hold up a checkpoint that must grow the file's
+// memory map, and with it every transaction that begins meanwhile. Its
+// next read moves it onto the newest durable state (as Refresh), which is
+// what a READ COMMITTED statement reads anyway. Byte slices read before
+// stay valid. It does nothing for a transaction that is not detached or
+// that shares another's snapshot (BeginDetachedOn).
+func (tx *Tx) Park() {
+	if tx.closed || !tx.detached || tx.sharedFile || tx.btx == nil {
+		return
+	}
+	tx.releaseFile()
+	tx.parked = true
+}
+
+// unpark takes a new snapshot for a parked transaction's read. A read has
+// no error to return: a database that cannot begin one panics with the
+// error, as a read of a damaged file does (doc.go).
+func (tx *Tx) unpark() {
+	if err := tx.Refresh(); err != nil {
+		panic(err)
+	}
 }

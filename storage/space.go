@@ -60,6 +60,9 @@ func (s *Space) resolve() {
 
 // refresh resolves the sources again if they may have changed.
 func (s *Space) refresh() {
+	if s.tx.parked {
+		s.tx.unpark()
+	}
 	if s.gen != s.tx.gen && !s.tx.closed {
 		s.resolve()
 	}

@@ -22,6 +22,9 @@ type Tx struct {
 	// sharedFile: btx is another transaction's snapshot of the file,
 	// which that one ends (BeginDetachedOn).
 	sharedFile bool
+	// parked: a detached transaction let go of its snapshot of the file
+	// between statements; its next read refreshes it (Park).
+	parked bool
 	// drawn is, per keyspace the transaction drew numbers from, the
 	// highest number drawn before its first draw and its last draw
 	// (detached.go).
@@ -250,6 +253,9 @@ func (tx *Tx) Space(name string) *Space {
 	if tx.closed || name == "" {
 		return nil
 	}
+	if tx.parked {
+		tx.unpark()
+	}
 	s := tx.resolvedSpace(name)
 	if s == nil {
 		s = &Space{tx: tx, name: name}
@@ -299,6 +305,9 @@ func (tx *Tx) DropSpace(name string) error {
 func (tx *Tx) Spaces(prefix string) []string {
 	if tx.closed {
 		return nil
+	}
+	if tx.parked {
+		tx.unpark()
 	}
 	seen := map[string]bool{}
 	tx.fileSpaceNames(prefix, seen)
