@@ -35,7 +35,7 @@ import (
 // 23505. A cycle of waits fails the transaction that closes it with 40P01.
 //
 // Everything else (DDL, COPY, writes to flow sources and targets, tables
-// with foreign keys, SERIALIZABLE blocks) keeps the exclusive path: the
+// with foreign keys, data-modifying WITH) keeps the exclusive path: the
 // block takes the writer slot at that statement and holds it to its end;
 // a detached block attaches then. Exclusive writers take no row locks and
 // never wait for one (they hold the slot, which the lock holder needs to
@@ -50,13 +50,13 @@ import (
 // land in the past.
 
 // concurrentWrite reports whether a compiled statement may run in a
-// detached transaction: an INSERT, UPDATE or DELETE without WITH or ON
-// CONFLICT of one ordinary, permanent table that no flow reads and no
+// detached transaction: an INSERT (ON CONFLICT included), UPDATE or DELETE
+// without WITH of one ordinary, permanent table that no flow reads and no
 // foreign key ties to another.
 func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 	switch st := stmt.(type) {
 	case *ast.Insert:
-		if st.With != nil || st.OnConflict != nil {
+		if st.With != nil {
 			return false
 		}
 	case *ast.Update:
@@ -589,4 +589,30 @@ func (b *txBlock) parkDetached() {
 	if t := b.tx; t != nil && t.st != nil && t.st.Detached() && !t.isolation.readsSnapshot() {
 		t.st.Park()
 	}
+}
+
+// lockArbiter takes, in a detached transaction, the lock of the key an ON
+// CONFLICT arbiter (the primary key or a unique index) gives the proposed
+// row, before the statement looks for a conflicting row: a transaction
+// writing that key is waited for, and a key another transaction committed
+// or deleted since the snapshot is a changed row (rowConflict): READ
+// COMMITTED runs the statement again, and finds the conflict, or none, on
+// the newest state; REPEATABLE READ and SERIALIZABLE fail with 40001, as
+// PostgreSQL does when the conflicting row is not in its snapshot.
+func lockArbiter(x *execCtx, t *catalog.Table, ix *catalog.Index, tuple []types.Value) error {
+	if !x.tx.st.Detached() {
+		return nil
+	}
+	if ix.Primary {
+		key, err := primaryKey(t, tuple)
+		if err != nil {
+			return err
+		}
+		return x.rowConflict(catalog.DataSpace(t.OID), key)
+	}
+	k, ok, err := indexKey(ix, nil, tuple)
+	if err != nil || !ok {
+		return err
+	}
+	return x.rowConflict(catalog.IndexSpace(ix.OID), k)
 }
