@@ -234,6 +234,24 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 					{0, end},
 					{1, "COMMIT"},
 				}},
+				scenario{level + ", select for update then update, first " + end, []step{
+					{0, begin}, {1, begin},
+					{1, "SELECT count(*) FROM acct"},
+					{0, "SELECT bal FROM acct WHERE id = 1 FOR UPDATE"},
+					{1, "SELECT bal FROM acct WHERE id = 1 FOR UPDATE"},
+					{0, "UPDATE acct SET bal = 150 WHERE id = 1"},
+					{0, end},
+					{1, "UPDATE acct SET bal = bal + 1 WHERE id = 1"},
+					{1, "COMMIT"},
+				}},
+				scenario{level + ", update then select for share, first " + end, []step{
+					{0, begin}, {1, begin},
+					{1, "SELECT count(*) FROM acct"},
+					{0, "UPDATE acct SET bal = 7 WHERE id = 2"},
+					{1, "SELECT id, bal FROM acct WHERE bal > 50 FOR SHARE"},
+					{0, end},
+					{1, "COMMIT"},
+				}},
 				scenario{level + ", other rows go on, first " + end, []step{
 					{0, begin}, {1, begin},
 					{0, "UPDATE acct SET bal = bal - 1 WHERE id = 1"},
@@ -267,8 +285,9 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 
 // TestConcurrentTransfersKeepTheBooks has clients move random amounts
 // between random accounts, each transfer one transaction of two UPDATEs
-// (at READ COMMITTED as one statement each, at REPEATABLE READ as a read
-// and a write of what was read), retried on 40001 and 40P01, while one
+// (at READ COMMITTED as one statement each, or as a SELECT ... FOR UPDATE
+// and a write of what was read; at REPEATABLE READ and SERIALIZABLE as a
+// read and a write of what was read), retried on 40001 and 40P01, while one
 // more client keeps a write transaction on another table open for a
 // while. The money in all accounts stays what it was, and each account
 // holds exactly what the acknowledged transfers say: no update lost, none
@@ -276,8 +295,14 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 func TestConcurrentTransfersKeepTheBooks(t *testing.T) {
 	seed := isolationSeed(t)
 	tg := startTarget(t)
-	for _, level := range []string{"read committed", "repeatable read", "serializable"} {
-		t.Run(level, func(t *testing.T) {
+	for _, level := range []string{"read committed", "read committed, select for update", "repeatable read", "serializable"} {
+		forUpdate := strings.HasSuffix(level, ", select for update")
+		level = strings.TrimSuffix(level, ", select for update")
+		name := level
+		if forUpdate {
+			name += ", select for update"
+		}
+		t.Run(name, func(t *testing.T) {
 			ctx := testContext(t)
 			const clients, transfers, accounts, initial = 6, 60, 10, 1000
 			setup := connect(t, tg.URL)
@@ -313,7 +338,7 @@ func TestConcurrentTransfersKeepTheBooks(t *testing.T) {
 						}
 						amount := int64(1 + rng.IntN(50))
 						err := pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{IsoLevel: pgx.TxIsoLevel(level)}, func(tx pgx.Tx) error {
-							if level == "read committed" {
+							if level == "read committed" && !forUpdate {
 								if _, err := tx.Exec(ctx, "UPDATE ledger SET bal = bal - $1 WHERE id = $2", amount, from); err != nil {
 									return err
 								}
@@ -325,7 +350,11 @@ func TestConcurrentTransfersKeepTheBooks(t *testing.T) {
 								delta int64
 							}{{from, -amount}, {to, amount}} {
 								var bal int64
-								if err := tx.QueryRow(ctx, "SELECT bal FROM ledger WHERE id = $1", leg.id).Scan(&bal); err != nil {
+								read := "SELECT bal FROM ledger WHERE id = $1"
+								if forUpdate {
+									read += " FOR UPDATE"
+								}
+								if err := tx.QueryRow(ctx, read, leg.id).Scan(&bal); err != nil {
 									return err
 								}
 								if _, err := tx.Exec(ctx, "UPDATE ledger SET bal = $1 WHERE id = $2", bal+leg.delta, leg.id); err != nil {

@@ -67,6 +67,10 @@ func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 		if st.With != nil {
 			return false
 		}
+	case *ast.Select:
+		if _, locks := lockingStrength(st.Locking); !locks {
+			return false
+		}
 	default:
 		return false
 	}

@@ -462,6 +462,9 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 		if pc.writesBy != "" {
 			return pc.writesBy + "()"
 		}
+		if strength, locks := lockingStrength(st.Locking); locks {
+			return "SELECT " + strength
+		}
 		return "SELECT"
 	case *ast.Insert, *ast.Update, *ast.Delete, *ast.Copy:
 		if !pc.writesPermanent && pc.writesBy == "" {
