@@ -16,8 +16,9 @@
 // block's writes stay atomic and visible only to itself). A block whose
 // writes are plain INSERT, UPDATE and DELETE of ordinary tables writes
 // detached, locking the rows it writes and taking storage's one writer
-// slot only to commit (concurrent.go); any other write holds the slot to
-// the block's end. A writer waits for the holder of a row or of the slot,
+// slot only to commit (concurrent.go; SELECT ... FOR UPDATE locks the rows
+// it reads, selectlock.go); any other write holds the slot to the block's
+// end. A writer waits for the holder of a row or of the slot,
 // cancellably and for at most lock_timeout, shown in pg_stat_activity
 // (backends.go, which also holds pg_cancel_backend, pg_terminate_backend
 // and pg_blocking_pids). What
