@@ -196,3 +196,56 @@ func TestConcurrentTransfersProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowSourceWriteAttachesADetachedBlock writes an ordinary table (the
+// block runs detached), then a flow's source in the same block: the block
+// takes the writer slot there, a writer of the ordinary table beside it
+// commits once the block ends, and the flow's target holds the committed
+// event. An event the flow refuses fails its statement, and the ROLLBACK
+// takes the block's ordinary write back with it.
+func TestFlowSourceWriteAttachesADetachedBlock(t *testing.T) {
+	db := sqltest.Open(t)
+	a, b := db.Conn(), db.Conn()
+	a.MustExec("CREATE TABLE plain (id int PRIMARY KEY, v int)")
+	a.MustExec("CREATE TABLE ev (id int, v int, seq int)")
+	a.MustExec("CREATE STREAMING TABLE tgt")
+	a.MustExec("CREATE FLOW f AS AUTO CDC INTO tgt FROM stream(ev) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (seq)")
+
+	a.MustExec("BEGIN")
+	a.MustExec("INSERT INTO plain VALUES (1, 1)")
+	b.MustExec("INSERT INTO plain VALUES (2, 2)") // the detached block stops no one
+	a.MustExec("INSERT INTO ev VALUES (1, 10, 1)")
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Exec("INSERT INTO plain VALUES (3, 3)")
+		done <- err
+	}()
+	a.MustExec("COMMIT")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a writer beside a block on the exclusive path did not commit after the block ended")
+	}
+	if got := a.MustExec("SELECT string_agg(id || ':' || v, ' ' ORDER BY id) FROM plain").Rows[0][0]; got != "1:1 2:2 3:3" {
+		t.Fatalf("plain holds %s", got)
+	}
+	if got := a.MustExec("SELECT string_agg(id || ':' || v, ' ' ORDER BY id) FROM tgt").Rows[0][0]; got != "1:10" {
+		t.Fatalf("tgt holds %s", got)
+	}
+
+	a.MustExec("BEGIN")
+	a.MustExec("INSERT INTO plain VALUES (4, 4)")
+	if _, err := a.Exec("INSERT INTO ev VALUES (2, 20, NULL)"); err == nil {
+		t.Fatal("an event without a sequence value was taken")
+	}
+	a.MustExec("ROLLBACK")
+	if got := a.MustExec("SELECT count(*) FROM plain").Rows[0][0]; got != "3" {
+		t.Fatalf("plain has %s rows after the rolled back block", got)
+	}
+	if got := a.MustExec("SELECT count(*) FROM tgt").Rows[0][0]; got != "1" {
+		t.Fatalf("tgt has %s rows after the refused event", got)
+	}
+}
