@@ -163,11 +163,21 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 		"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL, tag text UNIQUE)",
 		"INSERT INTO acct VALUES (1, 100, 'one'), (2, 100, 'two')",
 	}
+	// The same accounts, each of an owner, for the foreign key scenarios.
+	ownedSetup := []string{
+		"DROP TABLE IF EXISTS acct",
+		"DROP TABLE IF EXISTS owner",
+		"CREATE TABLE owner (id int PRIMARY KEY)",
+		"INSERT INTO owner VALUES (1), (2)",
+		"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL, tag text UNIQUE, owner int REFERENCES owner (id))",
+		"INSERT INTO acct VALUES (1, 100, 'one', 1), (2, 100, 'two', 2)",
+	}
 	type scenario struct {
 		name  string
 		steps []step
 	}
 	var scenarios []scenario
+	owned := map[string]bool{} // the scenarios that run on ownedSetup
 	for _, level := range []string{"READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"} {
 		begin := "BEGIN ISOLATION LEVEL " + level
 		for _, end := range []string{"COMMIT", "ROLLBACK"} {
@@ -252,6 +262,21 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 					{0, end},
 					{1, "COMMIT"},
 				}},
+				scenario{level + ", two children of one parent, first " + end, []step{
+					{0, begin}, {1, begin},
+					{0, "INSERT INTO acct VALUES (5, 5, 'five', 1)"},
+					{1, "INSERT INTO acct VALUES (6, 6, 'six', 1)"},
+					{1, "UPDATE acct SET owner = 1 WHERE id = 2"},
+					{0, end},
+					{1, "COMMIT"},
+				}},
+				scenario{level + ", a child of a parent not committed yet, first " + end, []step{
+					{0, begin}, {1, begin},
+					{0, "INSERT INTO owner VALUES (3)"},
+					{1, "INSERT INTO acct VALUES (7, 7, 'seven', 3)"},
+					{0, end},
+					{1, "ROLLBACK"},
+				}},
 				scenario{level + ", other rows go on, first " + end, []step{
 					{0, begin}, {1, begin},
 					{0, "UPDATE acct SET bal = bal - 1 WHERE id = 1"},
@@ -263,11 +288,20 @@ func TestSameRowConflictsAsPostgres(t *testing.T) {
 			)
 		}
 	}
+	for _, sc := range scenarios {
+		if strings.Contains(sc.name, "child") {
+			owned[sc.name] = true
+		}
+	}
 	transcripts := map[string]map[string][]string{}
 	for _, tg := range bothTargets(t) {
 		transcripts[tg.Name] = map[string][]string{}
 		for _, sc := range scenarios {
-			transcripts[tg.Name][sc.name] = runScenario(t, tg.URL, setup, sc.steps)
+			s := setup
+			if owned[sc.name] {
+				s = ownedSetup
+			}
+			transcripts[tg.Name][sc.name] = runScenario(t, tg.URL, s, sc.steps)
 		}
 	}
 	if len(transcripts) < 2 {

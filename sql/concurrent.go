@@ -17,12 +17,14 @@ import (
 
 // Concurrent write transactions (docs/concurrency.md).
 //
-// A block whose writes are all plain INSERT, UPDATE and DELETE of ordinary
-// tables (no flow reads them, no foreign key ties them, no ON CONFLICT, no
-// WITH) under READ COMMITTED or REPEATABLE READ writes in a detached
+// A block whose writes are all INSERT (ON CONFLICT included), UPDATE,
+// DELETE and locking SELECTs (selectlock.go) of ordinary tables that no
+// flow reads, without WITH, at any isolation level, writes in a detached
 // storage transaction (storage.BeginDetached): its changes stay in its own
 // write set until COMMIT, which alone takes storage's writer slot. So an
-// idle or slow block stops nobody.
+// idle or slow block stops nobody. A table other tables reference by
+// foreign key only gains rows this way; a child's writes record the parent
+// keys they checked (dependOn), which its commit checks again.
 //
 // Two such blocks writing the same row follow PostgreSQL: the row lock
 // table (rowLocks) lets one writer at a time hold a row (or a unique index
@@ -34,8 +36,8 @@ import (
 // INSERT whose key another transaction committed meanwhile fails with
 // 23505. A cycle of waits fails the transaction that closes it with 40P01.
 //
-// Everything else (DDL, COPY, writes to flow sources and targets, tables
-// with foreign keys, data-modifying WITH) keeps the exclusive path: the
+// Everything else (DDL, COPY, writes to flow sources and targets, UPDATE
+// and DELETE of referenced tables, data-modifying WITH) keeps the exclusive path: the
 // block takes the writer slot at that statement and holds it to its end;
 // a detached block attaches then. Exclusive writers take no row locks and
 // never wait for one (they hold the slot, which the lock holder needs to
@@ -50,9 +52,10 @@ import (
 // land in the past.
 
 // concurrentWrite reports whether a compiled statement may run in a
-// detached transaction: an INSERT (ON CONFLICT included), UPDATE or DELETE
-// without WITH of one ordinary, permanent table that no flow reads and no
-// foreign key ties to another.
+// detached transaction: an INSERT (ON CONFLICT included), UPDATE, DELETE or
+// locking SELECT without WITH of one ordinary, permanent table that no
+// flow reads, and only an INSERT (without DO UPDATE) of a table that other
+// tables reference by foreign key.
 func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 	switch st := stmt.(type) {
 	case *ast.Insert:
@@ -78,8 +81,18 @@ func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 		return false
 	}
 	t := pc.writtenTables[0]
-	return t.Kind == catalog.KindTable && keepsCommitHistory(t) && !isTempTable(pc.cat, t) &&
-		len(pc.cat.FlowsFrom(t.OID)) == 0 && pc.foreignKeys(t) == nil
+	if t.Kind != catalog.KindTable || !keepsCommitHistory(t) || isTempTable(pc.cat, t) || len(pc.cat.FlowsFrom(t.OID)) > 0 {
+		return false
+	}
+	// Foreign keys: a child's writes check their parents (dependOn); a
+	// table others reference may only gain rows here, since removing or
+	// changing a referenced key must see the children other transactions
+	// are writing, which only the exclusive path does.
+	if fk := pc.foreignKeys(t); fk != nil && len(fk.in) > 0 {
+		ins, ok := stmt.(*ast.Insert)
+		return ok && (ins.OnConflict == nil || ins.OnConflict.DoNothing)
+	}
+	return true
 }
 
 // rowLocks are the rows (and unique index entries) detached transactions
@@ -191,30 +204,69 @@ func (x *execCtx) lockRow(space string, key []byte) (lockOutcome, []byte, error)
 		}
 	}
 	// Held: compare the newest committed value with the snapshot's.
-	mine := t.st.Space(space)
-	var seen []byte
-	if mine != nil {
-		seen = mine.GetCommitted(key)
-	}
-	latest := seen
-	if mine == nil || t.st.ChangedAfter(space, t.st.Version()) {
-		r, err := e.db.Begin(false)
-		if err != nil {
-			return 0, nil, err
-		}
-		latest = nil
-		if sp := r.Space(space); sp != nil {
-			latest = bytes.Clone(sp.Get(key))
-		}
-		_ = r.Rollback()
-	} else {
-		latest = bytes.Clone(seen)
+	seen, latest, err := t.committedValues(space, key)
+	if err != nil {
+		return 0, nil, err
 	}
 	t.locked = append(t.locked, heldRow{key: k, base: latest})
 	if !bytes.Equal(seen, latest) {
 		return rowChanged, latest, nil
 	}
 	return rowAsSeen, nil, nil
+}
+
+// committedValues returns what the transaction's snapshot and the newest
+// committed state hold at key (its own changes aside), the latter a copy.
+func (t *txn) committedValues(space string, key []byte) (seen, latest []byte, err error) {
+	mine := t.st.Space(space)
+	if mine != nil {
+		seen = mine.GetCommitted(key)
+	}
+	if mine != nil && !t.st.ChangedAfter(space, t.st.Version()) {
+		return seen, bytes.Clone(seen), nil
+	}
+	r, err := t.engine.db.Begin(false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if sp := r.Space(space); sp != nil {
+		latest = bytes.Clone(sp.Get(key))
+	}
+	_ = r.Rollback()
+	return seen, latest, nil
+}
+
+// dependOn records, in a detached transaction, that what it writes holds
+// only while the row at key stays as the newest committed state has it (a
+// child row's parent, for its foreign key): its commit checks the row
+// again (attachDetached), and fails with 40001 if an exclusive writer
+// changed it meanwhile. Unlike a lock it makes no one wait: only exclusive
+// writers change a table others reference (concurrentWrite). A row
+// changed since the statement's snapshot is a changed row (rowConflict).
+func (x *execCtx) dependOn(space string, key []byte) error {
+	t := x.tx
+	if t.st == nil || !t.st.Detached() {
+		return nil
+	}
+	k := rowLockKey{space, string(key)}
+	if _, ok := t.depends[k]; ok {
+		return nil
+	}
+	seen, latest, err := t.committedValues(space, key)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(seen, latest) {
+		if t.isolation.readsSnapshot() {
+			return errConcurrentUpdate(latest == nil)
+		}
+		return errRestartStatement
+	}
+	if t.depends == nil {
+		t.depends = map[rowLockKey][]byte{}
+	}
+	t.depends[k] = latest
+	return nil
 }
 
 // releaseRowLocks lets go of every row lock t holds and wakes the
@@ -422,13 +474,24 @@ func (t *txn) attachDetached(ctx context.Context) error {
 		return err
 	}
 	t.engine.writerPID.Store(t.pid)
-	for _, h := range t.locked {
+	check := func(k rowLockKey, base []byte) error {
 		var now []byte
-		if sp := t.st.Space(h.key.space); sp != nil {
-			now = sp.GetCommitted([]byte(h.key.key))
+		if sp := t.st.Space(k.space); sp != nil {
+			now = sp.GetCommitted([]byte(k.key))
 		}
-		if !bytes.Equal(now, h.base) {
+		if !bytes.Equal(now, base) {
 			return errConcurrentUpdate(now == nil)
+		}
+		return nil
+	}
+	for _, h := range t.locked {
+		if err := check(h.key, h.base); err != nil {
+			return err
+		}
+	}
+	for k, base := range t.depends {
+		if err := check(k, base); err != nil {
+			return err
 		}
 	}
 	if w := t.watch; w != nil && w.recording {
@@ -577,7 +640,7 @@ const maxDetachedRowLocks = 10000
 // are per table.)
 func (x *execCtx) escalateIfMany() error {
 	t := x.tx
-	if t.st == nil || !t.st.Detached() || len(t.locked) < maxDetachedRowLocks || t.isolation.readsSnapshot() {
+	if t.st == nil || !t.st.Detached() || len(t.locked)+len(t.depends) < maxDetachedRowLocks || t.isolation.readsSnapshot() {
 		return nil
 	}
 	if err := t.attachDetached(x.ctx); err != nil {

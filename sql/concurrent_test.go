@@ -249,3 +249,36 @@ func TestFlowSourceWriteAttachesADetachedBlock(t *testing.T) {
 		t.Fatalf("tgt has %s rows after the refused event", got)
 	}
 }
+
+// TestChildWriterAndParentDelete writes a child row in a detached block
+// while another session deletes its parent (a table others reference
+// changes keys only on the exclusive path): the delete cannot see the
+// uncommitted child and goes through, so the child's COMMIT fails with
+// 40001 and no child is left without its parent. Children of one parent
+// and new parents are written beside each other.
+func TestChildWriterAndParentDelete(t *testing.T) {
+	db := sqltest.Open(t)
+	a, b := db.Conn(), db.Conn()
+	a.MustExec("CREATE TABLE parent (id int PRIMARY KEY)")
+	a.MustExec("CREATE TABLE child (id int PRIMARY KEY, pid int REFERENCES parent (id))")
+	a.MustExec("INSERT INTO parent VALUES (1), (2)")
+
+	a.MustExec("BEGIN")
+	a.MustExec("INSERT INTO child VALUES (10, 1)")
+	b.MustExec("INSERT INTO child VALUES (11, 1)") // another child of the same parent
+	b.MustExec("INSERT INTO parent VALUES (3)")    // a new parent
+	b.MustExec("DELETE FROM parent WHERE id = 2")  // another parent, no children
+	a.MustExec("COMMIT")
+
+	a.MustExec("BEGIN")
+	a.MustExec("INSERT INTO child VALUES (12, 3)")
+	b.ExpectError(pgerror.ForeignKeyViolation, "DELETE FROM parent WHERE id = 1") // committed children
+	b.MustExec("DELETE FROM parent WHERE id = 3")                                 // a's child is not committed
+	a.ExpectError(pgerror.SerializationFailure, "COMMIT")
+	if got := a.MustExec("SELECT count(*) FROM child c WHERE NOT EXISTS (SELECT 1 FROM parent p WHERE p.id = c.pid)").Rows[0][0]; got != "0" {
+		t.Fatalf("%s children without their parent", got)
+	}
+	if got := a.MustExec("SELECT string_agg(id::text, ' ' ORDER BY id) FROM child").Rows[0][0]; got != "10 11" {
+		t.Fatalf("children %s, want 10 11", got)
+	}
+}

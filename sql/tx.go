@@ -66,6 +66,7 @@ type txn struct {
 	snapshot   *txn
 	pid        int32
 	locked     []heldRow
+	depends    map[rowLockKey][]byte
 	waitingFor *txn
 	ended      chan struct{}
 }
