@@ -155,7 +155,12 @@ func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
 	}
-	if t.writer {
+	if t.writer && t.st.Detached() && !t.st.HasChanges() {
+		// A detached transaction that changed nothing (an UPDATE that
+		// matched no row, a locking SELECT) publishes nothing: it needs
+		// neither the writer slot nor a commit time.
+		t.commitTS = 0
+	} else if t.writer {
 		if err := t.attachDetached(context.Background()); err != nil {
 			t.rollback()
 			return err

@@ -307,3 +307,7 @@ func (tx *Tx) unpark() {
 		panic(err)
 	}
 }
+
+// HasChanges reports whether the write transaction has changes to publish
+// (its commit then needs the writer slot).
+func (tx *Tx) HasChanges() bool { return tx.writable && !tx.closed && !tx.rec.empty() }
