@@ -38,7 +38,9 @@
 //
 // Commit times are microseconds since the Unix epoch, strictly increasing
 // across write transactions (the clock is kept in the file, so a restart or
-// a clock step back never reuses one).
+// a clock step back never reuses one). A transaction that learns its commit
+// time only when it commits writes at ProvisionalCommitTime, and Restamp
+// moves what it wrote to the real time then (restamp.go).
 //
 // The package stores and finds versions; it does not know SQL or types
 // beyond the row codec.

@@ -15,13 +15,19 @@ import (
 func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.Select:
+		_, locks := lockingStrength(st.Locking)
+		if locks {
+			if c, err := pc.compileLockingSelect(st); c != nil || err != nil {
+				return c, err
+			}
+		}
 		p, err := pc.planQuery(st, nil)
 		if err != nil {
 			return nil, err
 		}
 		a := accessRead
-		if pc.writesBy != "" {
-			a = accessWrite
+		if pc.writesBy != "" || locks {
+			a = accessWrite // a locking SELECT the path above does not take holds the writer slot
 		}
 		return &compiled{query: p, fields: p.columns(), access: a}, nil
 	case *ast.Insert:

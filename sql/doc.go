@@ -22,10 +22,15 @@
 // statement's own under READ COMMITTED, the block's first statement's under
 // REPEATABLE READ and SERIALIZABLE) until its first write, which opens the
 // block's single write transaction (held to COMMIT or ROLLBACK, so the
-// block's writes stay atomic and visible only to itself). Storage allows one
-// writer at a time: a second writer waits for the first, cancellably and for
-// at most lock_timeout, shown in pg_stat_activity (backends.go, which also
-// holds pg_cancel_backend, pg_terminate_backend and pg_blocking_pids). What
+// block's writes stay atomic and visible only to itself). A block whose
+// writes are plain INSERT, UPDATE and DELETE of ordinary tables writes
+// detached, locking the rows it writes and taking storage's one writer
+// slot only to commit (concurrent.go; SELECT ... FOR UPDATE locks the rows
+// it reads, selectlock.go); any other write holds the slot to the block's
+// end. A writer waits for the holder of a row or of the slot,
+// cancellably and for at most lock_timeout, shown in pg_stat_activity
+// (backends.go, which also holds pg_cancel_backend, pg_terminate_backend
+// and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
 // parameters are transactional too (settings_scope.go), and may have
 // server-wide defaults (Options.Settings). Savepoints roll the block's write

@@ -67,6 +67,9 @@ type Engine struct {
 	// writerPID is the pid of the session holding storage's writer slot,
 	// 0 when none does (backends.go).
 	writerPID atomic.Int32
+	// locks are the row locks of detached write transactions
+	// (concurrent.go).
+	locks rowLocks
 
 	parsed  parseCache
 	flows   flowCache

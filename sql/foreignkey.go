@@ -322,6 +322,9 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 				return false, err
 			}
 		}
+		if err := x.dependOn(catalog.DataSpace(l.parent.OID), key); err != nil {
+			return false, err
+		}
 		return x.tx.st.Space(catalog.DataSpace(l.parent.OID)).Get(key) != nil, nil
 	}
 	for i := range l.parent.Indexes {
@@ -335,6 +338,9 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 			if key, err = appendIndexKey(key, ix, j, byAttnum[a]); err != nil {
 				return false, err
 			}
+		}
+		if err := x.dependOn(catalog.IndexSpace(ix.OID), key); err != nil {
+			return false, err
 		}
 		sp := x.tx.st.Space(catalog.IndexSpace(ix.OID))
 		return sp != nil && sp.Get(key) != nil, nil

@@ -422,6 +422,7 @@ func (s *Session) Sync(ctx context.Context, aborted bool) error {
 		if aborted {
 			s.failBlock()
 		}
+		s.block.parkDetached()
 		return nil
 	}
 	return s.endBlock(!aborted)
