@@ -3,6 +3,7 @@ package history
 import (
 	"testing"
 
+	"cdcdb/rowcodec"
 	"cdcdb/storage"
 	"cdcdb/storage/storagetest"
 	"cdcdb/types"
@@ -16,7 +17,7 @@ import (
 func TestRestampMovesTheTransactionsVersions(t *testing.T) {
 	const table = 7
 	db := storagetest.Open(t)
-	key := func(i int64) []byte { k, _ := storage.AppendKey(nil, i); return k }
+	key := func(i int64) []byte { k, _ := rowcodec.AppendKey(nil, i); return k }
 	if err := db.Update(func(tx *storage.Tx) error {
 		if err := Create(tx, table); err != nil {
 			return err
