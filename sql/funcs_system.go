@@ -10,59 +10,7 @@ import (
 	"cdcdb/types"
 )
 
-// ServerVersion is what version() and server_version report: PostgreSQL 15
-// compatibility, then cdcdb's own version.
-const (
-	ServerVersion    = "15.0"
-	ServerVersionNum = "150000"
-	cdcdbVersion     = "0.1.0"
-)
-
 func init() {
-	builtins.Register("version", &builtins.Func{Resolve: builtins.Signature(types.Text), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		return "PostgreSQL " + ServerVersion + " (cdcdb " + cdcdbVersion + ") on x86_64-pc-linux-gnu, compiled by Go, 64-bit", nil
-	}})
-	builtins.Register("current_database", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		return "main", nil
-	}})
-	builtins.Register("current_catalog", builtins.Funcs["current_database"])
-	builtins.Register("current_schema", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		for _, s := range x.sess.searchPath() {
-			if s == "pg_catalog" || isTempSchemaName(s) {
-				continue
-			}
-			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
-				return s, nil
-			}
-		}
-		return nil, nil
-	}})
-	builtins.Register("current_schemas", &builtins.Func{Resolve: builtins.Signature(types.NameArray, types.Bool), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		arr := types.ArrayValue{Elem: types.Name}
-		for _, s := range x.sess.searchPath() {
-			if (s == "pg_catalog" || isTempSchemaName(s)) && !a[0].(bool) {
-				continue // searched implicitly
-			}
-			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
-				arr.Elems = append(arr.Elems, s)
-			}
-		}
-		return arr, nil
-	}})
-	userFn := &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		return stmtOf(ec).sess.currentRoleName(), nil // SET ROLE's (rolemembers.go)
-	}}
-	builtins.Register("current_user", userFn)
-	builtins.Register("session_user", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		return stmtOf(ec).sess.user, nil
-	}})
-	builtins.Register("user", userFn)
-	builtins.Register("pg_backend_pid", &builtins.Func{Resolve: builtins.Signature(types.Int4), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return int64(x.sess.id), nil
-	}})
 	builtins.Register("now", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		return x.now, nil
