@@ -11,10 +11,10 @@
 // What it must not do: read the session, the transaction or the catalog.
 // A function sees eval.Context (time zone, now(), cancellation, the text
 // form of a value) and its resolver sees eval.Binder (coercion of an
-// argument). The functions that do read the session (pg_catalog's
-// functions, sequences, pg_stat_activity, backups, cursors, settings) are
-// package sql's, which registers them here too, reaching its statement
-// through the context it gave.
+// argument). The functions that do read the session register here too:
+// pg_catalog's functions from package sql/catalogviews, sequences,
+// pg_stat_activity, backups, cursors and settings from package sql; each
+// reaches its statement through the context it is given.
 //
 // How data passes: the binder in sql looks a call's name up in Funcs or
 // SetFuncs, resolves it (Overloads are chosen as PostgreSQL chooses) and
