@@ -87,55 +87,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func init() {
-	// generate_subscripts(array, dim [, reverse]): the subscripts of a
-	// dimension, as SQLAlchemy pairs them with unnest(pg_index.indkey).
-	// int2vector and oidvector subscripts start at 0; the lower bound is
-	// decided from the argument's type and passed on as a fourth argument.
-	builtins.RegisterSet("generate_subscripts", &builtins.SetFunc{Strict: true, Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
-		if len(args) < 2 || len(args) > 3 || types.ElemOf(args[0].Type().OID) == 0 {
-			return nil, nil, builtins.ErrNoFunction
-		}
-		d, err := b.Coerce(args[1], eval.Int4T())
-		if err != nil {
-			return nil, nil, builtins.ErrNoFunction
-		}
-		var reverse eval.Expr = &eval.Const{V: false, T: eval.BoolT()}
-		if len(args) == 3 {
-			if reverse, err = b.Coerce(args[2], eval.BoolT()); err != nil {
-				return nil, nil, builtins.ErrNoFunction
-			}
-		}
-		lower := int64(1)
-		if t := args[0].Type().OID; t == types.Int2Vector || t == types.OidVector {
-			lower = 0
-		}
-		out := []eval.Expr{args[0], d, reverse, &eval.Const{V: lower, T: eval.Int4T()}}
-		return out, []builtins.Column{{Name: "generate_subscripts", T: eval.Int4T()}}, nil
-	}, Gen: func(_ eval.Context, a []types.Value) ([]eval.Row, error) {
-		arr := a[0].(types.ArrayValue)
-		dims := arr.Dims
-		if dims == nil {
-			dims = []int{len(arr.Elems)}
-		}
-		dim, lower := a[1].(int64), a[3].(int64)
-		if dim < 1 || dim > int64(len(dims)) {
-			return nil, nil
-		}
-		n := int64(dims[dim-1])
-		rows := make([]eval.Row, 0, n)
-		for i := int64(0); i < n; i++ {
-			rows = append(rows, eval.Row{lower + i})
-		}
-		if a[2] == true {
-			for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
-				rows[i], rows[j] = rows[j], rows[i]
-			}
-		}
-		return rows, nil
-	}})
-}
-
 // outCols gives a function's output columns as the planner's columns.
 func outCols(fcols []builtins.Column) []outCol {
 	cols := make([]outCol, len(fcols))

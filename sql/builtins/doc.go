@@ -23,6 +23,7 @@
 // Files: registry.go (Func, SetFunc, the registries), one file per family
 // of functions (math.go, numeric.go, string.go, text.go, regexp.go,
 // bytes.go, datetime.go, tochar.go, tochar_number.go, tonumber.go,
-// format.go, json.go, json_insert.go, array.go, width_bucket.go,
-// parse_ident.go).
+// format.go, json.go, json_insert.go, array.go, array_bounds.go,
+// width_bucket.go, parse_ident.go, clock.go for now() and its kin,
+// system.go for gen_random_uuid and pg_typeof).
 package builtins
