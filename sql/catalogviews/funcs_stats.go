@@ -9,10 +9,10 @@ import (
 )
 
 // Statistics functions behind pg_stat_all_tables, pg_statio_all_tables and
-// pg_stat_all_indexes. cdcdb counts no scans, fetches or block reads, so package sql
-// declares track_counts off and answers as PostgreSQL does with counting
-// off: zero counters and NULL times. The live row count is real: it is
-// counted from storage.
+// pg_stat_all_indexes. cdcdb counts no scans, fetches or block reads, so
+// package sql declares track_counts off, and these answer as PostgreSQL
+// does with counting off: zero counters and NULL times. The live row count
+// is real: it is counted from storage.
 
 func init() {
 	zero := &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
