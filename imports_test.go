@@ -101,7 +101,7 @@ var packageRules = map[string]packageRule{
 
 	// The system relations: what they read of the session comes through
 	// the Session interface they declare, never from package sql.
-	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/parse", "sql/pgdefs", "storage", "types")},
+	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/builtins", "sql/eval", "sql/parse", "sql/pgdefs", "storage", "types")},
 
 	"storage/storagetest":   {layer: layerHarness},
 	"rowcodec/rowcodectest": {layer: layerHarness, imports: only("types")},

@@ -48,14 +48,20 @@
 // Backups and dumps: cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
 // online Backup a server file and reports its failure as PostgreSQL
 // reports a failed write to one (backup.go, docs/backup.md). What pg_dump
-// asks that other clients rarely do (acldefault, pg_options_to_table,
-// tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
-// ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
-// built-in extension's, so pg_dump leaves it out (package catalogviews).
+// asks of the planner that other clients rarely do (tableoid, name[i], a
+// serial's sequence read as a relation, LOCK TABLE IN ACCESS SHARE MODE)
+// is in funcs_dump.go; its functions (acldefault, pg_options_to_table)
+// are catalogviews', and schema cdcdb is listed as a built-in extension's,
+// so pg_dump leaves it out.
 //
-// System relations (pg_catalog, information_schema, cdcdb.*) are package
-// catalogviews': systables.go plans them, and catalogviews_session.go is
-// the catalogviews.Session they read the running statement through.
+// System relations (pg_catalog, information_schema, cdcdb.*) and the
+// catalog functions (pg_get_*def, format_type, has_*_privilege, pg_*_size,
+// version(), current_schema(), ...) are package catalogviews': systables.go
+// plans the relations, and catalogviews_session.go is the
+// catalogviews.Session both read the running statement through. What of
+// the session a function needs the executor for stays here: sequences'
+// nextval and setval, pg_stat_activity, backups, cursors, notifications,
+// locks, pg_cancel_backend and pg_terminate_backend, settings.
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without

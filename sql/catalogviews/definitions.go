@@ -9,7 +9,7 @@ import (
 	"cdcdb/types"
 )
 
-// What the system information and catalog functions print (package sql
+// What the system information and catalog functions print (funcs*.go
 // registers the functions): names and their visibility, object
 // definitions as SQL text, comments, built-in functions' signatures. They
 // read the statement's catalog snapshot, so a DDL statement earlier in the

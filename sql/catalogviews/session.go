@@ -31,8 +31,13 @@ type Session interface {
 	// not running.
 	SourceStatus(src catalog.OID) (source.Status, bool)
 
-	// User is the session user's name.
+	// User is the current user's name (SET ROLE's role, else the
+	// session user).
 	User() string
+	// SessionUser is the name the session logged in as.
+	SessionUser() string
+	// BackendPID is the session's process ID (pg_backend_pid).
+	BackendPID() int32
 	// IsTempSchema reports whether a schema is any session's temporary
 	// one.
 	IsTempSchema(schema catalog.OID) bool
@@ -43,6 +48,17 @@ type Session interface {
 	// TablePrivilegeRows are information_schema.table_privileges' rows
 	// (all) or role_table_grants' rows, made with b.
 	TablePrivilegeRows(all bool, b *RowBuilder) ([]Row, error)
+
+	// HasTablePrivilege, HasSchemaPrivilege and HasRole are
+	// has_table_privilege, has_schema_privilege and pg_has_role of their
+	// arguments (the privilege words already checked): the answers of the
+	// session's roles and grants.
+	HasTablePrivilege(args []types.Value) (types.Value, error)
+	HasSchemaPrivilege(args []types.Value) (types.Value, error)
+	HasRole(args []types.Value) (types.Value, error)
+	// SequenceLastValue is the last value a serial column's sequence drew
+	// (NULL before the first).
+	SequenceLastValue(seq SerialSequence) types.Value
 
 	// ViewColumns are a system view's output columns, as its query plans.
 	ViewColumns(view *Relation) ([]Column, error)
