@@ -96,11 +96,12 @@ var packageRules = map[string]packageRule{
 	"sql/pgdefs":   {layer: layerFrontEnd, imports: noModulePackage},
 	"sql/eval":     {layer: layerSQLParts, imports: only("types", "pgerror"), forbidden: doesIO},
 	"sql/builtins": {layer: layerSQLParts, imports: only("types", "pgerror", "sql/eval", "sql/parse"), forbidden: doesIO},
+	"sql/spill":    {layer: layerSQLParts, imports: only("pgerror", "types")},
 	"sql":          {layer: layerSQL},
 
 	// The system relations: what they read of the session comes through
 	// the Session interface they declare, never from package sql.
-	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/parse", "sql/pgdefs", "storage", "types")},
+	"sql/catalogviews": {layer: layerSQLParts, imports: only("catalog", "pgerror", "source", "sql/ast", "sql/builtins", "sql/eval", "sql/parse", "sql/pgdefs", "storage", "types")},
 
 	"storage/storagetest":   {layer: layerHarness},
 	"rowcodec/rowcodectest": {layer: layerHarness, imports: only("types")},

@@ -82,6 +82,11 @@ type Constraint struct {
 	RefColumns []int16 `json:"ref_columns,omitempty"`
 	OnDelete   string  `json:"on_delete,omitempty"`
 	OnUpdate   string  `json:"on_update,omitempty"`
+	// Deferrable and InitiallyDeferred are a foreign key's timing
+	// (pg_constraint.condeferrable, condeferred): a deferred one is checked
+	// at commit (sql/foreignkey_deferred.go).
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 	// Index is the OID of the index that enforces a unique or primary key
 	// constraint.
 	Index OID `json:"index,omitempty"`

@@ -32,9 +32,15 @@
 // LogChanges writes a commit's entry, Prune removes the entries with the
 // versions, and ChangesFrom says from when the log is whole.
 //
+// RewriteTuples (rewrite.go) converts the tuple of every version of a
+// table, current, embedded and archived, keeping their periods: ALTER
+// COLUMN ... TYPE converts the past as it converts the present.
+//
 // Commit times are microseconds since the Unix epoch, strictly increasing
 // across write transactions (the clock is kept in the file, so a restart or
-// a clock step back never reuses one).
+// a clock step back never reuses one). A transaction that learns its commit
+// time only when it commits writes at ProvisionalCommitTime, and Restamp
+// moves what it wrote to the real time then (restamp.go).
 //
 // The package stores and finds versions; it does not know SQL or types
 // beyond the row codec.

@@ -67,6 +67,7 @@ const (
 	ReadOnlySQLTransaction          = "25006"
 
 	SerializationFailure = "40001"
+	DeadlockDetected     = "40P01"
 
 	InvalidAuthorizationSpecification = "28000"
 	InvalidPassword                   = "28P01"

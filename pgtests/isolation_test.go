@@ -243,18 +243,15 @@ func TestIsolationSnapshot(t *testing.T) {
 				t.Fatal("write skew: sums before")
 			}
 			mustExec(t, a, "UPDATE acct SET bal = bal - 150 WHERE id = 1")
-			// b's update may wait for a (cdcdb has one writer at a time), so
-			// it runs beside a's commit.
-			bDone := make(chan error, 1)
-			go func() {
-				_, err := b.Exec(ctx, "UPDATE acct SET bal = bal - 150 WHERE id = 2")
-				if err == nil {
-					_, err = b.Exec(ctx, "COMMIT")
-				}
-				bDone <- err
-			}()
+			// PostgreSQL refuses b's update at once (it would close a cycle
+			// of read/write dependencies); cdcdb takes it and refuses b's
+			// commit, as a committed first and changed what b read. Either
+			// way the first writer commits and the second gets 40001.
+			_, bErr := b.Exec(ctx, "UPDATE acct SET bal = bal - 150 WHERE id = 2")
 			_, aErr := a.Exec(ctx, "COMMIT")
-			bErr := <-bDone
+			if bErr == nil {
+				_, bErr = b.Exec(ctx, "COMMIT")
+			}
 			if b.PgConn().TxStatus() != 'I' {
 				mustExec(t, b, "ROLLBACK")
 			}
@@ -287,9 +284,10 @@ func TestIsolationSnapshot(t *testing.T) {
 // TestIsolationSerializableReadThenWriteElsewhere: a SERIALIZABLE block
 // that read a table another transaction changed since its snapshot, then
 // writes another table. PostgreSQL lets it commit when nothing else closes a
-// cycle; cdcdb finds conflicts per table and at the first write, so it
-// refuses it with 40001 (a false positive, which a client retries as any
-// 40001). The test pins cdcdb's behaviour and checks the retry succeeds.
+// cycle; cdcdb finds conflicts per table, and checks a detached block's
+// reads at its COMMIT, so it refuses it there with 40001 (a false
+// positive, which a client retries as any 40001). The test pins cdcdb's
+// behaviour and checks the retry succeeds.
 func TestIsolationSerializableReadThenWriteElsewhere(t *testing.T) {
 	tg := startTarget(t)
 	if tg.Name != "cdcdb" {
@@ -303,11 +301,10 @@ func TestIsolationSerializableReadThenWriteElsewhere(t *testing.T) {
 	mustExec(t, a, "BEGIN ISOLATION LEVEL SERIALIZABLE")
 	queryInt64s(t, a, "SELECT v FROM src")
 	mustExec(t, b, "UPDATE src SET v = 2")
-	_, err := a.Exec(ctx, "INSERT INTO dst VALUES (1, 1)")
-	if !isSerializationFailure(err) {
-		t.Fatalf("write after a read of a table changed since: %v, want 40001", err)
+	mustExec(t, a, "INSERT INTO dst VALUES (1, 1)")
+	if _, err := a.Exec(ctx, "COMMIT"); !isSerializationFailure(err) {
+		t.Fatalf("commit of a write after a read of a table changed since: %v, want 40001", err)
 	}
-	mustExec(t, a, "ROLLBACK")
 	mustExec(t, a, "BEGIN ISOLATION LEVEL SERIALIZABLE")
 	if got := queryInt64s(t, a, "SELECT v FROM src")[0]; got != 2 {
 		t.Fatalf("retry read %d", got)

@@ -92,3 +92,19 @@ func TestPgLoadOwnersMatchPostgres15(t *testing.T) {
 		})
 	}
 }
+
+// TestIdentityColumnTypeChangeRefused: ALTER COLUMN TYPE of an identity
+// column, which PostgreSQL allows by retyping its sequence too, is refused
+// (0A000) rather than leave the sequence's type and bounds behind, and
+// the column keeps its type and its sequence.
+func TestIdentityColumnTypeChangeRefused(t *testing.T) {
+	conn := connect(t, startServer(t).URL())
+	mustExec(t, conn, "CREATE TABLE ident_retype (id int GENERATED ALWAYS AS IDENTITY, v text)")
+	if got := outcome(conn, "ALTER TABLE ident_retype ALTER COLUMN id TYPE bigint"); !strings.HasPrefix(got, "0A000 ") {
+		t.Errorf("ALTER COLUMN TYPE of an identity column: %s, want 0A000", got)
+	}
+	mustExec(t, conn, "INSERT INTO ident_retype (v) VALUES ('a')")
+	if got := queryString(t, conn, "SELECT format_type(atttypid, atttypmod) || ' ' || attidentity || ' ' || pg_get_serial_sequence('ident_retype', 'id') FROM pg_attribute WHERE attrelid = 'ident_retype'::regclass AND attname = 'id'"); got != "integer a public.ident_retype_id_seq" {
+		t.Errorf("the column after the refusal: %q", got)
+	}
+}

@@ -539,6 +539,21 @@ var pgLoadDDLScript = []string{
 	"UPDATE people SET active = true WHERE id = 4",
 	"TRUNCATE people",
 	"INSERT INTO people VALUES (1, 'a@x', true), (2, 'b@x', true) RETURNING id",
+	// ALTER COLUMN TYPE under expression and partial indexes: checked
+	// again over the new type and rebuilt from the converted rows.
+	"CREATE TABLE retype (id int PRIMARY KEY, code int, v text)",
+	"INSERT INTO retype VALUES (1, 10, 'a'), (2, 11, 'B')",
+	"CREATE UNIQUE INDEX retype_code ON retype ((code::text)) WHERE code > 0",
+	"CREATE UNIQUE INDEX retype_v ON retype (lower(v))",
+	"ALTER TABLE retype ALTER COLUMN code TYPE int USING code / 2",
+	"ALTER TABLE retype ALTER COLUMN code TYPE bigint USING code * 2",
+	"INSERT INTO retype VALUES (3, 22, 'c')",
+	"ALTER TABLE retype ALTER COLUMN v TYPE varchar(10)",
+	"INSERT INTO retype VALUES (4, 40, 'A')",
+	"CREATE INDEX retype_lower ON retype (lower(v)) WHERE code > 0",
+	"ALTER TABLE retype ALTER COLUMN code TYPE text",
+	"ALTER TABLE retype ALTER COLUMN code TYPE int USING code::int",
+	"SELECT id, code, v FROM retype ORDER BY id",
 	// Settings a pg_dump script sets.
 	"SET check_function_bodies = false",
 	"SHOW check_function_bodies",

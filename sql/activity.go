@@ -137,10 +137,10 @@ func init() {
 		if err != nil {
 			return nil, nil, builtins.ErrNoFunction
 		}
-		return []eval.Expr{pid}, procOutColumns("pg_stat_get_activity"), nil
+		return []eval.Expr{pid}, catalogviews.ProcOutColumns("pg_stat_get_activity"), nil
 	}, Gen: func(ec eval.Context, a []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
-		cols := procOutColumns("pg_stat_get_activity")
+		cols := catalogviews.ProcOutColumns("pg_stat_get_activity")
 		b := catalogviews.NewRowBuilder("pg_stat_get_activity", catalogViewColumns(outCols(cols)))
 		activities.Lock()
 		list := make([]*sessionActivity, 0, len(activities.byEngine[x.sess.engine]))

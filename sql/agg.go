@@ -473,6 +473,10 @@ type aggGroup struct {
 }
 
 func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
+	if len(p.groupExprs) > 0 {
+		// GROUP BY spills past work_mem (agg_spill.go).
+		return p.openHashed(x, outer)
+	}
 	in, err := p.input.open(x, outer)
 	if err != nil {
 		return nil, err
@@ -492,6 +496,11 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	var masks []int64
 	if p.sets != nil {
 		masks = groupingMasks(p.sets, len(p.groupExprs))
+	}
+	held := x.rowsAccount("an aggregation's groups and states")
+	growth := make([]func([]types.Value) int64, len(p.aggs))
+	for i, a := range p.aggs {
+		growth[i] = aggStateGrowth(a.fn.name)
 	}
 	// argVals holds a row's arguments of each aggregate (nil: filtered out),
 	// evaluated once however many grouping sets take the row.
@@ -561,6 +570,10 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 				if masks != nil {
 					absent = masks[si]
 				}
+				if err := held.keepBytes(groupCost(setRow, k, len(p.aggs))); err != nil {
+					held.close()
+					return nil, err
+				}
 				g = newGroup(setRow, absent)
 				groups[k] = g
 				order = append(order, g)
@@ -571,11 +584,32 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 					continue
 				}
 				if a.distinct || len(a.orderBy) > 0 {
+					if err := held.keep(vals); err != nil {
+						held.close()
+						return nil, err
+					}
 					g.buffered[i] = append(g.buffered[i], vals)
 					continue
 				}
+				if growth[i] != nil {
+					if err := held.keepBytes(growth[i](vals[:len(a.args)])); err != nil {
+						held.close()
+						return nil, err
+					}
+				}
+				sized, _ := g.states[i].(sizedState)
+				var before int64
+				if sized != nil {
+					before = sized.heldBytes()
+				}
 				if err := g.states[i].add(x, vals[:len(a.args)]); err != nil {
 					return nil, err
+				}
+				if sized != nil {
+					if err := held.keepBytes(growingBufferCost(sized.heldBytes() - before)); err != nil {
+						held.close()
+						return nil, err
+					}
 				}
 			}
 		}
@@ -617,6 +651,7 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 		}
 		rows = append(rows, row)
 	}
+	heldBySlice(held, rows)
 	return &sliceIter{rows: rows}, nil
 }
 

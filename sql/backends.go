@@ -164,8 +164,8 @@ func init() {
 		}
 		return true, nil
 	}})
-	// pg_blocking_pids(pid): the session holding the writer slot, for a
-	// session waiting for it; else none.
+	// pg_blocking_pids(pid): the session holding the row lock or the
+	// writer slot a session waits for; else none.
 	builtins.Register("pg_blocking_pids", &builtins.Func{Resolve: builtins.Signature(types.Int4Array, types.Int4), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		none := types.ArrayValue{Elem: types.Int4, Elems: []types.Value{}}
@@ -177,6 +177,9 @@ func init() {
 		waiting := t.waitEventType == waitEventTypeLock
 		t.mu.Unlock()
 		holder := x.sess.engine.writerPID.Load()
+		if pid, ok := x.sess.engine.locks.blockerOf(int32(a[0].(int64))); ok {
+			holder = pid // waits for a row lock (concurrent.go)
+		}
 		if !waiting || holder == 0 || int64(holder) == a[0].(int64) {
 			return none, nil
 		}

@@ -30,6 +30,9 @@ type planCtx struct {
 	// writesPermanent says the statement writes a table that is not
 	// temporary, which a read-only transaction refuses (txmodes.go).
 	writesPermanent bool
+	// writtenTables are the tables the statement writes, in the order
+	// planned (concurrent.go).
+	writtenTables []*catalog.Table
 	// readsClock is set when a literal was read as the current time
 	// ('now'::timestamptz, a date column compared with 'today'): the plan
 	// holds that moment, so it serves one execution and is not cached.

@@ -18,6 +18,12 @@ type catalogViewSession struct{ x *execCtx }
 
 var _ catalogviews.Session = catalogViewSession{}
 
+// CatalogViewSession is the statement as the catalog functions
+// registered by catalogviews see it (catalogviews.Statement).
+func (x *execCtx) CatalogViewSession() catalogviews.Session { return catalogViewSession{x} }
+
+var _ catalogviews.Statement = (*execCtx)(nil)
+
 // catalogViews is the statement as catalogviews sees it; nil without a
 // statement (x nil), so that the views print names as they do outside one.
 func (x *execCtx) catalogViews() catalogviews.Session {
@@ -37,6 +43,8 @@ func (v catalogViewSession) SourceStatus(src catalog.OID) (source.Status, bool) 
 	return v.x.sess.engine.sources.status(src)
 }
 func (v catalogViewSession) User() string           { return v.x.sess.currentRoleName() } // SET ROLE's
+func (v catalogViewSession) SessionUser() string    { return v.x.sess.user }
+func (v catalogViewSession) BackendPID() int32      { return v.x.sess.id }
 func (v catalogViewSession) SearchPath() []string   { return v.x.sess.searchPath() }
 func (v catalogViewSession) TempSchemaName() string { return v.x.sess.tempSchemaName() }
 func (v catalogViewSession) OwnTempSchema(name string) string {
@@ -49,11 +57,27 @@ func (v catalogViewSession) TableOwner(t *catalog.Table) catalog.OID { return ta
 func (v catalogViewSession) ViewReads(t *catalog.Table) []catalog.OID {
 	return viewReads(v.x, t) // viewdeps.go
 }
+func (v catalogViewSession) QualifiedViewQuery(t *catalog.Table) string {
+	return qualifiedViewQuery(v.x, t) // viewdeps.go
+}
 func (v catalogViewSession) TableACL(t *catalog.Table) types.Value {
 	return aclText(v.x.catalogOf(), t)
 }
 func (v catalogViewSession) TablePrivilegeRows(all bool, b *catalogviews.RowBuilder) ([]eval.Row, error) {
 	return isTablePrivileges(all)(v.x, b)
+}
+
+func (v catalogViewSession) HasTablePrivilege(a []types.Value) (types.Value, error) {
+	return hasTablePrivilegeCall(v.x, a) // roles.go
+}
+func (v catalogViewSession) HasSchemaPrivilege(a []types.Value) (types.Value, error) {
+	return hasSchemaPrivilegeCall(v.x, a) // schemaprivs.go
+}
+func (v catalogViewSession) HasRole(a []types.Value) (types.Value, error) {
+	return pgHasRoleCall(v.x, a) // rolemembers.go
+}
+func (v catalogViewSession) SequenceLastValue(seq catalogviews.SerialSequence) types.Value {
+	return sequenceLastValue(v.x, seq) // funcs_dump.go
 }
 
 func (v catalogViewSession) ViewColumns(view *catalogviews.Relation) ([]catalogviews.Column, error) {

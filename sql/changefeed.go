@@ -270,7 +270,11 @@ func (p *tableChangesScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 		return nil, err
 	}
 	// A transaction that changed the table sees its own changes, at the
-	// version it will commit at, as it sees its own rows.
+	// version it will commit at, as it sees its own rows: a detached one
+	// fixes that version now (concurrent.go).
+	if err := x.tx.fixCommitTime(x.ctx, p.table.OID); err != nil {
+		return nil, err
+	}
 	if t := x.tx; t.writer && t.commitTS != 0 && from <= t.commitTS && t.commitTS <= to {
 		if _, wrote := t.written[p.table.OID]; wrote {
 			err := history.PendingChanges(t.st, p.table.OID, t.commitTS, func(ch history.Change) error {

@@ -15,13 +15,19 @@ import (
 func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 	switch st := stmt.(type) {
 	case *ast.Select:
+		_, locks := lockingStrength(st.Locking)
+		if locks {
+			if c, err := pc.compileLockingSelect(st); c != nil || err != nil {
+				return c, err
+			}
+		}
 		p, err := pc.planQuery(st, nil)
 		if err != nil {
 			return nil, err
 		}
 		a := accessRead
-		if pc.writesBy != "" {
-			a = accessWrite
+		if pc.writesBy != "" || locks {
+			a = accessWrite // a locking SELECT the path above does not take holds the writer slot
 		}
 		return &compiled{query: p, fields: p.columns(), access: a}, nil
 	case *ast.Insert:
@@ -50,6 +56,10 @@ func (pc *planCtx) compileStatement(stmt ast.Statement) (*compiled, error) {
 		return &compiled{access: accessNone, run: deallocateStatement{st.Name}}, nil
 	case *ast.LockTable:
 		return &compiled{access: accessRead, run: lockTableStatement{st}}, nil
+	case *ast.Vacuum:
+		return &compiled{access: accessRead, run: vacuumStatement{st}}, nil // vacuum.go
+	case *ast.SetConstraints:
+		return &compiled{access: accessRead, run: setConstraintsStatement{st}}, nil // foreignkey_deferred.go
 	case *ast.Explain:
 		return pc.compileExplain(st)
 	case *ast.DeclareCursor, *ast.FetchCursor, *ast.CloseCursor:

@@ -10,6 +10,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
@@ -353,7 +354,7 @@ func init() {
 		if len(args) != 0 {
 			return nil, nil, builtins.ErrNoFunction
 		}
-		return nil, procOutColumns("pg_cursor"), nil
+		return nil, catalogviews.ProcOutColumns("pg_cursor"), nil
 	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		m := x.sess.cursorMap()

@@ -532,6 +532,7 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 		return err
 	}
 	c := t.Clone()
+	typeChanged := map[int16]bool{} // columns an earlier ALTER COLUMN TYPE of this statement changed
 	for _, a := range st.Actions {
 		switch a := a.(type) {
 		case *ast.AddColumn:
@@ -602,6 +603,9 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 						WithDetail("constraint %s on table %s depends on column %s", pkIndexName(c), c.Name, a.Name)
 				}
 			}
+			if err := x.dropColumnDependents(pc, c, col.Attnum, col.Name, a.Cascade); err != nil { // ddl_dropcolumn.go
+				return err
+			}
 			col.Dropped = true
 			if err := x.dropColumnSequences(c, col.Attnum); err != nil { // ddl_sequence.go
 				return err
@@ -653,7 +657,16 @@ func (x *execCtx) alterTable(st *ast.AlterTable) error {
 				}
 				col.NotNull = false
 			case a.Type != nil:
-				return pgerror.New(pgerror.FeatureNotSupported, "ALTER COLUMN TYPE is not supported")
+				if col.Identity != "" {
+					return pgerror.New(pgerror.FeatureNotSupported, "ALTER COLUMN TYPE of identity column \"%s\" is not supported", col.Name)
+				}
+				if err := x.alterColumnType(pc, c, col, a, typeChanged); err != nil { // ddl_alter_type.go
+					return err
+				}
+				if err := x.recheckExprIndexesOn(pc, c, col.Attnum); err != nil { // ddl_exprindex.go
+					return err
+				}
+				typeChanged[col.Attnum] = true
 			}
 		case *ast.AddConstraint:
 			if a.Constraint.Kind == ast.ConstraintPrimaryKey {

@@ -524,6 +524,47 @@ func (x *execCtx) dropExprIndexSpaces(t *catalog.Table) error {
 	return nil
 }
 
+// recheckExprIndexesOn is ALTER COLUMN TYPE's part for the expression and
+// partial indexes of t that read column attnum, as PostgreSQL rebuilds
+// them: their expressions must still bind and be immutable over the new
+// type, and a unique one's entries, computed from the old values, are
+// built again from the converted rows (23505 if they now collide).
+func (x *execCtx) recheckExprIndexesOn(pc *planCtx, t *catalog.Table, attnum int16) error {
+	for i := range t.ExprIndexes {
+		ix := &t.ExprIndexes[i]
+		if !slices.Contains(ix.Uses, attnum) {
+			continue
+		}
+		type indexText struct{ text, what string }
+		var texts []indexText
+		for _, k := range ix.Keys {
+			if k.Expr != "" {
+				texts = append(texts, indexText{k.Expr, "index expressions"})
+			}
+		}
+		if ix.Predicate != "" {
+			texts = append(texts, indexText{ix.Predicate, "index predicates"})
+		}
+		for _, it := range texts {
+			text, what := it.text, it.what
+			e, err := parse.ParseExpr(text)
+			if err != nil {
+				return pgerror.New(pgerror.DataCorrupted, "expression of index \"%s\" is unreadable: %v", ix.Name, err)
+			}
+			// Positions would point into the index's text, not the statement.
+			if err := pc.checkIndexExpr(t, e, map[int16]bool{}, what); err != nil {
+				return withoutPosition(err) // ddl_alter_type.go
+			}
+		}
+		if ix.Unique {
+			if err := x.buildExprIndex(pc, t, ix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // refuseExprIndexColumn refuses to rename or drop a column an expression
 // or partial index reads (its text names the column).
 func refuseExprIndexColumn(t *catalog.Table, col *catalog.Column, verb string) error {

@@ -671,7 +671,8 @@ func (x *execCtx) restartOwnedSequences(tables []*catalog.Table) error {
 			if sp == nil {
 				return pgerror.New(pgerror.DataCorrupted, "sequence \"%s\" is missing", c.Sequence)
 			}
-			if err := sp.SetSequence(0); err != nil {
+			// Below what other transactions drew: a restart, as setval's.
+			if err := sp.RestartSequence(0); err != nil {
 				return err
 			}
 			x.tx.noteSequence(name, 0)

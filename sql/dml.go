@@ -386,6 +386,9 @@ func (c *onConflict) handle(x *execCtx, out *resultSink, tuple []types.Value, re
 		if !arbiter {
 			continue
 		}
+		if err = lockArbiter(x, c.t, ix, tuple); err != nil {
+			break
+		}
 		if existingKey, err = conflictingRow(x, c.t, ix, tuple); err != nil || existingKey != nil {
 			break
 		}

@@ -22,23 +22,37 @@
 // statement's own under READ COMMITTED, the block's first statement's under
 // REPEATABLE READ and SERIALIZABLE) until its first write, which opens the
 // block's single write transaction (held to COMMIT or ROLLBACK, so the
-// block's writes stay atomic and visible only to itself). Storage allows one
-// writer at a time: a second writer waits for the first, cancellably and for
-// at most lock_timeout, shown in pg_stat_activity (backends.go, which also
-// holds pg_cancel_backend, pg_terminate_backend and pg_blocking_pids). What
+// block's writes stay atomic and visible only to itself). A block whose
+// writes are plain INSERT, UPDATE and DELETE of ordinary tables writes
+// detached, locking the rows it writes and taking storage's one writer
+// slot only to commit (concurrent.go; SELECT ... FOR UPDATE locks the rows
+// it reads, selectlock.go); any other write holds the slot to the block's
+// end. A writer waits for the holder of a row or of the slot,
+// cancellably and for at most lock_timeout, shown in pg_stat_activity
+// (backends.go, which also holds pg_cancel_backend, pg_terminate_backend
+// and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
 // parameters are transactional too (settings_scope.go), and may have
 // server-wide defaults (Options.Settings). Savepoints roll the block's write
 // transaction, its catalog, parameters and cursors back to a mark
-// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go).
+// (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go). Deferred
+// foreign keys hand their checks to the write transaction, which runs them
+// before it commits; SET CONSTRAINTS moves them (foreignkey_deferred.go).
+//
+// Schema migrations (docs/migrations.md): ALTER COLUMN ... TYPE rewrites the
+// rows and the history and rebuilds the indexes on the column
+// (ddl_alter_type.go); DROP COLUMN drops the indexes and constraints on the
+// column (ddl_dropcolumn.go); VACUUM and ANALYZE check their arguments and
+// change nothing (vacuum.go).
 //
 // Backups and dumps: cdcdb.backup(path), the cdcdb schema's scalar function, hands storage's
 // online Backup a server file and reports its failure as PostgreSQL
 // reports a failed write to one (backup.go, docs/backup.md). What pg_dump
-// asks that other clients rarely do (acldefault, pg_options_to_table,
-// tableoid, name[i], a serial's sequence read as a relation, LOCK TABLE IN
-// ACCESS SHARE MODE) is in funcs_dump.go; schema cdcdb is listed as a
-// built-in extension's, so pg_dump leaves it out (package catalogviews).
+// asks of the planner that other clients rarely do (tableoid, name[i], a
+// serial's sequence read as a relation, LOCK TABLE IN ACCESS SHARE MODE)
+// is in funcs_dump.go; its functions (acldefault, pg_options_to_table)
+// are catalogviews', and schema cdcdb is listed as a built-in extension's,
+// so pg_dump leaves it out.
 // What PostgreSQL's own pg_dump scripts send (docs/loading-pg-dumps.md):
 // its settings (settings_dump.go); free-standing sequences, CREATE/ALTER/
 // DROP SEQUENCE and setval (ddl_sequence.go, beside funcs_sequence.go's
@@ -50,9 +64,14 @@
 // search_path does not find (viewdeps.go); the catalog rows of these
 // live in package catalogviews.
 //
-// System relations (pg_catalog, information_schema, cdcdb.*) are package
-// catalogviews': systables.go plans them, and catalogviews_session.go is
-// the catalogviews.Session they read the running statement through.
+// System relations (pg_catalog, information_schema, cdcdb.*) and the
+// catalog functions (pg_get_*def, format_type, has_*_privilege, pg_*_size,
+// version(), current_schema(), ...) are package catalogviews': systables.go
+// plans the relations, and catalogviews_session.go is the
+// catalogviews.Session both read the running statement through. What of
+// the session a function needs the executor for stays here: sequences'
+// nextval and setval, pg_stat_activity, backups, cursors, notifications,
+// locks, pg_cancel_backend and pg_terminate_backend, settings.
 //
 // Writes to a table that AUTO CDC flows read are handed to the FlowApplier in
 // the same storage transaction, so a reader never sees a source row without
@@ -85,6 +104,16 @@
 // order); changefeed_beliefs.go is cdcdb.belief_changes for BITEMPORAL
 // targets. tx.go's commit logs each written table's changes
 // (history.LogChanges) before retention prunes.
+//
+// Memory (docs/memory.md): sorts, hash aggregation, DISTINCT, set
+// operations, window functions and hash joins keep work_mem of rows and
+// spill past it to temporary files through package spill (sort_spill.go,
+// agg_spill.go, distinct_spill.go, setop_spill.go, window_spill.go,
+// join_spill.go), giving the in-memory path's rows in its order;
+// set-returning functions stream (funcscan_stream.go). What statements hold
+// is accounted to the engine's memory budget (Options.MemoryBudget;
+// memory.go, agg_memory.go, memory_statements.go), and a request past it
+// fails with 53200.
 //
 // Roles and privileges (docs/security.md): roles.go runs CREATE/ALTER/DROP
 // ROLE, GRANT and REVOKE, answers wire's RoleDirectory (Engine.LoginRole),

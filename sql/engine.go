@@ -11,6 +11,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/parse"
+	"cdcdb/sql/spill"
 	"cdcdb/storage"
 	"cdcdb/wire"
 )
@@ -40,6 +41,10 @@ type Options struct {
 	// kept in memory before sorted runs spill to temporary files next to
 	// the data file (0: cdcexec.DefaultSnapshotMemory).
 	SnapshotMemory int
+	// MemoryBudget is the bytes every statement's accounted memory may
+	// hold at once (memory.go): past it a statement fails with 53200 (0:
+	// no budget, memory is only counted).
+	MemoryBudget int64
 }
 
 // Engine is the SQL side of one database file, shared by every session.
@@ -62,6 +67,9 @@ type Engine struct {
 	// writerPID is the pid of the session holding storage's writer slot,
 	// 0 when none does (backends.go).
 	writerPID atomic.Int32
+	// locks are the row locks of detached write transactions
+	// (concurrent.go).
+	locks rowLocks
 
 	parsed  parseCache
 	flows   flowCache
@@ -72,6 +80,8 @@ type Engine struct {
 	pendingCopies bool
 	// sources runs the followers of the sources (sourcerun.go).
 	sources *sourceRunner
+	// memory is the server-wide memory budget (memory.go).
+	memory *spill.Budget
 }
 
 // storedNow is the time the engine stores: Options.Clock's, or the wall
@@ -88,7 +98,7 @@ func NewEngine(db *storage.DB, opts Options) (*Engine, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now()}
+	e := &Engine{db: db, log: opts.Logger, opts: opts, started: time.Now(), memory: spill.NewBudget(opts.MemoryBudget)}
 	if err := e.setDefaults(opts.Settings); err != nil {
 		return nil, err
 	}

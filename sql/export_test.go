@@ -89,3 +89,7 @@ func CreateSourceForTest(e *Engine, name string, tables []source.Table) (source.
 	}
 	return &sourceSink{e: e, oid: src.OID, name: name, sess: sess}, nil
 }
+
+// SpillsMade reads how many operators have gone to temporary files past
+// work_mem (memory.go).
+func SpillsMade() int64 { return spillsMade.Load() }

@@ -267,6 +267,9 @@ func (st *fkState) endStatement(x *execCtx) error {
 	pending := st.pendingChild
 	st.pendingChild = nil
 	for _, p := range pending {
+		if x.deferCheck(p, false) { // foreignkey_deferred.go
+			continue
+		}
 		ok, err := p.link.parentHas(x, p.vals)
 		if err != nil {
 			return err
@@ -278,6 +281,9 @@ func (st *fkState) endStatement(x *execCtx) error {
 	removed := st.pendingParent
 	st.pendingParent = nil
 	for _, p := range removed {
+		if x.deferCheck(p, true) {
+			continue
+		}
 		if back, err := p.link.parentHas(x, p.vals); err != nil || back {
 			if err != nil {
 				return err
@@ -316,6 +322,9 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 				return false, err
 			}
 		}
+		if err := x.dependOn(catalog.DataSpace(l.parent.OID), key); err != nil {
+			return false, err
+		}
 		return x.tx.st.Space(catalog.DataSpace(l.parent.OID)).Get(key) != nil, nil
 	}
 	for i := range l.parent.Indexes {
@@ -329,6 +338,9 @@ func (l *fkLink) parentHas(x *execCtx, vals []types.Value) (bool, error) {
 			if key, err = appendIndexKey(key, ix, j, byAttnum[a]); err != nil {
 				return false, err
 			}
+		}
+		if err := x.dependOn(catalog.IndexSpace(ix.OID), key); err != nil {
+			return false, err
 		}
 		sp := x.tx.st.Space(catalog.IndexSpace(ix.OID))
 		return sp != nil && sp.Get(key) != nil, nil
@@ -548,7 +560,7 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 		}
 	}
 	c := catalog.Constraint{OID: oid, Name: name, Kind: "f", Columns: attnums, RefTable: parent.OID, RefColumns: refAttnums,
-		OnDelete: ref.OnDelete, OnUpdate: ref.OnUpdate}
+		OnDelete: ref.OnDelete, OnUpdate: ref.OnUpdate, Deferrable: ref.Deferrable, InitiallyDeferred: ref.InitiallyDeferred}
 	if err := refuseWritingForeignKey(pc.cat, t, &c); err != nil {
 		return err
 	}
@@ -560,13 +572,28 @@ func (x *execCtx) addForeignKey(pc *planCtx, t *catalog.Table, con ast.TableCons
 }
 
 // keysComparable reports whether a child key column can reference a
-// parent column: PostgreSQL needs an equality operator between them.
+// parent column. PostgreSQL needs an equality operator of the parent
+// column's btree operator family taking the child's type, or else an
+// implicit cast of the child's type to the parent's: so an integer may
+// reference a numeric but not the reverse.
 func keysComparable(child, parent types.OID) bool {
-	if child == parent || eval.ImplicitCastOK(child, parent) || eval.ImplicitCastOK(parent, child) {
-		return true
+	return child == parent || btreeFamily(child) == btreeFamily(parent) || eval.ImplicitCastOK(child, parent)
+}
+
+// btreeFamily names the btree operator family of PostgreSQL 15 that holds
+// a type's equality, for the families with several types in them.
+func btreeFamily(t types.OID) string {
+	switch t {
+	case types.Int2, types.Int4, types.Int8:
+		return "integer_ops"
+	case types.Float4, types.Float8:
+		return "float_ops"
+	case types.Text, types.Varchar:
+		return "text_ops"
+	case types.Date, types.Timestamp, types.Timestamptz:
+		return "datetime_ops"
 	}
-	cc, pc := eval.TypeCategory(child), eval.TypeCategory(parent)
-	return cc == pc && (cc == 'N' || cc == 'S' || cc == 'D')
+	return "oid " + strconv.FormatUint(uint64(t), 10)
 }
 
 // uniqueConstraintName makes a generated constraint name unique within

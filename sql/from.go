@@ -608,16 +608,26 @@ func drain(x *execCtx, p plan, outer *eval.Env) ([]eval.Row, error) {
 	}
 	defer it.close()
 	var rows []eval.Row
+	// The rows are accounted to the memory budget while they are
+	// reachable: whoever drains holds them with no close to mark the end.
+	held := x.rowsAccount("a materialized input")
 	for {
 		r, err := it.next()
 		if err != nil {
+			held.close()
 			return nil, err
 		}
 		if r == nil {
+			heldBySlice(held, rows)
 			return rows, nil
+		}
+		if err := held.keep(r); err != nil {
+			held.close()
+			return nil, err
 		}
 		rows = append(rows, append(eval.Row(nil), r...))
 		if err := x.CheckCancel(); err != nil {
+			held.close()
 			return nil, err
 		}
 	}

@@ -86,7 +86,7 @@ func init() {
 		if !called {
 			next-- // the next nextval returns v itself
 		}
-		if err := sp.SetSequence(next); err != nil {
+		if err := sp.RestartSequence(next); err != nil {
 			return nil, err
 		}
 		x.tx.noteSequence(sequenceSpace(s.Table.OID, s.Column.Attnum), next)

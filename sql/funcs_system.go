@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"crypto/rand"
 	"time"
 
 	"cdcdb/pgerror"
@@ -10,80 +9,11 @@ import (
 	"cdcdb/types"
 )
 
-// ServerVersion is what version() and server_version report: PostgreSQL 15
-// compatibility, then cdcdb's own version.
-const (
-	ServerVersion    = "15.0"
-	ServerVersionNum = "150000"
-	cdcdbVersion     = "0.1.0"
-)
+// The session's functions that need package sql: pg_sleep, cancelled with
+// its statement, and current_setting and set_config, which read and set
+// the session's parameters (settings.go).
 
 func init() {
-	builtins.Register("version", &builtins.Func{Resolve: builtins.Signature(types.Text), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		return "PostgreSQL " + ServerVersion + " (cdcdb " + cdcdbVersion + ") on x86_64-pc-linux-gnu, compiled by Go, 64-bit", nil
-	}})
-	builtins.Register("current_database", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		return "main", nil
-	}})
-	builtins.Register("current_catalog", builtins.Funcs["current_database"])
-	builtins.Register("current_schema", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		for _, s := range x.sess.searchPath() {
-			if s == "pg_catalog" || isTempSchemaName(s) {
-				continue
-			}
-			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
-				return s, nil
-			}
-		}
-		return nil, nil
-	}})
-	builtins.Register("current_schemas", &builtins.Func{Resolve: builtins.Signature(types.NameArray, types.Bool), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		arr := types.ArrayValue{Elem: types.Name}
-		for _, s := range x.sess.searchPath() {
-			if (s == "pg_catalog" || isTempSchemaName(s)) && !a[0].(bool) {
-				continue // searched implicitly
-			}
-			if _, ok := x.sess.engine.catalogSnapshot().Schema(s); ok {
-				arr.Elems = append(arr.Elems, s)
-			}
-		}
-		return arr, nil
-	}})
-	userFn := &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		return stmtOf(ec).sess.currentRoleName(), nil // SET ROLE's (rolemembers.go)
-	}}
-	builtins.Register("current_user", userFn)
-	builtins.Register("session_user", &builtins.Func{Resolve: builtins.Signature(types.Name), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		return stmtOf(ec).sess.user, nil
-	}})
-	builtins.Register("user", userFn)
-	builtins.Register("pg_backend_pid", &builtins.Func{Resolve: builtins.Signature(types.Int4), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return int64(x.sess.id), nil
-	}})
-	builtins.Register("now", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return x.now, nil
-	}})
-	builtins.Register("transaction_timestamp", builtins.Funcs["now"])
-	builtins.Register("statement_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return x.stmtNow, nil
-	}})
-	builtins.Register("clock_timestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamptz), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		return time.Now().UTC().Truncate(time.Microsecond), nil
-	}})
-	builtins.Register("localtimestamp", &builtins.Func{Resolve: builtins.Signature(types.Timestamp), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		return eval.WallClockUTC(x.now.In(x.Location())), nil
-	}})
-	builtins.Register("current_date", &builtins.Func{Resolve: builtins.Signature(types.Date), Call: func(ec eval.Context, _ []types.Value) (types.Value, error) {
-		x := stmtOf(ec)
-		t := x.now.In(x.Location())
-		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), nil
-	}})
 	builtins.Register("pg_sleep", &builtins.Func{Resolve: builtins.Signature(types.Void, types.Float8), Strict: true, Call: func(ec eval.Context, a []types.Value) (types.Value, error) {
 		x := stmtOf(ec)
 		d := time.Duration(a[0].(float64) * float64(time.Second))
@@ -128,23 +58,5 @@ func init() {
 			return nil, err
 		}
 		return x.sess.showSetting(a[0].(string))
-	}})
-	builtins.Register("gen_random_uuid", &builtins.Func{Resolve: builtins.Signature(types.UUID), Call: func(eval.Context, []types.Value) (types.Value, error) {
-		var u types.UUIDValue
-		if _, err := rand.Read(u[:]); err != nil {
-			return nil, err
-		}
-		u[6] = (u[6] & 0x0f) | 0x40
-		u[8] = (u[8] & 0x3f) | 0x80
-		return u, nil
-	}})
-	builtins.Register("pg_typeof", &builtins.Func{Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
-		if len(args) != 1 {
-			return nil, types.T{}, builtins.ErrNoFunction
-		}
-		t := args[0].Type()
-		return []eval.Expr{&eval.Const{V: int64(t.OID), T: types.Of(types.Oid)}}, types.Of(types.Regtype), nil
-	}, Call: func(_ eval.Context, a []types.Value) (types.Value, error) {
-		return a[0], nil
 	}})
 }

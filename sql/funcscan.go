@@ -19,10 +19,11 @@ type funcScan struct {
 	cols    []outCol
 	ordinal bool
 	gen     func(x eval.Context, args []types.Value, emit func(types.Value) error) error
-	// series, when set, yields the rows one at a time instead of gen's
-	// all at once: an integer generate_series, the set-returning function
-	// queries use to make rows, needs no memory for the rows it has not
-	// yet given, and stops within a row of a cancel.
+	// series, when set, yields the rows one at a time from a state of
+	// its own (an integer or numeric generate_series, the set-returning
+	// function queries use to make rows); gen's rows are pulled from it
+	// one at a time too (funcscan_stream.go). Neither holds the rows it
+	// has not yet given, and both stop within a row of a cancel.
 	series func(args []types.Value) (rowSeries, error)
 }
 
@@ -52,27 +53,7 @@ func (p *funcScan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 		}
 		return &seriesIter{x: x, series: it, ordinal: p.ordinal}, nil
 	}
-	var rows []eval.Row
-	n := int64(0)
-	err := p.gen(x, vals, func(v types.Value) error {
-		if err := x.CheckCancel(); err != nil {
-			return err
-		}
-		n++
-		if len(rows) > 50_000_000 {
-			return pgerror.New(pgerror.ProgramLimitExceeded, "set-returning function produced too many rows")
-		}
-		if p.ordinal {
-			rows = append(rows, eval.Row{v, n})
-		} else {
-			rows = append(rows, eval.Row{v})
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &sliceIter{rows: rows}, nil
+	return newGenIter(x, p.gen, vals, p.ordinal), nil
 }
 
 // A function call in FROM may read the items before it (left), as if it

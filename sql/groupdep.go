@@ -17,6 +17,13 @@ import (
 // ungroupedColumn binds a column reference found outside GROUP BY in a
 // grouped query level; idx is its position in the level's input row.
 func (b *binder) ungroupedColumn(e *ast.ColumnRef, idx int, col scopeCol) (eval.Expr, error) {
+	// The same column grouped under another spelling (GROUP BY b, SELECT
+	// s2.b) is grouped: groups are matched by what they read, not by how.
+	for i, g := range b.agg.groupExprs {
+		if c, ok := g.(*eval.ColRef); ok && c.Level == 0 && c.Idx == idx {
+			return &eval.ColRef{Idx: i, T: g.Type(), Name: col.name}, nil
+		}
+	}
 	rel := relAt(b.sc, idx)
 	if rel != nil && b.groupedByPrimaryKey(rel) {
 		fp := "functionally dependent:" + fingerprint(e)

@@ -51,20 +51,32 @@ func (p *joinPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 		return nil, err
 	}
 	var right []eval.Row
+	// The inner side is kept in memory for the join's life, accounted to
+	// the memory budget until the join is done with.
+	held := x.rowsAccount("a hash join's inner side")
 	for {
 		r, err := rightIt.next()
+		if err == nil {
+			err = x.CheckCancel()
+		}
+		if err == nil && r != nil {
+			err = held.keep(r)
+		}
 		if err != nil {
+			held.close()
 			rightIt.close()
 			return nil, err
 		}
 		if r == nil {
 			break
 		}
-		if err := x.CheckCancel(); err != nil {
-			rightIt.close()
-			return nil, err
-		}
 		right = append(right, append(eval.Row(nil), r...))
+		if len(p.leftKeys) > 0 && held.acct.Held() > x.workMem() {
+			// Past work_mem, an equi-join partitions both sides
+			// (join_spill.go).
+			held.close()
+			return p.openGrace(x, outer, right, rightIt)
+		}
 	}
 	rightIt.close()
 	leftIt, err := p.left.open(x, outer)
@@ -73,6 +85,7 @@ func (p *joinPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	}
 	it := &joinIter{p: p, left: leftIt, right: right, env: eval.Env{Outer: outer, X: x},
 		lw: len(p.left.columns()), rw: len(p.right.columns()), matchedRight: make([]bool, len(right))}
+	heldBy(held, it)
 	if len(p.leftKeys) > 0 {
 		it.hash = map[string][]int{}
 		env := &eval.Env{Outer: outer, X: x}
@@ -85,6 +98,10 @@ func (p *joinPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 			}
 			if !null {
 				it.hash[key] = append(it.hash[key], i)
+				if err := held.keepBytes(int64(len(key)) + 40); err != nil {
+					leftIt.close()
+					return nil, err
+				}
 			}
 			if err := x.CheckCancel(); err != nil {
 				leftIt.close()

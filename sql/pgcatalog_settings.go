@@ -47,7 +47,7 @@ func init() {
 		if len(args) != 0 {
 			return nil, nil, builtins.ErrNoFunction
 		}
-		return nil, procOutColumns("pg_show_all_settings"), nil
+		return nil, catalogviews.ProcOutColumns("pg_show_all_settings"), nil
 	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		var rows []eval.Row

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -219,45 +220,7 @@ type sortPlan struct {
 func (p *sortPlan) columns() []outCol { return p.input.columns() }
 
 func (p *sortPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
-	in, err := p.input.open(x, outer)
-	if err != nil {
-		return nil, err
-	}
-	defer in.close()
-	type keyed struct {
-		row  eval.Row
-		keys []types.Value
-	}
-	var rows []keyed
-	env := &eval.Env{Outer: outer, X: x}
-	for {
-		r, err := in.next()
-		if err != nil {
-			return nil, err
-		}
-		if r == nil {
-			break
-		}
-		if err := x.CheckCancel(); err != nil {
-			return nil, err
-		}
-		env.Row = r
-		k := make([]types.Value, len(p.keys))
-		for i, sk := range p.keys {
-			if k[i], err = sk.e.Eval(env); err != nil {
-				return nil, err
-			}
-		}
-		rows = append(rows, keyed{row: append(eval.Row(nil), r...), keys: k})
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		return compareSortKeys(p.keys, rows[i].keys, rows[j].keys) < 0
-	})
-	out := make([]eval.Row, len(rows))
-	for i := range rows {
-		out[i] = rows[i].row
-	}
-	return &sliceIter{rows: out}, nil
+	return p.openBounded(x, outer, 0)
 }
 
 // compareSortKeys orders two rows' sort keys with each key's direction and
@@ -337,7 +300,19 @@ func (p *limitPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 			}
 		}
 	}
-	in, err := p.input.open(x, outer)
+	var in rowIter
+	var err error
+	if limit == 0 && p.ties == nil {
+		// As PostgreSQL's Limit, a count of 0 reads nothing of its input.
+		return &sliceIter{}, nil
+	}
+	if sp, ok := p.input.(*sortPlan); ok && p.ties == nil && limit >= 0 && limit <= math.MaxInt64-offset {
+		// Only the first offset+limit rows of the order are read: the
+		// sort keeps those (a top-N), not all.
+		in, err = sp.openBounded(x, outer, offset+limit)
+	} else {
+		in, err = p.input.open(x, outer)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -390,52 +365,14 @@ type distinctPlan struct {
 func (p *distinctPlan) columns() []outCol { return p.input.columns() }
 
 func (p *distinctPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
-	in, err := p.input.open(x, outer)
-	if err != nil {
-		return nil, err
-	}
-	return &distinctIter{in: in, p: p, seen: map[string]bool{}, env: eval.Env{Outer: outer, X: x}}, nil
+	// The keys seen spill past work_mem (distinct_spill.go).
+	return p.openSpilling(x, outer)
 }
 
 func (p *distinctPlan) explain(depth int, out *[]string) {
 	explainLine(out, depth, "Unique")
 	p.input.explain(depth+1, out)
 }
-
-type distinctIter struct {
-	in   rowIter
-	p    *distinctPlan
-	seen map[string]bool
-	env  eval.Env
-}
-
-func (it *distinctIter) next() (eval.Row, error) {
-	for {
-		r, err := it.in.next()
-		if err != nil || r == nil {
-			return nil, err
-		}
-		var key string
-		if it.p.on != nil {
-			it.env.Row = r
-			vals := make([]types.Value, len(it.p.on))
-			for i, e := range it.p.on {
-				if vals[i], err = e.Eval(&it.env); err != nil {
-					return nil, err
-				}
-			}
-			key = rowKey(vals, exprTypes(it.p.on))
-		} else {
-			key = rowKey(r, colTypes(it.p.input.columns()))
-		}
-		if it.seen[key] {
-			continue
-		}
-		it.seen[key] = true
-		return r, nil
-	}
-}
-func (it *distinctIter) close() { it.in.close() }
 
 func exprTypes(es []eval.Expr) []types.T {
 	out := make([]types.T, len(es))

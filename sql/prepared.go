@@ -109,6 +109,9 @@ type compiled struct {
 	// BEGIN) so that the block can undo them (settings_scope.go).
 	readOnlyCommand string
 	setsParameters  bool
+	// concurrent: a write that may run in a detached transaction, beside
+	// other writers (concurrent.go).
+	concurrent bool
 	// notifies marks LISTEN, UNLISTEN and NOTIFY, which also run in a
 	// block, and take effect when it commits (notify.go).
 	notifies bool
@@ -494,8 +497,14 @@ func (p *portal) execute(ctx context.Context, maxRows int, out wire.ResultWriter
 		return "", false, finish(err)
 	}
 	if c.query == nil {
-		tag, err := c.run.exec(x, sink)
+		tag, err := s.execConcurrent(x, c, sink)
 		p.done = true
+		if err == nil && sole && tx.writer {
+			// PostgreSQL commits a simple Query's only statement before
+			// its command tag, so a deferred foreign key that fails
+			// then is reported instead of the tag (foreignkey_deferred.go).
+			err = tx.runDeferredFKChecks(ctx, nil)
+		}
 		return tag, false, finish(err)
 	}
 	it, err := c.query.open(x, nil)
@@ -638,7 +647,22 @@ func (s *Session) txFor(ctx context.Context, c *compiled) (*txn, bool, error) {
 	b := s.block
 	b.queried = true
 	if b.tx != nil {
+		if err := s.continueDetached(ctx, b.tx, c); err != nil {
+			return nil, false, err
+		}
 		return b.tx, false, nil
+	}
+	if c.access == accessWrite && c.concurrent {
+		tx, err := s.beginDetached(ctx, b)
+		if err != nil {
+			return nil, false, err
+		}
+		if tx.beginMark, err = tx.st.Mark(); err != nil {
+			tx.rollback()
+			return nil, false, err
+		}
+		b.tx = tx
+		return tx, false, nil
 	}
 	if c.access == accessWrite {
 		tx, err := s.beginWriter(ctx)
@@ -870,6 +894,7 @@ func (s *Session) compile(stmt ast.Statement, text string, declared []types.T, c
 	c.readsClock = pc.readsClock
 	if c.access == accessWrite {
 		c.readOnlyCommand = pc.readOnlyCommand(stmt)
+		c.concurrent = pc.concurrentWrite(stmt)
 	}
 	for i, t := range c.params {
 		if t.OID == types.Unknown {

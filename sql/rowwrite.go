@@ -69,6 +69,9 @@ func (w *tableWriter) store(x *execCtx) (*history.Table, error) {
 	if w.rowsTx != x.tx {
 		w.rows, w.rowsTx = nil, x.tx
 	}
+	if w.rows != nil && x.tx.commitTS != 0 && w.rows.Now() != x.tx.commitTS {
+		w.rows = nil // a detached transaction learnt its commit time (concurrent.go)
+	}
 	if w.rows == nil {
 		r, err := x.tx.rows(w.table)
 		if err != nil {
@@ -323,6 +326,9 @@ func (w *tableWriter) duplicateKey(x *execCtx, cols []int16, tuple []types.Value
 // valid until the next insert. It fails with 23505 if the key exists,
 // unless the caller checked for that (ON CONFLICT).
 func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
+	if err := x.escalateIfMany(); err != nil {
+		return nil, err
+	}
 	if err := fitColumns(w.modified, tuple); err != nil {
 		return nil, err
 	}
@@ -338,8 +344,13 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(w.table.PrimaryKey) > 0 && sp.Get(key) != nil {
-		return nil, w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+	if len(w.table.PrimaryKey) > 0 {
+		if err := w.claimKey(x, sp.Name(), key, w.table.PrimaryKey, tuple, pkIndexName(w.table)); err != nil {
+			return nil, err
+		}
+		if sp.Get(key) != nil {
+			return nil, w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
+		}
 	}
 	if err := w.addIndexEntries(x, key, tuple); err != nil {
 		return nil, err
@@ -368,6 +379,9 @@ func (w *tableWriter) insert(x *execCtx, tuple []types.Value) ([]byte, error) {
 // replace rewrites the tuple stored under oldKey (UPDATE), fitting tuple to
 // its columns in place.
 func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types.Value) error {
+	if err := x.escalateIfMany(); err != nil {
+		return err
+	}
 	if err := fitColumns(w.modified, tuple); err != nil {
 		return err
 	}
@@ -379,6 +393,9 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 		return err
 	}
 	sp := rows.Data()
+	if err := x.rowConflict(sp.Name(), oldKey); err != nil {
+		return err
+	}
 	newKey := oldKey
 	if len(w.table.PrimaryKey) > 0 {
 		var err error
@@ -390,6 +407,9 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 		return err
 	}
 	if string(newKey) != string(oldKey) {
+		if err := w.claimKey(x, sp.Name(), newKey, w.table.PrimaryKey, tuple, pkIndexName(w.table)); err != nil {
+			return err
+		}
 		if sp.Get(newKey) != nil {
 			return w.duplicateKey(x, w.table.PrimaryKey, tuple, pkIndexName(w.table))
 		}
@@ -409,11 +429,17 @@ func (w *tableWriter) replace(x *execCtx, oldKey []byte, oldTuple, tuple []types
 
 // remove deletes the tuple stored under key.
 func (w *tableWriter) remove(x *execCtx, key []byte, tuple []types.Value) error {
+	if err := x.escalateIfMany(); err != nil {
+		return err
+	}
 	if err := w.removeIndexEntries(x, key, tuple); err != nil {
 		return err
 	}
 	rows, err := w.store(x)
 	if err != nil {
+		return err
+	}
+	if err := x.rowConflict(rows.Data().Name(), key); err != nil {
 		return err
 	}
 	if err := rows.Delete(key); err != nil {
@@ -464,8 +490,13 @@ func (w *tableWriter) addIndexEntries(x *execCtx, rowKey []byte, tuple []types.V
 		if !ok {
 			continue // a NULL in a unique key: not in this index, but in the next
 		}
-		if ix.Unique && sp.Get(k) != nil {
-			return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
+		if ix.Unique {
+			if err := w.claimKey(x, sp.Name(), k, ix.Columns, tuple, ix.Name); err != nil {
+				return err
+			}
+			if sp.Get(k) != nil {
+				return w.duplicateKey(x, ix.Columns, tuple, ix.Name)
+			}
 		}
 		if err := sp.Put(k, rowKey); err != nil {
 			return err
@@ -489,6 +520,13 @@ func (w *tableWriter) removeIndexEntries(x *execCtx, rowKey []byte, tuple []type
 			return err
 		}
 		if ok {
+			if ix.Unique && x.tx.st.Detached() {
+				// Held so that an INSERT of the value waits for this
+				// transaction's outcome, as in PostgreSQL.
+				if _, _, err := x.lockRow(sp.Name(), k); err != nil {
+					return err
+				}
+			}
 			if err := sp.Delete(k); err != nil {
 				return err
 			}

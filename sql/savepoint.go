@@ -61,6 +61,11 @@ type savepoint struct {
 	// notified and listened are how many notifications and LISTEN or
 	// UNLISTEN the block had queued (notify.go).
 	notified, listened int
+	// deferredFK is how many foreign-key checks the transaction had put
+	// off to commit, fkTiming what SET CONSTRAINTS had said
+	// (foreignkey_deferred.go).
+	deferredFK int
+	fkTiming   fkTiming
 }
 
 func errNoSavepoint(name string) error {
@@ -88,6 +93,7 @@ func (s *Session) setSavepoint(name string) error {
 		onCommit: len(b.onCommit),
 		notified: len(b.notify.sent),
 		listened: len(b.notify.listen),
+		fkTiming: b.fkTiming.clone(),
 	}
 	if t := b.tx; t != nil {
 		m, err := t.st.Mark()
@@ -95,6 +101,7 @@ func (s *Session) setSavepoint(name string) error {
 			return pgerror.New(pgerror.InternalError, "could not set savepoint: %v", err)
 		}
 		sp.mark, sp.commitTS, sp.written = m, t.commitTS, maps.Clone(t.written)
+		sp.deferredFK = len(t.deferredFK)
 		sp.snapshotsDue = cloneSnapshotsDue(t.snapshotsDue)
 		if t.editor != nil {
 			sp.edit, sp.hasEdit = t.editor.Mark(), true
@@ -176,15 +183,19 @@ func (s *Session) rollbackToSavepoint(name string) error {
 // was at sp: to its mark, or, for a savepoint set before the transaction
 // began, away altogether.
 func (b *txBlock) rollbackStorageTo(sp *savepoint) error {
+	b.fkTiming = sp.fkTiming.clone() // as PostgreSQL's subtransaction abort
 	t := b.tx
 	if t == nil {
 		return nil
 	}
 	mark, commitTS, hasEdit, written, due := sp.mark, sp.commitTS, sp.hasEdit, sp.written, sp.snapshotsDue
+	deferred := sp.deferredFK
 	if sp.tx != t {
 		// Set before the transaction began: back to its beginning.
 		mark, commitTS, hasEdit, written, due = t.beginMark, 0, false, nil, nil
+		deferred = 0
 	}
+	t.deferredFK = t.deferredFK[:min(deferred, len(t.deferredFK))]
 	if err := t.st.RollbackTo(mark); err != nil {
 		t.rollback()
 		b.tx = nil

@@ -112,6 +112,8 @@ type txBlock struct {
 	// notify is what the block did to LISTEN/NOTIFY, for its commit
 	// (notify.go).
 	notify blockNotify
+	// fkTiming is what SET CONSTRAINTS said (foreignkey_deferred.go).
+	fkTiming fkTiming
 }
 
 func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
@@ -316,8 +318,14 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 			return []wire.PreparedStatement{ps}, nil
 		}
 	}
+	text, err := s.engine.accountText(query)
+	if err != nil {
+		s.abortBlockOnError()
+		return nil, err
+	}
 	stmts, err := s.engine.parse(query, s.dialect())
 	if err != nil {
+		text.close()
 		s.abortBlockOnError()
 		return nil, err
 	}
@@ -330,8 +338,14 @@ func (s *Session) Parse(ctx context.Context, query string, paramTypes []uint32) 
 		}
 	}
 	out := make([]wire.PreparedStatement, 0, len(stmts))
+	made := make([]*preparedStatement, 0, len(stmts))
 	for _, st := range stmts {
-		out = append(out, &preparedStatement{s: s, src: st, declared: declared})
+		ps := &preparedStatement{s: s, src: st, declared: declared}
+		out, made = append(out, ps), append(made, ps)
+	}
+	if err := s.engine.accountStatements(made, text); err != nil {
+		s.abortBlockOnError()
+		return nil, err
 	}
 	// A single statement is planned now, so the client learns its
 	// parameter and result types (and any error) at Parse. The statements
@@ -408,6 +422,7 @@ func (s *Session) Sync(ctx context.Context, aborted bool) error {
 		if aborted {
 			s.failBlock()
 		}
+		s.block.parkDetached()
 		return nil
 	}
 	return s.endBlock(!aborted)

@@ -103,58 +103,8 @@ func (pc *planCtx) unifySetOp(op string, all bool, l, r plan, pos int) (plan, er
 }
 
 func (p *setOpPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
-	left, err := drain(x, p.left, outer)
-	if err != nil {
-		return nil, err
-	}
-	right, err := drain(x, p.right, outer)
-	if err != nil {
-		return nil, err
-	}
-	ts := colTypes(p.cols)
-	var out []eval.Row
-	switch p.op {
-	case "UNION":
-		if p.all {
-			out = append(left, right...)
-			break
-		}
-		seen := map[string]bool{}
-		for _, r := range append(left, right...) {
-			k := rowKey(r, ts)
-			if !seen[k] {
-				seen[k] = true
-				out = append(out, r)
-			}
-		}
-	case "INTERSECT", "EXCEPT":
-		counts := map[string]int{}
-		for _, r := range right {
-			counts[rowKey(r, ts)]++
-		}
-		emitted := map[string]bool{}
-		for _, r := range left {
-			k := rowKey(r, ts)
-			inRight := counts[k] > 0
-			keep := inRight == (p.op == "INTERSECT")
-			if p.all {
-				if inRight {
-					counts[k]--
-				}
-			} else {
-				if emitted[k] {
-					continue
-				}
-			}
-			if keep {
-				emitted[k] = true
-				out = append(out, r)
-			} else if !p.all {
-				emitted[k] = true
-			}
-		}
-	}
-	return &sliceIter{rows: out}, nil
+	// Streamed, and spilled past work_mem (setop_spill.go).
+	return p.openStreaming(x, outer)
 }
 
 // recursiveCTE computes WITH RECURSIVE: the non-recursive term seeds a

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -55,8 +56,8 @@ func init() {
 		{name: "IntervalStyle", def: "postgres", report: true, normalize: oneOf("postgres"), desc: "Sets the display format for interval values."},
 		{name: "is_superuser", def: "on", report: true, readOnly: true, desc: "Shows whether the current user is a superuser."},
 		{name: "server_encoding", def: "UTF8", report: true, readOnly: true, desc: "Shows the server (database) character set encoding."},
-		{name: "server_version", def: ServerVersion, report: true, readOnly: true, desc: "Shows the server version."},
-		{name: "server_version_num", def: ServerVersionNum, readOnly: true, desc: "Shows the server version as an integer."},
+		{name: "server_version", def: catalogviews.ServerVersion, report: true, readOnly: true, desc: "Shows the server version."},
+		{name: "server_version_num", def: catalogviews.ServerVersionNum, readOnly: true, desc: "Shows the server version as an integer."},
 		{name: "session_authorization", def: "", report: true, desc: "Sets the session user name."},
 		{name: "standard_conforming_strings", def: "on", report: true, normalize: onlyOn, desc: "Causes '...' strings to treat backslashes literally."},
 		{name: "TimeZone", def: "UTC", report: true, normalize: normalizeTimeZone, desc: "Sets the time zone for displaying and interpreting time stamps."},
@@ -78,7 +79,7 @@ func init() {
 		// cdcdb never synchronizes scans (each starts at its table's
 		// first key), which both values allow: pg_dump sets it off.
 		{name: "synchronize_seqscans", def: "on", normalize: normalizeBool, desc: "Enable synchronized sequential scans."},
-		{name: "work_mem", def: "4MB", desc: "Sets the maximum memory to be used for query workspaces."},
+		{name: "work_mem", def: "4MB", normalize: normalizeWorkMem, desc: "Sets the maximum memory to be used for query workspaces."},
 		{name: "max_connections", def: "100", readOnly: true, desc: "Sets the maximum number of concurrent connections."},
 		{name: "lc_collate", def: "C", readOnly: true, desc: "Shows the collation order locale."},
 		{name: "lc_ctype", def: "C", readOnly: true, desc: "Shows the character classification and case conversion locale."},

@@ -6,6 +6,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
+	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -248,7 +249,7 @@ func srfColumnNames(fc *ast.FuncCall, alias string) ([]string, error) {
 	case "_pg_expandarray":
 		return []string{"x", "n"}, nil
 	}
-	if cols := procOutColumns(name); len(cols) > 1 {
+	if cols := catalogviews.ProcOutColumns(name); len(cols) > 1 {
 		names := make([]string, len(cols))
 		for i, c := range cols {
 			names[i] = c.Name

@@ -56,6 +56,22 @@ type txn struct {
 	// nextval.
 	beginMark storage.Mark
 	sequences map[string]uint64
+	// deferredFK are the checks of deferred foreign keys, run before the
+	// commit (foreignkey_deferred.go).
+	deferredFK []deferredFKCheck
+	// For a detached transaction (concurrent.go): its block's isolation
+	// level, the row locks it holds, the transaction it waits for a row
+	// lock of (guarded by the engine's rowLocks.mu), and ended, closed
+	// when it ends, which wakes those waiting for its locks.
+	isolation isolationLevel
+	// snapshot is the block's snapshot a detached REPEATABLE READ or
+	// SERIALIZABLE transaction reads.
+	snapshot   *txn
+	pid        int32
+	locked     []heldRow
+	depends    map[rowLockKey][]byte
+	waitingFor *txn
+	ended      chan struct{}
 }
 
 // noteSequence records a sequence keyspace's value after a nextval or
@@ -142,7 +158,27 @@ func (t *txn) commit() error {
 	if t.st == nil {
 		return nil
 	}
-	if t.writer {
+	if err := t.runDeferredFKChecks(context.Background(), nil); err != nil {
+		t.rollback()
+		return err
+	}
+	if t.writer && t.st.Detached() && !t.st.HasChanges() {
+		// A detached transaction that changed nothing (an UPDATE that
+		// matched no row, a locking SELECT) publishes nothing: it needs
+		// neither the writer slot nor a commit time.
+		t.commitTS = 0
+	} else if t.writer {
+		if err := t.attachDetached(context.Background()); err != nil {
+			t.rollback()
+			return err
+		}
+		if err := t.stampCommit(); err != nil {
+			t.rollback()
+			return err
+		}
+		// Attached, it reads its own snapshot of the file: the block's
+		// may go, before the commit waits for the disk.
+		t.dropSnapshot()
 		if err := t.takeDueSnapshots(); err != nil {
 			t.rollback()
 			return err
@@ -204,6 +240,8 @@ func (t *txn) finish() {
 	}
 	t.st = nil
 	t.writer = false
+	t.releaseRowLocks()
+	t.dropSnapshot()
 }
 
 // catalogSnapshot is the latest committed catalog.

@@ -15,10 +15,16 @@ import (
 // Transaction modes: the isolation level, READ ONLY and DEFERRABLE of a
 // transaction block, and what each level promises.
 //
-// Storage has one writer at a time, and a write transaction sees the newest
-// committed state. Reads before a block's first write come from a
-// snapshot, so the levels differ in which snapshot and in what is checked
-// when the block starts writing:
+// A block whose writes are plain INSERT, UPDATE and DELETE of ordinary
+// tables writes in a detached transaction (concurrent.go), which reads the
+// snapshot the level says (each statement's, or the block's first
+// statement's) with its own changes on top, and finds conflicts per row by
+// locking the rows it writes; SERIALIZABLE checks at commit what it read.
+// What follows is the exclusive path, which any other write takes: storage
+// has one attached writer at a time, and it sees the newest committed
+// state. Reads before a block's first write come from a snapshot, so the
+// levels differ in which snapshot and in what is checked when the block
+// starts writing:
 //
 //   - READ COMMITTED (and READ UNCOMMITTED, which PostgreSQL runs as it):
 //     each statement reads the newest committed state when it starts. A
@@ -42,7 +48,7 @@ import (
 //     if it ran alone at its commit, and a read-only block as if it ran
 //     alone at its snapshot: every execution is equivalent to a serial one.
 //
-// Conflicts are found per table, not per row: a block fails when another
+// On the exclusive path, conflicts are found per table, not per row: a block fails when another
 // transaction changed the table at all, where PostgreSQL would fail it only
 // for the rows both touched. A client retries a 40001 as it would with
 // PostgreSQL; it sees more of them under contention on one table.
@@ -427,6 +433,10 @@ func readWriteDependency(table string) error {
 
 // releaseSnapshot ends the block's snapshot, if it took one.
 func (b *txBlock) releaseSnapshot() {
+	if b.snap != nil && b.tx != nil && b.tx.snapshot == b.snap {
+		b.snap = nil // the block's detached transaction reads it, and ends it
+		return
+	}
 	if b.snap != nil {
 		b.snap.rollback()
 		b.snap = nil
@@ -436,6 +446,7 @@ func (b *txBlock) releaseSnapshot() {
 // writing notes a table the statement writes, for readOnlyCommand: writes to
 // temporary tables are allowed in a read-only transaction.
 func (pc *planCtx) writing(t *catalog.Table) {
+	pc.writtenTables = append(pc.writtenTables, t)
 	if !isTempTable(pc.cat, t) {
 		pc.writesPermanent = true
 	}
@@ -450,6 +461,9 @@ func (pc *planCtx) readOnlyCommand(stmt ast.Statement) string {
 	case *ast.Select:
 		if pc.writesBy != "" {
 			return pc.writesBy + "()"
+		}
+		if strength, locks := lockingStrength(st.Locking); locks {
+			return "SELECT " + strength
 		}
 		return "SELECT"
 	case *ast.Insert, *ast.Update, *ast.Delete, *ast.Copy:

@@ -427,17 +427,34 @@ func (p *windowPlan) explain(depth int, out *[]string) {
 }
 
 func (p *windowPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
-	in, err := drain(x, p.input, outer)
+	// Past work_mem the rows go to temporary files (window_spill.go).
+	in, spilled, err := p.readWindowInput(x, outer)
 	if err != nil {
 		return nil, err
 	}
+	if spilled != nil {
+		return p.openSpilled(x, outer, spilled)
+	}
 	base := p.w.base
 	rows := make([]eval.Row, len(in))
+	// The rows with their window values, and each window's sort of them,
+	// are accounted to the memory budget while they are reachable.
+	held := x.rowsAccount("a window's rows")
 	for i, r := range in {
 		row := make(eval.Row, base+len(p.w.funcs))
 		copy(row, r)
 		rows[i] = row
+		if err := held.keep(row); err != nil {
+			held.close()
+			return nil, err
+		}
 	}
+	// A window's sort keeps each row's keys beside it.
+	if err := held.keepBytes(int64(len(rows)) * 96); err != nil {
+		held.close()
+		return nil, err
+	}
+	heldBySlice(held, rows)
 	done := make([]bool, len(p.w.funcs))
 	for i, f := range p.w.funcs {
 		if done[i] {

@@ -47,6 +47,9 @@ func (s *Space) GetCommitted(key []byte) []byte {
 	if tx.closed {
 		return nil
 	}
+	if tx.parked {
+		tx.unpark()
+	}
 	src := resolveSpace(nil, tx.view, s.name)
 	var fileRuns []*fileRun
 	if src.file && tx.btx != nil && tx.db.fileSpaces.has(tx, s.name) {

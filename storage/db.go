@@ -206,6 +206,9 @@ type DB struct {
 	// changes is the version of the last commit that changed each
 	// keyspace (changes.go).
 	changes spaceChanges
+	// handedOut is, per keyspace, the highest number NextSequence drew
+	// from its counter in any transaction, committed or not (detached.go).
+	handedOut map[string]uint64
 
 	// durable is the newest state whose commits are all on disk: what read
 	// transactions see. A covered commit (Tx.CommitCovered) counts as on
@@ -678,7 +681,20 @@ func (db *DB) commit(tx *Tx) error {
 	if tx.covered {
 		ahead = tx.ahead
 	}
+	// A keyspace made or dropped starts its counter again: forget what
+	// was drawn from the one before (detached.go).
+	var reset []string
+	for name, st := range tx.ws.touched {
+		if st.reset {
+			reset = append(reset, name)
+		}
+	}
 	pc, published, err := db.publishCommit(tx.ws, tx.rec.parts(), ahead)
+	if published {
+		for _, name := range reset {
+			db.forgetSequence(name)
+		}
+	}
 	if err != nil {
 		ended = true
 		db.releaseWriter()

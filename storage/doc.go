@@ -80,7 +80,10 @@
 //
 // Concurrency: any number of read transactions run at once with one write
 // transaction; BeginContext(ctx, true) waits for the current writer to
-// commit or roll back, or for ctx to end. A bbolt commit that grows the file
+// commit or roll back, or for ctx to end. Detached write transactions
+// (BeginDetached, detached.go) hold no writer slot: each buffers its
+// changes over a snapshot, and takes the slot only at Attach or Commit;
+// keyspace sequences draw from one counter across all of them. A bbolt commit that grows the file
 // past its memory map (Options.MmapSize) must remap it and waits for every
 // open read transaction, so long-lived readers can delay checkpoints and
 // flushes; meanwhile new transactions wait too, as a write Tx holds a read

@@ -60,6 +60,9 @@ func (s *Space) resolve() {
 
 // refresh resolves the sources again if they may have changed.
 func (s *Space) refresh() {
+	if s.tx.parked {
+		s.tx.unpark()
+	}
 	if s.gen != s.tx.gen && !s.tx.closed {
 		s.resolve()
 	}
@@ -186,7 +189,7 @@ func (s *Space) NextSequence() (uint64, error) {
 	if err := s.tx.checkWrite(); err != nil {
 		return 0, err
 	}
-	n := s.Sequence() + 1
+	n := s.tx.db.drawSequence(s.tx, s.name, s.Sequence())
 	return n, s.SetSequence(n)
 }
 
@@ -236,6 +239,18 @@ func (s *Space) SetSequence(v uint64) error {
 	s.tx.touch(s.name)
 	s.tx.ws.setSequence(s.name, v)
 	s.tx.rec.setSequence(s.name, v)
+	s.tx.db.noteSequence(s.name, v, false)
+	return nil
+}
+
+// RestartSequence sets the keyspace's sequence counter to v even below
+// numbers other transactions drew from it (a setval): the next
+// NextSequence of any transaction returns v+1.
+func (s *Space) RestartSequence(v uint64) error {
+	if err := s.SetSequence(v); err != nil {
+		return err
+	}
+	s.tx.db.noteSequence(s.name, v, true)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,9 +16,22 @@ import (
 type Tx struct {
 	db       *DB
 	writable bool
-	closed   bool
-	view     *view
-	btx      *bolt.Tx
+	// detached: a write transaction that does not hold the writer slot
+	// yet (detached.go).
+	detached bool
+	// sharedFile: btx is another transaction's snapshot of the file,
+	// which that one ends (BeginDetachedOn).
+	sharedFile bool
+	// parked: a detached transaction let go of its snapshot of the file
+	// between statements; its next read refreshes it (Park).
+	parked bool
+	// drawn is, per keyspace the transaction drew numbers from, the
+	// highest number drawn before its first draw and its last draw
+	// (detached.go).
+	drawn  map[string][2]uint64
+	closed bool
+	view   *view
+	btx    *bolt.Tx
 	// root is the file's bucket of keyspaces, once something needed it
 	// (rootBucket).
 	root *bolt.Bucket
@@ -133,6 +147,15 @@ func (tx *Tx) Commit() error {
 	if tx.forks > 0 {
 		return fmt.Errorf("storage: commit with %d forks not joined: %w", tx.forks, ErrForkChange)
 	}
+	if tx.detached && tx.rec.empty() {
+		return tx.Rollback() // nothing to publish: no need of the slot
+	}
+	if tx.detached {
+		if err := tx.Attach(context.Background()); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+	}
 	tx.closed = true
 	tx.releaseFile()
 	defer tx.release()
@@ -168,7 +191,11 @@ func (tx *Tx) Rollback() error {
 		return nil
 	}
 	tx.releaseFile()
-	if tx.writable {
+	tx.db.undrawSequences(tx)
+	if tx.detached {
+		tx.rolledBack()
+		tx.release()
+	} else if tx.writable {
 		defer tx.db.releaseWriter()
 		defer tx.release()
 		tx.rolledBack()
@@ -196,8 +223,10 @@ func (tx *Tx) release() {
 // waits for every snapshot to end.
 func (tx *Tx) releaseFile() {
 	if tx.btx != nil {
-		_ = tx.btx.Rollback()
-		tx.btx, tx.root, tx.blockBucket = nil, nil, nil
+		if !tx.sharedFile {
+			_ = tx.btx.Rollback()
+		}
+		tx.btx, tx.root, tx.blockBucket, tx.sharedFile = nil, nil, nil, false
 	}
 }
 
@@ -223,6 +252,9 @@ func (tx *Tx) CreateSpace(name string) (*Space, error) {
 func (tx *Tx) Space(name string) *Space {
 	if tx.closed || name == "" {
 		return nil
+	}
+	if tx.parked {
+		tx.unpark()
 	}
 	s := tx.resolvedSpace(name)
 	if s == nil {
@@ -273,6 +305,9 @@ func (tx *Tx) DropSpace(name string) error {
 func (tx *Tx) Spaces(prefix string) []string {
 	if tx.closed {
 		return nil
+	}
+	if tx.parked {
+		tx.unpark()
 	}
 	seen := map[string]bool{}
 	tx.fileSpaceNames(prefix, seen)

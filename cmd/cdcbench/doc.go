@@ -9,11 +9,12 @@
 // It builds ./cmd/cdcdb (or takes -cdcdb PATH), initdbs a PostgreSQL 15 into
 // a temporary directory (as the postgres OS user when run as root, since
 // PostgreSQL refuses root) and starts both on loopback with their default
-// durability: fsync on every commit. It then runs eight workloads against
+// durability: fsync on every commit. It then runs nine workloads against
 // both — SCD TYPE 2 and BITEMPORAL ingest through COPY, time-travel reads,
 // the change feed's latest window over a 1x and a 10x history (changes.go;
 // PostgreSQL keeps its feed in a trigger-filled change table), pgbench
-// point selects, durable single-row commits, following an upstream
+// point selects, durable single-row commits, transfers from 1, 8 and 32
+// clients while one more transaction idles (writers.go), following an upstream
 // PostgreSQL of its own (wal_level = logical) through CREATE SOURCE while it
 // takes a load (follow.go), and snapshots applied by a FROM SNAPSHOT flow
 // (snapshots.go) — and prints medians

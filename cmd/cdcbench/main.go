@@ -20,7 +20,7 @@ func main() {
 }
 
 // workloadNames are the workloads in the order they run; -only picks some.
-var workloadNames = []string{"scd2", "bitemporal", "reads", "changes", "pgbench", "commits", "follow", "snapshots", "sysver"}
+var workloadNames = []string{"scd2", "bitemporal", "reads", "changes", "pgbench", "commits", "writers", "follow", "snapshots", "sysver"}
 
 // markdownToStdout, as -markdown's file, prints the report as Markdown
 // instead of the text table.
@@ -217,6 +217,7 @@ func benchmark(ctx context.Context, o options, log io.Writer) (*report, error) {
 		"changes":    b.changesWorkload,
 		"pgbench":    b.pgbenchWorkload,
 		"commits":    b.commitsWorkload,
+		"writers":    b.writersWorkload,
 		"follow":     b.followWorkload,
 		"snapshots":  b.snapshotsWorkload,
 		"sysver":     b.sysverWorkload,

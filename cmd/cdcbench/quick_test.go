@@ -61,7 +61,7 @@ func TestQuickBenchmark(t *testing.T) {
 	// Every workload reported its figures, and each has a cdcdb value.
 	for _, want := range []string{"SCD2 ingest", "Bitemporal ingest", "Point AS OF", "Whole-table AS OF", "Change feed window, 1x history", "Change feed window, 10x history",
 		"pgbench point select -M simple", "pgbench point select -M extended", "Durable single-row INSERT, 8 writers",
-		"Follow a live PostgreSQL", "Snapshot SCD2"} {
+		"Transfers (2 UPDATEs, durable), 32 clients", "Follow a live PostgreSQL", "Snapshot SCD2"} {
 		checkFigures(t, rep, want)
 	}
 	// The system-versioned workload: cdcdb and MariaDB at every client

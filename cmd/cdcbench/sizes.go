@@ -33,6 +33,11 @@ type sizes struct {
 	commitFor  time.Duration
 	commitReps int
 
+	// Concurrent transfers (writers.go): each client count runs for
+	// writersFor, one transaction idling for writersHold in the middle.
+	writersFor, writersHold time.Duration
+	writersReps             int
+
 	// followChanges are made upstream over followKeys keys while cdcdb
 	// follows (follow.go).
 	followChanges, followKeys int
@@ -73,6 +78,7 @@ func fullSizes() sizes {
 		changeKeys: 10_000, changeRounds: 10, changeChunk: 1000, changeWindowCommits: 10, changeWindowKeys: 100,
 		kvRows: 100_000, pgbenchFor: 10 * time.Second, pgbenchReps: 3,
 		commitFor: 10 * time.Second, commitReps: 3,
+		writersFor: 15 * time.Second, writersHold: 5 * time.Second, writersReps: 3,
 		followChanges: 1_000_000, followKeys: 100_000,
 		snapshots:    snapshotShape{rows: 1_000_000, versions: 10, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
 		snapshotReps: 1,
@@ -97,6 +103,7 @@ func quickSizes() sizes {
 		changeKeys: 200, changeRounds: 3, changeChunk: 100, changeWindowCommits: 5, changeWindowKeys: 20,
 		kvRows: 1_000, pgbenchFor: time.Second, pgbenchReps: 1,
 		commitFor: time.Second, commitReps: 1,
+		writersFor: 3 * time.Second, writersHold: time.Second, writersReps: 1,
 		followChanges: 5_000, followKeys: 500,
 		snapshots:    snapshotShape{rows: 5_000, versions: 4, changed: 0.01, deleted: 0.005, inserted: 0.005, seed: 3},
 		snapshotReps: 1,
@@ -109,5 +116,5 @@ func quickSizes() sizes {
 // setReps overrides every repetition count (for a quicker look, or a
 // profile, at full sizes).
 func (s *sizes) setReps(n int) {
-	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps, s.sysverReps = n, n, n, n, n, n, n
+	s.scd2Reps, s.bitemporalReps, s.readReps, s.pgbenchReps, s.commitReps, s.snapshotReps, s.sysverReps, s.writersReps = n, n, n, n, n, n, n, n
 }

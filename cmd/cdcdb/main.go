@@ -42,6 +42,7 @@ type config struct {
 	maxConns      int
 	pprof         string
 	memLimit      string
+	memBudget     string
 	// gcHeadroom paces the collector (gcpace.go).
 	gcHeadroom string
 	memtable   string
@@ -115,6 +116,7 @@ func flags(cfg *config) *flag.FlagSet {
 	fs.IntVar(&cfg.reservedConns, "superuser-reserved-connections", 3, "of -max-connections, slots only superusers may take")
 	fs.StringVar(&cfg.pprof, "pprof", "", "serve Go's profiler (net/http/pprof) on this loopback address, e.g. 127.0.0.1:6060 (default off)")
 	fs.StringVar(&cfg.memLimit, "memory-limit", formatSize(defaultMemoryLimit), "soft limit of the server's heap: the garbage collector works harder to stay under it (off: none; when not given, $GOMEMLIMIT wins if set)")
+	fs.StringVar(&cfg.memBudget, "memory-budget", memoryBudgetAuto, "bytes all queries may hold at once (sorts' and hash tables' rows in memory, aggregate states, query texts, prepared statements); a query that would pass it fails with 53200 (auto: half the machine's or cgroup's memory, at least 256MiB; off: none)")
 	fs.StringVar(&cfg.gcHeadroom, "gc-headroom", formatSize(defaultGCHeadroom), "the heap grows by this much, or by what is live when more, between garbage collections (off: Go's pace, or $GOGC's; when not given, $GOGC wins if set)")
 	fs.StringVar(&cfg.memtable, "memtable", formatSize(storage.DefaultMemtableSize), "changes kept in memory before they are checkpointed into the data file (at most twice this is held; at least 1MiB)")
 	fs.Var(&cfg.settings, "c", "a run-time parameter's default for every session, as postgres -c: -c name=value, repeatable (e.g. -c statement_timeout=30s)")
@@ -208,6 +210,10 @@ func serve(cfg config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	memBudget, err := parseMemoryBudget(cfg.memBudget)
+	if err != nil {
+		return err
+	}
 	memtable, err := parseSize("-memtable", cfg.memtable, false)
 	if err != nil {
 		return err
@@ -261,7 +267,7 @@ func serve(cfg config, log *slog.Logger) error {
 		log.Info("running on the general paths", "fast_paths_off", off)
 	}
 	engine, err := sql.NewEngine(db, sql.Options{Logger: log, Dialect: dialect, Settings: cfg.settings.values,
-		FastPathsOff: cfg.fastPathsOff.engine()})
+		FastPathsOff: cfg.fastPathsOff.engine(), MemoryBudget: memBudget})
 	if err != nil {
 		if sde := (*sql.SettingDefaultError)(nil); errors.As(err, &sde) {
 			return fmt.Errorf("-c %v", err)

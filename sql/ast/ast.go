@@ -77,8 +77,8 @@ type Select struct {
 	// WithTies is FETCH FIRST n ROWS WITH TIES: rows that sort equal to
 	// the last of the n are returned too.
 	WithTies bool
-	// Locking is FOR UPDATE / FOR SHARE ...; accepted and ignored, since
-	// cdcdb serializes writers.
+	// Locking is FOR UPDATE / FOR SHARE ... as written: the rows read
+	// are locked to the end of the transaction (sql/selectlock.go).
 	Locking string
 	Pos     int
 }
@@ -420,6 +420,10 @@ type ForeignKeyRef struct {
 	Columns  []string
 	OnDelete string // "", "CASCADE", "SET NULL", "SET DEFAULT", "RESTRICT", "NO ACTION"
 	OnUpdate string
+	// Deferrable and InitiallyDeferred: [NOT] DEFERRABLE [INITIALLY
+	// DEFERRED | IMMEDIATE] after the constraint.
+	Deferrable        bool
+	InitiallyDeferred bool
 }
 
 // ObjectKind names what DROP, COMMENT and the like act on.

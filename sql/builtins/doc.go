@@ -11,10 +11,10 @@
 // What it must not do: read the session, the transaction or the catalog.
 // A function sees eval.Context (time zone, now(), cancellation, the text
 // form of a value) and its resolver sees eval.Binder (coercion of an
-// argument). The functions that do read the session (pg_catalog's
-// functions, sequences, pg_stat_activity, backups, cursors, settings) are
-// package sql's, which registers them here too, reaching its statement
-// through the context it gave.
+// argument). The functions that do read the session register here too:
+// pg_catalog's functions from package sql/catalogviews, sequences,
+// pg_stat_activity, backups, cursors and settings from package sql; each
+// reaches its statement through the context it is given.
 //
 // How data passes: the binder in sql looks a call's name up in Funcs or
 // SetFuncs, resolves it (Overloads are chosen as PostgreSQL chooses) and
@@ -23,6 +23,7 @@
 // Files: registry.go (Func, SetFunc, the registries), one file per family
 // of functions (math.go, numeric.go, string.go, text.go, regexp.go,
 // bytes.go, datetime.go, tochar.go, tochar_number.go, tonumber.go,
-// format.go, json.go, json_insert.go, array.go, width_bucket.go,
-// parse_ident.go).
+// format.go, json.go, json_insert.go, array.go, array_bounds.go,
+// width_bucket.go, parse_ident.go, clock.go for now() and its kin,
+// system.go for gen_random_uuid and pg_typeof).
 package builtins

@@ -22,8 +22,9 @@ type Func struct {
 }
 
 // Funcs maps lower-case function names to implementations; filled by
-// the init functions of this package's files and of package sql (the
-// functions that read the session), through Register.
+// the init functions of this package's files and of packages sql and
+// sql/catalogviews (the functions that read the session), through
+// Register.
 var Funcs = map[string]*Func{}
 
 // Register adds a scalar function. A name registered twice is a

@@ -9,7 +9,7 @@ import (
 	"cdcdb/types"
 )
 
-// What the system information and catalog functions print (package sql
+// What the system information and catalog functions print (funcs*.go
 // registers the functions): names and their visibility, object
 // definitions as SQL text, comments, built-in functions' signatures. They
 // read the statement's catalog snapshot, so a DDL statement earlier in the
@@ -202,6 +202,12 @@ func ConstraintDef(sess Session, oid uint32, pretty bool) types.Value {
 				}
 				if a := fkAction(c.OnDelete); a != "a" {
 					s += " ON DELETE " + strings.ToUpper(c.OnDelete)
+				}
+				if c.Deferrable {
+					s += " DEFERRABLE"
+				}
+				if c.InitiallyDeferred {
+					s += " INITIALLY DEFERRED"
 				}
 				return s
 			}

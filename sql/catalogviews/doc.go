@@ -2,9 +2,14 @@
 // PostgreSQL 15's pg_catalog (every catalog with its real columns, its
 // initial rows, and live rows for what cdcdb's catalog holds), its
 // information_schema views, and cdcdb's own views (cdcdb.flows,
-// cdcdb.sources, cdcdb.connections, cdcdb.storage). It also prints what the
-// catalog functions print: constraint, index, view and function
-// definitions, comments, type and relation names as PostgreSQL spells them.
+// cdcdb.sources, cdcdb.connections, cdcdb.storage). It also holds
+// PostgreSQL's system information and catalog functions (pg_get_*def,
+// format_type, obj_description, pg_table_is_visible and the other
+// visibility tests, has_*_privilege, pg_*_size, the pg_stat_get_*
+// counters, pg_options_to_table, pg_get_keywords, _pg_expandarray,
+// version(), current_schema(), current_user, ...), which print constraint,
+// index, view and function definitions, comments, type and relation names
+// as PostgreSQL spells them.
 //
 // # What it owns
 //
@@ -16,15 +21,20 @@
 // and the printers behind pg_get_constraintdef, pg_get_indexdef,
 // pg_get_viewdef, pg_get_expr, format_type, obj_description and
 // pg_get_functiondef, and the reg* types' names (RegIn, RegOut, through a
-// session's Names). The builtins themselves (their signatures, their
-// registration) are package sql's: they call the exported printers.
+// session's Names). The catalog functions are registered into package
+// builtins' registry by this package's init functions (funcs*.go), with
+// their signatures; the functions that need package sql's executor
+// (nextval and setval, pg_stat_activity, backups, cursors, notifications,
+// locks, pg_cancel_backend, settings) stay there.
 //
 // # What it must not do
 //
 // It never imports package sql (TestImportRules holds it to catalog,
-// pgerror, source, sql/ast, sql/parse, sql/pgdefs, storage and types of
-// the module): it does not plan, bind or evaluate SQL and does not see
-// transactions or sessions, only the Session interface it declares. Its
+// pgerror, source, sql/ast, sql/builtins, sql/eval, sql/parse, sql/pgdefs,
+// storage and types of the module): it does not plan or bind SQL and does
+// not see transactions or sessions, only the Session interface it
+// declares. It uses sql/eval only for what a function is handed (its
+// arguments, eval.Context) and sql/builtins only to register functions. Its
 // registries are filled by init functions and read-only after. Rows it
 // hands out may be a cache shared by concurrent statements; its callers
 // copy before changing them.
@@ -47,6 +57,15 @@
 // temporary schema), and the running statement's Session when there is
 // one (sql/pgcatalog_reg.go).
 //
+// A catalog function is called with the statement's eval.Context, which
+// package sql's running statement implements as a Statement: its
+// CatalogViewSession is the same Session the views read. For the
+// functions, Session answers besides: the session user and backend PID
+// (session_user, pg_backend_pid), has_table_privilege,
+// has_schema_privilege and pg_has_role from the session's roles and
+// grants, and a serial sequence's last value (pg_sequence_last_value). A
+// reg* name in an argument is resolved by eval.Context.ParseRegValue.
+//
 // # File map
 //
 //	session.go              the Session interface package sql implements
@@ -68,4 +87,12 @@
 //	reg.go                  regclass, regtype, regproc, ... read and printed (RegIn, RegOut)
 //	static.go               lookups in PostgreSQL's initial rows (pg_type, pg_proc, ...)
 //	quote.go                identifiers and literals quoted as PostgreSQL quotes them
+//	funcs.go                Statement, how a catalog function reaches its Session
+//	funcs_catalog.go        names, visibility, definitions, comments, encodings, to_reg*
+//	funcs_privileges.go     has_*_privilege and pg_has_role
+//	funcs_size.go           pg_relation_size and friends, pg_size_pretty
+//	funcs_stats.go          the pg_stat_get_* counters, pg_sequence_last_value
+//	funcs_system.go         version(), current_schema(s), current_user, session_user, ...
+//	funcs_dump.go           acldefault, pg_options_to_table, serial defaults for pg_get_expr
+//	funcs_tablefunc.go      _pg_expandarray, pg_get_keywords, pg_partition_ancestors, ProcOutColumns
 package catalogviews

@@ -302,7 +302,7 @@ func isTableConstraints(sess Session, b *RowBuilder) ([]Row, error) {
 		}
 		rows = append(rows, b.Make("constraint_catalog", "main", "constraint_schema", tc.schema,
 			"constraint_name", tc.c.Name, "table_catalog", "main", "table_schema", tc.schema, "table_name", tc.t.Name,
-			"constraint_type", constraintTypeNames[tc.c.Kind], "is_deferrable", "NO", "initially_deferred", "NO",
+			"constraint_type", constraintTypeNames[tc.c.Kind], "is_deferrable", YesNo(tc.c.Deferrable), "initially_deferred", YesNo(tc.c.InitiallyDeferred),
 			"enforced", "YES", "nulls_distinct", nullsDistinct))
 	}
 	for _, r := range userRelations(cat) {

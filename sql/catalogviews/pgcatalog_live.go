@@ -378,7 +378,8 @@ func livePgConstraint(sess Session, _ []Row) ([]Row, error) {
 				opArr := oidArray(ops)
 				kv = append(kv, "confrelid", c.RefTable, "confupdtype", fkAction(c.OnUpdate),
 					"confdeltype", fkAction(c.OnDelete), "confmatchtype", "s", "confkey", int2Vector(c.RefColumns),
-					"conpfeqop", opArr, "conppeqop", opArr, "conffeqop", opArr)
+					"conpfeqop", opArr, "conppeqop", opArr, "conffeqop", opArr,
+					"condeferrable", c.Deferrable, "condeferred", c.InitiallyDeferred)
 				if ref, ok := cat.TableByOID(c.RefTable); ok {
 					kv = append(kv, "conindid", referencedIndex(ref, c.RefColumns))
 				}

@@ -31,8 +31,13 @@ type Session interface {
 	// not running.
 	SourceStatus(src catalog.OID) (source.Status, bool)
 
-	// User is the session user's name.
+	// User is the current user's name (SET ROLE's role, else the
+	// session user).
 	User() string
+	// SessionUser is the name the session logged in as.
+	SessionUser() string
+	// BackendPID is the session's process ID (pg_backend_pid).
+	BackendPID() int32
 	// IsTempSchema reports whether a schema is any session's temporary
 	// one.
 	IsTempSchema(schema catalog.OID) bool
@@ -44,6 +49,17 @@ type Session interface {
 	// (all) or role_table_grants' rows, made with b.
 	TablePrivilegeRows(all bool, b *RowBuilder) ([]Row, error)
 
+	// HasTablePrivilege, HasSchemaPrivilege and HasRole are
+	// has_table_privilege, has_schema_privilege and pg_has_role of their
+	// arguments (the privilege words already checked): the answers of the
+	// session's roles and grants.
+	HasTablePrivilege(args []types.Value) (types.Value, error)
+	HasSchemaPrivilege(args []types.Value) (types.Value, error)
+	HasRole(args []types.Value) (types.Value, error)
+	// SequenceLastValue is the last value a sequence drew (NULL before
+	// the first, or after setval(..., false) or RESTART).
+	SequenceLastValue(seq SerialSequence) types.Value
+
 	// ViewColumns are a system view's output columns, as its query plans.
 	ViewColumns(view *Relation) ([]Column, error)
 	// LookupTable finds a table or view as the statement would.
@@ -51,6 +67,10 @@ type Session interface {
 	// ViewReads are the relations view v's query reads, each once, as
 	// its planning resolves them (its rewrite rule's dependencies).
 	ViewReads(v *catalog.Table) []catalog.OID
+	// QualifiedViewQuery is view v's query with each relation it reads
+	// qualified by its schema where the session's search_path would not
+	// find it by its bare name (pg_get_viewdef's text).
+	QualifiedViewQuery(v *catalog.Table) string
 	// ColumnName is the output name of an unaliased select-list
 	// expression.
 	ColumnName(e ast.Expr) string

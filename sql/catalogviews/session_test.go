@@ -32,6 +32,8 @@ func (f *fakeSession) SourceStatus(catalog.OID) (source.Status, bool) {
 	return source.Status{}, false
 }
 func (f *fakeSession) User() string           { return f.user }
+func (f *fakeSession) SessionUser() string    { return "postgres" }
+func (f *fakeSession) BackendPID() int32      { return 42 }
 func (f *fakeSession) SearchPath() []string   { return f.searchPath }
 func (f *fakeSession) TempSchemaName() string { return "pg_temp_1" }
 func (f *fakeSession) OwnTempSchema(name string) string {
@@ -46,10 +48,21 @@ func (f *fakeSession) TableACL(*catalog.Table) types.Value   { return nil }
 func (f *fakeSession) TablePrivilegeRows(bool, *RowBuilder) ([]Row, error) {
 	return nil, nil
 }
+func (f *fakeSession) HasTablePrivilege([]types.Value) (types.Value, error) {
+	return true, nil
+}
+func (f *fakeSession) HasSchemaPrivilege([]types.Value) (types.Value, error) {
+	return true, nil
+}
+func (f *fakeSession) HasRole([]types.Value) (types.Value, error) { return true, nil }
+func (f *fakeSession) SequenceLastValue(SerialSequence) types.Value {
+	return int64(7)
+}
 func (f *fakeSession) ViewColumns(*Relation) ([]Column, error) {
 	return []Column{{Name: "v", Type: types.Of(types.Text)}}, nil
 }
-func (f *fakeSession) ViewReads(*catalog.Table) []catalog.OID { return nil }
+func (f *fakeSession) ViewReads(*catalog.Table) []catalog.OID     { return nil }
+func (f *fakeSession) QualifiedViewQuery(t *catalog.Table) string { return t.ViewQuery }
 func (f *fakeSession) LookupTable(name ast.QualifiedName) (*catalog.Table, error) {
 	for _, s := range f.searchPath {
 		if sc, ok := f.cat.Schema(s); ok {

@@ -12,7 +12,7 @@ type Row = []types.Value
 // for correlated subqueries.
 type Env struct {
 	Row   Row
-	Outer *Env
+	Outer *Env // the enclosing query's row, for correlated subqueries
 	X     Context
 }
 

@@ -73,7 +73,7 @@ func (p *parser) parseCreate() ast.Statement {
 		return p.parseCreateSource(t)
 	}
 	if w.kind == tkIdent && unsupportedObjects[w.str] {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "CREATE %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("CREATE", t.pos) // refuse_object.go
 	}
 	p.fail()
 	return nil
@@ -238,6 +238,9 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 	col := ast.ColumnDef{Name: p.colID(), Pos: t.pos}
 	col.Type = p.parseTypeName(false)
 	seenNull, seenNotNull, seenDefault := false, false, false
+	// timed is the foreign key that DEFERRABLE and INITIALLY apply to: the
+	// constraint just parsed, when it is one.
+	var timed *ast.ForeignKeyRef
 	for {
 		ct := p.peek()
 		name := ""
@@ -245,6 +248,8 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 			name = p.colID()
 		}
 		c := p.peek()
+		last := timed
+		timed = nil
 		switch {
 		case c.is("not") && p.peekN(1).is("null"):
 			p.advance()
@@ -307,6 +312,7 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 			}
 		case c.is("references"):
 			ref := p.parseReferences()
+			timed = ref
 			if name != "" {
 				col.Constraints = append(col.Constraints, ast.TableConstraint{Name: name, Kind: ast.ConstraintForeignKey, Columns: []string{col.Name}, Ref: ref, Pos: ct.pos})
 			} else {
@@ -324,14 +330,15 @@ func (p *parser) parseColumnDef(table string) ast.ColumnDef {
 			p.advance()
 			col.Collate = strings.Join(p.anyName().Parts, ".")
 		case name == "" && p.constraintAttributeAhead():
-			p.parseConstraintAttributes()
+			p.parseConstraintAttributes(last)
+			timed = last
 		default:
 			if name != "" {
 				p.fail()
 			}
 			return col
 		}
-		p.parseConstraintAttributes()
+		p.parseConstraintAttributes(timed)
 	}
 }
 
@@ -342,24 +349,45 @@ func (p *parser) constraintAttributeAhead() bool {
 	return t.is("deferrable") || t.is("initially") || t.is("not") && p.peekN(1).is("deferrable")
 }
 
-// parseConstraintAttributes accepts the default timing (NOT DEFERRABLE,
-// INITIALLY IMMEDIATE) and refuses deferred checking, which cdcdb lacks.
-func (p *parser) parseConstraintAttributes() {
+// parseConstraintAttributes reads [NOT] DEFERRABLE and INITIALLY
+// {DEFERRED | IMMEDIATE} after a constraint. A foreign key (fk, nil for
+// other constraints) records them and is checked at commit when deferred;
+// other constraints accept only the default timing and refuse deferred
+// checking, which cdcdb has only for foreign keys.
+func (p *parser) parseConstraintAttributes(fk *ast.ForeignKeyRef) {
+	notDeferrable, deferredAt := false, 0
 	for {
 		t := p.peek()
 		switch {
 		case t.is("not") && p.peekN(1).is("deferrable"):
 			p.advance()
 			p.advance()
+			notDeferrable = true
+			if fk != nil {
+				fk.Deferrable = false
+			}
 		case t.is("initially") && p.peekN(1).is("immediate"):
 			p.advance()
 			p.advance()
+			if fk != nil {
+				fk.InitiallyDeferred = false
+			}
+		case (t.is("deferrable") || t.is("initially") && p.peekN(1).is("deferred")) && fk != nil:
+			p.advance()
+			if t.is("initially") {
+				p.advance()
+				fk.InitiallyDeferred, deferredAt = true, t.pos
+			}
+			fk.Deferrable = true
 		case t.is("deferrable"), t.is("initially"):
-			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "deferrable constraints are not supported"))
+			p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "deferrable constraints other than foreign keys are not supported"))
 		case t.is("not") && p.peekN(1).is("valid"):
 			p.advance()
 			p.advance()
 		default:
+			if fk != nil && notDeferrable && fk.InitiallyDeferred {
+				p.bail(p.errorAtPos(pgerror.SyntaxError, deferredAt, "constraint declared INITIALLY DEFERRED must be DEFERRABLE"))
+			}
 			return
 		}
 	}
@@ -433,7 +461,7 @@ func (p *parser) parseTableConstraint() ast.TableConstraint {
 	default:
 		p.fail()
 	}
-	p.parseConstraintAttributes()
+	p.parseConstraintAttributes(tc.Ref)
 	return tc
 }
 
@@ -650,7 +678,7 @@ func (p *parser) parseDrop() ast.Statement {
 	case p.acceptWord("connection"):
 		d.Kind = ast.ObjectConnection
 	case w.kind == tkIdent && unsupportedObjects[w.str]:
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "DROP %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("DROP", t.pos)
 	default:
 		p.fail()
 	}
@@ -688,7 +716,7 @@ func (p *parser) parseAlter() ast.Statement {
 		return p.parseAlterDefaultPrivileges(t) // rolemembership.go
 	}
 	if w := p.peek(); w.kind == tkIdent && (unsupportedObjects[w.str] || w.is("schema") || w.is("index") || w.is("view")) {
-		p.bail(p.errorAtPos(pgerror.FeatureNotSupported, t.pos, "ALTER %s is not supported", p.objectKindAt(0)))
+		p.refuseObject("ALTER", t.pos)
 	}
 	p.expectWord("table")
 	at := &ast.AlterTable{Pos: t.pos}

@@ -52,14 +52,18 @@
 //   - GROUP BY () is a non-nil empty GroupBy, and ROLLUP, CUBE and
 //     GROUPING SETS are GroupingSet items of it;
 //   - forms the tree cannot hold fail with 0A000 rather than being dropped:
-//     identity and generated columns, deferrable constraints,
+//     identity and generated columns, deferrable constraints other than
+//     foreign keys,
 //     column definition lists of record functions,
 //     UPDATE ... SET (a, b) = (SELECT ...), COPY to or from a file,
 //     SELECT INTO, view options, table partitioning and inheritance;
-//   - PostgreSQL statements cdcdb lacks (VACUUM, CREATE FUNCTION,
+//   - PostgreSQL statements cdcdb lacks (CLUSTER, CREATE FUNCTION,
 //     ...) fail with 0A000 naming the statement, not with a syntax error.
 //
 // Nesting is bounded (see maxDepth): a statement nested deeper fails with
 // PostgreSQL's "memory exhausted" syntax error instead of growing the
 // goroutine stack without end.
+//
+// VACUUM and ANALYZE (vacuum.go) and SET CONSTRAINTS (setconstraints.go)
+// are parsed in files of their own.
 package parse

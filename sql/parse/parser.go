@@ -398,6 +398,8 @@ func (p *parser) parseStatement() ast.Statement {
 		return p.parseGrant()
 	case "lock":
 		return p.parseLock()
+	case "vacuum", "analyze", "analyse":
+		return p.parseVacuum() // vacuum.go
 	}
 	p.refuseKnownStatement(t, unsupportedStatements[t.str])
 	p.fail()
@@ -408,7 +410,7 @@ func (p *parser) parseStatement() ast.Statement {
 // get 0A000 with the statement's name rather than a syntax error, which
 // would wrongly suggest a typo.
 var unsupportedStatements = map[string]bool{
-	"analyze": true, "analyse": true, "vacuum": true, "cluster": true, "reindex": true,
+	"cluster": true, "reindex": true,
 	"checkpoint": true, "prepare": true, "execute": true, "do": true, "load": true,
 	"call": true, "import": true,
 	"merge": true, "security": true, "reassign": true,

@@ -229,8 +229,8 @@ func (p *parser) parseFetchCount() ast.Expr {
 }
 
 // parseLocking reads FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [OF ...]
-// [NOWAIT | SKIP LOCKED] ... and FOR READ ONLY, and returns them as written:
-// cdcdb serializes writers, so they are checked for syntax only.
+// [NOWAIT | SKIP LOCKED] ... and FOR READ ONLY, and returns them as written
+// for the planner, which locks the rows read (sql/selectlock.go).
 func (p *parser) parseLocking() string {
 	start := p.peek().pos
 	for p.peek().is("for") {

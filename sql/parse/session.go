@@ -152,6 +152,8 @@ func (p *parser) parseSet() ast.Statement {
 	}
 	w := p.peek()
 	switch {
+	case w.is("constraints") && !s.Local && !p.peekN(1).isOp("=") && !p.peekN(1).is("to"):
+		return p.parseSetConstraints(t.pos) // setconstraints.go
 	case w.is("transaction"):
 		p.advance()
 		if n := p.peek(); n.is("snapshot") {

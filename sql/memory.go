@@ -1,0 +1,172 @@
+package sql
+
+import (
+	"cdcdb/sql/eval"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"cdcdb/pgerror"
+	"cdcdb/rowcodec"
+	"cdcdb/sql/spill"
+)
+
+// Memory a query may hold (docs/memory.md). work_mem bounds each sort's
+// and hash table's rows in memory, past which they spill to temporary
+// files next to the data file (package spill); the engine's memory budget
+// (Options.MemoryBudget) bounds what every statement accounts at once,
+// and a request past it fails with 53200 while the server goes on.
+
+// Bounds of work_mem in kB, PostgreSQL's.
+const (
+	minWorkMemKB = 64
+	maxWorkMemKB = math.MaxInt32
+)
+
+// rowSpillCodec is the data file's row codec: lossless for every value a
+// row holds, so a spilled row reads back as written.
+var rowSpillCodec = spill.Codec{Append: rowcodec.EncodeRow, Decode: rowcodec.DecodeRow}
+
+// normalizeWorkMem reads a memory setting as PostgreSQL does (a number of
+// kB, or a number with a unit B, kB, MB, GB or TB, case-sensitive) and
+// writes it in the largest unit that divides it, as SHOW prints it.
+func normalizeWorkMem(_ *Session, v string) (string, error) {
+	kb, err := parseMemorySetting("work_mem", v)
+	if err != nil {
+		return "", err
+	}
+	if kb < minWorkMemKB || kb > maxWorkMemKB {
+		return "", pgerror.New(pgerror.InvalidParameterValue, "%d kB is outside the valid range for parameter \"work_mem\" (%d .. %d)", kb, minWorkMemKB, maxWorkMemKB)
+	}
+	return formatMemoryKB(kb), nil
+}
+
+func formatMemoryKB(kb int64) string {
+	for _, u := range []struct {
+		name string
+		kb   int64
+	}{{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}} {
+		if kb%u.kb == 0 {
+			return strconv.FormatInt(kb/u.kb, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(kb, 10) + "kB"
+}
+
+// parseMemorySetting is a memory setting's value in kB, rounded to the
+// nearest as PostgreSQL rounds a fractional value or one in bytes.
+func parseMemorySetting(name, v string) (int64, error) {
+	s := strings.TrimSpace(v)
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))) {
+		i++
+	}
+	n, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	}
+	u, ok := memoryUnitKB(strings.TrimSpace(s[i:]))
+	if !ok {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+	}
+	kb := math.Round(n * u)
+	if kb > math.MaxInt64/2 || kb < math.MinInt64/2 {
+		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Value exceeds integer range.")
+	}
+	return int64(kb), nil
+}
+
+// memoryUnitKB is how many kB a memory setting's unit is (a switch, not a
+// map: work_mem is read by every operator that may spill).
+func memoryUnitKB(unit string) (float64, bool) {
+	switch unit {
+	case "", "kB":
+		return 1, true
+	case "B":
+		return 1.0 / 1024, true
+	case "MB":
+		return 1 << 10, true
+	case "GB":
+		return 1 << 20, true
+	case "TB":
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
+// workMem is the session's work_mem in bytes.
+func (x *execCtx) workMem() int64 {
+	kb, err := parseMemorySetting("work_mem", x.sess.settings["work_mem"])
+	if err != nil || kb < minWorkMemKB {
+		kb = 4 << 10
+	}
+	return kb << 10
+}
+
+// spillDir is where this engine's temporary files go: next to the data
+// file, on the disk the administrator gave the database.
+func (e *Engine) spillDir() string { return filepath.Dir(e.db.Path()) }
+
+// memoryAccount opens an account of the engine's memory budget for one
+// operator or state of a statement, named in a 53200's detail.
+func (x *execCtx) memoryAccount(what string) *spill.Account {
+	return x.sess.engine.memory.NewAccount(what)
+}
+
+// newSorter makes a sorter of rows under cmp within work_mem, keeping the
+// first bound rows only (0: all).
+func (x *execCtx) newSorter(what string, cmp func(a, b eval.Row) int, bound int64) *spill.Sorter {
+	return spill.NewSorter(spill.SortConfig{Compare: cmp, Codec: rowSpillCodec, Dir: x.sess.engine.spillDir(),
+		WorkMem: x.workMem(), Account: x.memoryAccount(what), Bound: bound, Interrupted: x.interrupted})
+}
+
+// interrupted is the statement's cancel or timeout, if it has come.
+func (x *execCtx) interrupted() error {
+	if x.ctx.Err() != nil {
+		return cancelError(x.ctx)
+	}
+	return nil
+}
+
+// spillsMade counts the operators that went to temporary files, for the
+// tests that hold the spilling paths to the in-memory ones.
+var spillsMade atomic.Int64
+
+// rowsAccount is an account for rows an operator keeps in memory (a
+// hash join's inner side, a window's partition rows, a drained input),
+// which it grows row by row.
+type rowsAccount struct{ acct *spill.Account }
+
+func (x *execCtx) rowsAccount(what string) rowsAccount {
+	return rowsAccount{acct: x.memoryAccount(what)}
+}
+
+// keep accounts one more row kept.
+func (a rowsAccount) keep(r eval.Row) error { return a.acct.Grow(spill.RowSize(r)) }
+
+// keepBytes accounts n more bytes kept (a hash table's key, a state's
+// growth).
+func (a rowsAccount) keepBytes(n int64) error { return a.acct.Grow(n) }
+
+// heldBy makes the account's bytes go back once holder is unreachable,
+// for rows handed on with no close to mark their end.
+func heldBy[T any](a rowsAccount, holder *T) {
+	spill.ReleaseWhenUnreachable(holder, a.acct)
+}
+
+// close gives the bytes back now.
+func (a rowsAccount) close() { a.acct.Close() }
+
+// heldBySlice makes the account's bytes go back once rows' backing array
+// is unreachable (at once when it has none).
+func heldBySlice(a rowsAccount, rows []eval.Row) {
+	if cap(rows) == 0 {
+		a.close()
+		return
+	}
+	heldBy(a, &rows[:1][0])
+}
