@@ -1,0 +1,64 @@
+package acl
+
+import (
+	"fmt"
+	"strings"
+
+	"cdcdb/catalog"
+)
+
+// Text is acl as PostgreSQL prints its aclitems, one string each:
+// grantee=privileges/grantor, an empty grantee for PUBLIC.
+func Text(cat *catalog.Snapshot, acl []catalog.ACLItem) []string {
+	out := make([]string, len(acl))
+	for i, item := range acl {
+		out[i] = ItemText(cat, item)
+	}
+	return out
+}
+
+// ItemText is one aclitem as PostgreSQL prints it (aclitemout).
+func ItemText(cat *catalog.Snapshot, item catalog.ACLItem) string {
+	grantee := ""
+	if item.Grantee != 0 {
+		grantee = RoleName(cat, item.Grantee)
+	}
+	return grantee + "=" + item.Privileges + "/" + RoleName(cat, item.Grantor)
+}
+
+// RoleName is a role's name as an aclitem shows it: quoted when it is not
+// a plain lower-case name, the OID's digits for a role that is gone.
+func RoleName(cat *catalog.Snapshot, oid catalog.OID) string {
+	r, ok := cat.RoleByOID(oid)
+	if !ok {
+		return fmt.Sprint(oid)
+	}
+	for _, c := range r.Name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return `"` + strings.ReplaceAll(r.Name, `"`, `""`) + `"`
+		}
+	}
+	return r.Name
+}
+
+// PrivilegeType names an aclitem letter as information_schema's
+// privilege_type does ("" for a letter that is none).
+func PrivilegeType(letter byte) string {
+	switch catalog.Privilege(letter) {
+	case catalog.PrivInsert:
+		return "INSERT"
+	case catalog.PrivSelect:
+		return "SELECT"
+	case catalog.PrivUpdate:
+		return "UPDATE"
+	case catalog.PrivDelete:
+		return "DELETE"
+	case catalog.PrivTruncate:
+		return "TRUNCATE"
+	case catalog.PrivReferences:
+		return "REFERENCES"
+	case catalog.PrivTrigger:
+		return "TRIGGER"
+	}
+	return ""
+}
