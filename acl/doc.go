@@ -2,9 +2,9 @@
 // PostgreSQL 15 has it: who holds a privilege on a table or a schema
 // (through ownership, superuser, grants to the role or to PUBLIC, and the
 // roles whose privileges it inherits), role membership and its closure,
-// the admin option, and the arithmetic of ACLs (GRANT and REVOKE into an
-// ACL, the owner's implicit ACL, aclnewowner, default privileges) and
-// their aclitem text.
+// the admin option, the arithmetic of ACLs (GRANT and REVOKE into an
+// ACL, the owner's implicit ACL, aclnewowner, default privileges), their
+// aclitem text, and what depends on a role (DROP ROLE's detail).
 //
 // # What it owns
 //
@@ -39,4 +39,5 @@
 //	check.go    who holds a privilege: HasTablePrivilege, HasSchemaPrivilege; owners of tables and flows
 //	arith.go    ACL arithmetic: GRANT/REVOKE into an ACL, owner defaults, aclnewowner, default privileges
 //	text.go     aclitem text, information_schema's privilege names
+//	dependents.go  what keeps a role from being dropped (DROP ROLE's detail)
 package acl

@@ -385,7 +385,7 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 		case r.Bootstrap:
 			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		}
-		if deps := roleDependents(cat, r.OID); len(deps) > 0 {
+		if deps := acl.Dependents(cat, r.OID); len(deps) > 0 {
 			return &pgerror.Error{Code: pgerror.DependentObjectsStillExist,
 				Message: fmt.Sprintf("role \"%s\" cannot be dropped because some objects depend on it", name),
 				Detail:  strings.Join(deps, "\n")}
@@ -404,40 +404,6 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 	return nil
 }
 
-// roleDependents lists what keeps a role from being dropped, in
-// PostgreSQL's words: what it owns and the privileges granted to it.
-func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
-	var owns, privs []string
-	for _, t := range cat.Tables() {
-		if acl.TableOwner(t) == role {
-			owns = append(owns, fmt.Sprintf("owner of %s %s", relationKindWord(t), t.Name))
-		}
-		for _, a := range t.ACL {
-			if a.Grantee == role {
-				privs = append(privs, fmt.Sprintf("privileges for %s %s", relationKindWord(t), t.Name))
-				break
-			}
-		}
-	}
-	for _, f := range cat.Flows() {
-		if acl.FlowOwner(f) == role {
-			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
-		}
-	}
-	owns, privs = appendSchemaAndDefaultDependents(cat, role, owns, privs) // schemaprivs.go
-	return append(owns, privs...)
-}
-
-func relationKindWord(t *catalog.Table) string {
-	switch t.Kind {
-	case catalog.KindView:
-		return "view"
-	case catalog.KindStreaming:
-		return "streaming table"
-	}
-	return "table"
-}
-
 // grantPrivileges runs GRANT and REVOKE on tables.
 func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 	if len(st.OnSchemas) > 0 {
@@ -448,17 +414,9 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 		return err
 	}
 	cat := x.tx.catalog()
-	var grantees []catalog.OID
-	for _, name := range st.Grantees {
-		if name == "" {
-			grantees = append(grantees, 0)
-			continue
-		}
-		r, ok := cat.Role(name)
-		if !ok {
-			return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
-		}
-		grantees = append(grantees, r.OID)
+	grantees, err := granteeOIDs(cat, st.Grantees)
+	if err != nil {
+		return err
 	}
 	var tables []*catalog.Table
 	pc := x.planCtx()

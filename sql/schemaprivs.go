@@ -1,8 +1,6 @@
 package sql
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
 	"cdcdb/acl"
@@ -174,38 +172,6 @@ func ownerToAlone(actions []ast.AlterAction) (o *ast.OwnerTo, ok bool) {
 		}
 	}
 	return o, o != nil && len(actions) == 1
-}
-
-// appendSchemaAndDefaultDependents adds to roleDependents' lists what of
-// schemas and default privileges keeps role from being dropped: schemas
-// it owns or holds privileges on, and default privileges of it or for it.
-func appendSchemaAndDefaultDependents(cat *catalog.Snapshot, role catalog.OID, owns, privs []string) ([]string, []string) {
-	for _, sc := range cat.Schemas() {
-		if sc.System {
-			continue
-		}
-		if sc.Owner == role {
-			owns = append(owns, fmt.Sprintf("owner of schema %s", sc.Name))
-		}
-		if slices.ContainsFunc(sc.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }) {
-			privs = append(privs, fmt.Sprintf("privileges for schema %s", sc.Name))
-		}
-	}
-	for _, r := range cat.Roles() {
-		for _, d := range r.DefaultACLs {
-			where := ""
-			if sc, ok := cat.SchemaByOID(d.Schema); ok {
-				where = " in schema " + sc.Name
-			}
-			switch {
-			case r.OID == role:
-				owns = append(owns, fmt.Sprintf("owner of default privileges on new relations belonging to role %s%s", r.Name, where))
-			case slices.ContainsFunc(d.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }):
-				privs = append(privs, fmt.Sprintf("privileges for default privileges on new relations belonging to role %s%s", r.Name, where))
-			}
-		}
-	}
-	return owns, privs
 }
 
 // privilegeFunctionRole is the role a has_*_privilege call asks about: its
