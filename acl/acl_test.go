@@ -2,6 +2,7 @@ package acl_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"cdcdb/acl"
@@ -442,5 +443,60 @@ func TestText(t *testing.T) {
 		if got := acl.PrivilegeType(letter); got != name {
 			t.Errorf("PrivilegeType(%c) = %q, want %q", letter, got, name)
 		}
+		p, ok := acl.TablePrivilegeNamed(strings.ToLower(name))
+		if name != "" && (!ok || byte(p) != letter) {
+			t.Errorf("TablePrivilegeNamed(%q) = %c, %v; want %c", strings.ToLower(name), p, ok, letter)
+		}
+	}
+	for _, word := range []string{"", "ALL", "USAGE", "selec"} {
+		if p, ok := acl.TablePrivilegeNamed(word); ok {
+			t.Errorf("TablePrivilegeNamed(%q) = %c, want none", word, p)
+		}
+	}
+}
+
+// TestGrantRevokeMembership: GRANT and REVOKE of membership on one
+// member's list, and what PostgreSQL reports when they change nothing.
+func TestGrantRevokeMembership(t *testing.T) {
+	plain := &catalog.Role{OID: alice, MemberOf: []catalog.Membership{member(readers)}}
+	withAdmin := &catalog.Role{OID: erin, MemberOf: []catalog.Membership{{Role: readers, Grantor: super, Admin: true}, member(owner)}}
+	for _, c := range []struct {
+		name    string
+		r       *catalog.Role
+		revoke  bool
+		role    catalog.OID
+		admin   bool
+		want    []catalog.Membership
+		outcome acl.MembershipChange
+	}{
+		{"new membership, by its grantor", plain, false, owner, false,
+			[]catalog.Membership{member(readers), {Role: owner, Grantor: bi}}, acl.MembershipChanged},
+		{"new membership with the admin option", plain, false, owner, true,
+			[]catalog.Membership{member(readers), {Role: owner, Grantor: bi, Admin: true}}, acl.MembershipChanged},
+		{"already a member", plain, false, readers, false, plain.MemberOf, acl.MembershipAlready},
+		{"the admin option added", plain, false, readers, true,
+			[]catalog.Membership{{Role: readers, Grantor: super, Admin: true}}, acl.MembershipChanged},
+		{"already with the admin option", withAdmin, false, readers, true, withAdmin.MemberOf, acl.MembershipAlready},
+		{"revoke", withAdmin, true, readers, false, []catalog.Membership{member(owner)}, acl.MembershipChanged},
+		{"revoke the admin option only", withAdmin, true, readers, true,
+			[]catalog.Membership{member(readers), member(owner)}, acl.MembershipChanged},
+		{"revoke what is not", plain, true, owner, false, plain.MemberOf, acl.MembershipMissing},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := slices.Clone(c.r.MemberOf)
+			var got []catalog.Membership
+			var outcome acl.MembershipChange
+			if c.revoke {
+				got, outcome = acl.RevokeMembership(c.r, c.role, c.admin)
+			} else {
+				got, outcome = acl.GrantMembership(c.r, c.role, bi, c.admin)
+			}
+			if !slices.Equal(got, c.want) || outcome != c.outcome {
+				t.Errorf("= %v, %d; want %v, %d", got, outcome, c.want, c.outcome)
+			}
+			if !slices.Equal(c.r.MemberOf, before) {
+				t.Errorf("the role's memberships were changed in place: %v", c.r.MemberOf)
+			}
+		})
 	}
 }

@@ -35,9 +35,10 @@
 //
 // # File map
 //
-//	members.go  RoleSet, membership closure (PrivilegeHolders, Memberships), owners, admin option, loops
-//	check.go    who holds a privilege: HasTablePrivilege, HasSchemaPrivilege; owners of tables and flows
-//	arith.go    ACL arithmetic: GRANT/REVOKE into an ACL, owner defaults, aclnewowner, default privileges
-//	text.go     aclitem text, information_schema's privilege names
+//	members.go     RoleSet, membership closure (PrivilegeHolders, Memberships), admin option, loops,
+//	               GRANT and REVOKE of membership
+//	check.go       who holds a privilege: HasTablePrivilege, HasSchemaPrivilege; owners of tables and flows
+//	arith.go       ACL arithmetic: GRANT/REVOKE into an ACL, owner defaults, aclnewowner, default privileges
+//	text.go        aclitem text, information_schema's privilege names
 //	dependents.go  what keeps a role from being dropped (DROP ROLE's detail)
 package acl

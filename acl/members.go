@@ -1,6 +1,10 @@
 package acl
 
-import "cdcdb/catalog"
+import (
+	"slices"
+
+	"cdcdb/catalog"
+)
 
 // RoleSet is a set of role OIDs, with the common case of one role and no
 // memberships kept free of allocation.
@@ -94,4 +98,53 @@ func IsAdminOf(cat *catalog.Snapshot, me, r *catalog.Role, loginName string) boo
 // member of role m".
 func GrantLoops(cat *catalog.Snapshot, role, member *catalog.Role) bool {
 	return Memberships(cat, role).Has(member.OID)
+}
+
+// MembershipChange says what a GRANT or REVOKE of membership did to one
+// member.
+type MembershipChange int
+
+const (
+	// MembershipChanged: the member's memberships changed.
+	MembershipChanged MembershipChange = iota
+	// MembershipAlready: GRANT found the member a member already (with
+	// the admin option, when it was asked for); PostgreSQL says so in a
+	// NOTICE.
+	MembershipAlready
+	// MembershipMissing: REVOKE found no such membership; PostgreSQL says
+	// so in a WARNING.
+	MembershipMissing
+)
+
+// GrantMembership is member's memberships after GRANT role TO member by
+// grantor, WITH ADMIN OPTION when admin: a new membership, or the admin
+// option added to the one there is. member is not changed. The loop
+// check (GrantLoops) and the grantor's right are the caller's.
+func GrantMembership(member *catalog.Role, role, grantor catalog.OID, admin bool) ([]catalog.Membership, MembershipChange) {
+	i := slices.IndexFunc(member.MemberOf, func(ms catalog.Membership) bool { return ms.Role == role })
+	switch {
+	case i >= 0 && (!admin || member.MemberOf[i].Admin):
+		return member.MemberOf, MembershipAlready
+	case i >= 0:
+		out := slices.Clone(member.MemberOf)
+		out[i].Admin = true
+		return out, MembershipChanged
+	}
+	return append(slices.Clone(member.MemberOf), catalog.Membership{Role: role, Grantor: grantor, Admin: admin}), MembershipChanged
+}
+
+// RevokeMembership is member's memberships after REVOKE role FROM member
+// (adminOnly: REVOKE ADMIN OPTION FOR, which keeps the membership).
+// member is not changed.
+func RevokeMembership(member *catalog.Role, role catalog.OID, adminOnly bool) ([]catalog.Membership, MembershipChange) {
+	i := slices.IndexFunc(member.MemberOf, func(ms catalog.Membership) bool { return ms.Role == role })
+	switch {
+	case i < 0:
+		return member.MemberOf, MembershipMissing
+	case adminOnly:
+		out := slices.Clone(member.MemberOf)
+		out[i].Admin = false
+		return out, MembershipChanged
+	}
+	return slices.Delete(slices.Clone(member.MemberOf), i, i+1), MembershipChanged
 }

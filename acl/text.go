@@ -41,24 +41,37 @@ func RoleName(cat *catalog.Snapshot, oid catalog.OID) string {
 	return r.Name
 }
 
-// PrivilegeType names an aclitem letter as information_schema's
-// privilege_type does ("" for a letter that is none).
+// tablePrivilegeNames are the table privileges' SQL names, in aclitem
+// order.
+var tablePrivilegeNames = []struct {
+	privilege catalog.Privilege
+	name      string
+}{
+	{catalog.PrivInsert, "INSERT"}, {catalog.PrivSelect, "SELECT"}, {catalog.PrivUpdate, "UPDATE"},
+	{catalog.PrivDelete, "DELETE"}, {catalog.PrivTruncate, "TRUNCATE"}, {catalog.PrivReferences, "REFERENCES"},
+	{catalog.PrivTrigger, "TRIGGER"},
+}
+
+// PrivilegeType names an aclitem letter of a table privilege as
+// information_schema's privilege_type does ("" for a letter that is
+// none).
 func PrivilegeType(letter byte) string {
-	switch catalog.Privilege(letter) {
-	case catalog.PrivInsert:
-		return "INSERT"
-	case catalog.PrivSelect:
-		return "SELECT"
-	case catalog.PrivUpdate:
-		return "UPDATE"
-	case catalog.PrivDelete:
-		return "DELETE"
-	case catalog.PrivTruncate:
-		return "TRUNCATE"
-	case catalog.PrivReferences:
-		return "REFERENCES"
-	case catalog.PrivTrigger:
-		return "TRIGGER"
+	for _, n := range tablePrivilegeNames {
+		if byte(n.privilege) == letter {
+			return n.name
+		}
 	}
 	return ""
+}
+
+// TablePrivilegeNamed is the table privilege a SQL name (in any case)
+// names, as GRANT and has_table_privilege spell them; ok false for a word
+// that names none (ALL is not one privilege: catalog.AllTablePrivileges).
+func TablePrivilegeNamed(word string) (p catalog.Privilege, ok bool) {
+	for _, n := range tablePrivilegeNames {
+		if strings.EqualFold(n.name, word) {
+			return n.privilege, true
+		}
+	}
+	return 0, false
 }

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"slices"
 	"strings"
 
 	"cdcdb/acl"
@@ -90,33 +89,26 @@ func (x *execCtx) grantRoles(st *ast.GrantRoles) error {
 			cat = x.tx.catalog()
 			m, _ = cat.RoleByOID(m.OID)
 			r, _ = cat.RoleByOID(r.OID)
-			i := slices.IndexFunc(m.MemberOf, func(ms catalog.Membership) bool { return ms.Role == r.OID })
-			changed := *m
-			changed.MemberOf = slices.Clone(m.MemberOf)
+			var memberOf []catalog.Membership
+			var outcome acl.MembershipChange
 			if st.Revoke {
-				switch {
-				case i < 0:
-					x.warning(pgerror.Warning, "role \"%s\" is not a member of role \"%s\"", m.Name, r.Name)
-					continue
-				case st.Admin:
-					changed.MemberOf[i].Admin = false
-				default:
-					changed.MemberOf = slices.Delete(changed.MemberOf, i, i+1)
-				}
+				memberOf, outcome = acl.RevokeMembership(m, r.OID, st.Admin)
 			} else {
 				if acl.GrantLoops(cat, r, m) {
 					return pgerror.New(pgerror.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", r.Name, m.Name)
 				}
-				switch {
-				case i >= 0 && (!st.Admin || m.MemberOf[i].Admin):
-					x.notice("role \"%s\" is already a member of role \"%s\"", m.Name, r.Name)
-					continue
-				case i >= 0:
-					changed.MemberOf[i].Admin = true
-				default:
-					changed.MemberOf = append(changed.MemberOf, catalog.Membership{Role: r.OID, Grantor: me.OID, Admin: st.Admin})
-				}
+				memberOf, outcome = acl.GrantMembership(m, r.OID, me.OID, st.Admin)
 			}
+			switch outcome {
+			case acl.MembershipMissing:
+				x.warning(pgerror.Warning, "role \"%s\" is not a member of role \"%s\"", m.Name, r.Name)
+				continue
+			case acl.MembershipAlready:
+				x.notice("role \"%s\" is already a member of role \"%s\"", m.Name, r.Name)
+				continue
+			}
+			changed := *m
+			changed.MemberOf = memberOf
 			if err := ed.PutRole(&changed); err != nil {
 				return err
 			}
@@ -134,12 +126,12 @@ func (x *execCtx) dropMembershipsIn(dropped catalog.OID) error {
 		return err
 	}
 	for _, m := range x.tx.catalog().Roles() {
-		i := slices.IndexFunc(m.MemberOf, func(ms catalog.Membership) bool { return ms.Role == dropped })
-		if i < 0 {
+		memberOf, outcome := acl.RevokeMembership(m, dropped, false)
+		if outcome == acl.MembershipMissing {
 			continue
 		}
 		changed := *m
-		changed.MemberOf = slices.Delete(slices.Clone(m.MemberOf), i, i+1)
+		changed.MemberOf = memberOf
 		if err := ed.PutRole(&changed); err != nil {
 			return err
 		}

@@ -486,21 +486,13 @@ func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) 
 func tablePrivilegesNamed(words []string) ([]catalog.Privilege, error) {
 	var out []catalog.Privilege
 	for _, w := range words {
-		switch w {
-		case "ALL":
+		switch p, ok := acl.TablePrivilegeNamed(w); {
+		case w == "ALL":
 			out = append(out, catalog.AllTablePrivileges...)
-		case "SELECT":
-			out = append(out, catalog.PrivSelect)
-		case "INSERT":
-			out = append(out, catalog.PrivInsert)
-		case "UPDATE":
-			out = append(out, catalog.PrivUpdate)
-		case "DELETE":
-			out = append(out, catalog.PrivDelete)
-		case "TRUNCATE":
-			out = append(out, catalog.PrivTruncate)
-		case "REFERENCES", "TRIGGER":
+		case p == catalog.PrivReferences || p == catalog.PrivTrigger:
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "privilege %s is not supported", w)
+		case ok:
+			out = append(out, p)
 		default:
 			return nil, pgerror.New(pgerror.InvalidGrantOperation, "invalid privilege type %s for relation", w)
 		}
@@ -601,23 +593,8 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 		if !ok {
 			continue
 		}
-		var p catalog.Privilege
-		switch w {
-		case "select":
-			p = catalog.PrivSelect
-		case "references":
-			p = catalog.PrivReferences
-		case "trigger":
-			p = catalog.PrivTrigger
-		case "insert":
-			p = catalog.PrivInsert
-		case "update":
-			p = catalog.PrivUpdate
-		case "delete":
-			p = catalog.PrivDelete
-		case "truncate":
-			p = catalog.PrivTruncate
-		default:
+		p, known := acl.TablePrivilegeNamed(w)
+		if !known {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", w)
 		}
 		if acl.HasTablePrivilege(cat, role, t, p) {
