@@ -103,14 +103,14 @@ func NewOwner(acl []catalog.ACLItem, old, owner catalog.OID) []catalog.ACLItem {
 	return out
 }
 
-// MergeLetters is the union of two items' privilege letters, in aclitem
-// order.
+// MergeLetters is the union of two table ACL items' privilege letters, in
+// aclitem order.
 func MergeLetters(a, b string) string {
 	var privs []catalog.Privilege
 	for i := 0; i < len(b); i++ {
 		privs = append(privs, catalog.Privilege(b[i]))
 	}
-	return catalog.WithPrivileges(a, privs, true)
+	return withLetters(a, privs, true, catalog.AllTablePrivileges)
 }
 
 // MergeItem adds item's privileges to acl's item of the same grantee and

@@ -44,13 +44,25 @@ func HasAnyTablePrivilege(cat *catalog.Snapshot, r *catalog.Role, t *catalog.Tab
 	return false
 }
 
-// SchemaACL is sc's ACL, its default (catalog.SchemaDefaultACL) until the
-// first GRANT or REVOKE.
+// SchemaACL is sc's ACL, its default (SchemaDefaultACL) until the first
+// GRANT or REVOKE.
 func SchemaACL(sc *catalog.Schema) []catalog.ACLItem {
 	if sc.ACL == nil {
-		return catalog.SchemaDefaultACL(sc)
+		return SchemaDefaultACL(sc)
 	}
 	return sc.ACL
+}
+
+// SchemaDefaultACL is a schema's ACL before any GRANT or REVOKE, as
+// PostgreSQL 15 makes it: the owner holds USAGE and CREATE, and on public
+// everyone holds USAGE.
+func SchemaDefaultACL(sc *catalog.Schema) []catalog.ACLItem {
+	owner := catalog.SchemaOwner(sc)
+	acl := []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: "UC"}}
+	if sc.Name == "public" {
+		acl = append(acl, catalog.ACLItem{Grantee: 0, Grantor: owner, Privileges: "U"})
+	}
+	return acl
 }
 
 // HasSchemaPrivilege reports whether r may do p (USAGE or CREATE) in sc:

@@ -15,7 +15,7 @@ import (
 // USAGE for everyone, CREATE for its owner only), GRANT and REVOKE of
 // them, and ownership changes of tables (ALTER TABLE ... OWNER TO). A
 // schema's ACL is stored with it (catalog.Schema.ACL), nil meaning
-// catalog.SchemaDefaultACL; who holds what, and the ACL arithmetic, are
+// acl.SchemaDefaultACL; who holds what, and the ACL arithmetic, are
 // package acl's.
 
 // roleHasSchemaPrivilege is acl.HasSchemaPrivilege, with what only a
