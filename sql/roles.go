@@ -753,8 +753,10 @@ func (s *Session) holdsAnyTablePrivilege(cat *catalog.Snapshot, t *catalog.Table
 
 // maySignal refuses pg_cancel_backend and pg_terminate_backend of another
 // role's session as PostgreSQL 15 does: a superuser's only to a
-// superuser, another role's only to a superuser (cdcdb has no role
-// memberships, nor pg_signal_backend).
+// superuser, another role's only to a superuser. (cdcdb has no
+// pg_signal_backend, and does not yet let a role signal the sessions of
+// a role whose privileges it holds, as PostgreSQL's has_privs_of_role
+// check does.)
 func (s *Session) maySignal(cat *catalog.Snapshot, target string, terminate bool) error {
 	me, ok := s.sessionRole(cat)
 	if ok && me.Superuser || target == s.user {
