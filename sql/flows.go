@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
@@ -734,7 +735,7 @@ func (x *execCtx) dropFlow(pc *planCtx, name ast.QualifiedName, st *ast.Drop) er
 		}
 		return pgerror.New(pgerror.UndefinedObject, "flow \"%s\" does not exist", name.Name())
 	}
-	if r, ok := x.sess.sessionRole(x.tx.catalog()); !ok || !r.Superuser && flowOwner(found) != r.OID {
+	if r, ok := x.sess.sessionRole(x.tx.catalog()); !ok || !r.Superuser && acl.FlowOwner(found) != r.OID {
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of flow %s", found.Name)
 	}
 	return x.removeFlow(found)
