@@ -350,6 +350,10 @@ func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot)
 	if c := e.cachedFlow(f.OID, cat); c != nil {
 		return c, nil
 	}
+	// Checked once per catalog: a GRANT or REVOKE makes a new one.
+	if err := flowOwnerMayApply(cat, f); err != nil {
+		return nil, err
+	}
 	// A flow recorded before its dialect was is PostgreSQL's.
 	dialect, _ := parse.DialectNamed(f.Dialect)
 	stmts, err := parse.ParseWithOptions(f.Definition, parse.Options{Dialect: dialect})
