@@ -9,7 +9,8 @@
 //	base       pgerror (SQLSTATE errors), types (PostgreSQL's types and
 //	           codecs), temporal (pure SCD and period logic)
 //	storage    storage: bytes in the one bbolt file
-//	records    what is kept there: catalog (metadata), history (versions)
+//	records    what is kept there: catalog (metadata), history (versions),
+//	           acl (who holds which privilege, over the catalog)
 //	flows      cdcexec: change events applied to targets in the write's
 //	           transaction
 //	protocol   wire: the PostgreSQL protocol; it knows a SQL session only

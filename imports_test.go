@@ -116,6 +116,10 @@ var packageRules = map[string]packageRule{
 
 	// COPY's data formats: values and errors, nothing of a session.
 	"sql/copyfmt": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
+
+	// Who holds which privilege, and ACL arithmetic: answers over the
+	// catalog, no I/O, no errors (package sql makes the 42501s).
+	"acl": {layer: layerRecords, imports: only("catalog"), forbidden: slices.Concat(doesIO, clocksOrRandom)},
 }
 
 // exclusiveImports are outside packages that only their owners may

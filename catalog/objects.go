@@ -32,7 +32,7 @@ type Schema struct {
 	// the bootstrap superuser.
 	Owner OID `json:"owner,omitempty"`
 	// ACL holds USAGE ('U') and CREATE ('C') grants; nil until the first
-	// GRANT or REVOKE, meaning PostgreSQL's default (SchemaDefaultACL).
+	// GRANT or REVOKE, meaning PostgreSQL's default (package acl's SchemaACL).
 	ACL []ACLItem `json:"acl,omitempty"`
 }
 

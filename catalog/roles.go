@@ -78,18 +78,6 @@ func SchemaOwner(sc *Schema) OID {
 	return sc.Owner
 }
 
-// SchemaDefaultACL is a schema's ACL before any GRANT or REVOKE, as
-// PostgreSQL 15 makes it: the owner holds USAGE and CREATE, and on public
-// everyone holds USAGE.
-func SchemaDefaultACL(sc *Schema) []ACLItem {
-	owner := SchemaOwner(sc)
-	acl := []ACLItem{{Grantee: owner, Grantor: owner, Privileges: "UC"}}
-	if sc.Name == "public" {
-		acl = append(acl, ACLItem{Grantee: 0, Grantor: owner, Privileges: "U"})
-	}
-	return acl
-}
-
 // Privilege is one table privilege, as its letter in an aclitem
 // (PostgreSQL's ACL_*_CHR).
 type Privilege byte
@@ -146,25 +134,6 @@ type ACLItem struct {
 
 // Has reports whether the item grants p.
 func (a ACLItem) Has(p Privilege) bool { return strings.IndexByte(a.Privileges, byte(p)) >= 0 }
-
-// WithPrivileges returns letters holding the union (add) or difference
-// (!add) of have and change, in aclitem order.
-func WithPrivileges(have string, change []Privilege, add bool) string {
-	set := map[Privilege]bool{}
-	for i := 0; i < len(have); i++ {
-		set[Privilege(have[i])] = true
-	}
-	for _, p := range change {
-		set[p] = add
-	}
-	var b strings.Builder
-	for _, p := range AllTablePrivileges {
-		if set[p] {
-			b.WriteByte(byte(p))
-		}
-	}
-	return b.String()
-}
 
 // Role finds a role by name (names are case-sensitive, as identifiers
 // arrive already folded).

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/source"
 	"cdcdb/sql/ast"
@@ -53,7 +54,7 @@ func (v catalogViewSession) OwnTempSchema(name string) string {
 func (v catalogViewSession) IsTempSchema(schema catalog.OID) bool {
 	return isTempSchema(v.x.catalogOf(), schema)
 }
-func (v catalogViewSession) TableOwner(t *catalog.Table) catalog.OID { return tableOwner(t) }
+func (v catalogViewSession) TableOwner(t *catalog.Table) catalog.OID { return acl.TableOwner(t) }
 func (v catalogViewSession) ViewReads(t *catalog.Table) []catalog.OID {
 	return viewReads(v.x, t) // viewdeps.go
 }

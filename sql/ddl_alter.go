@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/history"
 	"cdcdb/pgerror"
@@ -398,7 +399,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	var oid, rowType catalog.OID
-	owner, acl := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
+	owner, grants := x.sess.currentRoleOID(x.tx.catalog()), x.defaultTableACL(schema.OID)
 	if exists {
 		// CREATE OR REPLACE VIEW is its owner's, and keeps the view's
 		// owner and grants, as in PostgreSQL.
@@ -406,7 +407,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 			return err
 		}
 		oid, rowType = existing.OID, existing.RowType
-		owner, acl = tableOwner(existing), existing.ACL
+		owner, grants = acl.TableOwner(existing), existing.ACL
 	} else {
 		if oid, err = ed.NewOID(); err != nil {
 			return err
@@ -416,7 +417,7 @@ func (x *execCtx) createView(st *ast.CreateView) error {
 		}
 	}
 	t := &catalog.Table{OID: oid, Schema: schema.OID, Name: name, Kind: catalog.KindView, NextAttnum: 1, RowType: rowType, ViewQuery: st.Text,
-		Owner: owner, ACL: acl, ViewSearchPath: viewSearchPath(pc)}
+		Owner: owner, ACL: grants, ViewSearchPath: viewSearchPath(pc)}
 	for i, c := range p.columns() {
 		n := c.name
 		if i < len(st.Columns) {

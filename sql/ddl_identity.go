@@ -3,6 +3,7 @@ package sql
 import (
 	"strconv"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -63,7 +64,7 @@ func (x *execCtx) addIdentity(pc *planCtx, t *catalog.Table, a *ast.AddIdentity)
 	} else if relationNameTaken(cat, t.Schema, name) {
 		return pgerror.New(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	q := &catalog.Sequence{Schema: t.Schema, Name: name, Owner: tableOwner(t)}
+	q := &catalog.Sequence{Schema: t.Schema, Name: name, Owner: acl.TableOwner(t)}
 	if _, err := pc.applySequenceOptions(q, nil, opts); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -40,10 +41,10 @@ func (x *execCtx) checkOwnerChange(current catalog.OID, next *catalog.Role, kind
 	if ok && me.Superuser {
 		return nil
 	}
-	if !ok || !actsAsOwner(cat, me, current) {
+	if !ok || !acl.ActsAsOwner(cat, me, current) {
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of %s %s", kind, name)
 	}
-	if !memberships(cat, me).has(next.OID) {
+	if !acl.Memberships(cat, me).Has(next.OID) {
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", next.Name)
 	}
 	return nil
@@ -99,7 +100,7 @@ func (x *execCtx) sequenceOwnerTo(pc *planCtx, name ast.QualifiedName, o *ast.Ow
 	}
 	for _, s := range catalogviews.SerialSequences(pc.cat) {
 		if s.Free == nil && s.Schema == sc.OID && s.Name == name.Name() {
-			if tableOwner(s.Table) == role.OID {
+			if acl.TableOwner(s.Table) == role.OID {
 				return true, nil
 			}
 			return true, pgerror.New(pgerror.FeatureNotSupported, "cannot change owner of sequence \"%s\"", s.Name).
@@ -127,7 +128,7 @@ func (x *execCtx) moveOwnedSequences(t *catalog.Table) error {
 	}
 	for _, q := range owned {
 		s := *q
-		s.Owner = tableOwner(now)
+		s.Owner = acl.TableOwner(now)
 		if err := ed.PutSequence(&s); err != nil {
 			return err
 		}
@@ -168,7 +169,7 @@ func (x *execCtx) alterSchemaOwner(st *ast.AlterSchemaOwner) error {
 	}
 	c := *sc
 	c.Owner = role.OID
-	c.ACL = newOwnerACL(sc.ACL, current, role.OID) // schemaprivs.go
+	c.ACL = acl.NewOwner(sc.ACL, current, role.OID)
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -354,7 +355,7 @@ func (x *execCtx) alterSequence(st *ast.AlterSequence) error {
 // checkSequenceOwner is checkOwner for a sequence.
 func (x *execCtx) checkSequenceOwner(q *catalog.Sequence) error {
 	cat := x.tx.catalog()
-	if r, ok := x.sess.sessionRole(cat); ok && actsAsOwner(cat, r, catalogviews.SequenceOwner(q)) {
+	if r, ok := x.sess.sessionRole(cat); ok && acl.ActsAsOwner(cat, r, catalogviews.SequenceOwner(q)) {
 		return nil
 	}
 	return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of sequence %s", q.Name)

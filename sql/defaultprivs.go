@@ -1,9 +1,9 @@
 package sql
 
 import (
-	"cmp"
 	"slices"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -14,43 +14,15 @@ import (
 // start with, in every schema or in some, stored with the role
 // (catalog.Role.DefaultACLs) and shown in pg_default_acl.
 
-// ownerOnlyACL is a table's ACL as PostgreSQL's acldefault makes it.
-func ownerOnlyACL(owner catalog.OID) []catalog.ACLItem {
-	return []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerDefaultPrivileges}}
-}
-
 // defaultTableACL is the ACL of a table the session's role creates in
 // schema: nil (the owner's implicit privileges) unless default privileges
-// say more, as PostgreSQL's get_user_default_acl.
+// say more (acl.NewTableACL).
 func (x *execCtx) defaultTableACL(schema catalog.OID) []catalog.ACLItem {
-	cat := x.tx.catalog()
-	r, ok := x.sess.sessionRole(cat)
-	if !ok || len(r.DefaultACLs) == 0 {
+	r, ok := x.sess.sessionRole(x.tx.catalog())
+	if !ok {
 		return nil
 	}
-	acl := ownerOnlyACL(r.OID)
-	if i := slices.IndexFunc(r.DefaultACLs, func(d catalog.DefaultACL) bool { return d.Schema == 0 }); i >= 0 {
-		acl = slices.Clone(r.DefaultACLs[i].ACL)
-	}
-	if i := slices.IndexFunc(r.DefaultACLs, func(d catalog.DefaultACL) bool { return d.Schema == schema }); i >= 0 && schema != 0 {
-		for _, item := range r.DefaultACLs[i].ACL {
-			acl = mergeACLItem(acl, item)
-		}
-	}
-	if slices.Equal(acl, ownerOnlyACL(r.OID)) {
-		return nil
-	}
-	return acl
-}
-
-// mergeACLItem adds item's privileges to acl's item of the same grantee
-// and grantor, or appends it.
-func mergeACLItem(acl []catalog.ACLItem, item catalog.ACLItem) []catalog.ACLItem {
-	if i := slices.IndexFunc(acl, func(a catalog.ACLItem) bool { return a.Grantee == item.Grantee && a.Grantor == item.Grantor }); i >= 0 {
-		acl[i].Privileges = mergePrivilegeLetters(acl[i].Privileges, item.Privileges)
-		return acl
-	}
-	return append(acl, item)
+	return acl.NewTableACL(r, schema)
 }
 
 // alterDefaultPrivileges runs ALTER DEFAULT PRIVILEGES ... ON TABLES.
@@ -95,7 +67,7 @@ func (x *execCtx) alterDefaultPrivileges(st *ast.AlterDefaultPrivileges) error {
 		return err
 	}
 	for _, target := range targets {
-		if !me.Superuser && !memberships(cat, me).has(target.OID) {
+		if !me.Superuser && !acl.Memberships(cat, me).Has(target.OID) {
 			return pgerror.New(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", target.Name)
 		}
 		current, ok := x.tx.catalog().RoleByOID(target.OID)
@@ -106,34 +78,11 @@ func (x *execCtx) alterDefaultPrivileges(st *ast.AlterDefaultPrivileges) error {
 		changed.DefaultACLs = slices.Clone(changed.DefaultACLs)
 		for _, schema := range schemas {
 			i := slices.IndexFunc(changed.DefaultACLs, func(d catalog.DefaultACL) bool { return d.Schema == schema })
-			var base []catalog.ACLItem
-			switch {
-			case i >= 0:
-				base = slices.Clone(changed.DefaultACLs[i].ACL)
-			case schema == 0:
-				base = ownerOnlyACL(target.OID)
+			var entry []catalog.ACLItem
+			if i >= 0 {
+				entry = changed.DefaultACLs[i].ACL
 			}
-			for _, g := range grantees {
-				j := slices.IndexFunc(base, func(a catalog.ACLItem) bool { return a.Grantee == g && a.Grantor == target.OID })
-				switch {
-				case j >= 0:
-					base[j].Privileges = catalog.WithPrivileges(base[j].Privileges, privs, !st.Grant.Revoke)
-				case !st.Grant.Revoke:
-					base = append(base, catalog.ACLItem{Grantee: g, Grantor: target.OID, Privileges: catalog.WithPrivileges("", privs, true)})
-				}
-			}
-			base = slices.DeleteFunc(base, func(a catalog.ACLItem) bool { return a.Privileges == "" })
-			// PostgreSQL stores the entry sorted (aclitemsort): by
-			// grantee, then grantor.
-			slices.SortStableFunc(base, func(a, b catalog.ACLItem) int {
-				if a.Grantee != b.Grantee {
-					return cmp.Compare(a.Grantee, b.Grantee)
-				}
-				return cmp.Compare(a.Grantor, b.Grantor)
-			})
-			// An entry that says what holds anyway is dropped, as
-			// PostgreSQL drops it.
-			isDefault := len(base) == 0 && schema != 0 || schema == 0 && slices.Equal(base, ownerOnlyACL(target.OID))
+			base, isDefault := acl.ChangeDefaultACL(entry, i >= 0, target.OID, schema, grantees, privs, !st.Grant.Revoke)
 			switch {
 			case isDefault && i >= 0:
 				changed.DefaultACLs = slices.Delete(changed.DefaultACLs, i, i+1)

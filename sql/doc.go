@@ -121,11 +121,14 @@
 // role, the privileges a role inherits, SET ROLE as the "role" parameter,
 // pg_auth_members, pg_has_role); schemaprivs.go USAGE and CREATE on
 // schemas, ALTER TABLE ... OWNER TO and the view-owner checks;
-// defaultprivs.go ALTER DEFAULT PRIVILEGES and pg_default_acl. A session
-// acts as its current role: SET ROLE's, else the role its user names. A
-// client's statement collects the privileges its reads need while planning
-// (planCtx.required) and checks them as it executes; its write target, and
-// what DDL plans as it runs (execCtx.planCtx), are checked at once. Flows'
-// own plans are never checked: a flow writes with its owner's rights,
-// whose were checked when it was created.
+// defaultprivs.go ALTER DEFAULT PRIVILEGES and pg_default_acl. Who holds
+// what (memberships, INHERIT, owners, grants) and how an ACL changes are
+// package acl's answers; these files run the statements, store what
+// they change and make the 42501 errors. A session acts as its current
+// role: SET ROLE's, else the role its user names. A client's statement
+// collects the privileges its reads need while planning (planCtx.required)
+// and checks them as it executes; its write target, and what DDL plans as
+// it runs (execCtx.planCtx), are checked at once. Flows' own plans are
+// never checked: a flow writes with its owner's rights, whose were checked
+// when it was created.
 package sql

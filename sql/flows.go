@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/cdcexec"
 	"cdcdb/pgerror"
@@ -348,6 +349,10 @@ func matchTargetColumns(t *catalog.Table, want []catalog.Column, flow string) er
 func (e *Engine) compileFlow(x *execCtx, f *catalog.Flow, cat *catalog.Snapshot) (*compiledFlow, error) {
 	if c := e.cachedFlow(f.OID, cat); c != nil {
 		return c, nil
+	}
+	// Checked once per catalog: a GRANT or REVOKE makes a new one.
+	if err := flowOwnerMayApply(cat, f); err != nil {
+		return nil, err
 	}
 	// A flow recorded before its dialect was is PostgreSQL's.
 	dialect, _ := parse.DialectNamed(f.Dialect)
@@ -734,7 +739,7 @@ func (x *execCtx) dropFlow(pc *planCtx, name ast.QualifiedName, st *ast.Drop) er
 		}
 		return pgerror.New(pgerror.UndefinedObject, "flow \"%s\" does not exist", name.Name())
 	}
-	if r, ok := x.sess.sessionRole(x.tx.catalog()); !ok || !r.Superuser && flowOwner(found) != r.OID {
+	if r, ok := x.sess.sessionRole(x.tx.catalog()); !ok || !r.Superuser && acl.FlowOwner(found) != r.OID {
 		return pgerror.New(pgerror.InsufficientPrivilege, "must be owner of flow %s", found.Name)
 	}
 	return x.removeFlow(found)

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -170,7 +171,7 @@ func (pc *planCtx) planTableRef(t *ast.TableRef, sc *scope) (plan, []*scopeRel, 
 			return nil, nil, pgerror.New(pgerror.DataCorrupted, "view \"%s\" has an unreadable definition", tbl.Name)
 		}
 		pc.inView++
-		pc.viewOwners = append(pc.viewOwners, tableOwner(tbl))
+		pc.viewOwners = append(pc.viewOwners, acl.TableOwner(tbl))
 		outerPath := pc.viewPath
 		if len(tbl.ViewSearchPath) > 0 {
 			pc.viewPath = tbl.ViewSearchPath

@@ -3,9 +3,9 @@ package sql
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -19,7 +19,8 @@ import (
 // This file owns roles and table privileges: CREATE/ALTER/DROP ROLE,
 // GRANT/REVOKE on tables, who may log in (Engine.LoginRole, for wire), and
 // the checks every read and write path makes (checkTablePrivilege,
-// checkOwner). A session acts as the role named by its user. Plans are
+// checkOwner), which ask package acl who holds what and refuse with
+// PostgreSQL's 42501 errors. A session acts as the role named by its user. Plans are
 // cached per user and per catalog generation, and GRANT, REVOKE and role
 // changes make a new generation, so a plan-time check is never stale.
 
@@ -104,33 +105,6 @@ func (s *Session) isSuperuser(cat *catalog.Snapshot) bool {
 	return ok && r.Superuser
 }
 
-// tableOwner is the OID of the role that owns t.
-func tableOwner(t *catalog.Table) catalog.OID {
-	if t.Owner == 0 {
-		return catalog.BootstrapRoleOID
-	}
-	return t.Owner
-}
-
-// roleHasTablePrivilege reports whether role r may do p on t: as a
-// superuser, as its owner, or by a grant to it or to PUBLIC, itself or
-// through the roles whose privileges it inherits (rolemembers.go).
-func roleHasTablePrivilege(cat *catalog.Snapshot, r *catalog.Role, t *catalog.Table, p catalog.Privilege) bool {
-	if r.Superuser {
-		return true
-	}
-	holders := privilegeHolders(cat, r)
-	if holders.has(tableOwner(t)) {
-		return true
-	}
-	for _, a := range t.ACL {
-		if (a.Grantee == 0 || holders.has(a.Grantee)) && a.Has(p) {
-			return true
-		}
-	}
-	return false
-}
-
 // permissionDenied is PostgreSQL's aclcheck_error for a relation.
 func permissionDenied(t *catalog.Table) *pgerror.Error {
 	kind := "table"
@@ -177,7 +151,7 @@ func (pc *planCtx) checkTablePrivilege(t *catalog.Table, privs ...catalog.Privil
 		}
 	}
 	for _, p := range privs {
-		if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
+		if !ok || !acl.HasTablePrivilege(pc.cat, r, t, p) {
 			return permissionDenied(t)
 		}
 	}
@@ -194,7 +168,7 @@ func (x *execCtx) checkOwner(t *catalog.Table) error {
 			return err
 		}
 	}
-	if ok && actsAsOwner(cat, r, tableOwner(t)) {
+	if ok && acl.ActsAsOwner(cat, r, acl.TableOwner(t)) {
 		return nil
 	}
 	return mustBeOwner(t)
@@ -297,7 +271,7 @@ func (a roleAttributes) applyTo(r *catalog.Role) {
 // requireCreateRole refuses a role statement to a role that is neither
 // a superuser nor holds CREATEROLE.
 func (x *execCtx) requireCreateRole(message string) error {
-	if r, ok := x.sess.sessionRole(x.tx.catalog()); ok && hasCreateRole(r) {
+	if r, ok := x.sess.sessionRole(x.tx.catalog()); ok && acl.HasCreateRole(r) {
 		return nil
 	}
 	return pgerror.New(pgerror.InsufficientPrivilege, "%s", message)
@@ -411,7 +385,7 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 		case r.Bootstrap:
 			return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 		}
-		if deps := roleDependents(cat, r.OID); len(deps) > 0 {
+		if deps := acl.Dependents(cat, r.OID); len(deps) > 0 {
 			return &pgerror.Error{Code: pgerror.DependentObjectsStillExist,
 				Message: fmt.Sprintf("role \"%s\" cannot be dropped because some objects depend on it", name),
 				Detail:  strings.Join(deps, "\n")}
@@ -430,40 +404,6 @@ func (x *execCtx) dropRoles(st *ast.DropRole) error {
 	return nil
 }
 
-// roleDependents lists what keeps a role from being dropped, in
-// PostgreSQL's words: what it owns and the privileges granted to it.
-func roleDependents(cat *catalog.Snapshot, role catalog.OID) []string {
-	var owns, privs []string
-	for _, t := range cat.Tables() {
-		if tableOwner(t) == role {
-			owns = append(owns, fmt.Sprintf("owner of %s %s", relationKindWord(t), t.Name))
-		}
-		for _, a := range t.ACL {
-			if a.Grantee == role {
-				privs = append(privs, fmt.Sprintf("privileges for %s %s", relationKindWord(t), t.Name))
-				break
-			}
-		}
-	}
-	for _, f := range cat.Flows() {
-		if flowOwner(f) == role {
-			owns = append(owns, fmt.Sprintf("owner of flow %s", f.Name))
-		}
-	}
-	owns, privs = appendSchemaAndDefaultDependents(cat, role, owns, privs) // schemaprivs.go
-	return append(owns, privs...)
-}
-
-func relationKindWord(t *catalog.Table) string {
-	switch t.Kind {
-	case catalog.KindView:
-		return "view"
-	case catalog.KindStreaming:
-		return "streaming table"
-	}
-	return "table"
-}
-
 // grantPrivileges runs GRANT and REVOKE on tables.
 func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 	if len(st.OnSchemas) > 0 {
@@ -474,17 +414,9 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 		return err
 	}
 	cat := x.tx.catalog()
-	var grantees []catalog.OID
-	for _, name := range st.Grantees {
-		if name == "" {
-			grantees = append(grantees, 0)
-			continue
-		}
-		r, ok := cat.Role(name)
-		if !ok {
-			return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
-		}
-		grantees = append(grantees, r.OID)
+	grantees, err := granteeOIDs(cat, st.Grantees)
+	if err != nil {
+		return err
 	}
 	var tables []*catalog.Table
 	pc := x.planCtx()
@@ -522,7 +454,7 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 			continue
 		}
 		c := t.Clone()
-		c.ACL = changeACL(c, grantees, privs, !st.Revoke)
+		c.ACL = acl.ChangeTableACL(c, grantees, privs, !st.Revoke)
 		if err := ed.PutTable(c); err != nil {
 			return err
 		}
@@ -537,12 +469,12 @@ func (x *execCtx) grantPrivileges(st *ast.GrantPrivileges) error {
 func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) {
 	cat := x.tx.catalog()
 	r, ok := x.sess.sessionRole(cat)
-	if ok && actsAsOwner(cat, r, tableOwner(t)) {
+	if ok && acl.ActsAsOwner(cat, r, acl.TableOwner(t)) {
 		return true, nil
 	}
 	if ok {
 		for _, p := range catalog.TablePrivileges {
-			if roleHasTablePrivilege(cat, r, t, p) {
+			if acl.HasTablePrivilege(cat, r, t, p) {
 				return false, nil
 			}
 		}
@@ -550,58 +482,17 @@ func (x *execCtx) checkOwnerToGrant(t *catalog.Table) (granted bool, err error) 
 	return false, permissionDenied(t)
 }
 
-// ownerDefaultPrivileges are the letters of the owner's implicit item
-// once a table's ACL is written, as PostgreSQL's acldefault for a
-// relation.
-const ownerDefaultPrivileges = "arwdDxt"
-
-// changeACL grants (add) or revokes privs on t for grantees. The first
-// change writes the owner's implicit item first, as PostgreSQL does.
-func changeACL(t *catalog.Table, grantees []catalog.OID, privs []catalog.Privilege, add bool) []catalog.ACLItem {
-	owner := tableOwner(t)
-	acl := t.ACL
-	if acl == nil {
-		acl = []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerDefaultPrivileges}}
-	}
-	for _, g := range grantees {
-		i := slices.IndexFunc(acl, func(a catalog.ACLItem) bool { return a.Grantee == g && a.Grantor == owner })
-		if i < 0 {
-			if !add {
-				continue
-			}
-			acl = append(acl, catalog.ACLItem{Grantee: g, Grantor: owner})
-			i = len(acl) - 1
-		}
-		acl[i].Privileges = catalog.WithPrivileges(acl[i].Privileges, privs, add)
-	}
-	out := acl[:0:0]
-	for _, a := range acl {
-		if a.Privileges != "" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // tablePrivilegesNamed maps GRANT's privilege words to privileges.
 func tablePrivilegesNamed(words []string) ([]catalog.Privilege, error) {
 	var out []catalog.Privilege
 	for _, w := range words {
-		switch w {
-		case "ALL":
+		switch p, ok := acl.TablePrivilegeNamed(w); {
+		case w == "ALL":
 			out = append(out, catalog.AllTablePrivileges...)
-		case "SELECT":
-			out = append(out, catalog.PrivSelect)
-		case "INSERT":
-			out = append(out, catalog.PrivInsert)
-		case "UPDATE":
-			out = append(out, catalog.PrivUpdate)
-		case "DELETE":
-			out = append(out, catalog.PrivDelete)
-		case "TRUNCATE":
-			out = append(out, catalog.PrivTruncate)
-		case "REFERENCES", "TRIGGER":
+		case p == catalog.PrivReferences || p == catalog.PrivTrigger:
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "privilege %s is not supported", w)
+		case ok:
+			out = append(out, p)
 		default:
 			return nil, pgerror.New(pgerror.InvalidGrantOperation, "invalid privilege type %s for relation", w)
 		}
@@ -609,36 +500,17 @@ func tablePrivilegesNamed(words []string) ([]catalog.Privilege, error) {
 	return out, nil
 }
 
-// aclText is an ACL as PostgreSQL prints aclitem[]: grantee=privileges/
-// grantor, an empty grantee for PUBLIC. Nil for a table never granted on.
+// aclText is an ACL as PostgreSQL prints aclitem[] (acl.Text). Nil for a
+// table never granted on.
 func aclText(cat *catalog.Snapshot, t *catalog.Table) types.Value {
 	if t.ACL == nil {
 		return nil
 	}
 	a := types.ArrayValue{Elem: types.Aclitem, Elems: make([]types.Value, len(t.ACL))}
-	for i, item := range t.ACL {
-		grantee := ""
-		if item.Grantee != 0 {
-			grantee = aclRoleName(cat, item.Grantee)
-		}
-		a.Elems[i] = grantee + "=" + item.Privileges + "/" + aclRoleName(cat, item.Grantor)
+	for i, text := range acl.Text(cat, t.ACL) {
+		a.Elems[i] = text
 	}
 	return a
-}
-
-// aclRoleName is a role's name as an aclitem shows it: quoted when it is
-// not a plain lower-case name.
-func aclRoleName(cat *catalog.Snapshot, oid catalog.OID) string {
-	r, ok := cat.RoleByOID(oid)
-	if !ok {
-		return fmt.Sprint(oid)
-	}
-	for _, c := range r.Name {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return `"` + strings.ReplaceAll(r.Name, `"`, `""`) + `"`
-		}
-	}
-	return r.Name
 }
 
 // requireTablePrivilege is checkTablePrivilege for statements that find
@@ -651,7 +523,7 @@ func (x *execCtx) requireTablePrivilege(t *catalog.Table, p catalog.Privilege) e
 			return err
 		}
 	}
-	if ok && roleHasTablePrivilege(cat, r, t, p) {
+	if ok && acl.HasTablePrivilege(cat, r, t, p) {
 		return nil
 	}
 	return permissionDenied(t)
@@ -675,14 +547,6 @@ func (x *execCtx) checkFlowRights(d *flowDefinition) error {
 		}
 	}
 	return x.checkOwner(d.target)
-}
-
-// flowOwner is the OID of the role that owns f.
-func flowOwner(f *catalog.Flow) catalog.OID {
-	if f.Owner == 0 {
-		return catalog.BootstrapRoleOID
-	}
-	return f.Owner
 }
 
 // hasTablePrivilegeCall is has_table_privilege([role,] table, privileges):
@@ -729,26 +593,11 @@ func hasTablePrivilegeCall(x *execCtx, a []types.Value) (types.Value, error) {
 		if !ok {
 			continue
 		}
-		var p catalog.Privilege
-		switch w {
-		case "select":
-			p = catalog.PrivSelect
-		case "references":
-			p = catalog.PrivReferences
-		case "trigger":
-			p = catalog.PrivTrigger
-		case "insert":
-			p = catalog.PrivInsert
-		case "update":
-			p = catalog.PrivUpdate
-		case "delete":
-			p = catalog.PrivDelete
-		case "truncate":
-			p = catalog.PrivTruncate
-		default:
+		p, known := acl.TablePrivilegeNamed(w)
+		if !known {
 			return nil, pgerror.New(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", w)
 		}
-		if roleHasTablePrivilege(cat, role, t, p) {
+		if acl.HasTablePrivilege(cat, role, t, p) {
 			return true, nil
 		}
 	}
@@ -800,7 +649,7 @@ func (s *Session) checkRequired(cat *catalog.Snapshot, needs []privilegeNeed) er
 			return permissionDenied(n.table)
 		case checkSchemaUsage(cat, r, n.table) != nil:
 			return checkSchemaUsage(cat, r, n.table)
-		case !roleHasTablePrivilege(cat, r, n.table, n.privilege):
+		case !acl.HasTablePrivilege(cat, r, n.table, n.privilege):
 			return permissionDenied(n.table)
 		}
 	}
@@ -822,7 +671,7 @@ func (pc *planCtx) checkWritePrivilege(t *catalog.Table, p catalog.Privilege) er
 			return err
 		}
 	}
-	if !ok || !roleHasTablePrivilege(pc.cat, r, t, p) {
+	if !ok || !acl.HasTablePrivilege(pc.cat, r, t, p) {
 		return permissionDenied(t)
 	}
 	return nil
@@ -851,9 +700,6 @@ func (pc *planCtx) compileRoleSwitch(st *ast.Set, value string) (*compiled, erro
 	return nil, pgerror.New(pgerror.FeatureNotSupported, "%s to another role is not supported", what)
 }
 
-// privilegeTypes names the aclitem letters as information_schema does.
-var privilegeTypes = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE", 'd': "DELETE", 'D': "TRUNCATE", 'x': "REFERENCES", 't': "TRIGGER"}
-
 // isTablePrivileges is information_schema.table_privileges (all is set)
 // or role_table_grants: one row per privilege of each ACL item (the
 // owner's implicit one for a table never granted on). table_privileges
@@ -873,12 +719,8 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([
 			if !ok {
 				continue
 			}
-			owner := tableOwner(t)
-			acl := t.ACL
-			if acl == nil {
-				acl = []catalog.ACLItem{{Grantee: owner, Grantor: owner, Privileges: ownerDefaultPrivileges}}
-			}
-			for _, item := range acl {
+			owner := acl.TableOwner(t)
+			for _, item := range acl.TableACL(t) {
 				visible := item.Grantor == me.OID || item.Grantee == me.OID
 				if all {
 					visible = visible || item.Grantee == 0 || me.Superuser
@@ -891,7 +733,7 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([
 					grantee = catalogviews.RoleName(x.catalogViews(), int64(item.Grantee))
 				}
 				for i := 0; i < len(item.Privileges); i++ {
-					p := privilegeTypes[item.Privileges[i]]
+					p := acl.PrivilegeType(item.Privileges[i])
 					rows = append(rows, b.Make("grantor", catalogviews.RoleName(x.catalogViews(), int64(item.Grantor)), "grantee", grantee,
 						"table_catalog", "main", "table_schema", sc.Name, "table_name", t.Name, "privilege_type", p,
 						"is_grantable", catalogviews.YesNo(item.Grantee == owner), "with_hierarchy", catalogviews.YesNo(p == "SELECT")))
@@ -906,21 +748,15 @@ func isTablePrivileges(all bool) func(x *execCtx, b *catalogviews.RowBuilder) ([
 // privs on t.
 func (s *Session) holdsAnyTablePrivilege(cat *catalog.Snapshot, t *catalog.Table, privs ...catalog.Privilege) bool {
 	r, ok := s.sessionRole(cat)
-	if !ok {
-		return false
-	}
-	for _, p := range privs {
-		if roleHasTablePrivilege(cat, r, t, p) {
-			return true
-		}
-	}
-	return false
+	return ok && acl.HasAnyTablePrivilege(cat, r, t, privs...)
 }
 
 // maySignal refuses pg_cancel_backend and pg_terminate_backend of another
 // role's session as PostgreSQL 15 does: a superuser's only to a
-// superuser, another role's only to a superuser (cdcdb has no role
-// memberships, nor pg_signal_backend).
+// superuser, another role's only to a superuser. (cdcdb has no
+// pg_signal_backend, and does not yet let a role signal the sessions of
+// a role whose privileges it holds, as PostgreSQL's has_privs_of_role
+// check does.)
 func (s *Session) maySignal(cat *catalog.Snapshot, target string, terminate bool) error {
 	me, ok := s.sessionRole(cat)
 	if ok && me.Superuser || target == s.user {

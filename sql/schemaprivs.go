@@ -1,10 +1,9 @@
 package sql
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 
+	"cdcdb/acl"
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
@@ -16,34 +15,13 @@ import (
 // USAGE for everyone, CREATE for its owner only), GRANT and REVOKE of
 // them, and ownership changes of tables (ALTER TABLE ... OWNER TO). A
 // schema's ACL is stored with it (catalog.Schema.ACL), nil meaning
-// catalog.SchemaDefaultACL.
+// acl.SchemaDefaultACL; who holds what, and the ACL arithmetic, are
+// package acl's.
 
-// schemaACL is sc's ACL, its default until the first GRANT or REVOKE.
-func schemaACL(sc *catalog.Schema) []catalog.ACLItem {
-	if sc.ACL == nil {
-		return catalog.SchemaDefaultACL(sc)
-	}
-	return sc.ACL
-}
-
-// roleHasSchemaPrivilege reports whether r may do p (USAGE or CREATE) in
-// sc: as a superuser, as its owner or a member of it, or by a grant. The
-// system schemas are everyone's to use, and a session's temporary schema
-// its own.
+// roleHasSchemaPrivilege is acl.HasSchemaPrivilege, with what only a
+// session knows: its temporary schema is its own.
 func roleHasSchemaPrivilege(cat *catalog.Snapshot, r *catalog.Role, sc *catalog.Schema, p catalog.Privilege) bool {
-	if r.Superuser || isTempSchemaName(sc.Name) || sc.System && p == catalog.PrivUsage {
-		return true
-	}
-	holders := privilegeHolders(cat, r)
-	if holders.has(catalog.SchemaOwner(sc)) {
-		return true
-	}
-	for _, a := range schemaACL(sc) {
-		if (a.Grantee == 0 || holders.has(a.Grantee)) && a.Has(p) {
-			return true
-		}
-	}
-	return false
+	return isTempSchemaName(sc.Name) || acl.HasSchemaPrivilege(cat, r, sc, p)
 }
 
 // schemaPermissionDenied is PostgreSQL's aclcheck_error for a schema.
@@ -105,7 +83,7 @@ func (x *execCtx) grantSchemaPrivileges(st *ast.GrantPrivileges) error {
 		if !ok {
 			return pgerror.New(pgerror.UndefinedSchema, "schema \"%s\" does not exist", name)
 		}
-		if !meOK || !actsAsOwner(cat, me, catalog.SchemaOwner(sc)) {
+		if !meOK || !acl.ActsAsOwner(cat, me, catalog.SchemaOwner(sc)) {
 			if meOK && (roleHasSchemaPrivilege(cat, me, sc, catalog.PrivUsage) || roleHasSchemaPrivilege(cat, me, sc, catalog.PrivCreate)) {
 				if st.Revoke {
 					x.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", sc.Name)
@@ -117,7 +95,7 @@ func (x *execCtx) grantSchemaPrivileges(st *ast.GrantPrivileges) error {
 			return schemaPermissionDenied(sc)
 		}
 		changed := *sc
-		changed.ACL = changeSchemaACL(sc, grantees, privs, !st.Revoke)
+		changed.ACL = acl.ChangeSchemaACL(sc, grantees, privs, !st.Revoke)
 		if err := ed.PutSchema(&changed); err != nil {
 			return err
 		}
@@ -142,44 +120,6 @@ func granteeOIDs(cat *catalog.Snapshot, names []string) ([]catalog.OID, error) {
 	return out, nil
 }
 
-// changeSchemaACL grants (add) or revokes privs on sc for grantees,
-// starting from the default ACL on the first change. Items keep
-// PostgreSQL's order (owner first, then in order of grant) and letters
-// its order (UC); an item left with nothing is dropped.
-func changeSchemaACL(sc *catalog.Schema, grantees []catalog.OID, privs []catalog.Privilege, add bool) []catalog.ACLItem {
-	owner := catalog.SchemaOwner(sc)
-	acl := slices.Clone(schemaACL(sc))
-	for _, g := range grantees {
-		i := slices.IndexFunc(acl, func(a catalog.ACLItem) bool { return a.Grantee == g && a.Grantor == owner })
-		if i < 0 {
-			if !add {
-				continue
-			}
-			acl = append(acl, catalog.ACLItem{Grantee: g, Grantor: owner})
-			i = len(acl) - 1
-		}
-		acl[i].Privileges = schemaLetters(acl[i].Privileges, privs, add)
-	}
-	return slices.DeleteFunc(acl, func(a catalog.ACLItem) bool { return a.Privileges == "" })
-}
-
-func schemaLetters(have string, change []catalog.Privilege, add bool) string {
-	set := map[catalog.Privilege]bool{}
-	for i := 0; i < len(have); i++ {
-		set[catalog.Privilege(have[i])] = true
-	}
-	for _, p := range change {
-		set[p] = add
-	}
-	var b strings.Builder
-	for _, p := range []catalog.Privilege{catalog.PrivUsage, catalog.PrivCreate} {
-		if set[p] {
-			b.WriteByte(byte(p))
-		}
-	}
-	return b.String()
-}
-
 // changeTableOwner runs ALTER TABLE t OWNER TO role, with PostgreSQL 15's
 // checks: the session owns t (or is a superuser), is a member of the new
 // owner, and the new owner may create in t's schema. The owner's grants
@@ -197,16 +137,16 @@ func (x *execCtx) changeTableOwner(t *catalog.Table, o *ast.OwnerTo) error {
 	if !ok {
 		return pgerror.New(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
-	old := tableOwner(t)
+	old := acl.TableOwner(t)
 	if newOwner.OID == old {
 		return nil
 	}
 	me, ok := x.sess.sessionRole(cat)
 	if !ok || !me.Superuser {
-		if !ok || !actsAsOwner(cat, me, old) {
+		if !ok || !acl.ActsAsOwner(cat, me, old) {
 			return mustBeOwner(t)
 		}
-		if !memberships(cat, me).has(newOwner.OID) {
+		if !acl.Memberships(cat, me).Has(newOwner.OID) {
 			return pgerror.New(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", newOwner.Name)
 		}
 		if sc, ok := cat.SchemaByOID(t.Schema); ok && !roleHasSchemaPrivilege(cat, newOwner, sc, catalog.PrivCreate) {
@@ -215,44 +155,12 @@ func (x *execCtx) changeTableOwner(t *catalog.Table, o *ast.OwnerTo) error {
 	}
 	c := t.Clone()
 	c.Owner = newOwner.OID
-	c.ACL = newOwnerACL(t.ACL, old, newOwner.OID)
+	c.ACL = acl.NewOwner(t.ACL, old, newOwner.OID)
 	ed, err := x.tx.edit()
 	if err != nil {
 		return err
 	}
 	return ed.PutTable(c)
-}
-
-// newOwnerACL is PostgreSQL's aclnewowner: every mention of the old owner,
-// as grantee or grantor, becomes the new one, and items that then name
-// the same grantee and grantor are merged.
-func newOwnerACL(acl []catalog.ACLItem, old, owner catalog.OID) []catalog.ACLItem {
-	if acl == nil {
-		return nil
-	}
-	var out []catalog.ACLItem
-	for _, a := range acl {
-		if a.Grantee == old {
-			a.Grantee = owner
-		}
-		if a.Grantor == old {
-			a.Grantor = owner
-		}
-		if i := slices.IndexFunc(out, func(b catalog.ACLItem) bool { return b.Grantee == a.Grantee && b.Grantor == a.Grantor }); i >= 0 {
-			out[i].Privileges = mergePrivilegeLetters(out[i].Privileges, a.Privileges)
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-func mergePrivilegeLetters(a, b string) string {
-	var privs []catalog.Privilege
-	for i := 0; i < len(b); i++ {
-		privs = append(privs, catalog.Privilege(b[i]))
-	}
-	return catalog.WithPrivileges(a, privs, true)
 }
 
 // ownerToAlone finds OWNER TO among ALTER TABLE's actions; ok when it is
@@ -264,38 +172,6 @@ func ownerToAlone(actions []ast.AlterAction) (o *ast.OwnerTo, ok bool) {
 		}
 	}
 	return o, o != nil && len(actions) == 1
-}
-
-// appendSchemaAndDefaultDependents adds to roleDependents' lists what of
-// schemas and default privileges keeps role from being dropped: schemas
-// it owns or holds privileges on, and default privileges of it or for it.
-func appendSchemaAndDefaultDependents(cat *catalog.Snapshot, role catalog.OID, owns, privs []string) ([]string, []string) {
-	for _, sc := range cat.Schemas() {
-		if sc.System {
-			continue
-		}
-		if sc.Owner == role {
-			owns = append(owns, fmt.Sprintf("owner of schema %s", sc.Name))
-		}
-		if slices.ContainsFunc(sc.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }) {
-			privs = append(privs, fmt.Sprintf("privileges for schema %s", sc.Name))
-		}
-	}
-	for _, r := range cat.Roles() {
-		for _, d := range r.DefaultACLs {
-			where := ""
-			if sc, ok := cat.SchemaByOID(d.Schema); ok {
-				where = " in schema " + sc.Name
-			}
-			switch {
-			case r.OID == role:
-				owns = append(owns, fmt.Sprintf("owner of default privileges on new relations belonging to role %s%s", r.Name, where))
-			case slices.ContainsFunc(d.ACL, func(a catalog.ACLItem) bool { return a.Grantee == role }):
-				privs = append(privs, fmt.Sprintf("privileges for default privileges on new relations belonging to role %s%s", r.Name, where))
-			}
-		}
-	}
-	return owns, privs
 }
 
 // privilegeFunctionRole is the role a has_*_privilege call asks about: its
@@ -370,7 +246,7 @@ func (pc *planCtx) checkViewOwnerPrivilege(t *catalog.Table, privs []catalog.Pri
 		return permissionDenied(t)
 	}
 	for _, p := range privs {
-		if !roleHasTablePrivilege(pc.cat, owner, t, p) {
+		if !acl.HasTablePrivilege(pc.cat, owner, t, p) {
 			return permissionDenied(t)
 		}
 	}
