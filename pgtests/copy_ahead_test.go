@@ -113,7 +113,7 @@ func TestKill9JustAfterACopyIsAcknowledgedKeepsIt(t *testing.T) {
 	var acked []event
 	seq := int64(0)
 	redone := 0
-	for round := 1; round <= 4 && redone == 0; round++ {
+	for round := 1; round <= 12 && redone == 0; round++ {
 		ctx := testContext(t)
 		w := connect(t, srv.URL())
 		for b := 0; b < 30; b++ {

@@ -15,8 +15,10 @@ import (
 // 2::numeric ^ 10 prints 1024.0000000000000000; any other power has at
 // least 16 significant digits and no fewer decimals than either input
 // shows, chosen from an estimate of the result's decimal weight, so
-// 100 ^ 1.5 prints 1000.0000000000000 and 2 ^ 0.5 1.4142135623730950. The arithmetic itself carries guard digits beyond
-// that scale and then rounds half away from zero.
+// 100 ^ 1.5 prints 1000.0000000000000 and 2 ^ 0.5 1.4142135623730950.
+// An integer power is computed as power_var_int computes it
+// (numeric_powint.go); any other carries guard digits beyond its scale and
+// then rounds half away from zero.
 
 const (
 	NumericMinSigDigits    = 16
@@ -87,8 +89,10 @@ func NumericPower(z, x, y *apd.Decimal) error {
 		return pgerror.New(pgerror.InvalidArgumentForPower, "a negative number raised to a non-integer power yields a complex result")
 	}
 	var weight float64 // estimated decimal weight of the result
+	var n int64        // the exponent, when integral
 	if integral {
-		n, err := yInt.Int64()
+		var err error
+		n, err = yInt.Int64()
 		if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
 			integral = false
 		} else if !x.IsZero() {
@@ -135,6 +139,9 @@ func NumericPower(z, x, y *apd.Decimal) error {
 			z.SetInt64(1)
 		}
 		return RoundScale(z, rscale)
+	}
+	if integral {
+		return numericPowerInt(z, x, n, rscale)
 	}
 	prec := max(int(weight), 0) + rscale + 10
 	if _, err := apd.BaseContext.WithPrecision(uint32(prec)).Pow(z, x, y); err != nil {
