@@ -27,6 +27,10 @@ type planCtx struct {
 	// (nextval, setval), so that it runs in a write transaction ("" when
 	// none does).
 	writesBy string
+	// drawsFreeSequence says the statement may call nextval of a
+	// free-standing sequence, whose position only the exclusive path may
+	// move (ddl_sequence.go), so it never runs detached (concurrent.go).
+	drawsFreeSequence bool
 	// writesPermanent says the statement writes a table that is not
 	// temporary, which a read-only transaction refuses (txmodes.go).
 	writesPermanent bool

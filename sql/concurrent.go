@@ -77,7 +77,7 @@ func (pc *planCtx) concurrentWrite(stmt ast.Statement) bool {
 	default:
 		return false
 	}
-	if len(pc.writtenTables) != 1 || (pc.writesBy != "" && pc.writesBy != "nextval") {
+	if len(pc.writtenTables) != 1 || (pc.writesBy != "" && pc.writesBy != "nextval") || pc.drawsFreeSequence {
 		return false
 	}
 	t := pc.writtenTables[0]

@@ -9,6 +9,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/catalogviews"
+	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
 	"cdcdb/types"
 )
@@ -106,6 +107,22 @@ func nextFree(x *execCtx, s catalogviews.SerialSequence) (types.Value, error) {
 	}
 	x.sess.noteSequence(s.OID, v, true)
 	return v, nil
+}
+
+// mayDrawFreeSequence reports whether nextval's argument may name a
+// free-standing sequence: nextFree reads its position and writes the next
+// one, which two detached transactions could both do from the same
+// position, so such a statement takes the exclusive path. A serial
+// column's sequence draws through storage's counter, which detached
+// transactions share safely.
+func mayDrawFreeSequence(pc *planCtx, arg eval.Expr) bool {
+	if c, ok := arg.(*eval.Const); ok {
+		if oid, ok := c.V.(int64); ok {
+			s, found := catalogviews.SequenceByOID(pc.cat, uint32(oid))
+			return !found || s.Free != nil
+		}
+	}
+	return len(pc.cat.Sequences()) > 0
 }
 
 // setvalFree is setval of a free-standing sequence.

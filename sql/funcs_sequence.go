@@ -28,7 +28,11 @@ func init() {
 		return func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
 			out, t, err := sig(b, args)
 			if err == nil {
-				b.(*binder).pc.writesBy = name
+				pc := b.(*binder).pc
+				pc.writesBy = name
+				if name == "nextval" && mayDrawFreeSequence(pc, out[0]) { // ddl_sequence.go
+					pc.drawsFreeSequence = true
+				}
 			}
 			return out, t, err
 		}
