@@ -115,6 +115,10 @@ var packageRules = map[string]packageRule{
 
 	// COPY's data formats: values and errors, nothing of a session.
 	"sql/copyfmt": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
+
+	// Run-time parameters: definitions, values and their scope as data;
+	// applying them to a session is package sql's.
+	"sql/settings": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
 }
 
 // exclusiveImports are outside packages that only their owners may

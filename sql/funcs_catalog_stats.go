@@ -6,6 +6,7 @@ import (
 	"cdcdb/sql/builtins"
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/settings"
 	"cdcdb/types"
 )
 
@@ -16,8 +17,8 @@ import (
 // counted from storage.
 
 func init() {
-	defineSetting(&settingDef{name: "track_counts", def: "off", readOnly: true,
-		desc: "Collects statistics on database activity."})
+	settings.Define(&settings.Def{Name: "track_counts", Default: "off", ReadOnly: true,
+		Desc: "Collects statistics on database activity."})
 	zero := &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return int64(0), nil
 	}}

@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"strconv"
 	"strings"
 
 	"cdcdb/pgerror"
@@ -9,6 +8,7 @@ import (
 	"cdcdb/sql/catalogviews"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/pgdefs"
+	"cdcdb/sql/settings"
 	"cdcdb/types"
 )
 
@@ -17,15 +17,6 @@ import (
 // session, described as PostgreSQL describes them (postgres
 // --describe-config, through package pgdefs): context, category, type,
 // bounds and help texts are PostgreSQL's.
-
-// settingUnits are the units of the parameters cdcdb has that carry one;
-// pg_settings shows such values as a number of the unit.
-var settingUnits = map[string]string{
-	"statement_timeout":                   "ms",
-	"lock_timeout":                        "ms",
-	"idle_in_transaction_session_timeout": "ms",
-	"work_mem":                            "kB",
-}
 
 // maxIndexKeys is PostgreSQL's INDEX_MAX_KEYS, which cdcdb keeps too:
 // clients read max_index_keys as the most key columns a constraint can
@@ -41,8 +32,6 @@ func checkIndexKeyCount(n int) error {
 }
 
 func init() {
-	defineSetting(&settingDef{name: "max_index_keys", def: strconv.Itoa(maxIndexKeys), readOnly: true,
-		desc: "Shows the maximum number of index keys."})
 	builtins.RegisterSet("pg_show_all_settings", &builtins.SetFunc{Resolve: func(_ eval.Binder, args []eval.Expr) ([]eval.Expr, []builtins.Column, error) {
 		if len(args) != 0 {
 			return nil, nil, builtins.ErrNoFunction
@@ -51,7 +40,7 @@ func init() {
 	}, Gen: func(ec eval.Context, _ []types.Value) ([]eval.Row, error) {
 		x := stmtOf(ec)
 		var rows []eval.Row
-		for _, name := range settingNames() {
+		for _, name := range settings.Names() {
 			rows = append(rows, settingRow(x, name))
 		}
 		return rows, nil
@@ -60,23 +49,23 @@ func init() {
 
 // settingRow is one row of pg_show_all_settings().
 func settingRow(x *execCtx, name string) eval.Row {
-	def := settingDefs[strings.ToLower(name)]
+	def, _ := settings.Lookup(strings.ToLower(name))
 	val, _ := x.sess.showSetting(name)
 	desc, known := pgdefs.SettingByName(name)
 	if !known {
 		// describe-config leaves out the preset (internal) parameters and
 		// knows nothing of cdcdb's own: describe them from cdcdb's
 		// definition.
-		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: settingVarType(def.def),
-			ShortDesc: def.desc}
-		if def.readOnly {
+		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: settings.VarType(def.Default),
+			ShortDesc: def.Desc}
+		if def.ReadOnly {
 			desc.Context, desc.Category = "internal", "Preset Options"
 		}
 	}
-	unit := settingUnits[strings.ToLower(name)]
-	boot, reset := def.def, x.sess.engine.settingDefault(strings.ToLower(name), def)
+	unit := def.Unit
+	boot, reset := def.Default, x.sess.engine.settingDefault(strings.ToLower(name), def)
 	if unit != "" {
-		val, boot, reset = inUnit(val, unit), inUnit(boot, unit), inUnit(reset, unit)
+		val, boot, reset = settings.InUnit(val, unit), settings.InUnit(boot, unit), settings.InUnit(reset, unit)
 	}
 	source := "default"
 	switch {
@@ -100,44 +89,6 @@ func settingRow(x *execCtx, name string) eval.Row {
 	if unit != "" {
 		unitVal = unit
 	}
-	return eval.Row{def.name, val, unitVal, desc.Category, catalogviews.NilIfEmpty(desc.ShortDesc), catalogviews.NilIfEmpty(desc.ExtraDesc),
+	return eval.Row{def.Name, val, unitVal, desc.Category, catalogviews.NilIfEmpty(desc.ShortDesc), catalogviews.NilIfEmpty(desc.ExtraDesc),
 		desc.Context, desc.VarType, source, minVal, maxVal, enumvals, boot, reset, nil, nil, false}
-}
-
-// settingVarType guesses a parameter's type from its default value.
-func settingVarType(def string) string {
-	switch def {
-	case "on", "off":
-		return "bool"
-	}
-	if _, err := strconv.Atoi(def); err == nil {
-		return "integer"
-	}
-	return "string"
-}
-
-// inUnit converts a duration or memory setting to a number of unit.
-func inUnit(v, unit string) string {
-	switch unit {
-	case "ms":
-		d, err := parseDurationSetting(v)
-		if err != nil {
-			return v
-		}
-		return strconv.FormatInt(d.Milliseconds(), 10)
-	case "kB":
-		s := strings.TrimSpace(strings.ToUpper(v))
-		mult := int64(1)
-		for suffix, m := range map[string]int64{"KB": 1, "MB": 1024, "GB": 1024 * 1024, "TB": 1024 * 1024 * 1024} {
-			if strings.HasSuffix(s, suffix) {
-				s, mult = strings.TrimSpace(strings.TrimSuffix(s, suffix)), m
-			}
-		}
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return v
-		}
-		return strconv.FormatInt(n*mult, 10)
-	}
-	return v
 }

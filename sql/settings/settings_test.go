@@ -1,0 +1,192 @@
+package settings
+
+import (
+	"errors"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"cdcdb/pgerror"
+)
+
+func sqlState(err error) string {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+func TestCheckValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        string // canonical value, when state is ""
+		state       string
+	}{
+		{"row_security", "TRUE", "on", ""},
+		{"row_security", " no ", "off", ""},
+		{"row_security", "maybe", "", pgerror.InvalidParameterValue},
+		{"client_min_messages", "WARNING", "warning", ""},
+		{"client_min_messages", "loud", "", pgerror.InvalidParameterValue},
+		{"default_transaction_isolation", "REPEATABLE   read", "repeatable read", ""},
+		{"default_transaction_isolation", "snapshot", "", pgerror.InvalidParameterValue},
+		{"extra_float_digits", " 3", "3", ""},
+		{"extra_float_digits", "three", "", pgerror.InvalidParameterValue},
+		{"client_encoding", "utf-8", "UTF8", ""},
+		{"client_encoding", "LATIN1", "", pgerror.FeatureNotSupported},
+		{"standard_conforming_strings", "off", "", pgerror.FeatureNotSupported},
+		{"search_path", `Public, "My Schema", "$user"`, `public, "My Schema", "$user"`, ""},
+		{"TimeZone", "Europe/Paris", "Europe/Paris", ""},
+		{"timezone", "Mars/Olympus", "", pgerror.InvalidParameterValue},
+		{"statement_timeout", "1min", "1min", ""},
+		{"statement_timeout", "10 parsecs", "", pgerror.InvalidParameterValue},
+		{"server_encoding", "LATIN1", "", pgerror.CantChangeRuntimeParam},
+		{"block_size", "8192", "", pgerror.CantChangeRuntimeParam},
+	} {
+		d, ok := Lookup(strings.ToLower(tc.name))
+		if !ok {
+			t.Fatalf("%s: not defined", tc.name)
+		}
+		got, err := d.Check(tc.value)
+		if tc.state != "" {
+			if sqlState(err) != tc.state {
+				t.Errorf("SET %s = %q: error %v, want SQLSTATE %s", tc.name, tc.value, err, tc.state)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("SET %s = %q: %q, %v; want %q", tc.name, tc.value, got, err, tc.want)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"250", 250 * time.Millisecond, true},
+		{"250ms", 250 * time.Millisecond, true},
+		{"1.5s", 1500 * time.Millisecond, true},
+		{"2min", 2 * time.Minute, true},
+		{"1h", time.Hour, true},
+		{"1d", 24 * time.Hour, true},
+		{"1 fortnight", 0, false},
+		{"soon", 0, false},
+	} {
+		got, err := ParseDuration(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v (ok %v)", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestInUnit(t *testing.T) {
+	for _, tc := range []struct{ value, unit, want string }{
+		{"1min", "ms", "60000"},
+		{"0", "ms", "0"},
+		{"4MB", "kB", "4096"},
+		{"64kB", "kB", "64"},
+		{"1GB", "kB", "1048576"},
+		{"2048", "kB", "2048"},
+		{"on", "", "on"},
+	} {
+		if got := InUnit(tc.value, tc.unit); got != tc.want {
+			t.Errorf("InUnit(%q, %q) = %q, want %q", tc.value, tc.unit, got, tc.want)
+		}
+	}
+}
+
+func TestDefineRefusesDuplicates(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("defining work_mem a second time did not panic")
+		}
+	}()
+	Define(&Def{Name: "Work_Mem"})
+}
+
+// scopeStep is one statement of a scope test, run against a session's
+// values and its block's record of changes.
+type scopeStep struct {
+	op    string // "set", "local", "savepoint", "rollback to", "commit", "rollback"
+	value string
+}
+
+// TestScope runs transaction blocks that set one parameter and checks its
+// value after each, with the rules PostgreSQL applies: the model is the
+// session's values map, the block's Changes and savepoints' copies of both.
+func TestScope(t *testing.T) {
+	const ln = "work_mem"
+	for _, tc := range []struct {
+		name  string
+		steps []scopeStep
+		want  []string // the value after each step
+	}{
+		{"commit keeps SET", []scopeStep{{"set", "8MB"}, {"commit", ""}}, []string{"8MB", "8MB"}},
+		{"rollback undoes SET", []scopeStep{{"set", "8MB"}, {"rollback", ""}}, []string{"8MB", "4MB"}},
+		{"SET LOCAL ends with the block", []scopeStep{{"local", "8MB"}, {"commit", ""}}, []string{"8MB", "4MB"}},
+		{"SET after SET LOCAL is kept", []scopeStep{{"local", "8MB"}, {"set", "16MB"}, {"commit", ""}}, []string{"8MB", "16MB", "16MB"}},
+		{"SET LOCAL after SET: SET is kept", []scopeStep{{"set", "16MB"}, {"local", "8MB"}, {"commit", ""}}, []string{"16MB", "8MB", "16MB"}},
+		{"rollback to savepoint undoes SET", []scopeStep{{"set", "8MB"}, {"savepoint", ""}, {"set", "16MB"}, {"rollback to", ""}, {"commit", ""}},
+			[]string{"8MB", "8MB", "16MB", "8MB", "8MB"}},
+		{"rollback to savepoint undoes SET LOCAL", []scopeStep{{"savepoint", ""}, {"local", "16MB"}, {"rollback to", ""}, {"commit", ""}},
+			[]string{"4MB", "16MB", "4MB", "4MB"}},
+		{"rollback after savepoint undoes all", []scopeStep{{"set", "8MB"}, {"savepoint", ""}, {"set", "16MB"}, {"rollback", ""}},
+			[]string{"8MB", "8MB", "16MB", "4MB"}},
+	} {
+		values := map[string]string{ln: "4MB", "custom.x": "kept"}
+		var block Changes
+		var savedValues map[string]string
+		var savedChanges Changes
+		for i, st := range tc.steps {
+			switch st.op {
+			case "set", "local":
+				block.Record(ln, values[ln], st.value, st.op == "local")
+				values[ln] = st.value
+			case "savepoint":
+				savedValues, savedChanges = maps.Clone(values), block.Clone()
+			case "rollback to":
+				maps.Copy(values, RolledBack(values, savedValues))
+				block = savedChanges.Clone()
+			case "commit", "rollback":
+				maps.Copy(values, block.AtEnd(st.op == "commit"))
+				block = nil
+			}
+			if values[ln] != tc.want[i] {
+				t.Errorf("%s: after step %d (%s %s) %s = %q, want %q", tc.name, i+1, st.op, st.value, ln, values[ln], tc.want[i])
+			}
+			if values["custom.x"] != "kept" {
+				t.Errorf("%s: a parameter the block never set changed to %q", tc.name, values["custom.x"])
+			}
+		}
+	}
+}
+
+func TestRolledBackForgetsParametersSetSince(t *testing.T) {
+	got := RolledBack(map[string]string{"a": "1", "my.new": "x"}, map[string]string{"a": "1"})
+	if len(got) != 1 || got["my.new"] != "" {
+		t.Fatalf("RolledBack = %v, want only my.new reset to empty", got)
+	}
+}
+
+func TestSendsNotice(t *testing.T) {
+	for _, tc := range []struct {
+		min, severity string
+		want          bool
+	}{
+		{"notice", "NOTICE", true},
+		{"notice", "DEBUG1", false},
+		{"warning", "NOTICE", false},
+		{"warning", "WARNING", true},
+		{"error", "INFO", true},
+		{"notice", "LOG", false},
+	} {
+		if got := SendsNotice(tc.min, tc.severity); got != tc.want {
+			t.Errorf("SendsNotice(%q, %q) = %v, want %v", tc.min, tc.severity, got, tc.want)
+		}
+	}
+}
