@@ -11,6 +11,10 @@
 // value SET gives a parameter and returning its canonical form, with
 // PostgreSQL's errors: 42704 for an unknown parameter (Unrecognized),
 // 55P02 for a read-only one (CannotBeChanged), 22023 for a bad value.
+// Integer parameters (Def.Integer) take a number, with a unit of their
+// base unit's kind where they have one ('4MB', '1.5s', case-sensitive as
+// in PostgreSQL), rounded and checked against Min..Max, and SHOW shows
+// them in the largest unit that holds them whole ('8192' shows as '8MB').
 // Reading values that carry a unit (ParseDuration, InUnit), a time zone
 // (LoadLocation), a search path (SplitSearchPath), client_min_messages'
 // ranking (SendsNotice). The scope rules of SET, SET LOCAL, commit,
@@ -39,7 +43,7 @@
 // # Files
 //
 //	registry.go  Def, Define, Lookup, All, Names, Check; PostgreSQL's parameters
-//	values.go    the normalizers, ParseDuration, LoadLocation, SplitSearchPath, SendsNotice
-//	units.go     InUnit (pg_settings' numbers of a unit), VarType
+//	values.go    the other normalizers, LoadLocation, SplitSearchPath, SendsNotice
+//	units.go     integers with units: parsing, bounds, SHOW's form; ParseDuration, InUnit, VarType
 //	scope.go     Changes: SET, SET LOCAL, commit, rollback, savepoints
 package settings

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -24,12 +25,19 @@ type Def struct {
 	// setting, so they take no server-wide default and RESET ALL leaves
 	// them alone.
 	Transaction bool
-	// Unit is the unit pg_settings shows the value in ("ms", "kB"), for
-	// the parameters that have one.
+	// Unit is the base unit of an integer parameter that carries one
+	// (UnitMs, UnitKB): SET takes a number of it or a number with another
+	// unit of its kind, within Min..Max of it, and SHOW shows the value in
+	// the largest unit that holds it whole, as PostgreSQL does.
 	Unit string
+	// Integer parameters, with a unit or without, take whole numbers
+	// within Min..Max (a fraction is rounded to the nearest).
+	Integer  bool
+	Min, Max int64
 	// Normalize validates a new value and returns its canonical form; nil
-	// takes any value as it is.
-	Normalize func(v string) (string, error)
+	// takes any value as it is. It is given the parameter's canonical name
+	// for its errors.
+	Normalize func(name, v string) (string, error)
 	// Desc is the short description SHOW ALL and pg_settings show.
 	Desc string
 }
@@ -74,10 +82,13 @@ func (d *Def) Check(value string) (string, error) {
 	if d.ReadOnly {
 		return "", CannotBeChanged(d.Name)
 	}
+	if d.Integer {
+		return d.checkQuantity(value)
+	}
 	if d.Normalize == nil {
 		return value, nil
 	}
-	return d.Normalize(value)
+	return d.Normalize(d.Name, value)
 }
 
 // Unrecognized is PostgreSQL's error for a parameter name it does not know.
@@ -105,13 +116,13 @@ func init() {
 		{Name: "standard_conforming_strings", Default: "on", Report: true, Normalize: onlyOn, Desc: "Causes '...' strings to treat backslashes literally."},
 		{Name: "TimeZone", Default: "UTC", Report: true, Normalize: normalizeTimeZone, Desc: "Sets the time zone for displaying and interpreting time stamps."},
 		{Name: "search_path", Default: `"$user", public`, Normalize: normalizeSearchPath, Desc: "Sets the schema search order for names that are not schema-qualified."},
-		{Name: "statement_timeout", Default: "0", Unit: "ms", Normalize: normalizeDuration, Desc: "Sets the maximum allowed duration of any statement."},
-		{Name: "lock_timeout", Default: "0", Unit: "ms", Normalize: normalizeDuration, Desc: "Sets the maximum allowed duration of any wait for a lock."},
-		{Name: "idle_in_transaction_session_timeout", Default: "0", Unit: "ms", Normalize: normalizeDuration, Desc: "Sets the maximum allowed idle time between queries, when in a transaction."},
-		{Name: "extra_float_digits", Default: "1", Normalize: normalizeInt, Desc: "Sets the number of digits displayed for floating-point values."},
+		{Name: "statement_timeout", Default: "0", Unit: UnitMs, Integer: true, Max: math.MaxInt32, Desc: "Sets the maximum allowed duration of any statement."},
+		{Name: "lock_timeout", Default: "0", Unit: UnitMs, Integer: true, Max: math.MaxInt32, Desc: "Sets the maximum allowed duration of any wait for a lock."},
+		{Name: "idle_in_transaction_session_timeout", Default: "0", Unit: UnitMs, Integer: true, Max: math.MaxInt32, Desc: "Sets the maximum allowed idle time between queries, when in a transaction."},
+		{Name: "extra_float_digits", Default: "1", Integer: true, Min: -15, Max: 3, Desc: "Sets the number of digits displayed for floating-point values."},
 		{Name: "client_min_messages", Default: "notice", Normalize: OneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"), Desc: "Sets the message levels that are sent to the client."},
-		{Name: "transaction_isolation", Default: "read committed", Transaction: true, Normalize: normalizeIsolation("transaction_isolation"), Desc: "Sets the current transaction's isolation level."},
-		{Name: "default_transaction_isolation", Default: "read committed", Normalize: normalizeIsolation("default_transaction_isolation"), Desc: "Sets the transaction isolation level of each new transaction."},
+		{Name: "transaction_isolation", Default: "read committed", Transaction: true, Normalize: normalizeIsolation, Desc: "Sets the current transaction's isolation level."},
+		{Name: "default_transaction_isolation", Default: "read committed", Normalize: normalizeIsolation, Desc: "Sets the transaction isolation level of each new transaction."},
 		{Name: "transaction_read_only", Default: "off", Transaction: true, Normalize: NormalizeBool, Desc: "Sets the current transaction's read-only status."},
 		{Name: "transaction_deferrable", Default: "off", Transaction: true, Normalize: NormalizeBool, Desc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."},
 		{Name: "default_transaction_deferrable", Default: "off", Normalize: NormalizeBool, Desc: "Sets the default deferrable status of new transactions."},
@@ -122,7 +133,7 @@ func init() {
 		// cdcdb never synchronizes scans (each starts at its table's
 		// first key), which both values allow: pg_dump sets it off.
 		{Name: "synchronize_seqscans", Default: "on", Normalize: NormalizeBool, Desc: "Enable synchronized sequential scans."},
-		{Name: "work_mem", Default: "4MB", Unit: "kB", Desc: "Sets the maximum memory to be used for query workspaces."},
+		{Name: "work_mem", Default: "4MB", Unit: UnitKB, Integer: true, Min: 64, Max: math.MaxInt32, Desc: "Sets the maximum memory to be used for query workspaces."},
 		{Name: "max_connections", Default: "100", ReadOnly: true, Desc: "Sets the maximum number of concurrent connections."},
 		{Name: "lc_collate", Default: "C", ReadOnly: true, Desc: "Shows the collation order locale."},
 		{Name: "lc_ctype", Default: "C", ReadOnly: true, Desc: "Shows the character classification and case conversion locale."},

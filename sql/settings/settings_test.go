@@ -32,6 +32,10 @@ func TestCheckValues(t *testing.T) {
 		{"default_transaction_isolation", "REPEATABLE   read", "repeatable read", ""},
 		{"default_transaction_isolation", "snapshot", "", pgerror.InvalidParameterValue},
 		{"extra_float_digits", " 3", "3", ""},
+		{"extra_float_digits", "2.6", "3", ""},
+		{"extra_float_digits", "-15", "-15", ""},
+		{"extra_float_digits", "4", "", pgerror.InvalidParameterValue},
+		{"extra_float_digits", "2 ms", "", pgerror.InvalidParameterValue},
 		{"extra_float_digits", "three", "", pgerror.InvalidParameterValue},
 		{"client_encoding", "utf-8", "UTF8", ""},
 		{"client_encoding", "LATIN1", "", pgerror.FeatureNotSupported},
@@ -41,6 +45,26 @@ func TestCheckValues(t *testing.T) {
 		{"timezone", "Mars/Olympus", "", pgerror.InvalidParameterValue},
 		{"statement_timeout", "1min", "1min", ""},
 		{"statement_timeout", "10 parsecs", "", pgerror.InvalidParameterValue},
+		{"statement_timeout", "60000", "1min", ""},
+		{"statement_timeout", " 1500 ms ", "1500ms", ""},
+		{"statement_timeout", "1.5s", "1500ms", ""},
+		{"statement_timeout", "3600s", "1h", ""},
+		{"statement_timeout", "2d", "2d", ""},
+		{"statement_timeout", "1e3", "1s", ""},
+		{"statement_timeout", "2500us", "2ms", ""},
+		{"statement_timeout", "0", "0", ""},
+		{"statement_timeout", "1MIN", "", pgerror.InvalidParameterValue},
+		{"statement_timeout", "-1", "", pgerror.InvalidParameterValue},
+		{"statement_timeout", "3000000000", "", pgerror.InvalidParameterValue},
+		{"lock_timeout", "25d", "", pgerror.InvalidParameterValue},
+		{"lock_timeout", "24d", "24d", ""},
+		{"work_mem", "8192", "8MB", ""},
+		{"work_mem", "1000kB", "1000kB", ""},
+		{"work_mem", "1GB", "1GB", ""},
+		{"work_mem", "65536B", "64kB", ""},
+		{"work_mem", "32kB", "", pgerror.InvalidParameterValue},
+		{"work_mem", "4mb", "", pgerror.InvalidParameterValue},
+		{"work_mem", "lots", "", pgerror.InvalidParameterValue},
 		{"server_encoding", "LATIN1", "", pgerror.CantChangeRuntimeParam},
 		{"block_size", "8192", "", pgerror.CantChangeRuntimeParam},
 	} {
@@ -61,6 +85,34 @@ func TestCheckValues(t *testing.T) {
 	}
 }
 
+// TestCheckMessages pins PostgreSQL 15's messages for bad values.
+func TestCheckMessages(t *testing.T) {
+	for _, tc := range []struct{ name, value, want string }{
+		{"statement_timeout", "-1", `-1 ms is outside the valid range for parameter "statement_timeout" (0 .. 2147483647)`},
+		{"work_mem", "32kB", `32 kB is outside the valid range for parameter "work_mem" (64 .. 2147483647)`},
+		{"statement_timeout", "1 fortnight", `invalid value for parameter "statement_timeout": "1 fortnight"`},
+		{"row_security", "maybe", `parameter "row_security" requires a Boolean value`},
+		{"client_min_messages", "loud", `invalid value for parameter "client_min_messages": "loud"`},
+		{"timezone", "Nowhere/City", `invalid value for parameter "TimeZone": "Nowhere/City"`},
+		{"block_size", "1", `parameter "block_size" cannot be changed`},
+		{"extra_float_digits", "-16", `-16 is outside the valid range for parameter "extra_float_digits" (-15 .. 3)`},
+		{"lock_timeout", "25d", `invalid value for parameter "lock_timeout": "25d"`},
+	} {
+		d, _ := Lookup(tc.name)
+		_, err := d.Check(tc.value)
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) || pe.Message != tc.want {
+			t.Errorf("SET %s = %q: %v, want %q", tc.name, tc.value, err, tc.want)
+		}
+	}
+	d, _ := Lookup("work_mem")
+	_, err := d.Check("4 pages")
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Hint != `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".` {
+		t.Errorf("work_mem = '4 pages': %+v, want the hint listing memory units", err)
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -74,6 +126,7 @@ func TestParseDuration(t *testing.T) {
 		{"2min", 2 * time.Minute, true},
 		{"1h", time.Hour, true},
 		{"1d", 24 * time.Hour, true},
+		{"1500us", 2 * time.Millisecond, true},
 		{"1 fortnight", 0, false},
 		{"soon", 0, false},
 	} {
@@ -92,6 +145,8 @@ func TestInUnit(t *testing.T) {
 		{"64kB", "kB", "64"},
 		{"1GB", "kB", "1048576"},
 		{"2048", "kB", "2048"},
+		{"1000kB", "kB", "1000"},
+		{"1500ms", "ms", "1500"},
 		{"on", "", "on"},
 	} {
 		if got := InUnit(tc.value, tc.unit); got != tc.want {

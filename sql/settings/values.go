@@ -13,28 +13,28 @@ import (
 // gives it and returns the form SHOW shows.
 
 // OneOf takes one of the allowed values, in any case.
-func OneOf(allowed ...string) func(string) (string, error) {
-	return func(v string) (string, error) {
+func OneOf(allowed ...string) func(name, v string) (string, error) {
+	return func(name, v string) (string, error) {
 		lv := strings.ToLower(v)
 		for _, a := range allowed {
 			if lv == a {
 				return a, nil
 			}
 		}
-		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter: \"%s\"", v).
+		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithHint("Available values: %s.", strings.Join(allowed, ", "))
 	}
 }
 
 // NormalizeBool takes PostgreSQL's spellings of a Boolean and shows on or off.
-func NormalizeBool(v string) (string, error) {
+func NormalizeBool(name, v string) (string, error) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "on", "true", "yes", "1", "t", "y":
 		return "on", nil
 	case "off", "false", "no", "0", "f", "n":
 		return "off", nil
 	}
-	return "", pgerror.New(pgerror.InvalidParameterValue, "parameter requires a Boolean value")
+	return "", pgerror.New(pgerror.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
 }
 
 // OnOff is a Boolean as a parameter shows it.
@@ -45,8 +45,8 @@ func OnOff(b bool) string {
 	return "off"
 }
 
-func onlyOn(v string) (string, error) {
-	b, err := NormalizeBool(v)
+func onlyOn(name, v string) (string, error) {
+	b, err := NormalizeBool(name, v)
 	if err != nil {
 		return "", err
 	}
@@ -56,15 +56,7 @@ func onlyOn(v string) (string, error) {
 	return b, nil
 }
 
-func normalizeInt(v string) (string, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil {
-		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter: \"%s\"", v)
-	}
-	return strconv.Itoa(n), nil
-}
-
-func normalizeEncoding(v string) (string, error) {
+func normalizeEncoding(_, v string) (string, error) {
 	switch strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(v), "-", "")) {
 	case "UTF8", "UNICODE":
 		return "UTF8", nil
@@ -72,7 +64,7 @@ func normalizeEncoding(v string) (string, error) {
 	return "", pgerror.New(pgerror.FeatureNotSupported, "cdcdb supports only the UTF8 client encoding, not \"%s\"", v)
 }
 
-func normalizeDateStyle(v string) (string, error) {
+func normalizeDateStyle(_, v string) (string, error) {
 	u := strings.ToUpper(v)
 	if strings.Contains(u, "ISO") || u == "" || strings.TrimSpace(u) == "MDY" {
 		return "ISO, MDY", nil
@@ -96,50 +88,21 @@ func CanonicalIsolation(v string) (string, bool) {
 	return "", false
 }
 
-// normalizeIsolation validates an isolation level for the parameter name.
-func normalizeIsolation(name string) func(string) (string, error) {
-	return func(v string) (string, error) {
-		if c, ok := CanonicalIsolation(v); ok {
-			return c, nil
-		}
-		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
-			WithHint("Available values: %s.", strings.Join(isolationLevels, ", "))
+// normalizeIsolation validates an isolation level.
+func normalizeIsolation(name, v string) (string, error) {
+	if c, ok := CanonicalIsolation(v); ok {
+		return c, nil
 	}
+	return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+		WithHint("Available values: %s.", strings.Join(isolationLevels, ", "))
 }
 
-func normalizeDuration(v string) (string, error) {
-	if _, err := ParseDuration(v); err != nil {
-		return "", err
+func normalizeTimeZone(name, v string) (string, error) {
+	zone := strings.TrimSpace(v)
+	if _, err := LoadLocation(zone); err != nil {
+		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 	}
-	return strings.TrimSpace(v), nil
-}
-
-// ParseDuration reads a time setting: a number of milliseconds or a
-// number with a unit (ms, s, min, h, d).
-func ParseDuration(v string) (time.Duration, error) {
-	s := strings.TrimSpace(strings.ToLower(v))
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-		i++
-	}
-	n, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter: \"%s\"", v)
-	}
-	unit := map[string]time.Duration{"": time.Millisecond, "ms": time.Millisecond, "s": time.Second, "min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
-	u, ok := unit[strings.TrimSpace(s[i:])]
-	if !ok {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter: \"%s\"", v).WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
-	}
-	return time.Duration(n * float64(u)), nil
-}
-
-func normalizeTimeZone(v string) (string, error) {
-	name := strings.TrimSpace(v)
-	if _, err := LoadLocation(name); err != nil {
-		return "", pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
-	}
-	return name, nil
+	return zone, nil
 }
 
 // LoadLocation resolves a time zone setting: a zone name, UTC/GMT, or a
@@ -158,7 +121,7 @@ func LoadLocation(name string) (*time.Location, error) {
 	return types.LoadZone(name)
 }
 
-func normalizeSearchPath(v string) (string, error) {
+func normalizeSearchPath(_, v string) (string, error) {
 	parts := SplitSearchPath(v)
 	for i, p := range parts {
 		if p != `"$user"` && p != "$user" && strings.ContainsAny(p, " ,") {
