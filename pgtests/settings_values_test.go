@@ -14,8 +14,9 @@ import (
 // 15 does, and SHOW and pg_settings show it as PostgreSQL does: numbers
 // with units ("1.5s", "8192", "65536B") in the largest unit that holds
 // them whole, bounds and unit names checked, bad values refused with
-// 22023 and PostgreSQL's message and hint, read-only and unknown
-// parameters with 55P02 and 42704. Each step runs on PostgreSQL 15 too.
+// 22023 and PostgreSQL's message and hint, parameters their context keeps
+// from SET with 55P02, a superuser's parameter set by another role with
+// 42501, unknown parameters with 42704. Each step runs on PostgreSQL 15 too.
 func TestSettingValuesAsPostgres(t *testing.T) {
 	steps := []struct{ sql, want string }{
 		{"SET statement_timeout = 60000", ""},
@@ -55,6 +56,16 @@ func TestSettingValuesAsPostgres(t *testing.T) {
 		{"SET client_min_messages = loud", `ERROR 22023 invalid value for parameter "client_min_messages": "loud" HINT Available values: debug5, debug4, debug3, debug2, debug1, log, notice, warning, error.`},
 		{"SET default_transaction_isolation = 'snapshot'", `ERROR 22023 invalid value for parameter "default_transaction_isolation": "snapshot" HINT Available values: serializable, repeatable read, read committed, read uncommitted.`},
 		{"SET block_size = 1", `ERROR 55P02 parameter "block_size" cannot be changed`},
+		{"SET max_connections = 10", `ERROR 55P02 parameter "max_connections" cannot be changed without restarting the server`},
+		{"CREATE ROLE settings_plain", ""},
+		{"SET ROLE settings_plain", ""},
+		{"SET lc_messages = 'C'", `ERROR 42501 permission denied to set parameter "lc_messages"`},
+		{"RESET lc_messages", `ERROR 42501 permission denied to set parameter "lc_messages"`},
+		{"SET work_mem = '2MB'", ""},
+		{"RESET ROLE", ""},
+		{"SET lc_messages = 'C'", ""},
+		{"SHOW work_mem", "2MB"},
+		{"DROP ROLE settings_plain", ""},
 		{"SET no_such_parameter = 1", `ERROR 42704 unrecognized configuration parameter "no_such_parameter"`},
 		{"RESET no_such_parameter", `ERROR 42704 unrecognized configuration parameter "no_such_parameter"`},
 	}

@@ -350,7 +350,7 @@ func (s *Session) resetSetting(name string) error {
 	ln := strings.ToLower(name)
 	if ln == "all" {
 		for k, d := range settings.All() {
-			if !d.ReadOnly && !d.Transaction {
+			if d.Context.Settable() && !d.Transaction {
 				s.assignSetting(k, defaultOf(k, d), false)
 			}
 		}
@@ -360,8 +360,11 @@ func (s *Session) resetSetting(name string) error {
 	if !ok {
 		return settings.Unrecognized(name)
 	}
-	if d.ReadOnly {
-		return settings.CannotBeChanged(d.Name)
+	if !d.Context.Settable() {
+		return d.CannotChange()
+	}
+	if err := s.checkSettingPrivilege(d); err != nil {
+		return err
 	}
 	if d.Transaction {
 		// A transaction's mode resets to the session's default for it.

@@ -17,7 +17,7 @@ import (
 // counted from storage.
 
 func init() {
-	settings.Define(&settings.Def{Name: "track_counts", Default: "off", ReadOnly: true,
+	settings.Define(&settings.Def{Name: "track_counts", Default: "off", Context: settings.ContextInternal,
 		Desc: "Collects statistics on database activity."})
 	zero := &builtins.Func{Resolve: builtins.Signature(types.Int8, types.Oid), Strict: true, Call: func(eval.Context, []types.Value) (types.Value, error) {
 		return int64(0), nil

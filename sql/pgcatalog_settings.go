@@ -56,10 +56,10 @@ func settingRow(x *execCtx, name string) eval.Row {
 		// describe-config leaves out the preset (internal) parameters and
 		// knows nothing of cdcdb's own: describe them from cdcdb's
 		// definition.
-		desc = pgdefs.Setting{Context: "user", Category: "Customized Options", VarType: settings.VarType(def.Default),
+		desc = pgdefs.Setting{Context: def.Context.String(), Category: "Customized Options", VarType: settings.VarType(def.Default),
 			ShortDesc: def.Desc}
-		if def.ReadOnly {
-			desc.Context, desc.Category = "internal", "Preset Options"
+		if def.Context == settings.ContextInternal {
+			desc.Category = "Preset Options"
 		}
 	}
 	unit := def.Unit

@@ -163,7 +163,7 @@ func (e *Engine) setDefaults(values map[string]string) error {
 		if !ok {
 			return &SettingDefaultError{Name: name, Err: settings.Unrecognized(name)}
 		}
-		if d.ReadOnly || d.Transaction || ln == "session_authorization" || ln == "cdcdb.dialect" {
+		if !d.Context.Settable() || d.Transaction || ln == "session_authorization" || ln == "cdcdb.dialect" {
 			return &SettingDefaultError{Name: name, Err: pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot have a server-wide default", d.Name)}
 		}
 		v, err := d.Check(value)
@@ -262,6 +262,9 @@ func (s *Session) setSetting(name, value string, local bool) error {
 			return nil
 		}
 		return settings.Unrecognized(name)
+	}
+	if err := s.checkSettingPrivilege(d); err != nil {
+		return err
 	}
 	value, err := d.Check(value)
 	if err != nil {

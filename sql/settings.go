@@ -3,6 +3,7 @@ package sql
 import (
 	"strconv"
 
+	"cdcdb/pgerror"
 	"cdcdb/sql/parse"
 	"cdcdb/sql/settings"
 )
@@ -23,12 +24,22 @@ func (e *Engine) settingDefault(ln string, d *settings.Def) string {
 
 // The parameters whose value is cdcdb's own rather than PostgreSQL's.
 func init() {
-	settings.Define(&settings.Def{Name: "server_version", Default: ServerVersion, Report: true, ReadOnly: true, Desc: "Shows the server version."})
-	settings.Define(&settings.Def{Name: "server_version_num", Default: ServerVersionNum, ReadOnly: true, Desc: "Shows the server version as an integer."})
+	settings.Define(&settings.Def{Name: "server_version", Default: ServerVersion, Report: true, Context: settings.ContextInternal, Desc: "Shows the server version."})
+	settings.Define(&settings.Def{Name: "server_version_num", Default: ServerVersionNum, Context: settings.ContextInternal, Desc: "Shows the server version as an integer."})
 	settings.Define(&settings.Def{Name: "cdcdb.dialect", Default: parse.DialectPostgres.String(), Normalize: settings.OneOf(dialectNames()...),
 		Desc: "SQL dialect of this session: postgres or databricks."})
-	settings.Define(&settings.Def{Name: "max_index_keys", Default: strconv.Itoa(maxIndexKeys), ReadOnly: true,
+	settings.Define(&settings.Def{Name: "max_index_keys", Default: strconv.Itoa(maxIndexKeys), Context: settings.ContextInternal,
 		Desc: "Shows the maximum number of index keys."})
+}
+
+// checkSettingPrivilege refuses a parameter that only a superuser may set
+// (settings.ContextSuperuser) to a session whose role is not one, with
+// PostgreSQL's error.
+func (s *Session) checkSettingPrivilege(d *settings.Def) error {
+	if d.Context == settings.ContextSuperuser && !s.isSuperuser(s.engine.catalogSnapshot()) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to set parameter \"%s\"", d.Name)
+	}
+	return nil
 }
 
 // dialectNames are the values cdcdb.dialect takes.

@@ -5,12 +5,13 @@
 // # What it owns
 //
 // The registry of parameter definitions (Def: canonical name, default,
-// whether it is reported to the client in ParameterStatus, read-only,
+// whether it is reported to the client in ParameterStatus, its context
+// (user, superuser, backend, sighup, postmaster, internal),
 // a view of the transaction's modes, unit, description as SHOW ALL and
 // pg_settings show it). Define refuses a name defined twice. Validating a
 // value SET gives a parameter and returning its canonical form, with
 // PostgreSQL's errors: 42704 for an unknown parameter (Unrecognized),
-// 55P02 for a read-only one (CannotBeChanged), 22023 for a bad value.
+// 55P02 for one its Context keeps from SET (CannotChange), 22023 for a bad value.
 // Integer parameters (Def.Integer) take a number, with a unit of their
 // base unit's kind where they have one ('4MB', '1.5s', case-sensitive as
 // in PostgreSQL), rounded and checked against Min..Max, and SHOW shows

@@ -17,8 +17,9 @@ type Def struct {
 	// Report marks the parameters PostgreSQL 15 reports to the client in
 	// ParameterStatus, at startup and whenever they change.
 	Report bool
-	// ReadOnly parameters (PostgreSQL's internal context) cannot be set.
-	ReadOnly bool
+	// Context is when the parameter may change (pg_settings' context):
+	// SET changes those of ContextUser and ContextSuperuser only.
+	Context Context
 	// Transaction parameters show and set the current transaction's modes
 	// (transaction_isolation, transaction_read_only,
 	// transaction_deferrable): the session holds their value, not a
@@ -76,11 +77,11 @@ func Names() []string {
 }
 
 // Check validates a value that SET gives the parameter and returns its
-// canonical form: 55P02 for a read-only parameter, the normalizer's error
-// (22023 mostly) for a bad value.
+// canonical form: 55P02 for a parameter its context keeps from SET, 22023
+// for a bad value (or the normalizer's own error).
 func (d *Def) Check(value string) (string, error) {
-	if d.ReadOnly {
-		return "", CannotBeChanged(d.Name)
+	if !d.Context.Settable() {
+		return "", d.CannotChange()
 	}
 	if d.Integer {
 		return d.checkQuantity(value)
@@ -91,14 +92,62 @@ func (d *Def) Check(value string) (string, error) {
 	return d.Normalize(d.Name, value)
 }
 
+// Context is when a parameter may change, as PostgreSQL's GucContext.
+type Context int8
+
+const (
+	// ContextUser: any session may SET it.
+	ContextUser Context = iota
+	// ContextSuperuser: a superuser may SET it.
+	ContextSuperuser
+	// ContextBackend: set at connection start only.
+	ContextBackend
+	// ContextSighup: set in the server's configuration only.
+	ContextSighup
+	// ContextPostmaster: set at server start only.
+	ContextPostmaster
+	// ContextInternal: never set; it describes the build or the server.
+	ContextInternal
+)
+
+// String is the context as pg_settings shows it.
+func (c Context) String() string {
+	switch c {
+	case ContextSuperuser:
+		return "superuser"
+	case ContextBackend:
+		return "backend"
+	case ContextSighup:
+		return "sighup"
+	case ContextPostmaster:
+		return "postmaster"
+	case ContextInternal:
+		return "internal"
+	}
+	return "user"
+}
+
+// Settable reports whether SET may change a parameter of the context.
+func (c Context) Settable() bool { return c == ContextUser || c == ContextSuperuser }
+
+// CannotChange is PostgreSQL's error (55P02) for a SET or RESET that the
+// parameter's context does not allow.
+func (d *Def) CannotChange() error {
+	name := d.Name
+	switch d.Context {
+	case ContextBackend:
+		return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be set after connection start", name)
+	case ContextSighup:
+		return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed now", name)
+	case ContextPostmaster:
+		return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
+	}
+	return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
+}
+
 // Unrecognized is PostgreSQL's error for a parameter name it does not know.
 func Unrecognized(name string) error {
 	return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
-}
-
-// CannotBeChanged is PostgreSQL's error for setting a read-only parameter.
-func CannotBeChanged(name string) error {
-	return pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 }
 
 func init() {
@@ -107,11 +156,11 @@ func init() {
 		{Name: "client_encoding", Default: "UTF8", Report: true, Normalize: normalizeEncoding, Desc: "Sets the client's character set encoding."},
 		{Name: "DateStyle", Default: "ISO, MDY", Report: true, Normalize: normalizeDateStyle, Desc: "Sets the display format for date and time values."},
 		{Name: "default_transaction_read_only", Default: "off", Report: true, Normalize: NormalizeBool, Desc: "Sets the default read-only status of new transactions."},
-		{Name: "in_hot_standby", Default: "off", Report: true, ReadOnly: true, Desc: "Shows whether hot standby is currently active."},
-		{Name: "integer_datetimes", Default: "on", Report: true, ReadOnly: true, Desc: "Shows whether datetimes are integer based."},
+		{Name: "in_hot_standby", Default: "off", Report: true, Context: ContextInternal, Desc: "Shows whether hot standby is currently active."},
+		{Name: "integer_datetimes", Default: "on", Report: true, Context: ContextInternal, Desc: "Shows whether datetimes are integer based."},
 		{Name: "IntervalStyle", Default: "postgres", Report: true, Normalize: OneOf("postgres"), Desc: "Sets the display format for interval values."},
-		{Name: "is_superuser", Default: "on", Report: true, ReadOnly: true, Desc: "Shows whether the current user is a superuser."},
-		{Name: "server_encoding", Default: "UTF8", Report: true, ReadOnly: true, Desc: "Shows the server (database) character set encoding."},
+		{Name: "is_superuser", Default: "on", Report: true, Context: ContextInternal, Desc: "Shows whether the current user is a superuser."},
+		{Name: "server_encoding", Default: "UTF8", Report: true, Context: ContextInternal, Desc: "Shows the server (database) character set encoding."},
 		{Name: "session_authorization", Default: "", Report: true, Desc: "Sets the session user name."},
 		{Name: "standard_conforming_strings", Default: "on", Report: true, Normalize: onlyOn, Desc: "Causes '...' strings to treat backslashes literally."},
 		{Name: "TimeZone", Default: "UTC", Report: true, Normalize: normalizeTimeZone, Desc: "Sets the time zone for displaying and interpreting time stamps."},
@@ -126,7 +175,7 @@ func init() {
 		{Name: "transaction_read_only", Default: "off", Transaction: true, Normalize: NormalizeBool, Desc: "Sets the current transaction's read-only status."},
 		{Name: "transaction_deferrable", Default: "off", Transaction: true, Normalize: NormalizeBool, Desc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."},
 		{Name: "default_transaction_deferrable", Default: "off", Normalize: NormalizeBool, Desc: "Sets the default deferrable status of new transactions."},
-		{Name: "max_identifier_length", Default: "63", ReadOnly: true, Desc: "Shows the maximum identifier length."},
+		{Name: "max_identifier_length", Default: "63", Context: ContextInternal, Desc: "Shows the maximum identifier length."},
 		{Name: "bytea_output", Default: "hex", Normalize: OneOf("hex"), Desc: "Sets the output format for bytea."},
 		{Name: "synchronous_commit", Default: "on", Normalize: OneOf("on", "off", "local", "remote_write", "remote_apply"), Desc: "Sets the current transaction's synchronization level."},
 		{Name: "row_security", Default: "on", Normalize: NormalizeBool, Desc: "Enable row security."},
@@ -134,14 +183,14 @@ func init() {
 		// first key), which both values allow: pg_dump sets it off.
 		{Name: "synchronize_seqscans", Default: "on", Normalize: NormalizeBool, Desc: "Enable synchronized sequential scans."},
 		{Name: "work_mem", Default: "4MB", Unit: UnitKB, Integer: true, Min: 64, Max: math.MaxInt32, Desc: "Sets the maximum memory to be used for query workspaces."},
-		{Name: "max_connections", Default: "100", ReadOnly: true, Desc: "Sets the maximum number of concurrent connections."},
-		{Name: "lc_collate", Default: "C", ReadOnly: true, Desc: "Shows the collation order locale."},
-		{Name: "lc_ctype", Default: "C", ReadOnly: true, Desc: "Shows the character classification and case conversion locale."},
-		{Name: "lc_messages", Default: "C", Desc: "Sets the language in which messages are displayed."},
+		{Name: "max_connections", Default: "100", Context: ContextPostmaster, Desc: "Sets the maximum number of concurrent connections."},
+		{Name: "lc_collate", Default: "C", Context: ContextInternal, Desc: "Shows the collation order locale."},
+		{Name: "lc_ctype", Default: "C", Context: ContextInternal, Desc: "Shows the character classification and case conversion locale."},
+		{Name: "lc_messages", Default: "C", Context: ContextSuperuser, Desc: "Sets the language in which messages are displayed."},
 		{Name: "lc_monetary", Default: "C", Desc: "Sets the locale for formatting monetary amounts."},
 		{Name: "lc_numeric", Default: "C", Desc: "Sets the locale for formatting numbers."},
 		{Name: "lc_time", Default: "C", Desc: "Sets the locale for formatting date and time values."},
-		{Name: "block_size", Default: "8192", ReadOnly: true, Desc: "Shows the size of a disk block."},
+		{Name: "block_size", Default: "8192", Context: ContextInternal, Desc: "Shows the size of a disk block."},
 	} {
 		Define(d)
 	}

@@ -3,11 +3,13 @@ package settings
 import (
 	"errors"
 	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/pgdefs"
 )
 
 func sqlState(err error) string {
@@ -242,6 +244,58 @@ func TestSendsNotice(t *testing.T) {
 	} {
 		if got := SendsNotice(tc.min, tc.severity); got != tc.want {
 			t.Errorf("SendsNotice(%q, %q) = %v, want %v", tc.min, tc.severity, got, tc.want)
+		}
+	}
+}
+
+// TestDefinitionsMatchPostgres holds the registry to PostgreSQL 15's own
+// description of its parameters (postgres --describe-config, package
+// pgdefs): the context of each parameter both have, and the bounds of each
+// integer one. A parameter cdcdb keeps from SET that PostgreSQL lets a user
+// set (track_counts: cdcdb counts nothing) is named here with its reason.
+func TestDefinitionsMatchPostgres(t *testing.T) {
+	stricter := map[string]bool{"track_counts": true}
+	for ln, d := range All() {
+		pg, ok := pgdefs.SettingByName(ln)
+		if !ok {
+			continue
+		}
+		if got := d.Context.String(); got != pg.Context && !stricter[ln] {
+			t.Errorf("%s: context %s, PostgreSQL's is %s", d.Name, got, pg.Context)
+		}
+		if d.Integer && (strconv.FormatInt(d.Min, 10) != pg.Min || strconv.FormatInt(d.Max, 10) != pg.Max) {
+			t.Errorf("%s: bounds %d .. %d, PostgreSQL's are %s .. %s", d.Name, d.Min, d.Max, pg.Min, pg.Max)
+		}
+	}
+	d, _ := Lookup("max_connections")
+	_, err := d.Check("10")
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Code != pgerror.CantChangeRuntimeParam ||
+		pe.Message != `parameter "max_connections" cannot be changed without restarting the server` {
+		t.Errorf("SET max_connections: %v", err)
+	}
+}
+
+func TestCannotChangeNamesTheContext(t *testing.T) {
+	for _, tc := range []struct {
+		context Context
+		want    string
+	}{
+		{ContextInternal, `parameter "p" cannot be changed`},
+		{ContextPostmaster, `parameter "p" cannot be changed without restarting the server`},
+		{ContextSighup, `parameter "p" cannot be changed now`},
+		{ContextBackend, `parameter "p" cannot be set after connection start`},
+	} {
+		d := &Def{Name: "p", Context: tc.context}
+		_, err := d.Check("x")
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) || pe.Code != pgerror.CantChangeRuntimeParam || pe.Message != tc.want {
+			t.Errorf("%s: %v, want 55P02 %q", tc.context, err, tc.want)
+		}
+	}
+	for _, c := range []Context{ContextUser, ContextSuperuser} {
+		if !c.Settable() {
+			t.Errorf("%s parameters are settable", c)
 		}
 	}
 }
