@@ -118,7 +118,7 @@ var packageRules = map[string]packageRule{
 
 	// Run-time parameters: definitions, values and their scope as data;
 	// applying them to a session is package sql's.
-	"sql/settings": {layer: layerSQLParts, imports: only("pgerror", "types"), forbidden: doesIO},
+	"sql/settings": {layer: layerSQLParts, imports: only("pgerror", "sql/pgdefs", "types"), forbidden: doesIO},
 }
 
 // exclusiveImports are outside packages that only their owners may

@@ -46,6 +46,10 @@ func TestSettingValuesAsPostgres(t *testing.T) {
 		{"SET work_mem = '32kB'", `ERROR 22023 32 kB is outside the valid range for parameter "work_mem" (64 .. 2147483647)`},
 		{"SET work_mem = '4mb'", `ERROR 22023 invalid value for parameter "work_mem": "4mb" HINT Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`},
 		{"SET work_mem = 'lots'", `ERROR 22023 invalid value for parameter "work_mem": "lots"`},
+		{"SELECT set_config('work_mem', '16384', false)", "16MB"},
+		{"SELECT set_config('statement_timeout', '90s', false)", "90s"},
+		{"SELECT current_setting('statement_timeout')", "90s"},
+		{"RESET statement_timeout", ""},
 		{"RESET work_mem", ""},
 		{"SHOW work_mem", "4MB"},
 

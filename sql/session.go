@@ -150,8 +150,8 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 
 // setDefaults validates the server-wide parameter defaults and keeps them
 // in canonical form, as a session's SET would store them. Parameters that
-// are views of a session's state (the transaction_* ones) or read-only
-// cannot have one.
+// are views of a session's state (the transaction_* ones) or whose
+// context keeps them from SET cannot have one.
 func (e *Engine) setDefaults(values map[string]string) error {
 	if len(values) == 0 {
 		return nil

@@ -12,11 +12,14 @@
 // value SET gives a parameter and returning its canonical form, with
 // PostgreSQL's errors: 42704 for an unknown parameter (Unrecognized),
 // 55P02 for one its Context keeps from SET (CannotChange), 22023 for a bad value.
+// How pg_settings describes each parameter (Def.Describe): PostgreSQL's
+// context, category, type, bounds and help texts from package pgdefs, the
+// value, default and reset value in the parameter's unit, the source.
 // Integer parameters (Def.Integer) take a number, with a unit of their
 // base unit's kind where they have one ('4MB', '1.5s', case-sensitive as
 // in PostgreSQL), rounded and checked against Min..Max, and SHOW shows
 // them in the largest unit that holds them whole ('8192' shows as '8MB').
-// Reading values that carry a unit (ParseDuration, InUnit), a time zone
+// Reading values that carry a unit (ParseDuration), a time zone
 // (LoadLocation), a search path (SplitSearchPath), client_min_messages'
 // ranking (SendsNotice). The scope rules of SET, SET LOCAL, commit,
 // rollback and rollback to a savepoint, as a block's record of its changes
@@ -28,7 +31,7 @@
 // holds no value of any session; package sql keeps each session's values
 // (a map by lower-case name), applies what a parameter does (the session's
 // time zone, search path, timeouts, dialect, transaction modes), runs SET,
-// SHOW and RESET, and builds pg_settings' rows.
+// SHOW and RESET, and turns Descriptions into pg_settings' rows.
 //
 // # How data passes
 //
@@ -45,6 +48,7 @@
 //
 //	registry.go  Def, Define, Lookup, All, Names, Check; PostgreSQL's parameters
 //	values.go    the other normalizers, LoadLocation, SplitSearchPath, SendsNotice
-//	units.go     integers with units: parsing, bounds, SHOW's form; ParseDuration, InUnit, VarType
+//	units.go     integers with units: parsing, bounds, SHOW's form; ParseDuration
+//	describe.go  Describe: a parameter as pg_settings shows it
 //	scope.go     Changes: SET, SET LOCAL, commit, rollback, savepoints
 package settings

@@ -151,8 +151,8 @@ func TestInUnit(t *testing.T) {
 		{"1500ms", "ms", "1500"},
 		{"on", "", "on"},
 	} {
-		if got := InUnit(tc.value, tc.unit); got != tc.want {
-			t.Errorf("InUnit(%q, %q) = %q, want %q", tc.value, tc.unit, got, tc.want)
+		if got := inUnit(tc.value, tc.unit); got != tc.want {
+			t.Errorf("inUnit(%q, %q) = %q, want %q", tc.value, tc.unit, got, tc.want)
 		}
 	}
 }
@@ -298,4 +298,37 @@ func TestCannotChangeNamesTheContext(t *testing.T) {
 			t.Errorf("%s parameters are settable", c)
 		}
 	}
+}
+
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		def          *Def
+		value, reset string
+		want         Description
+	}{
+		{mustLookup(t, "work_mem"), "8MB", "4MB", Description{Name: "work_mem", Setting: "8192", Unit: "kB",
+			Category: "Resource Usage / Memory", Context: "user", VarType: "integer", Source: "session",
+			Min: "64", Max: "2147483647", BootVal: "4096", ResetVal: "4096"}},
+		{mustLookup(t, "statement_timeout"), "1s", "1s", Description{Name: "statement_timeout", Setting: "1000", Unit: "ms",
+			Category: "Client Connection Defaults / Statement Behavior", Context: "user", VarType: "integer", Source: "command line",
+			Min: "0", Max: "2147483647", BootVal: "0", ResetVal: "1000"}},
+		{mustLookup(t, "block_size"), "8192", "8192", Description{Name: "block_size", Setting: "8192",
+			Category: "Preset Options", Context: "internal", VarType: "integer", Source: "override", BootVal: "8192", ResetVal: "8192"}},
+		{&Def{Name: "cdcdb.test_only", Default: "on"}, "on", "on", Description{Name: "cdcdb.test_only", Setting: "on",
+			Category: "Customized Options", Context: "user", VarType: "bool", Source: "default", BootVal: "on", ResetVal: "on"}},
+	} {
+		got := tc.def.Describe(tc.value, tc.reset)
+		got.ShortDesc, got.ExtraDesc = "", "" // PostgreSQL's texts, pinned by pgdefs
+		if got != tc.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.def.Name, got, tc.want)
+		}
+	}
+}
+
+func mustLookup(t *testing.T, ln string) *Def {
+	d, ok := Lookup(ln)
+	if !ok {
+		t.Fatalf("%s is not defined", ln)
+	}
+	return d
 }

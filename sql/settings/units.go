@@ -120,9 +120,9 @@ func ParseDuration(v string) (time.Duration, error) {
 	return time.Duration(n) * time.Millisecond, nil
 }
 
-// InUnit converts a parameter's value to a number of its base unit, as
+// inUnit converts a parameter's value to a number of its base unit, as
 // pg_settings shows it; a value it cannot read is returned as it is.
-func InUnit(v, unit string) string {
+func inUnit(v, unit string) string {
 	if _, ok := unitScales[unit]; !ok {
 		return v
 	}
@@ -133,9 +133,9 @@ func InUnit(v, unit string) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// VarType guesses a parameter's type, as pg_settings names it, from its
+// varType guesses a parameter's type, as pg_settings names it, from its
 // default value: for the parameters PostgreSQL's description lacks.
-func VarType(def string) string {
+func varType(def string) string {
 	switch def {
 	case "on", "off":
 		return "bool"
