@@ -120,6 +120,9 @@ var packageRules = map[string]packageRule{
 	// Who holds which privilege, and ACL arithmetic: answers over the
 	// catalog, no I/O, no errors (package sql makes the 42501s).
 	"acl": {layer: layerRecords, imports: only("catalog"), forbidden: slices.Concat(doesIO, clocksOrRandom)},
+	// Run-time parameters: definitions, values and their scope as data;
+	// applying them to a session is package sql's.
+	"sql/settings": {layer: layerSQLParts, imports: only("pgerror", "sql/pgdefs", "types"), forbidden: doesIO},
 }
 
 // exclusiveImports are outside packages that only their owners may

@@ -119,6 +119,7 @@ const (
 
 	ObjectNotInPrerequisiteState = "55000"
 	ObjectInUse                  = "55006"
+	CantChangeRuntimeParam       = "55P02"
 	LockNotAvailable             = "55P03"
 
 	OperatorIntervention = "57000"

@@ -7,6 +7,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/settings"
 	"cdcdb/types"
 )
 
@@ -34,7 +35,7 @@ const (
 // it waits, pg_stat_activity shows the wait.
 func (s *Session) beginWriter(ctx context.Context) (*txn, error) {
 	waitCtx := ctx
-	if d, _ := parseDurationSetting(s.settings["lock_timeout"]); d > 0 {
+	if d, _ := settings.ParseDuration(s.settings["lock_timeout"]); d > 0 {
 		var cancel context.CancelFunc
 		waitCtx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()

@@ -8,6 +8,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
+	"cdcdb/sql/settings"
 	"cdcdb/wire"
 )
 
@@ -349,7 +350,7 @@ func settingValueText(b *binder, e ast.Expr) (string, error) {
 // resetSetting is RESET name (or SET name TO DEFAULT), or with "all" RESET
 // ALL, which leaves out the parameters that are views of the transaction.
 func (s *Session) resetSetting(name string) error {
-	defaultOf := func(ln string, d *settingDef) string {
+	defaultOf := func(ln string, d *settings.Def) string {
 		switch ln {
 		case "session_authorization":
 			return s.user
@@ -360,23 +361,26 @@ func (s *Session) resetSetting(name string) error {
 	}
 	ln := strings.ToLower(name)
 	if ln == "all" {
-		for k, d := range settingDefs {
-			if !d.readOnly && d.assign == nil {
+		for k, d := range settings.All() {
+			if d.Context.Settable() && !d.Transaction {
 				s.assignSetting(k, defaultOf(k, d), false)
 			}
 		}
 		return nil
 	}
-	d, ok := settingDefs[ln]
+	d, ok := settings.Lookup(ln)
 	if !ok {
-		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+		return settings.Unrecognized(name)
 	}
-	if d.readOnly {
-		return pgerror.New("55P02", "parameter \"%s\" cannot be changed", d.name)
+	if !d.Context.Settable() {
+		return d.CannotChange()
 	}
-	if d.assign != nil {
+	if err := s.checkSettingPrivilege(d); err != nil {
+		return err
+	}
+	if d.Transaction {
 		// A transaction's mode resets to the session's default for it.
-		return d.assign(s, s.settings["default_"+ln])
+		return transactionSettings[ln].assign(s, s.settings["default_"+ln])
 	}
 	s.assignSetting(ln, defaultOf(ln, d), false)
 	return nil
@@ -389,8 +393,8 @@ func (pc *planCtx) compileShow(st *ast.Show) (*compiled, error) {
 		return &compiled{access: accessNone, fields: cols, run: showAllStatement{}}, nil
 	}
 	colName := name
-	if d, ok := settingDefs[name]; ok {
-		colName = d.name
+	if d, ok := settings.Lookup(name); ok {
+		colName = d.Name
 	}
 	switch name {
 	case "transaction isolation level":
@@ -411,10 +415,10 @@ type showAllStatement struct{}
 func (showAllStatement) String() string { return "SHOW ALL" }
 
 func (showAllStatement) exec(x *execCtx, out *resultSink) (string, error) {
-	for _, n := range settingNames() {
-		d := settingDefs[strings.ToLower(n)]
+	for _, n := range settings.Names() {
+		d, _ := settings.Lookup(strings.ToLower(n))
 		v, _ := x.sess.showSetting(n)
-		if err := out.row(x, eval.Row{d.name, v, d.desc}); err != nil {
+		if err := out.row(x, eval.Row{d.Name, v, d.Desc}); err != nil {
 			return "", err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/settings"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -149,7 +150,7 @@ func (x *execCtx) lockRow(space string, key []byte) (lockOutcome, []byte, error)
 	e := t.engine
 	k := rowLockKey{space, string(key)}
 	ctx := x.ctx
-	if d, _ := parseDurationSetting(x.sess.settings["lock_timeout"]); d > 0 {
+	if d, _ := settings.ParseDuration(x.sess.settings["lock_timeout"]); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
@@ -552,7 +553,7 @@ func (s *Session) continueDetached(ctx context.Context, t *txn, c *compiled) err
 	}
 	if c.access == accessWrite && !c.concurrent {
 		waitCtx := ctx
-		if d, _ := parseDurationSetting(s.settings["lock_timeout"]); d > 0 {
+		if d, _ := settings.ParseDuration(s.settings["lock_timeout"]); d > 0 {
 			var cancel context.CancelFunc
 			waitCtx, cancel = context.WithTimeout(ctx, d)
 			defer cancel()

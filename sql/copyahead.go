@@ -13,6 +13,7 @@ import (
 	"cdcdb/history"
 	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
+	"cdcdb/sql/settings"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -188,7 +189,7 @@ func (w *tableWriter) putRowsAhead(x *execCtx) error {
 		// A value at the built-in default needs no record, unless the
 		// server sets another default, which the redo's session would
 		// start with instead.
-		if d, ok := settingDefs[name]; ok && (d.readOnly || v == d.def && x.sess.engine.settingDefault(name, d) == d.def) {
+		if d, ok := settings.Lookup(name); ok && (!d.Context.Settable() || v == d.Default && x.sess.engine.settingDefault(name, d) == d.Default) {
 			continue
 		}
 		p.settings = append(p.settings, [2]string{name, v})

@@ -32,8 +32,10 @@
 // (backends.go, which also holds pg_cancel_backend, pg_terminate_backend
 // and pg_blocking_pids). What
 // each isolation level checks, and READ ONLY, is in txmodes.go; run-time
-// parameters are transactional too (settings_scope.go), and may have
-// server-wide defaults (Options.Settings). Savepoints roll the block's write
+// parameters are transactional too: package sql/settings defines them,
+// validates their values and keeps a block's record of their changes;
+// settings.go and settings_scope.go apply them to the session, and they may
+// have server-wide defaults (Options.Settings). Savepoints roll the block's write
 // transaction, its catalog, parameters and cursors back to a mark
 // (savepoint.go). LISTEN/NOTIFY deliver at commit (notify.go). Deferred
 // foreign keys hand their checks to the write transaction, which runs them

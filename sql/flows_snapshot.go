@@ -14,6 +14,7 @@ import (
 	"cdcdb/rowcodec"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/settings"
 	"cdcdb/temporal"
 	"cdcdb/types"
 )
@@ -806,8 +807,8 @@ func (x *execCtx) noteLabelledRows(c *compiledFlow, f *catalog.Flow, rows [][]ty
 // no client sees (it is not in pg_stat_activity).
 func snapshotSession(e *Engine) *Session {
 	s := &Session{engine: e, user: "cdcdb", settings: map[string]string{}, loc: time.UTC}
-	for k, d := range settingDefs {
-		s.settings[k] = d.def
+	for k, d := range settings.All() {
+		s.settings[k] = d.Default
 	}
 	s.settings["session_authorization"] = s.user
 	return s

@@ -1,12 +1,13 @@
 package sql
 
 import (
-	"cdcdb/sql/eval"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
+
+	"cdcdb/sql/eval"
 
 	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
@@ -19,41 +20,13 @@ import (
 // (Options.MemoryBudget) bounds what every statement accounts at once,
 // and a request past it fails with 53200 while the server goes on.
 
-// Bounds of work_mem in kB, PostgreSQL's.
-const (
-	minWorkMemKB = 64
-	maxWorkMemKB = math.MaxInt32
-)
+// minWorkMemKB is work_mem's least value in kB, PostgreSQL's (the
+// settings package refuses less; a value read here is one it accepted).
+const minWorkMemKB = 64
 
 // rowSpillCodec is the data file's row codec: lossless for every value a
 // row holds, so a spilled row reads back as written.
 var rowSpillCodec = spill.Codec{Append: rowcodec.EncodeRow, Decode: rowcodec.DecodeRow}
-
-// normalizeWorkMem reads a memory setting as PostgreSQL does (a number of
-// kB, or a number with a unit B, kB, MB, GB or TB, case-sensitive) and
-// writes it in the largest unit that divides it, as SHOW prints it.
-func normalizeWorkMem(_ *Session, v string) (string, error) {
-	kb, err := parseMemorySetting("work_mem", v)
-	if err != nil {
-		return "", err
-	}
-	if kb < minWorkMemKB || kb > maxWorkMemKB {
-		return "", pgerror.New(pgerror.InvalidParameterValue, "%d kB is outside the valid range for parameter \"work_mem\" (%d .. %d)", kb, minWorkMemKB, maxWorkMemKB)
-	}
-	return formatMemoryKB(kb), nil
-}
-
-func formatMemoryKB(kb int64) string {
-	for _, u := range []struct {
-		name string
-		kb   int64
-	}{{"TB", 1 << 30}, {"GB", 1 << 20}, {"MB", 1 << 10}} {
-		if kb%u.kb == 0 {
-			return strconv.FormatInt(kb/u.kb, 10) + u.name
-		}
-	}
-	return strconv.FormatInt(kb, 10) + "kB"
-}
 
 // parseMemorySetting is a memory setting's value in kB, rounded to the
 // nearest as PostgreSQL rounds a fractional value or one in bytes.

@@ -14,6 +14,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
+	"cdcdb/sql/settings"
 	"cdcdb/storage"
 	"cdcdb/types"
 	"cdcdb/wire"
@@ -614,7 +615,7 @@ func isTransactionExit(stmt ast.Statement) bool {
 func (s *Session) statementContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	if v := s.settings["statement_timeout"]; v != s.timeoutText {
 		s.timeoutText = v
-		s.timeout, _ = parseDurationSetting(v) // SET validated it
+		s.timeout, _ = settings.ParseDuration(v) // SET validated it
 	}
 	if s.timeout <= 0 {
 		return ctx, noCancel

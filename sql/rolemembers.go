@@ -8,6 +8,7 @@ import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
+	"cdcdb/sql/settings"
 	"cdcdb/types"
 )
 
@@ -21,7 +22,7 @@ import (
 // catalog generation, which cached plans see.
 
 func init() {
-	defineSetting(&settingDef{name: "role", def: "none", desc: "Sets the current user name."})
+	settings.Define(&settings.Def{Name: "role", Default: "none", Desc: "Sets the current user name."})
 }
 
 // currentRoleName is current_user: the role SET ROLE chose, else the

@@ -5,6 +5,7 @@ import (
 
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
+	"cdcdb/sql/settings"
 	"cdcdb/storage"
 	"cdcdb/types"
 )
@@ -53,7 +54,7 @@ type savepoint struct {
 	// settings are the session's parameters and the block's record of
 	// their changes (settings_scope.go), as they were.
 	settings map[string]string
-	changes  settingChanges
+	changes  settings.Changes
 	// cursors are the session's cursors; onCommit the length of the
 	// block's ON COMMIT actions.
 	cursors  map[string]*sqlCursor
@@ -88,7 +89,7 @@ func (s *Session) setSavepoint(name string) error {
 		name:     name,
 		tx:       b.tx,
 		settings: maps.Clone(s.settings),
-		changes:  b.settings.clone(),
+		changes:  b.settings.Clone(),
 		cursors:  maps.Clone(s.cursorMap()),
 		onCommit: len(b.onCommit),
 		notified: len(b.notify.sent),
@@ -160,12 +161,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	// Parameters set since go back to what they were, whether SET or SET
 	// LOCAL, as PostgreSQL's subtransaction abort restores them.
-	for ln, v := range s.settings {
-		if old, ok := sp.settings[ln]; !ok || old != v {
-			s.putSetting(ln, sp.settings[ln])
-		}
-	}
-	b.settings = sp.changes.clone()
+	s.rollbackSettings(b, sp)
 	b.takeBackNotify(sp)
 	// Cursors declared since are closed.
 	m := s.cursorMap()
@@ -237,29 +233,11 @@ func (s *Session) abortToSavepoint() bool {
 		b.savepoints = nil
 		return false
 	}
-	for ln, v := range s.settings {
-		if old, ok := sp.settings[ln]; !ok || old != v {
-			s.putSetting(ln, sp.settings[ln])
-		}
-	}
-	b.settings = sp.changes.clone()
+	s.rollbackSettings(b, sp)
 	b.takeBackNotify(sp)
 	b.failed = true
 	s.releaseSuspended()
 	return true
-}
-
-// clone copies a block's record of its parameter changes.
-func (c settingChanges) clone() settingChanges {
-	if c == nil {
-		return nil
-	}
-	out := make(settingChanges, len(c))
-	for ln, ch := range c {
-		cp := *ch
-		out[ln] = &cp
-	}
-	return out
 }
 
 // takeBackNotify forgets the notifications, LISTEN and UNLISTEN queued

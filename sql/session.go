@@ -12,6 +12,7 @@ import (
 	"cdcdb/sql/ast"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/parse"
+	"cdcdb/sql/settings"
 	"cdcdb/types"
 	"cdcdb/wire"
 )
@@ -106,7 +107,7 @@ type txBlock struct {
 	snap *txn
 	// settings are the run-time parameters the block changed
 	// (settings_scope.go).
-	settings settingChanges
+	settings settings.Changes
 	// savepoints are the block's savepoints, oldest first (savepoint.go).
 	savepoints []*savepoint
 	// notify is what the block did to LISTEN/NOTIFY, for its commit
@@ -122,8 +123,8 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 		// An internal session acts as the bootstrap superuser.
 		s.user = catalog.BootstrapRoleName
 	}
-	for k, d := range settingDefs {
-		s.settings[k] = d.def
+	for k, d := range settings.All() {
+		s.settings[k] = d.Default
 	}
 	for k, v := range e.settingDefaults {
 		s.putSetting(k, v)
@@ -138,7 +139,7 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 		if lk == "user" || lk == "database" || lk == "replication" || lk == "options" {
 			continue
 		}
-		if _, ok := settingDefs[lk]; !ok {
+		if _, ok := settings.Lookup(lk); !ok {
 			continue
 		}
 		if err := s.setSetting(lk, v, false); err != nil {
@@ -151,31 +152,27 @@ func newSession(e *Engine, info wire.StartupInfo) (*Session, error) {
 
 // setDefaults validates the server-wide parameter defaults and keeps them
 // in canonical form, as a session's SET would store them. Parameters that
-// are views of a session's state (the transaction_* ones) or read-only
-// cannot have one.
-func (e *Engine) setDefaults(settings map[string]string) error {
-	if len(settings) == 0 {
+// are views of a session's state (the transaction_* ones) or whose
+// context keeps them from SET cannot have one.
+func (e *Engine) setDefaults(values map[string]string) error {
+	if len(values) == 0 {
 		return nil
 	}
-	probe := &Session{engine: e, settings: map[string]string{}, loc: time.UTC}
 	e.settingDefaults = map[string]string{}
-	for name, value := range settings {
+	for name, value := range values {
 		ln := strings.ToLower(name)
-		d, ok := settingDefs[ln]
+		d, ok := settings.Lookup(ln)
 		if !ok {
-			return &SettingDefaultError{Name: name, Err: pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)}
+			return &SettingDefaultError{Name: name, Err: settings.Unrecognized(name)}
 		}
-		if d.readOnly || d.assign != nil || ln == "session_authorization" || ln == "cdcdb.dialect" {
-			return &SettingDefaultError{Name: name, Err: pgerror.New("55P02", "parameter \"%s\" cannot have a server-wide default", d.name)}
+		if !d.Context.Settable() || d.Transaction || ln == "session_authorization" || ln == "cdcdb.dialect" {
+			return &SettingDefaultError{Name: name, Err: pgerror.New(pgerror.CantChangeRuntimeParam, "parameter \"%s\" cannot have a server-wide default", d.Name)}
 		}
-		if d.normalize != nil {
-			v, err := d.normalize(probe, value)
-			if err != nil {
-				return &SettingDefaultError{Name: name, Err: err}
-			}
-			value = v
+		v, err := d.Check(value)
+		if err != nil {
+			return &SettingDefaultError{Name: name, Err: err}
 		}
-		e.settingDefaults[ln] = value
+		e.settingDefaults[ln] = v
 	}
 	return nil
 }
@@ -194,9 +191,9 @@ func (e *SettingDefaultError) Unwrap() error { return e.Err }
 func (s *Session) ParameterStatus() map[string]string {
 	out := map[string]string{}
 	s.reported = map[string]string{}
-	for k, d := range settingDefs {
-		if d.report {
-			out[d.name] = s.settings[k]
+	for k, d := range settings.All() {
+		if d.Report {
+			out[d.Name] = s.settings[k]
 			s.reported[k] = s.settings[k]
 		}
 	}
@@ -234,7 +231,7 @@ func (s *Session) searchPath() []string {
 	if s.madeTempSchema {
 		out = []string{s.tempSchemaName(), "pg_catalog"}
 	}
-	for _, p := range splitSearchPath(s.settings["search_path"]) {
+	for _, p := range settings.SplitSearchPath(s.settings["search_path"]) {
 		if p == `"$user"` {
 			// "$user" names the user's own schema; never a system one
 			// (the default user cdcdb shares its name with cdcdb's views).
@@ -259,27 +256,24 @@ func (s *Session) dialect() parse.Dialect {
 // the current transaction block ends (settings_scope.go).
 func (s *Session) setSetting(name, value string, local bool) error {
 	ln := strings.ToLower(name)
-	d, ok := settingDefs[ln]
+	d, ok := settings.Lookup(ln)
 	if !ok {
 		if strings.Contains(ln, ".") {
 			// Custom (placeholder) parameters, as PostgreSQL allows.
 			s.assignSetting(ln, value, local)
 			return nil
 		}
-		return pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+		return settings.Unrecognized(name)
 	}
-	if d.readOnly {
-		return pgerror.New("55P02", "parameter \"%s\" cannot be changed", d.name)
+	if err := s.checkSettingPrivilege(d); err != nil {
+		return err
 	}
-	if d.normalize != nil {
-		v, err := d.normalize(s, value)
-		if err != nil {
-			return err
-		}
-		value = v
+	value, err := d.Check(value)
+	if err != nil {
+		return err
 	}
-	if d.assign != nil {
-		return d.assign(s, value)
+	if d.Transaction {
+		return transactionSettings[ln].assign(s, value)
 	}
 	s.assignSetting(ln, value, local)
 	return nil
@@ -288,13 +282,13 @@ func (s *Session) setSetting(name, value string, local bool) error {
 // showSetting returns a parameter's current value.
 func (s *Session) showSetting(name string) (string, error) {
 	ln := strings.ToLower(name)
-	if d, ok := settingDefs[ln]; ok && d.show != nil {
-		return d.show(s), nil
+	if d, ok := settings.Lookup(ln); ok && d.Transaction {
+		return transactionSettings[ln].show(s), nil
 	}
 	if v, ok := s.settings[ln]; ok {
 		return v, nil
 	}
-	return "", pgerror.New(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+	return "", settings.Unrecognized(name)
 }
 
 // Parse implements wire.Session.

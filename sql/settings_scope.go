@@ -5,49 +5,23 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/settings"
 	"cdcdb/wire"
 )
 
-// Run-time parameters are transactional, as in PostgreSQL: a SET inside a
-// transaction block is undone if the block rolls back (or fails), SET LOCAL
-// and set_config(name, value, true) last until the block ends, whichever
-// way, and a SET after a SET LOCAL of the same parameter is what the commit
-// keeps. Statements that set parameters outside BEGIN run in the implicit
-// block of their Query or batch, so an error later in it undoes them too.
-// Parameters PostgreSQL reports to the client are reported once, before the
-// next ReadyForQuery, with the value they have then (ParameterChanges).
-
-// settingChange is what a block did to one parameter.
-type settingChange struct {
-	// before is the value the parameter had when the block first changed
-	// it: what a rollback restores.
-	before string
-	// session is the value a SET (not LOCAL) in the block gave it, which
-	// a commit keeps (sessionSet); a commit of a block that only SET
-	// LOCAL restores before.
-	session    string
-	sessionSet bool
-}
-
-// settingChanges are the parameters a block changed, by lower-case name.
-type settingChanges map[string]*settingChange
+// Run-time parameters are transactional (package settings keeps a block's
+// record of its changes: settings.Changes). Statements that set parameters
+// outside BEGIN run in the implicit block of their Query or batch, so an
+// error later in it undoes them too. Parameters PostgreSQL reports to the
+// client are reported once, before the next ReadyForQuery, with the value
+// they have then (ParameterChanges).
 
 // assignSetting gives a parameter its (validated) value: for the session,
 // or with local until the current block ends. Outside any block (startup
 // options, a redone COPY's settings) it is the session's value at once.
 func (s *Session) assignSetting(ln, value string, local bool) {
 	if b := s.block; b != nil {
-		ch := b.settings[ln]
-		if ch == nil {
-			if b.settings == nil {
-				b.settings = settingChanges{}
-			}
-			ch = &settingChange{before: s.settings[ln]}
-			b.settings[ln] = ch
-		}
-		if !local {
-			ch.session, ch.sessionSet = value, true
-		}
+		b.settings.Record(ln, s.settings[ln], value, local)
 	}
 	s.putSetting(ln, value)
 }
@@ -57,7 +31,7 @@ func (s *Session) assignSetting(ln, value string, local bool) {
 func (s *Session) putSetting(ln, value string) {
 	s.settings[ln] = value
 	if ln == "timezone" {
-		if loc, err := loadLocation(value); err == nil {
+		if loc, err := settings.LoadLocation(value); err == nil {
 			s.loc = loc
 		}
 	}
@@ -66,14 +40,19 @@ func (s *Session) putSetting(ln, value string) {
 // endSettings undoes what a block that is ending did to parameters: a
 // commit keeps the values set by SET, a rollback restores every one.
 func (s *Session) endSettings(b *txBlock, commit bool) {
-	for ln, ch := range b.settings {
-		v := ch.before
-		if commit && ch.sessionSet {
-			v = ch.session
-		}
+	for ln, v := range b.settings.AtEnd(commit) {
 		s.putSetting(ln, v)
 	}
 	b.settings = nil
+}
+
+// rollbackSettings restores the parameters to their values at savepoint
+// sp, and the block's record of changes to what it was then.
+func (s *Session) rollbackSettings(b *txBlock, sp *savepoint) {
+	for ln, v := range settings.RolledBack(s.settings, sp.settings) {
+		s.putSetting(ln, v)
+	}
+	b.settings = sp.changes.Clone()
 }
 
 // setLocalOutsideBlock is PostgreSQL's warning for SET LOCAL where no
@@ -94,33 +73,20 @@ func (s *Session) localSettingsApply() bool {
 // parameters whose value differs from what the client was last told.
 func (s *Session) ParameterChanges() []wire.Parameter {
 	var out []wire.Parameter
-	for ln, d := range settingDefs {
-		if !d.report {
+	for ln, d := range settings.All() {
+		if !d.Report {
 			continue
 		}
 		if v := s.settings[ln]; v != s.reported[ln] {
 			s.reported[ln] = v
-			out = append(out, wire.Parameter{Name: d.name, Value: v})
+			out = append(out, wire.Parameter{Name: d.Name, Value: v})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
 	return out
 }
 
-// noticeRanks orders client_min_messages' levels and the severities of
-// notices, as PostgreSQL does: a notice is sent when its severity ranks at
-// or above the setting. INFO is always sent.
-var noticeRanks = map[string]int{
-	"debug5": 0, "debug4": 1, "debug3": 2, "debug2": 3, "debug1": 4,
-	"log": 5, "notice": 6, "warning": 7, "error": 8,
-}
-
 // SendsNotice implements wire.NoticeFilter: client_min_messages.
 func (s *Session) SendsNotice(severity string) bool {
-	if severity == "INFO" {
-		return true
-	}
-	min, ok := noticeRanks[s.settings["client_min_messages"]]
-	rank, known := noticeRanks[strings.ToLower(severity)]
-	return !ok || !known || rank >= min
+	return settings.SendsNotice(s.settings["client_min_messages"], severity)
 }

@@ -9,6 +9,7 @@ import (
 	"cdcdb/catalog"
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/settings"
 	"cdcdb/storage"
 )
 
@@ -85,7 +86,8 @@ func (l isolationLevel) readsSnapshot() bool { return l >= repeatableRead }
 
 // parseIsolation reads an isolation level as a setting's value spells it.
 func parseIsolation(v string) (isolationLevel, bool) {
-	switch strings.ToLower(strings.Join(strings.Fields(v), " ")) {
+	c, _ := settings.CanonicalIsolation(v)
+	switch c {
 	case "read committed":
 		return readCommitted, true
 	case "read uncommitted":
@@ -224,18 +226,11 @@ func (s *Session) txModes() txModes {
 }
 
 // The transaction_* parameters show the current transaction's modes and
-// set them as SET TRANSACTION does (settings.go defines them).
+// set them as SET TRANSACTION does (settings.go maps them to these).
 
 func showIsolation(s *Session) string  { return s.txModes().isolation.String() }
-func showReadOnly(s *Session) string   { return onOff(s.txModes().readOnly) }
-func showDeferrable(s *Session) string { return onOff(s.txModes().deferrable) }
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
+func showReadOnly(s *Session) string   { return settings.OnOff(s.txModes().readOnly) }
+func showDeferrable(s *Session) string { return settings.OnOff(s.txModes().deferrable) }
 
 func assignIsolation(s *Session, v string) error {
 	l, ok := parseIsolation(v)
