@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"cdcdb/pgerror"
+	"cdcdb/sql/settings"
 )
 
 // The parameters a PostgreSQL 15 pg_dump script sets before its first
 // CREATE (check_function_bodies, xmloption, default_tablespace,
-// default_table_access_method; row_security is in settings.go). Each takes
+// default_table_access_method; row_security is in package settings). Each takes
 // only the values whose meaning cdcdb has, so a script that asks for
 // something else is refused rather than loaded differently:
 //
@@ -21,17 +22,17 @@ import (
 //   - default_table_access_method: heap, the only one PostgreSQL 15 has
 //     built in; any other is 22023.
 func init() {
-	for _, d := range []*settingDef{
-		{name: "check_function_bodies", def: "on", normalize: normalizeBool, desc: "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
-		{name: "xmloption", def: "content", normalize: oneOf("content", "document"), desc: "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."},
-		{name: "default_tablespace", def: "", normalize: normalizeDefaultTablespace, desc: "Sets the default tablespace to create tables and indexes in."},
-		{name: "default_table_access_method", def: "heap", normalize: normalizeTableAccessMethod, desc: "Sets the default table access method for new tables."},
+	for _, d := range []*settings.Def{
+		{Name: "check_function_bodies", Default: "on", Normalize: settings.NormalizeBool, Desc: "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
+		{Name: "xmloption", Default: "content", Normalize: settings.OneOf("content", "document"), Desc: "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."},
+		{Name: "default_tablespace", Default: "", Normalize: normalizeDefaultTablespace, Desc: "Sets the default tablespace to create tables and indexes in."},
+		{Name: "default_table_access_method", Default: "heap", Normalize: normalizeTableAccessMethod, Desc: "Sets the default table access method for new tables."},
 	} {
-		defineSetting(d)
+		settings.Define(d)
 	}
 }
 
-func normalizeDefaultTablespace(_ *Session, v string) (string, error) {
+func normalizeDefaultTablespace(_, v string) (string, error) {
 	switch v {
 	case "", "pg_default":
 		return v, nil
@@ -40,7 +41,7 @@ func normalizeDefaultTablespace(_ *Session, v string) (string, error) {
 		WithDetail("Tablespace \"%s\" does not exist.", v)
 }
 
-func normalizeTableAccessMethod(_ *Session, v string) (string, error) {
+func normalizeTableAccessMethod(_, v string) (string, error) {
 	if strings.EqualFold(v, "heap") {
 		return "heap", nil
 	}
