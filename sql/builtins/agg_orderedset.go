@@ -1,0 +1,126 @@
+package builtins
+
+import (
+	"math"
+
+	"cdcdb/pgerror"
+	"cdcdb/sql/eval"
+	"cdcdb/types"
+)
+
+// Ordered-set aggregates: percentile_cont, percentile_disc and mode, called
+// as f(direct args) WITHIN GROUP (ORDER BY value). The value is the
+// aggregated input, fed to the state sorted by the ORDER BY (the grouping
+// operator's machinery of aggregate ORDER BY); the direct argument (the
+// fraction) rides along with each row and must not depend on it.
+
+func init() {
+	for _, name := range []string{"percentile_cont", "percentile_disc"} {
+		cont := name == "percentile_cont"
+		RegisterAggregate(name, &Aggregate{OrderedSet: true, Resolve: func(b eval.Binder, args []eval.Expr, _ bool) (AggCall, error) {
+			if len(args) != 2 {
+				return AggCall{}, ErrNoFunction
+			}
+			f, err := b.Coerce(args[0], types.Of(types.Float8))
+			if err != nil {
+				return AggCall{}, ErrNoFunction
+			}
+			value := args[1]
+			vt := value.Type()
+			if cont {
+				// Continuous percentiles interpolate: float8, or interval.
+				if vt.OID != types.Interval {
+					vt = types.Of(types.Float8)
+				}
+				if value, err = b.Coerce(value, vt); err != nil {
+					return AggCall{}, ErrNoFunction
+				}
+			}
+			return AggCall{Args: []eval.Expr{value, f}, T: vt, NewState: func() AggState { return &percentileState{cont: cont, t: vt} }}, nil
+		}})
+	}
+	RegisterAggregate("mode", &Aggregate{OrderedSet: true, Resolve: func(b eval.Binder, args []eval.Expr, _ bool) (AggCall, error) {
+		if len(args) != 1 {
+			return AggCall{}, ErrNoFunction
+		}
+		vt := args[0].Type()
+		return AggCall{Args: args, T: vt, NewState: func() AggState { return &modeState{t: vt} }}, nil
+	}})
+}
+
+// percentileState collects the sorted non-NULL values.
+type percentileState struct {
+	cont     bool
+	t        types.T
+	vals     []types.Value
+	fraction types.Value
+}
+
+func (s *percentileState) Add(_ eval.Context, args []types.Value) error {
+	s.fraction = args[1]
+	if args[0] != nil {
+		s.vals = append(s.vals, args[0])
+	}
+	return nil
+}
+
+func (s *percentileState) Result(eval.Context) (types.Value, error) {
+	if len(s.vals) == 0 || s.fraction == nil {
+		return nil, nil
+	}
+	f := s.fraction.(float64)
+	if f < 0 || f > 1 || math.IsNaN(f) {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", types.FormatText(types.Of(types.Float8), f))
+	}
+	n := len(s.vals)
+	if !s.cont {
+		// The first value whose position reaches the fraction.
+		i := int(math.Ceil(f*float64(n))) - 1
+		return s.vals[max(i, 0)], nil
+	}
+	pos := f * float64(n-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	if lo == hi {
+		return s.vals[lo], nil
+	}
+	frac := pos - float64(lo)
+	if s.t.OID == types.Interval {
+		a, b := s.vals[lo].(types.IntervalValue), s.vals[hi].(types.IntervalValue)
+		diff := types.IntervalValue{Months: b.Months - a.Months, Days: b.Days - a.Days, Micros: b.Micros - a.Micros}
+		scaled, err := eval.MultiplyInterval(diff, frac)
+		if err != nil {
+			return nil, err
+		}
+		d := scaled.(types.IntervalValue)
+		return types.IntervalValue{Months: a.Months + d.Months, Days: a.Days + d.Days, Micros: a.Micros + d.Micros}, nil
+	}
+	a, b := s.vals[lo].(float64), s.vals[hi].(float64)
+	return a + frac*(b-a), nil
+}
+
+// modeState finds the most frequent value of a sorted input (the first of
+// equally frequent ones).
+type modeState struct {
+	t           types.T
+	best, cur   types.Value
+	bestN, curN int
+	seen        bool
+}
+
+func (s *modeState) Add(_ eval.Context, args []types.Value) error {
+	v := args[0]
+	if v == nil {
+		return nil
+	}
+	if s.seen && types.Compare(s.t, v, s.cur) == 0 {
+		s.curN++
+	} else {
+		s.cur, s.curN, s.seen = v, 1, true
+	}
+	if s.curN > s.bestN {
+		s.best, s.bestN = s.cur, s.curN
+	}
+	return nil
+}
+
+func (s *modeState) Result(eval.Context) (types.Value, error) { return s.best, nil }
