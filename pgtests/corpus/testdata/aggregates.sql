@@ -353,3 +353,24 @@ ERROR 42883 at 8: function bit_and(numeric) does not exist
 SELECT corr(x) FROM (VALUES (1)) v(x)
 ----
 ERROR 42883 at 8: function corr(integer) does not exist
+
+# A call no signature matches names the argument types as written.
+SELECT json_agg('a', 'b')
+----
+ERROR 42883 at 8: function json_agg(unknown, unknown) does not exist
+
+SELECT stddev(1, 2)
+----
+ERROR 42883 at 8: function stddev(integer, integer) does not exist
+
+SELECT count('a', 'b')
+----
+ERROR 42883 at 8: function count(unknown, unknown) does not exist
+
+SELECT sum(*)
+----
+ERROR 42883 at 8: function sum() does not exist
+
+SELECT mode(1) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 42883 at 8: function mode(integer, integer) does not exist
