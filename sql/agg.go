@@ -81,7 +81,7 @@ func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
 	}
 	fn, t, args, err := resolveAggregate(b, name, fc.Star, args)
 	if err != nil {
-		return nil, withPos(err, fc)
+		return nil, callError(err, fc)
 	}
 	spec.fn, spec.t, spec.args = fn, t, args
 	if fc.Filter != nil {
@@ -150,6 +150,15 @@ func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*agg
 func noAggregateError(name, argTypes string) error {
 	return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypes).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// callError points a resolution error at the call, except the one
+// PostgreSQL reports without a position.
+func callError(err error, fc *ast.FuncCall) error {
+	if err == builtins.ErrUnknownPolymorphic {
+		return err
+	}
+	return withPos(err, fc)
 }
 
 func argTypeList(args []eval.Expr) string {

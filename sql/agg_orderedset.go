@@ -38,7 +38,6 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	value = b.resolveUnknown(value)
 	var direct []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
@@ -54,7 +53,7 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		err = noAggregateError(name, written)
 	}
 	if err != nil {
-		return nil, withPos(err, fc)
+		return nil, callError(err, fc)
 	}
 	// The aggregated value comes first, coerced as the aggregate takes it.
 	value = call.Args[0]

@@ -150,7 +150,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 		}
 		fn, t, coerced, err := resolveAggregate(b, name, fc.Star, args)
 		if err != nil {
-			return nil, withPos(err, fc)
+			return nil, callError(err, fc)
 		}
 		wf.agg, wf.t, wf.args = fn, t, coerced
 		if fc.Filter != nil {
@@ -187,7 +187,7 @@ func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.Fun
 		return noFunctionError(wf.name, args, fc.Pos)
 	}
 	if err != nil {
-		return withPos(err, fc)
+		return callError(err, fc)
 	}
 	wf.args, wf.t = resolved, t
 	return nil

@@ -50,11 +50,10 @@ func init() {
 			if len(args) != 1 {
 				return AggCall{}, ErrNoFunction
 			}
-			x, err := b.Coerce(b.ResolveUnknown(args[0]), eval.BoolT())
-			if err != nil {
+			if err := coerceArg(b, args, 0, eval.BoolT()); err != nil {
 				return AggCall{}, err
 			}
-			return AggCall{Args: []eval.Expr{x}, T: eval.BoolT(), NewState: func() AggState { return &boolState{and: and} }}, nil
+			return AggCall{Args: args, T: eval.BoolT(), NewState: func() AggState { return &boolState{and: and} }}, nil
 		})
 	}
 	aggregate("string_agg", func(b eval.Binder, args []eval.Expr, _ bool) (AggCall, error) {
@@ -75,7 +74,10 @@ func init() {
 		if len(args) != 1 {
 			return AggCall{}, ErrNoFunction
 		}
-		resolveUnknowns(b, args)
+		if isUnknown(args[0]) {
+			// Its anynonarray and anyarray overloads both take it.
+			return AggCall{}, notUnique("array_agg")
+		}
 		t := args[0].Type()
 		at := eval.ArrayOf(t)
 		if at.OID == 0 {
@@ -92,10 +94,9 @@ func resolveSum(b eval.Binder, name string, avg bool, args []eval.Expr) (AggCall
 	if len(args) != 1 {
 		return AggCall{}, ErrNoFunction
 	}
-	if args[0].Type().OID == types.Unknown {
+	if isUnknown(args[0]) {
 		// A literal of unknown type fits several of their overloads.
-		return AggCall{}, pgerror.New(pgerror.AmbiguousFunction, "function %s(unknown) is not unique", name).
-			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		return AggCall{}, notUnique(name)
 	}
 	resolveUnknowns(b, args)
 	at := args[0].Type().OID

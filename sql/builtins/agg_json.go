@@ -95,6 +95,10 @@ func jsonAggregate(binary, object bool) func(b eval.Binder, args []eval.Expr, _ 
 		if len(args) != want {
 			return AggCall{}, ErrNoFunction
 		}
+		if !object && isUnknown(args[0]) {
+			// json_agg(anyelement); the object aggregates take "any".
+			return AggCall{}, ErrUnknownPolymorphic
+		}
 		resolveUnknowns(b, args)
 		vt, kt := args[len(args)-1].Type(), args[0].Type()
 		rt := types.JSON

@@ -21,17 +21,20 @@ func init() {
 			if len(args) != 2 {
 				return AggCall{}, ErrNoFunction
 			}
-			f, err := b.Coerce(args[0], types.Of(types.Float8))
-			if err != nil {
-				return AggCall{}, ErrNoFunction
+			if err := coerceArg(b, args, 0, types.Of(types.Float8)); err != nil {
+				return AggCall{}, err
 			}
-			value := args[1]
+			f, value := args[0], args[1]
 			vt := value.Type()
+			if !cont && isUnknown(value) {
+				return AggCall{}, ErrUnknownPolymorphic
+			}
 			if cont {
 				// Continuous percentiles interpolate: float8, or interval.
 				if vt.OID != types.Interval {
 					vt = types.Of(types.Float8)
 				}
+				var err error
 				if value, err = b.Coerce(value, vt); err != nil {
 					return AggCall{}, ErrNoFunction
 				}
@@ -42,6 +45,9 @@ func init() {
 	RegisterAggregate("mode", &Aggregate{OrderedSet: true, Resolve: func(b eval.Binder, args []eval.Expr, _ bool) (AggCall, error) {
 		if len(args) != 1 {
 			return AggCall{}, ErrNoFunction
+		}
+		if isUnknown(args[0]) {
+			return AggCall{}, ErrUnknownPolymorphic
 		}
 		vt := args[0].Type()
 		return AggCall{Args: args, T: vt, NewState: func() AggState { return &modeState{t: vt} }}, nil

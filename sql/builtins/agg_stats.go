@@ -28,7 +28,14 @@ func init() {
 			if len(args) != 1 {
 				return AggCall{}, ErrNoFunction
 			}
-			resolveUnknowns(b, args)
+			if isUnknown(args[0]) {
+				// An untyped literal takes the numeric category's
+				// preferred type, as PostgreSQL chooses among the
+				// overloads.
+				if err := coerceArg(b, args, 0, types.Of(types.Float8)); err != nil {
+					return AggCall{}, err
+				}
+			}
 			t := args[0].Type().OID
 			float := t == types.Float4 || t == types.Float8
 			if eval.TypeCategory(t) != 'N' || eval.IsOidType(t) {
@@ -60,7 +67,9 @@ func init() {
 			if len(args) != 1 {
 				return AggCall{}, ErrNoFunction
 			}
-			resolveUnknowns(b, args)
+			if isUnknown(args[0]) {
+				return AggCall{}, notUnique(name)
+			}
 			if !eval.IsIntType(args[0].Type().OID) {
 				return AggCall{}, ErrNoFunction
 			}

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"cdcdb/pgerror"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -67,3 +68,36 @@ func resolveUnknowns(b eval.Binder, args []eval.Expr) {
 		args[i] = b.ResolveUnknown(args[i])
 	}
 }
+
+// coerceArg converts argument i to a parameter's type t, leaving it as it
+// was on failure so the error can name the types as called. It fails with
+// ErrNoFunction when the argument's type does not convert, and with the
+// literal's own error when an untyped literal does not read as t
+// (ntile('a') is invalid input for integer, as in PostgreSQL).
+func coerceArg(b eval.Binder, args []eval.Expr, i int, t types.T) error {
+	c, err := b.Coerce(args[i], t)
+	switch {
+	case err == nil:
+		args[i] = c
+		return nil
+	case args[i].Type().OID == types.Unknown:
+		return err
+	}
+	return ErrNoFunction
+}
+
+// ErrUnknownPolymorphic is PostgreSQL's error for an untyped literal or
+// parameter given where only a polymorphic (anyelement) parameter takes
+// it (json_agg('a'), lag(NULL) OVER ()). It carries no position, as
+// PostgreSQL's does not; callers keep it so.
+var ErrUnknownPolymorphic = pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+
+// notUnique is PostgreSQL's error for an untyped literal or parameter that
+// fits several of an aggregate's overloads (sum('1'), bit_and(NULL)).
+func notUnique(name string) error {
+	return pgerror.New(pgerror.AmbiguousFunction, "function %s(unknown) is not unique", name).
+		WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+}
+
+// isUnknown reports whether x is an untyped literal or parameter.
+func isUnknown(x eval.Expr) bool { return x.Type().OID == types.Unknown }

@@ -131,6 +131,7 @@ func TestAggregateResolutionRefuses(t *testing.T) {
 		code string
 	}{
 		{"sum", []types.OID{types.Text}, pgerror.UndefinedFunction},
+		{"bool_and", []types.OID{types.Int4}, pgerror.UndefinedFunction},
 		{"sum", []types.OID{types.Unknown}, pgerror.AmbiguousFunction},
 		{"count", []types.OID{types.Int4, types.Int4}, pgerror.UndefinedFunction},
 		{"stddev", []types.OID{types.Text}, pgerror.UndefinedFunction},
@@ -138,12 +139,41 @@ func TestAggregateResolutionRefuses(t *testing.T) {
 		{"json_object_agg", []types.OID{types.Text}, pgerror.UndefinedFunction},
 		{"percentile_cont", []types.OID{types.Float8}, pgerror.UndefinedFunction},
 		{"mode", []types.OID{types.Float8, types.Int4}, pgerror.UndefinedFunction},
+		{"array_agg", []types.OID{types.Unknown}, pgerror.AmbiguousFunction},
+		{"bit_or", []types.OID{types.Unknown}, pgerror.AmbiguousFunction},
+		{"json_agg", []types.OID{types.Unknown}, pgerror.DatatypeMismatch},
+		{"mode", []types.OID{types.Unknown}, pgerror.DatatypeMismatch},
+		{"percentile_disc", []types.OID{types.Float8, types.Unknown}, pgerror.DatatypeMismatch},
 	} {
 		args := make([]eval.Expr, len(c.args))
 		for i, oid := range c.args {
 			args[i] = column(oid)
 		}
 		_, err := Aggregates[c.name].Resolve(exactBinder{}, args, false)
+		if err == nil || pgerror.As(err).Code != c.code {
+			t.Errorf("%s%v: %v, want SQLSTATE %s", c.name, c.args, err, c.code)
+		}
+	}
+}
+
+func TestWindowResolutionRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []types.OID
+		code string
+	}{
+		{"row_number", []types.OID{types.Int4}, pgerror.UndefinedFunction},
+		{"ntile", []types.OID{types.Text}, pgerror.UndefinedFunction},
+		{"lag", []types.OID{types.Unknown}, pgerror.DatatypeMismatch},
+		{"lead", []types.OID{types.Int4, types.Int4, types.Int4, types.Int4}, pgerror.UndefinedFunction},
+		{"first_value", []types.OID{types.Unknown}, pgerror.DatatypeMismatch},
+		{"nth_value", []types.OID{types.Int4, types.Numeric}, pgerror.UndefinedFunction},
+	} {
+		args := make([]eval.Expr, len(c.args))
+		for i, oid := range c.args {
+			args[i] = column(oid)
+		}
+		_, _, err := WindowFuncs[c.name].Resolve(exactBinder{}, args)
 		if err == nil || pgerror.As(err).Code != c.code {
 			t.Errorf("%s%v: %v, want SQLSTATE %s", c.name, c.args, err, c.code)
 		}

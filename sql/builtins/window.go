@@ -79,8 +79,11 @@ func init() {
 	}))
 	RegisterWindow("ntile", &WindowFunc{
 		Resolve: func(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, error) {
-			if len(args) != 1 || !coerceArg(b, args, 0, eval.Int4T()) {
+			if len(args) != 1 {
 				return nil, types.T{}, ErrNoFunction
+			}
+			if err := coerceArg(b, args, 0, eval.Int4T()); err != nil {
+				return nil, types.T{}, err
 			}
 			return args, eval.Int4T(), nil
 		},
@@ -92,7 +95,9 @@ func init() {
 		if len(args) != 1 {
 			return nil, types.T{}, ErrNoFunction
 		}
-		args[0] = b.ResolveUnknown(args[0])
+		if isUnknown(args[0]) {
+			return nil, types.T{}, ErrUnknownPolymorphic
+		}
 		return args, args[0].Type(), nil
 	}
 	RegisterWindow("first_value", &WindowFunc{Resolve: value, Compute: func(p Partition, i int) (types.Value, error) {
@@ -114,24 +119,16 @@ func init() {
 			if len(args) != 2 {
 				return nil, types.T{}, ErrNoFunction
 			}
-			args[0] = b.ResolveUnknown(args[0])
-			if !coerceArg(b, args, 1, eval.Int4T()) {
-				return nil, types.T{}, ErrNoFunction
+			if isUnknown(args[0]) {
+				return nil, types.T{}, ErrUnknownPolymorphic
+			}
+			if err := coerceArg(b, args, 1, eval.Int4T()); err != nil {
+				return nil, types.T{}, err
 			}
 			return args, args[0].Type(), nil
 		},
 		Compute: nthValue,
 	})
-}
-
-// coerceArg converts argument i, leaving it as it was on failure so the
-// error can name the types as called.
-func coerceArg(b eval.Binder, args []eval.Expr, i int, t types.T) bool {
-	c, err := b.Coerce(args[i], t)
-	if err == nil {
-		args[i] = c
-	}
-	return err == nil
 }
 
 // firstArg is the first argument's value over row j.
@@ -186,15 +183,17 @@ func resolveLagLead(b eval.Binder, args []eval.Expr) ([]eval.Expr, types.T, erro
 			t = eval.TextT()
 		}
 		for _, i := range []int{0, 2} {
-			if !coerceArg(b, args, i, t) {
-				return nil, types.T{}, ErrNoFunction
+			if err := coerceArg(b, args, i, t); err != nil {
+				return nil, types.T{}, err
 			}
 		}
-	} else {
-		args[0] = b.ResolveUnknown(args[0])
+	} else if isUnknown(args[0]) {
+		return nil, types.T{}, ErrUnknownPolymorphic
 	}
-	if len(args) >= 2 && !coerceArg(b, args, 1, eval.Int4T()) {
-		return nil, types.T{}, ErrNoFunction
+	if len(args) >= 2 {
+		if err := coerceArg(b, args, 1, eval.Int4T()); err != nil {
+			return nil, types.T{}, err
+		}
 	}
 	return args, args[0].Type(), nil
 }

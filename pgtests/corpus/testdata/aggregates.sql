@@ -374,3 +374,69 @@ ERROR 42883 at 8: function sum() does not exist
 SELECT mode(1) WITHIN GROUP (ORDER BY 1)
 ----
 ERROR 42883 at 8: function mode(integer, integer) does not exist
+
+SELECT bool_and(1)
+----
+ERROR 42883 at 8: function bool_and(integer) does not exist
+
+# An untyped literal takes the parameter's type, and must read as it.
+SELECT every('x')
+----
+ERROR 22P02 at 14: invalid input syntax for type boolean: "x"
+
+SELECT bool_or(NULL)
+----
+bool_or:bool
+NULL
+SELECT 1
+
+# Untyped literals: the numeric category's preferred type where numbers
+# are wanted, text where any type is, an error where overloads compete or
+# a polymorphic parameter has nothing to go by.
+SELECT stddev('1'), variance('2')
+----
+stddev:float8 | variance:float8
+NULL | NULL
+SELECT 1
+
+SELECT min('a'), max(NULL), count('a')
+----
+min:text | max:text | count:int8
+a | NULL | 1
+SELECT 1
+
+SELECT jsonb_object_agg('a', 'b')
+----
+jsonb_object_agg:jsonb
+"{\"a\": \"b\"}"
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY '1')
+----
+percentile_cont:float8
+1
+SELECT 1
+
+SELECT json_agg('a')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT array_agg('a')
+----
+ERROR 42725 at 8: function array_agg(unknown) is not unique
+
+SELECT bit_and(NULL)
+----
+ERROR 42725 at 8: function bit_and(unknown) is not unique
+
+SELECT mode() WITHIN GROUP (ORDER BY 'a')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY 'b')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT percentile_cont('x') WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22P02 at 24: invalid input syntax for type double precision: "x"

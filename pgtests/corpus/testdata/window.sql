@@ -557,3 +557,33 @@ id:int4 | s:int8
 6 | 15
 7 | 7
 SELECT 7
+
+SELECT ntile('a') OVER ()
+----
+ERROR 22P02 at 14: invalid input syntax for type integer: "a"
+
+SELECT lag(1, 'a') OVER ()
+----
+ERROR 22P02 at 15: invalid input syntax for type integer: "a"
+
+SELECT nth_value(1, 1.5) OVER ()
+----
+ERROR 42883 at 8: function nth_value(integer, numeric) does not exist
+
+SELECT lag('a') OVER ()
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT nth_value('a', 1) OVER ()
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT lag('a', 1, 2) OVER ()
+----
+ERROR 22P02 at 12: invalid input syntax for type integer: "a"
+
+SELECT max('a') OVER ()
+----
+max:text
+a
+SELECT 1
