@@ -173,10 +173,11 @@ func (s *sumState) Add(_ eval.Context, args []types.Value) error {
 	case types.Float4, types.Float8:
 		s.fsum += v.(float64)
 	case types.Interval:
-		iv := v.(types.IntervalValue)
-		s.ivsum.Months += iv.Months
-		s.ivsum.Days += iv.Days
-		s.ivsum.Micros += iv.Micros
+		sum, err := eval.AddIntervals(s.ivsum, v.(types.IntervalValue))
+		if err != nil {
+			return err
+		}
+		s.ivsum = sum
 	}
 	return nil
 }
@@ -211,8 +212,7 @@ func (s *sumState) Result(eval.Context) (types.Value, error) {
 		return v, nil
 	case types.Interval:
 		if s.avg {
-			n := int64(s.n)
-			return types.IntervalValue{Months: int32(int64(s.ivsum.Months) / n), Days: int32(int64(s.ivsum.Days) / n), Micros: s.ivsum.Micros / n}, nil
+			return eval.DivideInterval(s.ivsum, float64(s.n))
 		}
 		return s.ivsum, nil
 	}

@@ -440,3 +440,131 @@ ERROR 42804: could not determine polymorphic type because input has type unknown
 SELECT percentile_cont('x') WITHIN GROUP (ORDER BY 1)
 ----
 ERROR 22P02 at 24: invalid input syntax for type double precision: "x"
+
+# Every aggregate over the types it takes; intervals sum with overflow
+# checked and average by interval division.
+SELECT sum(x), avg(x), min(x), max(x) FROM (VALUES (1::int2), (2::int2)) v(x)
+----
+sum:int8 | avg:numeric | min:int2 | max:int2
+3 | 1.5000000000000000 | 1 | 2
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (interval '1 day'), (interval '3 hours')) v(x)
+----
+sum:interval | avg:interval
+1 day 03:00:00 | 13:30:00
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (1.5::float4), (2.25::float4)) v(x)
+----
+sum:float4 | avg:float8
+3.75 | 1.875
+SELECT 1
+
+SELECT string_agg(x, '') FROM (VALUES (NULL::text)) v(x)
+----
+string_agg:text
+NULL
+SELECT 1
+
+SELECT array_agg(x ORDER BY x DESC) FROM (VALUES (1), (NULL), (3)) v(x)
+----
+array_agg:_int4
+{NULL,3,1}
+SELECT 1
+
+SELECT json_agg(x) FROM (VALUES (ARRAY[1,2]), (NULL), (ARRAY[3])) v(x)
+----
+json_agg:json
+"[[1,2], null, \n [3]]"
+SELECT 1
+
+SELECT jsonb_agg(x), json_object_agg(k, x) FROM (VALUES ('a', 1), ('b', NULL)) v(k, x)
+----
+jsonb_agg:jsonb | json_object_agg:json
+[1, null] | "{ \"a\" : 1, \"b\" : null }"
+SELECT 1
+
+SELECT stddev(x), variance(x), stddev_pop(x), var_pop(x) FROM (VALUES (1), (2), (4)) v(x)
+----
+stddev:numeric | variance:numeric | stddev_pop:numeric | var_pop:numeric
+1.5275252316519467 | 2.3333333333333333 | 1.2472191289246471 | 1.5555555555555556
+SELECT 1
+
+SELECT stddev(x::float8), var_samp(x::numeric) FROM (VALUES (1), (2), (4)) v(x)
+----
+stddev:float8 | var_samp:numeric
+1.5275252316519468 | 2.3333333333333333
+SELECT 1
+
+SELECT corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_r2(y, x), regr_intercept(y, x) FROM (VALUES (1, 2), (2, 3.5), (3, 7)) v(x, y)
+----
+corr:float8 | covar_pop:float8 | covar_samp:float8 | regr_r2:float8 | regr_intercept:float8
+0.9743547036924464 | 1.6666666666666667 | 2.5 | 0.949367088607595 | -0.8333333333333334
+SELECT 1
+
+SELECT bit_and(x), bit_or(x), bit_xor(x) FROM (VALUES (12::int2), (10::int2)) v(x)
+----
+bit_and:int2 | bit_or:int2 | bit_xor:int2
+8 | 14 | 6
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (interval '1 day'), (interval '2 days')) v(x)
+----
+percentile_cont:interval
+1 day 12:00:00
+SELECT 1
+
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x DESC), mode() WITHIN GROUP (ORDER BY x DESC) FROM (VALUES (1), (2), (2), (3), (3)) v(x)
+----
+percentile_disc:int4 | mode:int4
+2 | 3
+SELECT 1
+
+SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (1)) v(x)
+----
+ERROR 22003: percentile value 1.5 is not between 0 and 1
+
+SELECT regr_count(x, NULL) FROM generate_series(1, 3) x
+----
+regr_count:int8
+0
+SELECT 1
+
+SELECT every(x > 1), bool_or(x > 2) FROM generate_series(1, 3) x
+----
+every:bool | bool_or:bool
+f | t
+SELECT 1
+
+SELECT max(x), min(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[1,3])) v(x)
+----
+max:_int4 | min:_int4
+{1,3} | {1,2}
+SELECT 1
+
+SELECT avg(x) FROM (VALUES (9223372036854775807::int8), (9223372036854775807::int8)) v(x)
+----
+avg:numeric
+9223372036854775807
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (interval '2000000000 months'), (interval '2000000000 months')) v(x)
+----
+ERROR 22008: interval out of range
+
+SELECT avg(x) FROM (VALUES (interval '1 month'), (interval '1 day'), (interval '1 second')) v(x)
+----
+avg:interval
+10 days 08:00:00.333333
+SELECT 1
+
+SELECT avg(x) FROM (VALUES (interval '2000000000 days'), (interval '2000000000 days')) v(x)
+----
+ERROR 22008: interval out of range
+
+SELECT sum(x) FROM (VALUES (interval '-1 day'), (interval '1 day 1 hour')) v(x)
+----
+sum:interval
+01:00:00
+SELECT 1
