@@ -21,7 +21,18 @@ func init() {
 			if len(args) != 2 {
 				return AggCall{}, ErrNoFunction
 			}
-			if err := coerceArg(b, args, 0, types.Of(types.Float8)); err != nil {
+			// One fraction, or an array of them giving an array of
+			// percentiles shaped as it is.
+			many := eval.TypeCategory(args[0].Type().OID) == 'A'
+			fractionT := types.Of(types.Float8)
+			if many {
+				fractionT = types.Of(types.Float8Array)
+			}
+			if many && numericArray(args[0].Type().OID) {
+				// numeric[] and the integer arrays convert element by
+				// element, as their elements convert to float8.
+				args[0] = &eval.Cast{X: args[0], To: fractionT}
+			} else if err := coerceArg(b, args, 0, fractionT); err != nil {
 				return AggCall{}, err
 			}
 			f, value := args[0], args[1]
@@ -39,7 +50,13 @@ func init() {
 					return AggCall{}, ErrNoFunction
 				}
 			}
-			return AggCall{Args: []eval.Expr{value, f}, T: vt, NewState: func() AggState { return &percentileState{cont: cont, t: vt} }}, nil
+			rt := vt
+			if many {
+				if rt = eval.ArrayOf(vt); rt.OID == 0 {
+					return AggCall{}, ErrNoFunction
+				}
+			}
+			return AggCall{Args: []eval.Expr{value, f}, T: rt, NewState: func() AggState { return &percentileState{cont: cont, t: vt} }}, nil
 		}})
 	}
 	RegisterAggregate("mode", &Aggregate{OrderedSet: true, Resolve: func(b eval.Binder, args []eval.Expr, _ bool) (AggCall, error) {
@@ -54,7 +71,15 @@ func init() {
 	}})
 }
 
-// percentileState collects the sorted non-NULL values.
+// numericArray reports whether oid is an array of a numeric type other
+// than float8 (whose elements convert to float8 implicitly).
+func numericArray(oid types.OID) bool {
+	elem := types.ElemOf(oid)
+	return elem != 0 && elem != types.Float8 && eval.TypeCategory(elem) == 'N' && !eval.IsOidType(elem)
+}
+
+// percentileState collects the sorted non-NULL values; the fraction is a
+// float8, or a float8[] for an array of percentiles.
 type percentileState struct {
 	cont     bool
 	t        types.T
@@ -74,7 +99,26 @@ func (s *percentileState) Result(eval.Context) (types.Value, error) {
 	if len(s.vals) == 0 || s.fraction == nil {
 		return nil, nil
 	}
-	f := s.fraction.(float64)
+	fractions, many := s.fraction.(types.ArrayValue)
+	if !many {
+		return s.percentile(s.fraction.(float64))
+	}
+	out := types.ArrayValue{Elem: s.t.OID, Dims: fractions.Dims, Elems: make([]types.Value, len(fractions.Elems))}
+	for i, f := range fractions.Elems {
+		if f == nil {
+			continue // a NULL fraction's percentile is NULL
+		}
+		v, err := s.percentile(f.(float64))
+		if err != nil {
+			return nil, err
+		}
+		out.Elems[i] = v
+	}
+	return out, nil
+}
+
+// percentile is the value at fraction f of the sorted values.
+func (s *percentileState) percentile(f float64) (types.Value, error) {
 	if f < 0 || f > 1 || math.IsNaN(f) {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", types.FormatText(types.Of(types.Float8), f))
 	}

@@ -53,6 +53,7 @@ func TestAggregates(t *testing.T) {
 		}
 		return d
 	}
+	fractions := types.ArrayValue{Elem: types.Float8, Elems: []types.Value{0.5, nil, 1.0}}
 	for _, c := range []struct {
 		name string
 		args []types.OID
@@ -88,6 +89,7 @@ func TestAggregates(t *testing.T) {
 		// first in the resolved arguments, the fraction rides along.
 		{name: "percentile_disc", args: []types.OID{types.Float8, types.Int4}, rows: [][]types.Value{{int64(1), 0.5}, {int64(2), 0.5}, {int64(3), 0.5}}, want: eval.Int4T(), out: "2"},
 		{name: "percentile_cont", args: []types.OID{types.Float8, types.Float8}, rows: [][]types.Value{{1.0, 0.5}, {2.0, 0.5}}, want: types.Of(types.Float8), out: "1.5"},
+		{name: "percentile_cont", args: []types.OID{types.Float8Array, types.Float8}, rows: [][]types.Value{{1.0, fractions}, {2.0, fractions}}, want: types.Of(types.Float8Array), out: "{1.5,NULL,2}"},
 	} {
 		agg, ok := Aggregates[c.name]
 		if !ok {

@@ -568,3 +568,58 @@ SELECT sum(x) FROM (VALUES (interval '-1 day'), (interval '1 day 1 hour')) v(x)
 sum:interval
 01:00:00
 SELECT 1
+
+# An array of fractions gives an array of percentiles, shaped as it is.
+SELECT percentile_cont(ARRAY[0.25]) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2)) v(x)
+----
+percentile_cont:_float8
+{1.25}
+SELECT 1
+
+SELECT percentile_disc(ARRAY[[0.5,NULL],[1.0,0.0]]) WITHIN GROUP (ORDER BY x) FROM (VALUES ('a'),('b')) v(x)
+----
+percentile_disc:_text
+{{a,NULL},{b,a}}
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22003: percentile value 2 is not between 0 and 1
+
+SELECT percentile_cont(NULL::float8[]) WITHIN GROUP (ORDER BY 1)
+----
+percentile_cont:_float8
+NULL
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY x) FROM (VALUES (interval '1 day'), (interval '2 days')) v(x)
+----
+percentile_cont:_interval
+"{\"1 day 12:00:00\"}"
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY x) FROM (VALUES (1)) v(x) WHERE false
+----
+percentile_cont:_float8
+NULL
+SELECT 1
+
+SELECT percentile_cont(ARRAY[]::float8[]) WITHIN GROUP (ORDER BY 1)
+----
+percentile_cont:_float8
+{}
+SELECT 1
+
+SELECT percentile_cont('{0.5}') WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22P02 at 24: invalid input syntax for type double precision: "{0.5}"
+
+SELECT percentile_disc(ARRAY[0.1, 0.9]) WITHIN GROUP (ORDER BY x DESC) FROM generate_series(1, 10) x
+----
+percentile_disc:_int4
+{10,2}
+SELECT 1
+
+SELECT percentile_cont(ARRAY['a']) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 42883 at 8: function percentile_cont(text[], integer) does not exist
