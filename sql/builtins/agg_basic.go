@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -79,6 +80,11 @@ func init() {
 			return AggCall{}, notUnique("array_agg")
 		}
 		t := args[0].Type()
+		if eval.TypeCategory(t.OID) == 'A' {
+			// array_agg(anyarray) stacks its inputs into an array of one
+			// more dimension.
+			return AggCall{Args: args, T: t, NewState: func() AggState { return &arrayStackState{elem: types.ElemOf(t.OID)} }}, nil
+		}
 		at := eval.ArrayOf(t)
 		if at.OID == 0 {
 			return AggCall{}, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t))
@@ -297,4 +303,42 @@ func (s *arrayAggState) Result(eval.Context) (types.Value, error) {
 		return nil, nil
 	}
 	return types.ArrayValue{Elem: s.elem, Elems: s.elems}, nil
+}
+
+// arrayStackState is array_agg of arrays: each input is a slice of the
+// result, all of the same dimensions, none NULL or empty.
+type arrayStackState struct {
+	elem  types.OID
+	dims  []int
+	n     int
+	elems []types.Value
+}
+
+func (s *arrayStackState) Add(_ eval.Context, args []types.Value) error {
+	if args[0] == nil {
+		return pgerror.New(pgerror.NullValueNotAllowed, "cannot accumulate null arrays")
+	}
+	arr := args[0].(types.ArrayValue)
+	dims := eval.ArrayDims(arr)
+	if len(arr.Elems) == 0 {
+		dims = nil // an empty array has no dimensions
+	}
+	switch {
+	case s.n == 0 && dims == nil:
+		return pgerror.New(pgerror.ArraySubscriptError, "cannot accumulate empty arrays")
+	case s.n == 0:
+		s.dims = dims
+	case !slices.Equal(s.dims, dims):
+		return pgerror.New(pgerror.ArraySubscriptError, "cannot accumulate arrays of different dimensionality")
+	}
+	s.n++
+	s.elems = append(s.elems, arr.Elems...)
+	return nil
+}
+
+func (s *arrayStackState) Result(eval.Context) (types.Value, error) {
+	if s.n == 0 {
+		return nil, nil
+	}
+	return types.ArrayValue{Elem: s.elem, Dims: append([]int{s.n}, s.dims...), Elems: s.elems}, nil
 }

@@ -38,7 +38,7 @@ func (s *jsonAggState) Add(x eval.Context, args []types.Value) error {
 		return nil
 	}
 	if args[0] == nil {
-		return pgerror.New(pgerror.NullValueNotAllowed, "field name must not be null")
+		return pgerror.New(pgerror.InvalidParameterValue, "field name must not be null")
 	}
 	key := JSONKeyText(eval.ToJSON(x, s.kt, args[0]))
 	if s.binary {

@@ -623,3 +623,167 @@ SELECT 1
 SELECT percentile_cont(ARRAY['a']) WITHIN GROUP (ORDER BY 1)
 ----
 ERROR 42883 at 8: function percentile_cont(text[], integer) does not exist
+
+# DISTINCT and ORDER BY in aggregates, JSON shapes, numeric edge values,
+# and array_agg of arrays, which stacks them.
+SELECT json_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FROM (VALUES (1), (2), (2)) v(x)
+----
+json_agg:json | jsonb_agg:jsonb
+[2, 2, 1] | [1, 2]
+SELECT 1
+
+SELECT json_agg(r) FROM (VALUES (1, 'a'), (2, NULL)) r(x, y)
+----
+json_agg:json
+"[{\"x\":1,\"y\":\"a\"}, \n {\"x\":2,\"y\":null}]"
+SELECT 1
+
+SELECT json_object_agg(x, y), jsonb_object_agg(x, y) FROM (VALUES ('a', 1), ('a', 2)) v(x, y)
+----
+json_object_agg:json | jsonb_object_agg:jsonb
+"{ \"a\" : 1, \"a\" : 2 }" | "{\"a\": 2}"
+SELECT 1
+
+SELECT json_object_agg(x, y) FROM (VALUES (NULL::text, 1)) v(x, y)
+----
+ERROR 22023: field name must not be null
+
+SELECT count(DISTINCT x), sum(DISTINCT x), avg(DISTINCT x) FROM (VALUES (1), (1), (2), (NULL)) v(x)
+----
+count:int8 | sum:int8 | avg:numeric
+2 | 3 | 1.5000000000000000
+SELECT 1
+
+SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM (VALUES ('b'), ('a'), ('b')) v(x)
+----
+string_agg:text
+a,b
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[3,4])) v(x)
+----
+array_agg:_int4
+{{1,2},{3,4}}
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (1e20::numeric), (1)) v(x)
+----
+sum:numeric | avg:numeric
+100000000000000000001 | 50000000000000000001
+SELECT 1
+
+SELECT avg(x), sum(x) FROM (VALUES ('NaN'::numeric), (1)) v(x)
+----
+avg:numeric | sum:numeric
+NaN | NaN
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES ('Infinity'::float8), ('-Infinity'::float8)) v(x)
+----
+sum:float8 | avg:float8
+NaN | NaN
+SELECT 1
+
+SELECT stddev(x), variance(x) FROM (VALUES (1.5), (2.25), (3.125)) v(x)
+----
+stddev:numeric | variance:numeric
+0.81330088733096395985 | 0.66145833333333333333
+SELECT 1
+
+SELECT var_pop(x), stddev_pop(x) FROM (VALUES (1::float4), (2::float4)) v(x)
+----
+var_pop:float8 | stddev_pop:float8
+0.25 | 0.5
+SELECT 1
+
+SELECT regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x), regr_slope(y, x) FROM (VALUES (1, 2), (3, 5), (4, 4)) v(x, y)
+----
+regr_sxx:float8 | regr_syy:float8 | regr_sxy:float8 | regr_avgx:float8 | regr_avgy:float8 | regr_slope:float8
+4.666666666666666 | 4.666666666666667 | 3.6666666666666665 | 2.6666666666666665 | 3.6666666666666665 | 0.7857142857142858
+SELECT 1
+
+SELECT corr(y, x) FROM (VALUES (1, 'NaN'::float8), (2, 3)) v(x, y)
+----
+corr:float8
+NaN
+SELECT 1
+
+SELECT bit_and(x), bit_or(x), bit_xor(x) FROM (VALUES (NULL::int8)) v(x)
+----
+bit_and:int8 | bit_or:int8 | bit_xor:int8
+NULL | NULL | NULL
+SELECT 1
+
+SELECT mode() WITHIN GROUP (ORDER BY x) FROM (VALUES ('b'), ('a'), ('b'), ('a')) v(x)
+----
+mode:text
+a
+SELECT 1
+
+SELECT percentile_disc(0) WITHIN GROUP (ORDER BY x), percentile_disc(1) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x
+----
+percentile_disc:int4 | percentile_disc:int4
+1 | 4
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 1) FROM generate_series(1, 4) x
+----
+percentile_cont:float8
+3
+SELECT 1
+
+SELECT avg(x)::text FROM (VALUES (1::int8), (2::int8), (2::int8)) v(x)
+----
+avg:text
+1.6666666666666667
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (2147483647), (2147483647)) v(x)
+----
+sum:int8
+4294967294
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) v(x)
+----
+sum:numeric
+9223372036854775808
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (NULL)) v(x)
+----
+ERROR 22004: cannot accumulate null arrays
+
+SELECT array_agg(x) FROM (VALUES ('{}'::int[]), (ARRAY[1,2])) v(x)
+----
+ERROR 2202E: cannot accumulate empty arrays
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), ('{}')) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[3])) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[[1],[2]]), (ARRAY[[3],[4]])) v(x)
+----
+array_agg:_int4
+{{{1},{2}},{{3},{4}}}
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,NULL])) v(x)
+----
+array_agg:_int4
+{{1,NULL}}
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[[3,4]])) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x ORDER BY x[1] DESC) FROM (VALUES (ARRAY['a','b']), (ARRAY['c','d'])) v(x)
+----
+array_agg:_text
+{{c,d},{a,b}}
+SELECT 1
