@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"slices"
+
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
@@ -38,6 +40,9 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkDirectArgs(fc.Args); err != nil {
+		return nil, err
+	}
 	var direct []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
@@ -66,4 +71,44 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// checkDirectArgs refuses a direct argument that reads a column of this
+// query level which the query does not group by, as PostgreSQL does: it
+// evaluates direct arguments once per group, so they may read only what
+// the group's rows share. (They are bound as aggregate arguments, riding
+// along with each row, which gives the same value for what is grouped.)
+func (b *binder) checkDirectArgs(args []ast.Expr) error {
+	grouped := func(e ast.Expr) bool { return slices.Contains(b.agg.groupFP, fingerprint(e)) }
+	for _, a := range args {
+		if grouped(a) {
+			continue
+		}
+		var err error
+		walkExpr(a, func(n ast.Node) bool {
+			if err != nil {
+				return false
+			}
+			if fc, ok := n.(*ast.FuncCall); ok && isAggregateName(fc.Name.Name()) {
+				return false // its own arguments' rules apply
+			}
+			c, ok := n.(*ast.ColumnRef)
+			if !ok {
+				return true
+			}
+			if grouped(c) {
+				return false
+			}
+			level, idx, col, rerr := b.sc.resolveColumn(c)
+			if rerr != nil || level != 0 {
+				return false // binding reports it, or it is an outer value
+			}
+			_, err = b.ungroupedColumn(c, idx, col)
+			return false
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

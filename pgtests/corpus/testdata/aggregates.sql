@@ -787,3 +787,33 @@ SELECT array_agg(x ORDER BY x[1] DESC) FROM (VALUES (ARRAY['a','b']), (ARRAY['c'
 array_agg:_text
 {{c,d},{a,b}}
 SELECT 1
+
+# Direct arguments are evaluated per group: they may read grouped columns
+# and outer values, not the rows' own columns.
+SELECT x % 2 AS k, percentile_cont(x / 10.0) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x GROUP BY 1 ORDER BY 1
+----
+ERROR 42803 at 36: column "x.x" must appear in the GROUP BY clause or be used in an aggregate function
+
+SELECT percentile_cont(x / 10.0) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x
+----
+ERROR 42803 at 24: column "x.x" must appear in the GROUP BY clause or be used in an aggregate function
+
+SELECT k, percentile_cont(k / 10.0) WITHIN GROUP (ORDER BY x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(k, x) GROUP BY k ORDER BY k
+----
+k:int4 | percentile_cont:float8
+1 | 1.1
+2 | 3
+SELECT 2
+
+SELECT k, percentile_disc((SELECT 0.5)) WITHIN GROUP (ORDER BY x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(k, x) GROUP BY k ORDER BY k
+----
+k:int4 | percentile_disc:int4
+1 | 1
+2 | 3
+SELECT 2
+
+SELECT (SELECT percentile_disc(o.f) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x) FROM (VALUES (0.5)) o(f)
+----
+percentile_disc:int4
+2
+SELECT 1
