@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
-
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
 	"cdcdb/sql/builtins"
@@ -69,7 +67,7 @@ func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
 	b.inAggArgs = true
 	defer func() { b.inAggArgs = false }()
 	name := fc.Name.Name()
-	if fc.WithinGroup || orderedSetAggregates[name] {
+	if fc.WithinGroup || isOrderedSetName(name) {
 		return b.bindOrderedSet(fc)
 	}
 	spec := &aggSpec{distinct: fc.Distinct}
@@ -83,7 +81,7 @@ func (b *binder) bindAggregate(fc *ast.FuncCall) (*aggSpec, error) {
 	}
 	fn, t, args, err := resolveAggregate(b, name, fc.Star, args)
 	if err != nil {
-		return nil, withPos(err, fc)
+		return nil, callError(err, fc)
 	}
 	spec.fn, spec.t, spec.args = fn, t, args
 	if fc.Filter != nil {
@@ -113,148 +111,55 @@ func nullsFirst(o ast.OrderItem) bool {
 	return o.Desc
 }
 
-// aggregateFunc is an aggregate's implementation.
+// aggregateFunc is an aggregate's implementation: one of builtins'
+// Aggregates as resolved for a call, or an internal state such as
+// groupdep.go's functionally dependent column.
 type aggregateFunc struct {
 	name string
 	// newState makes a fresh accumulator.
-	newState func() aggState
+	newState func() builtins.AggState
 }
 
-// aggState accumulates one group's values for one aggregate.
-type aggState interface {
-	add(x *execCtx, args []types.Value) error
-	result(x *execCtx) (types.Value, error)
-}
+func isAggregateName(name string) bool { return builtins.IsAggregate(name) }
 
-var aggregateNames = map[string]bool{
-	"count": true, "sum": true, "avg": true, "min": true, "max": true,
-	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
-	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true,
-	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
-	"bit_and": true, "bit_or": true,
-	"percentile_cont": true, "percentile_disc": true, "mode": true,
+func isOrderedSetName(name string) bool {
+	agg, ok := builtins.Aggregates[name]
+	return ok && agg.OrderedSet
 }
-
-func isAggregateName(name string) bool { return aggregateNames[name] }
 
 // resolveAggregate picks the implementation and result type of an
-// aggregate for its argument types.
+// aggregate for its argument types, through builtins' registry.
 func resolveAggregate(b *binder, name string, star bool, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error) {
-	argc := func(n int) error {
-		if len(args) != n {
-			return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-		}
-		return nil
+	agg, ok := builtins.Aggregates[name]
+	if !ok {
+		return nil, types.T{}, nil, pgerror.New(pgerror.FeatureNotSupported, "aggregate %s is not supported", name)
 	}
 	written := argTypeList(args) // the types as called, for errors
-	noFunction := func() error {
-		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, written).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	call, err := agg.Resolve(b, args, star)
+	if err == builtins.ErrNoFunction {
+		err = noAggregateError(name, written)
 	}
-	if (name == "sum" || name == "avg") && len(args) == 1 && args[0].Type().OID == types.Unknown {
-		// A literal of unknown type fits several of their overloads.
-		return nil, types.T{}, nil, pgerror.New(pgerror.AmbiguousFunction, "function %s(unknown) is not unique", name).
-			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	if err != nil {
+		return nil, types.T{}, nil, err
 	}
-	for i := range args {
-		args[i] = b.resolveUnknown(args[i])
-	}
-	switch name {
-	case "count":
-		if star {
-			return &aggregateFunc{name: name, newState: func() aggState { return &countState{star: true} }}, eval.Int8T(), nil, nil
-		}
-		if err := argc(1); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &countState{} }}, eval.Int8T(), args, nil
-	case "sum", "avg":
-		if err := argc(1); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		at := args[0].Type().OID
-		var rt types.OID
-		switch at {
-		case types.Int2, types.Int4:
-			rt = types.Int8
-			if name == "avg" {
-				rt = types.Numeric
-			}
-		case types.Int8, types.Numeric:
-			rt = types.Numeric
-		case types.Float4:
-			rt = types.Float4
-			if name == "avg" {
-				rt = types.Float8
-			}
-		case types.Float8:
-			rt = types.Float8
-		case types.Interval:
-			rt = types.Interval
-		default:
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, eval.TypeName(args[0].Type())).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-		}
-		avg := name == "avg"
-		return &aggregateFunc{name: name, newState: func() aggState { return &sumState{in: at, out: rt, avg: avg} }}, types.Of(rt), args, nil
-	case "min", "max":
-		if err := argc(1); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		t := args[0].Type()
-		want := 1
-		if name == "min" {
-			want = -1
-		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &minMaxState{t: t, want: want} }}, t, args, nil
-	case "bool_and", "every", "bool_or":
-		if err := argc(1); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		x, err := b.coerce(args[0], eval.BoolT())
-		if err != nil {
-			return nil, types.T{}, nil, err
-		}
-		and := name != "bool_or"
-		return &aggregateFunc{name: name, newState: func() aggState { return &boolState{and: and} }}, eval.BoolT(), []eval.Expr{x}, nil
-	case "string_agg":
-		if err := argc(2); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		for i := range args {
-			x, err := b.coerce(args[i], eval.TextT())
-			if err != nil {
-				return nil, types.T{}, nil, noFunction()
-			}
-			args[i] = x
-		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &stringAggState{} }}, eval.TextT(), args, nil
-	case "array_agg":
-		if err := argc(1); err != nil {
-			return nil, types.T{}, nil, err
-		}
-		t := args[0].Type()
-		at := eval.ArrayOf(t)
-		if at.OID == 0 {
-			return nil, types.T{}, nil, pgerror.New(pgerror.UndefinedObject, "could not find array type for data type %s", eval.TypeName(t))
-		}
-		return &aggregateFunc{name: name, newState: func() aggState { return &arrayAggState{elem: t.OID} }}, at, args, nil
-	}
-	if more, ok := moreAggregates[name]; ok {
-		fn, t, args, err := more(b, name, args)
-		if err == builtins.ErrNoFunction {
-			err = pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(args)).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-		}
-		return fn, t, args, err
-	}
-	return nil, types.T{}, nil, pgerror.New(pgerror.FeatureNotSupported, "aggregate %s is not supported", name)
+	return &aggregateFunc{name: name, newState: call.NewState}, call.T, call.Args, nil
 }
 
-// moreAggregates are aggregates resolved outside the switch above, by
-// files of their own concern (JSON, statistics).
-var moreAggregates = map[string]func(b *binder, name string, args []eval.Expr) (*aggregateFunc, types.T, []eval.Expr, error){}
+// noAggregateError is PostgreSQL's error for an aggregate call no
+// signature matches.
+func noAggregateError(name, argTypes string) error {
+	return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypes).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// callError points a resolution error at the call, except the one
+// PostgreSQL reports without a position.
+func callError(err error, fc *ast.FuncCall) error {
+	if err == builtins.ErrUnknownPolymorphic {
+		return err
+	}
+	return withPos(err, fc)
+}
 
 func argTypeList(args []eval.Expr) string {
 	names := make([]string, len(args))
@@ -262,181 +167,6 @@ func argTypeList(args []eval.Expr) string {
 		names[i] = eval.TypeName(a.Type())
 	}
 	return strings.Join(names, ", ")
-}
-
-type countState struct {
-	star bool
-	n    int64
-}
-
-func (s *countState) add(_ *execCtx, args []types.Value) error {
-	if s.star || args[0] != nil {
-		s.n++
-	}
-	return nil
-}
-func (s *countState) result(*execCtx) (types.Value, error) { return s.n, nil }
-
-// sumState sums (and for avg counts) in the widest type needed: int64 while
-// it fits for small ints, numeric otherwise, float64 for floats.
-type sumState struct {
-	in, out types.OID
-	avg     bool
-	n       int64
-	isum    int64
-	dsum    *apd.Decimal
-	fsum    float64
-	ivsum   types.IntervalValue
-}
-
-func (s *sumState) add(_ *execCtx, args []types.Value) error {
-	v := args[0]
-	if v == nil {
-		return nil
-	}
-	s.n++
-	switch s.in {
-	case types.Int2, types.Int4:
-		s.isum += v.(int64)
-	case types.Int8:
-		if s.dsum == nil {
-			s.dsum = new(apd.Decimal)
-		}
-		_, err := eval.NumericCtx.Add(s.dsum, s.dsum, apd.New(v.(int64), 0))
-		return err
-	case types.Numeric:
-		if s.dsum == nil {
-			s.dsum = new(apd.Decimal)
-		}
-		_, err := eval.ExactCtx(s.dsum, v.(*apd.Decimal)).Add(s.dsum, s.dsum, v.(*apd.Decimal))
-		return eval.NumericChecked(s.dsum, err)
-	case types.Float4, types.Float8:
-		s.fsum += v.(float64)
-	case types.Interval:
-		iv := v.(types.IntervalValue)
-		s.ivsum.Months += iv.Months
-		s.ivsum.Days += iv.Days
-		s.ivsum.Micros += iv.Micros
-	}
-	return nil
-}
-
-func (s *sumState) result(*execCtx) (types.Value, error) {
-	if s.n == 0 {
-		return nil, nil
-	}
-	switch s.in {
-	case types.Int2, types.Int4:
-		if !s.avg {
-			return s.isum, nil
-		}
-		s.dsum = apd.New(s.isum, 0)
-		fallthrough
-	case types.Int8, types.Numeric:
-		if !s.avg {
-			return s.dsum, nil
-		}
-		z := new(apd.Decimal)
-		if err := eval.NumericDivide(z, s.dsum, apd.New(s.n, 0)); err != nil {
-			return nil, err
-		}
-		return z, nil
-	case types.Float4, types.Float8:
-		v := s.fsum
-		if s.avg {
-			v /= float64(s.n)
-		} else if s.in == types.Float4 {
-			v = float64(float32(v))
-		}
-		return v, nil
-	case types.Interval:
-		if s.avg {
-			n := int64(s.n)
-			return types.IntervalValue{Months: int32(int64(s.ivsum.Months) / n), Days: int32(int64(s.ivsum.Days) / n), Micros: s.ivsum.Micros / n}, nil
-		}
-		return s.ivsum, nil
-	}
-	return nil, nil
-}
-
-type minMaxState struct {
-	t    types.T
-	want int
-	v    types.Value
-}
-
-func (s *minMaxState) add(_ *execCtx, args []types.Value) error {
-	v := args[0]
-	if v == nil {
-		return nil
-	}
-	if s.v == nil || types.Compare(s.t, v, s.v)*s.want > 0 {
-		s.v = v
-	}
-	return nil
-}
-func (s *minMaxState) result(*execCtx) (types.Value, error) { return s.v, nil }
-
-type boolState struct {
-	and bool
-	v   types.Value
-}
-
-func (s *boolState) add(_ *execCtx, args []types.Value) error {
-	v := args[0]
-	if v == nil {
-		return nil
-	}
-	if s.v == nil {
-		s.v = v
-	} else if s.and {
-		s.v = s.v.(bool) && v.(bool)
-	} else {
-		s.v = s.v.(bool) || v.(bool)
-	}
-	return nil
-}
-func (s *boolState) result(*execCtx) (types.Value, error) { return s.v, nil }
-
-type stringAggState struct {
-	sb   strings.Builder
-	some bool
-}
-
-func (s *stringAggState) add(_ *execCtx, args []types.Value) error {
-	if args[0] == nil {
-		return nil
-	}
-	if s.some && args[1] != nil {
-		s.sb.WriteString(args[1].(string))
-	}
-	s.some = true
-	s.sb.WriteString(args[0].(string))
-	return nil
-}
-func (s *stringAggState) result(*execCtx) (types.Value, error) {
-	if !s.some {
-		return nil, nil
-	}
-	return s.sb.String(), nil
-}
-
-type arrayAggState struct {
-	elem  types.OID
-	elems []types.Value
-	some  bool
-}
-
-func (s *arrayAggState) add(_ *execCtx, args []types.Value) error {
-	s.some = true
-	s.elems = append(s.elems, args[0])
-	return nil
-}
-func (s *arrayAggState) result(*execCtx) (types.Value, error) {
-	if !s.some {
-		return nil, nil
-	}
-	return types.ArrayValue{Elem: s.elem, Elems: s.elems}, nil
 }
 
 // aggPlan groups its input and computes aggregates. Its output row is the
@@ -467,7 +197,7 @@ func (p *aggPlan) explain(depth int, out *[]string) {
 type aggGroup struct {
 	keys   eval.Row
 	absent int64 // with grouping sets: the mask of the group's set
-	states []aggState
+	states []builtins.AggState
 	// per-aggregate buffered inputs for DISTINCT / ORDER BY aggregates
 	buffered [][]eval.Row
 }
@@ -486,7 +216,7 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 	groups := map[string]*aggGroup{}
 	var order []*aggGroup
 	newGroup := func(keys eval.Row, absent int64) *aggGroup {
-		g := &aggGroup{keys: keys, absent: absent, states: make([]aggState, len(p.aggs)), buffered: make([][]eval.Row, len(p.aggs))}
+		g := &aggGroup{keys: keys, absent: absent, states: make([]builtins.AggState, len(p.aggs)), buffered: make([][]eval.Row, len(p.aggs))}
 		for i, a := range p.aggs {
 			g.states[i] = a.fn.newState()
 		}
@@ -597,16 +327,16 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 						return nil, err
 					}
 				}
-				sized, _ := g.states[i].(sizedState)
+				sized, _ := g.states[i].(builtins.SizedState)
 				var before int64
 				if sized != nil {
-					before = sized.heldBytes()
+					before = sized.HeldBytes()
 				}
-				if err := g.states[i].add(x, vals[:len(a.args)]); err != nil {
+				if err := g.states[i].Add(x, vals[:len(a.args)]); err != nil {
 					return nil, err
 				}
 				if sized != nil {
-					if err := held.keepBytes(growingBufferCost(sized.heldBytes() - before)); err != nil {
+					if err := held.keepBytes(growingBufferCost(sized.HeldBytes() - before)); err != nil {
 						held.close()
 						return nil, err
 					}
@@ -640,7 +370,7 @@ func (p *aggPlan) open(x *execCtx, outer *eval.Env) (rowIter, error) {
 					return nil, err
 				}
 			}
-			v, err := g.states[i].result(x)
+			v, err := g.states[i].Result(x)
 			if err != nil {
 				return nil, err
 			}
@@ -662,7 +392,7 @@ func setGroupKey(si int, keys eval.Row, gtypes []types.T) string {
 
 // feedBuffered applies ORDER BY and DISTINCT of an aggregate call to its
 // buffered inputs, then feeds them to the accumulator.
-func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []eval.Row) error {
+func feedBuffered(x *execCtx, a *aggSpec, st builtins.AggState, rows []eval.Row) error {
 	n := len(a.args)
 	switch {
 	case len(a.orderBy) > 0:
@@ -691,7 +421,7 @@ func feedBuffered(x *execCtx, a *aggSpec, st aggState, rows []eval.Row) error {
 			}
 			seen[k] = true
 		}
-		if err := st.add(x, vals); err != nil {
+		if err := st.Add(x, vals); err != nil {
 			return err
 		}
 	}

@@ -18,17 +18,6 @@ const groupOverhead = 96
 
 const stateOverhead = 48
 
-// sizedState is a state that can say what it holds: the ones whose
-// buffers grow by doubling, where the capacity, not the bytes added, is
-// what memory holds.
-type sizedState interface {
-	heldBytes() int64
-}
-
-func (s *stringAggState) heldBytes() int64 { return int64(s.sb.Cap()) }
-
-func (s *arrayAggState) heldBytes() int64 { return int64(cap(s.elems)) * interfaceSlot }
-
 // growingBufferCost is what n more bytes of a growing buffer's capacity
 // cost: twice n, since the buffer's next growth copies it into one
 // bigger (a quarter bigger, for a big slice) while it is still held.
@@ -38,12 +27,12 @@ func growingBufferCost(n int64) int64 { return 2 * n }
 const interfaceSlot = 16
 
 // aggStateGrowth returns how an aggregate's state grows with one row's
-// arguments beyond what its heldBytes says (for array_agg, the elements'
+// arguments beyond what its HeldBytes says (for array_agg, the elements'
 // own bytes), or nil for an aggregate whose state does not grow.
 func aggStateGrowth(name string) func(args []types.Value) int64 {
 	switch name {
 	case "string_agg", "mode":
-		return nil // string_agg's buffer is its heldBytes; mode keeps two values
+		return nil // string_agg's buffer is its HeldBytes; mode keeps two values
 	case "array_agg":
 		return func(args []types.Value) int64 { return spill.ValueSize(args[0]) }
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg",

@@ -1,26 +1,24 @@
 package sql
 
 import (
-	"math"
+	"slices"
 
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
-	"cdcdb/types"
 )
 
-// Ordered-set aggregates: percentile_cont, percentile_disc and mode, called
-// as f(direct args) WITHIN GROUP (ORDER BY value). The value is the
-// aggregated input, fed to the state sorted by the ORDER BY (the machinery
-// of aggregate ORDER BY); the direct argument (the fraction) rides along
-// with each row and must not depend on it.
-
-var orderedSetAggregates = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
+// Binding ordered-set aggregate calls, f(direct args) WITHIN GROUP (ORDER
+// BY value), whose functions (percentile_cont, percentile_disc, mode) are
+// builtins'. The value is the aggregated input, fed to the state sorted by
+// the ORDER BY (aggPlan's machinery of aggregate ORDER BY); the direct
+// arguments ride along with each row and must not depend on it.
 
 // bindOrderedSet binds an ordered-set aggregate call.
 func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	name := fc.Name.Name()
-	if !orderedSetAggregates[name] {
+	if !isOrderedSetName(name) {
 		return nil, pgerror.New(pgerror.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name).WithPosition(fc.Pos + 1)
 	}
 	if !fc.WithinGroup || len(fc.OrderBy) != 1 {
@@ -42,7 +40,9 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	value = b.resolveUnknown(value)
+	if err := b.checkDirectArgs(fc.Args); err != nil {
+		return nil, err
+	}
 	var direct []eval.Expr
 	for _, a := range fc.Args {
 		x, err := b.bind(a)
@@ -51,42 +51,18 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 		}
 		direct = append(direct, x)
 	}
-	noFunction := func() error {
-		return pgerror.New(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, argTypeList(append(append([]eval.Expr(nil), direct...), value))).
-			WithPosition(fc.Pos + 1).WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	args := append(direct, value)
+	written := argTypeList(args)
+	call, err := builtins.Aggregates[name].Resolve(b, args, false)
+	if err == builtins.ErrNoFunction {
+		err = noAggregateError(name, written)
 	}
-	spec := &aggSpec{}
-	switch name {
-	case "percentile_cont", "percentile_disc":
-		if len(direct) != 1 {
-			return nil, noFunction()
-		}
-		f, err := b.coerce(direct[0], types.Of(types.Float8))
-		if err != nil {
-			return nil, noFunction()
-		}
-		vt := value.Type()
-		cont := name == "percentile_cont"
-		if cont {
-			if vt.OID != types.Interval {
-				vt = types.Of(types.Float8)
-			}
-			c, err := b.coerce(value, vt)
-			if err != nil {
-				return nil, noFunction()
-			}
-			value = c
-		}
-		spec.fn = &aggregateFunc{name: name, newState: func() aggState { return &percentileState{cont: cont, t: vt} }}
-		spec.t, spec.args = vt, []eval.Expr{value, f}
-	case "mode":
-		if len(direct) != 0 {
-			return nil, noFunction()
-		}
-		vt := value.Type()
-		spec.fn = &aggregateFunc{name: name, newState: func() aggState { return &modeState{t: vt} }}
-		spec.t, spec.args = vt, []eval.Expr{value}
+	if err != nil {
+		return nil, callError(err, fc)
 	}
+	// The aggregated value comes first, coerced as the aggregate takes it.
+	value = call.Args[0]
+	spec := &aggSpec{fn: &aggregateFunc{name: name, newState: call.NewState}, t: call.T, args: call.Args}
 	o := fc.OrderBy[0]
 	spec.orderBy = []sortKey{{e: value, desc: o.Desc, nullsFirst: nullsFirst(o)}}
 	if fc.Filter != nil {
@@ -97,79 +73,42 @@ func (b *binder) bindOrderedSet(fc *ast.FuncCall) (*aggSpec, error) {
 	return spec, nil
 }
 
-// percentileState collects the sorted non-NULL values.
-type percentileState struct {
-	cont     bool
-	t        types.T
-	vals     []types.Value
-	fraction types.Value
-}
-
-func (s *percentileState) add(_ *execCtx, args []types.Value) error {
-	s.fraction = args[1]
-	if args[0] != nil {
-		s.vals = append(s.vals, args[0])
-	}
-	return nil
-}
-
-func (s *percentileState) result(*execCtx) (types.Value, error) {
-	if len(s.vals) == 0 || s.fraction == nil {
-		return nil, nil
-	}
-	f := s.fraction.(float64)
-	if f < 0 || f > 1 || math.IsNaN(f) {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", types.FormatText(types.Of(types.Float8), f))
-	}
-	n := len(s.vals)
-	if !s.cont {
-		// The first value whose position reaches the fraction.
-		i := int(math.Ceil(f*float64(n))) - 1
-		return s.vals[max(i, 0)], nil
-	}
-	pos := f * float64(n-1)
-	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-	if lo == hi {
-		return s.vals[lo], nil
-	}
-	frac := pos - float64(lo)
-	if s.t.OID == types.Interval {
-		a, b := s.vals[lo].(types.IntervalValue), s.vals[hi].(types.IntervalValue)
-		diff := types.IntervalValue{Months: b.Months - a.Months, Days: b.Days - a.Days, Micros: b.Micros - a.Micros}
-		scaled, err := eval.MultiplyInterval(diff, frac)
-		if err != nil {
-			return nil, err
+// checkDirectArgs refuses a direct argument that reads a column of this
+// query level which the query does not group by, as PostgreSQL does: it
+// evaluates direct arguments once per group, so they may read only what
+// the group's rows share. (They are bound as aggregate arguments, riding
+// along with each row, which gives the same value for what is grouped.)
+func (b *binder) checkDirectArgs(args []ast.Expr) error {
+	grouped := func(e ast.Expr) bool { return slices.Contains(b.agg.groupFP, fingerprint(e)) }
+	for _, a := range args {
+		if grouped(a) {
+			continue
 		}
-		d := scaled.(types.IntervalValue)
-		return types.IntervalValue{Months: a.Months + d.Months, Days: a.Days + d.Days, Micros: a.Micros + d.Micros}, nil
-	}
-	a, b := s.vals[lo].(float64), s.vals[hi].(float64)
-	return a + frac*(b-a), nil
-}
-
-// modeState finds the most frequent value of a sorted input (the first of
-// equally frequent ones).
-type modeState struct {
-	t           types.T
-	best, cur   types.Value
-	bestN, curN int
-	seen        bool
-}
-
-func (s *modeState) add(_ *execCtx, args []types.Value) error {
-	v := args[0]
-	if v == nil {
-		return nil
-	}
-	if s.seen && types.Compare(s.t, v, s.cur) == 0 {
-		s.curN++
-	} else {
-		s.cur, s.curN, s.seen = v, 1, true
-	}
-	if s.curN > s.bestN {
-		s.best, s.bestN = s.cur, s.curN
+		var err error
+		walkExpr(a, func(n ast.Node) bool {
+			if err != nil {
+				return false
+			}
+			if fc, ok := n.(*ast.FuncCall); ok && isAggregateName(fc.Name.Name()) {
+				return false // its own arguments' rules apply
+			}
+			c, ok := n.(*ast.ColumnRef)
+			if !ok {
+				return true
+			}
+			if grouped(c) {
+				return false
+			}
+			level, idx, col, rerr := b.sc.resolveColumn(c)
+			if rerr != nil || level != 0 {
+				return false // binding reports it, or it is an outer value
+			}
+			_, err = b.ungroupedColumn(c, idx, col)
+			return false
+		})
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
-
-func (s *modeState) result(*execCtx) (types.Value, error) { return s.best, nil }

@@ -1,9 +1,11 @@
 package sql
 
 import (
-	"cdcdb/sql/eval"
 	"cmp"
 	"hash/maphash"
+
+	"cdcdb/sql/builtins"
+	"cdcdb/sql/eval"
 
 	"cdcdb/sql/spill"
 	"cdcdb/types"
@@ -183,7 +185,7 @@ func (h *hashAgg) add(seq int64, si int, keys eval.Row, argVals [][]types.Value)
 		if err := h.held.keepBytes(cost); err != nil {
 			return err
 		}
-		g = &aggGroup{keys: keys, states: make([]aggState, len(h.p.aggs)), buffered: make([][]eval.Row, len(h.p.aggs))}
+		g = &aggGroup{keys: keys, states: make([]builtins.AggState, len(h.p.aggs)), buffered: make([][]eval.Row, len(h.p.aggs))}
 		if h.masks != nil {
 			g.absent = h.masks[si]
 		}
@@ -211,16 +213,16 @@ func (h *hashAgg) add(seq int64, si int, keys eval.Row, argVals [][]types.Value)
 				return err
 			}
 		}
-		sized, _ := g.states[i].(sizedState)
+		sized, _ := g.states[i].(builtins.SizedState)
 		var before int64
 		if sized != nil {
-			before = sized.heldBytes()
+			before = sized.HeldBytes()
 		}
-		if err := g.states[i].add(h.x, vals[:len(a.args)]); err != nil {
+		if err := g.states[i].Add(h.x, vals[:len(a.args)]); err != nil {
 			return err
 		}
 		if sized != nil {
-			if err := h.held.keepBytes(growingBufferCost(sized.heldBytes() - before)); err != nil {
+			if err := h.held.keepBytes(growingBufferCost(sized.HeldBytes() - before)); err != nil {
 				return err
 			}
 		}
@@ -295,7 +297,7 @@ func (h *hashAgg) results() ([]eval.Row, error) {
 					return nil, err
 				}
 			}
-			v, err := g.states[i].result(h.x)
+			v, err := g.states[i].Result(h.x)
 			if err != nil {
 				return nil, err
 			}

@@ -133,4 +133,11 @@
 // it runs (execCtx.planCtx), are checked at once. Flows' own plans are
 // never checked: a flow writes with its owner's rights, whose were checked
 // when it was created.
+//
+// Aggregation and windows: agg.go binds aggregate calls and runs the
+// grouping operator (aggPlan: groups, FILTER, aggregate DISTINCT and ORDER
+// BY), grouping.go expands ROLLUP, CUBE and GROUPING SETS, window.go binds
+// OVER and runs the window operator (partitions, peers, frames); the
+// aggregates' states and the window-only functions are builtins', which
+// the operators feed through builtins.AggState and builtins.Partition.
 package sql

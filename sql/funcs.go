@@ -25,7 +25,7 @@ func (b *binder) bindFunc(fc *ast.FuncCall) (eval.Expr, error) {
 	if name == "grouping" {
 		return b.bindGrouping(fc)
 	}
-	if _, ok := windowOnly[name]; ok {
+	if _, ok := builtins.WindowFuncs[name]; ok {
 		return nil, pgerror.New(pgerror.WrongObjectType, "window function %s requires an OVER clause", name).WithPosition(fc.Pos + 1)
 	}
 	if isAggregateName(name) {

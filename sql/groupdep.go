@@ -3,6 +3,7 @@ package sql
 import (
 	"cdcdb/pgerror"
 	"cdcdb/sql/ast"
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/types"
 )
@@ -33,7 +34,7 @@ func (b *binder) ungroupedColumn(e *ast.ColumnRef, idx int, col scopeCol) (eval.
 			}
 		}
 		spec := &aggSpec{
-			fn:   &aggregateFunc{name: col.name, newState: func() aggState { return &groupValueState{} }},
+			fn:   &aggregateFunc{name: col.name, newState: func() builtins.AggState { return &groupValueState{} }},
 			args: []eval.Expr{&eval.ColRef{Idx: idx, T: col.t, Name: col.name}},
 			fp:   fp,
 			t:    col.t,
@@ -89,11 +90,11 @@ type groupValueState struct {
 	seen bool
 }
 
-func (s *groupValueState) add(_ *execCtx, args []types.Value) error {
+func (s *groupValueState) Add(_ eval.Context, args []types.Value) error {
 	if !s.seen {
 		s.v, s.seen = args[0], true
 	}
 	return nil
 }
 
-func (s *groupValueState) result(*execCtx) (types.Value, error) { return s.v, nil }
+func (s *groupValueState) Result(eval.Context) (types.Value, error) { return s.v, nil }

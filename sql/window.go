@@ -37,7 +37,8 @@ type windowFunc struct {
 	name   string
 	args   []eval.Expr
 	filter eval.Expr
-	agg    *aggregateFunc // set for an aggregate used as a window function
+	fn     *builtins.WindowFunc // set for a window-only function
+	agg    *aggregateFunc       // set for an aggregate used as a window function
 	def    *windowDef
 	t      types.T
 	fp     string
@@ -67,13 +68,6 @@ type windowFrame struct {
 type frameBound struct {
 	kind   string // "UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"
 	offset eval.Expr
-}
-
-// windowOnly names the functions that exist only as window functions, with
-// their argument counts.
-var windowOnly = map[string][2]int{
-	"row_number": {0, 0}, "rank": {0, 0}, "dense_rank": {0, 0}, "percent_rank": {0, 0}, "cume_dist": {0, 0},
-	"ntile": {1, 1}, "lag": {1, 3}, "lead": {1, 3}, "first_value": {1, 1}, "last_value": {1, 1}, "nth_value": {2, 2},
 }
 
 // windowRef reads a window value from the row a windowPlan produced.
@@ -120,7 +114,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 	if b.inWinArgs {
 		return nil, pgerror.New(pgerror.WindowingError, "window function calls cannot be nested").WithPosition(fc.Pos + 1)
 	}
-	_, isWindow := windowOnly[name]
+	_, isWindow := builtins.WindowFuncs[name]
 	if !isWindow && !isAggregateName(name) {
 		if _, ok := builtins.Funcs[name]; ok {
 			return nil, pgerror.New(pgerror.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name).WithPosition(fc.Pos + 1)
@@ -156,7 +150,7 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 		}
 		fn, t, coerced, err := resolveAggregate(b, name, fc.Star, args)
 		if err != nil {
-			return nil, withPos(err, fc)
+			return nil, callError(err, fc)
 		}
 		wf.agg, wf.t, wf.args = fn, t, coerced
 		if fc.Filter != nil {
@@ -183,65 +177,19 @@ func (b *binder) bindWindowCall(fc *ast.FuncCall) (eval.Expr, error) {
 // resolveWindowFunc checks and types the arguments of a window-only
 // function.
 func (b *binder) resolveWindowFunc(wf *windowFunc, args []eval.Expr, fc *ast.FuncCall) error {
-	counts := windowOnly[wf.name]
-	if len(args) < counts[0] || len(args) > counts[1] || fc.Star {
+	wf.fn = builtins.WindowFuncs[wf.name]
+	if fc.Star {
 		return noFunctionError(wf.name, args, fc.Pos)
 	}
-	// coerceArg converts argument i, leaving it as it was on failure so
-	// the error can name the types as called.
-	coerceArg := func(i int, t types.T) bool {
-		c, err := b.coerce(args[i], t)
-		if err == nil {
-			args[i] = c
-		}
-		return err == nil
+	resolved, t, err := wf.fn.Resolve(b, args)
+	if err == builtins.ErrNoFunction {
+		// args holds the arguments as far as they were resolved.
+		return noFunctionError(wf.name, args, fc.Pos)
 	}
-	switch wf.name {
-	case "row_number", "rank", "dense_rank":
-		wf.t = eval.Int8T()
-	case "percent_rank", "cume_dist":
-		wf.t = types.Of(types.Float8)
-	case "ntile":
-		if !coerceArg(0, eval.Int4T()) {
-			return noFunctionError(wf.name, args, fc.Pos)
-		}
-		wf.t = eval.Int4T()
-	case "first_value", "last_value":
-		args[0] = b.resolveUnknown(args[0])
-		wf.t = args[0].Type()
-	case "nth_value":
-		args[0] = b.resolveUnknown(args[0])
-		if !coerceArg(1, eval.Int4T()) {
-			return noFunctionError(wf.name, args, fc.Pos)
-		}
-		wf.t = args[0].Type()
-	case "lag", "lead":
-		if len(args) == 3 {
-			// The value and the default share a type, as lag(anycompatible,
-			// int, anycompatible) resolves them.
-			t, err := eval.CommonType([]eval.Expr{args[0], args[2]}, wf.name)
-			if err != nil {
-				return noFunctionError(wf.name, args, fc.Pos)
-			}
-			if t.OID == types.Unknown {
-				t = eval.TextT()
-			}
-			for _, i := range []int{0, 2} {
-				if !coerceArg(i, t) {
-					return noFunctionError(wf.name, args, fc.Pos)
-				}
-			}
-		} else {
-			args[0] = b.resolveUnknown(args[0])
-		}
-		if len(args) >= 2 {
-			if !coerceArg(1, eval.Int4T()) {
-				return noFunctionError(wf.name, args, fc.Pos)
-			}
-		}
-		wf.t = args[0].Type()
+	if err != nil {
+		return callError(err, fc)
 	}
-	wf.args = args
+	wf.args, wf.t = resolved, t
 	return nil
 }
 
@@ -629,135 +577,46 @@ func (wp *windowPartition) args(f *windowFunc, i int) ([]types.Value, error) {
 
 // compute fills column col of every row of the partition with f's value.
 func (wp *windowPartition) compute(f *windowFunc, col int) error {
-	n := len(wp.rows)
 	if f.agg != nil {
 		return wp.computeAggregate(f, col)
 	}
-	for i := 0; i < n; i++ {
+	call := windowCall{wp: wp, f: f}
+	for i := range wp.rows {
 		if err := wp.x.CheckCancel(); err != nil {
 			return err
 		}
-		g := wp.groupOf[i]
-		var v types.Value
-		switch f.name {
-		case "row_number":
-			v = int64(i + 1)
-		case "rank":
-			v = int64(wp.groupStart[g] + 1)
-		case "dense_rank":
-			v = int64(g + 1)
-		case "percent_rank":
-			if n > 1 {
-				v = float64(wp.groupStart[g]) / float64(n-1)
-			} else {
-				v = float64(0)
-			}
-		case "cume_dist":
-			v = float64(wp.groupStart[g+1]) / float64(n)
-		default:
-			args, err := wp.args(f, i)
-			if err != nil {
-				return err
-			}
-			if v, err = wp.valueFunction(f, i, args); err != nil {
-				return err
-			}
+		v, err := f.fn.Compute(call, i)
+		if err != nil {
+			return err
 		}
 		wp.rows[i].row[col] = v
 	}
 	return nil
 }
 
-// valueFunction computes ntile, lag, lead, first_value, last_value and
-// nth_value for row i.
-func (wp *windowPartition) valueFunction(f *windowFunc, i int, args []types.Value) (types.Value, error) {
-	n := len(wp.rows)
-	switch f.name {
-	case "ntile":
-		if args[0] == nil {
-			return nil, nil
-		}
-		buckets := args[0].(int64)
-		if buckets <= 0 {
-			return nil, pgerror.New(pgerror.InvalidArgumentForNtile, "argument of ntile must be greater than zero")
-		}
-		return int64(ntileOf(int64(i), int64(n), buckets)), nil
-	case "lag", "lead":
-		offset := int64(1)
-		if len(args) >= 2 {
-			if args[1] == nil {
-				return nil, nil
-			}
-			offset = args[1].(int64)
-		}
-		if f.name == "lag" {
-			offset = -offset
-		}
-		j := int64(i) + offset
-		if j < 0 || j >= int64(n) {
-			if len(args) == 3 {
-				return args[2], nil
-			}
-			return nil, nil
-		}
-		vals, err := wp.args(f, int(j))
-		if err != nil {
-			return nil, err
-		}
-		return vals[0], nil
-	}
-	fs, fe := wp.frameBounds(i)
-	var picked []int
-	for j := fs; j < fe; j++ {
-		if !wp.excluded(i, j) {
-			picked = append(picked, j)
-		}
-	}
-	pick := -1
-	switch f.name {
-	case "first_value":
-		if len(picked) > 0 {
-			pick = picked[0]
-		}
-	case "last_value":
-		if len(picked) > 0 {
-			pick = picked[len(picked)-1]
-		}
-	case "nth_value":
-		if args[1] == nil {
-			return nil, nil
-		}
-		k := args[1].(int64)
-		if k <= 0 {
-			return nil, pgerror.New(pgerror.InvalidArgumentForNthValue, "argument of nth_value must be greater than zero")
-		}
-		if k <= int64(len(picked)) {
-			pick = picked[k-1]
-		}
-	}
-	if pick < 0 {
-		return nil, nil
-	}
-	vals, err := wp.args(f, pick)
-	if err != nil {
-		return nil, err
-	}
-	return vals[0], nil
+// windowCall is one window-only call's view of a partition, as its
+// builtins.WindowFunc sees it.
+type windowCall struct {
+	wp *windowPartition
+	f  *windowFunc
 }
 
-// ntileOf is the bucket (1-based) of row i of n split into buckets as
-// PostgreSQL's ntile does: the first n % buckets buckets get one row more.
-func ntileOf(i, n, buckets int64) int64 {
-	per := n / buckets
-	extra := n % buckets
-	if per == 0 {
-		return i + 1
+var _ builtins.Partition = windowCall{}
+
+func (c windowCall) Len() int                          { return len(c.wp.rows) }
+func (c windowCall) PeerGroup(i int) int               { return c.wp.groupOf[i] }
+func (c windowCall) PeerGroupStart(g int) int          { return c.wp.groupStart[g] }
+func (c windowCall) Args(j int) ([]types.Value, error) { return c.wp.args(c.f, j) }
+
+func (c windowCall) Frame(i int) []int {
+	fs, fe := c.wp.frameBounds(i)
+	rows := make([]int, 0, fe-fs)
+	for j := fs; j < fe; j++ {
+		if !c.wp.excluded(i, j) {
+			rows = append(rows, j)
+		}
 	}
-	big := extra * (per + 1)
-	if i < big {
-		return i/(per+1) + 1
-	}
-	return extra + (i-big)/per + 1
+	return rows
 }
 
 // computeAggregate evaluates an aggregate over each row's frame. Rows
@@ -782,7 +641,7 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 			include[i] = v == true
 		}
 	}
-	var state aggState
+	var state builtins.AggState
 	prevS, prevE := -1, -1
 	var prev types.Value
 	for i := 0; i < n; i++ {
@@ -798,7 +657,7 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 		case !exclusion && state != nil && fs == prevS && fe >= prevE:
 			for j := prevE; j < fe; j++ {
 				if include[j] {
-					if err := state.add(wp.x, argVals[j]); err != nil {
+					if err := state.Add(wp.x, argVals[j]); err != nil {
 						return err
 					}
 				}
@@ -807,13 +666,13 @@ func (wp *windowPartition) computeAggregate(f *windowFunc, col int) error {
 			state = f.agg.newState()
 			for j := fs; j < fe; j++ {
 				if include[j] && !wp.excluded(i, j) {
-					if err := state.add(wp.x, argVals[j]); err != nil {
+					if err := state.Add(wp.x, argVals[j]); err != nil {
 						return err
 					}
 				}
 			}
 		}
-		v, err := state.result(wp.x)
+		v, err := state.Result(wp.x)
 		if err != nil {
 			return err
 		}

@@ -353,3 +353,467 @@ ERROR 42883 at 8: function bit_and(numeric) does not exist
 SELECT corr(x) FROM (VALUES (1)) v(x)
 ----
 ERROR 42883 at 8: function corr(integer) does not exist
+
+# A call no signature matches names the argument types as written.
+SELECT json_agg('a', 'b')
+----
+ERROR 42883 at 8: function json_agg(unknown, unknown) does not exist
+
+SELECT stddev(1, 2)
+----
+ERROR 42883 at 8: function stddev(integer, integer) does not exist
+
+SELECT count('a', 'b')
+----
+ERROR 42883 at 8: function count(unknown, unknown) does not exist
+
+SELECT sum(*)
+----
+ERROR 42883 at 8: function sum() does not exist
+
+SELECT mode(1) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 42883 at 8: function mode(integer, integer) does not exist
+
+SELECT bool_and(1)
+----
+ERROR 42883 at 8: function bool_and(integer) does not exist
+
+# An untyped literal takes the parameter's type, and must read as it.
+SELECT every('x')
+----
+ERROR 22P02 at 14: invalid input syntax for type boolean: "x"
+
+SELECT bool_or(NULL)
+----
+bool_or:bool
+NULL
+SELECT 1
+
+# Untyped literals: the numeric category's preferred type where numbers
+# are wanted, text where any type is, an error where overloads compete or
+# a polymorphic parameter has nothing to go by.
+SELECT stddev('1'), variance('2')
+----
+stddev:float8 | variance:float8
+NULL | NULL
+SELECT 1
+
+SELECT min('a'), max(NULL), count('a')
+----
+min:text | max:text | count:int8
+a | NULL | 1
+SELECT 1
+
+SELECT jsonb_object_agg('a', 'b')
+----
+jsonb_object_agg:jsonb
+"{\"a\": \"b\"}"
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY '1')
+----
+percentile_cont:float8
+1
+SELECT 1
+
+SELECT json_agg('a')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT array_agg('a')
+----
+ERROR 42725 at 8: function array_agg(unknown) is not unique
+
+SELECT bit_and(NULL)
+----
+ERROR 42725 at 8: function bit_and(unknown) is not unique
+
+SELECT mode() WITHIN GROUP (ORDER BY 'a')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY 'b')
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT percentile_cont('x') WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22P02 at 24: invalid input syntax for type double precision: "x"
+
+# Every aggregate over the types it takes; intervals sum with overflow
+# checked and average by interval division.
+SELECT sum(x), avg(x), min(x), max(x) FROM (VALUES (1::int2), (2::int2)) v(x)
+----
+sum:int8 | avg:numeric | min:int2 | max:int2
+3 | 1.5000000000000000 | 1 | 2
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (interval '1 day'), (interval '3 hours')) v(x)
+----
+sum:interval | avg:interval
+1 day 03:00:00 | 13:30:00
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (1.5::float4), (2.25::float4)) v(x)
+----
+sum:float4 | avg:float8
+3.75 | 1.875
+SELECT 1
+
+SELECT string_agg(x, '') FROM (VALUES (NULL::text)) v(x)
+----
+string_agg:text
+NULL
+SELECT 1
+
+SELECT array_agg(x ORDER BY x DESC) FROM (VALUES (1), (NULL), (3)) v(x)
+----
+array_agg:_int4
+{NULL,3,1}
+SELECT 1
+
+SELECT json_agg(x) FROM (VALUES (ARRAY[1,2]), (NULL), (ARRAY[3])) v(x)
+----
+json_agg:json
+"[[1,2], null, \n [3]]"
+SELECT 1
+
+SELECT jsonb_agg(x), json_object_agg(k, x) FROM (VALUES ('a', 1), ('b', NULL)) v(k, x)
+----
+jsonb_agg:jsonb | json_object_agg:json
+[1, null] | "{ \"a\" : 1, \"b\" : null }"
+SELECT 1
+
+SELECT stddev(x), variance(x), stddev_pop(x), var_pop(x) FROM (VALUES (1), (2), (4)) v(x)
+----
+stddev:numeric | variance:numeric | stddev_pop:numeric | var_pop:numeric
+1.5275252316519467 | 2.3333333333333333 | 1.2472191289246471 | 1.5555555555555556
+SELECT 1
+
+SELECT stddev(x::float8), var_samp(x::numeric) FROM (VALUES (1), (2), (4)) v(x)
+----
+stddev:float8 | var_samp:numeric
+1.5275252316519468 | 2.3333333333333333
+SELECT 1
+
+SELECT corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_r2(y, x), regr_intercept(y, x) FROM (VALUES (1, 2), (2, 3.5), (3, 7)) v(x, y)
+----
+corr:float8 | covar_pop:float8 | covar_samp:float8 | regr_r2:float8 | regr_intercept:float8
+0.9743547036924464 | 1.6666666666666667 | 2.5 | 0.949367088607595 | -0.8333333333333334
+SELECT 1
+
+SELECT bit_and(x), bit_or(x), bit_xor(x) FROM (VALUES (12::int2), (10::int2)) v(x)
+----
+bit_and:int2 | bit_or:int2 | bit_xor:int2
+8 | 14 | 6
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (interval '1 day'), (interval '2 days')) v(x)
+----
+percentile_cont:interval
+1 day 12:00:00
+SELECT 1
+
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x DESC), mode() WITHIN GROUP (ORDER BY x DESC) FROM (VALUES (1), (2), (2), (3), (3)) v(x)
+----
+percentile_disc:int4 | mode:int4
+2 | 3
+SELECT 1
+
+SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (1)) v(x)
+----
+ERROR 22003: percentile value 1.5 is not between 0 and 1
+
+SELECT regr_count(x, NULL) FROM generate_series(1, 3) x
+----
+regr_count:int8
+0
+SELECT 1
+
+SELECT every(x > 1), bool_or(x > 2) FROM generate_series(1, 3) x
+----
+every:bool | bool_or:bool
+f | t
+SELECT 1
+
+SELECT max(x), min(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[1,3])) v(x)
+----
+max:_int4 | min:_int4
+{1,3} | {1,2}
+SELECT 1
+
+SELECT avg(x) FROM (VALUES (9223372036854775807::int8), (9223372036854775807::int8)) v(x)
+----
+avg:numeric
+9223372036854775807
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (interval '2000000000 months'), (interval '2000000000 months')) v(x)
+----
+ERROR 22008: interval out of range
+
+SELECT avg(x) FROM (VALUES (interval '1 month'), (interval '1 day'), (interval '1 second')) v(x)
+----
+avg:interval
+10 days 08:00:00.333333
+SELECT 1
+
+SELECT avg(x) FROM (VALUES (interval '2000000000 days'), (interval '2000000000 days')) v(x)
+----
+ERROR 22008: interval out of range
+
+SELECT sum(x) FROM (VALUES (interval '-1 day'), (interval '1 day 1 hour')) v(x)
+----
+sum:interval
+01:00:00
+SELECT 1
+
+# An array of fractions gives an array of percentiles, shaped as it is.
+SELECT percentile_cont(ARRAY[0.25]) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (2)) v(x)
+----
+percentile_cont:_float8
+{1.25}
+SELECT 1
+
+SELECT percentile_disc(ARRAY[[0.5,NULL],[1.0,0.0]]) WITHIN GROUP (ORDER BY x) FROM (VALUES ('a'),('b')) v(x)
+----
+percentile_disc:_text
+{{a,NULL},{b,a}}
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22003: percentile value 2 is not between 0 and 1
+
+SELECT percentile_cont(NULL::float8[]) WITHIN GROUP (ORDER BY 1)
+----
+percentile_cont:_float8
+NULL
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY x) FROM (VALUES (interval '1 day'), (interval '2 days')) v(x)
+----
+percentile_cont:_interval
+"{\"1 day 12:00:00\"}"
+SELECT 1
+
+SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY x) FROM (VALUES (1)) v(x) WHERE false
+----
+percentile_cont:_float8
+NULL
+SELECT 1
+
+SELECT percentile_cont(ARRAY[]::float8[]) WITHIN GROUP (ORDER BY 1)
+----
+percentile_cont:_float8
+{}
+SELECT 1
+
+SELECT percentile_cont('{0.5}') WITHIN GROUP (ORDER BY 1)
+----
+ERROR 22P02 at 24: invalid input syntax for type double precision: "{0.5}"
+
+SELECT percentile_disc(ARRAY[0.1, 0.9]) WITHIN GROUP (ORDER BY x DESC) FROM generate_series(1, 10) x
+----
+percentile_disc:_int4
+{10,2}
+SELECT 1
+
+SELECT percentile_cont(ARRAY['a']) WITHIN GROUP (ORDER BY 1)
+----
+ERROR 42883 at 8: function percentile_cont(text[], integer) does not exist
+
+# DISTINCT and ORDER BY in aggregates, JSON shapes, numeric edge values,
+# and array_agg of arrays, which stacks them.
+SELECT json_agg(x ORDER BY x DESC), jsonb_agg(DISTINCT x) FROM (VALUES (1), (2), (2)) v(x)
+----
+json_agg:json | jsonb_agg:jsonb
+[2, 2, 1] | [1, 2]
+SELECT 1
+
+SELECT json_agg(r) FROM (VALUES (1, 'a'), (2, NULL)) r(x, y)
+----
+json_agg:json
+"[{\"x\":1,\"y\":\"a\"}, \n {\"x\":2,\"y\":null}]"
+SELECT 1
+
+SELECT json_object_agg(x, y), jsonb_object_agg(x, y) FROM (VALUES ('a', 1), ('a', 2)) v(x, y)
+----
+json_object_agg:json | jsonb_object_agg:jsonb
+"{ \"a\" : 1, \"a\" : 2 }" | "{\"a\": 2}"
+SELECT 1
+
+SELECT json_object_agg(x, y) FROM (VALUES (NULL::text, 1)) v(x, y)
+----
+ERROR 22023: field name must not be null
+
+SELECT count(DISTINCT x), sum(DISTINCT x), avg(DISTINCT x) FROM (VALUES (1), (1), (2), (NULL)) v(x)
+----
+count:int8 | sum:int8 | avg:numeric
+2 | 3 | 1.5000000000000000
+SELECT 1
+
+SELECT string_agg(DISTINCT x, ',' ORDER BY x) FROM (VALUES ('b'), ('a'), ('b')) v(x)
+----
+string_agg:text
+a,b
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[3,4])) v(x)
+----
+array_agg:_int4
+{{1,2},{3,4}}
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES (1e20::numeric), (1)) v(x)
+----
+sum:numeric | avg:numeric
+100000000000000000001 | 50000000000000000001
+SELECT 1
+
+SELECT avg(x), sum(x) FROM (VALUES ('NaN'::numeric), (1)) v(x)
+----
+avg:numeric | sum:numeric
+NaN | NaN
+SELECT 1
+
+SELECT sum(x), avg(x) FROM (VALUES ('Infinity'::float8), ('-Infinity'::float8)) v(x)
+----
+sum:float8 | avg:float8
+NaN | NaN
+SELECT 1
+
+SELECT stddev(x), variance(x) FROM (VALUES (1.5), (2.25), (3.125)) v(x)
+----
+stddev:numeric | variance:numeric
+0.81330088733096395985 | 0.66145833333333333333
+SELECT 1
+
+SELECT var_pop(x), stddev_pop(x) FROM (VALUES (1::float4), (2::float4)) v(x)
+----
+var_pop:float8 | stddev_pop:float8
+0.25 | 0.5
+SELECT 1
+
+SELECT regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x), regr_avgx(y, x), regr_avgy(y, x), regr_slope(y, x) FROM (VALUES (1, 2), (3, 5), (4, 4)) v(x, y)
+----
+regr_sxx:float8 | regr_syy:float8 | regr_sxy:float8 | regr_avgx:float8 | regr_avgy:float8 | regr_slope:float8
+4.666666666666666 | 4.666666666666667 | 3.6666666666666665 | 2.6666666666666665 | 3.6666666666666665 | 0.7857142857142858
+SELECT 1
+
+SELECT corr(y, x) FROM (VALUES (1, 'NaN'::float8), (2, 3)) v(x, y)
+----
+corr:float8
+NaN
+SELECT 1
+
+SELECT bit_and(x), bit_or(x), bit_xor(x) FROM (VALUES (NULL::int8)) v(x)
+----
+bit_and:int8 | bit_or:int8 | bit_xor:int8
+NULL | NULL | NULL
+SELECT 1
+
+SELECT mode() WITHIN GROUP (ORDER BY x) FROM (VALUES ('b'), ('a'), ('b'), ('a')) v(x)
+----
+mode:text
+a
+SELECT 1
+
+SELECT percentile_disc(0) WITHIN GROUP (ORDER BY x), percentile_disc(1) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x
+----
+percentile_disc:int4 | percentile_disc:int4
+1 | 4
+SELECT 1
+
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FILTER (WHERE x > 1) FROM generate_series(1, 4) x
+----
+percentile_cont:float8
+3
+SELECT 1
+
+SELECT avg(x)::text FROM (VALUES (1::int8), (2::int8), (2::int8)) v(x)
+----
+avg:text
+1.6666666666666667
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (2147483647), (2147483647)) v(x)
+----
+sum:int8
+4294967294
+SELECT 1
+
+SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) v(x)
+----
+sum:numeric
+9223372036854775808
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (NULL)) v(x)
+----
+ERROR 22004: cannot accumulate null arrays
+
+SELECT array_agg(x) FROM (VALUES ('{}'::int[]), (ARRAY[1,2])) v(x)
+----
+ERROR 2202E: cannot accumulate empty arrays
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), ('{}')) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[3])) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[[1],[2]]), (ARRAY[[3],[4]])) v(x)
+----
+array_agg:_int4
+{{{1},{2}},{{3},{4}}}
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,NULL])) v(x)
+----
+array_agg:_int4
+{{1,NULL}}
+SELECT 1
+
+SELECT array_agg(x) FROM (VALUES (ARRAY[1,2]), (ARRAY[[3,4]])) v(x)
+----
+ERROR 2202E: cannot accumulate arrays of different dimensionality
+
+SELECT array_agg(x ORDER BY x[1] DESC) FROM (VALUES (ARRAY['a','b']), (ARRAY['c','d'])) v(x)
+----
+array_agg:_text
+{{c,d},{a,b}}
+SELECT 1
+
+# Direct arguments are evaluated per group: they may read grouped columns
+# and outer values, not the rows' own columns.
+SELECT x % 2 AS k, percentile_cont(x / 10.0) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x GROUP BY 1 ORDER BY 1
+----
+ERROR 42803 at 36: column "x.x" must appear in the GROUP BY clause or be used in an aggregate function
+
+SELECT percentile_cont(x / 10.0) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x
+----
+ERROR 42803 at 24: column "x.x" must appear in the GROUP BY clause or be used in an aggregate function
+
+SELECT k, percentile_cont(k / 10.0) WITHIN GROUP (ORDER BY x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(k, x) GROUP BY k ORDER BY k
+----
+k:int4 | percentile_cont:float8
+1 | 1.1
+2 | 3
+SELECT 2
+
+SELECT k, percentile_disc((SELECT 0.5)) WITHIN GROUP (ORDER BY x) FROM (VALUES (1, 1), (1, 2), (2, 3)) v(k, x) GROUP BY k ORDER BY k
+----
+k:int4 | percentile_disc:int4
+1 | 1
+2 | 3
+SELECT 2
+
+SELECT (SELECT percentile_disc(o.f) WITHIN GROUP (ORDER BY x) FROM generate_series(1, 4) x) FROM (VALUES (0.5)) o(f)
+----
+percentile_disc:int4
+2
+SELECT 1

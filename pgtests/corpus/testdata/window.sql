@@ -557,3 +557,98 @@ id:int4 | s:int8
 6 | 15
 7 | 7
 SELECT 7
+
+SELECT ntile('a') OVER ()
+----
+ERROR 22P02 at 14: invalid input syntax for type integer: "a"
+
+SELECT lag(1, 'a') OVER ()
+----
+ERROR 22P02 at 15: invalid input syntax for type integer: "a"
+
+SELECT nth_value(1, 1.5) OVER ()
+----
+ERROR 42883 at 8: function nth_value(integer, numeric) does not exist
+
+SELECT lag('a') OVER ()
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT nth_value('a', 1) OVER ()
+----
+ERROR 42804: could not determine polymorphic type because input has type unknown
+
+SELECT lag('a', 1, 2) OVER ()
+----
+ERROR 22P02 at 12: invalid input syntax for type integer: "a"
+
+SELECT max('a') OVER ()
+----
+max:text
+a
+SELECT 1
+
+SELECT x, ntile(3) OVER (ORDER BY x), percent_rank() OVER (ORDER BY x), cume_dist() OVER (ORDER BY x) FROM generate_series(1, 7) x ORDER BY x
+----
+x:int4 | ntile:int4 | percent_rank:float8 | cume_dist:float8
+1 | 1 | 0 | 0.14285714285714285
+2 | 1 | 0.16666666666666666 | 0.2857142857142857
+3 | 1 | 0.3333333333333333 | 0.42857142857142855
+4 | 2 | 0.5 | 0.5714285714285714
+5 | 2 | 0.6666666666666666 | 0.7142857142857143
+6 | 3 | 0.8333333333333334 | 0.8571428571428571
+7 | 3 | 1 | 1
+SELECT 7
+
+SELECT x, lag(x, 2, -1) OVER w, lead(x, -1) OVER w, nth_value(x, 2) OVER w FROM generate_series(1, 4) x WINDOW w AS (ORDER BY x ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) ORDER BY x
+----
+x:int4 | lag:int4 | lead:int4 | nth_value:int4
+1 | -1 | NULL | 2
+2 | -1 | 1 | 2
+3 | 1 | 2 | 2
+4 | 2 | 3 | 2
+SELECT 4
+
+SELECT x, lag(x, NULL) OVER (ORDER BY x), ntile(NULL) OVER (ORDER BY x) FROM generate_series(1, 2) x ORDER BY x
+----
+x:int4 | lag:int4 | ntile:int4
+1 | NULL | NULL
+2 | NULL | NULL
+SELECT 2
+
+SELECT x, first_value(x) OVER w, last_value(x) OVER w FROM generate_series(1, 4) x WINDOW w AS (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) ORDER BY x
+----
+x:int4 | first_value:int4 | last_value:int4
+1 | 2 | 2
+2 | 1 | 3
+3 | 2 | 4
+4 | 3 | 3
+SELECT 4
+
+SELECT lag(1.5, 1, 2) OVER ()
+----
+lag:numeric
+2
+SELECT 1
+
+SELECT lag('a', 1, 'b') OVER ()
+----
+lag:text
+b
+SELECT 1
+
+SELECT count(*) OVER (), sum(x) OVER (ORDER BY x) FROM generate_series(1, 3) x ORDER BY x
+----
+count:int8 | sum:int8
+3 | 1
+3 | 3
+3 | 6
+SELECT 3
+
+SELECT string_agg(x::text, ',') FILTER (WHERE x > 1) OVER (ORDER BY x) FROM generate_series(1, 3) x ORDER BY x
+----
+string_agg:text
+NULL
+2
+2,3
+SELECT 3
