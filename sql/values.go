@@ -93,17 +93,6 @@ func (s *Session) formatRegValue(x *execCtx, oid types.OID, v int64) string {
 	return s.regOut(x, s.catalogFor(x), oid, v)
 }
 
-// schemaVisible reports whether a schema is on the search path, so its
-// objects print unqualified.
-func (s *Session) schemaVisible(name string) bool {
-	for _, p := range s.searchPath() {
-		if p == name {
-			return true
-		}
-	}
-	return false
-}
-
 // parseRegValue resolves a name to an OID for a reg* cast ('t'::regclass);
 // see regIn.
 func (s *Session) parseRegValue(x *execCtx, oid types.OID, text string) (types.Value, error) {
