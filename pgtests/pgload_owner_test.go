@@ -1,11 +1,8 @@
 package pgtests
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // TestPgLoadOwnersMatchPostgres15: the OWNER TO statements a pg_dump
@@ -21,7 +18,7 @@ func TestPgLoadOwnersMatchPostgres15(t *testing.T) {
 	const admin = "admin"
 	owners := "SELECT string_agg(c.relname || ':' || pg_get_userbyid(c.relowner), ',' ORDER BY c.relname) FROM pg_class c WHERE c.relnamespace = '" + sch + "'::regnamespace"
 	schemaOwner := "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = '" + sch + "'"
-	steps := []struct{ as, sql, want string }{
+	steps := []roleStep{
 		{admin, "CREATE ROLE " + alice + " LOGIN PASSWORD 'pw'", "ok"},
 		{admin, "CREATE ROLE " + bob + " NOLOGIN", "ok"},
 		{admin, "CREATE SCHEMA " + sch, "ok"},
@@ -58,39 +55,7 @@ func TestPgLoadOwnersMatchPostgres15(t *testing.T) {
 		{admin, owners, "value q:" + bob + ",t:" + alice + ",t_id_seq:" + alice + ",v:" + bob},
 		{admin, schemaOwner, "value " + alice},
 	}
-	for _, tg := range bothTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
-			adminConn := connect(t, tg.URL)
-			if tg.Name != "cdcdb" {
-				t.Cleanup(func() {
-					ctx := context.Background()
-					adminConn.Exec(ctx, "DROP SCHEMA IF EXISTS "+sch+" CASCADE")
-					for _, role := range []string{alice, bob} {
-						adminConn.Exec(ctx, "DROP OWNED BY "+role)
-						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-					}
-				})
-			}
-			conns := map[string]*pgx.Conn{admin: adminConn}
-			for _, st := range steps {
-				conn := conns[st.as]
-				if conn == nil {
-					conn = connectAs(t, tg.URL, st.as, "pw")
-					conns[st.as] = conn
-				}
-				got := outcome(conn, st.sql)
-				switch {
-				case strings.HasPrefix(st.want, "value ") && got == "ok":
-					got = "value " + queryString(t, conn, st.sql)
-				case len(st.want) == 5 && len(got) > 5:
-					got = got[:5] // the SQLSTATE; messages name the database
-				}
-				if got != st.want {
-					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
-				}
-			}
-		})
-	}
+	playRoleScript(t, admin, steps, []string{sch}, []string{alice, bob})
 }
 
 // TestIdentityColumnTypeChangeRefused: ALTER COLUMN TYPE of an identity

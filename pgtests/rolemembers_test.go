@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"cdcdb/pgtests/pgserver"
 )
 
@@ -25,7 +23,7 @@ func TestRoleMembershipMatchesPostgres15(t *testing.T) {
 	readers, analyst, noinh, ra, sub := "readers_"+s, "analyst_"+s, "noinh_"+s, "ra_"+s, "sub_"+s
 	table := "mt_" + s
 	const admin = "admin"
-	steps := []struct{ as, sql, want string }{
+	steps := []roleStep{
 		{admin, "CREATE ROLE " + readers + " NOLOGIN", "ok"},
 		{admin, "CREATE ROLE " + analyst + " LOGIN PASSWORD 'pw'", "ok"},
 		{admin, "CREATE ROLE " + noinh + " LOGIN NOINHERIT PASSWORD 'pw'", "ok"},
@@ -106,35 +104,7 @@ func TestRoleMembershipMatchesPostgres15(t *testing.T) {
 		{admin, "DROP ROLE " + readers, "ok"},
 		{admin, "SELECT count(*) FROM pg_auth_members a JOIN pg_roles m ON m.oid = a.member WHERE m.rolname IN ('" + analyst + "', '" + noinh + "', '" + ra + "')", "value 0"},
 	}
-	for _, tg := range bothTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
-			adminConn := connect(t, tg.URL)
-			if tg.Name != "cdcdb" {
-				t.Cleanup(func() {
-					ctx := context.Background()
-					for _, role := range []string{readers, analyst, noinh, ra, sub} {
-						adminConn.Exec(ctx, "DROP OWNED BY "+role)
-						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-					}
-				})
-			}
-			conns := map[string]*pgx.Conn{admin: adminConn}
-			for _, st := range steps {
-				conn := conns[st.as]
-				if conn == nil {
-					conn = connectAs(t, tg.URL, st.as, "pw")
-					conns[st.as] = conn
-				}
-				got := outcome(conn, st.sql)
-				if strings.HasPrefix(st.want, "value ") && got == "ok" {
-					got = "value " + queryString(t, conn, st.sql)
-				}
-				if got != st.want {
-					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
-				}
-			}
-		})
-	}
+	playRoleScript(t, admin, steps, nil, []string{readers, analyst, noinh, ra, sub})
 }
 
 // TestRoleMembershipPsqlDu: psql's \du shows a role's memberships in its

@@ -2,14 +2,11 @@ package pgtests
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"cdcdb/pgtests/pgserver"
 )
@@ -23,7 +20,7 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 	s := roleSuffix()
 	sc, u, g := "sp_"+s, "u_"+s, "g_"+s
 	const admin = "admin"
-	steps := []struct{ as, sql, want string }{
+	steps := []roleStep{
 		{admin, "CREATE SCHEMA " + sc, "ok"},
 		{admin, "CREATE TABLE " + sc + ".t (a int)", "ok"},
 		{admin, "INSERT INTO " + sc + ".t VALUES (1)", "ok"},
@@ -88,36 +85,7 @@ func TestSchemaPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "SELECT array_to_string(relacl, ',') FROM pg_class WHERE relname = 't' AND relnamespace = '" + sc + "'::regnamespace", "value cdcdb=arwdDxt/cdcdb"},
 		{u, "SELECT count(*) FROM " + sc + ".t", "42501 permission denied for table t"},
 	}
-	for _, tg := range bothTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
-			adminConn := connect(t, tg.URL)
-			if tg.Name != "cdcdb" {
-				t.Cleanup(func() {
-					ctx := context.Background()
-					adminConn.Exec(ctx, "DROP SCHEMA IF EXISTS "+sc+" CASCADE")
-					for _, role := range []string{u, g} {
-						adminConn.Exec(ctx, "DROP OWNED BY "+role)
-						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-					}
-				})
-			}
-			conns := map[string]*pgx.Conn{admin: adminConn}
-			for _, st := range steps {
-				conn := conns[st.as]
-				if conn == nil {
-					conn = connectAs(t, tg.URL, st.as, "pw")
-					conns[st.as] = conn
-				}
-				got := outcome(conn, st.sql)
-				if strings.HasPrefix(st.want, "value ") && got == "ok" {
-					got = "value " + queryString(t, conn, st.sql)
-				}
-				if got != st.want {
-					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
-				}
-			}
-		})
-	}
+	playRoleScript(t, admin, steps, []string{sc}, []string{u, g})
 }
 
 // TestDefaultPrivilegesMatchPostgres15: ALTER DEFAULT PRIVILEGES for a
@@ -132,7 +100,7 @@ func TestDefaultPrivilegesMatchPostgres15(t *testing.T) {
 		return "SELECT coalesce(array_to_string(relacl, ','), 'null') FROM pg_class WHERE relname = '" + table + "' AND relnamespace = '" + sc + "'::regnamespace"
 	}
 	count := "SELECT count(*) FROM pg_default_acl d JOIN pg_roles o ON o.oid = d.defaclrole WHERE o.rolname = '" + w + "'"
-	steps := []struct{ as, sql, want string }{
+	steps := []roleStep{
 		{admin, "CREATE ROLE " + w + " LOGIN PASSWORD 'pw'", "ok"},
 		{admin, "CREATE ROLE " + r + " LOGIN PASSWORD 'pw'", "ok"},
 		{admin, "CREATE SCHEMA " + sc, "ok"},
@@ -173,36 +141,7 @@ func TestDefaultPrivilegesMatchPostgres15(t *testing.T) {
 		{admin, "REVOKE USAGE ON SCHEMA " + sc + " FROM z_" + s, "ok"},
 		{admin, "DROP ROLE z_" + s, "ok"},
 	}
-	for _, tg := range bothTargets(t) {
-		t.Run(tg.Name, func(t *testing.T) {
-			adminConn := connect(t, tg.URL)
-			if tg.Name != "cdcdb" {
-				t.Cleanup(func() {
-					ctx := context.Background()
-					adminConn.Exec(ctx, "DROP SCHEMA IF EXISTS "+sc+" CASCADE")
-					for _, role := range []string{w, r, "z_" + s} {
-						adminConn.Exec(ctx, "DROP OWNED BY "+role)
-						adminConn.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-					}
-				})
-			}
-			conns := map[string]*pgx.Conn{admin: adminConn}
-			for _, st := range steps {
-				conn := conns[st.as]
-				if conn == nil {
-					conn = connectAs(t, tg.URL, st.as, "pw")
-					conns[st.as] = conn
-				}
-				got := outcome(conn, st.sql)
-				if strings.HasPrefix(st.want, "value ") && got == "ok" {
-					got = "value " + queryString(t, conn, st.sql)
-				}
-				if got != st.want {
-					t.Errorf("as %s: %s\n got  %s\n want %s", st.as, st.sql, got, st.want)
-				}
-			}
-		})
-	}
+	playRoleScript(t, admin, steps, []string{sc}, []string{w, r, "z_" + s})
 }
 
 // TestPgDumpallCarriesMembershipsAndGrants: PostgreSQL 15's pg_dumpall
