@@ -160,7 +160,17 @@ func (db *DB) drawSequence(tx *Tx, name string, seen uint64) uint64 {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	before := db.handedOut[name]
-	n := max(seen, before) + 1
+	base := before
+	if tx.ws != nil {
+		if st, ok := tx.ws.touched[name]; ok && st.reset {
+			// Made or dropped in this transaction (DDL, which no other
+			// writer runs beside): its counter started again, and what the
+			// keyspace before it handed out no longer counts (its commit
+			// forgets it).
+			base = 0
+		}
+	}
+	n := max(seen, base) + 1
 	if db.handedOut == nil {
 		db.handedOut = map[string]uint64{}
 	}
