@@ -24,8 +24,10 @@
 // Files: expr.go (Expr, Env and the plain nodes), evalctx.go (Context and
 // Binder), cast.go (CastValue, IsRegType), ops.go (type categories, the
 // cast rules, common types, comparison and arithmetic of numbers),
-// datetime.go (date, time and interval arithmetic), numeric_exact.go and
-// numeric_power.go (numeric's exact division and powers), pattern.go (LIKE,
+// datetime.go and interval_divide.go (date, time and interval
+// arithmetic), numeric_exact.go, numeric_power.go and numeric_powint.go
+// (numeric's exact division and powers, integer powers as PostgreSQL's
+// power_var_int computes them), pattern.go (LIKE,
 // SIMILAR TO, ~ and their regular-expression cache), jsonvalue.go (parsed
 // json/jsonb values, their text forms, containment and paths),
 // record.go (record shapes), typehelpers.go (type names and shorthands),
