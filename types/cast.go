@@ -367,13 +367,25 @@ func castTime(x time.Time, f, t OID, loc *time.Location, from, to T) (Value, err
 	inf := IsInfinite(x) != 0
 	switch {
 	case f == Date && t == Timestamp:
+		// A date's range reaches past a timestamp's (PostgreSQL's
+		// date2timestamp); both start at 4714 BC.
+		if !inf && x.After(maxTimestamp) {
+			return nil, dateOutOfRangeForTimestamp()
+		}
 		return x, nil
 	case f == Date && t == Timestamptz:
 		if inf {
 			return x, nil
 		}
+		if x.After(maxTimestamp) {
+			return nil, dateOutOfRangeForTimestamp()
+		}
 		y, m, d := x.Date()
-		return LocalToUTC(y, m, d, 0, 0, 0, 0, loc), nil
+		r := LocalToUTC(y, m, d, 0, 0, 0, 0, loc)
+		if !timestampInRange(r) {
+			return nil, dateOutOfRangeForTimestamp()
+		}
+		return r, nil
 	case f == Timestamp && t == Date:
 		if inf {
 			return x, nil
@@ -442,4 +454,10 @@ func castJSONBScalar(s string, from, to T, in Input) (Value, error) {
 		return nil, err
 	}
 	return castValue(d, Of(Numeric), to, true, in)
+}
+
+// dateOutOfRangeForTimestamp is PostgreSQL's error for a date past the
+// last timestamp (294276-12-31) made a timestamp.
+func dateOutOfRangeForTimestamp() error {
+	return pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range for timestamp")
 }
