@@ -159,7 +159,13 @@ func TestQueriesStayWithinTheMemoryBudget(t *testing.T) {
 	if got := queryInt64s(t, conn, "SELECT count(*) FROM beat")[0]; got != beats.Load() {
 		t.Fatalf("the other session's %d inserts left %d rows", beats.Load(), got)
 	}
-	if peak := peakRSS(t, srv.Pid()); peak > memoryTestRSSBound {
+	switch peak := peakRSS(t, srv.Pid()); {
+	case pgserver.RaceDetector():
+		// The race detector's shadow memory is several times the heap:
+		// the run without it checks the bound (the README's test command
+		// runs both).
+		t.Logf("peak resident memory %d MiB under the race detector, not held to the bound", peak>>20)
+	case peak > memoryTestRSSBound:
 		t.Fatalf("the server's peak resident memory was %d MiB, past the bound of %d MiB", peak>>20, memoryTestRSSBound>>20)
 	}
 }
