@@ -22,11 +22,8 @@ const (
 // PostgreSQL's NumericVar has it (0.0000|1224... is -2, 1.5 is 0,
 // 12345 is 1); zero has weight 0.
 func nbaseWeight(d *apd.Decimal) int {
-	if d.IsZero() {
-		return 0
-	}
-	adj := int(d.NumDigits()) + int(d.Exponent) - 1 // decimal position of the leading digit
-	return FloorDiv(adj, nbaseDecDigits)
+	w, _ := NumericLeadGroup(d)
+	return w
 }
 
 // powerWeightEstimate is power_var_int's estimate of log10(|x| ^ n), from
@@ -49,17 +46,6 @@ func powerWeightEstimate(x *apd.Decimal, n int64) float64 {
 		p -= nbaseDecDigits
 	}
 	return float64(n) * (math.Log10(f) + float64(p))
-}
-
-// quoRounded sets z = x / y rounded half away from zero to scale
-// decimals, as PostgreSQL's div_var with round does.
-func quoRounded(z, x, y *apd.Decimal, scale int) error {
-	intDigits := max(int(x.NumDigits())+int(x.Exponent)-int(y.NumDigits())-int(y.Exponent)+1, 0)
-	c := apd.BaseContext.WithPrecision(uint32(intDigits + scale + 10))
-	if _, err := c.Quo(z, x, y); err != nil {
-		return NumericChecked(z, err)
-	}
-	return RoundScale(z, scale)
 }
 
 // mulRounded sets z = a * b rounded half away from zero to scale
@@ -87,7 +73,7 @@ func numericPowerInt(z, x *apd.Decimal, n int64, rscale int) error {
 		z.Set(x)
 		return RoundScale(z, rscale)
 	case -1:
-		return quoRounded(z, apd.New(1, 0), x, rscale)
+		return NumericChecked(z, quotientAtScale(z, apd.New(1, 0), x, rscale))
 	case 2:
 		return mulRounded(z, x, x, rscale)
 	}
@@ -150,7 +136,7 @@ func numericPowerInt(z, x *apd.Decimal, n int64, rscale int) error {
 		}
 	}
 	if neg {
-		return quoRounded(z, apd.New(1, 0), result, rscale)
+		return NumericChecked(z, quotientAtScale(z, apd.New(1, 0), result, rscale))
 	}
 	z.Set(result)
 	return RoundScale(z, rscale)

@@ -490,6 +490,13 @@ func NumericDivide(z, x, y *apd.Decimal) error {
 	scale := 16 - qweight*4
 	scale = max(scale, NumericDisplayScale(x), NumericDisplayScale(y), 0)
 	scale = min(scale, 1000)
+	return quotientAtScale(z, x, y, scale)
+}
+
+// quotientAtScale sets z = x / y rounded half away from zero to scale
+// decimals, as PostgreSQL's div_var with round does: computed with every
+// integer digit and guard digits beyond the scale, then rounded once.
+func quotientAtScale(z, x, y *apd.Decimal, scale int) error {
 	intDigits := max(int(x.NumDigits())+int(x.Exponent)-int(y.NumDigits())-int(y.Exponent)+1, 0)
 	c := apd.BaseContext.WithPrecision(uint32(intDigits + scale + 10))
 	if _, err := c.Quo(z, x, y); err != nil {
