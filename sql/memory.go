@@ -1,15 +1,12 @@
 package sql
 
 import (
-	"math"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"cdcdb/sql/eval"
+	"cdcdb/sql/settings"
 
-	"cdcdb/pgerror"
 	"cdcdb/rowcodec"
 	"cdcdb/sql/spill"
 )
@@ -28,52 +25,9 @@ const minWorkMemKB = 64
 // row holds, so a spilled row reads back as written.
 var rowSpillCodec = spill.Codec{Append: rowcodec.EncodeRow, Decode: rowcodec.DecodeRow}
 
-// parseMemorySetting is a memory setting's value in kB, rounded to the
-// nearest as PostgreSQL rounds a fractional value or one in bytes.
-func parseMemorySetting(name, v string) (int64, error) {
-	s := strings.TrimSpace(v)
-	i := 0
-	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))) {
-		i++
-	}
-	n, err := strconv.ParseFloat(s[:i], 64)
-	if err != nil {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
-	}
-	u, ok := memoryUnitKB(strings.TrimSpace(s[i:]))
-	if !ok {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
-			WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
-	}
-	kb := math.Round(n * u)
-	if kb > math.MaxInt64/2 || kb < math.MinInt64/2 {
-		return 0, pgerror.New(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
-			WithHint("Value exceeds integer range.")
-	}
-	return int64(kb), nil
-}
-
-// memoryUnitKB is how many kB a memory setting's unit is (a switch, not a
-// map: work_mem is read by every operator that may spill).
-func memoryUnitKB(unit string) (float64, bool) {
-	switch unit {
-	case "", "kB":
-		return 1, true
-	case "B":
-		return 1.0 / 1024, true
-	case "MB":
-		return 1 << 10, true
-	case "GB":
-		return 1 << 20, true
-	case "TB":
-		return 1 << 30, true
-	}
-	return 0, false
-}
-
 // workMem is the session's work_mem in bytes.
 func (x *execCtx) workMem() int64 {
-	kb, err := parseMemorySetting("work_mem", x.sess.settings["work_mem"])
+	kb, err := settings.ParseMemoryKB(x.sess.settings["work_mem"])
 	if err != nil || kb < minWorkMemKB {
 		kb = 4 << 10
 	}

@@ -120,6 +120,12 @@ func ParseDuration(v string) (time.Duration, error) {
 	return time.Duration(n) * time.Millisecond, nil
 }
 
+// ParseMemoryKB reads the value of a memory parameter (whose base unit is
+// kB): a number of kB, or a number with a unit.
+func ParseMemoryKB(v string) (int64, error) {
+	return parseQuantity("", UnitKB, v)
+}
+
 // inUnit converts a parameter's value to a number of its base unit, as
 // pg_settings shows it; a value it cannot read is returned as it is.
 func inUnit(v, unit string) string {
