@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"cdcdb/sql/builtins"
 	"cdcdb/sql/eval"
 	"cdcdb/sql/spill"
 	"cdcdb/types"
@@ -24,7 +25,7 @@ const stateOverhead = 48
 func growingBufferCost(n int64) int64 { return 2 * n }
 
 // interfaceSlot is a types.Value's slot in a slice.
-const interfaceSlot = 16
+const interfaceSlot = builtins.ValueSlotBytes
 
 // aggStateGrowth returns how an aggregate's state grows with one row's
 // arguments beyond what its HeldBytes says (for array_agg, the elements'

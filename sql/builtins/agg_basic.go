@@ -297,9 +297,12 @@ type SizedState interface {
 // HeldBytes is the capacity of string_agg's buffer.
 func (s *stringAggState) HeldBytes() int64 { return int64(s.sb.Cap()) }
 
+// ValueSlotBytes is a types.Value's slot in a slice (an interface value).
+const ValueSlotBytes = 16
+
 // HeldBytes is the capacity of array_agg's slice of elements, a
-// types.Value's slot (16 bytes) each.
-func (s *arrayAggState) HeldBytes() int64 { return int64(cap(s.elems)) * 16 }
+// types.Value's slot each.
+func (s *arrayAggState) HeldBytes() int64 { return int64(cap(s.elems)) * ValueSlotBytes }
 
 type arrayAggState struct {
 	elem  types.OID
